@@ -1,0 +1,48 @@
+/// The outermost level of the event route: whatever shows the scene to a person.
+///
+/// A host answers confirmations, carries out navigation, receives the events that were
+/// let all the way through, and learns which module subtrees changed. The `scenery`
+/// command, a UIKit view controller and ``SceneryTesting``'s `RecordingHost` are hosts.
+///
+/// ```swift
+/// struct AlertHost: SceneHost {
+///     func confirm(_ confirmation: Confirmation) async -> Bool { await showAlert(confirmation) }
+///     func navigate(to intent: NavigationIntent) async { push(intent.scene, intent.arguments) }
+/// }
+/// ```
+public protocol SceneHost: Sendable {
+    /// Asks the person; returns whether they accepted.
+    func confirm(_ confirmation: Confirmation) async -> Bool
+
+    /// Shows another scene.
+    func navigate(to intent: NavigationIntent) async
+
+    /// Receives an event that no level handled or stopped. The default does nothing.
+    func receive(_ event: Event) async
+
+    /// Learns that a subtree of the scene was rendered again. The default does nothing.
+    func sceneDidUpdate(_ update: SceneUpdate) async
+}
+
+extension SceneHost {
+    public func receive(_ event: Event) async {}
+    public func sceneDidUpdate(_ update: SceneUpdate) async {}
+}
+
+/// A change of a scene's tree: one subtree, rendered again, to put in place of the
+/// node with the same id.
+///
+/// A module's state change updates its frame (a ``ViewNode/Kind/module(_:)`` node);
+/// selecting a tab updates the tab switch.
+public struct SceneUpdate: Sendable, Hashable {
+    /// The new subtree; replaces the node with the same id.
+    public var node: ViewNode
+    /// The module whose frame changed, or `nil` for a tab switch.
+    public var module: ModuleID?
+
+    /// Creates an update.
+    public init(node: ViewNode, module: ModuleID?) {
+        self.node = node
+        self.module = module
+    }
+}

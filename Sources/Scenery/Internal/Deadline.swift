@@ -1,0 +1,95 @@
+import Synchronization
+
+/// Runs a module's load against a deadline without trusting the module to honour
+/// cancellation: whichever of "finished" and "timed out" comes first wins, and the loser
+/// is cancelled, never awaited. A hung module cannot hold its scene back.
+enum Deadline {
+    enum Outcome: Sendable {
+        case finished
+        case failed(any Error)
+        case timedOut
+        case cancelled
+    }
+
+    /// Waits for `work` or the deadline, whichever comes first; cancels `work` on time-out
+    /// and when the waiting task is cancelled.
+    static func race(_ work: Task<Void, any Error>, timeout: Duration) async -> Outcome {
+        let once = ResumeOnce()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+                once.arm(continuation)
+                let timer = Task {
+                    try? await Task.sleep(for: timeout)
+                    if !Task.isCancelled, once.resume(.timedOut) { work.cancel() }
+                }
+                Task {
+                    let outcome: Outcome
+                    do {
+                        try await work.value
+                        outcome = .finished
+                    } catch is CancellationError {
+                        outcome = .cancelled
+                    } catch {
+                        outcome = work.isCancelled ? .cancelled : .failed(error)
+                    }
+                    if once.resume(outcome) { timer.cancel() }
+                }
+            }
+        } onCancel: {
+            work.cancel()
+            once.resume(.cancelled)
+        }
+    }
+}
+
+/// A continuation that is resumed at most once, whoever gets there first.
+private final class ResumeOnce: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Deadline.Outcome, Never>?
+        var pending: Deadline.Outcome?
+        var done = false
+    }
+
+    private let state = Mutex(State())
+
+    func arm(_ continuation: CheckedContinuation<Deadline.Outcome, Never>) {
+        let early: Deadline.Outcome? = state.withLock { state in
+            if let pending = state.pending { return pending }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    /// Resumes with `outcome` if nothing resumed yet; returns whether this call won.
+    @discardableResult
+    func resume(_ outcome: Deadline.Outcome) -> Bool {
+        let continuation: CheckedContinuation<Deadline.Outcome, Never>?? = state.withLock { state in
+            guard !state.done else { return .none }
+            state.done = true
+            guard let continuation = state.continuation else {
+                state.pending = outcome
+                return .some(nil)
+            }
+            state.continuation = nil
+            return .some(continuation)
+        }
+        switch continuation {
+        case .none: return false
+        case .some(let continuation):
+            continuation?.resume(returning: outcome)
+            return true
+        }
+    }
+}
+
+/// A weak link from module contexts to their scene, set once the scene exists.
+final class SceneLink: Sendable {
+    private struct Box: @unchecked Sendable { weak var scene: SceneInstance? }
+    private let box = Mutex(Box())
+
+    var scene: SceneInstance? {
+        get { box.withLock { $0.scene } }
+        set { box.withLock { $0.scene = newValue } }
+    }
+}

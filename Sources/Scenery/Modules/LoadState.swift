@@ -1,0 +1,80 @@
+/// The state of a module's data: the life cycle every self-managing module shares.
+///
+/// A module keeps one `LoadState` for each thing it fetches, moves it through the
+/// cases as requests start and end, and renders from it:
+///
+/// ```swift
+/// state = .loading
+/// let page = try await service.blogs(author: author, page: 0)
+/// state = page.isEmpty ? .empty : .loaded(page)
+/// ```
+public enum LoadState<Value: Sendable>: Sendable {
+    /// Nothing requested yet.
+    case idle
+    /// The first request is in flight.
+    case loading
+    /// Data arrived.
+    case loaded(Value)
+    /// The request succeeded with nothing to show.
+    case empty
+    /// The request failed; the message says what went wrong.
+    case failed(String)
+    /// Data is shown and the next page is in flight.
+    case paging(Value)
+}
+
+extension LoadState {
+    /// The data currently shown, if any (while loaded or paging).
+    public var value: Value? {
+        switch self {
+        case .loaded(let value), .paging(let value): value
+        case .idle, .loading, .empty, .failed: nil
+        }
+    }
+
+    /// Whether a request is in flight.
+    public var isBusy: Bool {
+        switch self {
+        case .loading, .paging: true
+        case .idle, .loaded, .empty, .failed: false
+        }
+    }
+
+    /// The name of the case, for logs and tests ("loading", "paging").
+    public var phase: String {
+        switch self {
+        case .idle: "idle"
+        case .loading: "loading"
+        case .loaded: "loaded"
+        case .empty: "empty"
+        case .failed: "failed"
+        case .paging: "paging"
+        }
+    }
+
+    /// Renders the state: placeholders for idle, loading, empty and failed, and `content`
+    /// for data (while paging, content followed by a loading row).
+    ///
+    /// - Parameters:
+    ///   - id: The id of the placeholder node, and of the wrapper while paging.
+    ///   - emptyMessage: What the empty state says.
+    ///   - retry: The event a retry control sends after a failure.
+    ///   - content: Renders the data.
+    public func render(
+        id: NodeID,
+        loadingMessage: String = "Loading…",
+        emptyMessage: String = "Nothing here yet.",
+        retry: EventDescriptor? = nil,
+        content: (Value) -> ViewNode
+    ) -> ViewNode {
+        switch self {
+        case .idle, .loading: .loading(id, loadingMessage)
+        case .empty: .empty(id, emptyMessage)
+        case .failed(let message): .error(id, message, retry: retry)
+        case .loaded(let value): content(value)
+        case .paging(let value): .stack(id, [content(value), .loading("paging", loadingMessage)])
+        }
+    }
+}
+
+extension LoadState: Equatable where Value: Equatable {}

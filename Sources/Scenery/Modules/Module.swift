@@ -1,0 +1,81 @@
+/// A self-managing unit of a scene: it fetches, keeps state, formats and renders itself.
+///
+/// A module is an actor, so its state is safe however the host and the runtime call it.
+/// It is created by a factory registered with ``SceneRegistry`` from validated
+/// ``ModuleParameters`` and the service it needs; it never sees other modules or the
+/// scene around it. It talks up only through events and ``ModuleContext/setNeedsRender()``,
+/// and down only through its service.
+///
+/// The runtime drives it:
+/// - ``load(_:)`` fetches data for the first time, on refresh, and for the next page.
+///   If it throws or takes too long, the runtime shows the module's error block with a
+///   retry control, and the rest of the scene renders normally.
+/// - ``render()`` returns the module's subtree for its current state, with ids local to
+///   the module (the scene qualifies them).
+/// - ``handle(_:)`` sees every event from the module's own nodes first and decides what
+///   happens to it; ``perform(_:)`` runs the event's default action once the scene has let
+///   it through (after a confirmation, say).
+/// - ``appear()`` and ``disappear()`` tell it when it is shown, so it holds live
+///   subscriptions only while visible.
+///
+/// ```swift
+/// actor GreetingModule: Module {
+///     static let descriptor = ModuleDescriptor(
+///         type: "GreetingModule",
+///         summary: "Greets the viewer by name.",
+///         parameters: [.init("name", .string, summary: "Who to greet.")])
+///
+///     private let name: String
+///     private var state: LoadState<String> = .idle
+///
+///     init(parameters: ModuleParameters) throws {
+///         name = try parameters.string("name")
+///     }
+///
+///     func load(_ request: LoadRequest) async throws {
+///         state = .loaded("Hello, \(name)!")
+///     }
+///
+///     func render() -> ViewNode {
+///         state.render(id: "greeting") { .text("text", $0, role: .title) }
+///     }
+/// }
+/// ```
+public protocol Module: Actor {
+    /// What the module type is called in scene files, its parameters and its events.
+    static var descriptor: ModuleDescriptor { get }
+
+    /// Fetches data through the module's service and updates its state.
+    ///
+    /// Call ``ModuleContext/setNeedsRender()`` for intermediate states (such as a paging
+    /// indicator); the runtime re-renders after the load returns in any case.
+    /// - Throws: Any error of the service. The runtime catches it and shows the module's
+    ///   error state with retry; `CancellationError` when the scene is left.
+    func load(_ request: LoadRequest) async throws
+
+    /// The module's subtree for its current state, with ids local to the module.
+    func render() -> ViewNode
+
+    /// Decides what happens to an event from one of the module's nodes.
+    ///
+    /// The event's ``Event/source`` is local to the module (`row.7/like`, not
+    /// `blogs/row.7/like`). The default implementation passes every event on.
+    func handle(_ event: Event) async -> EventDisposition
+
+    /// Runs the default action of an event this module passed on, once the scene let it
+    /// through. The default implementation does nothing.
+    func perform(_ event: Event) async
+
+    /// The module became visible. The default implementation does nothing.
+    func appear() async
+
+    /// The module is no longer visible. The default implementation does nothing.
+    func disappear() async
+}
+
+extension Module {
+    public func handle(_ event: Event) async -> EventDisposition { .pass }
+    public func perform(_ event: Event) async {}
+    public func appear() async {}
+    public func disappear() async {}
+}

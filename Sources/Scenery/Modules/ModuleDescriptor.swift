@@ -1,0 +1,48 @@
+/// Everything a scene file and its validator need to know about a module type.
+///
+/// ```swift
+/// static let descriptor = ModuleDescriptor(
+///     type: "BlogModule",
+///     summary: "A user's blogs, with likes and paging.",
+///     parameters: [
+///         .init("author", .userID, summary: "Whose blogs to show."),
+///         .init("pageSize", .int, default: 10, summary: "Blogs per page."),
+///         .init("likesFormat", .string, default: "Likes: %d", summary: "Like count wording."),
+///     ],
+///     events: ["blog.like", "blog.open"])
+/// ```
+public struct ModuleDescriptor: Sendable, Hashable {
+    /// The name scene files use in `"type"`.
+    public var type: String
+    /// One sentence: what the module shows.
+    public var summary: String
+    /// The parameters a scene file may or must give.
+    public var parameters: [ParameterSpec]
+    /// The names of the events the module lets bubble to its scene. Scene-file event
+    /// rules may only name these (or the runtime's own ``SceneEvents``).
+    public var events: Set<String>
+    /// Whether the module may only be shown to the user named by one of its parameters
+    /// (``ownerOnlyParameter``). Validation rejects scene variants that could show it to
+    /// anyone else.
+    public var ownerOnlyParameter: String?
+
+    /// Creates a descriptor.
+    public init(
+        type: String,
+        summary: String,
+        parameters: [ParameterSpec] = [],
+        events: Set<String> = [],
+        ownerOnlyParameter: String? = nil
+    ) {
+        self.type = type
+        self.summary = summary
+        self.parameters = parameters
+        self.events = events
+        self.ownerOnlyParameter = ownerOnlyParameter
+    }
+
+    /// The parameter with the given name, if declared.
+    public func parameter(named name: String) -> ParameterSpec? {
+        parameters.first { $0.name == name }
+    }
+}

@@ -1,0 +1,61 @@
+/// The validated parameters a module is created from.
+///
+/// Every value has been checked against the module's ``ModuleDescriptor`` and has its
+/// declared type; defaults are filled in; `$parameter` references are substituted.
+///
+/// ```swift
+/// init(parameters: ModuleParameters, service: any BlogService) throws {
+///     author = try parameters.string("author")
+///     pageSize = try parameters.int("pageSize")
+/// }
+/// ```
+public struct ModuleParameters: Sendable, Hashable {
+    /// The values by parameter name.
+    public var values: [String: JSONValue]
+
+    /// Creates parameters from values (tests use this to create modules directly).
+    public init(_ values: [String: JSONValue] = [:]) {
+        self.values = values
+    }
+
+    /// The raw value of a parameter, if given.
+    public subscript(name: String) -> JSONValue? { values[name] }
+
+    /// A string (or user id) parameter.
+    /// - Throws: ``ParameterError`` if it is missing or not a string.
+    public func string(_ name: String) throws(ParameterError) -> String {
+        try typed(name, "a string", \.stringValue)
+    }
+
+    /// An integer parameter.
+    public func int(_ name: String) throws(ParameterError) -> Int {
+        try typed(name, "an integer", \.intValue)
+    }
+
+    /// A number parameter.
+    public func double(_ name: String) throws(ParameterError) -> Double {
+        try typed(name, "a number", \.doubleValue)
+    }
+
+    /// A Boolean parameter.
+    public func bool(_ name: String) throws(ParameterError) -> Bool {
+        try typed(name, "a Boolean", \.boolValue)
+    }
+
+    private func typed<T>(_ name: String, _ expected: String, _ read: (JSONValue) -> T?) throws(ParameterError) -> T {
+        guard let value = values[name] else {
+            throw ParameterError(message: "The parameter '\(name)' is missing; give it in the scene file's \"params\".")
+        }
+        guard let typed = read(value) else {
+            throw ParameterError(message: "The parameter '\(name)' must be \(expected), not \(value.kindDescription).")
+        }
+        return typed
+    }
+}
+
+/// A parameter a module needs is missing or has the wrong type.
+public struct ParameterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong and how to fix it.
+    public var message: String
+    public var description: String { message }
+}

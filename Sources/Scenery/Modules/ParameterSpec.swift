@@ -1,0 +1,75 @@
+/// The declaration of one parameter of a module type or a scene.
+public struct ParameterSpec: Sendable, Hashable {
+    /// The parameter's name, as written in scene files.
+    public var name: String
+    /// The type values must have.
+    public var type: ParameterType
+    /// The value used when a scene file gives none; `nil` makes the parameter required.
+    public var defaultValue: JSONValue?
+    /// One sentence for `scenery list` and documentation.
+    public var summary: String
+
+    /// Declares a parameter; without a default value it is required.
+    public init(_ name: String, _ type: ParameterType, default defaultValue: JSONValue? = nil, summary: String = "") {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+
+    /// Whether a scene file must give a value.
+    public var isRequired: Bool { defaultValue == nil }
+}
+
+/// The type of a parameter value.
+public enum ParameterType: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Text.
+    case string
+    /// A whole number.
+    case int
+    /// Any number.
+    case double
+    /// `true` or `false`.
+    case bool
+    /// The id of a user, written as a string or an integer; always handed over as a string.
+    case userID
+
+    public var description: String { rawValue }
+
+    /// Converts a value to this type, or returns `nil` if it does not fit.
+    ///
+    /// Integers are accepted where a `double` is expected, and strings or integers where a
+    /// `userID` is expected (user ids are handed to modules as strings).
+    public func coerce(_ value: JSONValue) -> JSONValue? {
+        switch (self, value) {
+        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool): value
+        case (.double, .int(let number)): .double(Double(number))
+        case (.int, .double): value.intValue.map(JSONValue.int)
+        case (.userID, .string(let text)) where !text.isEmpty: value
+        case (.userID, .int(let number)): .string(String(number))
+        default: nil
+        }
+    }
+
+    /// Parses text given on a command line (`--arg pageSize=20`) as this type.
+    public func parse(_ text: String) -> JSONValue? {
+        switch self {
+        case .string: .string(text)
+        case .userID: text.isEmpty ? nil : .string(text)
+        case .int: Int(text).map(JSONValue.int)
+        case .double: Double(text).map(JSONValue.double)
+        case .bool: ["true": true, "false": false, "yes": true, "no": false][text.lowercased()].map(JSONValue.bool)
+        }
+    }
+
+    /// The article and name, as diagnostics say it ("an integer").
+    var phrase: String {
+        switch self {
+        case .string: "a string"
+        case .int: "an integer"
+        case .double: "a number"
+        case .bool: "a Boolean"
+        case .userID: "a user id (string or integer)"
+        }
+    }
+}

@@ -1,0 +1,130 @@
+extension SceneRegistry {
+    /// Assembles a scene for a context and starts it: picks the variant whose condition
+    /// holds, creates its modules, and loads them concurrently. Returns when every module
+    /// has loaded, failed or timed out.
+    ///
+    /// - Parameters:
+    ///   - sceneID: The scene's id (its file name without `.json`).
+    ///   - context: Who is looking, and the scene's arguments.
+    ///   - host: Answers confirmations, carries out navigation, learns of updates.
+    /// - Throws: ``SceneryError`` if the scene is unknown or invalid, an argument is
+    ///   missing or mistyped, or a module cannot be created.
+    public func assemble(_ sceneID: String, for context: SceneContext, host: any SceneHost) async throws(SceneryError)
+        -> SceneInstance
+    {
+        let scene = try instantiate(sceneID, for: context, host: host)
+        await scene.start()
+        return scene
+    }
+
+    /// Assembles a scene without starting it, for hosts that show it before its modules
+    /// load. Call ``SceneInstance/start()`` next.
+    public func instantiate(_ sceneID: String, for context: SceneContext, host: any SceneHost) throws(SceneryError)
+        -> SceneInstance
+    {
+        guard sceneIDs.contains(sceneID) else {
+            let known = sceneIDs.isEmpty ? "No scenes are loaded." : "Known scenes: \(sceneIDs.joined(separator: ", "))."
+            throw SceneryError(.unknownScene, "No scene '\(sceneID)' is registered\(Suggestion.didYouMean(sceneID, in: sceneIDs)). \(known)")
+        }
+        let problems = diagnostics(for: sceneID)
+        guard !problems.containsErrors else {
+            throw SceneryError(
+                .invalidScene, "The scene '\(sceneID)' has errors; fix them and load it again:",
+                diagnostics: problems.filter { $0.severity == .error })
+        }
+        let resolved = try resolve(sceneID)
+        let arguments = try checkedArguments(context.arguments, for: resolved)
+        let context = SceneContext(viewer: context.viewer, arguments: arguments)
+        let environment = context.environment()
+        guard let variant = resolved.variants.first(where: { $0.condition?.evaluate(in: environment) ?? true }) else {
+            // Unreachable: resolution always ends with an unconditional variant.
+            throw SceneryError(.invalidScene, "No variant of '\(sceneID)' applies to this context.")
+        }
+
+        let link = SceneLink()
+        var slots: [SceneInstance.ModuleSlot] = []
+        for instance in variant.modules {
+            guard let registration = registrations[instance.type], let factory = registration.factory else {
+                throw SceneryError(
+                    .moduleCreationFailed,
+                    "The module type '\(instance.type)' is declared but has no factory; register it with register(_:factory:) to assemble '\(sceneID)'.")
+            }
+            let descriptor = registration.descriptor
+            let parameters = try moduleParameters(for: instance, descriptor: descriptor, environment: environment, sceneID: sceneID)
+            let moduleContext = ModuleContext(id: instance.id, viewer: context.viewer) { [link] id in
+                await link.scene?.moduleDidChange(id)
+            }
+            let module: any Module
+            do {
+                module = try factory(parameters, moduleContext)
+            } catch {
+                throw SceneryError(
+                    .moduleCreationFailed,
+                    "Cannot create the module '\(instance.id)' (\(instance.type)) of '\(sceneID)': \(SceneInstance.describe(error))")
+            }
+            slots.append(
+                SceneInstance.ModuleSlot(
+                    instance: instance, descriptor: descriptor, module: module, timeout: instance.timeout ?? defaultModuleTimeout))
+        }
+        let scene = SceneInstance(
+            sceneID: sceneID, variant: variant.name, context: context, layout: variant.layout, rules: variant.rules,
+            slots: slots, host: host)
+        link.scene = scene
+        return scene
+    }
+
+    /// The context's arguments checked against the scene's parameters, converted to their
+    /// types (so `"20"` from a command line becomes `20`), defaults filled in.
+    private func checkedArguments(_ given: [String: JSONValue], for scene: ResolvedScene) throws(SceneryError)
+        -> [String: JSONValue]
+    {
+        var arguments: [String: JSONValue] = [:]
+        let names = scene.parameters.map(\.name)
+        for key in given.keys.sorted() where !names.contains(key) {
+            let list = names.isEmpty ? "it takes none" : "its parameters are \(names.joined(separator: ", "))"
+            throw SceneryError(
+                .invalidArgument, "The scene '\(scene.id)' has no parameter '\(key)'\(Suggestion.didYouMean(key, in: names)); \(list).")
+        }
+        for spec in scene.parameters {
+            guard let value = given[spec.name] else {
+                if let defaultValue = spec.defaultValue {
+                    arguments[spec.name] = defaultValue
+                } else {
+                    throw SceneryError(
+                        .invalidArgument, "The scene '\(scene.id)' needs the argument '\(spec.name)' (\(spec.type.phrase)); pass it, for example --arg \(spec.name)=….")
+                }
+                continue
+            }
+            guard let converted = spec.type.coerce(value) ?? value.stringValue.flatMap(spec.type.parse) else {
+                throw SceneryError(
+                    .invalidArgument, "The argument '\(spec.name)' of '\(scene.id)' must be \(spec.type.phrase), not \(value.kindDescription) '\(value.plainText)'.")
+            }
+            arguments[spec.name] = converted
+        }
+        return arguments
+    }
+
+    private func moduleParameters(
+        for instance: ModuleInstance, descriptor: ModuleDescriptor, environment: Condition.Environment, sceneID: String
+    ) throws(SceneryError) -> ModuleParameters {
+        var values: [String: JSONValue] = [:]
+        for spec in descriptor.parameters {
+            let resolved = instance.parameters[spec.name]?.resolvingTemplates(in: environment, allowsEventFields: false)
+            guard let value = resolved, value != .null else {
+                if let defaultValue = spec.defaultValue {
+                    values[spec.name] = defaultValue
+                    continue
+                }
+                throw SceneryError(
+                    .invalidArgument,
+                    "The module '\(instance.id)' of '\(sceneID)' needs '\(spec.name)', which is empty in this context (is the viewer signed in?).")
+            }
+            guard let typed = spec.type.coerce(value) else {
+                throw SceneryError(
+                    .invalidArgument, "The module '\(instance.id)' of '\(sceneID)' got \(value.kindDescription) for '\(spec.name)', which must be \(spec.type.phrase).")
+            }
+            values[spec.name] = typed
+        }
+        return ModuleParameters(values)
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// The module types and scene definitions an app knows, and the place scenes are assembled.
+///
+/// Register each module type with a factory that hands it its service, load the scene
+/// files, then assemble a scene for a context:
+///
+/// ```swift
+/// var registry = SceneRegistry()
+/// registry.register(BlogModule.self) { parameters, context in
+///     try BlogModule(parameters: parameters, context: context, service: store)
+/// }
+/// let diagnostics = try registry.loadScenes(in: URL(filePath: "Scenes"))
+/// diagnostics.forEach { print($0) }
+///
+/// let scene = try await registry.assemble(
+///     "user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
+/// let tree = await scene.render()
+/// ```
+///
+/// A registry is a value: build it once at start-up, then share it freely.
+public struct SceneRegistry: Sendable {
+    /// Creates a module from its validated parameters and its context.
+    public typealias ModuleFactory = @Sendable (ModuleParameters, ModuleContext) throws -> any Module
+
+    struct Registration: Sendable {
+        var descriptor: ModuleDescriptor
+        var factory: ModuleFactory?
+    }
+
+    private(set) var registrations: [String: Registration] = [:]
+    private(set) var definitions: [String: SceneDefinition] = [:]
+    /// Problems found by the last validation, by scene id.
+    private(set) var problems: [String: [Diagnostic]] = [:]
+    /// Problems of files that could not be parsed into a definition at all, by scene id.
+    private var unparsable: [String: [Diagnostic]] = [:]
+
+    /// How long a module's first load may take when its scene file gives no `timeout`.
+    public var defaultModuleTimeout: Duration = .seconds(10)
+
+    /// Creates an empty registry.
+    public init() {}
+
+    // MARK: Module types
+
+    /// Registers a module type under its descriptor's name, with the factory that creates it.
+    ///
+    /// Registering a name again replaces the earlier registration.
+    public mutating func register(_ descriptor: ModuleDescriptor, factory: @escaping ModuleFactory) {
+        registrations[descriptor.type] = Registration(descriptor: descriptor, factory: factory)
+        revalidate()
+    }
+
+    /// Registers a module type, with the factory that creates it.
+    public mutating func register<M: Module>(
+        _ type: M.Type, factory: @escaping @Sendable (ModuleParameters, ModuleContext) throws -> M
+    ) {
+        register(M.descriptor) { parameters, context in try factory(parameters, context) }
+    }
+
+    /// Declares a module type for validation only: scenes using it validate, but cannot be
+    /// assembled until a factory is registered. Tools that check scene files use this.
+    public mutating func declare(_ descriptor: ModuleDescriptor) {
+        registrations[descriptor.type] = Registration(descriptor: descriptor, factory: nil)
+        revalidate()
+    }
+
+    /// The registered module types, sorted by name.
+    public var moduleDescriptors: [ModuleDescriptor] {
+        registrations.values.map(\.descriptor).sorted { $0.type < $1.type }
+    }
+
+    // MARK: Scenes
+
+    /// Loads every `*.json` scene file in a directory (not `*.schema.json`), validates all
+    /// scenes, and returns every problem found.
+    ///
+    /// Scenes with errors stay known (so ``diagnostics(for:)`` can explain them) but cannot
+    /// be assembled; the others work normally.
+    /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
+    ///   cannot be listed.
+    public mutating func loadScenes(in directory: URL) throws(SceneryError) -> [Diagnostic] {
+        let files: [URL]
+        do {
+            files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasSuffix(".schema.json") }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        } catch {
+            throw SceneryError(
+                .unreadableFile,
+                "Cannot list the scene directory '\(directory.path)': \(error.localizedDescription). Pass an existing directory of scene files.")
+        }
+        return try loadScenes(files: files, displayRoot: directory)
+    }
+
+    /// Loads the given scene files, validates all scenes, and returns every problem found.
+    ///
+    /// - Parameter displayRoot: When given, file names in diagnostics are shown relative to
+    ///   this directory's parent (`Scenes/user-profile.json`); otherwise as given.
+    public mutating func loadScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
+        for file in files {
+            let display = displayRoot.map { "\($0.lastPathComponent)/\(file.lastPathComponent)" } ?? file.path
+            let data: Data
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                throw SceneryError(.unreadableFile, "Cannot read the scene file '\(display)': \(error.localizedDescription).")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            addDefinition(id: file.deletingPathExtension().lastPathComponent, source: text, file: display)
+        }
+        revalidate()
+        return files.flatMap { diagnostics(for: $0.deletingPathExtension().lastPathComponent) }
+    }
+
+    /// Adds (or replaces) a scene from the text of its file, validates all scenes, and
+    /// returns the problems of this scene.
+    @discardableResult
+    public mutating func addScene(id: String, source: String, file: String? = nil) -> [Diagnostic] {
+        addDefinition(id: id, source: source, file: file ?? "\(id).json")
+        revalidate()
+        return diagnostics(for: id)
+    }
+
+    private mutating func addDefinition(id: String, source: String, file: String) {
+        var parser = SceneFileParser(file: file, id: id)
+        if let definition = parser.parse(source) {
+            definitions[id] = definition
+            unparsable[id] = nil
+        } else {
+            definitions[id] = nil
+        }
+        unparsable[id] = parser.diagnostics
+    }
+
+    /// The ids of all known scenes, sorted, including scenes with errors.
+    public var sceneIDs: [String] {
+        Set(definitions.keys).union(unparsable.filter { !$0.value.isEmpty }.keys).sorted()
+    }
+
+    /// The definition of a scene, if it could be parsed.
+    public func definition(of sceneID: String) -> SceneDefinition? {
+        definitions[sceneID]
+    }
+
+    /// Every problem of a scene: its file's syntax and structure, and its validation.
+    public func diagnostics(for sceneID: String) -> [Diagnostic] {
+        let all = (unparsable[sceneID] ?? []) + (problems[sceneID] ?? [])
+        return all.sorted { ($0.location ?? SourceLocation(line: 0, column: 0)) < ($1.location ?? SourceLocation(line: 0, column: 0)) }
+    }
+
+    /// Every problem of every scene.
+    public var allDiagnostics: [Diagnostic] {
+        sceneIDs.flatMap(diagnostics(for:))
+    }
+
+    /// The names of the variants of a scene, in the order they are tried, ending with the
+    /// scene's base ("default").
+    public func variantNames(of sceneID: String) -> [String] {
+        guard let resolved = try? resolve(sceneID) else { return [] }
+        return resolved.variants.map(\.name)
+    }
+
+    private mutating func revalidate() {
+        var validator = SceneValidator(registry: self)
+        problems = validator.validateAll()
+    }
+}

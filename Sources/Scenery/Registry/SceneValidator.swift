@@ -1,0 +1,326 @@
+/// Checks every scene against the registered module types and the other scenes, and
+/// collects every problem in one pass.
+struct SceneValidator {
+    let registry: SceneRegistry
+    private var problems: [String: [Diagnostic]] = [:]
+    private var checked: Set<String> = []
+    private let definitionsByFile: [String: SceneDefinition]
+
+    init(registry: SceneRegistry) {
+        self.registry = registry
+        var byFile: [String: SceneDefinition] = [:]
+        for definition in registry.definitions.values { byFile[definition.file] = definition }
+        definitionsByFile = byFile
+    }
+
+    /// Problems by scene id. A problem in an inherited part is reported once, with the
+    /// scene whose file contains it.
+    mutating func validateAll() -> [String: [Diagnostic]] {
+        for id in registry.definitions.keys.sorted() { validate(id) }
+        return problems
+    }
+
+    private mutating func report(_ diagnostic: Diagnostic) {
+        let key = "\(diagnostic.file)|\(diagnostic.path)|\(diagnostic.message)"
+        guard checked.insert(key).inserted else { return }
+        let sceneID = definitionsByFile[diagnostic.file]?.id ?? ""
+        problems[sceneID, default: []].append(diagnostic)
+    }
+
+    private func location(_ file: String, _ path: String) -> SourceLocation? {
+        definitionsByFile[file]?.location(of: path)
+    }
+
+    private mutating func error(_ message: String, file: String, path: String) {
+        report(Diagnostic(.error, message, file: file, location: location(file, path), path: path))
+    }
+
+    private mutating func validate(_ sceneID: String) {
+        var resolutionProblems: [Diagnostic] = []
+        let resolved: ResolvedScene
+        do {
+            resolved = try registry.resolve(sceneID, problems: &resolutionProblems)
+        } catch {
+            resolutionProblems.forEach { report($0) }
+            return
+        }
+        resolutionProblems.forEach { report($0) }
+
+        let parameters = Dictionary(resolved.parameters.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        var emitted: Set<String> = []
+        for variant in resolved.variants {
+            for instance in variant.modules {
+                emitted.formUnion(registry.registrations[instance.type]?.descriptor.events ?? [])
+            }
+        }
+
+        var earlier: [ResolvedVariant] = []
+        for variant in resolved.variants {
+            if !variant.path.isEmpty {
+                checkReachability(variant, after: earlier)
+                if let condition = variant.condition {
+                    checkNames(in: condition, parameters: parameters, file: variant.file, path: "\(variant.path).when")
+                }
+                earlier.append(variant)
+            }
+            for instance in variant.modules {
+                check(instance, parameters: parameters)
+                checkPrivacy(of: instance, in: variant)
+            }
+            checkLayout(variant)
+            for rule in variant.rules {
+                check(rule, parameters: parameters, emitted: emitted)
+            }
+        }
+    }
+
+    // MARK: Variants
+
+    private mutating func checkReachability(_ variant: ResolvedVariant, after earlier: [ResolvedVariant]) {
+        if let always = earlier.first(where: { $0.condition == nil }) {
+            error(
+                "The variant '\(variant.name)' is unreachable: '\(always.name)' comes before it and always applies; move '\(variant.name)' up or give '\(always.name)' a \"when\".",
+                file: variant.file, path: variant.path)
+        } else if let condition = variant.condition,
+            let twin = earlier.first(where: { normalized($0.condition?.source) == normalized(condition.source) })
+        {
+            error(
+                "The variant '\(variant.name)' is unreachable: '\(twin.name)' comes before it with the same condition '\(condition.source)'; merge them or change one condition.",
+                file: variant.file, path: "\(variant.path).when")
+        }
+    }
+
+    private func normalized(_ source: String?) -> String? {
+        source.map { $0.filter { !$0.isWhitespace } }
+    }
+
+    private mutating func checkNames(in condition: Condition, parameters: [String: ParameterSpec], file: String, path: String) {
+        for name in condition.parameterNames where parameters[name] == nil {
+            error(
+                "The condition names '\(name)', which is not a parameter of this scene\(Suggestion.didYouMean(name, in: Array(parameters.keys) + ["viewer"])); declare it in \"parameters\" or use viewer.",
+                file: file, path: path)
+        }
+    }
+
+    private mutating func checkLayout(_ variant: ResolvedVariant) {
+        // Layout references to absent modules were dropped by resolution; find them in the
+        // declared layout to report them where they are written.
+        let present = Set(variant.modules.map(\.id))
+        let (file, basePath, declared) = declaredLayout(of: variant)
+        guard let declared else { return }
+        var placed: Set<ModuleID> = []
+        for (index, item) in declared.enumerated() {
+            let itemPath = "\(basePath)[\(index)]"
+            switch item {
+            case .module(let id):
+                checkPlacement(id, present: present, placed: &placed, file: file, path: itemPath)
+            case .tabs(let switchID, let tabs):
+                if present.contains(ModuleID(switchID)) {
+                    error("The tab switch id '\(switchID)' is also a module id; give the switch another \"id\".", file: file, path: "\(itemPath).id")
+                }
+                for (tabIndex, tab) in tabs.enumerated() {
+                    for (moduleIndex, id) in tab.modules.enumerated() {
+                        checkPlacement(id, present: present, placed: &placed, file: file, path: "\(itemPath).tabs[\(tabIndex)].modules[\(moduleIndex)]")
+                    }
+                }
+            }
+        }
+    }
+
+    private mutating func checkPlacement(_ id: ModuleID, present: Set<ModuleID>, placed: inout Set<ModuleID>, file: String, path: String) {
+        if !present.contains(id) {
+            error("The layout places '\(id)', which is not a module of this variant\(Suggestion.didYouMean(id.rawValue, in: present.map(\.rawValue))).", file: file, path: path)
+        } else if !placed.insert(id).inserted {
+            error("The layout places '\(id)' twice; place each module once.", file: file, path: path)
+        }
+    }
+
+    /// The layout as written for a variant: its own, or the nearest scene's in the chain.
+    private func declaredLayout(of variant: ResolvedVariant) -> (String, String, [LayoutItem]?) {
+        if !variant.path.isEmpty, let definition = definitionsByFile[variant.file],
+            let index = Int(variant.path.dropFirst("variants[".count).dropLast()),
+            definition.variants.indices.contains(index), let layout = definition.variants[index].layout
+        {
+            return (variant.file, "\(variant.path).layout", layout)
+        }
+        // The base layout: the first definition up the chain that declares one.
+        var definition = definitionsByFile[variant.file]
+        var hops = 0
+        while let current = definition, hops < 64 {
+            if let layout = current.layout { return (current.file, "layout", layout) }
+            definition = current.extends.flatMap { registry.definitions[$0] }
+            hops += 1
+        }
+        return (variant.file, "layout", nil)
+    }
+
+    // MARK: Modules
+
+    private mutating func check(_ instance: ModuleInstance, parameters: [String: ParameterSpec]) {
+        let file = instance.file
+        let path = instance.path
+        guard let descriptor = registry.registrations[instance.type]?.descriptor else {
+            let known = registry.registrations.keys.sorted()
+            let hint = Suggestion.didYouMean(instance.type, in: known)
+            let list = known.isEmpty ? "no module types are registered" : "registered types: \(known.joined(separator: ", "))"
+            error("Unknown module type '\(instance.type)'\(hint.isEmpty ? "; \(list)" : "\(hint) (\(list))").", file: file, path: "\(path).type")
+            return
+        }
+        for name in instance.parameters.keys.sorted() where descriptor.parameter(named: name) == nil {
+            let names = descriptor.parameters.map(\.name)
+            error(
+                "\(descriptor.type) has no parameter '\(name)'\(Suggestion.didYouMean(name, in: names))\(names.isEmpty ? "; it takes none" : "; its parameters are \(names.joined(separator: ", "))").",
+                file: file, path: "\(path).params.\(name)")
+        }
+        for spec in descriptor.parameters {
+            let paramPath = "\(path).params.\(spec.name)"
+            guard let value = instance.parameters[spec.name] else {
+                if spec.isRequired {
+                    error("\(descriptor.type) needs the parameter '\(spec.name)' (\(spec.type.phrase)); add it to \"params\".", file: file, path: "\(path).params")
+                }
+                continue
+            }
+            checkValue(value, for: spec, moduleType: descriptor.type, parameters: parameters, file: file, path: paramPath)
+        }
+    }
+
+    private mutating func checkValue(
+        _ value: JSONValue, for spec: ParameterSpec, moduleType: String, parameters: [String: ParameterSpec], file: String, path: String
+    ) {
+        if case .string(let text) = value, text.contains("$"), let template = try? Template(parsing: text, allowsEventFields: false) {
+            var allKnown = true
+            for (reference, _) in template.references {
+                if case .parameter(let name) = reference, parameters[name] == nil {
+                    allKnown = false
+                    error(
+                        "'$\(name)' is not a parameter of this scene\(Suggestion.didYouMean(name, in: Array(parameters.keys) + ["viewer"])); declare it in \"parameters\".",
+                        file: file, path: path)
+                }
+            }
+            guard allKnown else { return }
+            if let reference = template.wholeReference {
+                let sourceType: ParameterType
+                switch reference {
+                case .viewer: sourceType = .userID
+                case .parameter(let name): sourceType = parameters[name]!.type
+                case .eventField: return
+                }
+                if !Self.isCompatible(sourceType, with: spec.type) {
+                    error(
+                        "'\(spec.name)' of \(moduleType) must be \(spec.type.phrase), but '\(text)' is \(sourceType.phrase).",
+                        file: file, path: path)
+                }
+            } else if !template.references.isEmpty, spec.type != .string {
+                error("'\(spec.name)' of \(moduleType) must be \(spec.type.phrase); text with references is a string.", file: file, path: path)
+            }
+            return
+        }
+        if spec.type.coerce(value) == nil {
+            error("'\(spec.name)' of \(moduleType) must be \(spec.type.phrase), not \(value.kindDescription).", file: file, path: path)
+        }
+    }
+
+    /// Whether a value of one parameter type can be handed to a parameter of another.
+    static func isCompatible(_ source: ParameterType, with target: ParameterType) -> Bool {
+        source == target || (source == .int && target == .double) || (source == .userID && target == .string)
+            || (source == .string && target == .userID) || (source == .int && target == .userID)
+    }
+
+    /// An owner-only module may appear only where the viewer must be its owner.
+    private mutating func checkPrivacy(of instance: ModuleInstance, in variant: ResolvedVariant) {
+        guard let descriptor = registry.registrations[instance.type]?.descriptor,
+            let ownerParameter = descriptor.ownerOnlyParameter
+        else { return }
+        let value = instance.parameters[ownerParameter]
+        let template = value?.stringValue.flatMap { try? Template(parsing: $0, allowsEventFields: false) }
+        switch template?.wholeReference {
+        case .viewer?:
+            return  // the viewer's own data: always theirs
+        case .parameter(let name)?:
+            if variant.condition?.requiresViewer(equalTo: name) == true { return }
+            let place = variant.path.isEmpty ? "the scene's base modules, which apply to every viewer" : "the variant '\(variant.name)', whose condition does not ensure viewer == \(name)"
+            error(
+                "\(descriptor.type) '\(instance.id)' shows private data of '$\(name)' but is in \(place); move it into a variant with \"when\": \"viewer == \(name)\".",
+                file: instance.file, path: instance.path)
+        default:
+            error(
+                "\(descriptor.type) '\(instance.id)' shows private data, so its '\(ownerParameter)' must be \"$viewer\" or a scene parameter the variant's condition matches to the viewer.",
+                file: instance.file, path: "\(instance.path).params.\(ownerParameter)")
+        }
+    }
+
+    // MARK: Event rules
+
+    private mutating func check(_ rule: EventRule, parameters: [String: ParameterSpec], emitted: Set<String>) {
+        let file = rule.file
+        let path = rule.path
+        let isBuiltIn = SceneEvents.isBuiltIn(rule.on)
+        if !isBuiltIn {
+            let matched = rule.on.hasSuffix("*") ? emitted.contains { rule.matches($0) } : emitted.contains(rule.on)
+            if !matched {
+                let list = emitted.isEmpty ? "no module here emits events" : "events emitted here: \(emitted.sorted().joined(separator: ", "))"
+                error(
+                    "No module in this scene emits '\(rule.on)'\(Suggestion.didYouMean(rule.on, in: emitted)), so the rule never applies (\(list)).",
+                    file: file, path: "\(path).on")
+            }
+        }
+        if let condition = rule.condition {
+            checkNames(in: condition, parameters: parameters, file: file, path: "\(path).when")
+        }
+        for (index, step) in rule.steps.enumerated() {
+            let stepPath = definitionsByFile[file]?.sourceMap["\(path).steps"] != nil ? "\(path).steps[\(index)]" : path
+            switch step {
+            case .confirm(let template):
+                let confirmPath = stepPath == path ? "\(path).confirm" : "\(stepPath).confirm"
+                for text in [template.title, template.message, template.confirmLabel, template.cancelLabel].compactMap({ $0 }) {
+                    checkReferences(in: .string(text), parameters: parameters, file: file, path: confirmPath)
+                }
+            case .navigate(let scene, let arguments):
+                let navigatePath = stepPath == path ? "\(path).navigate" : "\(stepPath).navigate"
+                checkNavigation(to: scene, arguments: arguments, parameters: parameters, file: file, path: navigatePath)
+            case .block, .continue:
+                break
+            }
+        }
+    }
+
+    private mutating func checkReferences(in value: JSONValue, parameters: [String: ParameterSpec], file: String, path: String) {
+        switch value {
+        case .string(let text) where text.contains("$"):
+            guard let template = try? Template(parsing: text, allowsEventFields: true) else { return }
+            for (reference, _) in template.references {
+                if case .parameter(let name) = reference, parameters[name] == nil {
+                    error(
+                        "'$\(name)' is not a parameter of this scene\(Suggestion.didYouMean(name, in: Array(parameters.keys) + ["viewer"])); declare it in \"parameters\" or use $event.\(name) for a payload field.",
+                        file: file, path: path)
+                }
+            }
+        case .array(let values):
+            values.forEach { checkReferences(in: $0, parameters: parameters, file: file, path: path) }
+        case .object(let members):
+            for (key, member) in members { checkReferences(in: member, parameters: parameters, file: file, path: "\(path).\(key)") }
+        default: break
+        }
+    }
+
+    private mutating func checkNavigation(
+        to scene: String, arguments: [String: JSONValue], parameters: [String: ParameterSpec], file: String, path: String
+    ) {
+        for (key, value) in arguments { checkReferences(in: value, parameters: parameters, file: file, path: "\(path).args.\(key)") }
+        guard registry.sceneIDs.contains(scene) else {
+            error(
+                "The rule navigates to '\(scene)', which is not a scene\(Suggestion.didYouMean(scene, in: registry.sceneIDs)); name an existing scene file without '.json'.",
+                file: file, path: "\(path).scene")
+            return
+        }
+        guard let target = try? registry.resolve(scene) else { return }
+        for key in arguments.keys.sorted() where !target.parameters.contains(where: { $0.name == key }) {
+            error(
+                "'\(scene)' has no parameter '\(key)'\(Suggestion.didYouMean(key, in: target.parameters.map(\.name))); its parameters are \(target.parameters.map(\.name).joined(separator: ", ")).",
+                file: file, path: "\(path).args.\(key)")
+        }
+        for spec in target.parameters where spec.isRequired && arguments[spec.name] == nil {
+            error("'\(scene)' needs the argument '\(spec.name)'; add it to \"args\".", file: file, path: path)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// An error of the Scenery runtime: what went wrong and how to fix it.
+///
+/// ```swift
+/// do {
+///     let scene = try await registry.assemble("user-profil", for: context, host: host)
+/// } catch {
+///     print(error)  // No scene 'user-profil' is registered; did you mean 'user-profile'? …
+/// }
+/// ```
+public struct SceneryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of error, for code that reacts to it.
+    public enum Code: String, Sendable, Hashable {
+        /// No scene with the id is registered.
+        case unknownScene
+        /// The scene file has errors; ``SceneryError/diagnostics`` lists them.
+        case invalidScene
+        /// An argument is missing, unknown or has the wrong type.
+        case invalidArgument
+        /// A module could not be created from its parameters.
+        case moduleCreationFailed
+        /// A scene file or directory could not be read.
+        case unreadableFile
+    }
+
+    /// The kind of error.
+    public var code: Code
+    /// What went wrong and how to fix it.
+    public var message: String
+    /// The scene-file problems behind an ``Code/invalidScene`` error.
+    public var diagnostics: [Diagnostic]
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, diagnostics: [Diagnostic] = []) {
+        self.code = code
+        self.message = message
+        self.diagnostics = diagnostics
+    }
+
+    public var description: String {
+        ([message] + diagnostics.map(\.description)).joined(separator: "\n")
+    }
+}

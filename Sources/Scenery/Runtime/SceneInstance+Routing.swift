@@ -1,0 +1,198 @@
+extension SceneInstance {
+    /// Routes an event: the module that owns its source node first, then the scene's
+    /// event rules, then the host. Returns the route it took.
+    ///
+    /// - A module may handle the event, pass it, transform it, or ask for a confirmation.
+    /// - The first scene rule whose `on` and `when` match runs its steps: confirm (a
+    ///   declined confirmation stops the event), navigate (an intent for the host), block,
+    ///   and continue (let the event through at that point).
+    /// - Letting the event through runs the module's default action (``Module/perform(_:)``)
+    ///   and hands the event to ``SceneHost/receive(_:)``.
+    ///
+    /// The runtime's own events (``SceneEvents``: retry, refresh, load more, select tab)
+    /// are handled by the scene before any module sees them.
+    @discardableResult
+    public func send(_ event: Event) async -> EventOutcome {
+        var trace = Trace(event: event)
+        if phase == .left {
+            return trace.finish(.ignored)
+        }
+        if SceneEvents.isBuiltIn(event.name) {
+            await handleBuiltIn(event, trace: &trace)
+        } else {
+            await route(event, trace: &trace)
+        }
+        let outcome = trace.outcome
+        if phase != .left { eventLog.append(outcome) }
+        return outcome
+    }
+
+    /// The record of one event's route while it is being built.
+    struct Trace {
+        var event: Event
+        var current: Event
+        var steps: [RouteStep] = []
+        var navigations: [NavigationIntent] = []
+        var result: EventOutcome.Result = .delivered
+
+        init(event: Event) {
+            self.event = event
+            self.current = event
+        }
+
+        mutating func note(_ level: RouteLevel, _ action: String) {
+            steps.append(RouteStep(level, action))
+        }
+
+        mutating func finish(_ result: EventOutcome.Result) -> EventOutcome {
+            self.result = result
+            return outcome
+        }
+
+        var outcome: EventOutcome {
+            EventOutcome(event: event, finalEvent: current, route: steps, result: result, navigations: navigations)
+        }
+    }
+
+    private func route(_ event: Event, trace: inout Trace) async {
+        let origin = slots[event.source.moduleComponent] != nil ? event.source.moduleComponent : nil
+
+        // 1. The module that rendered the source node.
+        if let origin, let slot = slots[origin] {
+            let local = Event(event.name, from: event.source.localComponent, payload: event.payload)
+            switch await slot.module.handle(local) {
+            case .handled:
+                trace.note(.module(origin), "handled")
+                trace.result = .handled(by: .module(origin))
+                return
+            case .pass:
+                trace.note(.module(origin), "passed")
+            case .transform(let transformed):
+                trace.current = Event(transformed.name, from: transformed.source.qualified(by: origin), payload: transformed.payload)
+                trace.note(.module(origin), "transformed to \(transformed.name)")
+            case .confirm(let confirmation):
+                let accepted = await host.confirm(confirmation)
+                trace.note(.module(origin), "asked '\(confirmation.title)', \(accepted ? "confirmed" : "declined")")
+                guard accepted else {
+                    trace.result = .cancelled(by: .module(origin))
+                    return
+                }
+            }
+            guard phase != .left else { return }
+        }
+
+        // 2. The scene's rules.
+        let environment = context.environment(event: trace.current.payload)
+        guard
+            let rule = rules.first(where: { $0.matches(trace.current.name) && ($0.condition?.evaluate(in: environment) ?? true) })
+        else {
+            trace.note(.scene, "passed")
+            await letThrough(origin: origin, trace: &trace)
+            return
+        }
+        var delivered = false
+        for step in rule.steps {
+            guard phase != .left else { return }
+            switch step {
+            case .confirm(let template):
+                let confirmation = Confirmation(
+                    title: resolve(template.title, environment),
+                    message: template.message.map { resolve($0, environment) },
+                    confirmLabel: resolve(template.confirmLabel, environment),
+                    cancelLabel: resolve(template.cancelLabel, environment))
+                let accepted = await host.confirm(confirmation)
+                trace.note(.scene, "asked '\(confirmation.title)', \(accepted ? "confirmed" : "declined")")
+                guard accepted else {
+                    trace.result = .cancelled(by: .scene)
+                    return
+                }
+            case .block:
+                trace.note(.scene, "blocked")
+                trace.result = .cancelled(by: .scene)
+                return
+            case .navigate(let scene, let arguments):
+                let intent = NavigationIntent(
+                    scene: scene,
+                    arguments: arguments.mapValues { $0.resolvingTemplates(in: environment, allowsEventFields: true) },
+                    trigger: trace.current.name)
+                trace.navigations.append(intent)
+                trace.note(.scene, "navigated to \(scene)")
+                await host.navigate(to: intent)
+            case .continue:
+                if !delivered {
+                    trace.note(.scene, "let through")
+                    await letThrough(origin: origin, trace: &trace)
+                    delivered = true
+                }
+            }
+        }
+        if !delivered {
+            trace.note(.scene, "let through")
+            await letThrough(origin: origin, trace: &trace)
+        }
+    }
+
+    private func resolve(_ text: String, _ environment: Condition.Environment) -> String {
+        JSONValue.string(text).resolvingTemplates(in: environment, allowsEventFields: true).plainText
+    }
+
+    /// Runs the origin module's default action, then hands the event to the host.
+    private func letThrough(origin: ModuleID?, trace: inout Trace) async {
+        guard phase != .left else { return }
+        if let origin, let slot = slots[origin] {
+            let local = Event(trace.current.name, from: trace.current.source.localComponent, payload: trace.current.payload)
+            await slot.module.perform(local)
+            trace.note(.module(origin), "performed")
+        }
+        guard phase != .left else { return }
+        await host.receive(trace.current)
+        trace.note(.host, "received")
+        trace.result = .delivered
+    }
+
+    private func handleBuiltIn(_ event: Event, trace: inout Trace) async {
+        switch event.name {
+        case SceneEvents.retry, SceneEvents.refresh, SceneEvents.loadMore:
+            let id = event.payload["module"]?.stringValue.map { ModuleID($0) } ?? event.source.moduleComponent
+            guard slots[id] != nil else {
+                trace.note(.scene, "ignored: no module '\(id)'")
+                trace.result = .handled(by: .scene)
+                return
+            }
+            let request: LoadRequest =
+                switch event.name {
+                case SceneEvents.loadMore: .nextPage
+                case SceneEvents.refresh: .refresh
+                default: .initial
+                }
+            await load(id, request)
+            let status = slots[id]?.status.rawValue ?? "unknown"
+            trace.note(.scene, "\(request == .initial ? "retried" : request == .refresh ? "refreshed" : "loaded more of") \(id): \(status)")
+        case SceneEvents.selectTab:
+            guard let switchID = event.payload["tabs"]?.stringValue, let tab = event.payload["tab"]?.stringValue,
+                case .tabs(_, let tabs)? = layout.first(where: { if case .tabs(switchID, _) = $0 { true } else { false } }),
+                let newTab = tabs.first(where: { $0.id == tab })
+            else {
+                trace.note(.scene, "ignored: no such tab")
+                trace.result = .handled(by: .scene)
+                return
+            }
+            await selectTab(newTab, in: switchID, tabs: tabs)
+            trace.note(.scene, "selected tab \(tab)")
+        default:
+            trace.note(.scene, "ignored: unknown runtime event")
+        }
+        trace.result = .handled(by: .scene)
+    }
+
+    private func selectTab(_ tab: TabSpec, in switchID: String, tabs: [TabSpec]) async {
+        guard tabSelection[switchID] != tab.id else { return }
+        let leaving = tabs.first { $0.id == tabSelection[switchID] }?.modules ?? []
+        if isShown { for id in leaving { await slots[id]?.module.disappear() } }
+        tabSelection[switchID] = tab.id
+        if isShown { for id in tab.modules { await slots[id]?.module.appear() } }
+        guard phase != .left, let item = layout.first(where: { if case .tabs(switchID, _) = $0 { true } else { false } })
+        else { return }
+        for node in await render(item) { await host.sceneDidUpdate(SceneUpdate(node: node, module: nil)) }
+    }
+}

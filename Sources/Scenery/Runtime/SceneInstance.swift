@@ -1,0 +1,196 @@
+import Foundation
+
+/// A live scene: module instances assembled from a scene definition for one context.
+///
+/// Get one from ``SceneRegistry/assemble(_:for:host:)``. The host drives it:
+///
+/// ```swift
+/// let scene = try await registry.assemble("user-profile", for: context, host: host)
+/// await scene.appear()                          // modules may subscribe now
+/// print(TextRenderer().render(await scene.render()))
+/// let outcome = await scene.send(Event("user.unfollow", from: "info/follow"))
+/// await scene.leave()                           // cancels work; nothing updates after
+/// ```
+///
+/// A scene lays its modules out, starts them concurrently, routes events
+/// (module → scene rules → host), and re-renders a module's subtree when the module says
+/// it changed, telling the host through ``SceneHost/sceneDidUpdate(_:)``. A module that
+/// fails or times out shows an error block with a retry control; the rest render as usual.
+public actor SceneInstance {
+    /// The scene's id (its file name).
+    public nonisolated let sceneID: String
+    /// The name of the variant chosen for the context.
+    public nonisolated let variant: String
+    /// The context the scene was assembled for.
+    public nonisolated let context: SceneContext
+
+    nonisolated let layout: [LayoutItem]
+    nonisolated let rules: [EventRule]
+    nonisolated let host: any SceneHost
+    /// Module ids in layout order.
+    nonisolated let moduleOrder: [ModuleID]
+
+    var slots: [ModuleID: ModuleSlot]
+    var tabSelection: [String: String] = [:]
+    var phase: Phase = .created
+    var isShown = false
+    var inFlight: [Int: Task<Void, any Error>] = [:]
+    var nextWorkID = 0
+    /// Every routed event's outcome, oldest first.
+    public internal(set) var eventLog: [EventOutcome] = []
+
+    enum Phase: Sendable { case created, started, left }
+
+    struct ModuleSlot: Sendable {
+        let instance: ModuleInstance
+        let descriptor: ModuleDescriptor
+        let module: any Module
+        let timeout: Duration
+        var status: ModuleStatus = .idle
+        var failure: String?
+    }
+
+    init(
+        sceneID: String, variant: String, context: SceneContext, layout: [LayoutItem], rules: [EventRule],
+        slots: [ModuleSlot], host: any SceneHost
+    ) {
+        self.sceneID = sceneID
+        self.variant = variant
+        self.context = context
+        self.layout = layout
+        self.rules = rules
+        self.host = host
+        self.slots = Dictionary(uniqueKeysWithValues: slots.map { ($0.instance.id, $0) })
+        self.moduleOrder = layout.flatMap(\.moduleIDs)
+        for case .tabs(let id, let tabs) in layout {
+            tabSelection[id] = tabs.first?.id
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts every module's first load concurrently and returns when all have finished,
+    /// failed or timed out: the scene is ready in about the time of its slowest module.
+    ///
+    /// Calling it again does nothing.
+    public func start() async {
+        guard phase == .created else { return }
+        phase = .started
+        await withTaskGroup(of: Void.self) { group in
+            for id in moduleOrder {
+                group.addTask { await self.load(id, .initial) }
+            }
+        }
+    }
+
+    /// Tells the visible modules they are shown. Modules in unselected tabs appear when
+    /// their tab is selected.
+    public func appear() async {
+        guard phase != .left, !isShown else { return }
+        isShown = true
+        for id in visibleModules { await slots[id]?.module.appear() }
+    }
+
+    /// Tells the visible modules they are no longer shown.
+    public func disappear() async {
+        guard phase != .left, isShown else { return }
+        isShown = false
+        for id in visibleModules { await slots[id]?.module.disappear() }
+    }
+
+    /// Leaves the scene: visible modules disappear, in-flight loads are cancelled, and no
+    /// update or event is delivered afterwards.
+    public func leave() async {
+        guard phase != .left else { return }
+        await disappear()
+        phase = .left
+        for task in inFlight.values { task.cancel() }
+        inFlight.removeAll()
+    }
+
+    /// Whether ``leave()`` was called.
+    public var hasLeft: Bool { phase == .left }
+
+    /// The runtime's view of a module: loading, ready or failed.
+    public func status(of module: ModuleID) -> ModuleStatus? {
+        slots[module]?.status
+    }
+
+    /// The modules currently shown: every module except those in unselected tabs.
+    public var visibleModules: [ModuleID] {
+        layout.flatMap { item -> [ModuleID] in
+            switch item {
+            case .module(let id): [id]
+            case .tabs(let id, let tabs): tabs.first { $0.id == tabSelection[id] }?.modules ?? []
+            }
+        }
+    }
+
+    /// The id of the selected tab of a tab switch.
+    public func selectedTab(of tabSwitch: String) -> String? {
+        tabSelection[tabSwitch]
+    }
+
+    // MARK: Loading
+
+    /// Loads one module under its deadline and records the outcome.
+    func load(_ id: ModuleID, _ request: LoadRequest) async {
+        guard phase == .started, let slot = slots[id] else { return }
+        if request == .initial || slot.status == .failed {
+            slots[id]?.status = .loading
+            slots[id]?.failure = nil
+            // A retry replaces the error block with the module's loading state at once.
+            if slot.status != .idle { await publish(id) }
+        }
+        let workID = nextWorkID
+        nextWorkID += 1
+        let module = slot.module
+        let work = Task { try await module.load(request) }
+        inFlight[workID] = work
+        let outcome = await Deadline.race(work, timeout: slot.timeout)
+        inFlight[workID] = nil
+        guard phase == .started else { return }  // left: nothing updates
+        switch outcome {
+        case .finished:
+            slots[id]?.status = .ready
+        case .failed(let error):
+            if request == .nextPage && slot.status == .ready {
+                break  // the module keeps what it shows; its own state tells of the failure
+            }
+            slots[id]?.status = .failed
+            slots[id]?.failure = Self.describe(error)
+        case .timedOut:
+            slots[id]?.status = .failed
+            slots[id]?.failure = "\(slot.descriptor.type) did not finish loading within \(Self.describe(slot.timeout)); try again."
+        case .cancelled:
+            return
+        }
+        await publish(id)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let localized = error as? any LocalizedError, let description = localized.errorDescription {
+            return description
+        }
+        return String(describing: error)
+    }
+
+    static func describe(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
+    }
+
+    /// Called through a module's context when its state changed.
+    func moduleDidChange(_ id: ModuleID) async {
+        guard phase != .left else { return }
+        await publish(id)
+    }
+
+    /// Renders one module's frame and tells the host, if the module is shown.
+    func publish(_ id: ModuleID) async {
+        guard phase != .left, visibleModules.contains(id) else { return }
+        guard let frame = await renderFrame(id) else { return }
+        guard phase != .left else { return }
+        await host.sceneDidUpdate(SceneUpdate(node: frame, module: id))
+    }
+}

@@ -1,0 +1,133 @@
+/// A condition on the context, as written in a scene file's `"when"`.
+///
+/// The grammar is small and total:
+///
+/// ```
+/// condition  := or
+/// or         := and ("||" and)*
+/// and        := unary ("&&" unary)*
+/// unary      := "!" unary | "(" condition ")" | comparison
+/// comparison := operand (("==" | "!=") operand)?
+/// operand    := "viewer" | parameter | "event." field | "string" | 'string' | number | true | false | null
+/// ```
+///
+/// `viewer` is the signed-in user's id, `null` when signed out. A bare operand is true
+/// when it is neither `null`, `false` nor empty. Examples: `viewer == user`,
+/// `viewer != null && viewer != user`, `event.following == true`.
+public struct Condition: Sendable, Hashable, CustomStringConvertible {
+    /// The condition as written.
+    public let source: String
+    let expression: Expression
+
+    indirect enum Expression: Sendable, Hashable {
+        case compare(Operand, isEqual: Bool, Operand)
+        case truthy(Operand)
+        case not(Expression)
+        case and(Expression, Expression)
+        case or(Expression, Expression)
+    }
+
+    enum Operand: Sendable, Hashable {
+        case viewer
+        case parameter(String)
+        case eventField(String)
+        case literal(JSONValue)
+    }
+
+    public var description: String { source }
+
+    /// The values a condition is evaluated against.
+    public struct Environment: Sendable {
+        /// The signed-in user's id, `nil` when signed out.
+        public var viewer: String?
+        /// The scene's arguments by parameter name.
+        public var arguments: [String: JSONValue]
+        /// The payload of the event being routed, for event rules.
+        public var event: [String: JSONValue]
+
+        /// Creates an environment.
+        public init(viewer: String?, arguments: [String: JSONValue], event: [String: JSONValue] = [:]) {
+            self.viewer = viewer
+            self.arguments = arguments
+            self.event = event
+        }
+    }
+
+    /// Whether the condition holds in `environment`.
+    public func evaluate(in environment: Environment) -> Bool {
+        Self.evaluate(expression, in: environment)
+    }
+
+    private static func evaluate(_ expression: Expression, in environment: Environment) -> Bool {
+        switch expression {
+        case .compare(let lhs, let isEqual, let rhs):
+            return equal(value(of: lhs, in: environment), value(of: rhs, in: environment)) == isEqual
+        case .truthy(let operand):
+            switch value(of: operand, in: environment) {
+            case .null, .bool(false): return false
+            case .string(let text): return !text.isEmpty
+            default: return true
+            }
+        case .not(let inner): return !evaluate(inner, in: environment)
+        case .and(let lhs, let rhs): return evaluate(lhs, in: environment) && evaluate(rhs, in: environment)
+        case .or(let lhs, let rhs): return evaluate(lhs, in: environment) || evaluate(rhs, in: environment)
+        }
+    }
+
+    private static func value(of operand: Operand, in environment: Environment) -> JSONValue {
+        switch operand {
+        case .viewer: environment.viewer.map(JSONValue.string) ?? .null
+        case .parameter(let name): environment.arguments[name] ?? .null
+        case .eventField(let name): environment.event[name] ?? .null
+        case .literal(let value): value
+        }
+    }
+
+    /// Ids are strings in one place and integers in another; compare numbers as numbers
+    /// and everything else by its text, so `viewer == user` holds for "1" and 1.
+    private static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.null, _), (_, .null): return false
+        case (.bool(let a), .bool(let b)): return a == b
+        default:
+            if let a = lhs.doubleValue, let b = rhs.doubleValue { return a == b }
+            return lhs.plainText == rhs.plainText
+        }
+    }
+}
+
+extension Condition {
+    /// The scene parameters the condition names.
+    var parameterNames: [String] {
+        var names: [String] = []
+        func visit(_ operand: Operand) {
+            if case .parameter(let name) = operand { names.append(name) }
+        }
+        func visit(_ expression: Expression) {
+            switch expression {
+            case .compare(let lhs, _, let rhs): visit(lhs); visit(rhs)
+            case .truthy(let operand): visit(operand)
+            case .not(let inner): visit(inner)
+            case .and(let lhs, let rhs), .or(let lhs, let rhs): visit(lhs); visit(rhs)
+            }
+        }
+        visit(expression)
+        return names
+    }
+
+    /// Whether the condition can only hold when the viewer is the user named by `parameter`:
+    /// it is `viewer == parameter`, or a conjunction that includes it.
+    func requiresViewer(equalTo parameter: String) -> Bool {
+        func requires(_ expression: Expression) -> Bool {
+            switch expression {
+            case .compare(.viewer, true, .parameter(let name)), .compare(.parameter(let name), true, .viewer):
+                return name == parameter
+            case .and(let lhs, let rhs): return requires(lhs) || requires(rhs)
+            case .or(let lhs, let rhs): return requires(lhs) && requires(rhs)
+            default: return false
+            }
+        }
+        return requires(expression)
+    }
+}

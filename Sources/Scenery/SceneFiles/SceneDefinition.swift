@@ -1,0 +1,172 @@
+/// A scene as a scene file describes it: parameters, modules, variants, layout, event rules.
+///
+/// Definitions are data, loaded at run time from `Scenes/<id>.json` by
+/// ``SceneRegistry/loadScenes(in:)``; the file name is the scene id. See the README's
+/// "Scene files" section for the format.
+public struct SceneDefinition: Sendable {
+    /// The scene id: the file name without `.json`.
+    public var id: String
+    /// The path the definition was loaded from, as given to the loader.
+    public var file: String
+    /// A human title, if the file gives one.
+    public var title: String?
+    /// The id of the scene this one extends, if any.
+    public var extends: String?
+    /// The scene's parameters (filled from the context's arguments).
+    public var parameters: [ParameterSpec]
+    /// Module instances added by this file (after the inherited ones).
+    public var modules: [ModuleInstance]
+    /// Inherited module instances this file removes.
+    public var remove: [ModuleID]
+    /// Inherited module instances this file replaces (matched by id).
+    public var replace: [ModuleInstance]
+    /// How the modules are arranged; `nil` stacks them in order.
+    public var layout: [LayoutItem]?
+    /// Variants, tried in order; the first whose condition holds is used.
+    public var variants: [Variant]
+    /// Event rules applied at the scene level.
+    public var events: [EventRule]
+
+    /// Where each JSON path of the file starts, for diagnostics.
+    var sourceMap: [String: SourceLocation] = [:]
+
+    /// The location of a JSON path, or of the closest enclosing path that has one.
+    func location(of path: String) -> SourceLocation? {
+        var path = path
+        while true {
+            if let location = sourceMap[path] { return location }
+            guard let cut = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { return sourceMap[""] }
+            path = String(path[..<cut])
+        }
+    }
+}
+
+/// One module instance in a scene: an id, a module type and parameters.
+public struct ModuleInstance: Sendable, Hashable {
+    /// The instance's id, unique in its scene.
+    public var id: ModuleID
+    /// The registered module type.
+    public var type: String
+    /// Parameters as written, `$references` unresolved.
+    public var parameters: [String: JSONValue]
+    /// How long the first load may take before the module shows a time-out error.
+    public var timeout: Duration?
+    /// The JSON path of this instance in its file.
+    var path: String = ""
+    /// The file the instance was written in (a parent's, when inherited).
+    var file: String = ""
+
+    /// Creates an instance.
+    public init(id: ModuleID, type: String, parameters: [String: JSONValue] = [:], timeout: Duration? = nil) {
+        self.id = id
+        self.type = type
+        self.parameters = parameters
+        self.timeout = timeout
+    }
+}
+
+/// One element of a layout: a module, or a tab switch over groups of modules.
+public enum LayoutItem: Sendable, Hashable {
+    /// The module with this id.
+    case module(ModuleID)
+    /// A tab switch; only the selected tab's modules are shown (and appear).
+    case tabs(id: String, tabs: [TabSpec])
+
+    /// The module ids the item places.
+    public var moduleIDs: [ModuleID] {
+        switch self {
+        case .module(let id): [id]
+        case .tabs(_, let tabs): tabs.flatMap(\.modules)
+        }
+    }
+}
+
+/// One tab of a tab switch in a layout.
+public struct TabSpec: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var modules: [ModuleID]
+
+    public init(id: String, title: String, modules: [ModuleID]) {
+        self.id = id
+        self.title = title
+        self.modules = modules
+    }
+}
+
+/// A variant of a scene: what changes when its condition holds.
+public struct Variant: Sendable {
+    /// The variant's name, for logs and `scenery list`.
+    public var name: String
+    /// When the variant applies; `nil` means always.
+    public var condition: Condition?
+    /// Module instances added.
+    public var add: [ModuleInstance]
+    /// Module instances removed (by id).
+    public var remove: [ModuleID]
+    /// Module instances replaced (by id).
+    public var replace: [ModuleInstance]
+    /// The layout, replacing the scene's, if given.
+    public var layout: [LayoutItem]?
+    /// Event rules tried before the scene's own.
+    public var events: [EventRule]
+    /// The JSON path of this variant in its file.
+    var path: String = ""
+    /// The file the variant was written in (a parent's, when inherited).
+    var file: String = ""
+}
+
+/// A scene-level rule for an event: confirm, navigate, block, let through.
+///
+/// ```json
+/// { "on": "user.unfollow",
+///   "steps": [ { "confirm": { "title": "Unfollow $event.name?", "confirm": "Unfollow" } },
+///              "continue",
+///              { "navigate": { "scene": "follow-list", "args": { "user": "$viewer" } } } ] }
+/// ```
+public struct EventRule: Sendable {
+    /// The event name the rule applies to; a trailing `*` matches a prefix (`user.*`).
+    public var on: String
+    /// An extra condition, which may use `event.field`.
+    public var condition: Condition?
+    /// What to do, in order.
+    public var steps: [Step]
+    /// The JSON path of this rule in its file.
+    var path: String = ""
+    /// The file the rule was written in (a parent's, when inherited).
+    var file: String = ""
+
+    /// One step of a rule.
+    public enum Step: Sendable, Hashable {
+        /// Ask the host; a declined confirmation stops the event.
+        case confirm(ConfirmationTemplate)
+        /// Ask the host to show another scene.
+        case navigate(scene: String, arguments: [String: JSONValue])
+        /// Stop the event here.
+        case block
+        /// Let the event through now: the module's default action runs and the host
+        /// receives it. Without this step, the event is let through after the last step.
+        case `continue`
+    }
+
+    /// Whether the rule applies to an event name.
+    public func matches(_ name: String) -> Bool {
+        if on.hasSuffix("*") { return name.hasPrefix(on.dropLast()) }
+        return name == on
+    }
+}
+
+/// The wording of a confirmation, with `$references` resolved when it is asked.
+public struct ConfirmationTemplate: Sendable, Hashable {
+    public var title: String
+    public var message: String?
+    public var confirmLabel: String
+    public var cancelLabel: String
+
+    public init(title: String, message: String? = nil, confirmLabel: String = "OK", cancelLabel: String = "Cancel") {
+        self.title = title
+        self.message = message
+        self.confirmLabel = confirmLabel
+        self.cancelLabel = cancelLabel
+    }
+}

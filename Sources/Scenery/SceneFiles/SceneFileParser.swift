@@ -1,0 +1,444 @@
+/// Turns the text of one scene file into a ``SceneDefinition``, collecting every
+/// structural problem (syntax, unknown keys, wrong types, bad conditions) in one pass.
+///
+/// Problems that need other files or the module registry are the validator's.
+struct SceneFileParser {
+    let file: String
+    let id: String
+    private(set) var diagnostics: [Diagnostic] = []
+    private var sourceMap: [String: SourceLocation] = [:]
+
+    init(file: String, id: String) {
+        self.file = file
+        self.id = id
+    }
+
+    /// Parses `text`; returns `nil` when the file is not usable at all (malformed JSON,
+    /// not an object). Diagnostics are in ``diagnostics`` either way.
+    mutating func parse(_ text: String) -> SceneDefinition? {
+        let root: SourceJSON.Node
+        do {
+            root = try SourceJSON.parse(text)
+        } catch {
+            self.error(error.message, at: error.location, path: "")
+            return nil
+        }
+        sourceMap[""] = root.location
+        guard case .object(let members) = root.value else {
+            error("A scene file must contain a JSON object, not \(root.kindDescription).", at: root.location, path: "")
+            return nil
+        }
+        let fields = object(members, path: "", allowed: Self.sceneKeys)
+        var definition = SceneDefinition(
+            id: id, file: file, title: nil, extends: nil, parameters: [], modules: [], remove: [], replace: [],
+            layout: nil, variants: [], events: [])
+        definition.title = fields["title"].flatMap { string($0, path: "title") }
+        if let node = fields["extends"], let parent = string(node, path: "extends") {
+            if parent.isEmpty { error("\"extends\" must name a scene id.", at: node.location, path: "extends") }
+            definition.extends = parent
+        }
+        if let node = fields["parameters"] { definition.parameters = parameters(node, path: "parameters") }
+        if let node = fields["modules"] { definition.modules = moduleList(node, path: "modules") }
+        if let node = fields["remove"] { definition.remove = idList(node, path: "remove") }
+        if let node = fields["replace"] { definition.replace = moduleList(node, path: "replace") }
+        if let node = fields["layout"] { definition.layout = layout(node, path: "layout") }
+        if let node = fields["variants"] { definition.variants = variants(node, path: "variants") }
+        if let node = fields["events"] { definition.events = eventRules(node, path: "events") }
+        definition.sourceMap = sourceMap
+        return definition
+    }
+
+    static let sceneKeys = [
+        "$schema", "title", "extends", "parameters", "modules", "remove", "replace", "layout", "variants", "events",
+    ]
+    static let variantKeys = ["name", "when", "add", "remove", "replace", "layout", "events"]
+    static let moduleKeys = ["id", "type", "params", "timeout"]
+    static let ruleKeys = ["on", "when", "steps", "confirm", "navigate", "block"]
+
+    // MARK: - Building blocks
+
+    private mutating func error(_ message: String, at location: SourceLocation?, path: String) {
+        diagnostics.append(Diagnostic(.error, message, file: file, location: location, path: path))
+    }
+
+    /// The members of an object by key, reporting unknown and duplicate keys.
+    private mutating func object(
+        _ members: [SourceJSON.Member], path: String, allowed: [String]
+    ) -> [String: SourceJSON.Node] {
+        var fields: [String: SourceJSON.Node] = [:]
+        for member in members {
+            let memberPath = join(path, member.key)
+            if fields[member.key] != nil {
+                error("The key \"\(member.key)\" appears twice; keep one.", at: member.keyLocation, path: memberPath)
+                continue
+            }
+            guard allowed.contains(member.key) else {
+                let hint = Suggestion.didYouMean(member.key, in: allowed)
+                let where_ = path.isEmpty ? "a scene file" : "'\(path)'"
+                error(
+                    "Unknown key \"\(member.key)\" in \(where_)\(hint.isEmpty ? "; allowed keys are \(allowed.filter { $0 != "$schema" }.joined(separator: ", "))" : hint)",
+                    at: member.keyLocation, path: memberPath)
+                continue
+            }
+            sourceMap[memberPath] = member.value.location
+            fields[member.key] = member.value
+        }
+        return fields
+    }
+
+    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private mutating func typeError(_ node: SourceJSON.Node, path: String, expected: String) {
+        error("'\(path)' must be \(expected), not \(node.kindDescription).", at: node.location, path: path)
+    }
+
+    private mutating func string(_ node: SourceJSON.Node, path: String) -> String? {
+        guard case .string(let text) = node.value else {
+            typeError(node, path: path, expected: "a string")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func objectMembers(_ node: SourceJSON.Node, path: String) -> [SourceJSON.Member]? {
+        guard case .object(let members) = node.value else {
+            typeError(node, path: path, expected: "an object")
+            return nil
+        }
+        return members
+    }
+
+    private mutating func array(_ node: SourceJSON.Node, path: String) -> [SourceJSON.Node]? {
+        guard case .array(let elements) = node.value else {
+            typeError(node, path: path, expected: "an array")
+            return nil
+        }
+        for (index, element) in elements.enumerated() { sourceMap["\(path)[\(index)]"] = element.location }
+        return elements
+    }
+
+    private mutating func condition(_ node: SourceJSON.Node, path: String, allowsEventFields: Bool) -> Condition? {
+        guard let text = string(node, path: path) else { return nil }
+        do {
+            return try Condition(parsing: text, allowsEventFields: allowsEventFields)
+        } catch {
+            self.error("Invalid condition: \(error.message)", at: offset(node.location, by: error.offset), path: path)
+            return nil
+        }
+    }
+
+    /// The location of a byte offset inside a string literal that starts at `location`.
+    /// Exact when the string has no escapes before the offset.
+    private func offset(_ location: SourceLocation, by offset: Int) -> SourceLocation {
+        SourceLocation(line: location.line, column: location.column + 1 + offset)
+    }
+
+    /// Reports template syntax errors in every string of a value.
+    private mutating func checkTemplates(_ node: SourceJSON.Node, path: String, allowsEventFields: Bool) {
+        switch node.value {
+        case .string(let text) where text.contains("$"):
+            do {
+                _ = try Template(parsing: text, allowsEventFields: allowsEventFields)
+            } catch {
+                self.error("Invalid reference: \(error.message)", at: offset(node.location, by: error.offset), path: path)
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                checkTemplates(element, path: "\(path)[\(index)]", allowsEventFields: allowsEventFields)
+            }
+        case .object(let members):
+            for member in members {
+                sourceMap[join(path, member.key)] = member.value.location
+                checkTemplates(member.value, path: join(path, member.key), allowsEventFields: allowsEventFields)
+            }
+        default: break
+        }
+    }
+
+    // MARK: - Sections
+
+    private mutating func parameters(_ node: SourceJSON.Node, path: String) -> [ParameterSpec] {
+        guard let members = objectMembers(node, path: path) else { return [] }
+        var specs: [ParameterSpec] = []
+        let typeNames = ParameterType.allCases.map(\.rawValue)
+        for member in members {
+            let memberPath = join(path, member.key)
+            sourceMap[memberPath] = member.value.location
+            guard !specs.contains(where: { $0.name == member.key }) else {
+                error("The parameter \"\(member.key)\" is declared twice; keep one.", at: member.keyLocation, path: memberPath)
+                continue
+            }
+            guard member.key != "viewer", member.key != "event" else {
+                error("\"\(member.key)\" is reserved; choose another parameter name.", at: member.keyLocation, path: memberPath)
+                continue
+            }
+            var typeNode = member.value
+            var typePath = memberPath
+            var defaultValue: JSONValue?
+            var summary = ""
+            if case .object(let fields) = member.value.value {
+                let spec = object(fields, path: memberPath, allowed: ["type", "default", "summary"])
+                guard let type = spec["type"] else {
+                    error("The parameter \"\(member.key)\" needs a \"type\" (\(typeNames.joined(separator: ", "))).", at: member.value.location, path: memberPath)
+                    continue
+                }
+                typeNode = type
+                typePath = join(memberPath, "type")
+                defaultValue = spec["default"]?.plainValue
+                summary = spec["summary"].flatMap { string($0, path: join(memberPath, "summary")) } ?? ""
+            }
+            guard let typeName = string(typeNode, path: typePath) else { continue }
+            guard let type = ParameterType(rawValue: typeName) else {
+                error(
+                    "Unknown parameter type '\(typeName)'\(Suggestion.didYouMean(typeName, in: typeNames)); use one of \(typeNames.joined(separator: ", ")).",
+                    at: typeNode.location, path: typePath)
+                continue
+            }
+            if let value = defaultValue, type.coerce(value) == nil {
+                error("The default of \"\(member.key)\" must be \(type.phrase), not \(value.kindDescription).", at: sourceMap[join(memberPath, "default")], path: join(memberPath, "default"))
+                defaultValue = nil
+            }
+            specs.append(ParameterSpec(member.key, type, default: defaultValue.flatMap(type.coerce), summary: summary))
+        }
+        return specs
+    }
+
+    private mutating func moduleList(_ node: SourceJSON.Node, path: String) -> [ModuleInstance] {
+        guard let elements = array(node, path: path) else { return [] }
+        var instances: [ModuleInstance] = []
+        var seen: [ModuleID: String] = [:]
+        for (index, element) in elements.enumerated() {
+            let elementPath = "\(path)[\(index)]"
+            guard let instance = moduleInstance(element, path: elementPath) else { continue }
+            if let first = seen[instance.id] {
+                error("Duplicate module id '\(instance.id)' (first at \(first)); module ids must be unique in a scene.",
+                      at: sourceMap[join(elementPath, "id")], path: join(elementPath, "id"))
+                continue
+            }
+            seen[instance.id] = elementPath
+            instances.append(instance)
+        }
+        return instances
+    }
+
+    private mutating func moduleInstance(_ node: SourceJSON.Node, path: String) -> ModuleInstance? {
+        guard let members = objectMembers(node, path: path) else { return nil }
+        let fields = object(members, path: path, allowed: Self.moduleKeys)
+        guard let idNode = fields["id"] else {
+            error("The module needs an \"id\", unique in the scene.", at: node.location, path: path)
+            return nil
+        }
+        guard let typeNode = fields["type"] else {
+            error("The module needs a \"type\", the name of a registered module type.", at: node.location, path: path)
+            return nil
+        }
+        guard let id = string(idNode, path: join(path, "id")), let type = string(typeNode, path: join(path, "type"))
+        else { return nil }
+        guard isValidID(id) else {
+            error("The module id '\(id)' must be letters, digits, '-' or '_' (no '/').", at: idNode.location, path: join(path, "id"))
+            return nil
+        }
+        var instance = ModuleInstance(id: ModuleID(id), type: type)
+        instance.path = path
+        instance.file = file
+        if let paramsNode = fields["params"], let members = objectMembers(paramsNode, path: join(path, "params")) {
+            for member in members {
+                let memberPath = join(join(path, "params"), member.key)
+                sourceMap[memberPath] = member.value.location
+                checkTemplates(member.value, path: memberPath, allowsEventFields: false)
+                instance.parameters[member.key] = member.value.plainValue
+            }
+        }
+        if let timeoutNode = fields["timeout"] {
+            if case .int(let milliseconds) = timeoutNode.value, (1...600_000).contains(milliseconds) {
+                instance.timeout = .milliseconds(milliseconds)
+            } else {
+                error("'timeout' must be a whole number of milliseconds from 1 to 600000.", at: timeoutNode.location, path: join(path, "timeout"))
+            }
+        }
+        return instance
+    }
+
+    private func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 128
+            && id.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" || $0 == "." }
+    }
+
+    private mutating func idList(_ node: SourceJSON.Node, path: String) -> [ModuleID] {
+        guard let elements = array(node, path: path) else { return [] }
+        return elements.enumerated().compactMap { index, element in
+            string(element, path: "\(path)[\(index)]").map { ModuleID($0) }
+        }
+    }
+
+    private mutating func layout(_ node: SourceJSON.Node, path: String) -> [LayoutItem]? {
+        guard let elements = array(node, path: path) else { return nil }
+        var items: [LayoutItem] = []
+        for (index, element) in elements.enumerated() {
+            let elementPath = "\(path)[\(index)]"
+            switch element.value {
+            case .string(let id):
+                items.append(.module(ModuleID(id)))
+            case .object(let members):
+                let fields = object(members, path: elementPath, allowed: ["id", "tabs"])
+                guard let tabsNode = fields["tabs"], let tabNodes = array(tabsNode, path: join(elementPath, "tabs")) else {
+                    error("A layout object needs \"tabs\": an array of {\"id\", \"title\", \"modules\"}.", at: element.location, path: elementPath)
+                    continue
+                }
+                let switchID = fields["id"].flatMap { string($0, path: join(elementPath, "id")) } ?? "tabs"
+                var tabs: [TabSpec] = []
+                for (tabIndex, tabNode) in tabNodes.enumerated() {
+                    let tabPath = "\(join(elementPath, "tabs"))[\(tabIndex)]"
+                    guard let tabMembers = objectMembers(tabNode, path: tabPath) else { continue }
+                    let tab = object(tabMembers, path: tabPath, allowed: ["id", "title", "modules"])
+                    guard let tabID = tab["id"].flatMap({ string($0, path: join(tabPath, "id")) }),
+                        let title = tab["title"].flatMap({ string($0, path: join(tabPath, "title")) }),
+                        let modulesNode = tab["modules"]
+                    else {
+                        error("A tab needs \"id\", \"title\" and \"modules\".", at: tabNode.location, path: tabPath)
+                        continue
+                    }
+                    tabs.append(TabSpec(id: tabID, title: title, modules: idList(modulesNode, path: join(tabPath, "modules"))))
+                }
+                if tabs.isEmpty {
+                    error("A tab switch needs at least one tab.", at: tabsNode.location, path: join(elementPath, "tabs"))
+                } else {
+                    items.append(.tabs(id: switchID, tabs: tabs))
+                }
+            default:
+                typeError(element, path: elementPath, expected: "a module id or a {\"tabs\": [...]} object")
+            }
+        }
+        return items
+    }
+
+    private mutating func variants(_ node: SourceJSON.Node, path: String) -> [Variant] {
+        guard let elements = array(node, path: path) else { return [] }
+        var variants: [Variant] = []
+        for (index, element) in elements.enumerated() {
+            let variantPath = "\(path)[\(index)]"
+            guard let members = objectMembers(element, path: variantPath) else { continue }
+            let fields = object(members, path: variantPath, allowed: Self.variantKeys)
+            var variant = Variant(name: "variant \(index + 1)", condition: nil, add: [], remove: [], replace: [], layout: nil, events: [])
+            variant.path = variantPath
+            variant.file = file
+            if let name = fields["name"].flatMap({ string($0, path: join(variantPath, "name")) }) { variant.name = name }
+            if let when = fields["when"] {
+                guard let condition = condition(when, path: join(variantPath, "when"), allowsEventFields: false) else { continue }
+                variant.condition = condition
+            }
+            if let add = fields["add"] { variant.add = moduleList(add, path: join(variantPath, "add")) }
+            if let remove = fields["remove"] { variant.remove = idList(remove, path: join(variantPath, "remove")) }
+            if let replace = fields["replace"] { variant.replace = moduleList(replace, path: join(variantPath, "replace")) }
+            if let layoutNode = fields["layout"] { variant.layout = layout(layoutNode, path: join(variantPath, "layout")) }
+            if let events = fields["events"] { variant.events = eventRules(events, path: join(variantPath, "events")) }
+            variants.append(variant)
+        }
+        return variants
+    }
+
+    private mutating func eventRules(_ node: SourceJSON.Node, path: String) -> [EventRule] {
+        guard let elements = array(node, path: path) else { return [] }
+        var rules: [EventRule] = []
+        for (index, element) in elements.enumerated() {
+            let rulePath = "\(path)[\(index)]"
+            guard let members = objectMembers(element, path: rulePath) else { continue }
+            let fields = object(members, path: rulePath, allowed: Self.ruleKeys)
+            guard let onNode = fields["on"], let on = string(onNode, path: join(rulePath, "on")), !on.isEmpty else {
+                if fields["on"] == nil {
+                    error("The event rule needs \"on\": the name of the event it applies to.", at: element.location, path: rulePath)
+                }
+                continue
+            }
+            var rule = EventRule(on: on, condition: nil, steps: [])
+            rule.path = rulePath
+            rule.file = file
+            if let when = fields["when"] {
+                guard let condition = condition(when, path: join(rulePath, "when"), allowsEventFields: true) else { continue }
+                rule.condition = condition
+            }
+            let shorthand = ["confirm", "navigate", "block"].filter { fields[$0] != nil }
+            if let stepsNode = fields["steps"] {
+                if let first = shorthand.first {
+                    error("Use either \"steps\" or \"\(first)\" in one rule, not both.", at: fields[first]?.location, path: join(rulePath, first))
+                }
+                guard let stepNodes = array(stepsNode, path: join(rulePath, "steps")) else { continue }
+                for (stepIndex, stepNode) in stepNodes.enumerated() {
+                    if let step = step(stepNode, path: "\(join(rulePath, "steps"))[\(stepIndex)]") { rule.steps.append(step) }
+                }
+            } else if shorthand.count == 1, let key = shorthand.first, let value = fields[key] {
+                if let step = stepBody(key: key, value: value, path: join(rulePath, key)) { rule.steps.append(step) }
+            } else if shorthand.count > 1 {
+                error("Give several actions as \"steps\": [...] so their order is explicit.", at: element.location, path: rulePath)
+                continue
+            } else {
+                error("The event rule needs \"steps\" (or one of \"confirm\", \"navigate\", \"block\").", at: element.location, path: rulePath)
+                continue
+            }
+            rules.append(rule)
+        }
+        return rules
+    }
+
+    private mutating func step(_ node: SourceJSON.Node, path: String) -> EventRule.Step? {
+        switch node.value {
+        case .string("continue"): return .continue
+        case .string("block"): return .block
+        case .string(let word):
+            error("Unknown step '\(word)'\(Suggestion.didYouMean(word, in: ["continue", "block"])); steps are \"continue\", \"block\", {\"confirm\": …} and {\"navigate\": …}.", at: node.location, path: path)
+            return nil
+        case .object(let members) where members.count == 1:
+            let member = members[0]
+            guard ["confirm", "navigate", "block"].contains(member.key) else {
+                error("Unknown step '\(member.key)'\(Suggestion.didYouMean(member.key, in: ["confirm", "navigate", "block"])); steps are \"continue\", \"block\", {\"confirm\": …} and {\"navigate\": …}.", at: member.keyLocation, path: join(path, member.key))
+                return nil
+            }
+            sourceMap[join(path, member.key)] = member.value.location
+            return stepBody(key: member.key, value: member.value, path: join(path, member.key))
+        default:
+            error("A step is \"continue\", \"block\", or an object with exactly one key: \"confirm\" or \"navigate\".", at: node.location, path: path)
+            return nil
+        }
+    }
+
+    private mutating func stepBody(key: String, value: SourceJSON.Node, path: String) -> EventRule.Step? {
+        switch key {
+        case "block":
+            guard case .bool(true) = value.value else {
+                error("Write \"block\": true to stop the event.", at: value.location, path: path)
+                return nil
+            }
+            return .block
+        case "confirm":
+            guard let members = objectMembers(value, path: path) else { return nil }
+            let fields = object(members, path: path, allowed: ["title", "message", "confirm", "cancel"])
+            guard let titleNode = fields["title"], let title = string(titleNode, path: join(path, "title")) else {
+                if fields["title"] == nil { error("A confirmation needs a \"title\", the question to ask.", at: value.location, path: path) }
+                return nil
+            }
+            checkTemplates(value, path: path, allowsEventFields: true)
+            return .confirm(
+                ConfirmationTemplate(
+                    title: title,
+                    message: fields["message"].flatMap { string($0, path: join(path, "message")) },
+                    confirmLabel: fields["confirm"].flatMap { string($0, path: join(path, "confirm")) } ?? "OK",
+                    cancelLabel: fields["cancel"].flatMap { string($0, path: join(path, "cancel")) } ?? "Cancel"))
+        default:  // navigate
+            guard let members = objectMembers(value, path: path) else { return nil }
+            let fields = object(members, path: path, allowed: ["scene", "args"])
+            guard let sceneNode = fields["scene"], let scene = string(sceneNode, path: join(path, "scene")) else {
+                if fields["scene"] == nil { error("A navigation needs a \"scene\": the id of the scene to show.", at: value.location, path: path) }
+                return nil
+            }
+            var arguments: [String: JSONValue] = [:]
+            if let argsNode = fields["args"], let argMembers = objectMembers(argsNode, path: join(path, "args")) {
+                for member in argMembers {
+                    sourceMap[join(join(path, "args"), member.key)] = member.value.location
+                    checkTemplates(member.value, path: join(join(path, "args"), member.key), allowsEventFields: true)
+                    arguments[member.key] = member.value.plainValue
+                }
+            }
+            return .navigate(scene: scene, arguments: arguments)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+extension ViewNode {
+    /// A text node.
+    public static func text(_ id: NodeID, _ text: String, role: TextRole = .body) -> ViewNode {
+        ViewNode(id: id, kind: .text(text, role: role))
+    }
+
+    /// An image node.
+    public static func image(_ id: NodeID, _ source: ImageSource, alt: String) -> ViewNode {
+        ViewNode(id: id, kind: .image(source, alt: alt))
+    }
+
+    /// A button that sends `event` when activated.
+    public static func button(
+        _ id: NodeID, title: String, sends event: EventDescriptor, style: ButtonStyle = .secondary
+    ) -> ViewNode {
+        ViewNode(id: id, kind: .button(title: title, event: event, style: style))
+    }
+
+    /// A stack of children along an axis.
+    public static func stack(_ id: NodeID, axis: Axis = .vertical, _ children: [ViewNode]) -> ViewNode {
+        ViewNode(id: id, kind: .stack(axis: axis, children: children))
+    }
+
+    /// A list of sections.
+    public static func list(_ id: NodeID, layout: ListLayout = .rows, sections: [Section]) -> ViewNode {
+        ViewNode(id: id, kind: .list(layout: layout, sections: sections))
+    }
+
+    /// A loading placeholder.
+    public static func loading(_ id: NodeID, _ message: String = "Loading…") -> ViewNode {
+        ViewNode(id: id, kind: .placeholder(Placeholder(kind: .loading, message: message)))
+    }
+
+    /// An empty-state placeholder.
+    public static func empty(_ id: NodeID, _ message: String) -> ViewNode {
+        ViewNode(id: id, kind: .placeholder(Placeholder(kind: .empty, message: message)))
+    }
+
+    /// An error placeholder, with the event a retry control sends.
+    public static func error(_ id: NodeID, _ message: String, retry: EventDescriptor? = nil) -> ViewNode {
+        ViewNode(id: id, kind: .placeholder(Placeholder(kind: .error, message: message, retry: retry)))
+    }
+}

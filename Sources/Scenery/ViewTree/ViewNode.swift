@@ -1,0 +1,168 @@
+/// A node of the platform-neutral view tree a scene renders to.
+///
+/// A view tree is a value: `Codable`, `Equatable`, with a stable ``id`` on every node.
+/// Terminal, JSON and HTML renderers draw it; a native host can decode the JSON form and
+/// draw it with UIKit or SwiftUI. Controls carry an ``EventDescriptor`` rather than a
+/// closure, so a tree can be stored, sent and compared.
+///
+/// Components never know their container: a row is a node, and the same node can sit in
+/// a list, a grid or alone.
+///
+/// ```swift
+/// let row = ViewNode.stack("row.7", axis: .horizontal, [
+///     .text("title", "Hello, world", role: .headline),
+///     .button("like", title: "Likes: 12", sends: EventDescriptor("blog.like", payload: ["blog": 7])),
+/// ])
+/// let list = ViewNode.list("blogs", sections: [.init(id: "all", header: "Blogs", rows: [row])])
+/// ```
+public struct ViewNode: Sendable, Hashable, Identifiable {
+    /// The node's stable identity.
+    public var id: NodeID
+    /// What the node is and shows.
+    public var kind: Kind
+
+    /// Creates a node.
+    public init(id: NodeID, kind: Kind) {
+        self.id = id
+        self.kind = kind
+    }
+
+    /// What a node is.
+    public indirect enum Kind: Sendable, Hashable {
+        /// A run of text with a typographic role.
+        case text(String, role: TextRole)
+        /// An image from a URL or a named symbol, with alternative text.
+        case image(ImageSource, alt: String)
+        /// A control that sends an event when activated.
+        case button(title: String, event: EventDescriptor, style: ButtonStyle)
+        /// Children laid out along an axis.
+        case stack(axis: Axis, children: [ViewNode])
+        /// Rows grouped into sections, shown as a column or a grid.
+        case list(layout: ListLayout, sections: [Section])
+        /// A tab (segment) switch and the content of the selected tab.
+        case tabs(TabSwitch)
+        /// Stand-in content while loading, when empty, or after a failure.
+        case placeholder(Placeholder)
+        /// The subtree of one module in a scene, named by the module's id and type.
+        case module(ModuleFrame)
+    }
+
+    /// The typographic role of text.
+    public enum TextRole: String, Sendable, Hashable, Codable, CaseIterable {
+        case title, headline, body, caption
+    }
+
+    /// Where an image comes from.
+    public enum ImageSource: Sendable, Hashable {
+        /// A remote or file URL.
+        case url(String)
+        /// A symbol name the host resolves, such as an SF Symbol.
+        case symbol(String)
+    }
+
+    /// How prominent a button is.
+    public enum ButtonStyle: String, Sendable, Hashable, Codable, CaseIterable {
+        case primary, secondary, destructive
+    }
+
+    /// The direction of a stack.
+    public enum Axis: String, Sendable, Hashable, Codable, CaseIterable {
+        case vertical, horizontal
+    }
+
+    /// How a list arranges its rows.
+    public enum ListLayout: Sendable, Hashable {
+        /// One row under another.
+        case rows
+        /// Rows flow into a grid with a number of columns.
+        case grid(columns: Int)
+    }
+
+    /// A group of rows with an optional header and footer title.
+    public struct Section: Sendable, Hashable, Identifiable, Codable {
+        public var id: NodeID
+        public var header: String?
+        public var footer: String?
+        public var rows: [ViewNode]
+
+        /// Creates a section.
+        public init(id: NodeID, header: String? = nil, footer: String? = nil, rows: [ViewNode]) {
+            self.id = id
+            self.header = header
+            self.footer = footer
+            self.rows = rows
+        }
+    }
+
+    /// A tab (segment) switch: its tabs, the selected one, and the selected tab's content.
+    public struct TabSwitch: Sendable, Hashable {
+        /// One tab: its id, title, and the event that selects it.
+        public struct Tab: Sendable, Hashable, Identifiable, Codable {
+            public var id: String
+            public var title: String
+            public var event: EventDescriptor
+
+            public init(id: String, title: String, event: EventDescriptor) {
+                self.id = id
+                self.title = title
+                self.event = event
+            }
+        }
+
+        public var tabs: [Tab]
+        public var selection: String
+        /// What the selected tab shows.
+        public var content: ViewNode
+
+        public init(tabs: [Tab], selection: String, content: ViewNode) {
+            self.tabs = tabs
+            self.selection = selection
+            self.content = content
+        }
+    }
+
+    /// Stand-in content: loading, empty, or failed with an optional retry.
+    public struct Placeholder: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+            case loading, empty, error
+        }
+
+        public var kind: Kind
+        public var message: String
+        /// The event a retry control sends, for errors that can be retried.
+        public var retry: EventDescriptor?
+
+        public init(kind: Kind, message: String, retry: EventDescriptor? = nil) {
+            self.kind = kind
+            self.message = message
+            self.retry = retry
+        }
+    }
+
+    /// The subtree one module rendered, labelled with the module's id, type and status.
+    public struct ModuleFrame: Sendable, Hashable {
+        public var module: ModuleID
+        public var type: String
+        public var status: ModuleStatus
+        public var content: ViewNode
+
+        public init(module: ModuleID, type: String, status: ModuleStatus, content: ViewNode) {
+            self.module = module
+            self.type = type
+            self.status = status
+            self.content = content
+        }
+    }
+}
+
+/// Where a module stands in its scene, as the runtime sees it.
+public enum ModuleStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Created, not yet started.
+    case idle
+    /// Its first load (or a retry) is in flight.
+    case loading
+    /// Loaded; the module renders its own content.
+    case ready
+    /// Its load failed or timed out; the runtime shows an error with retry.
+    case failed
+}
