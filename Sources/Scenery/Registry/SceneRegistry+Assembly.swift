@@ -95,7 +95,11 @@ extension SceneRegistry {
                 }
                 continue
             }
-            guard let converted = spec.type.coerce(value) ?? value.stringValue.flatMap(spec.type.parse) else {
+            // Command lines give text, navigation arguments may give numbers for text.
+            let converted: JSONValue? =
+                spec.type.coerce(value) ?? value.stringValue.flatMap(spec.type.parse)
+                ?? (spec.type == .string && value.doubleValue != nil ? .string(value.plainText) : nil)
+            guard let converted else {
                 throw SceneryError(
                     .invalidArgument, "The argument '\(spec.name)' of '\(scene.id)' must be \(spec.type.phrase), not \(value.kindDescription) '\(value.plainText)'.")
             }

@@ -38,8 +38,15 @@ public struct SceneRegistry: Sendable {
     /// How long a module's first load may take when its scene file gives no `timeout`.
     public var defaultModuleTimeout: Duration = .seconds(10)
 
-    /// Creates an empty registry.
-    public init() {}
+    /// Creates a registry.
+    ///
+    /// - Parameter builtIns: Whether to register the built-in module types
+    ///   (``TextModule`` and ``ActionModule``).
+    public init(builtIns: Bool = true) {
+        guard builtIns else { return }
+        register(TextModule.self) { parameters, _ in try TextModule(parameters: parameters) }
+        register(ActionModule.self) { parameters, _ in try ActionModule(parameters: parameters) }
+    }
 
     // MARK: Module types
 

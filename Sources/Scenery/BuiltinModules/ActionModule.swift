@@ -1,0 +1,35 @@
+/// A single button written in the scene file; it emits `action.tap` with its `action`
+/// name, for the scene's event rules to turn into navigation.
+///
+/// ```json
+/// { "id": "help", "type": "ActionModule", "params": { "title": "Help", "action": "help" } }
+/// ...
+/// "events": [ { "on": "action.tap", "when": "event.action == 'help'", "navigate": { "scene": "help" } } ]
+/// ```
+///
+/// Registered in every ``SceneRegistry`` unless it is created with `builtIns: false`.
+public actor ActionModule: Module {
+    public static let descriptor = ModuleDescriptor(
+        type: "ActionModule",
+        summary: "A button that emits action.tap with its action name.",
+        parameters: [
+            ParameterSpec("title", .string, summary: "What the button says."),
+            ParameterSpec("action", .string, summary: "The name the event carries as event.action."),
+        ],
+        events: ["action.tap"])
+
+    private let title: String
+    private let action: String
+
+    /// Creates the module from its parameters.
+    public init(parameters: ModuleParameters) throws {
+        title = try parameters.string("title")
+        action = try parameters.string("action")
+    }
+
+    public func load(_ request: LoadRequest) async throws {}
+
+    public func render() -> ViewNode {
+        .button("button", title: title, sends: EventDescriptor("action.tap", payload: ["action": .string(action)]), style: .primary)
+    }
+}

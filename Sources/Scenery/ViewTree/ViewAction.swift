@@ -1,0 +1,45 @@
+/// Something a person can activate in a view tree: a button, a tab, a retry control.
+///
+/// Hosts that cannot tap (a terminal, a test script) list a tree's actions and send the
+/// chosen one's event:
+///
+/// ```swift
+/// for action in tree.actions { print(action.id, action.title) }
+/// if let like = tree.action(withID: "blogs/row.7/like") { await scene.send(like.event) }
+/// ```
+public struct ViewAction: Sendable, Hashable, Identifiable {
+    /// The control's id: a button's node id, a placeholder's node id for its retry, or
+    /// `switch#tab` for a tab.
+    public var id: NodeID
+    /// What the control says.
+    public var title: String
+    /// The event activating it sends, with the control as its source.
+    public var event: Event
+}
+
+extension ViewNode {
+    /// Every action in the tree, in display order.
+    public var actions: [ViewAction] {
+        allNodes.flatMap { node -> [ViewAction] in
+            switch node.kind {
+            case .button(let title, let event, _):
+                return [ViewAction(id: node.id, title: title, event: Event(event, from: node.id))]
+            case .placeholder(let placeholder):
+                guard let retry = placeholder.retry else { return [] }
+                return [ViewAction(id: node.id, title: "Retry", event: Event(retry, from: node.id))]
+            case .tabs(let tabs):
+                return tabs.tabs.map { tab in
+                    let id = NodeID("\(node.id.rawValue)#\(tab.id)")
+                    return ViewAction(id: id, title: tab.title, event: Event(tab.event, from: id))
+                }
+            default:
+                return []
+            }
+        }
+    }
+
+    /// The action with the given id, if the tree has it.
+    public func action(withID id: NodeID) -> ViewAction? {
+        actions.first { $0.id == id }
+    }
+}

@@ -1,0 +1,92 @@
+import Scenery
+
+/// A check of a rendered view tree, with a message that says what was found instead.
+///
+/// ```swift
+/// let tree = await scene.render()
+/// try RenderExpectation.shows("Alice").verify(tree)
+/// try RenderExpectation.lacksModule("drafts").verify(tree)
+/// ```
+public struct RenderExpectation: Sendable, CustomStringConvertible {
+    /// What the expectation checks, in words.
+    public let description: String
+    private let check: @Sendable (ViewNode) -> String?
+
+    /// Creates an expectation from a check that returns `nil` when it holds, or what is
+    /// wrong.
+    public init(_ description: String, check: @escaping @Sendable (ViewNode) -> String?) {
+        self.description = description
+        self.check = check
+    }
+
+    /// The problem, or `nil` if the tree meets the expectation.
+    public func problem(in tree: ViewNode) -> String? {
+        check(tree)
+    }
+
+    /// Throws ``ExpectationFailure`` if the tree does not meet the expectation.
+    public func verify(_ tree: ViewNode) throws(ExpectationFailure) {
+        if let problem = check(tree) {
+            throw ExpectationFailure("Expected the tree to \(description), but \(problem)\n\(TextRenderer().render(tree))")
+        }
+    }
+}
+
+extension RenderExpectation {
+    /// Some visible text (text, title, header, message, alt text) contains `text`.
+    public static func shows(_ text: String) -> RenderExpectation {
+        RenderExpectation("show \"\(text)\"") { tree in
+            tree.visibleTexts.contains { $0.contains(text) } ? nil : "no visible text contains it."
+        }
+    }
+
+    /// No visible text contains `text`.
+    public static func hides(_ text: String) -> RenderExpectation {
+        RenderExpectation("not show \"\(text)\"") { tree in
+            let found = tree.visibleTexts.filter { $0.contains(text) }
+            return found.isEmpty ? nil : "it shows \(found.map { "\"\($0)\"" }.joined(separator: ", "))."
+        }
+    }
+
+    /// The tree has a node with the id.
+    public static func hasNode(_ id: NodeID) -> RenderExpectation {
+        RenderExpectation("have a node '\(id)'") { tree in
+            tree.node(withID: id) == nil ? "there is none." : nil
+        }
+    }
+
+    /// The tree shows the module, optionally with a status.
+    public static func showsModule(_ id: ModuleID, status: ModuleStatus? = nil) -> RenderExpectation {
+        RenderExpectation("show module '\(id)'\(status.map { " \($0.rawValue)" } ?? "")") { tree in
+            guard let frame = tree.moduleFrame(id) else { return "it does not." }
+            if let status, frame.status != status { return "its status is \(frame.status.rawValue)." }
+            return nil
+        }
+    }
+
+    /// The tree does not show the module.
+    public static func lacksModule(_ id: ModuleID) -> RenderExpectation {
+        RenderExpectation("not show module '\(id)'") { tree in
+            tree.moduleFrame(id) == nil ? nil : "it does."
+        }
+    }
+
+    /// The text rendering equals `expected` exactly.
+    public static func rendersText(_ expected: String, width: Int = 80) -> RenderExpectation {
+        RenderExpectation("render as the expected text") { tree in
+            let actual = TextRenderer(width: width).render(tree)
+            return actual == expected ? nil : "it differs:\n\(TextDiff.describe(expected: expected, actual: actual))"
+        }
+    }
+}
+
+/// A failed expectation of ``SceneryTesting``, with a readable message.
+public struct ExpectationFailure: Error, Sendable, CustomStringConvertible {
+    /// What was expected and what was found.
+    public let message: String
+
+    /// Creates a failure.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
