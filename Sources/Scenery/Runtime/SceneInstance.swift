@@ -34,7 +34,7 @@ public actor SceneInstance {
     var tabSelection: [String: String] = [:]
     var phase: Phase = .created
     var isShown = false
-    var inFlight: [Int: Task<Void, any Error>] = [:]
+    var inFlight: [Int: LoadRace] = [:]
     var nextWorkID = 0
     /// Every routed event's outcome, oldest first.
     public internal(set) var eventLog: [EventOutcome] = []
@@ -104,7 +104,7 @@ public actor SceneInstance {
         guard phase != .left else { return }
         await disappear()
         phase = .left
-        for task in inFlight.values { task.cancel() }
+        for race in inFlight.values { race.cancel() }
         inFlight.removeAll()
     }
 
@@ -145,9 +145,9 @@ public actor SceneInstance {
         let workID = nextWorkID
         nextWorkID += 1
         let module = slot.module
-        let work = Task { try await module.load(request) }
-        inFlight[workID] = work
-        let outcome = await Deadline.race(work, timeout: slot.timeout)
+        let race = LoadRace { try await module.load(request) }
+        inFlight[workID] = race
+        let outcome = await race.outcome(timeout: slot.timeout)
         inFlight[workID] = nil
         guard phase == .started else { return }  // left: nothing updates
         switch outcome {

@@ -7,6 +7,9 @@
 /// ```swift
 /// let payload: [String: JSONValue] = ["blog": 7, "title": "Hello", "liked": true]
 /// ```
+///
+/// There is deliberately no `nil` literal: write ``null`` so an optional `JSONValue?`
+/// can never silently turn into a JSON null.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -78,13 +81,12 @@ extension JSONValue {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByNilLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+    ExpressibleByFloatLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .int(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
-    public init(nilLiteral: ()) { self = .null }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))

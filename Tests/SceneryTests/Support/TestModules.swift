@@ -168,11 +168,11 @@ actor ItemsTestModule: Module {
                             .stack(
                                 "row.\(item)", axis: .horizontal,
                                 [
-                                    .text("title", "Item \(item)"),
+                                    .text("row.\(item).title", "Item \(item)"),
                                     .button(
-                                        "like", title: liked.contains(item) ? "Liked" : "Like",
+                                        "row.\(item).like", title: liked.contains(item) ? "Liked" : "Like",
                                         sends: EventDescriptor("item.like", payload: ["item": .int(item)])),
-                                    .button("open", title: "Open", sends: EventDescriptor("item.open", payload: ["item": .int(item)])),
+                                    .button("row.\(item).open", title: "Open", sends: EventDescriptor("item.open", payload: ["item": .int(item)])),
                                 ])
                         })
                 ])

@@ -1,9 +1,10 @@
 import Synchronization
 
-/// Runs a module's load against a deadline without trusting the module to honour
-/// cancellation: whichever of "finished" and "timed out" comes first wins, and the loser
-/// is cancelled, never awaited. A hung module cannot hold its scene back.
-enum Deadline {
+/// One module load raced against a deadline, without trusting the module to honour
+/// cancellation: whichever of "finished", "timed out" and "cancelled" comes first wins,
+/// and the load is cancelled, never awaited. A hung module cannot hold its scene back,
+/// and leaving a scene ends its waits at once.
+final class LoadRace: Sendable {
     enum Outcome: Sendable {
         case finished
         case failed(any Error)
@@ -11,10 +12,18 @@ enum Deadline {
         case cancelled
     }
 
-    /// Waits for `work` or the deadline, whichever comes first; cancels `work` on time-out
-    /// and when the waiting task is cancelled.
-    static func race(_ work: Task<Void, any Error>, timeout: Duration) async -> Outcome {
-        let once = ResumeOnce()
+    private let work: Task<Void, any Error>
+    private let once = ResumeOnce()
+
+    /// Starts the load.
+    init(_ operation: @escaping @Sendable () async throws -> Void) {
+        work = Task { try await operation() }
+    }
+
+    /// Waits for the load, the deadline or ``cancel()``, whichever comes first.
+    func outcome(timeout: Duration) async -> Outcome {
+        let work = self.work
+        let once = self.once
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
                 once.arm(continuation)
@@ -36,24 +45,29 @@ enum Deadline {
                 }
             }
         } onCancel: {
-            work.cancel()
-            once.resume(.cancelled)
+            self.cancel()
         }
+    }
+
+    /// Cancels the load and ends the wait with ``Outcome/cancelled``.
+    func cancel() {
+        work.cancel()
+        once.resume(.cancelled)
     }
 }
 
 /// A continuation that is resumed at most once, whoever gets there first.
 private final class ResumeOnce: Sendable {
     private struct State {
-        var continuation: CheckedContinuation<Deadline.Outcome, Never>?
-        var pending: Deadline.Outcome?
+        var continuation: CheckedContinuation<LoadRace.Outcome, Never>?
+        var pending: LoadRace.Outcome?
         var done = false
     }
 
     private let state = Mutex(State())
 
-    func arm(_ continuation: CheckedContinuation<Deadline.Outcome, Never>) {
-        let early: Deadline.Outcome? = state.withLock { state in
+    func arm(_ continuation: CheckedContinuation<LoadRace.Outcome, Never>) {
+        let early: LoadRace.Outcome? = state.withLock { state in
             if let pending = state.pending { return pending }
             state.continuation = continuation
             return nil
@@ -63,8 +77,8 @@ private final class ResumeOnce: Sendable {
 
     /// Resumes with `outcome` if nothing resumed yet; returns whether this call won.
     @discardableResult
-    func resume(_ outcome: Deadline.Outcome) -> Bool {
-        let continuation: CheckedContinuation<Deadline.Outcome, Never>?? = state.withLock { state in
+    func resume(_ outcome: LoadRace.Outcome) -> Bool {
+        let continuation: CheckedContinuation<LoadRace.Outcome, Never>?? = state.withLock { state in
             guard !state.done else { return .none }
             state.done = true
             guard let continuation = state.continuation else {

@@ -1,0 +1,138 @@
+import SceneryTesting
+import Testing
+
+@testable import Scenery
+
+@Suite struct LoadingTests {
+    static let threeModules = """
+        {
+          "parameters": { "user": "userID" },
+          "modules": [
+            { "id": "a", "type": "ItemsModule", "params": { "owner": "$user" } },
+            { "id": "b", "type": "ItemsModule", "params": { "owner": "$user" } },
+            { "id": "c", "type": "ItemsModule", "params": { "owner": "$user" }, "timeout": 100 }
+          ]
+        }
+        """
+    let context = SceneContext(viewer: "1", arguments: ["user": "1"])
+
+    @Test func startsAllModulesConcurrently() async throws {
+        // Each load waits until all three are in flight: sequential loading would never
+        // get there, and every module would time out instead of becoming ready.
+        let rendezvous = Rendezvous(count: 3)
+        let service = TestService(behaviors: ["a": .meet(rendezvous), "b": .meet(rendezvous), "c": .meet(rendezvous)])
+        var registry = SceneRegistry.testing(service, scenes: ["three": Self.threeModules])
+        registry.defaultModuleTimeout = .seconds(30)
+        let scene = try await registry.assemble("three", for: context, host: RecordingHost())
+        for id: ModuleID in ["a", "b", "c"] {
+            #expect(await scene.status(of: id) == .ready)
+        }
+    }
+
+    @Test func isReadyOnlyWhenTheSlowestModuleIsDone() async throws {
+        let slow = Gate()
+        let service = TestService(behaviors: ["b": .waitFor(slow)])
+        var registry = SceneRegistry.testing(service, scenes: ["three": Self.threeModules])
+        registry.defaultModuleTimeout = .seconds(30)
+        let scene = try registry.instantiate("three", for: context, host: RecordingHost())
+        let started = Task { await scene.start() }
+        // a finishes while b is held back; the scene is not ready until b is released.
+        while !service.journal.all.contains("loaded a") { await Task.yield() }
+        #expect(await scene.status(of: "b") == .loading)
+        slow.open()
+        await started.value
+        #expect(await scene.status(of: "b") == .ready)
+    }
+
+    @Test func aFailingModuleShowsItsErrorAndTheRestRender() async throws {
+        let service = TestService(behaviors: ["b": .fail("The blog server is down.")])
+        let registry = SceneRegistry.testing(service, scenes: ["three": Self.threeModules])
+        let scene = try await registry.assemble("three", for: context, host: RecordingHost())
+        let tree = await scene.render()
+        #expect(tree.moduleFrame("a")?.status == .ready)
+        #expect(tree.moduleFrame("c")?.status == .ready)
+        let failed = try #require(tree.moduleFrame("b"))
+        #expect(failed.status == .failed)
+        guard case .placeholder(let placeholder) = failed.content.kind else {
+            Issue.record("expected an error placeholder, got \(failed.content.kind)")
+            return
+        }
+        #expect(placeholder.kind == .error)
+        #expect(placeholder.message == "The blog server is down.")
+        #expect(placeholder.retry == EventDescriptor(SceneEvents.retry, payload: ["module": "b"]))
+    }
+
+    @Test func retryRecoversAFailedModule() async throws {
+        let service = TestService(behaviors: ["b": .fail("Down.")])
+        let registry = SceneRegistry.testing(service, scenes: ["three": Self.threeModules])
+        let host = RecordingHost()
+        let scene = try await registry.assemble("three", for: context, host: host)
+        service.setBehavior(.succeed, for: "b")
+        host.reset()
+        let retry = try #require(await scene.render().action(withID: "b/error"))
+        let outcome = await scene.send(retry.event)
+        #expect(outcome.result == .handled(by: .scene))
+        #expect(outcome.route.map(\.description) == ["scene: retried b: ready"])
+        #expect(await scene.status(of: "b") == .ready)
+        #expect(await scene.render().visibleTexts.contains("Item 0"))
+        // The host saw the loading state, then the loaded one.
+        #expect(host.updates.compactMap { $0.node.kind.moduleStatus } == [.loading, .ready])
+    }
+
+    @Test func aModuleThatHangsTimesOutWithoutHoldingTheSceneBack() async throws {
+        let service = TestService(behaviors: ["c": .hang])
+        let registry = SceneRegistry.testing(service, scenes: ["three": Self.threeModules])
+        let scene = try await registry.assemble("three", for: context, host: RecordingHost())
+        #expect(await scene.status(of: "a") == .ready)
+        let frame = try #require(await scene.render().moduleFrame("c"))
+        #expect(frame.status == .failed)
+        #expect(frame.content.visibleTexts == ["ItemsModule did not finish loading within 100 ms; try again."])
+    }
+
+    @Test func leavingCancelsLoadsAndNothingUpdatesAfterwards() async throws {
+        let gate = Gate()
+        let service = TestService(behaviors: ["a": .waitFor(gate), "b": .waitFor(gate), "c": .waitFor(gate)])
+        var registry = SceneRegistry.testing(service, scenes: ["three": Self.threeModules])
+        registry.defaultModuleTimeout = .seconds(30)
+        let host = RecordingHost()
+        let scene = try registry.instantiate("three", for: context, host: host)
+        let started = Task { await scene.start() }
+        while service.journal.all.filter({ $0.hasPrefix("load ") }).count < 3 { await Task.yield() }
+        await scene.leave()
+        await started.value
+        gate.open()
+        #expect(await scene.hasLeft)
+        #expect(host.updates.isEmpty)
+        #expect(!service.journal.all.contains { $0.hasPrefix("loaded") }, "cancelled loads must not complete: \(service.journal.all)")
+        let outcome = await scene.send(Event("item.open", from: "a/list"))
+        #expect(outcome.result == .ignored)
+    }
+
+    @Test func loadMoreAppendsTheNextPage() async throws {
+        let service = TestService()
+        let registry = SceneRegistry.testing(service, scenes: ["three": Self.threeModules])
+        let scene = try await registry.assemble("three", for: context, host: RecordingHost())
+        #expect(await scene.render().moduleFrame("a")?.content.visibleTexts.filter { $0.hasPrefix("Item ") } == ["Item 0", "Item 1", "Item 2"])
+        await scene.send(Event(SceneEvents.loadMore, from: "a", payload: ["module": "a"]))
+        #expect(
+            await scene.render().moduleFrame("a")?.content.visibleTexts.filter { $0.hasPrefix("Item ") }
+                == ["Item 0", "Item 1", "Item 2", "Item 3", "Item 4"])
+    }
+
+    @Test func aFailedNextPageKeepsWhatIsShown() async throws {
+        let service = TestService()
+        let registry = SceneRegistry.testing(service, scenes: ["three": Self.threeModules])
+        let scene = try await registry.assemble("three", for: context, host: RecordingHost())
+        service.setBehavior(.fail("Offline."), for: "a")
+        await scene.send(Event(SceneEvents.loadMore, from: "a", payload: ["module": "a"]))
+        #expect(await scene.status(of: "a") == .ready)
+        #expect(await scene.render().moduleFrame("a")?.content.visibleTexts.contains("Item 2") == true)
+    }
+}
+
+extension ViewNode.Kind {
+    var moduleStatus: ModuleStatus? {
+        if case .module(let frame) = self { return frame.status }
+        return nil
+    }
+}
