@@ -4,14 +4,17 @@ import Scenery
 /// tap, send and check — headless, in a few lines.
 ///
 /// ```swift
-/// try await SceneScript("user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry) {
-///     .expect(.shows("Alice"))
-///     .expect(.lacksModule("drafts"))
-///     .tap("info/follow", answering: [false])
-///     .expectRoute(["module info: passed", "scene: asked 'Unfollow Alice?', declined"])
-///     .tap("info/follow", answering: [true])
-///     .expectResult(.delivered)
-/// }.run()
+/// try await SceneScript(
+///     "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
+///     steps: [
+///         .expect(.shows("Alice")),
+///         .expect(.lacksModule("drafts")),
+///         .tap("info/follow", answering: [false]),
+///         .expectRoute(["module info: passed", "scene: asked 'Unfollow Alice?', declined"]),
+///         .tap("info/follow", answering: [true]),
+///         .expectResult(.delivered),
+///     ]
+/// ).run()
 /// ```
 ///
 /// A failing step throws ``ExpectationFailure`` naming the step, what was expected, what
@@ -55,24 +58,6 @@ public struct SceneScript: Sendable {
         self.context = context
         self.registry = registry
         self.steps = steps
-    }
-
-    /// Creates a script from a list of steps written one per line.
-    public init(
-        _ sceneID: String, context: SceneContext, registry: SceneRegistry, @StepBuilder _ steps: () -> [Step]
-    ) {
-        self.init(sceneID, context: context, registry: registry, steps: steps())
-    }
-
-    /// Collects steps written one per line.
-    @resultBuilder
-    public enum StepBuilder {
-        public static func buildExpression(_ step: Step) -> [Step] { [step] }
-        public static func buildBlock(_ steps: [Step]...) -> [Step] { steps.flatMap { $0 } }
-        public static func buildOptional(_ steps: [Step]?) -> [Step] { steps ?? [] }
-        public static func buildEither(first steps: [Step]) -> [Step] { steps }
-        public static func buildEither(second steps: [Step]) -> [Step] { steps }
-        public static func buildArray(_ steps: [[Step]]) -> [Step] { steps.flatMap { $0 } }
     }
 
     /// What a script run produced, for further checks.

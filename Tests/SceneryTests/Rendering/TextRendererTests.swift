@@ -1,0 +1,106 @@
+import Foundation
+import SceneryTesting
+import Testing
+
+@testable import Scenery
+
+@Suite struct TextRendererTests {
+    static let sample = ViewNode.stack(
+        "scene",
+        [
+            ViewNode(
+                id: "info",
+                kind: .module(
+                    .init(
+                        module: "info", type: "UserInfoModule", status: .ready,
+                        content: .stack(
+                            "info/card",
+                            [
+                                .image("info/avatar", .url("https://example.com/a.png"), alt: "Alice's avatar"),
+                                .text("info/name", "Alice Liddell", role: .title),
+                                .text("info/summary", "Writes about rabbits, clocks, and the occasional tea party that runs far too long."),
+                                .stack("info/counts", axis: .horizontal, [.text("info/blogs", "Blogs: 25", role: .caption), .text("info/friends", "Friends: 3", role: .caption)]),
+                                .button("info/follow", title: "Unfollow", sends: EventDescriptor("user.unfollow"), style: .destructive),
+                            ])))),
+            ViewNode(
+                id: "sections",
+                kind: .tabs(
+                    .init(
+                        tabs: [
+                            .init(id: "blogs", title: "Blogs", event: EventDescriptor(SceneEvents.selectTab)),
+                            .init(id: "drafts", title: "草稿", event: EventDescriptor(SceneEvents.selectTab)),
+                        ],
+                        selection: "blogs",
+                        content: .list(
+                            "blogs/list",
+                            sections: [
+                                .init(
+                                    id: "blogs/all", header: "Blogs", footer: "2 of 25",
+                                    rows: [
+                                        .stack("blogs/row.1", axis: .horizontal, [.text("blogs/row.1.title", "你好，世界"), .button("blogs/row.1.like", title: "赞 12", sends: EventDescriptor("blog.like"))]),
+                                        .stack("blogs/row.2", axis: .horizontal, [.text("blogs/row.2.title", "Down the rabbit hole"), .button("blogs/row.2.like", title: "Likes: 3", sends: EventDescriptor("blog.like"))]),
+                                    ])
+                            ])))),
+            .loading("more", "Loading more…"),
+            .empty("drafts", "No drafts yet."),
+            .error("failed", "The server is down.", retry: EventDescriptor(SceneEvents.retry)),
+        ])
+
+    @Test func rendersAReadableLayout() throws {
+        try Golden.check(TextRenderer(width: 60).render(Self.sample), against: "sample-60.txt")
+    }
+
+    @Test func neverExceedsTheWidthEvenWithCJKText() {
+        let long = String(repeating: "草稿箱里的文章", count: 20)
+        for width in [20, 33, 60, 80] {
+            let tree = ViewNode(
+                id: "m", kind: .module(.init(module: "m", type: "T", status: .ready, content: .text("t", long + " and some English words too"))))
+            for line in TextRenderer(width: width).render(tree).split(separator: "\n") {
+                #expect(TerminalText.displayWidth(of: String(line)) <= width, "\(line)")
+            }
+        }
+    }
+
+    @Test func stripsControlSequencesFromData() {
+        let hostile = "Mallory\u{1B}[2J\u{1B}]0;pwned\u{07}\u{1B}[31m red\u{202E}txet\u{0}\u{7F}\u{9B}"
+        let text = TextRenderer().render(.text("t", hostile))
+        #expect(text == "Mallory redtxet\n")
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    @Test(arguments: [
+        ("abc", 3), ("草稿", 4), ("ｆｕｌｌ", 8), ("e\u{301}", 1), ("👍", 2), ("한국어", 6), ("", 0),
+    ])
+    func measuresDisplayWidth(text: String, width: Int) {
+        #expect(TerminalText.displayWidth(of: text) == width)
+    }
+
+    @Test func wrapsAtSpacesAndInsideCJKRuns() {
+        #expect(TerminalText.wrap("the quick brown fox", width: 10) == ["the quick", "brown fox"])
+        #expect(TerminalText.wrap("草稿箱里的文章", width: 6) == ["草稿箱", "里的文", "章"])
+    }
+}
+
+@Suite struct JSONRendererTests {
+    @Test func rendersTheDocumentedFormat() throws {
+        try Golden.check(JSONRenderer().render(TextRendererTests.sample, scene: "user-profile", variant: "owner"), against: "sample.json")
+    }
+
+    @Test func roundTripsEveryNodeKind() throws {
+        let json = JSONRenderer(prettyPrinted: false).render(TextRendererTests.sample)
+        let document = try JSONDecoder().decode(ViewTreeDocument.self, from: Data(json.utf8))
+        #expect(document.root == TextRendererTests.sample)
+        #expect(document.format == "scenery.view-tree")
+        #expect(document.version == 1)
+        let grid = ViewNode.list("g", layout: .grid(columns: 3), sections: [.init(id: "s", rows: [.image("i", .symbol("star"), alt: "Star")])])
+        let decoded = try JSONDecoder().decode(ViewTreeDocument.self, from: Data(JSONRenderer().render(grid).utf8))
+        #expect(decoded.root == grid)
+    }
+
+    @Test func escapesDataSoItCannotBreakTheDocument() throws {
+        let hostile = ViewNode.text("t", "\"}], \"injected\": true, \"x\": [\"\u{0}")
+        let json = JSONRenderer().render(hostile)
+        let document = try JSONDecoder().decode(ViewTreeDocument.self, from: Data(json.utf8))
+        #expect(document.root == hostile)
+    }
+}
