@@ -23,7 +23,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"]),
+        .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

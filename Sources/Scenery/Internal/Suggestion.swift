@@ -13,9 +13,20 @@ enum Suggestion {
         return best?.candidate
     }
 
-    /// "; did you mean 'x'?" or an empty string.
+    /// " (did you mean 'x'?)" or an empty string, for the middle of a sentence.
     static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
-        closest(to: name, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+        closest(to: name, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
+    /// A hint to end a message with: "; did you mean 'x'? (parameters: a, b)" when a
+    /// candidate is close, "; parameters: a, b" otherwise, "; there are no parameters" when
+    /// there are none. `label` names the candidates in the plural.
+    static func hint(for name: String, in candidates: [String], listing label: String) -> String {
+        let sorted = candidates.sorted()
+        guard !sorted.isEmpty else { return "; there are no \(label)" }
+        let list = "\(label): \(sorted.joined(separator: ", "))"
+        if let closest = closest(to: name, in: sorted) { return "; did you mean '\(closest)'? (\(list))" }
+        return "; \(list)"
     }
 
     /// Levenshtein distance, giving up (returning `limit + 1`) past `limit`.

@@ -23,8 +23,8 @@ extension SceneRegistry {
         -> SceneInstance
     {
         guard sceneIDs.contains(sceneID) else {
-            let known = sceneIDs.isEmpty ? "No scenes are loaded." : "Known scenes: \(sceneIDs.joined(separator: ", "))."
-            throw SceneryError(.unknownScene, "No scene '\(sceneID)' is registered\(Suggestion.didYouMean(sceneID, in: sceneIDs)). \(known)")
+            throw SceneryError(
+                .unknownScene, "No scene '\(sceneID)' is registered\(Suggestion.hint(for: sceneID, in: sceneIDs, listing: "scenes")).")
         }
         let problems = diagnostics(for: sceneID)
         guard !problems.containsErrors else {
@@ -81,9 +81,9 @@ extension SceneRegistry {
         var arguments: [String: JSONValue] = [:]
         let names = scene.parameters.map(\.name)
         for key in given.keys.sorted() where !names.contains(key) {
-            let list = names.isEmpty ? "it takes none" : "its parameters are \(names.joined(separator: ", "))"
             throw SceneryError(
-                .invalidArgument, "The scene '\(scene.id)' has no parameter '\(key)'\(Suggestion.didYouMean(key, in: names)); \(list).")
+                .invalidArgument,
+                "The scene '\(scene.id)' has no parameter '\(key)'\(Suggestion.hint(for: key, in: names, listing: "parameters")).")
         }
         for spec in scene.parameters {
             guard let value = given[spec.name] else {

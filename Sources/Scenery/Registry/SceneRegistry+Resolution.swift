@@ -24,7 +24,8 @@ extension SceneRegistry {
     /// not there) are appended to `problems`; resolution goes on past them where it can.
     func resolve(_ sceneID: String, problems: inout [Diagnostic]) throws(SceneryError) -> ResolvedScene {
         guard let definition = definitions[sceneID] else {
-            throw SceneryError(.unknownScene, "No scene '\(sceneID)' is registered\(Suggestion.didYouMean(sceneID, in: sceneIDs)).")
+            throw SceneryError(
+                .unknownScene, "No scene '\(sceneID)' is registered\(Suggestion.hint(for: sceneID, in: sceneIDs, listing: "scenes")).")
         }
         // The chain from this scene up to its root ancestor.
         var chain = [definition]

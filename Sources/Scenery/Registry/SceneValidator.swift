@@ -160,17 +160,13 @@ struct SceneValidator {
         let file = instance.file
         let path = instance.path
         guard let descriptor = registry.registrations[instance.type]?.descriptor else {
-            let known = registry.registrations.keys.sorted()
-            let hint = Suggestion.didYouMean(instance.type, in: known)
-            let list = known.isEmpty ? "no module types are registered" : "registered types: \(known.joined(separator: ", "))"
-            error("Unknown module type '\(instance.type)'\(hint.isEmpty ? "; \(list)" : "\(hint) (\(list))").", file: file, path: "\(path).type")
+            let hint = Suggestion.hint(for: instance.type, in: Array(registry.registrations.keys), listing: "registered types")
+            error("Unknown module type '\(instance.type)'\(hint).", file: file, path: "\(path).type")
             return
         }
         for name in instance.parameters.keys.sorted() where descriptor.parameter(named: name) == nil {
-            let names = descriptor.parameters.map(\.name)
-            error(
-                "\(descriptor.type) has no parameter '\(name)'\(Suggestion.didYouMean(name, in: names))\(names.isEmpty ? "; it takes none" : "; its parameters are \(names.joined(separator: ", "))").",
-                file: file, path: "\(path).params.\(name)")
+            let hint = Suggestion.hint(for: name, in: descriptor.parameters.map(\.name), listing: "parameters")
+            error("\(descriptor.type) has no parameter '\(name)'\(hint).", file: file, path: "\(path).params.\(name)")
         }
         for spec in descriptor.parameters {
             let paramPath = "\(path).params.\(spec.name)"
@@ -315,9 +311,8 @@ struct SceneValidator {
         }
         guard let target = try? registry.resolve(scene) else { return }
         for key in arguments.keys.sorted() where !target.parameters.contains(where: { $0.name == key }) {
-            error(
-                "'\(scene)' has no parameter '\(key)'\(Suggestion.didYouMean(key, in: target.parameters.map(\.name))); its parameters are \(target.parameters.map(\.name).joined(separator: ", ")).",
-                file: file, path: "\(path).args.\(key)")
+            let hint = Suggestion.hint(for: key, in: target.parameters.map(\.name), listing: "parameters")
+            error("'\(scene)' has no parameter '\(key)'\(hint).", file: file, path: "\(path).args.\(key)")
         }
         for spec in target.parameters where spec.isRequired && arguments[spec.name] == nil {
             error("'\(scene)' needs the argument '\(spec.name)'; add it to \"args\".", file: file, path: path)

@@ -73,11 +73,9 @@ struct SceneFileParser {
                 continue
             }
             guard allowed.contains(member.key) else {
-                let hint = Suggestion.didYouMean(member.key, in: allowed)
-                let where_ = path.isEmpty ? "a scene file" : "'\(path)'"
-                error(
-                    "Unknown key \"\(member.key)\" in \(where_)\(hint.isEmpty ? "; allowed keys are \(allowed.filter { $0 != "$schema" }.joined(separator: ", "))" : hint)",
-                    at: member.keyLocation, path: memberPath)
+                let hint = Suggestion.hint(for: member.key, in: allowed.filter { $0 != "$schema" }, listing: "allowed keys")
+                let place = path.isEmpty ? "a scene file" : "'\(path)'"
+                error("Unknown key \"\(member.key)\" in \(place)\(hint).", at: member.keyLocation, path: memberPath)
                 continue
             }
             sourceMap[memberPath] = member.value.location

@@ -57,13 +57,13 @@ import Testing
             _ = try await registry.assemble("profil", for: SceneContext(viewer: "1"), host: RecordingHost())
         } throws: { error in
             let error = error as? SceneryError
-            return error?.code == .unknownScene && error?.message.contains("did you mean 'profile'?") == true
+            return error?.code == .unknownScene && error?.message == "No scene 'profil' is registered; did you mean 'profile'? (scenes: detail, list, profile)."
         }
     }
 
     @Test(arguments: [
         ([String: JSONValue](), "needs the argument 'user'"),
-        (["user": "1", "usr": "2"], "has no parameter 'usr'; did you mean 'user'?"),
+        (["user": "1", "usr": "2"], "has no parameter 'usr'; did you mean 'user'? (parameters: user)."),
         (["user": true], "must be a user id (string or integer), not a Boolean"),
     ])
     func rejectsBadArguments(arguments: [String: JSONValue], message: String) async {

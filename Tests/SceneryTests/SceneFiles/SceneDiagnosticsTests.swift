@@ -38,7 +38,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                   "varients": []
                 }
                 """,
-            line: 3, column: 3, message: "Unknown key \"varients\" in a scene file; did you mean 'variants'?"),
+            line: 3, column: 3, message: "Unknown key \"varients\" in a scene file; did you mean 'variants'? (allowed keys: events, extends, layout, modules, parameters, remove, replace, title, variants)."),
         BadScene(
             name: "unknown module type",
             source: """
@@ -85,7 +85,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                   ]
                 }
                 """,
-            line: 5, column: 19, message: "ItemsModule has no parameter 'pagesize'; did you mean 'pageSize'?"),
+            line: 5, column: 19, message: "ItemsModule has no parameter 'pagesize'; did you mean 'pageSize'? (parameters: owner, pageSize, total)."),
         BadScene(
             name: "unknown $parameter",
             source: """
@@ -97,7 +97,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                   ]
                 }
                 """,
-            line: 5, column: 15, message: "'$usr' is not a parameter of this scene; did you mean 'user'?"),
+            line: 5, column: 15, message: "'$usr' is not a parameter of this scene (did you mean 'user'?); declare it in \"parameters\"."),
         BadScene(
             name: "reference of the wrong type",
             source: """
@@ -151,7 +151,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                   ]
                 }
                 """,
-            line: 5, column: 18, message: "The rule navigates to 'detial', which is not a scene; did you mean 'detail'?"),
+            line: 5, column: 18, message: "The rule navigates to 'detial', which is not a scene (did you mean 'detail'?)"),
         BadScene(
             name: "navigation without a required argument",
             source: """
@@ -257,7 +257,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                     "contine" ] } ]
                 }
                 """,
-            line: 4, column: 5, message: "Unknown step 'contine'; did you mean 'continue'?"),
+            line: 4, column: 5, message: "Unknown step 'contine' (did you mean 'continue'?)"),
         BadScene(
             name: "timeout out of range",
             source: """

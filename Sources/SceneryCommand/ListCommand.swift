@@ -1,0 +1,36 @@
+import ArgumentParser
+import Scenery
+
+/// `scenery list`: the registered module types and the scenes with their variants.
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List registered module types and scenes with their variants.")
+
+    @OptionGroup var options: SceneOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            let (registry, _) = try options.loadRegistry()
+            print("Module types:")
+            for descriptor in registry.moduleDescriptors {
+                print("  \(descriptor.type) — \(descriptor.summary)")
+                for parameter in descriptor.parameters {
+                    let requirement = parameter.defaultValue.map { "default \($0.plainText.isEmpty ? "\"\"" : $0.plainText)" } ?? "required"
+                    print("      \(parameter.name): \(parameter.type) (\(requirement)) \(parameter.summary)")
+                }
+                if !descriptor.events.isEmpty {
+                    print("      emits: \(descriptor.events.sorted().joined(separator: ", "))")
+                }
+            }
+            print("Scenes (\(options.directory)):")
+            for id in registry.sceneIDs {
+                let problems = registry.diagnostics(for: id).filter { $0.severity == .error }.count
+                let status = problems == 0 ? "" : "  ✗ \(problems) error(s); run scenery validate"
+                let parameters = registry.definition(of: id)?.parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ") ?? ""
+                print("  \(id)(\(parameters))\(status)")
+                let variants = registry.variantNames(of: id)
+                if !variants.isEmpty { print("      variants: \(variants.joined(separator: ", "))") }
+            }
+        }
+    }
+}
