@@ -99,7 +99,7 @@ private final class ResumeOnce: Sendable {
 
 /// A weak link from module contexts to their scene, set once the scene exists.
 final class SceneLink: Sendable {
-    private struct Box: @unchecked Sendable { weak var scene: SceneInstance? }
+    private struct Box: Sendable { weak var scene: SceneInstance? }
     private let box = Mutex(Box())
 
     var scene: SceneInstance? {

@@ -113,8 +113,7 @@ public struct SceneRegistry: Sendable {
             } catch {
                 throw SceneryError(.unreadableFile, "Cannot read the scene file '\(display)': \(error.localizedDescription).")
             }
-            let text = String(decoding: data, as: UTF8.self)
-            addDefinition(id: file.deletingPathExtension().lastPathComponent, source: text, file: display)
+            addDefinition(id: file.deletingPathExtension().lastPathComponent, bytes: Array(data), file: display)
         }
         revalidate()
         return files.flatMap { diagnostics(for: $0.deletingPathExtension().lastPathComponent) }
@@ -124,14 +123,14 @@ public struct SceneRegistry: Sendable {
     /// returns the problems of this scene.
     @discardableResult
     public mutating func addScene(id: String, source: String, file: String? = nil) -> [Diagnostic] {
-        addDefinition(id: id, source: source, file: file ?? "\(id).json")
+        addDefinition(id: id, bytes: Array(source.utf8), file: file ?? "\(id).json")
         revalidate()
         return diagnostics(for: id)
     }
 
-    private mutating func addDefinition(id: String, source: String, file: String) {
+    private mutating func addDefinition(id: String, bytes: [UInt8], file: String) {
         var parser = SceneFileParser(file: file, id: id)
-        if let definition = parser.parse(source) {
+        if let definition = parser.parse(bytes) {
             definitions[id] = definition
             unparsable[id] = nil
         } else {

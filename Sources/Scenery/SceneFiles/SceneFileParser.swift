@@ -13,12 +13,12 @@ struct SceneFileParser {
         self.id = id
     }
 
-    /// Parses `text`; returns `nil` when the file is not usable at all (malformed JSON,
+    /// Parses a file's bytes; returns `nil` when the file is not usable at all (malformed JSON,
     /// not an object). Diagnostics are in ``diagnostics`` either way.
-    mutating func parse(_ text: String) -> SceneDefinition? {
+    mutating func parse(_ bytes: [UInt8]) -> SceneDefinition? {
         let root: SourceJSON.Node
         do {
-            root = try SourceJSON.parse(text)
+            root = try SourceJSON.parse(bytes: bytes)
         } catch {
             self.error(error.message, at: error.location, path: "")
             return nil

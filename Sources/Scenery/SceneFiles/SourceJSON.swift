@@ -38,7 +38,12 @@ struct SourceJSON: Sendable {
 
     /// Parses `text` into positioned nodes.
     static func parse(_ text: String) throws(SyntaxError) -> Node {
-        var parser = Parser(bytes: Array(text.utf8))
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// Parses the bytes of a file into positioned nodes; invalid UTF-8 is a syntax error.
+    static func parse(bytes: [UInt8]) throws(SyntaxError) -> Node {
+        var parser = Parser(bytes: bytes)
         return try parser.parseDocument()
     }
 }

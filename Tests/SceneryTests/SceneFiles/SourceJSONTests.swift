@@ -55,9 +55,15 @@ import Testing
         #expect(throws: Never.self) { try SourceJSON.parse(allowed) }
     }
 
-    @Test func rejectsInvalidUTF8() {
-        let text = String(decoding: [0x5B, 0x22, 0xFF, 0x22, 0x5D] as [UInt8], as: UTF8.self)
-        // Decoding replaced the invalid byte; the parser must accept the replacement text.
-        #expect(throws: Never.self) { try SourceJSON.parse(text) }
+    @Test func rejectsInvalidUTF8WithItsPlace() {
+        let inString: [UInt8] = Array("{\n  \"a\": \"".utf8) + [0xFF] + Array("\"}".utf8)
+        #expect {
+            try SourceJSON.parse(bytes: inString)
+        } throws: { error in
+            let error = error as? SourceJSON.SyntaxError
+            return error?.location == SourceLocation(line: 2, column: 8) && error?.message.contains("invalid UTF-8") == true
+        }
+        let outside: [UInt8] = [0x5B, 0xC3, 0x5D]
+        #expect(throws: SourceJSON.SyntaxError.self) { try SourceJSON.parse(bytes: outside) }
     }
 }
