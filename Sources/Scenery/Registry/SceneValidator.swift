@@ -162,6 +162,9 @@ struct SceneValidator {
         guard let descriptor = registry.registrations[instance.type]?.descriptor else {
             let hint = Suggestion.hint(for: instance.type, in: Array(registry.registrations.keys), listing: "registered types")
             error("Unknown module type '\(instance.type)'\(hint).", file: file, path: "\(path).type")
+            for (name, value) in instance.parameters {
+                checkReferences(in: value, parameters: parameters, file: file, path: "\(path).params.\(name)", inEventRule: false)
+            }
             return
         }
         for name in instance.parameters.keys.sorted() where descriptor.parameter(named: name) == nil {
@@ -184,21 +187,15 @@ struct SceneValidator {
         _ value: JSONValue, for spec: ParameterSpec, moduleType: String, parameters: [String: ParameterSpec], file: String, path: String
     ) {
         if case .string(let text) = value, text.contains("$"), let template = try? Template(parsing: text, allowsEventFields: false) {
-            var allKnown = true
-            for (reference, _) in template.references {
-                if case .parameter(let name) = reference, parameters[name] == nil {
-                    allKnown = false
-                    error(
-                        "'$\(name)' is not a parameter of this scene\(Suggestion.didYouMean(name, in: Array(parameters.keys) + ["viewer"])); declare it in \"parameters\".",
-                        file: file, path: path)
-                }
-            }
+            let allKnown = checkReferences(in: value, parameters: parameters, file: file, path: path, inEventRule: false)
             guard allKnown else { return }
             if let reference = template.wholeReference {
                 let sourceType: ParameterType
                 switch reference {
                 case .viewer: sourceType = .userID
-                case .parameter(let name): sourceType = parameters[name]!.type
+                case .parameter(let name):
+                    guard let declared = parameters[name] else { return }
+                    sourceType = declared.type
                 case .eventField: return
                 }
                 if !Self.isCompatible(sourceType, with: spec.type) {
@@ -269,7 +266,7 @@ struct SceneValidator {
             case .confirm(let template):
                 let confirmPath = stepPath == path ? "\(path).confirm" : "\(stepPath).confirm"
                 for text in [template.title, template.message, template.confirmLabel, template.cancelLabel].compactMap({ $0 }) {
-                    checkReferences(in: .string(text), parameters: parameters, file: file, path: confirmPath)
+                    checkReferences(in: .string(text), parameters: parameters, file: file, path: confirmPath, inEventRule: true)
                 }
             case .navigate(let scene, let arguments):
                 let navigatePath = stepPath == path ? "\(path).navigate" : "\(stepPath).navigate"
@@ -280,29 +277,46 @@ struct SceneValidator {
         }
     }
 
-    private mutating func checkReferences(in value: JSONValue, parameters: [String: ParameterSpec], file: String, path: String) {
+    /// Reports `$references` to undeclared scene parameters; returns whether all are known.
+    @discardableResult
+    private mutating func checkReferences(
+        in value: JSONValue, parameters: [String: ParameterSpec], file: String, path: String, inEventRule: Bool
+    ) -> Bool {
         switch value {
         case .string(let text) where text.contains("$"):
-            guard let template = try? Template(parsing: text, allowsEventFields: true) else { return }
-            for (reference, _) in template.references {
-                if case .parameter(let name) = reference, parameters[name] == nil {
-                    error(
-                        "'$\(name)' is not a parameter of this scene\(Suggestion.didYouMean(name, in: Array(parameters.keys) + ["viewer"])); declare it in \"parameters\" or use $event.\(name) for a payload field.",
-                        file: file, path: path)
-                }
+            guard let template = try? Template(parsing: text, allowsEventFields: inEventRule) else { return false }
+            var allKnown = true
+            for (reference, offset) in template.references {
+                guard case .parameter(let name) = reference, parameters[name] == nil else { continue }
+                allKnown = false
+                let alternative = inEventRule ? " or use $event.\(name) for a payload field" : ""
+                // Point at the '$' itself (exact unless the string has escapes before it).
+                let place = location(file, path).map { SourceLocation(line: $0.line, column: $0.column + 1 + offset) }
+                report(
+                    Diagnostic(
+                        .error,
+                        "'$\(name)' is not a parameter of this scene\(Suggestion.didYouMean(name, in: Array(parameters.keys) + ["viewer"])); declare it in \"parameters\"\(alternative).",
+                        file: file, location: place, path: path))
             }
+            return allKnown
         case .array(let values):
-            values.forEach { checkReferences(in: $0, parameters: parameters, file: file, path: path) }
+            return values.map { checkReferences(in: $0, parameters: parameters, file: file, path: path, inEventRule: inEventRule) }
+                .allSatisfy { $0 }
         case .object(let members):
-            for (key, member) in members { checkReferences(in: member, parameters: parameters, file: file, path: "\(path).\(key)") }
-        default: break
+            return members.sorted { $0.key < $1.key }
+                .map { checkReferences(in: $0.value, parameters: parameters, file: file, path: "\(path).\($0.key)", inEventRule: inEventRule) }
+                .allSatisfy { $0 }
+        default:
+            return true
         }
     }
 
     private mutating func checkNavigation(
         to scene: String, arguments: [String: JSONValue], parameters: [String: ParameterSpec], file: String, path: String
     ) {
-        for (key, value) in arguments { checkReferences(in: value, parameters: parameters, file: file, path: "\(path).args.\(key)") }
+        for (key, value) in arguments.sorted(by: { $0.key < $1.key }) {
+            checkReferences(in: value, parameters: parameters, file: file, path: "\(path).args.\(key)", inEventRule: true)
+        }
         guard registry.sceneIDs.contains(scene) else {
             error(
                 "The rule navigates to '\(scene)', which is not a scene\(Suggestion.didYouMean(scene, in: registry.sceneIDs)); name an existing scene file without '.json'.",

@@ -97,7 +97,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                   ]
                 }
                 """,
-            line: 5, column: 15, message: "'$usr' is not a parameter of this scene (did you mean 'user'?); declare it in \"parameters\"."),
+            line: 5, column: 16, message: "'$usr' is not a parameter of this scene (did you mean 'user'?); declare it in \"parameters\"."),
         BadScene(
             name: "reference of the wrong type",
             source: """
@@ -307,6 +307,18 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                 }
                 """)
         #expect(found.map { $0.location?.line } == [4, 5, 6, 8])
+    }
+
+    @Test func checksReferencesEvenWhenTheModuleTypeIsUnknown() {
+        let found = diagnostics(
+            of: """
+                {
+                  "parameters": { "user": "userID" },
+                  "modules": [ { "id": "a", "type": "Nope", "params": { "title": "Hi, $usr!" } } ]
+                }
+                """)
+        #expect(found.map(\.message).map { $0.prefix(22) } == ["Unknown module type 'N", "'$usr' is not a parame"])
+        #expect(found.last?.location == SourceLocation(line: 3, column: 71), "the column of the $ itself")
     }
 
     @Test func detectsCyclesInExtends() {
