@@ -138,8 +138,9 @@ public struct EventRule: Sendable {
 
     /// One step of a rule.
     public enum Step: Sendable, Hashable {
-        /// Ask the host; a declined confirmation stops the event.
-        case confirm(ConfirmationTemplate)
+        /// Ask the host; a declined confirmation stops the event. Its texts may hold
+        /// `$references`, resolved when it is asked.
+        case confirm(Confirmation)
         /// Ask the host to show another scene.
         case navigate(scene: String, arguments: [String: JSONValue])
         /// Stop the event here.
@@ -153,20 +154,5 @@ public struct EventRule: Sendable {
     public func matches(_ name: String) -> Bool {
         if on.hasSuffix("*") { return name.hasPrefix(on.dropLast()) }
         return name == on
-    }
-}
-
-/// The wording of a confirmation, with `$references` resolved when it is asked.
-public struct ConfirmationTemplate: Sendable, Hashable {
-    public var title: String
-    public var message: String?
-    public var confirmLabel: String
-    public var cancelLabel: String
-
-    public init(title: String, message: String? = nil, confirmLabel: String = "OK", cancelLabel: String = "Cancel") {
-        self.title = title
-        self.message = message
-        self.confirmLabel = confirmLabel
-        self.cancelLabel = cancelLabel
     }
 }

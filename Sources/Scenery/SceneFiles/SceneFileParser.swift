@@ -416,7 +416,7 @@ struct SceneFileParser {
             }
             checkTemplates(value, path: path, allowsEventFields: true)
             return .confirm(
-                ConfirmationTemplate(
+                Confirmation(
                     title: title,
                     message: fields["message"].flatMap { string($0, path: join(path, "message")) },
                     confirmLabel: fields["confirm"].flatMap { string($0, path: join(path, "confirm")) } ?? "OK",

@@ -66,13 +66,9 @@ extension SourceJSON.Node {
     /// The kind of the value, as diagnostics say it.
     var kindDescription: String {
         switch value {
-        case .null: "null"
-        case .bool: "a Boolean"
-        case .int: "an integer"
-        case .double: "a number"
-        case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        default: plainValue.kindDescription  // scalars convert cheaply
         }
     }
 }

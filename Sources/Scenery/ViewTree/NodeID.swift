@@ -4,7 +4,7 @@
 /// while their like counts differ, so a host can tell "changed" from "replaced".
 /// Inside a scene, ids are qualified by the module that rendered them
 /// (`blogs/row.7`), so modules never collide.
-public struct NodeID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
+public struct NodeID: RawRepresentable, Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
     ExpressibleByStringLiteral, ExpressibleByStringInterpolation
 {
     /// The id as text.
@@ -12,6 +12,7 @@ public struct NodeID: Sendable, Hashable, Comparable, Codable, CustomStringConve
 
     /// Creates an id from text.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
 
     /// Separator between a module id and the node's id inside the module.
@@ -36,36 +37,21 @@ public struct NodeID: Sendable, Hashable, Comparable, Codable, CustomStringConve
     public var description: String { rawValue }
 
     public static func < (lhs: NodeID, rhs: NodeID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// The id of a module instance within a scene, as written in the scene file.
-public struct ModuleID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct ModuleID: RawRepresentable, Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
     /// The id as text.
     public var rawValue: String
 
     /// Creates an id from text.
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
 
     public var description: String { rawValue }
 
     public static func < (lhs: ModuleID, rhs: ModuleID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
