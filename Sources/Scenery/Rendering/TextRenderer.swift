@@ -28,6 +28,14 @@ public struct TextRenderer: Sendable {
     }
 
     private func lines(for node: ViewNode, width: Int) -> [String] {
+        // A selectable node shows a "›" after its first line.
+        guard node.action == nil else {
+            var plain = node
+            plain.action = nil
+            var rendered = lines(for: plain, width: width - 2)
+            if !rendered.isEmpty { rendered[0] += " ›" }
+            return rendered
+        }
         switch node.kind {
         case .text(let text, let role):
             let wrapped = TerminalText.wrap(clean(text), width: width)

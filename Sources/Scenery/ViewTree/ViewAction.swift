@@ -8,8 +8,8 @@
 /// if let like = tree.action(withID: "blogs/row.7/like") { await scene.send(like.event) }
 /// ```
 public struct ViewAction: Sendable, Hashable, Identifiable {
-    /// The control's id: a button's node id, a placeholder's node id for its retry, or
-    /// `switch#tab` for a tab.
+    /// The control's id: a button's or selectable node's id, a placeholder's node id for
+    /// its retry, or `switch#tab` for a tab.
     public var id: NodeID
     /// What the control says.
     public var title: String
@@ -21,21 +21,36 @@ extension ViewNode {
     /// Every action in the tree, in display order.
     public var actions: [ViewAction] {
         allNodes.flatMap { node -> [ViewAction] in
-            switch node.kind {
-            case .button(let title, let event, _):
-                return [ViewAction(id: node.id, title: title, event: Event(event, from: node.id))]
-            case .placeholder(let placeholder):
-                guard let retry = placeholder.retry else { return [] }
-                return [ViewAction(id: node.id, title: "Retry", event: Event(retry, from: node.id))]
-            case .tabs(let tabs):
-                return tabs.tabs.map { tab in
-                    let id = NodeID("\(node.id.rawValue)#\(tab.id)")
-                    return ViewAction(id: id, title: tab.title, event: Event(tab.event, from: id))
-                }
-            default:
-                return []
+            // A button's own event is its action; a selectable node adds one.
+            if let action = node.action, !node.isButton {
+                let title = node.visibleTexts.first ?? node.id.rawValue
+                return [ViewAction(id: node.id, title: title, event: Event(action, from: node.id))] + node.controls
             }
+            return node.controls
         }
+    }
+
+    /// The controls of this node itself (not its children).
+    private var controls: [ViewAction] {
+        switch kind {
+        case .button(let title, let event, _):
+            return [ViewAction(id: id, title: title, event: Event(event, from: id))]
+        case .placeholder(let placeholder):
+            guard let retry = placeholder.retry else { return [] }
+            return [ViewAction(id: id, title: "Retry", event: Event(retry, from: id))]
+        case .tabs(let tabs):
+            return tabs.tabs.map { tab in
+                let id = NodeID("\(self.id.rawValue)#\(tab.id)")
+                return ViewAction(id: id, title: tab.title, event: Event(tab.event, from: id))
+            }
+        default:
+            return []
+        }
+    }
+
+    private var isButton: Bool {
+        if case .button = kind { return true }
+        return false
     }
 
     /// The action with the given id, if the tree has it.

@@ -40,4 +40,15 @@ extension ViewNode {
     public static func error(_ id: NodeID, _ message: String, retry: EventDescriptor? = nil) -> ViewNode {
         ViewNode(id: id, kind: .placeholder(Placeholder(kind: .error, message: message, retry: retry)))
     }
+
+    /// The same node, sending `event` when it is selected.
+    ///
+    /// ```swift
+    /// .stack("row.7", [...]).selectable(sending: EventDescriptor("blog.open", payload: ["blog": 7]))
+    /// ```
+    public func selectable(sending event: EventDescriptor) -> ViewNode {
+        var copy = self
+        copy.action = event
+        return copy
+    }
 }

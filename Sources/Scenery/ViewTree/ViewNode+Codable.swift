@@ -6,7 +6,7 @@ extension ViewNode: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, type, text, role, url, symbol, alt, title, event, style, axis, children
         case layout, columns, sections, header, footer, rows, tabs, selection, content
-        case kind, message, retry, module, moduleType, status
+        case kind, message, retry, module, moduleType, status, action
     }
 
     private enum NodeType: String, Codable {
@@ -16,6 +16,7 @@ extension ViewNode: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(NodeID.self, forKey: .id)
+        action = try container.decodeIfPresent(EventDescriptor.self, forKey: .action)
         switch try container.decode(NodeType.self, forKey: .type) {
         case .text:
             kind = .text(
@@ -68,6 +69,7 @@ extension ViewNode: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(action, forKey: .action)
         switch kind {
         case .text(let text, let role):
             try container.encode(NodeType.text, forKey: .type)

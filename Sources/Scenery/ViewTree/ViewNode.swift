@@ -20,11 +20,15 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     public var id: NodeID
     /// What the node is and shows.
     public var kind: Kind
+    /// The event the node sends when it is selected (a tapped avatar, a selected row),
+    /// carrying the item rather than an index; `nil` if it cannot be selected.
+    public var action: EventDescriptor?
 
     /// Creates a node.
-    public init(id: NodeID, kind: Kind) {
+    public init(id: NodeID, kind: Kind, action: EventDescriptor? = nil) {
         self.id = id
         self.kind = kind
+        self.action = action
     }
 
     /// What a node is.

@@ -37,7 +37,8 @@ import Testing
                                 .init(
                                     id: "blogs/all", header: "Blogs", footer: "2 of 25",
                                     rows: [
-                                        .stack("blogs/row.1", axis: .horizontal, [.text("blogs/row.1.title", "你好，世界"), .button("blogs/row.1.like", title: "赞 12", sends: EventDescriptor("blog.like"))]),
+                                        .stack("blogs/row.1", axis: .horizontal, [.text("blogs/row.1.title", "你好，世界"), .button("blogs/row.1.like", title: "赞 12", sends: EventDescriptor("blog.like"))])
+                                            .selectable(sending: EventDescriptor("blog.open", payload: ["blog": 1])),
                                         .stack("blogs/row.2", axis: .horizontal, [.text("blogs/row.2.title", "Down the rabbit hole"), .button("blogs/row.2.like", title: "Likes: 3", sends: EventDescriptor("blog.like"))]),
                                     ])
                             ])))),

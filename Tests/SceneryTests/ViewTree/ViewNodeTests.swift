@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Scenery
@@ -34,6 +35,17 @@ import Testing
         #expect(tree.actions.map(\.id) == ["row.1.like", "err", "tabs#a"])
         #expect(tree.action(withID: "row.1.like")?.event == Event("blog.like", from: "row.1.like", payload: ["blog": 1]))
         #expect(tree.action(withID: "err")?.title == "Retry")
+    }
+
+    @Test func selectableNodesSendTheirItem() throws {
+        let avatar = ViewNode.image("avatar", .url("https://example.com/a.png"), alt: "Alice").selectable(sending: EventDescriptor("user.open", payload: ["user": "1"]))
+        let tree = ViewNode.stack("root", [avatar, row.selectable(sending: EventDescriptor("blog.open", payload: ["blog": 1]))])
+        #expect(tree.actions.map(\.id) == ["avatar", "row.1", "row.1.like"])
+        #expect(tree.action(withID: "avatar")?.title == "Alice")
+        #expect(tree.action(withID: "row.1")?.event == Event("blog.open", from: "row.1", payload: ["blog": 1]))
+        let decoded = try JSONDecoder().decode(ViewTreeDocument.self, from: Data(JSONRenderer().render(tree).utf8))
+        #expect(decoded.root == tree)
+        #expect(TextRenderer().render(avatar) == "[image: Alice] ›\n")
     }
 
     @Test func comparesContentNotJustIdentity() {
