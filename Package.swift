@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "Scenery", targets: ["Scenery"]),
         .library(name: "SceneryTesting", targets: ["SceneryTesting"]),
+        .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
+        .library(name: "ProfileStore", targets: ["ProfileStore"]),
+        .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
     ],
     dependencies: [
@@ -14,16 +17,39 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
+        // The runtime: modules, view tree, scene files, registry, event router, renderers.
         .target(name: "Scenery"),
         .target(name: "SceneryTesting", dependencies: ["Scenery"]),
+
+        // The example profile domain: values and one service protocol per need.
+        .target(name: "ProfileDomain"),
+        // The embedded default backend: the system's SQLite.
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "ProfileStore", dependencies: ["ProfileDomain", "CSQLite"]),
+
+        // The profile modules, each alone so the compiler keeps them apart.
+        .target(name: "SceneryUserInfo", dependencies: ["Scenery", "ProfileDomain"]),
+        .target(name: "SceneryBlogs", dependencies: ["Scenery", "ProfileDomain"]),
+        .target(name: "SceneryDrafts", dependencies: ["Scenery", "ProfileDomain"]),
+        .target(name: "SceneryUserList", dependencies: ["Scenery", "ProfileDomain"]),
+        .target(
+            name: "SceneryProfile",
+            dependencies: ["Scenery", "ProfileDomain", "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
+
         .executableTarget(
             name: "SceneryCommand",
             dependencies: [
-                "Scenery",
+                "Scenery", "SceneryProfile", "ProfileStore", "ProfileDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"], exclude: ["Golden"]),
+        .testTarget(
+            name: "ProfileTests",
+            dependencies: ["Scenery", "SceneryTesting", "ProfileDomain", "ProfileStore", "SceneryProfile",
+                           "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,12 +8,18 @@ public struct ParameterSpec: Sendable, Hashable {
     public var defaultValue: JSONValue?
     /// One sentence for `scenery list` and documentation.
     public var summary: String
+    /// The only values allowed, for a string parameter that picks one of a few options.
+    public var allowedValues: [String]?
 
     /// Declares a parameter; without a default value it is required.
-    public init(_ name: String, _ type: ParameterType, default defaultValue: JSONValue? = nil, summary: String = "") {
+    public init(
+        _ name: String, _ type: ParameterType, default defaultValue: JSONValue? = nil, allowedValues: [String]? = nil,
+        summary: String = ""
+    ) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
+        self.allowedValues = allowedValues
         self.summary = summary
     }
 

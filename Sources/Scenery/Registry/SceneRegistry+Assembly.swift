@@ -127,6 +127,11 @@ extension SceneRegistry {
                 throw SceneryError(
                     .invalidArgument, "The module '\(instance.id)' of '\(sceneID)' got \(value.kindDescription) for '\(spec.name)', which must be \(spec.type.phrase).")
             }
+            if let allowed = spec.allowedValues, let text = typed.stringValue, !allowed.contains(text) {
+                throw SceneryError(
+                    .invalidArgument,
+                    "The module '\(instance.id)' of '\(sceneID)' got '\(text)' for '\(spec.name)'\(Suggestion.hint(for: text, in: allowed, listing: "allowed values")).")
+            }
             values[spec.name] = typed
         }
         return ModuleParameters(values)

@@ -1,0 +1,26 @@
+/// Which slice of a list to fetch.
+public struct PageRequest: Sendable, Hashable {
+    /// How many items to skip.
+    public var offset: Int
+    /// How many items at most.
+    public var limit: Int
+
+    public init(offset: Int = 0, limit: Int) {
+        self.offset = max(0, offset)
+        self.limit = max(1, limit)
+    }
+}
+
+/// A slice of a list and whether more follows.
+public struct Page<Item: Sendable>: Sendable {
+    public var items: [Item]
+    /// Whether items exist past this page.
+    public var hasMore: Bool
+
+    public init(items: [Item], hasMore: Bool) {
+        self.items = items
+        self.hasMore = hasMore
+    }
+}
+
+extension Page: Equatable where Item: Equatable {}

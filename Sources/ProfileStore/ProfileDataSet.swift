@@ -1,0 +1,266 @@
+import Foundation
+import ProfileDomain
+
+/// The whole profile data set as JSON: what `scenery data export` writes and
+/// `scenery data import` reads, so people can load their own data.
+///
+/// ```json
+/// { "format": "scenery.profile-data", "version": 1,
+///   "users": [ { "id": "1", "name": "Alice", "avatarURL": null, "summary": "…" } ],
+///   "blogs": [ { "id": 1, "author": "1", "title": "…", "body": "…", "createdAt": "2026-01-01T09:00:00Z" } ],
+///   "likes": [ { "blog": 1, "user": "2" } ],
+///   "drafts": [ { "id": 1, "owner": "1", "title": "…", "body": "", "editedAt": "2026-01-02T10:00:00Z" } ],
+///   "follows": [ { "follower": "2", "followee": "1" } ],
+///   "friendships": [ { "requester": "1", "addressee": "3", "status": "accepted" } ] }
+/// ```
+public struct ProfileDataSet: Sendable, Hashable, Codable {
+    public struct BlogRecord: Sendable, Hashable, Codable {
+        public var id: Int64
+        public var author: UserID
+        public var title: String
+        public var body: String
+        public var createdAt: Date
+
+        public init(id: Int64, author: UserID, title: String, body: String, createdAt: Date) {
+            self.id = id
+            self.author = author
+            self.title = title
+            self.body = body
+            self.createdAt = createdAt
+        }
+    }
+
+    public struct LikeRecord: Sendable, Hashable, Codable {
+        public var blog: Int64
+        public var user: UserID
+        public init(blog: Int64, user: UserID) {
+            self.blog = blog
+            self.user = user
+        }
+    }
+
+    public struct FollowRecord: Sendable, Hashable, Codable {
+        public var follower: UserID
+        public var followee: UserID
+        public init(follower: UserID, followee: UserID) {
+            self.follower = follower
+            self.followee = followee
+        }
+    }
+
+    public struct FriendshipRecord: Sendable, Hashable, Codable {
+        public enum Status: String, Sendable, Hashable, Codable { case pending, accepted }
+        public var requester: UserID
+        public var addressee: UserID
+        public var status: Status
+        public init(requester: UserID, addressee: UserID, status: Status) {
+            self.requester = requester
+            self.addressee = addressee
+            self.status = status
+        }
+    }
+
+    /// Always `scenery.profile-data`.
+    public var format = "scenery.profile-data"
+    /// The format version.
+    public var version = 1
+    public var users: [User]
+    public var blogs: [BlogRecord]
+    public var likes: [LikeRecord]
+    public var drafts: [Draft]
+    public var follows: [FollowRecord]
+    public var friendships: [FriendshipRecord]
+
+    public init(
+        users: [User], blogs: [BlogRecord] = [], likes: [LikeRecord] = [], drafts: [Draft] = [],
+        follows: [FollowRecord] = [], friendships: [FriendshipRecord] = []
+    ) {
+        self.users = users
+        self.blogs = blogs
+        self.likes = likes
+        self.drafts = drafts
+        self.follows = follows
+        self.friendships = friendships
+    }
+
+    /// The problems that make the data set unusable: duplicate ids, references to
+    /// users or blogs that do not exist, users following or befriending themselves.
+    public var problems: [String] {
+        var problems: [String] = []
+        if format != "scenery.profile-data" {
+            problems.append("\"format\" is '\(format)'; a profile data file has \"format\": \"scenery.profile-data\".")
+        }
+        if version != 1 { problems.append("\"version\" is \(version); this program reads version 1.") }
+        var userIDs: Set<UserID> = []
+        for (index, user) in users.enumerated() {
+            if user.id.rawValue.isEmpty { problems.append("users[\(index)] has an empty id.") }
+            if !userIDs.insert(user.id).inserted { problems.append("users[\(index)]: the id '\(user.id)' is used twice.") }
+        }
+        func check(_ id: UserID, _ place: String) {
+            if !userIDs.contains(id) { problems.append("\(place) names the user '\(id)', who is not in \"users\".") }
+        }
+        var blogIDs: Set<Int64> = []
+        for (index, blog) in blogs.enumerated() {
+            if !blogIDs.insert(blog.id).inserted { problems.append("blogs[\(index)]: the id \(blog.id) is used twice.") }
+            check(blog.author, "blogs[\(index)].author")
+        }
+        var likeKeys: Set<LikeRecord> = []
+        for (index, like) in likes.enumerated() {
+            if !blogIDs.contains(like.blog) { problems.append("likes[\(index)].blog names the blog \(like.blog), which is not in \"blogs\".") }
+            check(like.user, "likes[\(index)].user")
+            if !likeKeys.insert(like).inserted { problems.append("likes[\(index)] repeats a like.") }
+        }
+        var draftIDs: Set<Int64> = []
+        for (index, draft) in drafts.enumerated() {
+            if !draftIDs.insert(draft.id).inserted { problems.append("drafts[\(index)]: the id \(draft.id) is used twice.") }
+            check(draft.owner, "drafts[\(index)].owner")
+        }
+        var followKeys: Set<FollowRecord> = []
+        for (index, follow) in follows.enumerated() {
+            check(follow.follower, "follows[\(index)].follower")
+            check(follow.followee, "follows[\(index)].followee")
+            if follow.follower == follow.followee { problems.append("follows[\(index)]: a user cannot follow themselves.") }
+            if !followKeys.insert(follow).inserted { problems.append("follows[\(index)] repeats a follow.") }
+        }
+        var pairs: Set<[UserID]> = []
+        for (index, friendship) in friendships.enumerated() {
+            check(friendship.requester, "friendships[\(index)].requester")
+            check(friendship.addressee, "friendships[\(index)].addressee")
+            if friendship.requester == friendship.addressee { problems.append("friendships[\(index)]: a user cannot befriend themselves.") }
+            if !pairs.insert([friendship.requester, friendship.addressee].sorted()).inserted {
+                problems.append("friendships[\(index)]: these two users already have a friendship or request.")
+            }
+        }
+        return problems
+    }
+
+    /// Reads a data set from JSON.
+    /// - Throws: ``ProfileError/invalidData(_:)`` naming the JSON path of the problem.
+    public static func decode(from data: Data, file: String = "data") throws(ProfileError) -> ProfileDataSet {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(ProfileDataSet.self, from: data)
+        } catch let error as DecodingError {
+            throw .invalidData("\(file): \(Self.describe(error))")
+        } catch {
+            throw .invalidData("\(file): \(error.localizedDescription)")
+        }
+    }
+
+    /// The data set as pretty-printed JSON with sorted keys.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Strings, numbers and dates always encode.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let text = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "the top level" : text)
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)) must be \(describe(type)); fix that value."
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) is null or missing; it must be \(describe(type))."
+        case .keyNotFound(let key, let context):
+            let place = context.codingPath.isEmpty ? "The top level" : path(context.codingPath)
+            return "\(place) lacks the key \"\(key.stringValue)\"; add it."
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                return "This is not valid JSON (\(context.debugDescription)); check the syntax."
+            }
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type, is UserID.Type: "a string"
+        case is Int64.Type, is Int.Type: "an integer"
+        case is Date.Type: "an ISO 8601 date such as \"2026-01-01T09:00:00Z\""
+        default: "\(type)"
+        }
+    }
+}
+
+extension SQLiteProfileStore {
+    /// Everything in the database, in id order.
+    public func exportData() throws(ProfileError) -> ProfileDataSet {
+        try withConnection { connection throws(ProfileError) in
+            let users = try connection.query("SELECT id, name, avatar_url, summary FROM users ORDER BY id").map { Self.user($0[...]) }
+            let blogs = try connection.query("SELECT id, author, title, body, created_at FROM blogs ORDER BY id").map { row in
+                ProfileDataSet.BlogRecord(id: row[0].integer, author: UserID(row[1].text ?? ""), title: row[2].text ?? "", body: row[3].text ?? "", createdAt: Self.date(row[4]))
+            }
+            let likes = try connection.query("SELECT blog, user FROM likes ORDER BY blog, user").map {
+                ProfileDataSet.LikeRecord(blog: $0[0].integer, user: UserID($0[1].text ?? ""))
+            }
+            let drafts = try connection.query("SELECT id, owner, title, body, edited_at FROM drafts ORDER BY id").map { row in
+                Draft(id: row[0].integer, owner: UserID(row[1].text ?? ""), title: row[2].text ?? "", body: row[3].text ?? "", editedAt: Self.date(row[4]))
+            }
+            let follows = try connection.query("SELECT follower, followee FROM follows ORDER BY follower, followee").map {
+                ProfileDataSet.FollowRecord(follower: UserID($0[0].text ?? ""), followee: UserID($0[1].text ?? ""))
+            }
+            let friendships = try connection.query("SELECT requester, addressee, status FROM friendships ORDER BY requester, addressee").map {
+                ProfileDataSet.FriendshipRecord(
+                    requester: UserID($0[0].text ?? ""), addressee: UserID($0[1].text ?? ""),
+                    status: ProfileDataSet.FriendshipRecord.Status(rawValue: $0[2].text ?? "") ?? .pending)
+            }
+            return ProfileDataSet(users: users, blogs: blogs, likes: likes, drafts: drafts, follows: follows, friendships: friendships)
+        }
+    }
+
+    /// Replaces everything in the database with `dataSet`, in one transaction.
+    ///
+    /// - Throws: ``ProfileError/invalidData(_:)`` listing every problem of the data set;
+    ///   nothing is changed then.
+    public func importData(_ dataSet: ProfileDataSet) throws(ProfileError) {
+        try withConnection { connection throws(ProfileError) in try Self.replaceAll(with: dataSet, in: connection) }
+    }
+
+    static func replaceAll(with dataSet: ProfileDataSet, in connection: SQLiteConnection) throws(ProfileError) {
+        let problems = dataSet.problems
+        guard problems.isEmpty else {
+            let shown = problems.prefix(20).map { "  - \($0)" }.joined(separator: "\n")
+            let more = problems.count > 20 ? "\n  … and \(problems.count - 20) more." : ""
+            throw .invalidData("The data set has \(problems.count) problem(s); nothing was imported:\n\(shown)\(more)")
+        }
+        try connection.transaction { () throws(ProfileError) in
+            for table in ["likes", "friendships", "follows", "drafts", "blogs", "users"] {
+                try connection.run("DELETE FROM \(table)")
+            }
+            for user in dataSet.users {
+                try connection.run(
+                    "INSERT INTO users (id, name, avatar_url, summary) VALUES (?, ?, ?, ?)",
+                    [SQLValue(user.id), SQLValue(user.name), SQLValue(user.avatarURL), SQLValue(user.summary)])
+            }
+            for blog in dataSet.blogs {
+                try connection.run(
+                    "INSERT INTO blogs (id, author, title, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [SQLValue(blog.id), SQLValue(blog.author), SQLValue(blog.title), SQLValue(blog.body), SQLValue(blog.createdAt.timeIntervalSince1970)])
+            }
+            for like in dataSet.likes {
+                try connection.run("INSERT INTO likes (blog, user) VALUES (?, ?)", [SQLValue(like.blog), SQLValue(like.user)])
+            }
+            for draft in dataSet.drafts {
+                try connection.run(
+                    "INSERT INTO drafts (id, owner, title, body, edited_at) VALUES (?, ?, ?, ?, ?)",
+                    [SQLValue(draft.id), SQLValue(draft.owner), SQLValue(draft.title), SQLValue(draft.body), SQLValue(draft.editedAt.timeIntervalSince1970)])
+            }
+            for follow in dataSet.follows {
+                try connection.run("INSERT INTO follows (follower, followee) VALUES (?, ?)", [SQLValue(follow.follower), SQLValue(follow.followee)])
+            }
+            for friendship in dataSet.friendships {
+                try connection.run(
+                    "INSERT INTO friendships (requester, addressee, status) VALUES (?, ?, ?)",
+                    [SQLValue(friendship.requester), SQLValue(friendship.addressee), SQLValue(friendship.status.rawValue)])
+            }
+        }
+    }
+}

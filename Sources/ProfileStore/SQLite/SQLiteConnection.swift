@@ -1,0 +1,159 @@
+import CSQLite
+import ProfileDomain
+
+/// A value SQLite stores.
+enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
+    init(_ integer: Int64) { self = .integer(integer) }
+    init(_ integer: Int) { self = .integer(Int64(integer)) }
+    init(_ real: Double) { self = .real(real) }
+    init(_ id: UserID?) { self = id.map { .text($0.rawValue) } ?? .null }
+
+    var text: String? {
+        switch self {
+        case .text(let value): value
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .null: nil
+        }
+    }
+
+    var integer: Int64 {
+        switch self {
+        case .integer(let value): value
+        case .real(let value): Int64(value)
+        case .text(let value): Int64(value) ?? 0
+        case .null: 0
+        }
+    }
+
+    var real: Double {
+        switch self {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        case .text(let value): Double(value) ?? 0
+        case .null: 0
+        }
+    }
+}
+
+/// One SQLite connection: statements with bound arguments, transactions, nothing more.
+///
+/// Not thread-safe by itself: it is `@unchecked Sendable` only so it can live inside
+/// ``SQLiteProfileStore``'s `Mutex`, and it is used nowhere else; every call happens with
+/// that lock held.
+final class SQLiteConnection: @unchecked Sendable {
+    private var handle: OpaquePointer?
+    let path: String
+
+    /// Opens (creating if needed) the database at `path`; `:memory:` for a private
+    /// in-memory database.
+    init(path: String) throws(ProfileError) {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(status)"
+            sqlite3_close_v2(handle)
+            handle = nil
+            throw .storage("Cannot open the database '\(path)': \(message). Check the path and its permissions.")
+        }
+        sqlite3_busy_timeout(handle, 5_000)
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    private func error(_ context: String) -> ProfileError {
+        .storage("\(context): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+
+    /// Runs one or more statements without arguments (schema, pragmas).
+    func execute(_ sql: String) throws(ProfileError) {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(message)
+            throw .storage(text)
+        }
+    }
+
+    /// Runs a query and returns its rows.
+    func query(_ sql: String, _ arguments: [SQLValue] = []) throws(ProfileError) -> [[SQLValue]] {
+        let statement = try prepare(sql, arguments)
+        defer { sqlite3_finalize(statement) }
+        var rows: [[SQLValue]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw error("Query failed") }
+            let count = sqlite3_column_count(statement)
+            rows.append((0..<count).map { column(statement, $0) })
+        }
+    }
+
+    /// Runs a statement that changes data; returns the number of rows changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [SQLValue] = []) throws(ProfileError) -> Int {
+        let statement = try prepare(sql, arguments)
+        defer { sqlite3_finalize(statement) }
+        let status = sqlite3_step(statement)
+        guard status == SQLITE_DONE || status == SQLITE_ROW else { throw error("Statement failed") }
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// The row id of the last insert.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    func transaction<T>(_ body: () throws(ProfileError) -> T) throws(ProfileError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func prepare(_ sql: String, _ arguments: [SQLValue]) throws(ProfileError) -> OpaquePointer? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw error("Cannot prepare a statement")
+        }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        for (offset, argument) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch argument {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
+            case .real(let value): status = sqlite3_bind_double(statement, index, value)
+            case .text(let value): status = sqlite3_bind_text(statement, index, value, -1, transient)
+            }
+            guard status == SQLITE_OK else {
+                sqlite3_finalize(statement)
+                throw error("Cannot bind argument \(index)")
+            }
+        }
+        return statement
+    }
+
+    private func column(_ statement: OpaquePointer?, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: .real(sqlite3_column_double(statement, index))
+        case SQLITE_NULL: .null
+        default: .text(sqlite3_column_text(statement, index).map { String(cString: $0) } ?? "")
+        }
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import ProfileDomain
+import Synchronization
+
+/// The embedded profile backend: a SQLite database with migrations, seeded with demo
+/// data on first use. It provides all four profile services.
+///
+/// ```swift
+/// let store = try SQLiteProfileStore(path: "demo.sqlite")      // created and seeded if new
+/// let services = ProfileServices(store)
+/// let test = try SQLiteProfileStore.inMemory()                   // a private database for tests
+/// ```
+///
+/// Writes (likes, follows, friendships, imports) run in transactions: they happen whole or
+/// not at all. One connection serves all calls, one at a time.
+public final class SQLiteProfileStore: Sendable {
+    private let connection: Mutex<SQLiteConnection>
+    /// The database file, or `:memory:`.
+    public let path: String
+
+    /// Opens the database at `path`, creating its directory and file if needed, applying
+    /// migrations, and seeding the demo data into a new database when `seedDemoData` is true.
+    /// - Throws: ``ProfileError/storage(_:)`` if it cannot be opened or migrated.
+    public init(path: String, seedDemoData: Bool = true) throws(ProfileError) {
+        if path != ":memory:" {
+            let directory = URL(filePath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .storage("Cannot create the directory '\(directory.path)': \(error.localizedDescription)")
+            }
+        }
+        let connection = try SQLiteConnection(path: path)
+        if path != ":memory:" { try connection.execute("PRAGMA journal_mode = WAL") }
+        let previousVersion = try Migrations.migrate(connection)
+        if previousVersion == 0, seedDemoData {
+            try Self.replaceAll(with: DemoData.dataSet, in: connection)
+        }
+        self.path = path
+        self.connection = Mutex(connection)
+    }
+
+    /// A private in-memory database, for tests.
+    public static func inMemory(seedDemoData: Bool = true) throws(ProfileError) -> SQLiteProfileStore {
+        try SQLiteProfileStore(path: ":memory:", seedDemoData: seedDemoData)
+    }
+
+    /// Runs `body` with the connection, one caller at a time.
+    func withConnection<T>(_ body: (SQLiteConnection) throws(ProfileError) -> T) throws(ProfileError) -> T {
+        try connection.withLock { connection throws(ProfileError) in try body(connection) }
+    }
+}
+
+// MARK: - Rows
+
+extension SQLiteProfileStore {
+    static func date(_ value: SQLValue) -> Date { Date(timeIntervalSince1970: value.real) }
+
+    static func user(_ row: ArraySlice<SQLValue>) -> User {
+        let values = Array(row)
+        return User(id: UserID(values[0].text ?? ""), name: values[1].text ?? "", avatarURL: values[2].text, summary: values[3].text ?? "")
+    }
+
+    static func requireUser(_ id: UserID, in connection: SQLiteConnection) throws(ProfileError) {
+        guard try !connection.query("SELECT 1 FROM users WHERE id = ?", [SQLValue(id)]).isEmpty else {
+            throw .userNotFound(id)
+        }
+    }
+}
+
+// MARK: - ProfileService
+
+extension SQLiteProfileStore: ProfileService {
+    public func profile(of user: UserID, viewer: UserID?) async throws -> UserProfile {
+        try withConnection { connection throws(ProfileError) in
+            guard let row = try connection.query("SELECT id, name, avatar_url, summary FROM users WHERE id = ?", [SQLValue(user)]).first
+            else { throw .userNotFound(user) }
+            let id = SQLValue(user)
+            let counts = try connection.query(
+                """
+                SELECT
+                  (SELECT COUNT(*) FROM blogs WHERE author = ?1),
+                  (SELECT COUNT(*) FROM friendships WHERE status = 'accepted' AND (requester = ?1 OR addressee = ?1)),
+                  (SELECT COUNT(*) FROM follows WHERE followee = ?1),
+                  (SELECT COUNT(*) FROM follows WHERE follower = ?1),
+                  (SELECT COUNT(*) FROM follows WHERE follower = ?2 AND followee = ?1)
+                """, [id, SQLValue(viewer)])[0]
+            let follows: Bool? = viewer == nil || viewer == user ? nil : counts[4].integer > 0
+            return UserProfile(
+                user: Self.user(row[...]), blogCount: Int(counts[0].integer), friendCount: Int(counts[1].integer),
+                followerCount: Int(counts[2].integer), followingCount: Int(counts[3].integer), viewerFollows: follows)
+        }
+    }
+}
+
+// MARK: - BlogService
+
+extension SQLiteProfileStore: BlogService {
+    private static let blogColumns = """
+        SELECT b.id, b.author, u.name, b.title, b.body, b.created_at,
+               (SELECT COUNT(*) FROM likes l WHERE l.blog = b.id),
+               EXISTS (SELECT 1 FROM likes l WHERE l.blog = b.id AND l.user = ?)
+        FROM blogs b JOIN users u ON u.id = b.author
+        """
+
+    private static func blog(_ row: [SQLValue]) -> Blog {
+        Blog(
+            id: row[0].integer, author: UserID(row[1].text ?? ""), authorName: row[2].text ?? "", title: row[3].text ?? "",
+            body: row[4].text ?? "", likes: Int(row[6].integer), createdAt: date(row[5]), likedByViewer: row[7].integer != 0)
+    }
+
+    public func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
+        try withConnection { connection throws(ProfileError) in
+            try Self.requireUser(author, in: connection)
+            let rows = try connection.query(
+                "\(Self.blogColumns) WHERE b.author = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?",
+                [SQLValue(viewer), SQLValue(author), SQLValue(page.limit + 1), SQLValue(page.offset)])
+            return Page(items: rows.prefix(page.limit).map(Self.blog), hasMore: rows.count > page.limit)
+        }
+    }
+
+    public func blog(_ id: Int64, viewer: UserID?) async throws -> Blog {
+        try withConnection { connection throws(ProfileError) in
+            guard let row = try connection.query("\(Self.blogColumns) WHERE b.id = ?", [SQLValue(viewer), SQLValue(id)]).first
+            else { throw .blogNotFound(id) }
+            return Self.blog(row)
+        }
+    }
+
+    public func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int {
+        try withConnection { connection throws(ProfileError) in
+            try connection.transaction { () throws(ProfileError) -> Int in
+                guard try !connection.query("SELECT 1 FROM blogs WHERE id = ?", [SQLValue(blog)]).isEmpty else {
+                    throw .blogNotFound(blog)
+                }
+                try Self.requireUser(user, in: connection)
+                if liked {
+                    try connection.run("INSERT OR IGNORE INTO likes (blog, user) VALUES (?, ?)", [SQLValue(blog), SQLValue(user)])
+                } else {
+                    try connection.run("DELETE FROM likes WHERE blog = ? AND user = ?", [SQLValue(blog), SQLValue(user)])
+                }
+                return Int(try connection.query("SELECT COUNT(*) FROM likes WHERE blog = ?", [SQLValue(blog)])[0][0].integer)
+            }
+        }
+    }
+}
+
+// MARK: - DraftService
+
+extension SQLiteProfileStore: DraftService {
+    public func drafts(of owner: UserID, viewer: UserID, page: PageRequest) async throws -> Page<Draft> {
+        guard viewer == owner else {
+            throw ProfileError.notPermitted("Drafts are private: only their owner can see them.")
+        }
+        return try withConnection { connection throws(ProfileError) in
+            try Self.requireUser(owner, in: connection)
+            let rows = try connection.query(
+                "SELECT id, owner, title, body, edited_at FROM drafts WHERE owner = ? ORDER BY edited_at DESC, id DESC LIMIT ? OFFSET ?",
+                [SQLValue(owner), SQLValue(page.limit + 1), SQLValue(page.offset)])
+            let drafts = rows.prefix(page.limit).map { row in
+                Draft(id: row[0].integer, owner: UserID(row[1].text ?? ""), title: row[2].text ?? "", body: row[3].text ?? "", editedAt: Self.date(row[4]))
+            }
+            return Page(items: drafts, hasMore: rows.count > page.limit)
+        }
+    }
+}
+
+// MARK: - RelationshipService
+
+extension SQLiteProfileStore: RelationshipService {
+    public func users(_ list: UserListKind, of user: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<UserListEntry> {
+        try withConnection { connection throws(ProfileError) in
+            try Self.requireUser(user, in: connection)
+            let members: String =
+                switch list {
+                case .followers: "SELECT follower FROM follows WHERE followee = ?1"
+                case .following: "SELECT followee FROM follows WHERE follower = ?1"
+                case .friends:
+                    """
+                    SELECT addressee FROM friendships WHERE requester = ?1 AND status = 'accepted'
+                    UNION SELECT requester FROM friendships WHERE addressee = ?1 AND status = 'accepted'
+                    """
+                }
+            let rows = try connection.query(
+                """
+                SELECT u.id, u.name, u.avatar_url, u.summary,
+                       EXISTS (SELECT 1 FROM follows WHERE follower = ?2 AND followee = u.id),
+                       (SELECT status FROM friendships WHERE requester = ?2 AND addressee = u.id),
+                       (SELECT status FROM friendships WHERE requester = u.id AND addressee = ?2)
+                FROM users u WHERE u.id IN (\(members))
+                ORDER BY u.name COLLATE NOCASE, u.id LIMIT ?3 OFFSET ?4
+                """, [SQLValue(user), SQLValue(viewer), SQLValue(page.limit + 1), SQLValue(page.offset)])
+            let entries = rows.prefix(page.limit).map { row in
+                UserListEntry(
+                    user: Self.user(row[0..<4]), viewerFollows: row[4].integer != 0,
+                    friendState: Self.friendState(outgoing: row[5].text, incoming: row[6].text))
+            }
+            return Page(items: entries, hasMore: rows.count > page.limit)
+        }
+    }
+
+    static func friendState(outgoing: String?, incoming: String?) -> FriendState {
+        if outgoing == "accepted" || incoming == "accepted" { return .friends }
+        if outgoing == "pending" { return .requested }
+        if incoming == "pending" { return .incoming }
+        return .none
+    }
+
+    public func setFollowing(_ following: Bool, follower: UserID, followee: UserID) async throws {
+        guard follower != followee else { throw ProfileError.notPermitted("You cannot follow yourself.") }
+        try withConnection { connection throws(ProfileError) in
+            try connection.transaction { () throws(ProfileError) in
+                try Self.requireUser(follower, in: connection)
+                try Self.requireUser(followee, in: connection)
+                if following {
+                    try connection.run("INSERT OR IGNORE INTO follows (follower, followee) VALUES (?, ?)", [SQLValue(follower), SQLValue(followee)])
+                } else {
+                    try connection.run("DELETE FROM follows WHERE follower = ? AND followee = ?", [SQLValue(follower), SQLValue(followee)])
+                }
+            }
+        }
+    }
+
+    public func changeFriendship(_ change: FriendshipChange, from user: UserID, with other: UserID) async throws -> FriendState {
+        guard user != other else { throw ProfileError.notPermitted("You cannot befriend yourself.") }
+        return try withConnection { connection throws(ProfileError) in
+            try connection.transaction { () throws(ProfileError) -> FriendState in
+                try Self.requireUser(user, in: connection)
+                try Self.requireUser(other, in: connection)
+                let (a, b) = (SQLValue(user), SQLValue(other))
+                let outgoing = try connection.query("SELECT status FROM friendships WHERE requester = ? AND addressee = ?", [a, b]).first?[0].text
+                let incoming = try connection.query("SELECT status FROM friendships WHERE requester = ? AND addressee = ?", [b, a]).first?[0].text
+                let state = Self.friendState(outgoing: outgoing, incoming: incoming)
+                switch (change, state) {
+                case (.request, .none):
+                    try connection.run("INSERT INTO friendships (requester, addressee, status) VALUES (?, ?, 'pending')", [a, b])
+                    return .requested
+                case (.request, .incoming), (.accept, .incoming):
+                    try connection.run("UPDATE friendships SET status = 'accepted' WHERE requester = ? AND addressee = ?", [b, a])
+                    return .friends
+                case (.request, _):
+                    return state
+                case (.accept, _):
+                    throw .notPermitted("There is no friend request from '\(other)' to accept.")
+                case (.remove, _):
+                    try connection.run(
+                        "DELETE FROM friendships WHERE (requester = ?1 AND addressee = ?2) OR (requester = ?2 AND addressee = ?1)", [a, b])
+                    return .none
+                }
+            }
+        }
+    }
+}
