@@ -57,7 +57,8 @@ public enum DemoData {
 
         var likes: [ProfileDataSet.LikeRecord] = []
         for blog in blogs {
-            for user in users where user.id != blog.author && (Int(blog.id) + Int(user.id.rawValue)!) % 3 == 0 {
+            // User n likes every (n+1)-th blog: counts vary from blog to blog.
+            for (index, user) in users.enumerated() where user.id != blog.author && Int(blog.id) % (index + 2) == 0 {
                 likes.append(.init(blog: blog.id, user: user.id))
             }
         }
@@ -80,5 +81,6 @@ public enum DemoData {
             .init(requester: "2", addressee: "3", status: .accepted),
         ]
         return ProfileDataSet(users: users, blogs: blogs, likes: likes, drafts: drafts, follows: follows, friendships: friendships)
+            .normalized()
     }()
 }

@@ -83,6 +83,37 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         self.friendships = friendships
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case format, version, users, blogs, likes, drafts, follows, friendships
+    }
+
+    /// Reads a data set; `format` and `version` may be left out, and so may every list
+    /// but `users`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decodeIfPresent(String.self, forKey: .format) ?? "scenery.profile-data"
+        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        users = try container.decode([User].self, forKey: .users)
+        blogs = try container.decodeIfPresent([BlogRecord].self, forKey: .blogs) ?? []
+        likes = try container.decodeIfPresent([LikeRecord].self, forKey: .likes) ?? []
+        drafts = try container.decodeIfPresent([Draft].self, forKey: .drafts) ?? []
+        follows = try container.decodeIfPresent([FollowRecord].self, forKey: .follows) ?? []
+        friendships = try container.decodeIfPresent([FriendshipRecord].self, forKey: .friendships) ?? []
+    }
+
+    /// The same data in canonical order (by id, then by the pair of users): the order
+    /// ``SQLiteProfileStore/exportData()`` writes.
+    public func normalized() -> ProfileDataSet {
+        var copy = self
+        copy.users.sort { $0.id < $1.id }
+        copy.blogs.sort { $0.id < $1.id }
+        copy.likes.sort { ($0.blog, $0.user) < ($1.blog, $1.user) }
+        copy.drafts.sort { $0.id < $1.id }
+        copy.follows.sort { ($0.follower, $0.followee) < ($1.follower, $1.followee) }
+        copy.friendships.sort { ($0.requester, $0.addressee) < ($1.requester, $1.addressee) }
+        return copy
+    }
+
     /// The problems that make the data set unusable: duplicate ids, references to
     /// users or blogs that do not exist, users following or befriending themselves.
     public var problems: [String] {
@@ -185,7 +216,7 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         case is String.Type, is UserID.Type: "a string"
         case is Int64.Type, is Int.Type: "an integer"
         case is Date.Type: "an ISO 8601 date such as \"2026-01-01T09:00:00Z\""
-        default: "\(type)"
+        default: String(describing: type).hasPrefix("Array<") ? "an array" : "\(type)"
         }
     }
 }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import ProfileDomain
+import ProfileStore
 import Scenery
+import SceneryProfile
 
 /// Options every command that reads scene files shares.
 struct SceneOptions: ParsableArguments {
@@ -8,8 +11,11 @@ struct SceneOptions: ParsableArguments {
     var directory: String = "Scenes"
 
     /// A registry with every module type this tool knows and the scenes of `directory`.
-    func loadRegistry() throws -> (SceneRegistry, [Diagnostic]) {
-        var registry = ModuleCatalog.registry()
+    ///
+    /// - Parameter services: The backend for the profile modules; `nil` declares them for
+    ///   validation only.
+    func loadRegistry(services: ProfileServices?) throws -> (SceneRegistry, [Diagnostic]) {
+        var registry = ModuleCatalog.registry(services: services)
         let url = URL(filePath: directory, directoryHint: .isDirectory)
         do {
             let diagnostics = try registry.loadScenes(in: url)
@@ -20,10 +26,45 @@ struct SceneOptions: ParsableArguments {
     }
 }
 
+/// Where the profile data lives.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite database; created and seeded with demo data on first use.",
+            discussion: "Default: $SCENERY_DATABASE, else $XDG_DATA_HOME/scenery/demo.sqlite, else ~/.local/share/scenery/demo.sqlite."))
+    var database: String?
+
+    /// The database path in force.
+    var path: String { database ?? Self.defaultPath }
+
+    static var defaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["SCENERY_DATABASE"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appending(path: ".local/share").path
+        return URL(filePath: dataHome).appending(path: "scenery/demo.sqlite").path
+    }
+
+    /// Opens the store.
+    func openStore() throws -> SQLiteProfileStore {
+        do {
+            return try SQLiteProfileStore(path: path)
+        } catch {
+            throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
+        }
+    }
+}
+
 /// The module types the command-line tool registers.
 enum ModuleCatalog {
-    static func registry() -> SceneRegistry {
-        SceneRegistry()
+    static func registry(services: ProfileServices?) -> SceneRegistry {
+        var registry = SceneRegistry()
+        if let services {
+            registry.registerProfileModules(services)
+        } else {
+            registry.declareProfileModules()
+        }
+        return registry
     }
 }
 

@@ -10,7 +10,7 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let (registry, _) = try options.loadRegistry()
+            let (registry, _) = try options.loadRegistry(services: nil)
             print("Module types:")
             for descriptor in registry.moduleDescriptors {
                 print("  \(descriptor.type) — \(descriptor.summary)")

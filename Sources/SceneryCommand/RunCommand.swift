@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProfileDomain
 import Scenery
 
 /// `scenery run`: assemble a scene for a context and print its rendering.
@@ -28,10 +29,12 @@ struct RunCommand: AsyncParsableCommand {
     var width: Int = 80
 
     @OptionGroup var options: SceneOptions
+    @OptionGroup var data: DatabaseOptions
 
     func run() async throws {
         try await reportingFailures {
-            let (registry, _) = try options.loadRegistry()
+            let store = try data.openStore()
+            let (registry, _) = try options.loadRegistry(services: ProfileServices(store))
             let context = SceneContext(viewer: viewer, arguments: try parseArguments(arguments))
             let host = BatchHost()
             let scene = try await registry.assemble(scene, for: context, host: host)

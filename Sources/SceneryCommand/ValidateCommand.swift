@@ -14,7 +14,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            var registry = ModuleCatalog.registry()
+            var registry = ModuleCatalog.registry(services: nil)
             var files: [URL] = []
             for path in paths.isEmpty ? ["Scenes"] : paths {
                 var isDirectory: ObjCBool = false

@@ -58,4 +58,9 @@ public struct ParameterError: Error, Sendable, Hashable, CustomStringConvertible
     /// What is wrong and how to fix it.
     public var message: String
     public var description: String { message }
+
+    /// Creates an error with a message that says what is wrong and how to fix it.
+    public init(message: String) {
+        self.message = message
+    }
 }

@@ -10,17 +10,31 @@ public struct ParameterSpec: Sendable, Hashable {
     public var summary: String
     /// The only values allowed, for a string parameter that picks one of a few options.
     public var allowedValues: [String]?
+    /// The allowed range, for an integer parameter.
+    public var range: ClosedRange<Int>?
 
     /// Declares a parameter; without a default value it is required.
     public init(
         _ name: String, _ type: ParameterType, default defaultValue: JSONValue? = nil, allowedValues: [String]? = nil,
-        summary: String = ""
+        range: ClosedRange<Int>? = nil, summary: String = ""
     ) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
         self.allowedValues = allowedValues
+        self.range = range
         self.summary = summary
+    }
+
+    /// Why `value` (already of the right type) is not allowed, or `nil` if it is.
+    func restrictionProblem(_ value: JSONValue) -> String? {
+        if let allowed = allowedValues, let text = value.stringValue, !allowed.contains(text) {
+            return "'\(text)' is not an allowed value of '\(name)'\(Suggestion.hint(for: text, in: allowed, listing: "allowed values"))"
+        }
+        if let range, let number = value.intValue, !range.contains(number) {
+            return "'\(name)' must be from \(range.lowerBound) to \(range.upperBound), not \(number)"
+        }
+        return nil
     }
 
     /// Whether a scene file must give a value.

@@ -60,7 +60,7 @@ extension SceneRegistry {
             } catch {
                 throw SceneryError(
                     .moduleCreationFailed,
-                    "Cannot create the module '\(instance.id)' (\(instance.type)) of '\(sceneID)': \(SceneInstance.describe(error))")
+                    "Cannot create the module '\(instance.id)' (\(instance.type)) of '\(sceneID)': \(SceneryError.message(for: error))")
             }
             slots.append(
                 SceneInstance.ModuleSlot(
@@ -127,10 +127,8 @@ extension SceneRegistry {
                 throw SceneryError(
                     .invalidArgument, "The module '\(instance.id)' of '\(sceneID)' got \(value.kindDescription) for '\(spec.name)', which must be \(spec.type.phrase).")
             }
-            if let allowed = spec.allowedValues, let text = typed.stringValue, !allowed.contains(text) {
-                throw SceneryError(
-                    .invalidArgument,
-                    "The module '\(instance.id)' of '\(sceneID)' got '\(text)' for '\(spec.name)'\(Suggestion.hint(for: text, in: allowed, listing: "allowed values")).")
+            if let problem = spec.restrictionProblem(typed) {
+                throw SceneryError(.invalidArgument, "The module '\(instance.id)' of '\(sceneID)': \(problem).")
             }
             values[spec.name] = typed
         }

@@ -210,10 +210,8 @@ struct SceneValidator {
         }
         if spec.type.coerce(value) == nil {
             error("'\(spec.name)' of \(moduleType) must be \(spec.type.phrase), not \(value.kindDescription).", file: file, path: path)
-        } else if let allowed = spec.allowedValues, let text = value.stringValue, !allowed.contains(text) {
-            error(
-                "'\(text)' is not a value of '\(spec.name)' of \(moduleType)\(Suggestion.hint(for: text, in: allowed, listing: "allowed values")).",
-                file: file, path: path)
+        } else if let problem = spec.restrictionProblem(value) {
+            error("\(moduleType): \(problem).", file: file, path: path)
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error of the Scenery runtime: what went wrong and how to fix it.
 ///
 /// ```swift
@@ -38,5 +40,14 @@ public struct SceneryError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         ([message] + diagnostics.map(\.description)).joined(separator: "\n")
+    }
+
+    /// The sentence Scenery shows a person for any error: a `LocalizedError`'s
+    /// description, or the error's own description.
+    public static func message(for error: any Error) -> String {
+        if let localized = error as? any LocalizedError, let description = localized.errorDescription {
+            return description
+        }
+        return String(describing: error)
     }
 }

@@ -158,7 +158,7 @@ public actor SceneInstance {
                 break  // the module keeps what it shows; its own state tells of the failure
             }
             slots[id]?.status = .failed
-            slots[id]?.failure = Self.describe(error)
+            slots[id]?.failure = SceneryError.message(for: error)
         case .timedOut:
             slots[id]?.status = .failed
             slots[id]?.failure = "\(slot.descriptor.type) did not finish loading within \(Self.describe(slot.timeout)); try again."
@@ -166,13 +166,6 @@ public actor SceneInstance {
             return
         }
         await publish(id)
-    }
-
-    static func describe(_ error: any Error) -> String {
-        if let localized = error as? any LocalizedError, let description = localized.errorDescription {
-            return description
-        }
-        return String(describing: error)
     }
 
     static func describe(_ duration: Duration) -> String {

@@ -20,12 +20,4 @@ import Testing
     func fillsPlaceholdersWithoutEverCrashing(template: String, expected: String) {
         #expect(Wording.format(template, 12, "Ann") == expected)
     }
-
-    @Test func allowedValuesAreValidatedWithASuggestion() {
-        var registry = SceneRegistry(builtIns: false)
-        registry.declare(
-            ModuleDescriptor(type: "Pick", summary: "Picks.", parameters: [ParameterSpec("list", .string, allowedValues: ["followers", "following"])]))
-        let problems = registry.addScene(id: "s", source: #"{ "modules": [ { "id": "a", "type": "Pick", "params": { "list": "folowers" } } ] }"#)
-        #expect(problems.map(\.message) == ["'folowers' is not a value of 'list' of Pick; did you mean 'followers'? (allowed values: followers, following)."])
-    }
 }

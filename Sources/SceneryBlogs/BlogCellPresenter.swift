@@ -1,0 +1,71 @@
+import ProfileDomain
+import Scenery
+
+/// What one blog cell shows, formatted: pure values, testable without rendering (the
+/// seed's BlogCellHelper / BlogCellPresenter).
+///
+/// ```swift
+/// let cell = BlogCellPresenter(blog: blog, wording: wording, canLike: true)
+/// cell.likes        // "Likes: 12", or "赞 12" with the Chinese wording
+/// cell.author       // "By Alice Liddell"
+/// ```
+public struct BlogCellPresenter: Sendable, Hashable {
+    public let blog: Blog
+    public let wording: BlogWording
+    /// Whether the viewer may like (signed in).
+    public let canLike: Bool
+
+    public init(blog: Blog, wording: BlogWording, canLike: Bool) {
+        self.blog = blog
+        self.wording = wording
+        self.canLike = canLike
+    }
+
+    public var title: String {
+        let title = blog.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        return title.isEmpty ? wording.untitled : title
+    }
+
+    public var author: String {
+        let name = blog.authorName.trimmingCharacters(in: .whitespacesAndNewlines)
+        return Wording.format(wording.authorFormat, name.isEmpty ? wording.emptyAuthor : name)
+    }
+
+    public var likes: String { Wording.format(wording.likesFormat, blog.likes) }
+    public var date: String { DisplayDate.string(from: blog.createdAt) }
+
+    /// The like button's title, or `nil` when the viewer cannot like.
+    public var likeButtonTitle: String? {
+        guard canLike else { return nil }
+        return blog.likedByViewer ? wording.unlikeTitle : wording.likeTitle
+    }
+
+    /// The body shortened for a list.
+    public var excerpt: String {
+        blog.body.count <= 120 ? blog.body : String(blog.body.prefix(119)) + "…"
+    }
+
+    /// The cell: title, author and date, excerpt, likes with the like button; selecting it
+    /// sends `blog.open` with the blog's id.
+    public func render(showsBody: Bool = false) -> ViewNode {
+        let id = "blog.\(blog.id)"
+        var likeLine: [ViewNode] = [.text("\(id).likes", likes, role: .caption)]
+        if let title = likeButtonTitle {
+            likeLine.append(
+                .button(
+                    "\(id).like", title: title,
+                    sends: EventDescriptor("blog.like", payload: ["blog": .int(Int(blog.id)), "liked": .bool(!blog.likedByViewer)]),
+                    style: blog.likedByViewer ? .secondary : .primary))
+        }
+        return ViewNode.stack(
+            NodeID(id),
+            [
+                .text("\(id).title", title, role: .headline),
+                .text("\(id).byline", "\(author) · \(date)", role: .caption),
+                .text("\(id).body", showsBody ? blog.body : excerpt),
+                .stack("\(id).actions", axis: .horizontal, likeLine),
+            ])
+    }
+}
+
+import Foundation

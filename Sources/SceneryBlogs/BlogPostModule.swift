@@ -1,0 +1,67 @@
+import ProfileDomain
+import Scenery
+
+/// One blog in full, with its like button: the target of `blog.open` navigation.
+///
+/// Selecting the author line sends `user.open` with the author's id.
+///
+/// ```json
+/// { "id": "post", "type": "BlogPostModule", "params": { "blog": "$blog" } }
+/// ```
+public actor BlogPostModule: Module {
+    public static let descriptor = ModuleDescriptor(
+        type: "BlogPostModule",
+        summary: "One blog in full, with likes.",
+        parameters: [ParameterSpec("blog", .int, summary: "The blog's id.")] + BlogWording.parameters,
+        events: ["user.open"])
+
+    private let id: Int64
+    private let wording: BlogWording
+    private let blogs: any BlogService
+    private let context: ModuleContext
+
+    /// The blog shown.
+    public private(set) var state: LoadState<Blog> = .idle
+    /// A message about the last failed action.
+    public private(set) var notice: String?
+    private var isWriting = false
+
+    public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService) throws {
+        id = Int64(try parameters.int("blog"))
+        wording = try BlogWording(parameters: parameters)
+        self.blogs = blogs
+        self.context = context
+    }
+
+    public func load(_ request: LoadRequest) async throws {
+        if state.value == nil { state = .loading }
+        state = .loaded(try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }))
+    }
+
+    public func render() -> ViewNode {
+        state.render(id: "post") { blog in
+            let cell = BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil).render(showsBody: true)
+            var children = cell.children.map { node -> ViewNode in
+                node.id == "blog.\(blog.id).byline"
+                    ? node.selectable(sending: EventDescriptor("user.open", payload: ["user": .string(blog.author.rawValue)])) : node
+            }
+            if let notice { children.append(.text("notice", notice, role: .caption)) }
+            return .stack("post", children)
+        }
+    }
+
+    public func handle(_ event: Event) async -> EventDisposition {
+        guard let (_, wanted) = BlogLikes.request(in: event) else { return .pass }
+        guard let original = state.value, !isWriting else { return .handled }
+        let liked = wanted ?? !original.likedByViewer
+        isWriting = true
+        defer { isWriting = false }
+        state = .loaded(BlogLikes.toggled(original, liked: liked))
+        await context.setNeedsRender()
+        let (settled, failure) = await BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) }).write(liked, on: original)
+        state = .loaded(settled)
+        notice = failure
+        await context.setNeedsRender()
+        return .handled
+    }
+}

@@ -1,0 +1,103 @@
+import ProfileDomain
+import Scenery
+
+/// The owner's drafts, most recently edited first.
+///
+/// Drafts are private. The module refuses to load for anyone but the owner by itself —
+/// before it asks its service — so no scene file, argument or navigation can show them to
+/// someone else; and its descriptor marks `owner` as owner-only, so validation rejects a
+/// scene variant that could place it before another viewer.
+///
+/// ```json
+/// { "id": "drafts", "type": "DraftModule", "params": { "owner": "$user" } }
+/// ```
+public actor DraftModule: Module {
+    public static let descriptor = ModuleDescriptor(
+        type: "DraftModule",
+        summary: "The owner's unpublished drafts (owner only).",
+        parameters: [
+            ParameterSpec("owner", .userID, summary: "Whose drafts; must be the viewer."),
+            ParameterSpec("pageSize", .int, default: 20, range: 1...100, summary: "Drafts per page."),
+            ParameterSpec("header", .string, default: "Drafts", summary: "The list's header."),
+            ParameterSpec("emptyText", .string, default: "No drafts.", summary: "Shown when there are none."),
+            ParameterSpec("untitled", .string, default: "Untitled draft", summary: "Title when empty."),
+            ParameterSpec("editedFormat", .string, default: "Edited %@", summary: "Last-edited line (%@ is the date)."),
+            ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
+        ],
+        events: ["draft.open"],
+        ownerOnlyParameter: "owner")
+
+    /// The error a non-owner gets.
+    public static let privacyMessage = "Drafts are private: only their owner can see them."
+
+    private let owner: UserID
+    private let pageSize: Int
+    private let header: String
+    private let emptyText: String
+    private let untitled: String
+    private let editedFormat: String
+    private let moreTitle: String
+    private let drafts: any DraftService
+    private let context: ModuleContext
+
+    /// The drafts shown.
+    public private(set) var state: LoadState<[Draft]> = .idle
+    /// Whether another page exists.
+    public private(set) var hasMore = false
+
+    public init(parameters: ModuleParameters, context: ModuleContext, drafts: any DraftService) throws {
+        owner = UserID(try parameters.string("owner"))
+        pageSize = try parameters.int("pageSize")
+        header = try parameters.string("header")
+        emptyText = try parameters.string("emptyText")
+        untitled = try parameters.string("untitled")
+        editedFormat = try parameters.string("editedFormat")
+        moreTitle = try parameters.string("moreTitle")
+        self.drafts = drafts
+        self.context = context
+    }
+
+    /// Whether the viewer may see these drafts.
+    private var viewerIsOwner: Bool { context.viewer == owner.rawValue }
+
+    public func load(_ request: LoadRequest) async throws {
+        guard viewerIsOwner, let viewer = context.viewer else {
+            state = .failed(Self.privacyMessage)
+            throw ProfileError.notPermitted(Self.privacyMessage)
+        }
+        let shown = request == .nextPage ? (state.value ?? []) : []
+        if request == .nextPage {
+            guard hasMore, !shown.isEmpty else { return }
+            state = .paging(shown)
+            await context.setNeedsRender()
+        } else if state.value == nil {
+            state = .loading
+        }
+        do {
+            let page = try await drafts.drafts(of: owner, viewer: UserID(viewer), page: PageRequest(offset: shown.count, limit: pageSize))
+            let all = shown + page.items
+            state = all.isEmpty ? .empty : .loaded(all)
+            hasMore = page.hasMore
+        } catch {
+            if !shown.isEmpty { state = .loaded(shown) }
+            throw error
+        }
+    }
+
+    public func render() -> ViewNode {
+        // Belt and braces: whatever the state, a non-owner sees no draft.
+        guard viewerIsOwner else { return .error("drafts", Self.privacyMessage) }
+        return state.render(id: "drafts", loadingMessage: "Loading drafts…", emptyMessage: emptyText) { drafts in
+            let rows = drafts.map { draft in
+                DraftCellPresenter(draft: draft, untitled: untitled, editedFormat: editedFormat).render()
+                    .selectable(sending: EventDescriptor("draft.open", payload: ["draft": .int(Int(draft.id))]))
+            }
+            var children: [ViewNode] = [.list("list", sections: [.init(id: "all", header: header, rows: rows)])]
+            if hasMore {
+                children.append(
+                    .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
+            }
+            return .stack("drafts", children)
+        }
+    }
+}

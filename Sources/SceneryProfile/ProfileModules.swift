@@ -1,0 +1,47 @@
+import ProfileDomain
+import Scenery
+import SceneryBlogs
+import SceneryDrafts
+import SceneryUserInfo
+import SceneryUserList
+
+/// The profile modules of seed 002, registered together with the services they need.
+///
+/// ```swift
+/// var registry = SceneRegistry()
+/// registry.registerProfileModules(ProfileServices(try SQLiteProfileStore(path: path)))
+/// ```
+public enum ProfileModules {
+    /// The descriptors of every profile module, for validation without a backend.
+    public static let descriptors: [ModuleDescriptor] = [
+        UserInfoModule.descriptor, BlogModule.descriptor, BlogPostModule.descriptor, DraftModule.descriptor,
+        UserListModule.descriptor,
+    ]
+}
+
+extension SceneRegistry {
+    /// Registers `UserInfoModule`, `BlogModule`, `BlogPostModule`, `DraftModule` and
+    /// `UserListModule`, each handed the services it needs.
+    public mutating func registerProfileModules(_ services: ProfileServices) {
+        register(UserInfoModule.self) { parameters, context in
+            try UserInfoModule(parameters: parameters, context: context, profiles: services.profiles, relationships: services.relationships)
+        }
+        register(BlogModule.self) { parameters, context in
+            try BlogModule(parameters: parameters, context: context, blogs: services.blogs)
+        }
+        register(BlogPostModule.self) { parameters, context in
+            try BlogPostModule(parameters: parameters, context: context, blogs: services.blogs)
+        }
+        register(DraftModule.self) { parameters, context in
+            try DraftModule(parameters: parameters, context: context, drafts: services.drafts)
+        }
+        register(UserListModule.self) { parameters, context in
+            try UserListModule(parameters: parameters, context: context, relationships: services.relationships)
+        }
+    }
+
+    /// Declares the profile modules for validation only (no backend needed).
+    public mutating func declareProfileModules() {
+        for descriptor in ProfileModules.descriptors { declare(descriptor) }
+    }
+}

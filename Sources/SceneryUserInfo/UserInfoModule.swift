@@ -1,0 +1,122 @@
+import ProfileDomain
+import Scenery
+
+/// A user's avatar, name, summary and counts, with a follow/unfollow button for other
+/// viewers.
+///
+/// Follow and unfollow pass the event up so the scene can confirm; once let through, the
+/// module updates at once (optimistic) and rolls back if the write fails. Tapping the avatar
+/// sends `user.open`; tapping the friend or follower count sends `user.friends` or
+/// `user.followers`, for the scene to navigate.
+///
+/// ```json
+/// { "id": "info", "type": "UserInfoModule", "params": { "user": "$user", "emptyName": "匿名" } }
+/// ```
+public actor UserInfoModule: Module {
+    public static let descriptor = ModuleDescriptor(
+        type: "UserInfoModule",
+        summary: "A user's avatar, name, summary and counts, with follow/unfollow.",
+        parameters: [ParameterSpec("user", .userID, summary: "Whose profile to show.")] + UserInfoWording.parameters,
+        events: ["user.follow", "user.unfollow", "user.open", "user.friends", "user.followers"])
+
+    private let user: UserID
+    private let wording: UserInfoWording
+    private let profiles: any ProfileService
+    private let relationships: any RelationshipService
+    private let context: ModuleContext
+    private var viewer: UserID? { context.viewer.map { UserID($0) } }
+
+    /// The module's data.
+    public private(set) var state: LoadState<UserProfile> = .idle
+    /// A message about the last failed action, shown under the block.
+    public private(set) var notice: String?
+    private var isWriting = false
+
+    /// Creates the module from its parameters and services.
+    public init(
+        parameters: ModuleParameters, context: ModuleContext, profiles: any ProfileService, relationships: any RelationshipService
+    ) throws {
+        user = UserID(try parameters.string("user"))
+        wording = try UserInfoWording(parameters: parameters)
+        self.profiles = profiles
+        self.relationships = relationships
+        self.context = context
+    }
+
+    public func load(_ request: LoadRequest) async throws {
+        if state.value == nil { state = .loading }
+        state = .loaded(try await profiles.profile(of: user, viewer: viewer))
+        notice = nil
+    }
+
+    public func render() -> ViewNode {
+        state.render(id: "info") { profile in
+            let presenter = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording)
+            var children: [ViewNode] = [
+                ViewNode.image("avatar", presenter.avatar, alt: presenter.avatarAlt)
+                    .selectable(sending: EventDescriptor("user.open", payload: ["user": .string(user.rawValue)])),
+                .text("name", presenter.name, role: .title),
+                .text("summary", presenter.summary),
+                .stack(
+                    "counts", axis: .horizontal,
+                    [
+                        .text("blogs", presenter.blogCount, role: .caption),
+                        ViewNode.text("friends", presenter.friendCount, role: .caption)
+                            .selectable(sending: EventDescriptor("user.friends", payload: ["user": .string(user.rawValue)])),
+                        ViewNode.text("followers", presenter.followerCount, role: .caption)
+                            .selectable(sending: EventDescriptor("user.followers", payload: ["user": .string(user.rawValue)])),
+                    ]),
+            ]
+            if let title = presenter.followTitle {
+                children.append(
+                    .button(
+                        "follow", title: title,
+                        sends: EventDescriptor(presenter.followEvent, payload: ["user": .string(user.rawValue), "name": .string(presenter.name)]),
+                        style: profile.viewerFollows == true ? .destructive : .primary))
+            }
+            if let notice { children.append(.text("notice", notice, role: .caption)) }
+            return .stack("info", children)
+        }
+    }
+
+    public func handle(_ event: Event) async -> EventDisposition {
+        switch event.name {
+        case "user.follow", "user.unfollow":
+            // A write in flight: ignore the second tap rather than race it.
+            return isWriting ? .handled : .pass
+        default:
+            return .pass
+        }
+    }
+
+    /// Follows or unfollows at once, then writes; rolls back if the write fails.
+    public func perform(_ event: Event) async {
+        guard event.name == "user.follow" || event.name == "user.unfollow", let viewer, viewer != user,
+            let profile = state.value, !isWriting
+        else { return }
+        let follow = event.name == "user.follow"
+        guard (profile.viewerFollows == true) != follow else { return }
+        isWriting = true
+        defer { isWriting = false }
+        apply(following: follow)
+        notice = nil
+        await context.setNeedsRender()
+        do {
+            try await relationships.setFollowing(follow, follower: viewer, followee: user)
+        } catch {
+            apply(following: !follow)
+            let name = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording).name
+            notice = "Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.message(for: error))"
+        }
+        await context.setNeedsRender()
+    }
+
+    private func apply(following: Bool) {
+        guard var profile = state.value else { return }
+        if profile.viewerFollows != following {
+            profile.followerCount = max(0, profile.followerCount + (following ? 1 : -1))
+        }
+        profile.viewerFollows = following
+        state = .loaded(profile)
+    }
+}

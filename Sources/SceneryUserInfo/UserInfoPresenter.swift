@@ -1,0 +1,58 @@
+import ProfileDomain
+import Scenery
+
+/// Everything a user-info block shows, formatted: pure values, testable without rendering.
+///
+/// ```swift
+/// let presenter = UserInfoPresenter(profile: profile, viewer: "2", wording: UserInfoWording())
+/// presenter.name            // "Anonymous" for an empty name
+/// presenter.followTitle     // "Unfollow" when viewer 2 follows the user, nil for the user themselves
+/// ```
+public struct UserInfoPresenter: Sendable, Hashable {
+    public let profile: UserProfile
+    public let viewer: UserID?
+    public let wording: UserInfoWording
+
+    public init(profile: UserProfile, viewer: UserID?, wording: UserInfoWording) {
+        self.profile = profile
+        self.viewer = viewer
+        self.wording = wording
+    }
+
+    /// The name, or the default for an empty one.
+    public var name: String {
+        let name = profile.user.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.isEmpty ? wording.emptyName : name
+    }
+
+    /// The summary in its wording, or the default for an empty one.
+    public var summary: String {
+        let summary = profile.user.summary.trimmingCharacters(in: .whitespacesAndNewlines)
+        return Wording.format(wording.summaryFormat, summary.isEmpty ? wording.emptySummary : summary)
+    }
+
+    public var blogCount: String { Wording.format(wording.blogCountFormat, profile.blogCount) }
+    public var friendCount: String { Wording.format(wording.friendCountFormat, profile.friendCount) }
+    public var followerCount: String { Wording.format(wording.followerCountFormat, profile.followerCount) }
+
+    /// The avatar: the user's image, or a generic symbol.
+    public var avatar: ViewNode.ImageSource {
+        profile.user.avatarURL.map(ViewNode.ImageSource.url) ?? .symbol("person.crop.circle")
+    }
+
+    public var avatarAlt: String { Wording.format(wording.avatarAltFormat, name) }
+
+    /// Whether the viewer may follow or unfollow: signed in and someone else.
+    public var showsFollowButton: Bool { viewer != nil && viewer != profile.user.id }
+
+    /// The follow button's title, or `nil` when there is no button.
+    public var followTitle: String? {
+        guard showsFollowButton else { return nil }
+        return profile.viewerFollows == true ? wording.unfollowTitle : wording.followTitle
+    }
+
+    /// The event the follow button sends.
+    public var followEvent: String { profile.viewerFollows == true ? "user.unfollow" : "user.follow" }
+}
+
+import Foundation

@@ -1,0 +1,51 @@
+import ProfileDomain
+import Scenery
+
+/// The one layout every user row shares: avatar, name, a line of text, and an action button.
+/// Presenters decide the words and the button; the layout never changes.
+public struct UserCell: Sendable, Hashable {
+    /// The row's button: what it says and the event it sends.
+    public struct Action: Sendable, Hashable {
+        public var title: String
+        public var event: String
+        public var style: ViewNode.ButtonStyle
+
+        public init(title: String, event: String, style: ViewNode.ButtonStyle = .secondary) {
+            self.title = title
+            self.event = event
+            self.style = style
+        }
+    }
+
+    public var user: UserID
+    public var name: String
+    public var subtitle: String
+    public var avatar: ViewNode.ImageSource
+    public var action: Action?
+
+    public init(user: UserID, name: String, subtitle: String, avatar: ViewNode.ImageSource, action: Action?) {
+        self.user = user
+        self.name = name
+        self.subtitle = subtitle
+        self.avatar = avatar
+        self.action = action
+    }
+
+    /// The row; selecting it sends `user.open`.
+    public func render() -> ViewNode {
+        let id = "user.\(user.rawValue)"
+        var line: [ViewNode] = [
+            .image("\(id).avatar", avatar, alt: name),
+            .text("\(id).name", name, role: .headline),
+        ]
+        if let action {
+            line.append(
+                .button(
+                    "\(id).action", title: action.title,
+                    sends: EventDescriptor(action.event, payload: ["user": .string(user.rawValue), "name": .string(name)]),
+                    style: action.style))
+        }
+        return ViewNode.stack(NodeID(id), [.stack("\(id).line", axis: .horizontal, line), .text("\(id).subtitle", subtitle, role: .caption)])
+            .selectable(sending: EventDescriptor("user.open", payload: ["user": .string(user.rawValue)]))
+    }
+}

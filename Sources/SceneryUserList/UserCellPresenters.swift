@@ -1,0 +1,97 @@
+import ProfileDomain
+import Scenery
+
+/// Turns a user-list entry into a cell. One layout, several presenters: the follow list
+/// and the friend list differ in button titles and actions, not in layout (seed 002's
+/// HHFollowCellViewModel and HHFriendCellViewModel).
+public protocol UserCellPresenter: Sendable {
+    /// The cell for an entry, seen by `viewer` (no button for signed-out viewers or for
+    /// the viewer's own row).
+    func cell(for entry: UserListEntry, viewer: UserID?) -> UserCell
+}
+
+/// Wording shared by the presenters.
+public struct UserCellWording: Sendable, Hashable {
+    public var emptyName = "Anonymous"
+    public var emptySummary = ""
+    public var followTitle = "+ Follow"
+    public var followingTitle = "Following"
+    public var addFriendTitle = "Add friend"
+    public var requestedTitle = "Requested"
+    public var acceptTitle = "Accept"
+    public var friendsTitle = "Friends"
+
+    public init() {}
+
+    static let parameters: [ParameterSpec] = {
+        let defaults = UserCellWording()
+        return [
+            ParameterSpec("emptyName", .string, default: .string(defaults.emptyName), summary: "Name when empty."),
+            ParameterSpec("followTitle", .string, default: .string(defaults.followTitle), summary: "Follow button (not following)."),
+            ParameterSpec("followingTitle", .string, default: .string(defaults.followingTitle), summary: "Follow button (following; tap unfollows)."),
+            ParameterSpec("addFriendTitle", .string, default: .string(defaults.addFriendTitle), summary: "Friend button (no relation)."),
+            ParameterSpec("requestedTitle", .string, default: .string(defaults.requestedTitle), summary: "Friend button (request sent; tap withdraws)."),
+            ParameterSpec("acceptTitle", .string, default: .string(defaults.acceptTitle), summary: "Friend button (request received)."),
+            ParameterSpec("friendsTitle", .string, default: .string(defaults.friendsTitle), summary: "Friend button (friends; tap unfriends)."),
+        ]
+    }()
+
+    public init(parameters: ModuleParameters) throws {
+        emptyName = try parameters.string("emptyName")
+        followTitle = try parameters.string("followTitle")
+        followingTitle = try parameters.string("followingTitle")
+        addFriendTitle = try parameters.string("addFriendTitle")
+        requestedTitle = try parameters.string("requestedTitle")
+        acceptTitle = try parameters.string("acceptTitle")
+        friendsTitle = try parameters.string("friendsTitle")
+    }
+
+    func name(_ user: User) -> String {
+        let name = user.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.isEmpty ? emptyName : name
+    }
+
+    func baseCell(_ entry: UserListEntry, action: UserCell.Action?) -> UserCell {
+        UserCell(
+            user: entry.user.id, name: name(entry.user), subtitle: entry.user.summary,
+            avatar: entry.user.avatarURL.map(ViewNode.ImageSource.url) ?? .symbol("person.crop.circle"), action: action)
+    }
+}
+
+/// Follow-list cells: "+ Follow" sends `user.follow`; "Following" sends `user.unfollow`.
+public struct FollowCellPresenter: UserCellPresenter {
+    public var wording: UserCellWording
+
+    public init(wording: UserCellWording = UserCellWording()) { self.wording = wording }
+
+    public func cell(for entry: UserListEntry, viewer: UserID?) -> UserCell {
+        guard let viewer, viewer != entry.user.id else { return wording.baseCell(entry, action: nil) }
+        let action =
+            entry.viewerFollows
+            ? UserCell.Action(title: wording.followingTitle, event: "user.unfollow")
+            : UserCell.Action(title: wording.followTitle, event: "user.follow", style: .primary)
+        return wording.baseCell(entry, action: action)
+    }
+}
+
+/// Friend-list cells: "Add friend" sends `friend.request`, "Accept" sends `friend.accept`,
+/// "Requested" and "Friends" send `friend.remove`.
+public struct FriendCellPresenter: UserCellPresenter {
+    public var wording: UserCellWording
+
+    public init(wording: UserCellWording = UserCellWording()) { self.wording = wording }
+
+    public func cell(for entry: UserListEntry, viewer: UserID?) -> UserCell {
+        guard let viewer, viewer != entry.user.id else { return wording.baseCell(entry, action: nil) }
+        let action: UserCell.Action =
+            switch entry.friendState {
+            case .none: UserCell.Action(title: wording.addFriendTitle, event: "friend.request", style: .primary)
+            case .requested: UserCell.Action(title: wording.requestedTitle, event: "friend.remove")
+            case .incoming: UserCell.Action(title: wording.acceptTitle, event: "friend.accept", style: .primary)
+            case .friends: UserCell.Action(title: wording.friendsTitle, event: "friend.remove")
+            }
+        return wording.baseCell(entry, action: action)
+    }
+}
+
+import Foundation

@@ -1,0 +1,168 @@
+import ProfileDomain
+import Scenery
+
+/// Followers, followings or friends of a user, in one cell layout with a presenter chosen
+/// by the scene: `follow` (follow/unfollow buttons) or `friend` (friend requests).
+///
+/// Button taps bubble (`user.follow`, `user.unfollow`, `friend.request`, `friend.accept`,
+/// `friend.remove`) so the scene may confirm; once let through, the row changes at once
+/// and rolls back if the write fails. Selecting a row sends `user.open`.
+///
+/// ```json
+/// { "id": "people", "type": "UserListModule", "params": { "user": "$user", "list": "friends", "presenter": "friend" } }
+/// ```
+public actor UserListModule: Module {
+    public static let descriptor = ModuleDescriptor(
+        type: "UserListModule",
+        summary: "Followers, followings or friends, with follow or friend buttons.",
+        parameters: [
+            ParameterSpec("user", .userID, summary: "Whose list."),
+            ParameterSpec("list", .string, default: "following", allowedValues: UserListKind.allCases.map(\.rawValue), summary: "Which list."),
+            ParameterSpec("presenter", .string, default: "follow", allowedValues: ["follow", "friend"], summary: "Which buttons the cells show."),
+            ParameterSpec("pageSize", .int, default: 20, range: 1...100, summary: "Users per page."),
+            ParameterSpec("header", .string, default: "", summary: "The list's header; empty for the list's name."),
+            ParameterSpec("emptyText", .string, default: "Nobody here yet.", summary: "Shown when the list is empty."),
+            ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
+        ] + UserCellWording.parameters,
+        events: ["user.follow", "user.unfollow", "friend.request", "friend.accept", "friend.remove", "user.open"])
+
+    private let user: UserID
+    private let list: UserListKind
+    private let presenter: any UserCellPresenter
+    private let pageSize: Int
+    private let header: String
+    private let emptyText: String
+    private let moreTitle: String
+    private let relationships: any RelationshipService
+    private let context: ModuleContext
+    private var viewer: UserID? { context.viewer.map { UserID($0) } }
+
+    /// The entries shown.
+    public private(set) var state: LoadState<[UserListEntry]> = .idle
+    /// Whether another page exists.
+    public private(set) var hasMore = false
+    /// A message about the last failed action.
+    public private(set) var notice: String?
+    private var writesInFlight: Set<UserID> = []
+
+    public init(parameters: ModuleParameters, context: ModuleContext, relationships: any RelationshipService) throws {
+        user = UserID(try parameters.string("user"))
+        let listName = try parameters.string("list")
+        guard let list = UserListKind(rawValue: listName) else {
+            throw ParameterError(message: "'list' must be followers, following or friends, not '\(listName)'.")
+        }
+        self.list = list
+        let wording = try UserCellWording(parameters: parameters)
+        presenter = try parameters.string("presenter") == "friend" ? FriendCellPresenter(wording: wording) : FollowCellPresenter(wording: wording)
+        pageSize = try parameters.int("pageSize")
+        let header = try parameters.string("header")
+        self.header = header.isEmpty ? list.rawValue.prefix(1).uppercased() + list.rawValue.dropFirst() : header
+        emptyText = try parameters.string("emptyText")
+        moreTitle = try parameters.string("moreTitle")
+        self.relationships = relationships
+        self.context = context
+    }
+
+    public func load(_ request: LoadRequest) async throws {
+        let shown = request == .nextPage ? (state.value ?? []) : []
+        if request == .nextPage {
+            guard hasMore, !shown.isEmpty, !state.isBusy else { return }
+            state = .paging(shown)
+            await context.setNeedsRender()
+        } else if state.value == nil {
+            state = .loading
+        }
+        do {
+            let page = try await relationships.users(list, of: user, viewer: viewer, page: PageRequest(offset: shown.count, limit: pageSize))
+            let known = Set(shown.map(\.id))
+            let all = shown + page.items.filter { !known.contains($0.id) }
+            state = all.isEmpty ? .empty : .loaded(all)
+            hasMore = page.hasMore
+        } catch {
+            if !shown.isEmpty { state = .loaded(shown) }
+            throw error
+        }
+    }
+
+    public func render() -> ViewNode {
+        state.render(id: "users", loadingMessage: "Loading…", emptyMessage: emptyText) { entries in
+            let rows = entries.map { presenter.cell(for: $0, viewer: viewer).render() }
+            var children: [ViewNode] = [.list("list", sections: [.init(id: "all", header: header, rows: rows)])]
+            if hasMore {
+                children.append(
+                    .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
+            }
+            if let notice { children.append(.text("notice", notice, role: .caption)) }
+            return .stack("users", children)
+        }
+    }
+
+    public func handle(_ event: Event) async -> EventDisposition {
+        guard Self.change(for: event.name) != nil, let target = event.payload["user"]?.stringValue else { return .pass }
+        // A write for this row in flight: ignore the second tap rather than race it.
+        return writesInFlight.contains(UserID(target)) ? .handled : .pass
+    }
+
+    /// Changes the row at once, writes, and settles on the answer or rolls back.
+    public func perform(_ event: Event) async {
+        guard let change = Self.change(for: event.name), let viewer, let target = event.payload["user"]?.stringValue.map({ UserID($0) }),
+            let original = state.value?.first(where: { $0.id == target }), !writesInFlight.contains(target)
+        else { return }
+        writesInFlight.insert(target)
+        defer { writesInFlight.remove(target) }
+        replace(Self.predicted(original, change))
+        notice = nil
+        await context.setNeedsRender()
+        do {
+            var settled = original
+            switch change {
+            case .follow(let following):
+                try await relationships.setFollowing(following, follower: viewer, followee: target)
+                settled.viewerFollows = following
+            case .friendship(let friendship):
+                settled.friendState = try await relationships.changeFriendship(friendship, from: viewer, with: target)
+            }
+            replace(settled)
+        } catch {
+            replace(original)
+            notice = "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.message(for: error))"
+        }
+        await context.setNeedsRender()
+    }
+
+    enum Change {
+        case follow(Bool)
+        case friendship(FriendshipChange)
+    }
+
+    static func change(for name: String) -> Change? {
+        switch name {
+        case "user.follow": .follow(true)
+        case "user.unfollow": .follow(false)
+        case "friend.request": .friendship(.request)
+        case "friend.accept": .friendship(.accept)
+        case "friend.remove": .friendship(.remove)
+        default: nil
+        }
+    }
+
+    static func predicted(_ entry: UserListEntry, _ change: Change) -> UserListEntry {
+        var entry = entry
+        switch change {
+        case .follow(let following): entry.viewerFollows = following
+        case .friendship(.request): entry.friendState = entry.friendState == .incoming ? .friends : .requested
+        case .friendship(.accept): entry.friendState = .friends
+        case .friendship(.remove): entry.friendState = .none
+        }
+        return entry
+    }
+
+    private func replace(_ entry: UserListEntry) {
+        func swap(_ entries: [UserListEntry]) -> [UserListEntry] { entries.map { $0.id == entry.id ? entry : $0 } }
+        switch state {
+        case .loaded(let entries): state = .loaded(swap(entries))
+        case .paging(let entries): state = .paging(swap(entries))
+        default: break
+        }
+    }
+}

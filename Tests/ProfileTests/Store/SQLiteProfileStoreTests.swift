@@ -1,0 +1,147 @@
+import Foundation
+import ProfileDomain
+import Testing
+
+@testable import ProfileStore
+
+@Suite struct SQLiteProfileStoreTests {
+    let store: SQLiteProfileStore
+
+    init() throws {
+        store = try SQLiteProfileStore.inMemory()
+    }
+
+    @Test func seedsTheDemoData() async throws {
+        let alice = try await store.profile(of: "1", viewer: "2")
+        #expect(alice.user.name == "Alice Liddell")
+        #expect(alice.blogCount == 27)
+        #expect(alice.friendCount == 3)
+        #expect(alice.followerCount == 5)
+        #expect(alice.viewerFollows == true, "user 2 follows user 1")
+        let drafts = try await store.drafts(of: "1", viewer: "1", page: PageRequest(limit: 10))
+        #expect(drafts.items.count == 3)
+        let nameless = try await store.profile(of: "4", viewer: nil)
+        #expect(nameless.user.name.isEmpty && nameless.user.summary.isEmpty)
+        #expect(try await store.blogs(by: "5", viewer: nil, page: PageRequest(limit: 10)).items.isEmpty)
+        #expect(try await store.profile(of: "1", viewer: "1").viewerFollows == nil, "nobody follows themselves")
+    }
+
+    @Test func pagesBlogsNewestFirst() async throws {
+        let first = try await store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 0, limit: 10))
+        let third = try await store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 20, limit: 10))
+        #expect(first.items.count == 10 && first.hasMore)
+        #expect(third.items.count == 7 && !third.hasMore)
+        #expect(first.items.map(\.createdAt) == first.items.map(\.createdAt).sorted(by: >))
+        #expect(first.items.last!.createdAt > third.items.first!.createdAt)
+    }
+
+    @Test func likesAreIdempotentAndCounted() async throws {
+        let blog = try await store.blog(1, viewer: "5")
+        let liked = try await store.setLiked(true, blog: 1, by: "5")
+        #expect(liked == blog.likes + (blog.likedByViewer ? 0 : 1))
+        #expect(try await store.setLiked(true, blog: 1, by: "5") == liked, "liking twice counts once")
+        #expect(try await store.blog(1, viewer: "5").likedByViewer)
+        #expect(try await store.setLiked(false, blog: 1, by: "5") == liked - 1)
+    }
+
+    @Test func unknownIdsAreClearErrors() async {
+        await #expect(throws: ProfileError.userNotFound("99")) { try await store.profile(of: "99", viewer: nil) }
+        await #expect(throws: ProfileError.blogNotFound(999)) { try await store.setLiked(true, blog: 999, by: "1") }
+        await #expect(throws: ProfileError.userNotFound("99")) { try await store.setFollowing(true, follower: "99", followee: "1") }
+    }
+
+    @Test func draftsRefuseAnyoneButTheOwner() async {
+        await #expect(throws: ProfileError.notPermitted("Drafts are private: only their owner can see them.")) {
+            try await store.drafts(of: "1", viewer: "2", page: PageRequest(limit: 10))
+        }
+    }
+
+    @Test func followingPersistsAndCannotTargetYourself() async throws {
+        try await store.setFollowing(false, follower: "2", followee: "1")
+        #expect(try await store.profile(of: "1", viewer: "2").viewerFollows == false)
+        #expect(try await store.profile(of: "1", viewer: nil).followerCount == 4)
+        await #expect(throws: ProfileError.notPermitted("You cannot follow yourself.")) {
+            try await store.setFollowing(true, follower: "1", followee: "1")
+        }
+    }
+
+    @Test func friendshipsMoveThroughTheirStates() async throws {
+        #expect(try await store.changeFriendship(.request, from: "2", with: "5") == .requested)
+        #expect(try await store.users(.friends, of: "5", viewer: "5", page: PageRequest(limit: 10)).items.isEmpty)
+        #expect(try await store.changeFriendship(.accept, from: "5", with: "2") == .friends)
+        #expect(try await store.users(.friends, of: "5", viewer: "2", page: PageRequest(limit: 10)).items.map(\.id) == ["2"])
+        #expect(try await store.changeFriendship(.remove, from: "2", with: "5") == .none)
+        await #expect(throws: ProfileError.self) { try await store.changeFriendship(.accept, from: "2", with: "5") }
+        // User 4 asked user 1; from user 1's side that request is incoming.
+        let followers = try await store.users(.followers, of: "1", viewer: "1", page: PageRequest(limit: 20))
+        #expect(followers.items.first { $0.id == "2" }?.viewerFollows == true)
+        let four = try await store.users(.friends, of: "1", viewer: "4", page: PageRequest(limit: 20))
+        #expect(four.items.allSatisfy { $0.id != "4" })
+    }
+
+    @Test func exportAndImportRoundTrip() throws {
+        let exported = try store.exportData()
+        #expect(exported == DemoData.dataSet)
+        let fresh = try SQLiteProfileStore.inMemory(seedDemoData: false)
+        try fresh.importData(ProfileDataSet.decode(from: exported.encoded()))
+        #expect(try fresh.exportData() == exported)
+    }
+
+    @Test func anInvalidImportListsEveryProblemAndChangesNothing() throws {
+        var broken = DemoData.dataSet
+        broken.blogs.append(.init(id: 1, author: "42", title: "dup", body: "", createdAt: Date()))
+        broken.follows.append(.init(follower: "3", followee: "3"))
+        #expect {
+            try store.importData(broken)
+        } throws: { error in
+            guard case .invalidData(let message) = error as? ProfileError else { return false }
+            return message.contains("has 3 problem(s); nothing was imported")
+                && message.contains("blogs[40]: the id 1 is used twice.")
+                && message.contains("blogs[40].author names the user '42', who is not in \"users\".")
+                && message.contains("follows[10]: a user cannot follow themselves.")
+        }
+        #expect(try store.exportData() == DemoData.dataSet)
+    }
+
+    @Test(arguments: [
+        (#"{"users": 5}"#, "users must be an array; fix that value."),
+        (#"{"format": "scenery.profile-data", "version": 1, "users": [{"id": "1", "name": "A", "summary": ""}], "blogs": [{"id": 1, "author": "1", "title": "t", "body": "", "createdAt": "yesterday"}], "likes": [], "drafts": [], "follows": [], "friendships": []}"#, "blogs[0]: Expected date string to be ISO8601-formatted."),
+        ("{ not json", "not valid JSON"),
+        (#"{"format": "scenery.profile-data", "version": 1}"#, "The top level lacks the key \"users\"; add it."),
+    ])
+    func decodingErrorsNameThePlace(json: String, fragment: String) {
+        #expect {
+            try ProfileDataSet.decode(from: Data(json.utf8), file: "mine.json")
+        } throws: { error in
+            guard case .invalidData(let message) = error as? ProfileError else { return false }
+            return message.hasPrefix("mine.json: ") && message.contains(fragment)
+        }
+    }
+
+    @Test func aFileDatabasePersistsAndIsSeededOnce() async throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "scenery-\(UUID().uuidString)/demo.sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: URL(filePath: path).deletingLastPathComponent().path) }
+        do {
+            let store = try SQLiteProfileStore(path: path)
+            _ = try await store.setLiked(true, blog: 2, by: "5")
+        }
+        let reopened = try SQLiteProfileStore(path: path)
+        #expect(try await reopened.blog(2, viewer: "5").likedByViewer, "the like persisted")
+        #expect(try reopened.exportData().users.count == DemoData.dataSet.users.count, "not seeded twice")
+    }
+
+    @Test func refusesADatabaseFromTheFuture() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "scenery-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA user_version = 99")
+        }
+        #expect {
+            try SQLiteProfileStore(path: path)
+        } throws: { error in
+            guard case .storage(let message) = error as? ProfileError else { return false }
+            return message.contains("has schema version 99, newer than this program knows")
+        }
+    }
+}

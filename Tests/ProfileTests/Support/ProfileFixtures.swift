@@ -1,0 +1,56 @@
+import Foundation
+import ProfileDomain
+import ProfileStore
+import Scenery
+import SceneryProfile
+import SceneryTesting
+import Synchronization
+
+/// Shared set-up: a fresh in-memory demo database, optionally behind a fault injector.
+struct Backend {
+    let store: SQLiteProfileStore
+    let injector = FaultInjector()
+    var services: ProfileServices { ProfileServices(store).injectingFaults(from: injector) }
+
+    init(seed: Bool = true) throws {
+        store = try SQLiteProfileStore.inMemory(seedDemoData: seed)
+    }
+
+    /// A registry with the profile modules and this repository's `Scenes/`.
+    func registry() throws -> SceneRegistry {
+        var registry = SceneRegistry()
+        registry.registerProfileModules(services)
+        let problems = try registry.loadScenes(in: Self.scenesDirectory)
+        precondition(problems.isEmpty, "the bundled scenes must validate: \(problems)")
+        return registry
+    }
+
+    static let scenesDirectory = URL(filePath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "Scenes")
+}
+
+/// Records every rendering a module produces through its context, for checking optimistic
+/// states that exist only while a write is in flight.
+final class RenderLog: Sendable {
+    private let renders = Mutex<[ViewNode]>([])
+    private let module = Mutex<(any Module)?>(nil)
+
+    func attach(_ module: any Module) { self.module.withLock { $0 = module } }
+
+    /// A context whose `setNeedsRender()` records the module's rendering.
+    func context(id: ModuleID, viewer: String?) -> ModuleContext {
+        ModuleContext(id: id, viewer: viewer) { [self] _ in
+            guard let module = self.module.withLock({ $0 }) else { return }
+            let tree = await module.render()
+            renders.withLock { $0.append(tree) }
+        }
+    }
+
+    var all: [ViewNode] { renders.withLock { $0 } }
+}
+
+extension ViewNode {
+    /// The visible texts of the node with an id, for concise assertions.
+    func texts(of id: NodeID) -> [String] { node(withID: id)?.visibleTexts ?? [] }
+}
