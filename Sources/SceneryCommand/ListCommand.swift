@@ -15,8 +15,7 @@ struct ListCommand: AsyncParsableCommand {
             for descriptor in registry.moduleDescriptors {
                 print("  \(descriptor.type) — \(descriptor.summary)")
                 for parameter in descriptor.parameters {
-                    let requirement = parameter.defaultValue.map { "default \($0.plainText.isEmpty ? "\"\"" : $0.plainText)" } ?? "required"
-                    print("      \(parameter.name): \(parameter.type) (\(requirement)) \(parameter.summary)")
+                    print("      \(Self.describe(parameter))")
                 }
                 if !descriptor.events.isEmpty {
                     print("      emits: \(descriptor.events.sorted().joined(separator: ", "))")
@@ -26,11 +25,19 @@ struct ListCommand: AsyncParsableCommand {
             for id in registry.sceneIDs {
                 let problems = registry.diagnostics(for: id).filter { $0.severity == .error }.count
                 let status = problems == 0 ? "" : "  ✗ \(problems) error(s); run scenery validate"
-                let parameters = registry.definition(of: id)?.parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ") ?? ""
+                let parameters = registry.parameters(of: id).map { "\($0.name): \($0.type)" }.joined(separator: ", ")
                 print("  \(id)(\(parameters))\(status)")
                 let variants = registry.variantNames(of: id)
                 if !variants.isEmpty { print("      variants: \(variants.joined(separator: ", "))") }
             }
         }
+    }
+
+    /// `name: type (required | default "x"; one of a, b; 1…100) summary`
+    static func describe(_ parameter: ParameterSpec) -> String {
+        var facts = [parameter.defaultValue.map { value in value.stringValue.map { "default \"\($0)\"" } ?? "default \(value.plainText)" } ?? "required"]
+        if let allowed = parameter.allowedValues { facts.append("one of \(allowed.joined(separator: ", "))") }
+        if let range = parameter.range { facts.append("\(range.lowerBound)…\(range.upperBound)") }
+        return "\(parameter.name): \(parameter.type) (\(facts.joined(separator: "; "))) \(parameter.summary)"
     }
 }

@@ -160,6 +160,11 @@ public struct SceneRegistry: Sendable {
         sceneIDs.flatMap(diagnostics(for:))
     }
 
+    /// The parameters of a scene, inherited ones included (`extends`).
+    public func parameters(of sceneID: String) -> [ParameterSpec] {
+        (try? resolve(sceneID))?.parameters ?? definitions[sceneID]?.parameters ?? []
+    }
+
     /// The names of the variants of a scene, in the order they are tried, ending with the
     /// scene's base ("default").
     public func variantNames(of sceneID: String) -> [String] {

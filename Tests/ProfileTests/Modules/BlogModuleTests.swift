@@ -1,0 +1,106 @@
+import ProfileDomain
+import Scenery
+import SceneryBlogs
+import Testing
+
+@Suite struct BlogModuleTests {
+    let backend: Backend
+
+    init() throws { backend = try Backend() }
+
+    func module(author: String, viewer: String?, pageSize: Int = 10, log: RenderLog = RenderLog()) throws -> BlogModule {
+        let module = try BlogModule(
+            parameters: parameters(for: BlogModule.descriptor, ["author": .string(author), "pageSize": .int(pageSize)]),
+            context: log.context(id: "blogs", viewer: viewer), blogs: backend.services.blogs)
+        log.attach(module)
+        return module
+    }
+
+    func rows(_ tree: ViewNode) -> [ViewNode] {
+        tree.allNodes.filter { $0.action?.name == "blog.open" }
+    }
+
+    @Test func pagesThroughAllBlogs() async throws {
+        let blogs = try module(author: "1", viewer: nil)
+        try await blogs.load(.initial)
+        #expect(rows(await blogs.render()).count == 10)
+        #expect(await blogs.render().node(withID: "more") != nil)
+        try await blogs.load(.nextPage)
+        try await blogs.load(.nextPage)
+        let tree = await blogs.render()
+        #expect(rows(tree).count == 27)
+        #expect(tree.node(withID: "more") == nil, "no more pages")
+        #expect(Set(rows(tree).map(\.id)).count == 27, "no blog twice")
+        try await blogs.load(.refresh)
+        #expect(rows(await blogs.render()).count == 10, "refresh starts over")
+    }
+
+    @Test func showsTheEmptyState() async throws {
+        let blogs = try module(author: "5", viewer: nil)
+        try await blogs.load(.initial)
+        #expect(await blogs.state.phase == "empty")
+        #expect(await blogs.render() == .empty("blogs", "No blogs yet."))
+    }
+
+    @Test func likeIsOptimisticAndRollsBackWhenTheWriteFails() async throws {
+        let log = RenderLog()
+        let blogs = try module(author: "1", viewer: "5", log: log)
+        try await blogs.load(.initial)
+        let before = try await backend.store.blog(27, viewer: "5")
+        #expect(!before.likedByViewer)
+        backend.injector.currentPlan = FaultPlan([.fail(.blogs, operations: [.write])])
+        #expect(await blogs.handle(Event("blog.like", from: "blog.27.like", payload: ["blog": 27])) == .handled)
+        #expect(log.all.map { $0.texts(of: "blog.27.actions") } == [["Likes: \(before.likes + 1)", "Unlike"], ["Likes: \(before.likes)", "Like"]])
+        #expect(await blogs.notice?.hasPrefix("Couldn't like “The pool of tears, part 3”") == true)
+        #expect(try await backend.store.blog(27, viewer: "5") == before, "the database is unchanged")
+    }
+
+    @Test func likeSettlesOnTheServersCount() async throws {
+        let blogs = try module(author: "1", viewer: "5")
+        try await blogs.load(.initial)
+        _ = await blogs.handle(Event("blog.like", from: "blog.27.like", payload: ["blog": 27, "liked": true]))
+        let stored = try await backend.store.blog(27, viewer: "5")
+        #expect(stored.likedByViewer)
+        #expect(await blogs.render().texts(of: "blog.27.likes") == ["Likes: \(stored.likes)"])
+    }
+
+    @Test func signedOutViewersGetNoLikeButton() async throws {
+        let blogs = try module(author: "1", viewer: nil)
+        try await blogs.load(.initial)
+        #expect(!(await blogs.render().actions.contains { $0.event.name == "blog.like" }))
+    }
+
+    @Test func selectingARowCarriesTheBlog() async throws {
+        let blogs = try module(author: "1", viewer: nil)
+        try await blogs.load(.initial)
+        let open = try #require(await blogs.render().action(withID: "blog.27"))
+        #expect(open.event == Event("blog.open", from: "blog.27", payload: ["blog": 27]))
+        #expect(await blogs.handle(open.event) == .pass, "the scene decides where it goes")
+    }
+
+    @Test func aFailedNextPageKeepsTheRowsAndSaysWhy() async throws {
+        let blogs = try module(author: "1", viewer: nil)
+        try await blogs.load(.initial)
+        backend.injector.currentPlan = FaultPlan([.fail(.blogs, operations: [.read])])
+        await #expect(throws: ProfileError.self) { try await blogs.load(.nextPage) }
+        #expect(rows(await blogs.render()).count == 10)
+        #expect(await blogs.notice == "Couldn't load more: The blogs service is unavailable (injected fault).")
+    }
+}
+
+@Suite struct BlogPostModuleTests {
+    @Test func showsOneBlogInFullAndLinksItsAuthor() async throws {
+        let backend = try Backend()
+        let post = try BlogPostModule(
+            parameters: parameters(for: BlogPostModule.descriptor, ["blog": 31]), context: ModuleContext(id: "post", viewer: nil),
+            blogs: backend.services.blogs)
+        try await post.load(.initial)
+        let tree = await post.render()
+        #expect(tree.visibleTexts.prefix(3) == ["第一篇博客", "By 李雷 · 2026-01-03 09:00", "这是李雷的第1篇文章。"])
+        #expect(tree.actions.map(\.event) == [Event("user.open", from: "blog.31.byline", payload: ["user": "3"])])
+        let missing = try BlogPostModule(
+            parameters: parameters(for: BlogPostModule.descriptor, ["blog": 999]), context: ModuleContext(id: "post", viewer: nil),
+            blogs: backend.services.blogs)
+        await #expect(throws: ProfileError.blogNotFound(999)) { try await missing.load(.initial) }
+    }
+}

@@ -1,0 +1,56 @@
+import ProfileDomain
+import Scenery
+import SceneryDrafts
+import Synchronization
+import Testing
+
+/// A draft service that counts calls: privacy must hold before the service is asked.
+final class CountingDrafts: DraftService {
+    let base: any DraftService
+    let calls = Mutex(0)
+    init(_ base: any DraftService) { self.base = base }
+    func drafts(of owner: UserID, viewer: UserID, page: PageRequest) async throws -> Page<Draft> {
+        calls.withLock { $0 += 1 }
+        return try await base.drafts(of: owner, viewer: viewer, page: page)
+    }
+}
+
+@Suite struct DraftModuleTests {
+    let backend: Backend
+    let drafts: CountingDrafts
+
+    init() throws {
+        backend = try Backend()
+        drafts = CountingDrafts(backend.services.drafts)
+    }
+
+    func module(owner: String, viewer: String?) throws -> DraftModule {
+        try DraftModule(
+            parameters: parameters(for: DraftModule.descriptor, ["owner": .string(owner)]), context: ModuleContext(id: "drafts", viewer: viewer),
+            drafts: drafts)
+    }
+
+    @Test func theOwnerSeesTheirDraftsNewestFirst() async throws {
+        let module = try module(owner: "1", viewer: "1")
+        try await module.load(.initial)
+        let titles = await module.render().allNodes.compactMap { node -> String? in
+            if case .text(let text, .headline) = node.kind { return text }
+            return nil
+        }
+        #expect(titles == ["草稿：下一篇茶会", "Through the looking glass", "Untitled draft"])
+    }
+
+    @Test(arguments: [Optional("2"), nil])
+    func anyoneElseIsRefusedBeforeTheServiceIsAsked(viewer: String?) async throws {
+        let module = try module(owner: "1", viewer: viewer)
+        await #expect(throws: ProfileError.notPermitted(DraftModule.privacyMessage)) { try await module.load(.initial) }
+        #expect(drafts.calls.withLock { $0 } == 0)
+        let tree = await module.render()
+        #expect(tree == .error("drafts", DraftModule.privacyMessage))
+        #expect(!tree.visibleTexts.contains { $0.contains("looking glass") })
+    }
+
+    @Test func isMarkedOwnerOnlyForValidation() {
+        #expect(DraftModule.descriptor.ownerOnlyParameter == "owner")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import ProfileDomain
+import Scenery
+import SceneryBlogs
+import SceneryDrafts
+import SceneryUserInfo
+import SceneryUserList
+import Testing
+
+@Suite struct PresenterTests {
+    let profile = UserProfile(
+        user: User(id: "4", name: "  ", summary: ""), blogCount: 2, friendCount: 0, followerCount: 1, followingCount: 0, viewerFollows: false)
+
+    @Test func userInfoShowsDefaultsForEmptyNameAndSummary() {
+        let presenter = UserInfoPresenter(profile: profile, viewer: "1", wording: UserInfoWording())
+        #expect(presenter.name == "Anonymous")
+        #expect(presenter.summary == "This user hasn't written anything yet.")
+        #expect(presenter.blogCount == "Blogs: 2")
+        #expect(presenter.followTitle == "Follow")
+        #expect(presenter.avatar == .symbol("person.crop.circle"))
+    }
+
+    @Test func userInfoSpeaksTheSeedsWording() {
+        var wording = UserInfoWording()
+        wording.emptyName = "匿名"
+        wording.summaryFormat = "个人简介: %@"
+        wording.emptySummary = "这个人很懒, 什么也没有写~"
+        wording.friendCountFormat = "好友: %ld"
+        let presenter = UserInfoPresenter(profile: profile, viewer: "1", wording: wording)
+        #expect(presenter.name == "匿名")
+        #expect(presenter.summary == "个人简介: 这个人很懒, 什么也没有写~")
+        #expect(presenter.friendCount == "好友: 0")
+    }
+
+    @Test(arguments: [Optional<UserID>.none, "4"])
+    func userInfoHasNoFollowButtonForTheUserOrSignedOut(viewer: UserID?) {
+        #expect(UserInfoPresenter(profile: profile, viewer: viewer, wording: UserInfoWording()).followTitle == nil)
+    }
+
+    @Test func blogCellFormatsLikesAndAuthorPerWording() {
+        let blog = Blog(id: 7, author: "1", authorName: "", title: "", body: "x", likes: 12, createdAt: Date(timeIntervalSince1970: 0), likedByViewer: true)
+        let english = BlogCellPresenter(blog: blog, wording: BlogWording(), canLike: true)
+        #expect([english.likes, english.author, english.title, english.likeButtonTitle] == ["Likes: 12", "By Anonymous", "Untitled", "Unlike"])
+        #expect(english.date == "1970-01-01 00:00")
+        var seed = BlogWording()
+        seed.likesFormat = "赞 %ld"
+        seed.authorFormat = "作者姓名: %@"
+        seed.emptyAuthor = "匿名"
+        let chinese = BlogCellPresenter(blog: blog, wording: seed, canLike: false)
+        #expect([chinese.likes, chinese.author] == ["赞 12", "作者姓名: 匿名"])
+        #expect(chinese.likeButtonTitle == nil, "no like button for a signed-out viewer")
+    }
+
+    @Test func draftCellNamesUntitledDrafts() {
+        let draft = Draft(id: 3, owner: "1", title: "", editedAt: Date(timeIntervalSince1970: 86_400))
+        let cell = DraftCellPresenter(draft: draft)
+        #expect([cell.title, cell.edited] == ["Untitled draft", "Edited 1970-01-02 00:00"])
+    }
+
+    @Test func followAndFriendCellsShareOneLayout() {
+        let entry = UserListEntry(user: User(id: "2", name: "Bob"), viewerFollows: true, friendState: .incoming)
+        let follow = FollowCellPresenter().cell(for: entry, viewer: "1")
+        let friend = FriendCellPresenter().cell(for: entry, viewer: "1")
+        #expect(follow.action == UserCell.Action(title: "Following", event: "user.unfollow"))
+        #expect(friend.action == UserCell.Action(title: "Accept", event: "friend.accept", style: .primary))
+        #expect(follow.render().allNodes.map(\.id) == friend.render().allNodes.map(\.id), "same layout, different logic")
+    }
+
+    @Test(arguments: [
+        (FriendState.none, "Add friend", "friend.request"), (.requested, "Requested", "friend.remove"),
+        (.incoming, "Accept", "friend.accept"), (.friends, "Friends", "friend.remove"),
+    ])
+    func friendCellsFollowTheFriendState(state: FriendState, title: String, event: String) {
+        let entry = UserListEntry(user: User(id: "2", name: "Bob"), viewerFollows: false, friendState: state)
+        let cell = FriendCellPresenter().cell(for: entry, viewer: "1")
+        #expect(cell.action?.title == title)
+        #expect(cell.action?.event == event)
+    }
+
+    @Test func cellsHaveNoButtonForTheViewerThemselves() {
+        let entry = UserListEntry(user: User(id: "1", name: "Me"), viewerFollows: false, friendState: .none)
+        #expect(FollowCellPresenter().cell(for: entry, viewer: "1").action == nil)
+        #expect(FriendCellPresenter().cell(for: entry, viewer: nil).action == nil)
+    }
+}

@@ -1,0 +1,151 @@
+import ProfileDomain
+import ProfileStore
+import Scenery
+import SceneryProfile
+import SceneryTesting
+import Testing
+
+@Suite struct ProfileSceneTests {
+    let backend: Backend
+    let registry: SceneRegistry
+    static let draftTitles = ["Through the looking glass", "草稿：下一篇茶会", "Untitled draft"]
+
+    init() throws {
+        backend = try Backend()
+        registry = try backend.registry()
+    }
+
+    @Test func bundledScenesAllValidate() throws {
+        var registry = SceneRegistry()
+        registry.declareProfileModules()
+        let problems = try registry.loadScenes(in: Backend.scenesDirectory)
+        #expect(problems.isEmpty, "\(problems.map(\.description))")
+        #expect(registry.sceneIDs == ["blog-detail", "follow-list", "friend-list", "user-profile", "user-profile-zh"])
+    }
+
+    @Test func theOwnerGetsBlogsAndDraftsTabs() async throws {
+        try await SceneScript(
+            "user-profile", context: SceneContext(viewer: "1", arguments: ["user": "1"]), registry: registry,
+            steps: [
+                .check("variant") { scene, _ in scene.variant == "owner" ? nil : "got \(scene.variant)" },
+                .expect(.showsModule("info", status: .ready)),
+                .expect(.showsModule("blogs", status: .ready)),
+                .expect(.hides("Through the looking glass")),
+                .tap("sections#drafts"),
+                .expect(.showsModule("drafts", status: .ready)),
+                .expect(.shows("Through the looking glass")),
+                .expect(.shows("Untitled draft")),
+                .expect(.lacksModule("blogs")),
+            ]
+        ).run()
+    }
+
+    @Test(arguments: [Optional("2"), Optional("5"), nil])
+    func noOtherViewerEverSeesDrafts(viewer: String?) async throws {
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: RecordingHost())
+        await scene.appear()
+        let tree = await scene.render()
+        let outputs = [TextRenderer().render(tree), JSONRenderer().render(tree, scene: scene.sceneID, variant: scene.variant)]
+        for output in outputs {
+            #expect(!output.contains("DraftModule"))
+            #expect(!output.contains("drafts"))
+            for title in Self.draftTitles { #expect(!output.contains(title)) }
+        }
+        #expect(tree.moduleFrame("blogs")?.status == .ready)
+        #expect(!tree.actions.contains { $0.event.name == SceneEvents.selectTab })
+    }
+
+    @Test func unfollowAsksFirstAndDecliningChangesNothing() async throws {
+        try await SceneScript(
+            "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
+            steps: [
+                .tap("info/follow", answering: [false]),
+                .expectRoute(["module info: passed", "scene: asked 'Unfollow Alice Liddell?', declined"]),
+                .expect(.shows("Unfollow")),
+            ]
+        ).run()
+        #expect(try await backend.store.profile(of: "1", viewer: "2").viewerFollows == true)
+    }
+
+    @Test func unfollowAcceptedPersists() async throws {
+        let transcript = try await SceneScript(
+            "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
+            steps: [
+                .tap("info/follow", answering: [true]),
+                .expectResult(.delivered),
+                .expect(.shows("Followers: 4")),
+                .expectReceived(["user.unfollow"]),
+            ]
+        ).run()
+        #expect(transcript.host.confirmations.first?.message == "Their new blogs will no longer reach you.")
+        #expect(try await backend.store.profile(of: "1", viewer: "2").viewerFollows == false)
+    }
+
+    @Test func theFollowListUnfollowsWithoutAsking() async throws {
+        try await SceneScript(
+            "follow-list", context: SceneContext(viewer: "1", arguments: ["user": "1", "list": "following"]), registry: registry,
+            steps: [
+                .tap("people/user.2.action"),
+                .expectRoute(["module people: passed", "scene: passed", "module people: performed", "host: received"]),
+                .expect(.shows("+ Follow")),
+            ]
+        ).run()
+        #expect(try await backend.store.profile(of: "2", viewer: "1").viewerFollows == false)
+    }
+
+    @Test func selectingABlogNavigatesToItsDetail() async throws {
+        let transcript = try await SceneScript(
+            "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
+            steps: [.tap("blogs/blog.27"), .expectNavigations(["blog-detail"])]
+        ).run()
+        let intent = try #require(transcript.host.navigations.first)
+        #expect(intent.arguments == ["blog": 27])
+        let detail = try await registry.assemble("blog-detail", for: SceneContext(viewer: "2", arguments: intent.arguments), host: RecordingHost())
+        #expect(await detail.render().visibleTexts.contains("The pool of tears, part 3"))
+    }
+
+    @Test func theChineseSceneUsesTheSeedsWording() async throws {
+        let scene = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "1", arguments: ["user": "4"]), host: RecordingHost())
+        let texts = await scene.render().visibleTexts
+        for expected in ["匿名", "个人简介: 这个人很懒, 什么也没有写~", "作品: 2", "好友: 0", "+关注", "赞 0", "作者姓名: 匿名 · 2026-01-08 09:00"] {
+            #expect(texts.contains(expected), "missing \(expected)")
+        }
+    }
+
+    @Test func theChineseOwnerVariantStillGuardsDrafts() async throws {
+        let owner = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "3", arguments: ["user": "3"]), host: RecordingHost())
+        #expect(owner.variant == "owner")
+        let other = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "1", arguments: ["user": "3"]), host: RecordingHost())
+        #expect(!JSONRenderer().render(await other.render()).contains("李雷的草稿"))
+    }
+
+    @Test func aUserWithoutBlogsShowsTheEmptyState() async throws {
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "5"]), host: RecordingHost())
+        #expect(await scene.render().moduleFrame("blogs")?.content == .empty("blogs/blogs", "No blogs yet."))
+    }
+
+    @Test func aFailingBlogServiceLeavesTheRestOfTheProfileWorking() async throws {
+        backend.injector.currentPlan = FaultPlan([.fail(.blogs)])
+        try await SceneScript(
+            "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
+            steps: [
+                .expect(.showsModule("info", status: .ready)),
+                .expect(.showsModule("blogs", status: .failed)),
+                .expect(.shows("The blogs service is unavailable (injected fault).")),
+                .check("recover") { _, _ in
+                    backend.injector.currentPlan = FaultPlan()
+                    return nil
+                },
+                .tap("blogs/error"),
+                .expect(.showsModule("blogs", status: .ready)),
+            ]
+        ).run()
+    }
+
+    @Test func moduleSubtreesNameTheirIdAndTypeInJSON() async throws {
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: RecordingHost())
+        let json = JSONRenderer().render(await scene.render())
+        #expect(json.contains(#""module" : "info""#) && json.contains(#""moduleType" : "UserInfoModule""#))
+        #expect(json.contains(#""module" : "blogs""#) && json.contains(#""moduleType" : "BlogModule""#))
+    }
+}
