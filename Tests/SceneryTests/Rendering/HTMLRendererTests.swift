@@ -1,0 +1,53 @@
+import Testing
+
+@testable import Scenery
+
+@Suite struct HTMLRendererTests {
+    @Test func rendersACompleteSelfContainedPage() throws {
+        let page = HTMLRenderer().render(TextRendererTests.sample, title: "Profile")
+        try Golden.check(page, against: "sample.html")
+        #expect(page.hasPrefix("<!DOCTYPE html>"))
+        #expect(!page.contains("<script"))
+        #expect(!page.contains("<link"))
+        #expect(page.contains(#"data-module="info" data-type="UserInfoModule""#))
+    }
+
+    @Test func escapesHostileTextEverywhere() {
+        let hostile = #"<script>alert("x")</script>' onmouseover='steal()"#
+        let tree = ViewNode.stack(
+            NodeID(hostile),
+            [
+                .text("t", hostile, role: .title),
+                .button("b", title: hostile, sends: EventDescriptor(hostile, payload: ["name": .string(hostile)])),
+                .image("i", .symbol("s"), alt: hostile),
+                .list("l", sections: [.init(id: NodeID(hostile), header: hostile, footer: hostile, rows: [.text("r", hostile)])]),
+                .error("e", hostile, retry: EventDescriptor(SceneEvents.retry)),
+            ])
+        let page = HTMLRenderer().render(tree, title: hostile)
+        #expect(!page.contains("<script>"))
+        #expect(!page.contains("' onmouseover='"))
+        #expect(!page.contains(#"" onmouseover=""#))
+        #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onmouseover=&#39;steal()"))
+    }
+
+    @Test(arguments: ["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<b>x</b>", "vbscript:x", "\u{1}javascript:x", "//evil.example/x.png"])
+    func dropsUnsafeImageURLs(url: String) {
+        let page = HTMLRenderer().render(.image("i", .url(url), alt: "Avatar"))
+        #expect(!page.contains("<img"))
+        #expect(page.contains(#"aria-label="Avatar""#))
+    }
+
+    @Test func keepsWebImages() {
+        let page = HTMLRenderer().render(.image("i", .url("https://example.com/a.png?x=1&y=2"), alt: "A"))
+        #expect(page.contains(#"<img id="i" src="https://example.com/a.png?x=1&amp;y=2" alt="A">"#))
+    }
+
+    @Test func removesControlCharacters() {
+        #expect(HTMLRenderer.escape("a\u{1B}[31mb\u{0}c") == "a[31mbc")
+    }
+
+    @Test func writesPayloadsAsCompactJSON() {
+        let value: JSONValue = ["b": 1, "a": ["x", true, .null], "q": "say \"hi\"\n"]
+        #expect(value.compactJSON == #"{"a":["x",true,null],"b":1,"q":"say \"hi\"\n"}"#)
+    }
+}
