@@ -116,66 +116,67 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
 
     /// The problems that make the data set unusable: duplicate ids, references to
     /// users or blogs that do not exist, users following or befriending themselves.
-    public var problems: [String] {
-        var problems: [String] = []
+    public var problems: [DataProblem] {
+        var problems: [DataProblem] = []
+        func add(_ path: String, _ message: String) { problems.append(DataProblem(path: path, message: message)) }
         if format != "scenery.profile-data" {
-            problems.append("\"format\" is '\(format)'; a profile data file has \"format\": \"scenery.profile-data\".")
+            add("format", "is '\(format)'; a profile data file has \"format\": \"scenery.profile-data\".")
         }
-        if version != 1 { problems.append("\"version\" is \(version); this program reads version 1.") }
+        if version != 1 { add("version", "is \(version); this program reads version 1.") }
         var userIDs: Set<UserID> = []
         for (index, user) in users.enumerated() {
-            if user.id.rawValue.isEmpty { problems.append("users[\(index)] has an empty id.") }
-            if !userIDs.insert(user.id).inserted { problems.append("users[\(index)]: the id '\(user.id)' is used twice.") }
+            if user.id.rawValue.isEmpty { add("users[\(index)].id", "is empty; give every user an id.") }
+            if !userIDs.insert(user.id).inserted { add("users[\(index)].id", "'\(user.id)' is used twice; ids must be unique.") }
         }
-        func check(_ id: UserID, _ place: String) {
-            if !userIDs.contains(id) { problems.append("\(place) names the user '\(id)', who is not in \"users\".") }
+        func check(_ id: UserID, _ path: String) {
+            if !userIDs.contains(id) { add(path, "names the user '\(id)', who is not in \"users\".") }
         }
         var blogIDs: Set<Int64> = []
         for (index, blog) in blogs.enumerated() {
-            if !blogIDs.insert(blog.id).inserted { problems.append("blogs[\(index)]: the id \(blog.id) is used twice.") }
+            if !blogIDs.insert(blog.id).inserted { add("blogs[\(index)].id", "\(blog.id) is used twice; ids must be unique.") }
             check(blog.author, "blogs[\(index)].author")
         }
         var likeKeys: Set<LikeRecord> = []
         for (index, like) in likes.enumerated() {
-            if !blogIDs.contains(like.blog) { problems.append("likes[\(index)].blog names the blog \(like.blog), which is not in \"blogs\".") }
+            if !blogIDs.contains(like.blog) { add("likes[\(index)].blog", "names the blog \(like.blog), which is not in \"blogs\".") }
             check(like.user, "likes[\(index)].user")
-            if !likeKeys.insert(like).inserted { problems.append("likes[\(index)] repeats a like.") }
+            if !likeKeys.insert(like).inserted { add("likes[\(index)]", "repeats a like; remove it.") }
         }
         var draftIDs: Set<Int64> = []
         for (index, draft) in drafts.enumerated() {
-            if !draftIDs.insert(draft.id).inserted { problems.append("drafts[\(index)]: the id \(draft.id) is used twice.") }
+            if !draftIDs.insert(draft.id).inserted { add("drafts[\(index)].id", "\(draft.id) is used twice; ids must be unique.") }
             check(draft.owner, "drafts[\(index)].owner")
         }
         var followKeys: Set<FollowRecord> = []
         for (index, follow) in follows.enumerated() {
             check(follow.follower, "follows[\(index)].follower")
             check(follow.followee, "follows[\(index)].followee")
-            if follow.follower == follow.followee { problems.append("follows[\(index)]: a user cannot follow themselves.") }
-            if !followKeys.insert(follow).inserted { problems.append("follows[\(index)] repeats a follow.") }
+            if follow.follower == follow.followee { add("follows[\(index)]", "a user cannot follow themselves.") }
+            if !followKeys.insert(follow).inserted { add("follows[\(index)]", "repeats a follow; remove it.") }
         }
         var pairs: Set<[UserID]> = []
         for (index, friendship) in friendships.enumerated() {
             check(friendship.requester, "friendships[\(index)].requester")
             check(friendship.addressee, "friendships[\(index)].addressee")
-            if friendship.requester == friendship.addressee { problems.append("friendships[\(index)]: a user cannot befriend themselves.") }
+            if friendship.requester == friendship.addressee { add("friendships[\(index)]", "a user cannot befriend themselves.") }
             if !pairs.insert([friendship.requester, friendship.addressee].sorted()).inserted {
-                problems.append("friendships[\(index)]: these two users already have a friendship or request.")
+                add("friendships[\(index)]", "these two users already have a friendship or request; keep one.")
             }
         }
         return problems
     }
 
     /// Reads a data set from JSON.
-    /// - Throws: ``ProfileError/invalidData(_:)`` naming the JSON path of the problem.
-    public static func decode(from data: Data, file: String = "data") throws(ProfileError) -> ProfileDataSet {
+    /// - Throws: ``ProfileError/invalidData(_:)`` with the JSON path of the problem.
+    public static func decode(from data: Data) throws(ProfileError) -> ProfileDataSet {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
             return try decoder.decode(ProfileDataSet.self, from: data)
         } catch let error as DecodingError {
-            throw .invalidData("\(file): \(Self.describe(error))")
+            throw .invalidData([Self.problem(for: error)])
         } catch {
-            throw .invalidData("\(file): \(error.localizedDescription)")
+            throw .invalidData([DataProblem(path: "", message: error.localizedDescription)])
         }
     }
 
@@ -188,26 +189,25 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         return (try? encoder.encode(self)) ?? Data()
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    private static func problem(for error: DecodingError) -> DataProblem {
         func path(_ codingPath: [any CodingKey]) -> String {
             let text = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-            return text.hasPrefix(".") ? String(text.dropFirst()) : (text.isEmpty ? "the top level" : text)
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
         }
         switch error {
         case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)) must be \(describe(type)); fix that value."
+            return DataProblem(path: path(context.codingPath), message: "must be \(describe(type)); fix that value.")
         case .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)) is null or missing; it must be \(describe(type))."
+            return DataProblem(path: path(context.codingPath), message: "is null or missing; it must be \(describe(type)).")
         case .keyNotFound(let key, let context):
-            let place = context.codingPath.isEmpty ? "The top level" : path(context.codingPath)
-            return "\(place) lacks the key \"\(key.stringValue)\"; add it."
+            return DataProblem(path: path(context.codingPath), message: "lacks the key \"\(key.stringValue)\"; add it.")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return "This is not valid JSON (\(context.debugDescription)); check the syntax."
+                return DataProblem(path: "", message: "This is not valid JSON (\(context.debugDescription)); check the syntax.")
             }
-            return "\(path(context.codingPath)): \(context.debugDescription)"
+            return DataProblem(path: path(context.codingPath), message: context.debugDescription)
         @unknown default:
-            return "\(error)"
+            return DataProblem(path: "", message: "\(error)")
         }
     }
 
@@ -257,11 +257,7 @@ extension SQLiteProfileStore {
 
     static func replaceAll(with dataSet: ProfileDataSet, in connection: SQLiteConnection) throws(ProfileError) {
         let problems = dataSet.problems
-        guard problems.isEmpty else {
-            let shown = problems.prefix(20).map { "  - \($0)" }.joined(separator: "\n")
-            let more = problems.count > 20 ? "\n  … and \(problems.count - 20) more." : ""
-            throw .invalidData("The data set has \(problems.count) problem(s); nothing was imported:\n\(shown)\(more)")
-        }
+        guard problems.isEmpty else { throw .invalidData(problems) }
         try connection.transaction { () throws(ProfileError) in
             for table in ["likes", "friendships", "follows", "drafts", "blogs", "users"] {
                 try connection.run("DELETE FROM \(table)")

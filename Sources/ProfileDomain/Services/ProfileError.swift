@@ -10,8 +10,8 @@ public enum ProfileError: Error, Sendable, Hashable, LocalizedError {
     case notPermitted(String)
     /// The store failed; the message says how.
     case storage(String)
-    /// Imported data is inconsistent; the message names the record.
-    case invalidData(String)
+    /// Imported data is unusable; each problem names its JSON path.
+    case invalidData([DataProblem])
     /// A fault injected on purpose (tests, demos).
     case injected(String)
 
@@ -21,8 +21,26 @@ public enum ProfileError: Error, Sendable, Hashable, LocalizedError {
         case .blogNotFound(let id): "No blog with id \(id) exists."
         case .notPermitted(let message): message
         case .storage(let message): "The database failed: \(message)"
-        case .invalidData(let message): message
+        case .invalidData(let problems):
+            problems.count == 1
+                ? "The data is invalid: \(problems[0]); nothing was imported."
+                : "The data has \(problems.count) problems; nothing was imported:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
         case .injected(let message): message
         }
     }
+}
+
+/// One problem in a data file: where (a JSON path such as `blogs[3].author`) and what.
+public struct DataProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The JSON path of the offending value; empty for the whole file.
+    public var path: String
+    /// What is wrong and how to fix it.
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }

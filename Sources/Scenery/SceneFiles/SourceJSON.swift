@@ -27,11 +27,7 @@ struct SourceJSON: Sendable {
         case object([Member])
     }
 
-    /// A syntax error: what is wrong and where.
-    struct SyntaxError: Error, Sendable {
-        var message: String
-        var location: SourceLocation
-    }
+    typealias SyntaxError = JSONSyntaxError
 
     /// Deepest nesting of arrays and objects accepted.
     static let maximumDepth = 64

@@ -91,30 +91,34 @@ import Testing
         var broken = DemoData.dataSet
         broken.blogs.append(.init(id: 1, author: "42", title: "dup", body: "", createdAt: Date()))
         broken.follows.append(.init(follower: "3", followee: "3"))
-        #expect {
+        #expect(throws: ProfileError.invalidData([
+            DataProblem(path: "blogs[40].id", message: "1 is used twice; ids must be unique."),
+            DataProblem(path: "blogs[40].author", message: "names the user '42', who is not in \"users\"."),
+            DataProblem(path: "follows[10]", message: "a user cannot follow themselves."),
+        ])) {
             try store.importData(broken)
-        } throws: { error in
-            guard case .invalidData(let message) = error as? ProfileError else { return false }
-            return message.contains("has 3 problem(s); nothing was imported")
-                && message.contains("blogs[40]: the id 1 is used twice.")
-                && message.contains("blogs[40].author names the user '42', who is not in \"users\".")
-                && message.contains("follows[10]: a user cannot follow themselves.")
         }
         #expect(try store.exportData() == DemoData.dataSet)
     }
 
     @Test(arguments: [
-        (#"{"users": 5}"#, "users must be an array; fix that value."),
-        (#"{"format": "scenery.profile-data", "version": 1, "users": [{"id": "1", "name": "A", "summary": ""}], "blogs": [{"id": 1, "author": "1", "title": "t", "body": "", "createdAt": "yesterday"}], "likes": [], "drafts": [], "follows": [], "friendships": []}"#, "blogs[0]: Expected date string to be ISO8601-formatted."),
-        ("{ not json", "not valid JSON"),
-        (#"{"format": "scenery.profile-data", "version": 1}"#, "The top level lacks the key \"users\"; add it."),
+        (#"{"users": 5}"#, "users", "must be an array; fix that value."),
+        (#"{"users": [{"id": "1", "name": "A", "summary": ""}], "blogs": [{"id": 1, "author": "1", "title": "t", "body": "", "createdAt": "yesterday"}]}"#, "blogs[0]", "Expected date string to be ISO8601-formatted."),
+        (#"{"users": [{"id": "1", "summary": ""}]}"#, "users[0]", "lacks the key \"name\"; add it."),
+        (#"{"format": "scenery.profile-data", "version": 1}"#, "", "lacks the key \"users\"; add it."),
     ])
-    func decodingErrorsNameThePlace(json: String, fragment: String) {
+    func decodingErrorsNameThePath(json: String, path: String, message: String) {
+        #expect(throws: ProfileError.invalidData([DataProblem(path: path, message: message)])) {
+            try ProfileDataSet.decode(from: Data(json.utf8))
+        }
+    }
+
+    @Test func notJSONAtAllIsReported() {
         #expect {
-            try ProfileDataSet.decode(from: Data(json.utf8), file: "mine.json")
+            try ProfileDataSet.decode(from: Data("{ not json".utf8))
         } throws: { error in
-            guard case .invalidData(let message) = error as? ProfileError else { return false }
-            return message.hasPrefix("mine.json: ") && message.contains(fragment)
+            guard case .invalidData(let problems) = error as? ProfileError else { return false }
+            return problems.count == 1 && problems[0].message.hasPrefix("This is not valid JSON")
         }
     }
 

@@ -1,0 +1,75 @@
+/// A JSON syntax error: what is wrong and where.
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong and how to fix it.
+    public var message: String
+    /// Where the problem is.
+    public var location: SourceLocation
+
+    public var description: String { "\(location): \(message)" }
+}
+
+/// Finds where values are in a JSON document, for tools that report problems as
+/// `file:line:column` — the positioned parser scene files use, for any JSON.
+///
+/// ```swift
+/// let locator = try JSONLocator(bytes: Array(data))
+/// locator.location(of: "blogs[3].author")   // 42:17
+/// ```
+public struct JSONLocator: Sendable {
+    private let root: SourceJSON.Node
+
+    /// Parses a document.
+    /// - Throws: ``JSONSyntaxError`` with the place of the first syntax error.
+    public init(bytes: [UInt8]) throws(JSONSyntaxError) {
+        root = try SourceJSON.parse(bytes: bytes)
+    }
+
+    /// The location of the value at a path such as `users[2].name` (`""` is the whole
+    /// document), or of the deepest part of the path that exists.
+    public func location(of path: String) -> SourceLocation {
+        var node = root
+        for component in Self.components(of: path) {
+            switch (component, node.value) {
+            case (.key(let key), .object(let members)):
+                guard let member = members.first(where: { $0.key == key }) else { return node.location }
+                node = member.value
+            case (.index(let index), .array(let elements)):
+                guard elements.indices.contains(index) else { return node.location }
+                node = elements[index]
+            default:
+                return node.location
+            }
+        }
+        return node.location
+    }
+
+    private enum Component {
+        case key(String)
+        case index(Int)
+    }
+
+    private static func components(of path: String) -> [Component] {
+        var components: [Component] = []
+        var current = ""
+        var index = path.startIndex
+        func flush() {
+            if !current.isEmpty { components.append(.key(current)) }
+            current = ""
+        }
+        while index < path.endIndex {
+            let character = path[index]
+            if character == "." {
+                flush()
+            } else if character == "[", let close = path[index...].firstIndex(of: "]"), let number = Int(path[path.index(after: index)..<close]) {
+                flush()
+                components.append(.index(number))
+                index = close
+            } else {
+                current.append(character)
+            }
+            index = path.index(after: index)
+        }
+        flush()
+        return components
+    }
+}
