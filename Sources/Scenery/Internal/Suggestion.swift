@@ -1,7 +1,12 @@
 /// "Did you mean …?" for names: the closest candidate within a small edit distance.
-enum Suggestion {
-    /// The candidate closest to `name`, if it is close enough to be a likely typo.
-    static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+///
+/// ```swift
+/// Suggestion.closest(to: "blog", in: ["blogs", "drafts"])   // "blogs"
+/// ```
+public enum Suggestion {
+    /// The candidate closest to `name` (ignoring case), if it is close enough to be a
+    /// likely typo: within a third of the name's length, and at least 2 edits.
+    public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
         let limit = max(2, name.count / 3)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {

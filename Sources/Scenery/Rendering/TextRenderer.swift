@@ -23,6 +23,11 @@ public struct TextRenderer: Sendable {
         lines(for: node, width: width).joined(separator: "\n") + "\n"
     }
 
+    /// A control as `[ Title ]`, bound with no-break spaces so wrapping never splits its brackets.
+    static func control(_ title: String) -> String {
+        "[\u{00A0}\(title)\u{00A0}]"
+    }
+
     private func clean(_ text: String) -> String {
         TerminalText.sanitized(text)
     }
@@ -45,7 +50,7 @@ public struct TextRenderer: Sendable {
         case .image(_, let alt):
             return TerminalText.wrap("[image: \(clean(alt))]", width: width)
         case .button(let title, _, _):
-            return TerminalText.wrap("[ \(clean(title)) ]", width: width)
+            return TerminalText.wrap(Self.control(clean(title)), width: width)
         case .stack(let axis, let children):
             let rendered = children.map { lines(for: $0, width: width) }
             if axis == .horizontal, rendered.allSatisfy({ $0.count == 1 }) {
@@ -64,7 +69,7 @@ public struct TextRenderer: Sendable {
             case .loading: return TerminalText.wrap("… \(message)", width: width)
             case .empty: return TerminalText.wrap("(\(message))", width: width)
             case .error:
-                let retry = placeholder.retry == nil ? "" : " [ Retry ]"
+                let retry = placeholder.retry == nil ? "" : " " + Self.control("Retry")
                 return TerminalText.wrap("⚠ \(message)\(retry)", width: width)
             }
         case .module(let frame):

@@ -116,6 +116,16 @@ public actor SceneInstance {
         slots[module]?.status
     }
 
+    /// The modules whose first load (or retry) is still in flight, in layout order.
+    public var loadingModules: [ModuleID] {
+        moduleOrder.filter { slots[$0]?.status == .loading }
+    }
+
+    /// The type name of a module in this scene.
+    public func moduleType(of module: ModuleID) -> String? {
+        slots[module]?.descriptor.type
+    }
+
     /// The modules currently shown: every module except those in unselected tabs.
     public var visibleModules: [ModuleID] {
         layout.flatMap { item -> [ModuleID] in

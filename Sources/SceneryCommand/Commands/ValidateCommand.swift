@@ -7,9 +7,9 @@ struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Validate scene files; print each problem as file:line:column: error: message.",
-        discussion: "Scenes are validated together, so 'extends' and 'navigate' may name any scene in the same directories.")
+        discussion: "Scenes are validated together, so 'extends' and 'navigate' may name any scene among the files given.")
 
-    @Argument(help: "Scene files or directories (default: ./Scenes).")
+    @Argument(help: ArgumentHelp("Scene files or directories (default: ./Scenes).", valueName: "path"))
     var paths: [String] = []
 
     func run() async throws {
@@ -30,12 +30,12 @@ struct ValidateCommand: AsyncParsableCommand {
                 }
             }
             let diagnostics = try registry.loadScenes(files: files)
-            for diagnostic in diagnostics { print(diagnostic) }
+            for diagnostic in diagnostics { Output.line(diagnostic.description) }
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors > 0 {
-                throw CommandFailure("\(errors) error(s) in \(Set(diagnostics.map(\.file)).count) scene file(s).", code: .invalidScene)
+                throw CommandFailure("\(errors) error(s) in \(Set(diagnostics.map(\.file)).count) scene file(s).", code: .invalidFile)
             }
-            print("\(files.count) scene file(s) valid.")
+            Output.line("\(files.count) scene file(s) valid.")
         }
     }
 }

@@ -4,31 +4,31 @@ import Scenery
 /// `scenery list`: the registered module types and the scenes with their variants.
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List registered module types and scenes with their variants.")
+        commandName: "list", abstract: "List registered module types and scenes with their parameters and variants.")
 
-    @OptionGroup var options: SceneOptions
+    @OptionGroup var scenes: SceneOptions
 
     func run() async throws {
         try await reportingFailures {
-            let (registry, _) = try options.loadRegistry(services: nil)
-            print("Module types:")
+            let registry = try scenes.loadRegistry(services: nil)
+            Output.line("Module types:")
             for descriptor in registry.moduleDescriptors {
-                print("  \(descriptor.type) — \(descriptor.summary)")
+                Output.line("  \(descriptor.type) — \(descriptor.summary)")
                 for parameter in descriptor.parameters {
-                    print("      \(Self.describe(parameter))")
+                    Output.line("      \(Self.describe(parameter))")
                 }
                 if !descriptor.events.isEmpty {
-                    print("      emits: \(descriptor.events.sorted().joined(separator: ", "))")
+                    Output.line("      emits: \(descriptor.events.sorted().joined(separator: ", "))")
                 }
             }
-            print("Scenes (\(options.directory)):")
+            Output.line("Scenes (\(scenes.directory)):")
             for id in registry.sceneIDs {
                 let problems = registry.diagnostics(for: id).filter { $0.severity == .error }.count
                 let status = problems == 0 ? "" : "  ✗ \(problems) error(s); run scenery validate"
                 let parameters = registry.parameters(of: id).map { "\($0.name): \($0.type)" }.joined(separator: ", ")
-                print("  \(id)(\(parameters))\(status)")
+                Output.line("  \(id)(\(parameters))\(status)")
                 let variants = registry.variantNames(of: id)
-                if !variants.isEmpty { print("      variants: \(variants.joined(separator: ", "))") }
+                if !variants.isEmpty { Output.line("      variants: \(variants.joined(separator: ", "))") }
             }
         }
     }

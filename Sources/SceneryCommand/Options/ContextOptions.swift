@@ -1,0 +1,30 @@
+import ArgumentParser
+import Scenery
+
+/// The scene and the context to run it for.
+struct ContextOptions: ParsableArguments {
+    @Argument(help: "The scene id: a file name in the scene directory, without .json.")
+    var scene: String
+
+    @Option(help: "The signed-in user's id; leave out for a signed-out viewer.")
+    var viewer: String?
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp("A scene argument as name=value; repeat for several.", valueName: "name=value"))
+    var arguments: [String] = []
+
+    func validate() throws {
+        for pair in arguments where !pair.contains("=") || pair.hasPrefix("=") {
+            throw ValidationError("'--arg \(pair)' must have the form name=value, for example --arg user=1.")
+        }
+    }
+
+    /// The context: the viewer and the arguments as text (the scene converts them to its types).
+    var context: SceneContext {
+        var values: [String: JSONValue] = [:]
+        for pair in arguments {
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            values[String(pair[..<equals])] = .string(String(pair[pair.index(after: equals)...]))
+        }
+        return SceneContext(viewer: viewer, arguments: values)
+    }
+}

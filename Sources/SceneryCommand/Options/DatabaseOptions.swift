@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import ProfileStore
+import Scenery
+
+/// Where the profile data lives.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite database; created and seeded with demo data on first use.",
+            discussion: "Default: $SCENERY_DATABASE, else $XDG_DATA_HOME/scenery/demo.sqlite, else ~/.local/share/scenery/demo.sqlite.",
+            valueName: "path"))
+    var database: String?
+
+    /// The database path in force.
+    var path: String { database ?? Self.defaultPath }
+
+    static var defaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["SCENERY_DATABASE"], !path.isEmpty { return path }
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appending(path: ".local/share").path
+        return URL(filePath: dataHome).appending(path: "scenery/demo.sqlite").path
+    }
+
+    /// Opens the store, creating and seeding it if it is new.
+    func openStore(seedDemoData: Bool = true) throws -> SQLiteProfileStore {
+        do {
+            return try SQLiteProfileStore(path: path, seedDemoData: seedDemoData)
+        } catch {
+            throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
+        }
+    }
+}

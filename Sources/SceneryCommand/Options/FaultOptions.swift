@@ -1,0 +1,69 @@
+import ArgumentParser
+import ProfileDomain
+import Scenery
+
+/// Faults on purpose, for demos: make a service fail or slow.
+struct FaultOptions: ParsableArguments {
+    @Option(
+        name: .customLong("fail"),
+        help: ArgumentHelp(
+            "Make a service fail: profiles, blogs, drafts or relationships, optionally :reads or :writes (e.g. blogs:writes). Repeatable.",
+            valueName: "service[:reads|writes]"))
+    var failures: [String] = []
+
+    @Option(
+        name: .customLong("latency"),
+        help: ArgumentHelp("Slow a service down, e.g. blogs=300ms or profiles=1.5s. Repeatable.", valueName: "service=duration"))
+    var latencies: [String] = []
+
+    func validate() throws {
+        _ = try plan()
+    }
+
+    /// The faults asked for.
+    func plan() throws -> FaultPlan {
+        var rules: [FaultPlan.Rule] = []
+        for failure in failures {
+            let parts = failure.split(separator: ":", maxSplits: 1).map(String.init)
+            let service = try Self.service(parts.first ?? "", option: "--fail \(failure)")
+            var operations = Set(OperationKind.allCases)
+            if parts.count == 2 {
+                switch parts[1] {
+                case "reads": operations = [.read]
+                case "writes": operations = [.write]
+                default: throw ValidationError("'--fail \(failure)': after ':' write reads or writes, as in --fail blogs:writes.")
+                }
+            }
+            rules.append(.fail(service, operations: operations))
+        }
+        for latency in latencies {
+            let parts = latency.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else {
+                throw ValidationError("'--latency \(latency)' must have the form service=duration, as in --latency blogs=300ms.")
+            }
+            let service = try Self.service(parts[0], option: "--latency \(latency)")
+            guard let duration = Self.duration(parts[1]) else {
+                throw ValidationError("'--latency \(latency)': '\(parts[1])' is not a duration; write 300ms, 2s or 1.5s (at most 60s).")
+            }
+            rules.append(.delay(service, by: duration))
+        }
+        return FaultPlan(rules)
+    }
+
+    private static func service(_ name: String, option: String) throws -> ServiceKind {
+        guard let service = ServiceKind(rawValue: name) else {
+            let names = ServiceKind.allCases.map(\.rawValue)
+            let close = Suggestion.closest(to: name, in: names).map { " Did you mean '\($0)'?" } ?? ""
+            throw ValidationError("'\(option)': unknown service '\(name)'.\(close) Services: \(names.joined(separator: ", ")).")
+        }
+        return service
+    }
+
+    static func duration(_ text: String) -> Duration? {
+        let lower = text.lowercased()
+        let (number, scale): (Substring, Double) =
+            lower.hasSuffix("ms") ? (lower.dropLast(2), 0.001) : lower.hasSuffix("s") ? (lower.dropLast(), 1) : (lower[...], 0.001)
+        guard let value = Double(number), value >= 0, value * scale <= 60 else { return nil }
+        return .milliseconds(Int((value * scale * 1000).rounded()))
+    }
+}

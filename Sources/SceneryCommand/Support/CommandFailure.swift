@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import ProfileDomain
+import Scenery
+
+/// A failure the tool reports on standard error with a documented exit code.
+struct CommandFailure: Error, CustomStringConvertible {
+    enum Code: Int32 {
+        /// A scene or data file has errors.
+        case invalidFile = 1
+        /// Unknown scene, bad argument value, module failure, database or unreadable file.
+        case sceneryError = 2
+    }
+
+    var description: String
+    var code: Code
+
+    init(_ description: String, code: Code) {
+        self.description = description
+        self.code = code
+    }
+}
+
+extension AsyncParsableCommand {
+    /// Runs `body`, printing a failure as `error: …` on standard error and exiting with its code.
+    func reportingFailures(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let failure as CommandFailure {
+            Output.error(failure.description)
+            throw ExitCode(failure.code.rawValue)
+        } catch let error as SceneryError {
+            Output.error(error.description)
+            throw ExitCode(error.code == .invalidScene ? CommandFailure.Code.invalidFile.rawValue : CommandFailure.Code.sceneryError.rawValue)
+        } catch let error as ProfileError {
+            Output.error(SceneryError.message(for: error))
+            throw ExitCode(CommandFailure.Code.sceneryError.rawValue)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import ProfileDomain
+import ProfileStore
+import Scenery
+
+/// What `run` and `interact` share: the store (with any faults), the registry, and
+/// assembling a scene with the loading indicator.
+struct SceneSession {
+    let registry: SceneRegistry
+    let store: SQLiteProfileStore
+
+    init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions) throws {
+        store = try database.openStore()
+        let services = ProfileServices(store).injectingFaults(from: FaultInjector(try faults.plan()))
+        registry = try scenes.loadRegistry(services: services)
+    }
+
+    /// Assembles and starts a scene, showing progress on a terminal.
+    func open(_ sceneID: String, for context: SceneContext, host: any SceneHost) async throws -> SceneInstance {
+        let scene = try registry.instantiate(sceneID, for: context, host: host)
+        await LoadingIndicator.start(scene)
+        await scene.appear()
+        return scene
+    }
+}
