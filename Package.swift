@@ -47,6 +47,9 @@ let package = Package(
         ),
         .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"], exclude: ["Golden"]),
         .testTarget(
+            name: "SceneryCommandTests",
+            dependencies: ["SceneryCommand", "Scenery", "ProfileStore", "ProfileDomain"]),
+        .testTarget(
             name: "ProfileTests",
             dependencies: ["Scenery", "SceneryTesting", "ProfileDomain", "ProfileStore", "SceneryProfile",
                            "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),

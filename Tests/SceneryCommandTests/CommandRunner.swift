@@ -1,0 +1,76 @@
+import Foundation
+import ProfileStore
+import Testing
+
+/// Runs the built `scenery` executable in a process of its own, with a private database.
+struct CommandRunner {
+    struct Result {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    /// A fresh directory with the database path the runs use.
+    let directory: URL
+    var database: String { directory.appending(path: "demo.sqlite").path }
+    static let packageRoot = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appending(path: "scenery-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The built executable: next to the test bundle, as SwiftPM lays products out.
+    static let executable: URL = {
+        var candidates: [URL] = []
+        if let path = ProcessInfo.processInfo.environment["SCENERY_BINARY"] { candidates.append(URL(filePath: path)) }
+        candidates.append(Bundle.main.bundleURL.appending(path: "scenery"))
+        candidates.append(URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "scenery"))
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appending(path: "scenery"))
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+
+    /// Runs `scenery` with arguments and standard input, in the package root (so
+    /// `Scenes/` is found), and waits at most a minute.
+    func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) async throws -> Result {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.packageRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["SCENERY_DATABASE"] = database
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        let id = UUID().uuidString
+        let outURL = directory.appending(path: "\(id).out"), errURL = directory.appending(path: "\(id).err")
+        let inURL = directory.appending(path: "\(id).in")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        try Data(input.utf8).write(to: inURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        let finished = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in finished.continuation.finish() }
+        try process.run()
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            Issue.record("scenery \(arguments.joined(separator: " ")) did not finish within 60 s")
+            process.terminate()
+        }
+        for await _ in finished.stream {}
+        watchdog.cancel()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            output: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// The database the runs used, opened directly.
+    func store() throws -> SQLiteProfileStore { try SQLiteProfileStore(path: database) }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
+}

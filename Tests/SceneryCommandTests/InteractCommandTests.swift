@@ -1,0 +1,68 @@
+import Foundation
+import ProfileDomain
+import Testing
+
+@Suite struct InteractCommandTests {
+    let cli: CommandRunner
+
+    init() throws { cli = try CommandRunner() }
+
+    /// The handle (number) of the action with an id in the last listing before `marker`.
+    func handle(of id: String, in output: String) -> String? {
+        output.split(separator: "\n").last { $0.hasSuffix("  " + id) }?.split(separator: " ").first.map(String.init)
+    }
+
+    @Test func aScriptedSessionLikesUnfollowsAndNavigates() async throws {
+        defer { cli.cleanUp() }
+        // Handles come from the listing: 4 = Unfollow, 9 = Like on blog 26, 8 = blog 26 itself.
+        let script = ["blogs/blog.26.like", "info/follow", "n", "info/follow", "y", "blogs/blog.26", "back", "quit"].joined(separator: "\n") + "\n"
+        let result = try await cli.run(["interact", "user-profile", "--viewer", "2", "--arg", "user=1", "--width", "72"], input: script)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(handle(of: "info/follow", in: result.output) != nil)
+        // The like: handled by the module, persisted in the database file.
+        #expect(result.output.contains("· module blogs: handled"))
+        let store = try cli.store()
+        let liked = try await store.blog(26, viewer: "2")
+        #expect(liked.likedByViewer)
+        // Unfollow: declined first, then accepted.
+        #expect(result.output.contains("Unfollow Alice Liddell? [y/N] → Cancel"))
+        #expect(result.output.contains("· module info: passed → scene: asked 'Unfollow Alice Liddell?', declined"))
+        #expect(result.output.contains("Unfollow Alice Liddell? [y/N] → Unfollow"))
+        #expect(result.output.contains("· module info: passed → scene: asked 'Unfollow Alice Liddell?', confirmed → scene: let through → module info: performed → host: received"))
+        #expect(try await store.profile(of: "1", viewer: "2").viewerFollows == false)
+        // Navigation to the blog, and back.
+        #expect(result.output.contains("scene: navigated to blog-detail"))
+        #expect(result.output.contains("══ blog-detail (default) ══"))
+        #expect(result.output.contains("┌─ post · BlogPostModule"))
+        let screens = result.output.components(separatedBy: "══ ").map { $0.prefix(while: { $0 != " " }) }
+        #expect(screens.suffix(2) == ["blog-detail", "user-profile"], "back returns to the profile")
+    }
+
+    @Test func switchingTabsAndLoadingMore() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["interact", "user-profile", "--viewer", "1", "--arg", "user=1"], input: "blogs/more\nsections#drafts\nquit\n")
+        #expect(result.status == 0)
+        #expect(result.output.contains("· scene: loaded more of blogs: ready"))
+        #expect(result.output.contains("blogs/blog.8"), "the second page is listed")
+        #expect(result.output.contains("· scene: selected tab drafts"))
+        #expect(result.output.contains("Through the looking glass"))
+    }
+
+    @Test func aFailedWriteRollsBackAndLeavesTheDatabaseUnchanged() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(
+            ["interact", "user-profile", "--viewer", "2", "--arg", "user=1", "--fail", "blogs:writes", "--width", "200"], input: "blogs/blog.26.like\nquit\n")
+        #expect(result.status == 0)
+        #expect(result.output.contains("Couldn't like “A mad tea party, part 3”: The blogs service is unavailable (injected fault)."))
+        #expect(try await cli.store().blog(26, viewer: "2").likedByViewer == false)
+    }
+
+    @Test func unknownCommandsAndEndOfInputAreHandled() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["interact", "follow-list", "--viewer", "1", "--arg", "user=1"], input: "999\nback\nhelp\n")
+        #expect(result.status == 0, "end of input quits cleanly")
+        #expect(result.output.contains("No action '999'. Type a number from the list, or back, show, help, quit."))
+        #expect(result.output.contains("This is the first scene; there is nothing to go back to."))
+        #expect(result.output.contains("back   return to the previous scene"))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import ProfileDomain
+import ProfileStore
+import Testing
+
+@Suite struct ValidateAndListCommandTests {
+    let cli: CommandRunner
+
+    init() throws { cli = try CommandRunner() }
+
+    @Test func theBundledScenesValidate() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["validate"])
+        #expect(result.status == 0)
+        #expect(result.output == "5 scene file(s) valid.\n")
+    }
+
+    @Test func aBrokenSceneFailsWithCompilerStyleDiagnostics() async throws {
+        defer { cli.cleanUp() }
+        let scene = cli.directory.appending(path: "broken.json")
+        try Data(
+            """
+            {
+              "parameters": { "user": "userID" },
+              "modules": [
+                { "id": "blogs", "type": "BlogModul", "params": { "author": "$user" } },
+                { "id": "drafts", "type": "DraftModule", "params": { "owner": "$user" } }
+              ]
+            }
+            """.utf8
+        ).write(to: scene)
+        let result = try await cli.run(["validate", scene.path])
+        #expect(result.status == 1)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("\(scene.path):4:30: error: Unknown module type 'BlogModul'; did you mean 'BlogModule'?"))
+        #expect(lines[1].hasPrefix("\(scene.path):5:5: error: DraftModule 'drafts' shows private data of '$user' but is in the scene's base modules"))
+        #expect(result.error == "error: 2 error(s) in 1 scene file(s).\n")
+    }
+
+    @Test func aMissingPathIsAnError() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["validate", "/no/such/scenes"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("No such file or directory '/no/such/scenes'"))
+    }
+
+    @Test func listShowsModulesAndScenes() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["list"])
+        #expect(result.status == 0)
+        for expected in [
+            "  DraftModule — The owner's unpublished drafts (owner only).",
+            "      list: string (default \"following\"; one of followers, following, friends) Which list.",
+            "  user-profile(user: userID)", "      variants: owner, default", "  user-profile-zh(user: userID)",
+        ] {
+            #expect(result.output.contains(expected), "missing \(expected)")
+        }
+    }
+}
+
+@Suite struct DataCommandTests {
+    let cli: CommandRunner
+
+    init() throws { cli = try CommandRunner() }
+
+    @Test func exportThenImportRoundTrips() async throws {
+        defer { cli.cleanUp() }
+        let file = cli.directory.appending(path: "data.json").path
+        let exported = try await cli.run(["data", "export", file])
+        #expect(exported.status == 0, "\(exported.error)")
+        var dataSet = try ProfileDataSet.decode(from: Data(contentsOf: URL(filePath: file)))
+        #expect(dataSet == DemoData.dataSet)
+        dataSet.users[0].name = "Alice Pleasance Liddell"
+        try dataSet.encoded().write(to: URL(filePath: file))
+        let imported = try await cli.run(["data", "import", file])
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.output.contains("Imported 7 users, 40 blogs, 4 drafts"))
+        #expect(try await cli.store().profile(of: "1", viewer: nil).user.name == "Alice Pleasance Liddell")
+    }
+
+    @Test func aBadImportPointsAtEachProblemAndChangesNothing() async throws {
+        defer { cli.cleanUp() }
+        _ = try await cli.run(["data", "export", "-"])  // creates the demo database
+        let file = cli.directory.appending(path: "bad.json")
+        try Data(
+            """
+            {
+              "users": [ { "id": "1", "name": "Solo", "summary": "" } ],
+              "follows": [
+                { "follower": "1", "followee": "1" }
+              ]
+            }
+            """.utf8
+        ).write(to: file)
+        let result = try await cli.run(["data", "import", file.path])
+        #expect(result.status == 1)
+        #expect(result.output == "\(file.path):4:5: error: follows[0]: a user cannot follow themselves.\n")
+        #expect(result.error == "error: 1 problem(s) in '\(file.path)'; nothing was imported.\n")
+        #expect(try cli.store().exportData() == DemoData.dataSet)
+    }
+
+    @Test func malformedJSONIsReportedWithItsPlace() async throws {
+        defer { cli.cleanUp() }
+        let file = cli.directory.appending(path: "syntax.json")
+        try Data("{\n  \"users\": [ { \"id\": \"1\", } ]\n}\n".utf8).write(to: file)
+        let result = try await cli.run(["data", "import", file.path])
+        #expect(result.status == 1)
+        #expect(result.output == "\(file.path):2:27: error: Trailing comma before '}'; remove the comma.\n")
+    }
+
+    @Test func exportToStandardOutput() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["data", "export", "-"])
+        #expect(result.status == 0)
+        #expect(try ProfileDataSet.decode(from: Data(result.output.utf8)).users.count == 7)
+    }
+}
