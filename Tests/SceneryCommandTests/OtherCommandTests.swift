@@ -116,3 +116,16 @@ import Testing
         #expect(try ProfileDataSet.decode(from: Data(result.output.utf8)).users.count == 7)
     }
 }
+
+@Suite struct DatabaseLocationTests {
+    @Test func theDefaultDatabaseFollowsTheEnvironment() async throws {
+        let cli = try CommandRunner()
+        defer { cli.cleanUp() }
+        let home = cli.directory.appending(path: "home")
+        _ = try await cli.run(["data", "export", "-"], environment: ["SCENERY_DATABASE": "", "XDG_DATA_HOME": "", "HOME": home.path])
+        #expect(FileManager.default.fileExists(atPath: home.appending(path: ".local/share/scenery/demo.sqlite").path))
+        let xdg = cli.directory.appending(path: "xdg")
+        _ = try await cli.run(["data", "export", "-"], environment: ["SCENERY_DATABASE": "", "XDG_DATA_HOME": xdg.path])
+        #expect(FileManager.default.fileExists(atPath: xdg.appending(path: "scenery/demo.sqlite").path))
+    }
+}

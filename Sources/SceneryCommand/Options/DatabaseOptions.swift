@@ -18,9 +18,9 @@ struct DatabaseOptions: ParsableArguments {
     static var defaultPath: String {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["SCENERY_DATABASE"], !path.isEmpty { return path }
-        let dataHome =
-            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appending(path: ".local/share").path
+        // $HOME first: FileManager's home directory ignores it on Linux.
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? URL(filePath: home).appending(path: ".local/share").path
         return URL(filePath: dataHome).appending(path: "scenery/demo.sqlite").path
     }
 
