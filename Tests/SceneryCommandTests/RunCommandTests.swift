@@ -69,6 +69,14 @@ import Testing
         #expect(result.error.contains(message), "\(result.error)")
     }
 
+    @Test func aSlowLoadPrintsNoProgressOnAPipe() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["run", "user-profile", "--arg", "user=1", "--latency", "blogs=400ms"])
+        #expect(result.status == 0)
+        #expect(result.error.isEmpty, "progress goes to terminals only: \(result.error)")
+        #expect(result.output.contains("┌─ blogs · BlogModule"))
+    }
+
     @Test func anUnknownBlogShowsAnErrorBlockNotACrash() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["run", "blog-detail", "--arg", "blog=999"])
