@@ -11,6 +11,10 @@ let package = Package(
         .library(name: "ProfileStore", targets: ["ProfileStore"]),
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
+        .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
+        .plugin(name: "SceneryValidationPlugin", targets: ["SceneryValidationPlugin"]),
+        .plugin(name: "SceneryValidateCommand", targets: ["SceneryValidateCommand"]),
+        .plugin(name: "SceneryRenderCommand", targets: ["SceneryRenderCommand"]),
     ],
     dependencies: [
         // Only the command-line tool uses this; the libraries depend on Foundation alone.
@@ -38,17 +42,35 @@ let package = Package(
             name: "SceneryProfile",
             dependencies: ["Scenery", "ProfileDomain", "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
 
+        // The validator behind the build plugin (a plugin cannot use the target it is applied to).
+        .executableTarget(name: "SceneryValidator", dependencies: ["Scenery", "SceneryProfile"]),
         .executableTarget(
             name: "SceneryCommand",
             dependencies: [
                 "Scenery", "SceneryProfile", "ProfileStore", "ProfileDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // Our own Scenes/ are validated by our own build; BundledScene completes scene ids.
+            plugins: ["SceneryValidationPlugin"]
         ),
+
+        // Plugins: thin wrappers that find files and run the tools above.
+        .plugin(name: "SceneryValidationPlugin", capability: .buildTool(), dependencies: ["SceneryValidator"]),
+        .plugin(
+            name: "SceneryValidateCommand",
+            capability: .command(intent: .custom(verb: "scenery-validate", description: "Validate the package's scene files.")),
+            dependencies: ["SceneryValidator"]),
+        .plugin(
+            name: "SceneryRenderCommand",
+            capability: .command(intent: .custom(verb: "scenery-render", description: "Render one of the package's scenes."))),
         .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"], exclude: ["Golden"]),
         .testTarget(
             name: "SceneryCommandTests",
             dependencies: ["SceneryCommand", "Scenery", "ProfileStore", "ProfileDomain"]),
+        .testTarget(
+            name: "SceneFileToolingTests",
+            dependencies: ["Scenery", "SceneryProfile", "SceneryValidator"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "ProfileTests",
             dependencies: ["Scenery", "SceneryTesting", "ProfileDomain", "ProfileStore", "SceneryProfile",

@@ -79,7 +79,8 @@ public struct SceneRegistry: Sendable {
 
     // MARK: Scenes
 
-    /// Loads every `*.json` scene file in a directory (not `*.schema.json`), validates all
+    /// Loads every `*.json` scene file in a directory (not `*.schema.json` or
+    /// `*.modules.json`), validates all
     /// scenes, and returns every problem found.
     ///
     /// Scenes with errors stay known (so ``diagnostics(for:)`` can explain them) but cannot
@@ -90,7 +91,7 @@ public struct SceneRegistry: Sendable {
         let files: [URL]
         do {
             files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-                .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasSuffix(".schema.json") }
+                .filter { Self.isSceneFile($0.lastPathComponent) }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         } catch {
             throw SceneryError(

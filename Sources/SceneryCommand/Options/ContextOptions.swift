@@ -3,7 +3,9 @@ import Scenery
 
 /// The scene and the context to run it for.
 struct ContextOptions: ParsableArguments {
-    @Argument(help: "The scene id: a file name in the scene directory, without .json.")
+    @Argument(
+        help: "The scene id: a file name in the scene directory, without .json.",
+        completion: .list(BundledScene.allCases.map(\.rawValue)))
     var scene: String
 
     @Option(help: "The signed-in user's id; leave out for a signed-out viewer.")
