@@ -1,0 +1,92 @@
+import Testing
+
+@testable import Scenery
+
+struct Row: Identifiable, Equatable {
+    var id: Int
+    var content: Int
+}
+
+/// 10% inserts, deletes, moves and updates of `count` rows (the benchmark's mix).
+func mutated(_ old: [Row], percent: Int, using random: inout SeededRandom, nextID: inout Int) -> [Row] {
+    var rows = old
+    let changes = max(1, old.count * percent / 100)
+    for _ in 0..<changes where !rows.isEmpty { rows.remove(at: Int.random(in: 0..<rows.count, using: &random)) }
+    for _ in 0..<changes where !rows.isEmpty {
+        let row = rows.remove(at: Int.random(in: 0..<rows.count, using: &random))
+        rows.insert(row, at: Int.random(in: 0...rows.count, using: &random))
+    }
+    for _ in 0..<changes where !rows.isEmpty { rows[Int.random(in: 0..<rows.count, using: &random)].content += 1 }
+    for _ in 0..<changes {
+        rows.insert(Row(id: nextID, content: 0), at: Int.random(in: 0...rows.count, using: &random))
+        nextID += 1
+    }
+    return rows
+}
+
+@Suite struct ListDiffTests {
+    @Test func reportsMinimalChanges() {
+        let diff = ListDiff(from: ["a", "b", "c", "d"], to: ["b", "a", "d", "e"])
+        #expect(diff.deletions == [2])
+        #expect(diff.insertions == [3])
+        #expect(diff.moves.count == 1, "only one of a/b changed its relative order")
+        #expect(diff.applying(to: ["a", "b", "c", "d"], new: ["b", "a", "d", "e"]) == ["b", "a", "d", "e"])
+    }
+
+    @Test func movingOneRowFarIsOneMove() {
+        let old = Array(0..<1000)
+        var new = old
+        new.insert(new.remove(at: 3), at: 900)
+        let diff = ListDiff(from: old, to: new)
+        #expect(diff.moves == [ListDiff<Int>.Move(from: 3, to: 900)])
+        #expect(diff.deletions.isEmpty && diff.insertions.isEmpty)
+    }
+
+    @Test(arguments: 0..<200)
+    func matchesTheStandardLibraryOnRandomArrays(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        let count = Int.random(in: 0...60, using: &random)
+        var nextID = 1000
+        let old = (0..<count).map { Row(id: $0, content: 0) }
+        let new = mutated(old, percent: Int.random(in: 5...40, using: &random), using: &random, nextID: &nextID)
+        let diff = ListDiff(from: old, to: new)
+        // Applying our diff and the standard library's gives the same array.
+        #expect(diff.applying(to: old, new: new) == new)
+        let oracle = new.difference(from: old)
+        #expect(old.applying(oracle) == new)
+        // Deletions and insertions are exactly the ids only on one side.
+        let oldIDs = Set(old.map(\.id)), newIDs = Set(new.map(\.id))
+        #expect(Set(diff.deletions.map { old[$0].id }) == oldIDs.subtracting(newIDs))
+        #expect(Set(diff.insertions.map { new[$0].id }) == newIDs.subtracting(oldIDs))
+        // Updates are exactly the matched rows whose content changed.
+        let oldByID = Dictionary(uniqueKeysWithValues: old.map { ($0.id, $0) })
+        let expectedUpdates = new.indices.filter { index in
+            oldByID[new[index].id].map { $0.content != new[index].content } ?? false
+        }
+        #expect(diff.updates == expectedUpdates)
+        // Moves are minimal: the kept rows form a longest common order.
+        let common = new.compactMap { row in old.firstIndex { $0.id == row.id } }
+        #expect(diff.moves.count == common.count - Self.longestIncreasingRun(common))
+    }
+
+    static func longestIncreasingRun(_ values: [Int]) -> Int {
+        // Quadratic reference, for small arrays.
+        var best = [Int](repeating: 1, count: values.count)
+        for i in values.indices { for j in 0..<i where values[j] < values[i] { best[i] = max(best[i], best[j] + 1) } }
+        return best.max() ?? 0
+    }
+
+    @Test func duplicateIdsNeverCrashAndAreReported() {
+        let old = ["a", "a", "b", "c", "c", "c"], new = ["c", "a", "b", "a", "c"]
+        let diff = ListDiff(from: old, to: new)
+        #expect(diff.duplicateIDs.sorted() == ["a", "c"])
+        #expect(diff.applying(to: old, new: new) == new)
+    }
+
+    @Test func emptyToFullAndBack() {
+        let full = Array(0..<50)
+        #expect(ListDiff(from: [], to: full).insertions == Array(0..<50))
+        #expect(ListDiff(from: full, to: []).deletions == Array(0..<50))
+        #expect(ListDiff(from: full, to: full).isEmpty)
+    }
+}
