@@ -83,13 +83,23 @@ public actor BlogModule: Module {
         }
     }
 
+    /// One blog's row (selecting it sends `blog.open`).
+    private func row(_ blog: Blog) -> ViewNode {
+        BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil).render()
+            .selectable(sending: EventDescriptor("blog.open", payload: ["blog": .int(Int(blog.id))]))
+    }
+
+    /// Renders one row again (`blog.27`), so a like costs one row, not the list.
+    public func render(_ id: NodeID) -> ViewNode? {
+        guard id.rawValue.hasPrefix("blog."), let number = Int64(id.rawValue.dropFirst("blog.".count)),
+            let blog = state.value?.first(where: { $0.id == number })
+        else { return nil }
+        return row(blog)
+    }
+
     public func render() -> ViewNode {
-        let canLike = context.viewer != nil
-        return state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: emptyText) { blogs in
-            let rows = blogs.map { blog in
-                BlogCellPresenter(blog: blog, wording: wording, canLike: canLike).render()
-                    .selectable(sending: EventDescriptor("blog.open", payload: ["blog": .int(Int(blog.id))]))
-            }
+        state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: emptyText) { blogs in
+            let rows = blogs.map(row)
             var children: [ViewNode] = [
                 .button("refresh", title: refreshTitle, sends: EventDescriptor(SceneEvents.refresh, payload: ["module": .string(context.id.rawValue)])),
                 .list("list", sections: [.init(id: "all", header: header, rows: rows)]),
@@ -110,12 +120,14 @@ public actor BlogModule: Module {
         likesInFlight.insert(id)
         defer { likesInFlight.remove(id) }
         replace(BlogLikes.toggled(original, liked: liked))
+        let hadNotice = notice != nil
         notice = nil
-        await context.setNeedsRender()
+        // Only the row changed (unless a notice appears or goes): re-render just the row.
+        if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
         let (settled, failure) = await likes.write(liked, on: original)
         replace(settled)
         notice = failure
-        await context.setNeedsRender()
+        if failure != nil { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
         return .handled
     }
 

@@ -34,15 +34,22 @@ extension SceneHost {
 ///
 /// A module's state change updates its frame (a ``ViewNode/Kind/module(_:)`` node);
 /// selecting a tab updates the tab switch.
+///
+/// ``patches`` take the tree the host last got (from ``SceneInstance/render()`` or earlier
+/// updates) to the new one, touching only what changed; hosts that redraw whole subtrees
+/// can use ``node`` instead.
 public struct SceneUpdate: Sendable, Hashable {
     /// The new subtree; replaces the node with the same id.
     public var node: ViewNode
     /// The module whose frame changed, or `nil` for a tab switch.
     public var module: ModuleID?
+    /// The changes from the previous rendering of that subtree (empty if there was none).
+    public var patches: [ViewPatch]
 
     /// Creates an update.
-    public init(node: ViewNode, module: ModuleID?) {
+    public init(node: ViewNode, module: ModuleID?, patches: [ViewPatch] = []) {
         self.node = node
         self.module = module
+        self.patches = patches
     }
 }

@@ -56,6 +56,15 @@ public protocol Module: Actor {
     /// The module's subtree for its current state, with ids local to the module.
     func render() -> ViewNode
 
+    /// The subtree with only the rows inside `window` of its long list (see ``RowWindow``).
+    /// The default renders everything.
+    func render(window: RowWindow) -> ViewNode
+
+    /// One node of the subtree rendered again, by its local id — so that a change to one row
+    /// of a long list costs one row. Return `nil` (the default) to have the whole module
+    /// rendered instead.
+    func render(_ id: NodeID) -> ViewNode?
+
     /// Decides what happens to an event from one of the module's nodes.
     ///
     /// The event's ``Event/source`` is local to the module (`row.7/like`, not
@@ -74,6 +83,8 @@ public protocol Module: Actor {
 }
 
 extension Module {
+    public func render(window: RowWindow) -> ViewNode { render() }
+    public func render(_ id: NodeID) -> ViewNode? { nil }
     public func handle(_ event: Event) async -> EventDisposition { .pass }
     public func perform(_ event: Event) async {}
     public func appear() async {}

@@ -9,10 +9,11 @@ public struct ModuleContext: Sendable {
     public var id: ModuleID
     /// Who is looking at the scene, `nil` when signed out.
     public var viewer: String?
-    private let notify: @Sendable (ModuleID) async -> Void
+    private let notify: @Sendable (ModuleChange) async -> Void
 
-    /// Creates a context; `notify` receives the module id on each ``setNeedsRender()``.
-    public init(id: ModuleID, viewer: String?, notify: @escaping @Sendable (ModuleID) async -> Void = { _ in }) {
+    /// Creates a context; `notify` receives each ``setNeedsRender()`` and
+    /// ``setNeedsRender(_:)``.
+    public init(id: ModuleID, viewer: String?, notify: @escaping @Sendable (ModuleChange) async -> Void = { _ in }) {
         self.id = id
         self.viewer = viewer
         self.notify = notify
@@ -22,6 +23,25 @@ public struct ModuleContext: Sendable {
     ///
     /// Returns once the host has been told. Does nothing after the scene was left.
     public func setNeedsRender() async {
-        await notify(id)
+        await notify(ModuleChange(module: id, nodes: nil))
+    }
+
+    /// Tells the scene that only these nodes changed (local ids, such as `blog.27`): the scene
+    /// asks ``Module/render(_:)`` for each, so a one-row change in a long list costs one row.
+    public func setNeedsRender(_ nodes: [NodeID]) async {
+        await notify(ModuleChange(module: id, nodes: nodes))
+    }
+}
+
+/// What a module said changed: all of it, or some nodes.
+public struct ModuleChange: Sendable, Hashable {
+    /// The module.
+    public var module: ModuleID
+    /// The local ids of the nodes that changed, or `nil` for the whole module.
+    public var nodes: [NodeID]?
+
+    public init(module: ModuleID, nodes: [NodeID]?) {
+        self.module = module
+        self.nodes = nodes
     }
 }

@@ -51,8 +51,8 @@ extension SceneRegistry {
             }
             let descriptor = registration.descriptor
             let parameters = try moduleParameters(for: instance, descriptor: descriptor, environment: environment, sceneID: sceneID)
-            let moduleContext = ModuleContext(id: instance.id, viewer: context.viewer) { [link] id in
-                await link.scene?.moduleDidChange(id)
+            let moduleContext = ModuleContext(id: instance.id, viewer: context.viewer) { [link] change in
+                await link.scene?.moduleDidChange(change)
             }
             let module: any Module
             do {

@@ -33,6 +33,7 @@ extension SceneInstance {
     }
 
     /// One module's frame: its own rendering, or the runtime's error block when it failed.
+    /// Remembered as what the host now has, for later patches.
     func renderFrame(_ id: ModuleID) async -> ViewNode? {
         guard let slot = slots[id] else { return nil }
         let content: ViewNode
@@ -41,11 +42,15 @@ extension SceneInstance {
                 "error", slot.failure ?? "\(slot.descriptor.type) could not load.",
                 retry: EventDescriptor(SceneEvents.retry, payload: ["module": .string(id.rawValue)])
             ).qualified(by: id)
+        } else if let window = windows[id] {
+            content = await slot.module.render(window: window).qualified(by: id)
         } else {
             content = await slot.module.render().qualified(by: id)
         }
-        return ViewNode(
+        let frame = ViewNode(
             id: NodeID(id.rawValue),
             kind: .module(ViewNode.ModuleFrame(module: id, type: slot.descriptor.type, status: slot.status, content: content)))
+        frames[id] = RenderedFrame(node: frame, paths: nil)
+        return frame
     }
 }

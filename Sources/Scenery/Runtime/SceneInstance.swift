@@ -35,11 +35,21 @@ public actor SceneInstance {
     var phase: Phase = .created
     var isShown = false
     var inFlight: [Int: LoadRace] = [:]
+    /// The last frame rendered for each module (what the host has), for patches.
+    var frames: [ModuleID: RenderedFrame] = [:]
+    /// The row windows hosts asked for, by module.
+    var windows: [ModuleID: RowWindow] = [:]
     var nextWorkID = 0
     /// Every routed event's outcome, oldest first.
     public internal(set) var eventLog: [EventOutcome] = []
 
     enum Phase: Sendable { case created, started, left }
+
+    /// A rendered module frame and, once needed, where each of its nodes is.
+    struct RenderedFrame: Sendable {
+        var node: ViewNode
+        var paths: [NodeID: [Int]]?
+    }
 
     struct ModuleSlot: Sendable {
         let instance: ModuleInstance
@@ -184,16 +194,65 @@ public actor SceneInstance {
     }
 
     /// Called through a module's context when its state changed.
-    func moduleDidChange(_ id: ModuleID) async {
+    func moduleDidChange(_ change: ModuleChange) async {
         guard phase != .left else { return }
-        await publish(id)
+        if let nodes = change.nodes, !nodes.isEmpty {
+            await publish(change.module, nodes: nodes)
+        } else {
+            await publish(change.module)
+        }
     }
 
-    /// Renders one module's frame and tells the host, if the module is shown.
+    /// Renders one module's frame again and tells the host, with patches from the frame it
+    /// had, if the module is shown.
     func publish(_ id: ModuleID) async {
         guard phase != .left, visibleModules.contains(id) else { return }
+        let previous = frames[id]?.node
         guard let frame = await renderFrame(id) else { return }
         guard phase != .left else { return }
-        await host.sceneDidUpdate(SceneUpdate(node: frame, module: id))
+        let patches = previous.map { ViewTreeDiff(from: $0, to: frame).patches } ?? []
+        await host.sceneDidUpdate(SceneUpdate(node: frame, module: id, patches: patches))
+    }
+
+    /// Renders only some nodes of a module again: each replaces its old self in the frame
+    /// in place, and the host gets that node with its patches. Falls back to the whole
+    /// module when the module cannot render a node alone or the node is not shown.
+    func publish(_ id: ModuleID, nodes: [NodeID]) async {
+        guard phase != .left, visibleModules.contains(id), let slot = slots[id], slot.status == .ready, frames[id] != nil else {
+            await publish(id)
+            return
+        }
+        var updates: [SceneUpdate] = []
+        for local in nodes {
+            guard let rendered = await slot.module.render(local) else {
+                await publish(id)
+                return
+            }
+            let node = rendered.qualified(by: id)
+            if frames[id]?.paths == nil, let frame = frames[id]?.node {
+                // Compute first: an optional-chained assignment starts its write before its right side.
+                let paths = frame.pathIndex()
+                frames[id]?.paths = paths
+            }
+            guard let path = frames[id]?.paths?[node.id], let old = frames[id]?.node.node(at: path[...]) else {
+                await publish(id)
+                return
+            }
+            let patches = ViewTreeDiff(from: old, to: node).patches
+            frames[id]?.node.replace(at: path[...], with: node)
+            // A change of structure inside the node moves paths below it.
+            if patches.contains(where: { if case .update = $0 { false } else { true } }) { frames[id]?.paths = nil }
+            updates.append(SceneUpdate(node: node, module: id, patches: patches))
+        }
+        guard phase != .left else { return }
+        for update in updates { await host.sceneDidUpdate(update) }
+    }
+
+    /// Asks a module to render only the rows inside `window` of its long list (or all rows
+    /// again for `nil`), and sends the host the change.
+    public func setWindow(_ window: RowWindow?, for module: ModuleID) async {
+        guard slots[module] != nil, windows[module] != window else { return }
+        windows[module] = window
+        await publish(module)
     }
 }

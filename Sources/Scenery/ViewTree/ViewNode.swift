@@ -88,6 +88,10 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
         public var header: String?
         public var footer: String?
         public var rows: [ViewNode]
+        /// When only a window of a long list is rendered: the index of the first row here.
+        public var firstRowIndex: Int?
+        /// When only a window of a long list is rendered: how many rows the list has in all.
+        public var totalRowCount: Int?
 
         /// Creates a section.
         public init(id: NodeID, header: String? = nil, footer: String? = nil, rows: [ViewNode]) {

@@ -142,6 +142,23 @@ import Testing
         ).run()
     }
 
+    @Test func aLikeUpdatesOneRowWithMinimalPatches() async throws {
+        let host = RecordingHost()
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "5", arguments: ["user": "1"]), host: host)
+        let tree = PatchableTree(await scene.render())
+        host.reset()
+        let like = try #require(await scene.render().action(withID: "blogs/blog.27.like"))
+        await scene.send(like.event)
+        #expect(host.updates.map(\.node.id) == ["blogs/blog.27", "blogs/blog.27"], "optimistic, then settled: the row only")
+        let patched = Set(host.updates.flatMap(\.patches).map { patch -> NodeID in
+            if case .update(let id, _) = patch { return id }
+            return "structural"
+        })
+        #expect(patched == ["blogs/blog.27.likes", "blogs/blog.27.like"])
+        for update in host.updates { try tree.apply(update.patches) }
+        #expect(tree.root == (await scene.render()))
+    }
+
     @Test func moduleSubtreesNameTheirIdAndTypeInJSON() async throws {
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: RecordingHost())
         let json = JSONRenderer().render(await scene.render())

@@ -57,7 +57,7 @@ import Testing
         let scene = try await registry.assemble("profile", for: owner, host: host)
         #expect(await scene.render().moduleFrame("secrets") == nil, "secrets sit in the unselected tab")
         host.reset()
-        await scene.moduleDidChange("secrets")
+        await scene.moduleDidChange(ModuleChange(module: "secrets", nodes: nil))
         #expect(host.updates.isEmpty)
     }
 }

@@ -155,3 +155,27 @@ struct TreeGenerator {
         #expect(throws: PatchableTree.PatchError.self) { try tree.apply([.delete("missing")]) }
     }
 }
+
+@Suite struct ViewPatchCodingTests {
+    @Test func patchesRoundTripThroughJSON() throws {
+        var generator = TreeGenerator(random: SeededRandom(seed: 99))
+        let old = generator.tree()
+        let new = generator.mutate(generator.mutate(old))
+        let patches = ViewTreeDiff(from: old, to: new).patches
+        let data = try JSONEncoder().encode(patches)
+        #expect(try JSONDecoder().decode([ViewPatch].self, from: data) == patches)
+    }
+
+    @Test func anUpdateIsCompact() throws {
+        let patch = ViewPatch.update("blogs/blog.7.likes", ElementProperties(kind: .text("Likes: 13", role: .caption)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(
+            String(decoding: try encoder.encode(patch), as: UTF8.self)
+                == #"{"id":"blogs\/blog.7.likes","op":"update","properties":{"role":"caption","text":"Likes: 13","type":"text"}}"#)
+        let section = ViewPatch.update("s", ElementProperties(kind: .section(header: "H", footer: nil, firstRowIndex: 50, totalRowCount: 1000)))
+        #expect(try JSONDecoder().decode(ViewPatch.self, from: encoder.encode(section)) == section)
+    }
+}
+
+import Foundation

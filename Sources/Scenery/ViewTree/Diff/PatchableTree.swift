@@ -137,8 +137,11 @@ public final class PatchableTree {
         func content() -> ViewNode { nodes().first ?? .stack("\(element.id.rawValue)#empty", []) }
         let kind: ViewNode.Kind
         switch element.properties.kind {
-        case .section(let header, let footer):
-            return .section(ViewNode.Section(id: element.id, header: header, footer: footer, rows: nodes()))
+        case .section(let header, let footer, let firstRowIndex, let totalRowCount):
+            var section = ViewNode.Section(id: element.id, header: header, footer: footer, rows: nodes())
+            section.firstRowIndex = firstRowIndex
+            section.totalRowCount = totalRowCount
+            return .section(section)
         case .text(let text, let role): kind = .text(text, role: role)
         case .image(let source, let alt): kind = .image(source, alt: alt)
         case .button(let title, let event, let style): kind = .button(title: title, event: event, style: style)

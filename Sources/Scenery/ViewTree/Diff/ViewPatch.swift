@@ -54,7 +54,7 @@ public struct ElementProperties: Sendable, Hashable {
         case list(layout: ViewNode.ListLayout)
         case tabs(tabs: [ViewNode.TabSwitch.Tab], selection: String)
         case module(ModuleID, type: String, status: ModuleStatus)
-        case section(header: String?, footer: String?)
+        case section(header: String?, footer: String?, firstRowIndex: Int?, totalRowCount: Int?)
     }
 
     public var kind: Kind
@@ -83,7 +83,8 @@ extension ViewElement {
     public var properties: ElementProperties {
         switch self {
         case .section(let section):
-            return ElementProperties(kind: .section(header: section.header, footer: section.footer))
+            return ElementProperties(
+                kind: .section(header: section.header, footer: section.footer, firstRowIndex: section.firstRowIndex, totalRowCount: section.totalRowCount))
         case .node(let node):
             let kind: ElementProperties.Kind
             switch node.kind {

@@ -1,0 +1,88 @@
+extension ViewNode {
+    /// The position of every node below this one, as child indices (a list step takes two:
+    /// section, then row). Built once per full render; lets one node be replaced in place.
+    func pathIndex() -> [NodeID: [Int]] {
+        var index: [NodeID: [Int]] = [id: []]
+        var stack: [(ViewNode, [Int])] = [(self, [])]
+        while let (node, path) = stack.popLast() {
+            switch node.kind {
+            case .text, .image, .button, .placeholder: continue
+            case .stack(_, let children):
+                for (position, child) in children.enumerated() {
+                    index[child.id] = path + [position]
+                    stack.append((child, path + [position]))
+                }
+            case .list(_, let sections):
+                for (s, section) in sections.enumerated() {
+                    for (r, row) in section.rows.enumerated() {
+                        index[row.id] = path + [s, r]
+                        stack.append((row, path + [s, r]))
+                    }
+                }
+            case .tabs(let tabs):
+                index[tabs.content.id] = path + [0]
+                stack.append((tabs.content, path + [0]))
+            case .module(let frame):
+                index[frame.content.id] = path + [0]
+                stack.append((frame.content, path + [0]))
+            }
+        }
+        return index
+    }
+
+    /// The node at a path from ``pathIndex()``.
+    func node(at path: ArraySlice<Int>) -> ViewNode? {
+        guard let first = path.first else { return self }
+        switch kind {
+        case .stack(_, let children):
+            return children.indices.contains(first) ? children[first].node(at: path.dropFirst()) : nil
+        case .list(_, let sections):
+            guard path.count >= 2, sections.indices.contains(first) else { return nil }
+            let row = path[path.startIndex + 1]
+            return sections[first].rows.indices.contains(row) ? sections[first].rows[row].node(at: path.dropFirst(2)) : nil
+        case .tabs(let tabs): return first == 0 ? tabs.content.node(at: path.dropFirst()) : nil
+        case .module(let frame): return first == 0 ? frame.content.node(at: path.dropFirst()) : nil
+        default: return nil
+        }
+    }
+
+    /// Replaces the node at a path, in place (no copy when this tree is not shared).
+    /// Returns whether the path existed.
+    @discardableResult
+    mutating func replace(at path: ArraySlice<Int>, with node: ViewNode) -> Bool {
+        guard let first = path.first else {
+            self = node
+            return true
+        }
+        switch kind {
+        case .stack(let axis, var children):
+            guard children.indices.contains(first) else { return false }
+            kind = .text("", role: .body)  // release the array so the child edit is in place
+            let done = children[first].replace(at: path.dropFirst(), with: node)
+            kind = .stack(axis: axis, children: children)
+            return done
+        case .list(let layout, var sections):
+            guard path.count >= 2, sections.indices.contains(first) else { return false }
+            let row = path[path.startIndex + 1]
+            guard sections[first].rows.indices.contains(row) else { return false }
+            kind = .text("", role: .body)
+            let done = sections[first].rows[row].replace(at: path.dropFirst(2), with: node)
+            kind = .list(layout: layout, sections: sections)
+            return done
+        case .tabs(var tabs):
+            guard first == 0 else { return false }
+            kind = .text("", role: .body)
+            let done = tabs.content.replace(at: path.dropFirst(), with: node)
+            kind = .tabs(tabs)
+            return done
+        case .module(var frame):
+            guard first == 0 else { return false }
+            kind = .text("", role: .body)
+            let done = frame.content.replace(at: path.dropFirst(), with: node)
+            kind = .module(frame)
+            return done
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import SceneryTesting
+import Testing
+
+@testable import Scenery
+
+/// A long list that can re-render one row and honour a row window.
+actor LongListModule: Module {
+    static let descriptor = ModuleDescriptor(type: "LongList", summary: "Many rows.", parameters: [ParameterSpec("rows", .int, default: 1000)])
+    let count: Int
+    var likes: [Int]
+    let context: ModuleContext
+    var fullRenders = 0
+
+    init(parameters: ModuleParameters, context: ModuleContext) throws {
+        count = try parameters.int("rows")
+        likes = Array(repeating: 0, count: count)
+        self.context = context
+    }
+
+    func load(_ request: LoadRequest) async throws {}
+
+    func row(_ index: Int) -> ViewNode {
+        .stack("row.\(index)", axis: .horizontal, [.text("row.\(index).title", "Row \(index)"), .text("row.\(index).likes", "Likes: \(likes[index])")])
+    }
+
+    func render() -> ViewNode {
+        let rows = (0..<count).map { row($0) }
+        fullRenders += 1
+        return .list("list", sections: [.init(id: "all", rows: rows)])
+    }
+
+    func render(window: RowWindow) -> ViewNode {
+        .list("list", sections: [.windowed(id: "all", total: count, window: window, row: row)])
+    }
+
+    func render(_ id: NodeID) -> ViewNode? {
+        guard id.rawValue.hasPrefix("row."), let index = Int(id.rawValue.dropFirst(4)), likes.indices.contains(index) else { return nil }
+        return row(index)
+    }
+
+    func like(_ index: Int, rowOnly: Bool) async {
+        likes[index] += 1
+        if rowOnly { await context.setNeedsRender(["row.\(index)"]) } else { await context.setNeedsRender() }
+    }
+}
+
+@Suite struct IncrementalUpdateTests {
+    func scene(rows: Int = 1000) async throws -> (SceneInstance, RecordingHost, LongListModule) {
+        let box = ModuleBox()
+        var registry = SceneRegistry()
+        registry.register(LongListModule.self) { parameters, context in
+            let module = try LongListModule(parameters: parameters, context: context)
+            box.module = module
+            return module
+        }
+        registry.addScene(id: "long", source: #"{ "modules": [ { "id": "list", "type": "LongList", "params": { "rows": \#(rows) } } ] }"#)
+        let host = RecordingHost()
+        let scene = try await registry.assemble("long", for: SceneContext(viewer: nil), host: host)
+        return (scene, host, try #require(box.module))
+    }
+
+    @Test func aFullReRenderSendsPatchesForWhatChangedOnly() async throws {
+        let (scene, host, module) = try await scene()
+        let before = PatchableTree(await scene.render())
+        host.reset()
+        await module.like(7, rowOnly: false)
+        let update = try #require(host.updates.first)
+        #expect(update.patches == [.update("list/row.7.likes", ElementProperties(kind: .text("Likes: 1", role: .body)))])
+        try before.apply(update.patches)
+        #expect(before.root == (await scene.render()))
+    }
+
+    @Test func aOneRowChangeRendersOneRow() async throws {
+        let (scene, host, module) = try await scene()
+        let tree = PatchableTree(await scene.render())
+        let rendersBefore = await module.fullRenders
+        host.reset()
+        await module.like(7, rowOnly: true)
+        await module.like(7, rowOnly: true)
+        #expect(await module.fullRenders == rendersBefore, "no full re-render")
+        #expect(host.updates.map(\.node.id) == ["list/row.7", "list/row.7"])
+        for update in host.updates { try tree.apply(update.patches) }
+        #expect(tree.root == (await scene.render()), "the host's tree matches a full rendering")
+        #expect(tree.root.node(withID: "list/row.7.likes")?.visibleTexts == ["Likes: 2"])
+    }
+
+    @Test func aWindowRendersOnlyItsRows() async throws {
+        let (scene, host, _) = try await scene(rows: 100_000)
+        host.reset()
+        await scene.setWindow(RowWindow(start: 500, count: 50), for: "list")
+        let tree = await scene.render()
+        guard case .list(_, let sections)? = tree.node(withID: "list/list")?.kind else {
+            Issue.record("no list")
+            return
+        }
+        #expect(sections[0].rows.count == 50)
+        #expect(sections[0].rows.first?.id == "list/row.500")
+        #expect(sections[0].firstRowIndex == 500)
+        #expect(sections[0].totalRowCount == 100_000)
+        #expect(host.updates.count == 1)
+    }
+}
+
+final class ModuleBox: @unchecked Sendable {
+    // Set once, during assembly, before any test reads it.
+    var module: LongListModule?
+}
