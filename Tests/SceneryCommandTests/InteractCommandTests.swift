@@ -1,5 +1,6 @@
 import Foundation
 import ProfileDomain
+import Scenery
 import Testing
 
 @Suite struct InteractCommandTests {
@@ -55,6 +56,20 @@ import Testing
         #expect(result.status == 0)
         #expect(result.output.contains("Couldn't like “A mad tea party, part 3”: The blogs service is unavailable (injected fault)."))
         #expect(try await cli.store().blog(26, viewer: "2").likedByViewer == false)
+    }
+
+    @Test func streamsTheTreeThenPatchesAsJSONLines() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(
+            ["interact", "user-profile", "--viewer", "5", "--arg", "user=1", "--format", "json"], input: "blogs/blog.27.like\ninfo/follow\nn\nquit\n")
+        #expect(result.status == 0, "\(result.error)")
+        let lines = try result.output.split(separator: "\n").map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        #expect(lines.map { $0["type"] } == ["tree", "route", "patches", "confirm", "route"])
+        let tree = try JSONDecoder().decode(ViewTreeDocument.self, from: Data(result.output.split(separator: "\n")[0].utf8))
+        #expect(tree.scene == "user-profile")
+        let patches = try JSONDecoder().decode([ViewPatch].self, from: JSONEncoder().encode(lines[2]["patches"]))
+        #expect(patches.map { if case .update(let id, _) = $0 { id } else { "other" } } == ["blogs/blog.27.likes", "blogs/blog.27.like"])
+        #expect(lines[3]["title"] == "Unfollow Alice Liddell?")
     }
 
     @Test func unknownCommandsAndEndOfInputAreHandled() async throws {

@@ -51,6 +51,12 @@ extension JSONValue {
         return nil
     }
 
+    /// The member of an object with a key, if this is an object that has it.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
     /// A short name of the value's kind, as used in diagnostics ("a string", "an integer").
     public var kindDescription: String {
         switch self {

@@ -14,7 +14,14 @@ struct InteractCommand: AsyncParsableCommand {
             'Unfollow Alice? [y/N]'. Example: printf '3\\ny\\nquit\\n' | scenery interact user-profile --viewer 2 --arg user=1
             """)
 
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
     @OptionGroup var context: ContextOptions
+
+    @Option(help: "text (for people) or json (a stream of JSON lines for a client: the tree, then patches).")
+    var format: Format = .text
 
     @Option(help: "Columns for text output.")
     var width: Int = 80
@@ -27,13 +34,14 @@ struct InteractCommand: AsyncParsableCommand {
         try await reportingFailures {
             let session = try SceneSession(scenes: scenes, database: database, faults: faults)
             let input = LineReader()
-            let host = InteractiveHost(input: input)
+            let json = format == .json
+            let host = InteractiveHost(input: input, json: json)
             var stack = [try await session.open(context.scene, for: context.context, host: host)]
             var actions = await show(stack[stack.count - 1])
             while true {
-                Output.write("> ")
+                if !json { Output.write("> ") }
                 guard let line = await input.next() else {
-                    Output.line()
+                    if !json { Output.line() }
                     break
                 }
                 let command = line.trimmingCharacters(in: .whitespaces)
@@ -59,11 +67,21 @@ struct InteractCommand: AsyncParsableCommand {
                     actions = await show(stack[stack.count - 1])
                 default:
                     guard let action = Self.action(for: command, in: actions) else {
-                        Output.line("No action '\(TerminalText.sanitized(command))'. Type a number from the list, or back, show, help, quit.")
+                        if json {
+                            StreamLine.write(["type": "error", "message": .string("No action '\(command)'.")])
+                        } else {
+                            Output.line("No action '\(TerminalText.sanitized(command))'. Type a number from the list, or back, show, help, quit.")
+                        }
                         continue
                     }
+                    _ = host.takeUpdates()
                     let outcome = await scene.send(action.event)
-                    Output.line("· " + outcome.route.map { TerminalText.sanitized($0.description) }.joined(separator: " → "))
+                    if json {
+                        StreamLine.route(outcome)
+                        for update in host.takeUpdates() where !update.patches.isEmpty { StreamLine.patches(update) }
+                    } else {
+                        Output.line("· " + outcome.route.map { TerminalText.sanitized($0.description) }.joined(separator: " → "))
+                    }
                     if let intent = outcome.navigations.last {
                         do {
                             await scene.disappear()
@@ -74,7 +92,11 @@ struct InteractCommand: AsyncParsableCommand {
                             Output.line("Cannot open '\(intent.scene)': \(SceneryError.message(for: error))")
                         }
                     }
-                    actions = await show(stack[stack.count - 1])
+                    if json, outcome.navigations.isEmpty {
+                        actions = await stack[stack.count - 1].render().actions
+                    } else {
+                        actions = await show(stack[stack.count - 1])
+                    }
                 }
             }
             for scene in stack.reversed() { await scene.leave() }
@@ -89,10 +111,14 @@ struct InteractCommand: AsyncParsableCommand {
           quit   leave
         """
 
-    /// Prints the scene and its numbered actions; returns the actions.
+    /// Prints the scene and its numbered actions (or, as JSON, the tree); returns the actions.
     private func show(_ scene: SceneInstance) async -> [ViewAction] {
         let tree = await scene.render()
         let actions = tree.actions
+        if format == .json {
+            StreamLine.tree(tree, scene: scene)
+            return actions
+        }
         Output.line("══ \(TerminalText.sanitized(scene.sceneID)) (\(TerminalText.sanitized(scene.variant))) ══")
         Output.write(TextRenderer(width: width).render(tree))
         Output.line("Actions:")
