@@ -68,7 +68,7 @@ import Testing
         let tree = try JSONDecoder().decode(ViewTreeDocument.self, from: Data(result.output.split(separator: "\n")[0].utf8))
         #expect(tree.scene == "user-profile")
         let patches = try JSONDecoder().decode([ViewPatch].self, from: JSONEncoder().encode(lines[2]["patches"]))
-        #expect(patches.map { if case .update(let id, _) = $0 { id } else { "other" } } == ["blogs/blog.27.likes", "blogs/blog.27.like"])
+        #expect(patches.map { patch -> NodeID in if case .update(let id, _) = patch { id } else { "other" } } == ["blogs/blog.27.likes", "blogs/blog.27.like"])
         #expect(lines[3]["title"] == "Unfollow Alice Liddell?")
     }
 
