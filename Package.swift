@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
+        .executable(name: "scenery-bench", targets: ["SceneryBench"]),
         .plugin(name: "SceneryValidationPlugin", targets: ["SceneryValidationPlugin"]),
         .plugin(name: "SceneryValidateCommand", targets: ["SceneryValidateCommand"]),
         .plugin(name: "SceneryRenderCommand", targets: ["SceneryRenderCommand"]),
@@ -53,6 +54,9 @@ let package = Package(
             // Our own Scenes/ are validated by our own build; BundledScene completes scene ids.
             plugins: ["SceneryValidationPlugin"]
         ),
+
+        // Benchmarks: swift run -c release scenery-bench (never run by the tests).
+        .executableTarget(name: "SceneryBench", dependencies: ["Scenery"]),
 
         // Plugins: thin wrappers that find files and run the tools above.
         .plugin(name: "SceneryValidationPlugin", capability: .buildTool(), dependencies: ["SceneryValidator"]),

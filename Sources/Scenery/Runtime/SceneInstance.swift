@@ -204,9 +204,11 @@ public actor SceneInstance {
     }
 
     /// Renders one module's frame again and tells the host, with patches from the frame it
-    /// had, if the module is shown.
+    /// had, if the module is shown and the host has a frame of it. (Before the host's first
+    /// ``render()`` there is nothing to update: it will render everything then, and a long
+    /// list is not rendered for nobody.)
     func publish(_ id: ModuleID) async {
-        guard phase != .left, visibleModules.contains(id) else { return }
+        guard phase != .left, visibleModules.contains(id), frames[id] != nil else { return }
         let previous = frames[id]?.node
         guard let frame = await renderFrame(id) else { return }
         guard phase != .left else { return }

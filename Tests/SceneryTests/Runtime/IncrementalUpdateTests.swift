@@ -85,10 +85,12 @@ actor LongListModule: Module {
     }
 
     @Test func aWindowRendersOnlyItsRows() async throws {
-        let (scene, host, _) = try await scene(rows: 100_000)
+        let (scene, host, module) = try await scene(rows: 100_000)
         host.reset()
         await scene.setWindow(RowWindow(start: 500, count: 50), for: "list")
+        #expect(host.updates.isEmpty, "nothing to update before the host has rendered")
         let tree = await scene.render()
+        #expect(await module.fullRenders == 0, "the 100,000 rows were never all rendered")
         guard case .list(_, let sections)? = tree.node(withID: "list/list")?.kind else {
             Issue.record("no list")
             return
@@ -97,7 +99,13 @@ actor LongListModule: Module {
         #expect(sections[0].rows.first?.id == "list/row.500")
         #expect(sections[0].firstRowIndex == 500)
         #expect(sections[0].totalRowCount == 100_000)
+        // Scrolling: the next window arrives as patches.
+        let kept = PatchableTree(tree)
+        await scene.setWindow(RowWindow(start: 520, count: 50), for: "list")
         #expect(host.updates.count == 1)
+        try kept.apply(host.updates[0].patches)
+        #expect(kept.root == (await scene.render()))
+        #expect(host.updates[0].patches.count == 41, "20 rows leave, 20 arrive, the section's first index changes")
     }
 }
 

@@ -45,16 +45,19 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && moves.isEmpty && updates.isEmpty }
 
     /// The changes between two lists of ids.
+    @inlinable
     public init(from old: [ID], to new: [ID]) {
         self.init(old: old, new: new, areEqual: nil)
     }
 
     /// The changes between two lists of identified, comparable items, updates included.
+    @inlinable
     public init<Item: Identifiable & Equatable>(from old: [Item], to new: [Item]) where Item.ID == ID {
         self.init(old: old.map(\.id), new: new.map(\.id)) { oldIndex, newIndex in old[oldIndex] == new[newIndex] }
     }
 
-    private init(old: [ID], new: [ID], areEqual: ((Int, Int) -> Bool)?) {
+    @inlinable
+    init(old: [ID], new: [ID], areEqual: ((Int, Int) -> Bool)?) {
         // Match by id; fall back to (id, occurrence) keys when an id repeats.
         let matches: [Int?]  // for each new index, the matched old index
         var matchedOld = [Bool](repeating: false, count: old.count)
@@ -87,7 +90,8 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     }
 
     /// Matches by id when no id repeats; `nil` if one does.
-    private static func simpleMatches(old: [ID], new: [ID]) -> [Int?]? {
+    @inlinable
+    static func simpleMatches(old: [ID], new: [ID]) -> [Int?]? {
         var oldIndex = [ID: Int](minimumCapacity: old.count)
         for (index, id) in old.enumerated() {
             guard oldIndex.updateValue(index, forKey: id) == nil else { return nil }
@@ -101,13 +105,21 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
         return matches
     }
 
-    private struct Occurrence: Hashable {
-        var id: ID
-        var number: Int
+    @usableFromInline
+    struct Occurrence: Hashable {
+        @usableFromInline var id: ID
+        @usableFromInline var number: Int
+
+        @inlinable
+        init(id: ID, number: Int) {
+            self.id = id
+            self.number = number
+        }
     }
 
     /// Matches the k-th occurrence of an id in one list with the k-th in the other.
-    private static func occurrenceMatches(old: [ID], new: [ID]) -> ([Int?], [ID]) {
+    @inlinable
+    static func occurrenceMatches(old: [ID], new: [ID]) -> ([Int?], [ID]) {
         var duplicates: [ID] = []
         var reported = Set<ID>()
         func keys(_ ids: [ID]) -> [Occurrence] {
@@ -126,6 +138,7 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     }
 
     /// Marks the elements of a longest strictly increasing subsequence (patience sorting).
+    @inlinable
     static func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
         var tails: [Int] = []  // positions in `values` of the smallest tail of each length
         var previous = [Int](repeating: -1, count: values.count)
@@ -155,6 +168,7 @@ extension ListDiff {
     /// Useful to check a diff, and as the reference for hosts that apply changes one by one:
     /// remove the deleted and moved items, then insert the inserted and moved ones in
     /// ascending new index.
+    @inlinable
     public func applying<Item>(to old: [Item], new: [Item]) -> [Item] {
         var removed = [Bool](repeating: false, count: old.count)
         for index in deletions { removed[index] = true }
