@@ -30,12 +30,20 @@ enum Measure {
     }
 
     /// Peak resident memory of this process, in MiB.
+    ///
+    /// On Linux this reads `VmHWM` from `/proc/self/status`: `getrusage`'s `ru_maxrss`
+    /// survives `fork` and `exec`, so a child would report its parent's peak.
     static var peakMemoryMiB: Double {
-        var usage = rusage()
         #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        {
+            return kilobytes / 1024
+        }
+        return 0
         #else
+        var usage = rusage()
         getrusage(RUSAGE_SELF, &usage)
         return Double(usage.ru_maxrss) / 1_048_576  // bytes on macOS
         #endif

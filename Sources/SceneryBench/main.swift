@@ -158,10 +158,18 @@ print(memoryTable.render())
 
 /// One memory measurement in a fresh process: print the peak RSS in MiB.
 func memoryProbe(_ mode: String) async {
+    func stage(_ name: String) {
+        if ProcessInfo.processInfo.environment["SCENERY_BENCH_STAGES"] != nil {
+            FileHandle.standardError.write(Data("\(name): \(String(format: "%.1f", Measure.peakMemoryMiB)) MiB\n".utf8))
+        }
+    }
+    stage("start")
     var registry = SceneRegistry()
     registry.register(LongListModule.self) { try LongListModule(parameters: $0, context: $1) }
     registry.addScene(id: "big", source: #"{ "modules": [ { "id": "list", "type": "LongList", "params": { "rows": 100000 } } ] }"#)
+    stage("registry")
     guard let scene = try? await registry.assemble("big", for: SceneContext(viewer: nil), host: NullHost(counter: UpdateCounter())) else { return }
+    stage("assembled")
     switch mode {
     case "window":
         await scene.setWindow(RowWindow(start: 50_000, count: 50), for: "list")

@@ -72,7 +72,7 @@ extension SceneRegistry {
         }
 
         var resolved: [ResolvedVariant] = variants.map { variant in
-            let owner = definitions.values.first { $0.file == variant.file } ?? definition
+            let owner = variant.file == definition.file ? definition : (chain.first { $0.file == variant.file } ?? definition)
             let variantModules = apply(
                 remove: variant.remove, replace: variant.replace, add: variant.add, to: modules,
                 file: variant.file, path: variant.path, sceneFile: owner, problems: &problems)

@@ -5,12 +5,18 @@ struct SceneValidator {
     private var problems: [String: [Diagnostic]] = [:]
     private var checked: Set<String> = []
     private let definitionsByFile: [String: SceneDefinition]
+    private let sceneIDs: [String]
+    private let sceneIDSet: Set<String>
+    /// Resolved parameters of navigation targets, computed once each.
+    private var targetParameters: [String: [ParameterSpec]?] = [:]
 
     init(registry: SceneRegistry) {
         self.registry = registry
         var byFile: [String: SceneDefinition] = [:]
         for definition in registry.definitions.values { byFile[definition.file] = definition }
         definitionsByFile = byFile
+        sceneIDs = registry.sceneIDs
+        sceneIDSet = Set(sceneIDs)
     }
 
     /// Problems by scene id. A problem in an inherited part is reported once, with the
@@ -319,18 +325,19 @@ struct SceneValidator {
         for (key, value) in arguments.sorted(by: { $0.key < $1.key }) {
             checkReferences(in: value, parameters: parameters, file: file, path: "\(path).args.\(key)", inEventRule: true)
         }
-        guard registry.sceneIDs.contains(scene) else {
+        guard sceneIDSet.contains(scene) else {
             error(
-                "The rule navigates to '\(scene)', which is not a scene\(Suggestion.didYouMean(scene, in: registry.sceneIDs)); name an existing scene file without '.json'.",
+                "The rule navigates to '\(scene)', which is not a scene\(Suggestion.didYouMean(scene, in: sceneIDs)); name an existing scene file without '.json'.",
                 file: file, path: "\(path).scene")
             return
         }
-        guard let target = try? registry.resolve(scene) else { return }
-        for key in arguments.keys.sorted() where !target.parameters.contains(where: { $0.name == key }) {
-            let hint = Suggestion.hint(for: key, in: target.parameters.map(\.name), listing: "parameters")
+        if targetParameters[scene] == nil { targetParameters[scene] = .some((try? registry.resolve(scene))?.parameters) }
+        guard let parameters = targetParameters[scene] ?? nil else { return }
+        for key in arguments.keys.sorted() where !parameters.contains(where: { $0.name == key }) {
+            let hint = Suggestion.hint(for: key, in: parameters.map(\.name), listing: "parameters")
             error("'\(scene)' has no parameter '\(key)'\(hint).", file: file, path: "\(path).args.\(key)")
         }
-        for spec in target.parameters where spec.isRequired && arguments[spec.name] == nil {
+        for spec in parameters where spec.isRequired && arguments[spec.name] == nil {
             error("'\(scene)' needs the argument '\(spec.name)'; add it to \"args\".", file: file, path: path)
         }
     }
