@@ -153,7 +153,7 @@ public struct SceneRegistry: Sendable {
     /// Every problem of a scene: its file's syntax and structure, and its validation.
     public func diagnostics(for sceneID: String) -> [Diagnostic] {
         let all = (unparsable[sceneID] ?? []) + (problems[sceneID] ?? [])
-        return all.sorted { ($0.location ?? SourceLocation(line: 0, column: 0)) < ($1.location ?? SourceLocation(line: 0, column: 0)) }
+        return all.sorted { ($0.location ?? SourcePosition(line: 0, column: 0)) < ($1.location ?? SourcePosition(line: 0, column: 0)) }
     }
 
     /// Every problem of every scene.

@@ -33,7 +33,7 @@ struct SceneValidator {
         problems[sceneID, default: []].append(diagnostic)
     }
 
-    private func location(_ file: String, _ path: String) -> SourceLocation? {
+    private func location(_ file: String, _ path: String) -> SourcePosition? {
         definitionsByFile[file]?.location(of: path)
     }
 
@@ -299,7 +299,7 @@ struct SceneValidator {
                 allKnown = false
                 let alternative = inEventRule ? " or use $event.\(name) for a payload field" : ""
                 // Point at the '$' itself (exact unless the string has escapes before it).
-                let place = location(file, path).map { SourceLocation(line: $0.line, column: $0.column + 1 + offset) }
+                let place = location(file, path).map { SourcePosition(line: $0.line, column: $0.column + 1 + offset) }
                 report(
                     Diagnostic(
                         .error,

@@ -28,13 +28,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The file the problem is in, as given to the loader.
     public var file: String
     /// Where in the file, if known.
-    public var location: SourceLocation?
+    public var location: SourcePosition?
     /// The JSON path of the offending value, such as `modules[1].type`; empty for the whole file.
     public var path: String
 
     /// Creates a diagnostic.
     public init(
-        _ severity: Severity, _ message: String, file: String, location: SourceLocation?, path: String = ""
+        _ severity: Severity, _ message: String, file: String, location: SourcePosition?, path: String = ""
     ) {
         self.severity = severity
         self.message = message

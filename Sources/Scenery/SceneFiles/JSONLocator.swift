@@ -3,7 +3,7 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     /// What is wrong and how to fix it.
     public var message: String
     /// Where the problem is.
-    public var location: SourceLocation
+    public var location: SourcePosition
 
     public var description: String { "\(location): \(message)" }
 }
@@ -26,7 +26,7 @@ public struct JSONLocator: Sendable {
 
     /// The location of the value at a path such as `users[2].name` (`""` is the whole
     /// document), or of the deepest part of the path that exists.
-    public func location(of path: String) -> SourceLocation {
+    public func location(of path: String) -> SourcePosition {
         var node = root
         for component in Self.components(of: path) {
             switch (component, node.value) {

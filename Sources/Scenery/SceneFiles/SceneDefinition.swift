@@ -28,10 +28,10 @@ public struct SceneDefinition: Sendable {
     public var events: [EventRule]
 
     /// Where each JSON path of the file starts, for diagnostics.
-    var sourceMap: [String: SourceLocation] = [:]
+    var sourceMap: [String: SourcePosition] = [:]
 
     /// The location of a JSON path, or of the closest enclosing path that has one.
-    func location(of path: String) -> SourceLocation? {
+    func location(of path: String) -> SourcePosition? {
         var path = path
         while true {
             if let location = sourceMap[path] { return location }

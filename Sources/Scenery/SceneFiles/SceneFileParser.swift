@@ -6,7 +6,7 @@ struct SceneFileParser {
     let file: String
     let id: String
     private(set) var diagnostics: [Diagnostic] = []
-    private var sourceMap: [String: SourceLocation] = [:]
+    private var sourceMap: [String: SourcePosition] = [:]
 
     init(file: String, id: String) {
         self.file = file
@@ -57,7 +57,7 @@ struct SceneFileParser {
 
     // MARK: - Building blocks
 
-    private mutating func error(_ message: String, at location: SourceLocation?, path: String) {
+    private mutating func error(_ message: String, at location: SourcePosition?, path: String) {
         diagnostics.append(Diagnostic(.error, message, file: file, location: location, path: path))
     }
 
@@ -127,8 +127,8 @@ struct SceneFileParser {
 
     /// The location of a byte offset inside a string literal that starts at `location`.
     /// Exact when the string has no escapes before the offset.
-    private func offset(_ location: SourceLocation, by offset: Int) -> SourceLocation {
-        SourceLocation(line: location.line, column: location.column + 1 + offset)
+    private func offset(_ location: SourcePosition, by offset: Int) -> SourcePosition {
+        SourcePosition(line: location.line, column: location.column + 1 + offset)
     }
 
     /// Reports template syntax errors in every string of a value.

@@ -7,13 +7,13 @@ struct SourceJSON: Sendable {
     /// One value of the document and where it starts.
     struct Node: Sendable {
         var value: Value
-        var location: SourceLocation
+        var location: SourcePosition
     }
 
     /// One member of an object, in file order, with the location of its key.
     struct Member: Sendable {
         var key: String
-        var keyLocation: SourceLocation
+        var keyLocation: SourcePosition
         var value: Node
     }
 
@@ -82,9 +82,9 @@ private struct Parser {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
     }
 
-    var location: SourceLocation { SourceLocation(line: line, column: index - lineStart + 1) }
+    var location: SourcePosition { SourcePosition(line: line, column: index - lineStart + 1) }
 
-    func fail(_ message: String, at location: SourceLocation? = nil) -> SourceJSON.SyntaxError {
+    func fail(_ message: String, at location: SourcePosition? = nil) -> SourceJSON.SyntaxError {
         SourceJSON.SyntaxError(message: message, location: location ?? self.location)
     }
 

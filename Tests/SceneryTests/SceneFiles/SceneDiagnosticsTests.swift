@@ -281,7 +281,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
         guard let diagnostic = found.first else { return }
         #expect(diagnostic.severity == .error)
         #expect(diagnostic.file == "Scenes/bad.json")
-        #expect(diagnostic.location == SourceLocation(line: scene.line, column: scene.column), "\(diagnostic)")
+        #expect(diagnostic.location == SourcePosition(line: scene.line, column: scene.column), "\(diagnostic)")
         #expect(diagnostic.message.contains(scene.message), "\(diagnostic)")
     }
 
@@ -318,7 +318,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                 }
                 """)
         #expect(found.map(\.message).map { $0.prefix(22) } == ["Unknown module type 'N", "'$usr' is not a parame"])
-        #expect(found.last?.location == SourceLocation(line: 3, column: 71), "the column of the $ itself")
+        #expect(found.last?.location == SourcePosition(line: 3, column: 71), "the column of the $ itself")
     }
 
     @Test func detectsCyclesInExtends() {

@@ -7,11 +7,11 @@ import Testing
         let node = try SourceJSON.parse("{\n  \"a\": [1, \"x\"],\n  \"b\": {\"c\": null}\n}")
         guard case .object(let members) = node.value else { Issue.record("not an object"); return }
         #expect(members.map(\.key) == ["a", "b"])
-        #expect(members[0].keyLocation == SourceLocation(line: 2, column: 3))
-        #expect(members[0].value.location == SourceLocation(line: 2, column: 8))
+        #expect(members[0].keyLocation == SourcePosition(line: 2, column: 3))
+        #expect(members[0].value.location == SourcePosition(line: 2, column: 8))
         guard case .array(let elements) = members[0].value.value else { Issue.record("not an array"); return }
-        #expect(elements[1].location == SourceLocation(line: 2, column: 12))
-        #expect(members[1].value.location == SourceLocation(line: 3, column: 8))
+        #expect(elements[1].location == SourcePosition(line: 2, column: 12))
+        #expect(members[1].value.location == SourcePosition(line: 3, column: 8))
     }
 
     @Test func decodesEscapesAndUnicode() throws {
@@ -42,7 +42,7 @@ import Testing
             try SourceJSON.parse(text)
         } throws: { error in
             guard let error = error as? SourceJSON.SyntaxError else { return false }
-            #expect(error.location == SourceLocation(line: line, column: column), "\(error.message)")
+            #expect(error.location == SourcePosition(line: line, column: column), "\(error.message)")
             #expect(error.message.contains(message), "\(error.message)")
             return true
         }
@@ -61,7 +61,7 @@ import Testing
             try SourceJSON.parse(bytes: inString)
         } throws: { error in
             let error = error as? SourceJSON.SyntaxError
-            return error?.location == SourceLocation(line: 2, column: 8) && error?.message.contains("invalid UTF-8") == true
+            return error?.location == SourcePosition(line: 2, column: 8) && error?.message.contains("invalid UTF-8") == true
         }
         let outside: [UInt8] = [0x5B, 0xC3, 0x5D]
         #expect(throws: SourceJSON.SyntaxError.self) { try SourceJSON.parse(bytes: outside) }

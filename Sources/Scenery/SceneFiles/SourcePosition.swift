@@ -1,7 +1,9 @@
-/// A position in a scene file: 1-based line and column.
+/// A position in a scene file (or any JSON): 1-based line and column.
+///
+/// Named so it does not clash with Swift Testing's `SourceLocation` in test targets.
 ///
 /// Columns count UTF-8 bytes, as compilers do, so editors and CI jump to the right place.
-public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The 1-based line number.
     public var line: Int
     /// The 1-based column, in UTF-8 bytes from the start of the line.
@@ -13,7 +15,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
         self.column = column
     }
 
-    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 

@@ -1,0 +1,87 @@
+import Foundation
+import ProfileDomain
+import ProfileStore
+import Scenery
+import SceneryBlogs
+import SceneryTesting
+import Testing
+
+@Suite struct ConcurrencyAndFaultTests {
+    /// 100 users and one blog.
+    static func crowd() throws -> SQLiteProfileStore {
+        let store = try SQLiteProfileStore.inMemory(seedDemoData: false)
+        let users = (1...100).map { User(id: UserID("\($0)"), name: "User \($0)") }
+        try store.importData(
+            ProfileDataSet(users: users, blogs: [.init(id: 1, author: "1", title: "Popular", body: "", createdAt: Date(timeIntervalSince1970: 0))]))
+        return store
+    }
+
+    @Test func aHundredConcurrentLikesLeaveExactlyTheRightCount() async throws {
+        let store = try Self.crowd()
+        await withTaskGroup(of: Void.self) { group in
+            for user in 1...100 {
+                group.addTask { _ = try? await store.setLiked(true, blog: 1, by: UserID("\(user)")) }
+                group.addTask { _ = try? await store.setLiked(true, blog: 1, by: UserID("\(user)")) }  // a double tap
+            }
+        }
+        #expect(try await store.blog(1, viewer: nil).likes == 100)
+        await withTaskGroup(of: Void.self) { group in
+            for user in stride(from: 2, through: 100, by: 2) {
+                group.addTask { _ = try? await store.setLiked(false, blog: 1, by: UserID("\(user)")) }
+            }
+        }
+        #expect(try await store.blog(1, viewer: nil).likes == 50)
+    }
+
+    @Test func aHundredModulesLikingAtOnceThroughTheRuntime() async throws {
+        let store = try Self.crowd()
+        let modules = try (1...100).map { user in
+            try BlogModule(
+                parameters: parameters(for: BlogModule.descriptor, ["author": "1"]), context: ModuleContext(id: "blogs", viewer: "\(user)"),
+                blogs: store)
+        }
+        for module in modules { try await module.load(.initial) }
+        await withTaskGroup(of: Void.self) { group in
+            for module in modules {
+                group.addTask { _ = await module.handle(Event("blog.like", from: "blog.1.like", payload: ["blog": 1, "liked": true])) }
+            }
+        }
+        #expect(try await store.blog(1, viewer: nil).likes == 100)
+    }
+
+    @Test func leavingCancelsFetchesMidFlightAndNothingArrivesAfter() async throws {
+        let backend = try Backend()
+        backend.injector.currentPlan = FaultPlan([.delay(.blogs, by: .seconds(30)), .delay(.profiles, by: .seconds(30))])
+        let registry = try backend.registry()
+        let host = RecordingHost()
+        let scene = try registry.instantiate("user-profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: host)
+        _ = await scene.render()  // the host shows the loading state
+        let clock = ContinuousClock()
+        let started = clock.now
+        let loading = Task { await scene.start() }
+        while await scene.loadingModules.count < 2 { await Task.yield() }
+        await scene.leave()
+        await loading.value
+        #expect(clock.now - started < .seconds(5), "the 30 s fetches were cancelled, not awaited")
+        #expect(host.updates.isEmpty)
+        #expect(await scene.send(Event("blog.open", from: "blogs/blog.1", payload: ["blog": 1])).result == .ignored)
+    }
+
+    @Test func aFailedWriteRollsBackAndTheDatabaseIsUnchanged() async throws {
+        let backend = try Backend()
+        let before = try backend.store.exportData()
+        backend.injector.currentPlan = FaultPlan([.fail(.blogs, operations: [.write]), .fail(.relationships, operations: [.write])])
+        let registry = try backend.registry()
+        try await SceneScript(
+            "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
+            steps: [
+                .tap("blogs/blog.26.like"),
+                .expect(.shows("Couldn't like “A mad tea party, part 3”")),
+                .tap("info/follow", answering: [true]),
+                .expect(.shows("Couldn't unfollow Alice Liddell")),
+                .expect(.shows("Unfollow")),
+            ]
+        ).run()
+        #expect(try backend.store.exportData() == before)
+    }
+}

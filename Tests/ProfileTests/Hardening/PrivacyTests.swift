@@ -1,0 +1,85 @@
+import Foundation
+import ProfileDomain
+import ProfileStore
+import Scenery
+import SceneryDrafts
+import SceneryProfile
+import SceneryTesting
+import Testing
+
+/// Drafts never reach anyone but their owner, by any path.
+@Suite struct PrivacyTests {
+    let backend: Backend
+    let registry: SceneRegistry
+    static let secrets = ["Through the looking glass", "草稿：下一篇茶会", "Untitled draft", "Half written"]
+
+    init() throws {
+        backend = try Backend()
+        registry = try backend.registry()
+    }
+
+    func expectNoDrafts(_ tree: ViewNode, _ why: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
+        for output in [TextRenderer().render(tree), JSONRenderer().render(tree), HTMLRenderer().render(tree)] {
+            for secret in Self.secrets { #expect(!output.contains(secret), why, sourceLocation: sourceLocation) }
+            #expect(!output.contains("DraftModule"), why, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(arguments: [Optional("2"), Optional("3"), nil])
+    func sceneVariantsShowDraftsToTheOwnerOnly(viewer: String?) async throws {
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: RecordingHost())
+        expectNoDrafts(await scene.render(), "variant for viewer \(viewer ?? "nil")")
+    }
+
+    @Test(arguments: [
+        // extends, adding drafts for everyone
+        #"{ "extends": "user-profile", "modules": [ { "id": "leak", "type": "DraftModule", "params": { "owner": "$user" } } ] }"#,
+        // extends, redefining the owner variant with a weaker condition
+        #"{ "extends": "user-profile", "variants": [ { "name": "owner", "when": "viewer != null", "add": [ { "id": "drafts", "type": "DraftModule", "params": { "owner": "$user" } } ] } ] }"#,
+        // a literal owner
+        #"{ "modules": [ { "id": "d", "type": "DraftModule", "params": { "owner": "1" } } ] }"#,
+        // an OR that lets others in
+        #"{ "parameters": { "user": "userID" }, "variants": [ { "when": "viewer == user || viewer != null", "add": [ { "id": "d", "type": "DraftModule", "params": { "owner": "$user" } } ] } ] }"#,
+    ])
+    func sceneFilesThatWouldLeakAreRejected(source: String) throws {
+        var registry = registry
+        let problems = registry.addScene(id: "leaky", source: source)
+        #expect(problems.contains { $0.message.contains("DraftModule") && $0.message.contains("private") }, "\(problems)")
+    }
+
+    @Test func draftsForTheViewerThemselvesAreAllowed() async throws {
+        var registry = registry
+        let problems = registry.addScene(id: "my-drafts", source: #"{ "modules": [ { "id": "d", "type": "DraftModule", "params": { "owner": "$viewer" } } ] }"#)
+        #expect(problems.isEmpty)
+        let mine = try await registry.assemble("my-drafts", for: SceneContext(viewer: "1"), host: RecordingHost())
+        #expect(await mine.render().visibleTexts.contains("Through the looking glass"))
+        let signedOut = { try await registry.assemble("my-drafts", for: SceneContext(viewer: nil), host: RecordingHost()) }
+        await #expect(throws: SceneryError.self) { _ = try await signedOut() }
+    }
+
+    @Test func navigationArgumentsCannotOpenSomeoneElsesDrafts() async throws {
+        // From viewer 2's follow list, open user 1: the profile opens in the visitor variant.
+        let transcript = try await SceneScript(
+            "follow-list", context: SceneContext(viewer: "2", arguments: ["user": "2", "list": "following"]), registry: registry,
+            steps: [.tap("people/user.1"), .expectNavigations(["user-profile"])]
+        ).run()
+        let intent = try #require(transcript.host.navigations.first)
+        let profile = try await registry.assemble("user-profile", for: SceneContext(viewer: "2", arguments: intent.arguments), host: RecordingHost())
+        #expect(profile.variant == "default")
+        expectNoDrafts(await profile.render(), "navigated profile")
+    }
+
+    @Test func theModuleRefusesEvenWhenItIsCreatedDirectly() async throws {
+        let module = try DraftModule(
+            parameters: parameters(for: DraftModule.descriptor, ["owner": "1"]), context: ModuleContext(id: "d", viewer: "2"),
+            drafts: backend.services.drafts)
+        await #expect(throws: ProfileError.self) { try await module.load(.initial) }
+        expectNoDrafts(await module.render(), "direct module")
+    }
+
+    @Test func theStoreRefusesToo() async throws {
+        await #expect(throws: ProfileError.notPermitted(DraftModule.privacyMessage)) {
+            try await backend.store.drafts(of: "1", viewer: "2", page: PageRequest(limit: 10))
+        }
+    }
+}
