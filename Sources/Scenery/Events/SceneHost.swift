@@ -45,11 +45,15 @@ public struct SceneUpdate: Sendable, Hashable {
     public var module: ModuleID?
     /// The changes from the previous rendering of that subtree (empty if there was none).
     public var patches: [ViewPatch]
+    /// Problems the diff found, such as an id used twice by the module (a module bug: the
+    /// patches stay correct, but coarser).
+    public var diagnostics: [String]
 
     /// Creates an update.
-    public init(node: ViewNode, module: ModuleID?, patches: [ViewPatch] = []) {
+    public init(node: ViewNode, module: ModuleID?, patches: [ViewPatch] = [], diagnostics: [String] = []) {
         self.node = node
         self.module = module
         self.patches = patches
+        self.diagnostics = diagnostics
     }
 }

@@ -212,8 +212,8 @@ public actor SceneInstance {
         let previous = frames[id]?.node
         guard let frame = await renderFrame(id) else { return }
         guard phase != .left else { return }
-        let patches = previous.map { ViewTreeDiff(from: $0, to: frame).patches } ?? []
-        await host.sceneDidUpdate(SceneUpdate(node: frame, module: id, patches: patches))
+        let diff = previous.map { ViewTreeDiff(from: $0, to: frame) }
+        await host.sceneDidUpdate(SceneUpdate(node: frame, module: id, patches: diff?.patches ?? [], diagnostics: diff?.diagnostics ?? []))
     }
 
     /// Renders only some nodes of a module again: each replaces its old self in the frame
@@ -240,11 +240,12 @@ public actor SceneInstance {
                 await publish(id)
                 return
             }
-            let patches = ViewTreeDiff(from: old, to: node).patches
+            let diff = ViewTreeDiff(from: old, to: node)
+            let patches = diff.patches
             frames[id]?.node.replace(at: path[...], with: node)
             // A change of structure inside the node moves paths below it.
             if patches.contains(where: { if case .update = $0 { false } else { true } }) { frames[id]?.paths = nil }
-            updates.append(SceneUpdate(node: node, module: id, patches: patches))
+            updates.append(SceneUpdate(node: node, module: id, patches: patches, diagnostics: diff.diagnostics))
         }
         guard phase != .left else { return }
         for update in updates { await host.sceneDidUpdate(update) }

@@ -1,4 +1,5 @@
 import SceneryTesting
+import Synchronization
 import Testing
 
 @testable import Scenery
@@ -50,13 +51,14 @@ actor LongListModule: Module {
         var registry = SceneRegistry()
         registry.register(LongListModule.self) { parameters, context in
             let module = try LongListModule(parameters: parameters, context: context)
-            box.module = module
+            box.set(module)
             return module
         }
         registry.addScene(id: "long", source: #"{ "modules": [ { "id": "list", "type": "LongList", "params": { "rows": \#(rows) } } ] }"#)
         let host = RecordingHost()
         let scene = try await registry.assemble("long", for: SceneContext(viewer: nil), host: host)
-        return (scene, host, try #require(box.module))
+        let module: LongListModule? = box.get()
+        return (scene, host, try #require(module))
     }
 
     @Test func aFullReRenderSendsPatchesForWhatChangedOnly() async throws {
@@ -84,6 +86,38 @@ actor LongListModule: Module {
         #expect(tree.root.node(withID: "list/row.7.likes")?.visibleTexts == ["Likes: 2"])
     }
 
+    @Test func duplicateIdsFromAModuleReachTheHostAsDiagnostics() async throws {
+        actor Sloppy: Module {
+            static let descriptor = ModuleDescriptor(type: "Sloppy", summary: "Repeats ids.")
+            let context: ModuleContext
+            var count = 2
+            init(context: ModuleContext) { self.context = context }
+            func load(_ request: LoadRequest) async throws {}
+            func render() -> ViewNode { .list("list", sections: [.init(id: "all", rows: (0..<count).map { .text("row", "Row \($0)") })]) }
+            func grow() async {
+                count += 1
+                await context.setNeedsRender()
+            }
+        }
+        let box = ModuleBox()
+        var registry = SceneRegistry()
+        registry.register(Sloppy.self) { _, context in
+            let module = Sloppy(context: context)
+            box.set(module)
+            return module
+        }
+        registry.addScene(id: "s", source: #"{ "modules": [ { "id": "m", "type": "Sloppy" } ] }"#)
+        let host = RecordingHost()
+        let scene = try await registry.assemble("s", for: SceneContext(viewer: nil), host: host)
+        let tree = PatchableTree(await scene.render())
+        let sloppy: Sloppy? = box.get()
+        await sloppy?.grow()
+        let update = try #require(host.updates.last)
+        #expect(update.diagnostics == ["The id 'm/row' is used more than once; ids must be unique in a tree. Its container is replaced whole."])
+        try tree.apply(update.patches)
+        #expect(tree.root == (await scene.render()))
+    }
+
     @Test func aWindowRendersOnlyItsRows() async throws {
         let (scene, host, module) = try await scene(rows: 100_000)
         host.reset()
@@ -109,7 +143,9 @@ actor LongListModule: Module {
     }
 }
 
-final class ModuleBox: @unchecked Sendable {
-    // Set once, during assembly, before any test reads it.
-    var module: LongListModule?
+/// Hands a module the registry created to the test that drives it.
+final class ModuleBox: Sendable {
+    private let module = Mutex<(any Module)?>(nil)
+    func set(_ value: any Module) { module.withLock { $0 = value } }
+    func get<M: Module>() -> M? { module.withLock { $0 as? M } }
 }
