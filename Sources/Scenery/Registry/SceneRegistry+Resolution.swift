@@ -42,7 +42,9 @@ extension SceneRegistry {
             }
             guard !seen.contains(parent) else {
                 let child = chain.last!
-                let cycle = (chain.map(\.id) + [parent]).joined(separator: " → ")
+                let names = chain.map(\.id) + [parent]
+                // Long cycles are shown by their ends, so the message stays short.
+                let cycle = names.count <= 8 ? names.joined(separator: " → ") : (names.prefix(4) + ["…"] + names.suffix(3)).joined(separator: " → ")
                 problems.append(
                     Diagnostic(
                         .error, "'extends' forms a cycle (\(cycle)); a scene cannot extend itself through its parents.",

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The module types and scene definitions an app knows, and the place scenes are assembled.
 ///
@@ -30,8 +31,33 @@ public struct SceneRegistry: Sendable {
 
     private(set) var registrations: [String: Registration] = [:]
     private(set) var definitions: [String: SceneDefinition] = [:]
-    /// Problems found by the last validation, by scene id.
-    private(set) var problems: [String: [Diagnostic]] = [:]
+    /// Problems by scene id, computed when first needed after a change and then kept, so
+    /// adding many scenes one by one validates once, not once per scene.
+    private var validation = ValidationCache()
+
+    /// The problems of every scene (validates all of them once per version of the registry).
+    var problems: [String: [Diagnostic]] {
+        validation.state.withLock { state in
+            if let all = state.all { return all }
+            var validator = SceneValidator(registry: self)
+            let problems = validator.validateAll()
+            state.all = problems
+            return problems
+        }
+    }
+
+    /// The problems of one scene: validates only that scene (its file and what it
+    /// inherits) unless everything was validated already.
+    func problems(of sceneID: String) -> [Diagnostic] {
+        validation.state.withLock { state in
+            if let all = state.all { return all[sceneID] ?? [] }
+            if let one = state.byScene[sceneID] { return one }
+            var validator = SceneValidator(registry: self)
+            let problems = validator.validate(only: sceneID)
+            state.byScene[sceneID] = problems
+            return problems
+        }
+    }
     /// Problems of files that could not be parsed into a definition at all, by scene id.
     private var unparsable: [String: [Diagnostic]] = [:]
 
@@ -152,13 +178,14 @@ public struct SceneRegistry: Sendable {
 
     /// Every problem of a scene: its file's syntax and structure, and its validation.
     public func diagnostics(for sceneID: String) -> [Diagnostic] {
-        let all = (unparsable[sceneID] ?? []) + (problems[sceneID] ?? [])
+        let all = (unparsable[sceneID] ?? []) + problems(of: sceneID)
         return all.sorted { ($0.location ?? SourcePosition(line: 0, column: 0)) < ($1.location ?? SourcePosition(line: 0, column: 0)) }
     }
 
     /// Every problem of every scene.
     public var allDiagnostics: [Diagnostic] {
-        sceneIDs.flatMap(diagnostics(for:))
+        _ = problems  // validate everything once, so per-scene reads below agree
+        return sceneIDs.flatMap(diagnostics(for:))
     }
 
     /// The parameters of a scene, inherited ones included (`extends`).
@@ -173,8 +200,21 @@ public struct SceneRegistry: Sendable {
         return resolved.variants.map(\.name)
     }
 
+    /// Forgets the validation; the next read of diagnostics validates again.
     private mutating func revalidate() {
-        var validator = SceneValidator(registry: self)
-        problems = validator.validateAll()
+        validation = ValidationCache()
     }
+}
+
+/// The validation of a registry's scenes, computed once per version of the registry.
+/// A mutation replaces the cache instead of clearing it, so copies never share a stale one.
+final class ValidationCache: Sendable {
+    struct State {
+        /// Every scene's problems, once all were validated.
+        var all: [String: [Diagnostic]]?
+        /// Problems of scenes validated one at a time.
+        var byScene: [String: [Diagnostic]] = [:]
+    }
+
+    let state = Mutex(State())
 }

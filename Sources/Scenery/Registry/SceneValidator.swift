@@ -26,6 +26,12 @@ struct SceneValidator {
         return problems
     }
 
+    /// The problems of one scene's own file, found by validating that scene alone.
+    mutating func validate(only sceneID: String) -> [Diagnostic] {
+        validate(sceneID)
+        return problems[sceneID] ?? []
+    }
+
     private mutating func report(_ diagnostic: Diagnostic) {
         let key = "\(diagnostic.file)|\(diagnostic.path)|\(diagnostic.message)"
         guard checked.insert(key).inserted else { return }

@@ -1,0 +1,60 @@
+import Testing
+
+@testable import Scenery
+
+/// Inputs of the kinds a fuzzer throws at the loader: each must load or be rejected with a
+/// diagnostic, never crash, hang or allocate without bound.
+@Suite struct HostileSceneFileTests {
+    func load(_ source: String) -> [Diagnostic] {
+        var registry = SceneRegistry()
+        return registry.addScene(id: "hostile", source: source)
+    }
+
+    @Test func aOneMegabyteStringLoads() {
+        let title = String(repeating: "長", count: 350_000)
+        #expect(load(#"{ "title": "\#(title)", "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "\#(title)" } } ] }"#).isEmpty)
+    }
+
+    @Test(arguments: ["1e999999999", "-1e309", "123456789012345678901234567890", "0.0000000000000000000000000001e-999"])
+    func hugeNumbersAreHandled(number: String) {
+        let problems = load(#"{ "modules": [ { "id": "t", "type": "TextModule", "timeout": \#(number) } ] }"#)
+        #expect(problems.containsErrors)
+    }
+
+    @Test func tenThousandModulesValidate() {
+        let modules = (0..<10_000).map { #"{ "id": "m\#($0)", "type": "TextModule" }"# }.joined(separator: ",")
+        #expect(load(#"{ "modules": [\#(modules)] }"#).isEmpty)
+    }
+
+    @Test func deeplyNestedParametersAreRejectedNotRecursedForever() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let problems = load(#"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": \#(deep) } } ] }"#)
+        #expect(problems.first?.message.contains("Nesting is deeper than 64 levels") == true)
+    }
+
+    @Test func deepConditionsAndTemplatesAreRejected() {
+        let condition = String(repeating: "(", count: 10_000) + "viewer" + String(repeating: ")", count: 10_000)
+        #expect(load(#"{ "variants": [ { "when": "\#(condition)" } ] }"#).first?.message.contains("nests too deeply") == true)
+        // An odd run of '$': the last one opens an unclosed '${'.
+        let template = String(repeating: "$", count: 99_999) + "{"
+        #expect(load(#"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "\#(template)" } } ] }"#).containsErrors)
+    }
+
+    @Test func longExtendsChainsAndCyclesTerminate() {
+        var registry = SceneRegistry()
+        for index in 0..<300 { registry.addScene(id: "s\(index)", source: #"{ "extends": "s\#(index + 1)" }"#) }
+        registry.addScene(id: "s300", source: #"{ "extends": "s0" }"#)
+        #expect(registry.allDiagnostics.count == 301)
+        #expect(registry.allDiagnostics.allSatisfy { $0.message.contains("forms a cycle") })
+        // A 301-scene cycle is named by its ends, so messages stay short.
+        for diagnostic in registry.allDiagnostics {
+            #expect(diagnostic.message.contains(" → … → "))
+            #expect(diagnostic.message.count < 200)
+        }
+    }
+
+    @Test func controlCharactersAndNULsInKeysAreReported() {
+        #expect(load("{ \"mod\u{0}ules\": [] }").containsErrors)
+        #expect(load("{ \"title\": \"a\u{1}b\" }").first?.message.contains("Control character") == true)
+    }
+}
