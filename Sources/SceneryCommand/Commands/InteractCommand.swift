@@ -26,13 +26,11 @@ struct InteractCommand: AsyncParsableCommand {
     @Option(help: "Columns for text output.")
     var width: Int = 80
 
-    @OptionGroup var scenes: SceneOptions
-    @OptionGroup var database: DatabaseOptions
-    @OptionGroup var faults: FaultOptions
+    @OptionGroup var options: SessionOptions
 
     func run() async throws {
         try await reportingFailures {
-            let session = try SceneSession(scenes: scenes, database: database, faults: faults)
+            let session = try options.session()
             let input = LineReader()
             let json = format == .json
             let host = InteractiveHost(input: input, json: json)

@@ -21,13 +21,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Columns for text output.")
     var width: Int = 80
 
-    @OptionGroup var scenes: SceneOptions
-    @OptionGroup var database: DatabaseOptions
-    @OptionGroup var faults: FaultOptions
+    @OptionGroup var options: SessionOptions
 
     func run() async throws {
         try await reportingFailures {
-            let session = try SceneSession(scenes: scenes, database: database, faults: faults)
+            let session = try options.session()
             let scene = try await session.open(context.scene, for: context.context, host: BatchHost())
             let tree = await scene.render()
             switch format {

@@ -1,7 +1,20 @@
+import ArgumentParser
 import Foundation
 import ProfileDomain
 import ProfileStore
 import Scenery
+
+/// The options `run` and `interact` share: where the scenes and the data are, and faults.
+struct SessionOptions: ParsableArguments {
+    @OptionGroup var scenes: SceneOptions
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var faults: FaultOptions
+
+    /// Opens the store (with the faults) and loads the scenes.
+    func session() throws -> SceneSession {
+        try SceneSession(scenes: scenes, database: database, faults: faults)
+    }
+}
 
 /// What `run` and `interact` share: the store (with any faults), the registry, and
 /// assembling a scene with the loading indicator.
