@@ -72,6 +72,18 @@ import Testing
         #expect(lines[3]["title"] == "Unfollow Alice Liddell?")
     }
 
+    @Test func theStreamCarriesATabSwitchAsPatches() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(
+            ["interact", "user-profile", "--viewer", "1", "--arg", "user=1", "--format", "json"], input: "sections#drafts\nquit\n")
+        let lines = try result.output.split(separator: "\n").map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        #expect(lines.map { $0["type"] } == ["tree", "route", "patches"])
+        #expect(lines[2]["node"] == "sections")
+        let tree = PatchableTree(try JSONDecoder().decode(ViewTreeDocument.self, from: Data(result.output.split(separator: "\n")[0].utf8)).root)
+        try tree.apply(try JSONDecoder().decode([ViewPatch].self, from: JSONEncoder().encode(lines[2]["patches"])))
+        #expect(tree.root.visibleTexts.contains("Through the looking glass"))
+    }
+
     @Test func unknownCommandsAndEndOfInputAreHandled() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["interact", "follow-list", "--viewer", "1", "--arg", "user=1"], input: "999\nback\nhelp\n")

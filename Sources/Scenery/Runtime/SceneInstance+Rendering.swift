@@ -20,16 +20,21 @@ extension SceneInstance {
             for id in tabs.first(where: { $0.id == selection })?.modules ?? [] {
                 if let frame = await renderFrame(id) { content.append(frame) }
             }
-            let tabSwitch = ViewNode.TabSwitch(
-                tabs: tabs.map { tab in
-                    .init(
-                        id: tab.id, title: tab.title,
-                        event: EventDescriptor(SceneEvents.selectTab, payload: ["tabs": .string(switchID), "tab": .string(tab.id)]))
-                },
-                selection: selection,
-                content: .stack(NodeID("\(switchID)/\(selection)"), content))
-            return [ViewNode(id: NodeID(switchID), kind: .tabs(tabSwitch))]
+            return [tabSwitch(switchID, tabs, selection: selection, content: content)]
         }
+    }
+
+    /// A tab switch node for a selection, around the selected tab's module frames.
+    func tabSwitch(_ switchID: String, _ tabs: [TabSpec], selection: String, content: [ViewNode]) -> ViewNode {
+        let tabSwitch = ViewNode.TabSwitch(
+            tabs: tabs.map { tab in
+                .init(
+                    id: tab.id, title: tab.title,
+                    event: EventDescriptor(SceneEvents.selectTab, payload: ["tabs": .string(switchID), "tab": .string(tab.id)]))
+            },
+            selection: selection,
+            content: .stack(NodeID("\(switchID)/\(selection)"), content))
+        return ViewNode(id: NodeID(switchID), kind: .tabs(tabSwitch))
     }
 
     /// One module's frame: its own rendering, or the runtime's error block when it failed.

@@ -30,6 +30,18 @@ import Testing
         #expect(host.updates.map(\.node.id) == ["sections"])
     }
 
+    @Test func aTabSwitchArrivesAsPatchesAHostCanApply() async throws {
+        let host = RecordingHost()
+        let scene = try await registry.assemble("profile", for: owner, host: host)
+        let tree = PatchableTree(await scene.render())
+        host.reset()
+        await scene.send(try #require(await scene.render().action(withID: "sections#secrets")).event)
+        let update = try #require(host.updates.first)
+        #expect(!update.patches.isEmpty)
+        try tree.apply(update.patches)
+        #expect(tree.root == (await scene.render()))
+    }
+
     @Test func leavingMakesVisibleModulesDisappearOnce() async throws {
         let scene = try await registry.assemble("profile", for: owner, host: RecordingHost())
         await scene.appear()
