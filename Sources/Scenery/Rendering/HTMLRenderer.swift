@@ -67,7 +67,7 @@ public struct HTMLRenderer: Sendable {
                 html += "<span id=\"\(id)\" class=\"symbol\" role=\"img\" aria-label=\"\(Self.attribute(alt))\"\(action)></span>\n"
             }
         case .button(let title, let event, let style):
-            html += "<button type=\"button\" id=\"\(id)\" class=\"\(style.rawValue)\" data-event=\"\(Self.attribute(event.name))\" data-payload=\"\(Self.attribute(Self.payload(event)))\">\(Self.escape(title))</button>\n"
+            html += "<button type=\"button\" id=\"\(id)\" class=\"\(style.rawValue)\" \(Self.eventAttributes(event))>\(Self.escape(title))</button>\n"
         case .stack(let axis, let children):
             html += "<div id=\"\(id)\" class=\"stack \(axis.rawValue)\"\(action)>\n"
             children.forEach { write($0, into: &html, depth: depth + 1) }
@@ -92,7 +92,7 @@ public struct HTMLRenderer: Sendable {
         case .tabs(let tabs):
             html += "<div id=\"\(id)\" class=\"tabs\">\n<nav role=\"tablist\">"
             for tab in tabs.tabs {
-                html += "<button type=\"button\" role=\"tab\" aria-selected=\"\(tab.id == tabs.selection)\" data-event=\"\(Self.attribute(tab.event.name))\" data-payload=\"\(Self.attribute(Self.payload(tab.event)))\">\(Self.escape(tab.title))</button>"
+                html += "<button type=\"button\" role=\"tab\" aria-selected=\"\(tab.id == tabs.selection)\" \(Self.eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
             }
             html += "</nav>\n"
             write(tabs.content, into: &html, depth: depth + 1)
@@ -100,7 +100,7 @@ public struct HTMLRenderer: Sendable {
         case .placeholder(let placeholder):
             html += "<p id=\"\(id)\" class=\"placeholder \(placeholder.kind.rawValue)\">\(Self.escape(placeholder.message))"
             if let retry = placeholder.retry {
-                html += " <button type=\"button\" data-event=\"\(Self.attribute(retry.name))\" data-payload=\"\(Self.attribute(Self.payload(retry)))\">Retry</button>"
+                html += " <button type=\"button\" \(Self.eventAttributes(retry))>Retry</button>"
             }
             html += "</p>\n"
         case .module(let frame):
@@ -140,6 +140,11 @@ public struct HTMLRenderer: Sendable {
     public static func isSafeImageURL(_ url: String) -> Bool {
         let trimmed = url.drop { $0.isWhitespace || $0.unicodeScalars.allSatisfy { $0.value < 0x20 } }.lowercased()
         return trimmed.hasPrefix("https://") || trimmed.hasPrefix("http://")
+    }
+
+    /// `data-event="…" data-payload="…"`: what a control sends, for a host page to wire up.
+    private static func eventAttributes(_ event: EventDescriptor) -> String {
+        "data-event=\"\(attribute(event.name))\" data-payload=\"\(attribute(payload(event)))\""
     }
 
     private static func payload(_ event: EventDescriptor) -> String {
