@@ -35,9 +35,15 @@ extension SceneHost {
 /// A module's state change updates its frame (a ``ViewNode/Kind/module(_:)`` node);
 /// selecting a tab updates the tab switch.
 ///
-/// ``patches`` take the tree the host last got (from ``SceneInstance/render()`` or earlier
+/// ``patches`` take the tree the host last got (from ``SceneInstance/snapshot()`` or earlier
 /// updates) to the new one, touching only what changed; hosts that redraw whole subtrees
 /// can use ``node`` instead.
+///
+/// Updates form a stream: a scene numbers them 1, 2, 3, … in ``sequence`` and delivers
+/// them in that order, one at a time, each made against the tree the previous one left.
+/// Applied in order, they always apply. A host that sees a gap (it dropped one) or
+/// distrusts its copy takes ``SceneInstance/snapshot()`` again and drops updates numbered
+/// at or below the snapshot's ``SceneSnapshot/sequence``.
 public struct SceneUpdate: Sendable, Hashable {
     /// The new subtree; replaces the node with the same id.
     public var node: ViewNode
@@ -48,9 +54,13 @@ public struct SceneUpdate: Sendable, Hashable {
     /// Problems the diff found, such as an id used twice by the module (a module bug: the
     /// patches stay correct, but coarser).
     public var diagnostics: [String]
+    /// The update's place in its scene's stream: one more than the update before it
+    /// (`0` for an update not made by a scene).
+    public var sequence: Int
 
     /// Creates an update.
-    public init(node: ViewNode, module: ModuleID?, patches: [ViewPatch] = [], diagnostics: [String] = []) {
+    public init(node: ViewNode, module: ModuleID?, patches: [ViewPatch] = [], diagnostics: [String] = [], sequence: Int = 0) {
+        self.sequence = sequence
         self.node = node
         self.module = module
         self.patches = patches

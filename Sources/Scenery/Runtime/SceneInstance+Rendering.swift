@@ -1,27 +1,11 @@
 extension SceneInstance {
     /// The whole scene's view tree: a vertical stack of module frames and tab switches,
     /// ids qualified by module.
+    ///
+    /// The tree becomes the host's copy, as with ``snapshot()``: later updates take it to
+    /// the next state. Use ``snapshot()`` to learn the sequence number it stands at.
     public func render() async -> ViewNode {
-        var children: [ViewNode] = []
-        for item in layout {
-            children.append(contentsOf: await render(item))
-        }
-        return .stack("scene", children)
-    }
-
-    /// One layout item: a module's frame, or a tab switch with the selected tab's frames.
-    func render(_ item: LayoutItem) async -> [ViewNode] {
-        switch item {
-        case .module(let id):
-            return await renderFrame(id).map { [$0] } ?? []
-        case .tabs(let switchID, let tabs):
-            let selection = tabSelection[switchID] ?? tabs.first?.id ?? ""
-            var content: [ViewNode] = []
-            for id in tabs.first(where: { $0.id == selection })?.modules ?? [] {
-                if let frame = await renderFrame(id) { content.append(frame) }
-            }
-            return [tabSwitch(switchID, tabs, selection: selection, content: content)]
-        }
+        await snapshot().node
     }
 
     /// A tab switch node for a selection, around the selected tab's module frames.
@@ -38,9 +22,8 @@ extension SceneInstance {
     }
 
     /// One module's frame: its own rendering, or the runtime's error block when it failed.
-    /// Remembered as what the host now has, for later patches.
-    func renderFrame(_ id: ModuleID) async -> ViewNode? {
-        guard let slot = slots[id] else { return nil }
+    func makeFrame(_ id: ModuleID) async -> ViewNode {
+        guard let slot = slots[id] else { return .empty(NodeID(id.rawValue), "No module '\(id)'.") }
         let content: ViewNode
         if slot.status == .failed {
             content = ViewNode.error(
@@ -55,7 +38,6 @@ extension SceneInstance {
         let frame = ViewNode(
             id: NodeID(id.rawValue),
             kind: .module(ViewNode.ModuleFrame(module: id, type: slot.descriptor.type, status: slot.status, content: content)))
-        frames[id] = RenderedFrame(node: frame, paths: nil)
         return frame
     }
 }

@@ -188,16 +188,9 @@ extension SceneInstance {
     private func selectTab(_ tab: TabSpec, in switchID: String, tabs: [TabSpec]) async {
         guard let previous = tabSelection[switchID], previous != tab.id else { return }
         let leaving = tabs.first { $0.id == previous }?.modules ?? []
-        // What the host has: the switch around the cached frames of the tab it shows.
-        let cached = leaving.compactMap { frames[$0]?.node }
-        let before = cached.count == leaving.count ? tabSwitch(switchID, tabs, selection: previous, content: cached) : nil
         if isShown { for id in leaving { await slots[id]?.module.disappear() } }
         tabSelection[switchID] = tab.id
         if isShown { for id in tab.modules { await slots[id]?.module.appear() } }
-        guard phase != .left else { return }
-        for node in await render(.tabs(id: switchID, tabs: tabs)) {
-            let diff = before.map { ViewTreeDiff(from: $0, to: node) }
-            await host.sceneDidUpdate(SceneUpdate(node: node, module: nil, patches: diff?.patches ?? [], diagnostics: diff?.diagnostics ?? []))
-        }
+        await commitTabSwitch(switchID, tabs: tabs, to: tab)
     }
 }

@@ -31,12 +31,31 @@ public actor SceneInstance {
     nonisolated let moduleOrder: [ModuleID]
 
     var slots: [ModuleID: ModuleSlot]
+    /// The selected tab of each tab switch (what the next rendering shows).
     var tabSelection: [String: String] = [:]
     var phase: Phase = .created
     var isShown = false
     var inFlight: [Int: LoadRace] = [:]
-    /// The last frame rendered for each module (what the host has), for patches.
+    /// The host's copy of the scene, which every update is diffed against: the frame of
+    /// each module it shows, and the tab each switch shows (see `SceneInstance+Updates`).
     var frames: [ModuleID: RenderedFrame] = [:]
+    var shownTabs: [String: String] = [:]
+    var hostHasTree = false
+    /// The last sequence number given to an update, and the last one delivered.
+    var sequence = 0
+    var deliveredSequence = 0
+    /// Updates made but not yet handed to the host, oldest first.
+    var outbox: [SceneUpdate] = []
+    var isDelivering = false
+    var deliveryWaiters: [(sequence: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Render passes: what each module asked to render next, which modules are being
+    /// rendered, how many passes each has started, and who waits for which pass.
+    var pendingRenders: [ModuleID: RenderRequest] = [:]
+    var renderingModules: Set<ModuleID> = []
+    var passCount: [ModuleID: Int] = [:]
+    var passWaiters: [ModuleID: [(pass: Int, continuation: CheckedContinuation<Int, Never>)]] = [:]
+    /// How often each module said it changed: a rendering that raced a change is redone.
+    var changeCount: [ModuleID: Int] = [:]
     /// The row windows hosts asked for, by module.
     var windows: [ModuleID: RowWindow] = [:]
     var nextWorkID = 0
@@ -116,6 +135,7 @@ public actor SceneInstance {
         phase = .left
         for race in inFlight.values { race.cancel() }
         inFlight.removeAll()
+        releaseWaiters()
     }
 
     /// Whether ``leave()`` was called.
@@ -160,7 +180,7 @@ public actor SceneInstance {
             slots[id]?.status = .loading
             slots[id]?.failure = nil
             // A retry replaces the error block with the module's loading state at once.
-            if slot.status != .idle { await publish(id) }
+            if slot.status != .idle { await requestRender(id) }
         }
         let workID = nextWorkID
         nextWorkID += 1
@@ -185,7 +205,7 @@ public actor SceneInstance {
         case .cancelled:
             return
         }
-        await publish(id)
+        await requestRender(id)
     }
 
     static func describe(_ duration: Duration) -> String {
@@ -193,69 +213,11 @@ public actor SceneInstance {
         return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
     }
 
-    /// Called through a module's context when its state changed.
-    func moduleDidChange(_ change: ModuleChange) async {
-        guard phase != .left else { return }
-        if let nodes = change.nodes, !nodes.isEmpty {
-            await publish(change.module, nodes: nodes)
-        } else {
-            await publish(change.module)
-        }
-    }
-
-    /// Renders one module's frame again and tells the host, with patches from the frame it
-    /// had, if the module is shown and the host has a frame of it. (Before the host's first
-    /// ``render()`` there is nothing to update: it will render everything then, and a long
-    /// list is not rendered for nobody.)
-    func publish(_ id: ModuleID) async {
-        guard phase != .left, visibleModules.contains(id), frames[id] != nil else { return }
-        let previous = frames[id]?.node
-        guard let frame = await renderFrame(id) else { return }
-        guard phase != .left else { return }
-        let diff = previous.map { ViewTreeDiff(from: $0, to: frame) }
-        await host.sceneDidUpdate(SceneUpdate(node: frame, module: id, patches: diff?.patches ?? [], diagnostics: diff?.diagnostics ?? []))
-    }
-
-    /// Renders only some nodes of a module again: each replaces its old self in the frame
-    /// in place, and the host gets that node with its patches. Falls back to the whole
-    /// module when the module cannot render a node alone or the node is not shown.
-    func publish(_ id: ModuleID, nodes: [NodeID]) async {
-        guard phase != .left, visibleModules.contains(id), let slot = slots[id], slot.status == .ready, frames[id] != nil else {
-            await publish(id)
-            return
-        }
-        var updates: [SceneUpdate] = []
-        for local in nodes {
-            guard let rendered = await slot.module.render(local) else {
-                await publish(id)
-                return
-            }
-            let node = rendered.qualified(by: id)
-            if frames[id]?.paths == nil, let frame = frames[id]?.node {
-                // Compute first: an optional-chained assignment starts its write before its right side.
-                let paths = frame.pathIndex()
-                frames[id]?.paths = paths
-            }
-            guard let path = frames[id]?.paths?[node.id], let old = frames[id]?.node.node(at: path[...]) else {
-                await publish(id)
-                return
-            }
-            let diff = ViewTreeDiff(from: old, to: node)
-            let patches = diff.patches
-            frames[id]?.node.replace(at: path[...], with: node)
-            // A change of structure inside the node moves paths below it.
-            if patches.contains(where: { if case .update = $0 { false } else { true } }) { frames[id]?.paths = nil }
-            updates.append(SceneUpdate(node: node, module: id, patches: patches, diagnostics: diff.diagnostics))
-        }
-        guard phase != .left else { return }
-        for update in updates { await host.sceneDidUpdate(update) }
-    }
-
     /// Asks a module to render only the rows inside `window` of its long list (or all rows
     /// again for `nil`), and sends the host the change.
     public func setWindow(_ window: RowWindow?, for module: ModuleID) async {
         guard slots[module] != nil, windows[module] != window else { return }
         windows[module] = window
-        await publish(module)
+        await requestRender(module)
     }
 }

@@ -1,0 +1,283 @@
+/// How a scene keeps its host's copy of the tree in step, whatever runs concurrently.
+///
+/// The scene keeps a model of what the host has (`frames`, `shownTabs`): the tree of the
+/// last ``SceneInstance/snapshot()`` plus every update made since. Three rules make every
+/// update apply to the host's copy in the order delivered:
+///
+/// 1. **Render, then commit without suspending.** Rendering a module is an `await` (a hop
+///    to the module's actor), and other work may run meanwhile. The diff is therefore taken
+///    only after the rendering returns, against the model as it is *then*, and the model,
+///    the sequence number and the outbox change together in one synchronous step.
+/// 2. **One render pass per module at a time.** A change while a pass runs marks the module
+///    again; the pass loop renders once more, after the change, so the last rendering shows
+///    the last state (changes are coalesced, never lost, never reordered).
+/// 3. **One delivery loop.** Updates leave the outbox in sequence order through a single
+///    loop; whoever finds it idle runs it, everyone else waits for their sequence number.
+extension SceneInstance {
+    /// What a module asked to render next: all of it, or some of its nodes.
+    struct RenderRequest: Sendable {
+        var whole = false
+        var nodes: [NodeID] = []
+
+        mutating func add(_ nodes: [NodeID]?) {
+            guard let nodes, !nodes.isEmpty else {
+                whole = true
+                return
+            }
+            for node in nodes where !self.nodes.contains(node) { self.nodes.append(node) }
+        }
+    }
+
+    /// Called through a module's context when its state changed.
+    func moduleDidChange(_ change: ModuleChange) async {
+        await requestRender(change.module, nodes: change.nodes)
+    }
+
+    /// Renders a module again (or some of its nodes) and tells the host, with patches from
+    /// the frame it has. Returns once the host has been told (or immediately when called
+    /// from inside the host's own `sceneDidUpdate`, which must not wait for itself).
+    ///
+    /// Nothing is rendered for a module the host does not show: before the host's first
+    /// ``snapshot()``, there is nothing to update, and a long list is not rendered for nobody.
+    func requestRender(_ id: ModuleID, nodes: [NodeID]? = nil) async {
+        guard phase != .left, slots[id] != nil else { return }
+        changeCount[id, default: 0] += 1
+        guard frames[id] != nil else { return }  // not in the host's tree; a later rendering shows it
+        pendingRenders[id, default: RenderRequest()].add(nodes)
+        let sequence: Int
+        if renderingModules.contains(id) {
+            // The running pass loop renders again after this change; wait for that pass.
+            let target = passCount[id, default: 0] + 1
+            sequence = await withCheckedContinuation { passWaiters[id, default: []].append((target, $0)) }
+        } else {
+            sequence = await runRenderPasses(id)
+        }
+        await deliver(through: sequence)
+    }
+
+    /// Renders a module until no change is pending. Returns the sequence number after its
+    /// last commit.
+    private func runRenderPasses(_ id: ModuleID) async -> Int {
+        renderingModules.insert(id)
+        var last = sequence
+        while phase != .left, let request = pendingRenders.removeValue(forKey: id) {
+            let pass = passCount[id, default: 0] + 1
+            passCount[id] = pass
+            last = await renderPass(id, request)
+            resumePassWaiters(of: id, through: pass, sequence: last)
+        }
+        renderingModules.remove(id)
+        pendingRenders[id] = nil
+        resumePassWaiters(of: id, through: .max, sequence: last)
+        return last
+    }
+
+    private func resumePassWaiters(of id: ModuleID, through pass: Int, sequence: Int) {
+        guard let waiters = passWaiters[id], !waiters.isEmpty else { return }
+        var kept: [(pass: Int, continuation: CheckedContinuation<Int, Never>)] = []
+        for waiter in waiters {
+            if waiter.pass <= pass { waiter.continuation.resume(returning: sequence) } else { kept.append(waiter) }
+        }
+        passWaiters[id] = kept.isEmpty ? nil : kept
+    }
+
+    /// One pass: the requested nodes alone when the module can render them and the host
+    /// shows them, else the whole frame.
+    private func renderPass(_ id: ModuleID, _ request: RenderRequest) async -> Int {
+        guard let slot = slots[id] else { return sequence }
+        if !request.whole, slot.status == .ready {
+            var rendered: [ViewNode] = []
+            for local in request.nodes {
+                guard let node = await slot.module.render(local) else { break }
+                rendered.append(node.qualified(by: id))
+            }
+            if rendered.count == request.nodes.count, let committed = commitNodes(rendered, of: id) {
+                return committed
+            }
+        }
+        let frame = await makeFrame(id)
+        return commitFrame(frame, of: id)
+    }
+
+    /// Puts a module's new frame into the host's copy and queues the update. Synchronous:
+    /// the diff is against the copy as it is now.
+    private func commitFrame(_ frame: ViewNode, of id: ModuleID) -> Int {
+        guard phase != .left, let previous = frames[id]?.node else { return sequence }
+        frames[id] = RenderedFrame(node: frame, paths: nil)
+        let diff = ViewTreeDiff(from: previous, to: frame)
+        return enqueue(SceneUpdate(node: frame, module: id, patches: diff.patches, diagnostics: diff.diagnostics))
+    }
+
+    /// Puts single nodes into the host's copy of a module's frame, each in place, and queues
+    /// one update per node. Returns `nil` when a node is not in the frame (the caller then
+    /// renders the whole module).
+    private func commitNodes(_ nodes: [ViewNode], of id: ModuleID) -> Int? {
+        guard phase != .left, frames[id] != nil else { return sequence }
+        var last = sequence
+        for node in nodes {
+            if frames[id]?.paths == nil, let frame = frames[id]?.node {
+                // Compute first: an optional-chained assignment starts its write before its right side.
+                let paths = frame.pathIndex()
+                frames[id]?.paths = paths
+            }
+            guard let path = frames[id]?.paths?[node.id], let old = frames[id]?.node.node(at: path[...]) else { return nil }
+            let diff = ViewTreeDiff(from: old, to: node)
+            frames[id]?.node.replace(at: path[...], with: node)
+            // A change of structure inside the node moves paths below it.
+            if diff.patches.contains(where: { if case .update = $0 { false } else { true } }) { frames[id]?.paths = nil }
+            last = enqueue(SceneUpdate(node: node, module: id, patches: diff.patches, diagnostics: diff.diagnostics))
+        }
+        return last
+    }
+
+    /// Renders the entering tab's modules and commits the switch as one update.
+    func commitTabSwitch(_ switchID: String, tabs: [TabSpec], to tab: TabSpec) async {
+        guard phase != .left, hostHasTree else { return }
+        var counts: [ModuleID: Int] = [:]
+        var content: [ViewNode] = []
+        for id in tab.modules {
+            counts[id] = changeCount[id, default: 0]
+            content.append(await makeFrame(id))
+        }
+        // Another switch may have happened meanwhile; it commits its own selection.
+        guard phase != .left, tabSelection[switchID] == tab.id, let shown = shownTabs[switchID], shown != tab.id else { return }
+        let leaving = tabs.first { $0.id == shown }?.modules ?? []
+        let before = tabSwitch(switchID, tabs, selection: shown, content: leaving.compactMap { frames[$0]?.node })
+        let after = tabSwitch(switchID, tabs, selection: tab.id, content: content)
+        for id in leaving { frames[id] = nil }
+        for (id, frame) in zip(tab.modules, content) { frames[id] = RenderedFrame(node: frame, paths: nil) }
+        shownTabs[switchID] = tab.id
+        let diff = ViewTreeDiff(from: before, to: after)
+        let committed = enqueue(SceneUpdate(node: after, module: nil, patches: diff.patches, diagnostics: diff.diagnostics))
+        // A module that changed while it was rendered for the switch is rendered again.
+        for (id, count) in counts where changeCount[id, default: 0] != count { await requestRender(id) }
+        await deliver(through: committed)
+    }
+
+    /// Brings the host's copy of a tab switch to the selected tab, if it shows another.
+    private func commitSelectedTab(of switchID: String) async {
+        guard case .tabs(_, let tabs)? = layout.first(where: { if case .tabs(switchID, _) = $0 { true } else { false } }),
+            let tab = tabs.first(where: { $0.id == tabSelection[switchID] })
+        else { return }
+        await commitTabSwitch(switchID, tabs: tabs, to: tab)
+    }
+
+    /// Gives an update the next sequence number and queues it for the host. Updates
+    /// without patches are not sent: the host's copy already shows them.
+    private func enqueue(_ update: SceneUpdate) -> Int {
+        guard !update.patches.isEmpty else { return sequence }
+        sequence += 1
+        var update = update
+        update.sequence = sequence
+        outbox.append(update)
+        return sequence
+    }
+
+    /// Hands queued updates to the host in sequence order until `target` was delivered.
+    func deliver(through target: Int) async {
+        guard phase != .left, deliveredSequence < target else { return }
+        if isDelivering {
+            // Inside the host's own sceneDidUpdate: waiting here would wait for itself.
+            if UpdateDelivery.scene == ObjectIdentifier(self) { return }
+            await withCheckedContinuation { deliveryWaiters.append((target, $0)) }
+            return
+        }
+        isDelivering = true
+        let token = ObjectIdentifier(self)
+        while phase != .left, !outbox.isEmpty {
+            let update = outbox.removeFirst()
+            await UpdateDelivery.$scene.withValue(token) { await host.sceneDidUpdate(update) }
+            markDelivered(through: update.sequence)
+        }
+        isDelivering = false
+        if phase == .left { releaseWaiters() }
+    }
+
+    func markDelivered(through sequence: Int) {
+        deliveredSequence = max(deliveredSequence, sequence)
+        guard !deliveryWaiters.isEmpty else { return }
+        var kept: [(sequence: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        for waiter in deliveryWaiters {
+            if waiter.sequence <= deliveredSequence { waiter.continuation.resume() } else { kept.append(waiter) }
+        }
+        deliveryWaiters = kept
+    }
+
+    /// Ends every wait after the scene was left: nothing is delivered any more.
+    func releaseWaiters() {
+        outbox.removeAll()
+        for waiter in deliveryWaiters { waiter.continuation.resume() }
+        deliveryWaiters.removeAll()
+        for (id, waiters) in passWaiters {
+            for waiter in waiters { waiter.continuation.resume(returning: sequence) }
+            passWaiters[id] = nil
+        }
+    }
+
+    /// The whole tree, which becomes the host's copy: later updates are diffed against it.
+    ///
+    /// Use it for the host's first tree and to resynchronise: a host that missed an update
+    /// (a gap in ``SceneUpdate/sequence``) or distrusts its copy takes this tree and drops
+    /// updates numbered at or below ``SceneSnapshot/sequence``.
+    ///
+    /// A module that changes while the tree is being rendered sends that change as the
+    /// next update, numbered after the snapshot; it may reach the host before this call
+    /// returns, so a host keeps such updates and applies them to the snapshot's tree.
+    ///
+    /// ```swift
+    /// let snapshot = await scene.snapshot()
+    /// let tree = PatchableTree(snapshot.node)
+    /// var last = snapshot.sequence
+    /// // in sceneDidUpdate(_ update:)
+    /// if update.sequence <= last { return }                 // already in the snapshot
+    /// guard update.sequence == last + 1 else { resync(); return }
+    /// try tree.apply(update.patches)
+    /// last = update.sequence
+    /// ```
+    public func snapshot() async -> SceneSnapshot {
+        var counts: [ModuleID: Int] = [:]
+        var newFrames: [ModuleID: RenderedFrame] = [:]
+        var selections: [String: String] = [:]
+        var children: [ViewNode] = []
+        for item in layout {
+            switch item {
+            case .module(let id):
+                counts[id] = changeCount[id, default: 0]
+                let frame = await makeFrame(id)
+                newFrames[id] = RenderedFrame(node: frame, paths: nil)
+                children.append(frame)
+            case .tabs(let switchID, let tabs):
+                let selection = tabSelection[switchID] ?? tabs.first?.id ?? ""
+                var content: [ViewNode] = []
+                for id in tabs.first(where: { $0.id == selection })?.modules ?? [] {
+                    counts[id] = changeCount[id, default: 0]
+                    let frame = await makeFrame(id)
+                    newFrames[id] = RenderedFrame(node: frame, paths: nil)
+                    content.append(frame)
+                }
+                selections[switchID] = selection
+                children.append(tabSwitch(switchID, tabs, selection: selection, content: content))
+            }
+        }
+        // The host's copy is now this tree; queued updates are part of it already.
+        frames = newFrames
+        shownTabs = selections
+        hostHasTree = phase != .left
+        outbox.removeAll()
+        markDelivered(through: sequence)
+        let snapshot = SceneSnapshot(node: .stack("scene", children), sequence: sequence)
+        // A module that changed, or a tab selected, while this tree was being rendered sends
+        // that change next.
+        let stale = counts.filter { changeCount[$0.key, default: 0] != $0.value }.map(\.key)
+        let switched = selections.filter { tabSelection[$0.key] != $0.value }.map(\.key)
+        for switchID in switched { await commitSelectedTab(of: switchID) }
+        for id in stale { await requestRender(id) }
+        return snapshot
+    }
+}
+
+/// Which scene is delivering updates in the current task (to spot a host that calls back
+/// into the scene from its `sceneDidUpdate`).
+enum UpdateDelivery {
+    @TaskLocal static var scene: ObjectIdentifier?
+}

@@ -1,0 +1,99 @@
+import Scenery
+import Synchronization
+
+/// A ``SceneHost`` that keeps its own copy of the scene's tree and applies every update's
+/// patches to it, as a real host does, checking the update stream on the way.
+///
+/// Use it to prove that what a module sends a host adds up: after any sequence of
+/// changes, the mirrored ``tree`` must equal a fresh rendering, and ``problems`` must be
+/// empty.
+///
+/// ```swift
+/// let host = MirroringHost()
+/// let scene = try await registry.assemble("profile", for: context, host: host)
+/// await host.attach(to: scene)          // takes a snapshot; updates apply from here on
+/// await scene.send(Event("blog.like", from: "blogs/blog.7/like"))
+/// #expect(host.problems.isEmpty)
+/// #expect(host.tree == (await scene.render()))
+/// ```
+///
+/// It checks that sequence numbers follow one another without gaps and that every patch
+/// list applies (``PatchableTree``). Updates that arrive before ``attach(to:)`` returns are
+/// kept and applied after the snapshot, as a host that opens a live connection first and
+/// asks for the tree second must do.
+public final class MirroringHost: SceneHost, Sendable {
+    private struct State {
+        var tree: PatchableTree?
+        var sequence = 0
+        var early: [SceneUpdate] = []
+        var problems: [String] = []
+        var applied = 0
+    }
+
+    private let state = Mutex(State())
+    /// Answers confirmations and remembers them.
+    public let confirmer: ScriptedConfirmer
+
+    /// Creates a host whose confirmations are answered by `confirmer`.
+    public init(confirmer: ScriptedConfirmer = .decliningAll) {
+        self.confirmer = confirmer
+    }
+
+    /// Takes the scene's tree as this host's copy (also to resynchronise), then applies
+    /// the updates that arrived meanwhile and are newer than it.
+    public func attach(to scene: SceneInstance) async {
+        state.withLock { $0.tree = nil }
+        let snapshot = await scene.snapshot()
+        state.withLock { state in
+            state.tree = PatchableTree(snapshot.node)
+            state.sequence = snapshot.sequence
+            let early = state.early
+            state.early = []
+            for update in early { Self.apply(update, to: &state) }
+        }
+    }
+
+    public func confirm(_ confirmation: Confirmation) async -> Bool {
+        confirmer.answer(confirmation)
+    }
+
+    public func navigate(to intent: NavigationIntent) async {}
+
+    public func sceneDidUpdate(_ update: SceneUpdate) async {
+        state.withLock { state in
+            if state.tree == nil {
+                state.early.append(update)
+            } else {
+                Self.apply(update, to: &state)
+            }
+        }
+    }
+
+    private static func apply(_ update: SceneUpdate, to state: inout State) {
+        guard let tree = state.tree, update.sequence > state.sequence else { return }  // already in the snapshot
+        guard update.sequence == state.sequence + 1 else {
+            state.problems.append("Update \(update.sequence) arrived after \(state.sequence): \(update.sequence - state.sequence - 1) missing.")
+            state.sequence = update.sequence
+            return
+        }
+        state.sequence = update.sequence
+        do {
+            try tree.apply(update.patches)
+            state.applied += 1
+        } catch {
+            state.problems.append("Update \(update.sequence) (\(update.node.id)) did not apply: \(error)")
+        }
+    }
+
+    /// The host's copy of the tree, or `nil` before ``attach(to:)``.
+    public var tree: ViewNode? { state.withLock { $0.tree?.root } }
+
+    /// The last update applied (or taken in with a snapshot).
+    public var sequence: Int { state.withLock { $0.sequence } }
+
+    /// How many updates were applied since the host was created.
+    public var appliedUpdates: Int { state.withLock { $0.applied } }
+
+    /// Everything that went wrong, in order: gaps in the sequence, patches that did not apply.
+    public var problems: [String] { state.withLock { $0.problems } }
+}
