@@ -109,7 +109,7 @@ public actor BlogModule: Module {
                     .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
             }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
-            return .stack("blogs", children)
+            return .stack("content", children)
         }
     }
 

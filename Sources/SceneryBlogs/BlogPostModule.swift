@@ -46,7 +46,7 @@ public actor BlogPostModule: Module {
                     ? node.selectable(sending: EventDescriptor("user.open", payload: ["user": .string(blog.author.rawValue)])) : node
             }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
-            return .stack("post", children)
+            return .stack("content", children)
         }
     }
 

@@ -97,7 +97,7 @@ public actor DraftModule: Module {
                 children.append(
                     .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
             }
-            return .stack("drafts", children)
+            return .stack("content", children)
         }
     }
 }

@@ -27,7 +27,7 @@ public final class MirroringHost: SceneHost, Sendable {
         var sequence = 0
         var early: [SceneUpdate] = []
         var problems: [String] = []
-        var applied = 0
+        var applied: [SceneUpdate] = []
     }
 
     private let state = Mutex(State())
@@ -79,7 +79,7 @@ public final class MirroringHost: SceneHost, Sendable {
         state.sequence = update.sequence
         do {
             try tree.apply(update.patches)
-            state.applied += 1
+            state.applied.append(update)
         } catch {
             state.problems.append("Update \(update.sequence) (\(update.node.id)) did not apply: \(error)")
         }
@@ -92,7 +92,10 @@ public final class MirroringHost: SceneHost, Sendable {
     public var sequence: Int { state.withLock { $0.sequence } }
 
     /// How many updates were applied since the host was created.
-    public var appliedUpdates: Int { state.withLock { $0.applied } }
+    public var appliedUpdates: Int { state.withLock { $0.applied.count } }
+
+    /// The updates applied since the host was created, in order.
+    public var updates: [SceneUpdate] { state.withLock { $0.applied } }
 
     /// Everything that went wrong, in order: gaps in the sequence, patches that did not apply.
     public var problems: [String] { state.withLock { $0.problems } }

@@ -90,3 +90,40 @@ public struct ExpectationFailure: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+extension RenderExpectation {
+    /// Every node and section in the tree has an id of its own.
+    ///
+    /// Ids must be unique in a tree: a host finds nodes by id, and a repeated id makes the
+    /// scene replace the nearest unique container whole instead of patching one row. Run it
+    /// over your module in every state:
+    ///
+    /// ```swift
+    /// try RenderExpectation.hasUniqueIDs.verify(await module.render())
+    /// ```
+    public static var hasUniqueIDs: RenderExpectation {
+        RenderExpectation("use every id once") { tree in
+            let repeated = tree.repeatedIDs
+            return repeated.isEmpty ? nil : "it repeats \(repeated.map { "'\($0)'" }.joined(separator: ", "))."
+        }
+    }
+}
+
+extension ViewNode {
+    /// The ids used more than once among this node, its descendants and their sections, in
+    /// the order they first repeat.
+    public var repeatedIDs: [NodeID] {
+        var seen: Set<NodeID> = []
+        var repeated: [NodeID] = []
+        func note(_ id: NodeID) {
+            if !seen.insert(id).inserted, !repeated.contains(id) { repeated.append(id) }
+        }
+        var stack = [self]
+        while let node = stack.popLast() {
+            note(node.id)
+            if case .list(_, let sections) = node.kind { for section in sections { note(section.id) } }
+            stack.append(contentsOf: node.children.reversed())
+        }
+        return repeated
+    }
+}

@@ -75,7 +75,7 @@ public actor UserInfoModule: Module {
                         style: profile.viewerFollows == true ? .destructive : .primary))
             }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
-            return .stack("info", children)
+            return .stack("content", children)
         }
     }
 

@@ -93,7 +93,7 @@ public actor UserListModule: Module {
                     .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
             }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
-            return .stack("users", children)
+            return .stack("content", children)
         }
     }
 

@@ -52,14 +52,27 @@ extension LoadState {
         }
     }
 
-    /// Renders the state: placeholders for idle, loading, empty and failed, and `content`
-    /// for data (while paging, content followed by a loading row).
+    /// Renders the state inside a stack with the id `id` that stays put in every state:
+    /// a placeholder for idle, loading, empty and failed (ids `id.loading`, `id.empty`,
+    /// `id.error`), `content` for data, and while paging `content` followed by a loading row
+    /// (`id.paging`).
+    ///
+    /// Because the wrapper and the content keep their ids from state to state, loading the
+    /// next page reaches a host as the new rows and the indicator, never as the whole
+    /// module again. The content's own id must differ from `id` (ids are unique in a tree).
+    ///
+    /// ```swift
+    /// state.render(id: "blogs", emptyMessage: "No blogs yet.") { blogs in
+    ///     .list("list", sections: [.init(id: "all", rows: blogs.map(row))])
+    /// }
+    /// ```
     ///
     /// - Parameters:
-    ///   - id: The id of the placeholder node, and of the wrapper while paging.
+    ///   - id: The id of the wrapper; the placeholders' ids are derived from it.
+    ///   - loadingMessage: What the loading states say.
     ///   - emptyMessage: What the empty state says.
     ///   - retry: The event a retry control sends after a failure.
-    ///   - content: Renders the data.
+    ///   - content: Renders the data; its id must not be `id`.
     public func render(
         id: NodeID,
         loadingMessage: String = "Loading…",
@@ -67,13 +80,15 @@ extension LoadState {
         retry: EventDescriptor? = nil,
         content: (Value) -> ViewNode
     ) -> ViewNode {
-        switch self {
-        case .idle, .loading: .loading(id, loadingMessage)
-        case .empty: .empty(id, emptyMessage)
-        case .failed(let message): .error(id, message, retry: retry)
-        case .loaded(let value): content(value)
-        case .paging(let value): .stack(id, [content(value), .loading("paging", loadingMessage)])
-        }
+        let children: [ViewNode] =
+            switch self {
+            case .idle, .loading: [.loading(NodeID("\(id).loading"), loadingMessage)]
+            case .empty: [.empty(NodeID("\(id).empty"), emptyMessage)]
+            case .failed(let message): [.error(NodeID("\(id).error"), message, retry: retry)]
+            case .loaded(let value): [content(value)]
+            case .paging(let value): [content(value), .loading(NodeID("\(id).paging"), loadingMessage)]
+            }
+        return .stack(id, children)
     }
 }
 

@@ -37,7 +37,7 @@
 ///     }
 ///
 ///     func render() -> ViewNode {
-///         state.render(id: "greeting") { .text("text", $0, role: .title) }
+///         state.render(id: "greeting") { .text("text", $0, role: .title) }  // ids: greeting, text
 ///     }
 /// }
 /// ```

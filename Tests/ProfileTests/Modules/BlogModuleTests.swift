@@ -39,7 +39,7 @@ import Testing
         let blogs = try module(author: "5", viewer: nil)
         try await blogs.load(.initial)
         #expect(await blogs.state.phase == "empty")
-        #expect(await blogs.render() == .empty("blogs", "No blogs yet."))
+        #expect(await blogs.render() == .stack("blogs", [.empty("blogs.empty", "No blogs yet.")]))
     }
 
     @Test func likeIsOptimisticAndRollsBackWhenTheWriteFails() async throws {

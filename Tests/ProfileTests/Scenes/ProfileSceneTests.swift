@@ -121,7 +121,7 @@ import Testing
 
     @Test func aUserWithoutBlogsShowsTheEmptyState() async throws {
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "5"]), host: RecordingHost())
-        #expect(await scene.render().moduleFrame("blogs")?.content == .empty("blogs/blogs", "No blogs yet."))
+        #expect(await scene.render().moduleFrame("blogs")?.content == .stack("blogs/blogs", [.empty("blogs/blogs.empty", "No blogs yet.")]))
     }
 
     @Test func aFailingBlogServiceLeavesTheRestOfTheProfileWorking() async throws {
@@ -159,6 +159,30 @@ import Testing
         #expect(patched == ["blogs/blog.27.likes", "blogs/blog.27.like"])
         for update in host.updates { try tree.apply(update.patches) }
         #expect(tree.root == (await scene.render()))
+    }
+
+    @Test func loadMoreSendsTheNewRowsNotTheWholeModule() async throws {
+        let host = MirroringHost()
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "5", arguments: ["user": "1"]), host: host)
+        await host.attach(to: scene)
+        let before = host.appliedUpdates
+        await scene.send(Event(SceneEvents.loadMore, from: "blogs/more", payload: ["module": "blogs"]))
+        #expect(host.problems.isEmpty)
+        #expect(host.appliedUpdates == before + 2, "the paging indicator, then the page")
+        let patches = host.updates.dropFirst(before).flatMap(\.patches)
+        let rowInserts = patches.filter { if case .insert(.node(let node), _, _) = $0 { node.id.rawValue.hasPrefix("blogs/blog.") } else { false } }
+        #expect(rowInserts.count == 10)
+        let others = patches.compactMap { patch -> String? in
+            switch patch {
+            case .insert(.node(let node), _, _): node.id.rawValue.hasPrefix("blogs/blog.") ? nil : "insert \(node.id)"
+            case .insert(.section(let section), _, _): "insert \(section.id)"
+            case .delete(let id): "delete \(id)"
+            case .move(let id, _, _): "move \(id)"
+            case .update: nil
+            }
+        }
+        #expect(others == ["insert blogs/blogs.paging", "delete blogs/blogs.paging"], "only the indicator besides the rows")
+        #expect(host.tree == (await scene.render()))
     }
 
     @Test func moduleSubtreesNameTheirIdAndTypeInJSON() async throws {
