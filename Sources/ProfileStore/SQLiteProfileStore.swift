@@ -18,11 +18,20 @@ public final class SQLiteProfileStore: Sendable {
     /// The database file, or `:memory:`.
     public let path: String
 
-    /// Opens the database at `path`, creating its directory and file if needed, applying
-    /// migrations, and seeding the demo data into a new database when `seedDemoData` is true.
-    /// - Throws: ``ProfileError/storage(_:)`` if it cannot be opened or migrated.
-    public init(path: String, seedDemoData: Bool = true) throws(ProfileError) {
+    /// Opens the database at `path`, creating its file if needed (and its directory when
+    /// `createsDirectory` is true), applying migrations, and seeding the demo data into a
+    /// new database when `seedDemoData` is true.
+    /// - Throws: ``ProfileError/storage(_:)`` if it cannot be opened or migrated, or its
+    ///   directory does not exist and `createsDirectory` is false.
+    public init(path: String, seedDemoData: Bool = true, createsDirectory: Bool = false) throws(ProfileError) {
         if path != ":memory:" {
+            let directory = URL(filePath: path).deletingLastPathComponent()
+            var isDirectory: ObjCBool = false
+            if !createsDirectory, !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                throw .storage("The directory '\(directory.path)' of the database '\(path)' does not exist; create it first, or choose another path.")
+            }
+        }
+        if path != ":memory:", createsDirectory {
             let directory = URL(filePath: path).deletingLastPathComponent()
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -22,7 +22,12 @@ public enum ProfileModules {
 extension SceneRegistry {
     /// Registers `UserInfoModule`, `BlogModule`, `BlogPostModule`, `DraftModule` and
     /// `UserListModule`, each handed the services it needs.
+    ///
+    /// A missing user or blog (``ProfileError/isNotFound``) is a permanent failure: the
+    /// module's error block offers no retry.
     public mutating func registerProfileModules(_ services: ProfileServices) {
+        let recognisesPermanent = isPermanentFailure
+        isPermanentFailure = { error in recognisesPermanent(error) || (error as? ProfileError)?.isNotFound == true }
         register(UserInfoModule.self) { parameters, context in
             try UserInfoModule(parameters: parameters, context: context, profiles: services.profiles, relationships: services.relationships)
         }

@@ -88,8 +88,8 @@ import Testing
         defer { cli.cleanUp() }
         let result = try await cli.run(["interact", "follow-list", "--viewer", "1", "--arg", "user=1"], input: "999\nback\nhelp\n")
         #expect(result.status == 0, "end of input quits cleanly")
-        #expect(result.output.contains("No action '999'. Type a number from the list, or back, show, help, quit."))
+        #expect(result.output.contains("No action '999'. Type a number from the list, or show, back, help, quit."))
         #expect(result.output.contains("This is the first scene; there is nothing to go back to."))
-        #expect(result.output.contains("back   return to the previous scene"))
+        #expect(result.output.contains("back     return to the previous scene"))
     }
 }

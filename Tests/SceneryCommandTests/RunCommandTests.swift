@@ -42,13 +42,56 @@ import Testing
         #expect(result.output.hasSuffix("</html>\n"))
     }
 
-    @Test func aFailingServiceShowsItsErrorAndTheRestRenders() async throws {
+    @Test func aFailingServiceShowsItsErrorAndTheRestRendersThenExitsWith2() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["run", "user-profile", "--viewer", "2", "--arg", "user=1", "--fail", "blogs", "--latency", "profiles=50ms"])
-        #expect(result.status == 0)
-        #expect(result.output.contains("⚠ The blogs service is unavailable (injected fault). [\u{00A0}Retry\u{00A0}]"))
+        #expect(result.status == 2, "a module failure is exit code 2, as documented")
+        #expect(result.output.contains("⚠ The blogs service is unavailable (injected fault). [ Retry ]"))
         #expect(result.output.contains("Alice Liddell"))
-        #expect(result.error.isEmpty)
+        #expect(result.error == "error: The module 'blogs' (BlogModule) failed: The blogs service is unavailable (injected fault).\n")
+    }
+
+    @Test(arguments: [
+        (["run", "user-profile", "--arg", "user=99"], "The module 'info' (UserInfoModule) failed: No user with id '99' exists."),
+        (["run", "blog-detail", "--arg", "blog=99999"], "The module 'post' (BlogPostModule) failed: No blog with id 99999 exists."),
+    ])
+    func aMissingRecordFailsWithoutARetryThatCouldNeverWork(arguments: [String], message: String) async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.error.contains(message))
+        #expect(!result.output.contains("Retry"), "not found is not a transient failure")
+    }
+
+    @Test func anUnknownViewerIsRefusedBeforeTheSceneRuns() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["run", "user-profile", "--viewer", "99", "--arg", "user=1"])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("error: No user with id '99' exists in the database '"))
+        #expect(result.output.isEmpty)
+        let empty = try await cli.run(["run", "user-profile", "--viewer", "", "--arg", "user=1"])
+        #expect(empty.status == 64)
+        #expect(empty.error.contains("'--viewer' needs a user id"))
+    }
+
+    @Test func selectShowsAnotherTabAndDocumentsCarryEveryPanel() async throws {
+        defer { cli.cleanUp() }
+        let text = try await cli.run(["run", "user-profile", "--viewer", "1", "--arg", "user=1", "--select", "sections=drafts"])
+        #expect(text.status == 0)
+        #expect(text.output.contains("◉ Drafts"))
+        #expect(text.output.contains("DraftModule"))
+        for format in ["json", "html"] {
+            let owner = try await cli.run(["run", "user-profile", "--viewer", "1", "--arg", "user=1", "--format", format])
+            #expect(owner.output.contains("DraftModule"), "the owner's \(format) carries the drafts panel")
+            #expect(owner.output.contains("Through the looking glass"), "and the drafts themselves (\(format))")
+            let other = try await cli.run(["run", "user-profile", "--viewer", "2", "--arg", "user=1", "--format", format])
+            #expect(!other.output.contains("DraftModule") && !other.output.contains("Through the looking glass"), "no draft for anyone else (\(format))")
+        }
+        let typo = try await cli.run(["run", "user-profile", "--viewer", "1", "--arg", "user=1", "--select", "section=drafts"])
+        #expect(typo.status == 64)
+        #expect(typo.error == "error: No tab switch 'section' in 'user-profile' (did you mean 'sections'?); its tab switches: sections.\n")
+        let noTab = try await cli.run(["run", "user-profile", "--viewer", "1", "--arg", "user=1", "--select", "sections=draft"])
+        #expect(noTab.error == "error: The tab switch 'sections' has no tab 'draft' (did you mean 'drafts'?); its tabs: blogs, drafts.\n")
     }
 
     @Test(arguments: [
@@ -89,6 +132,15 @@ import Testing
         #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
         let result = try await cli.run(["run", "user-profile", "--arg", "user=1", "--database", blocker.appending(path: "db.sqlite").path])
         #expect(result.status == 2)
-        #expect(result.error.hasPrefix("error: The database failed: Cannot create the directory"))
+        #expect(result.error.hasPrefix("error: The database failed: The directory"))
+    }
+
+    @Test func aDatabaseInADirectoryThatDoesNotExistIsRefusedNotCreated() async throws {
+        defer { cli.cleanUp() }
+        let missing = cli.directory.appending(path: "no/such/dir")
+        let result = try await cli.run(["run", "user-profile", "--arg", "user=1", "--database", missing.appending(path: "x.sqlite").path])
+        #expect(result.status == 2)
+        #expect(result.error.contains("does not exist; create it first"))
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.appending(path: "no").path), "nothing was created")
     }
 }

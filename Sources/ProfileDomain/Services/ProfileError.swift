@@ -15,6 +15,14 @@ public enum ProfileError: Error, Sendable, Hashable, LocalizedError {
     /// A fault injected on purpose (tests, demos).
     case injected(String)
 
+    /// Whether the error says a user or blog does not exist: asking again will not help.
+    public var isNotFound: Bool {
+        switch self {
+        case .userNotFound, .blogNotFound: true
+        case .notPermitted, .storage, .invalidData, .injected: false
+        }
+    }
+
     public var errorDescription: String? {
         switch self {
         case .userNotFound(let id): "No user with id '\(id)' exists."

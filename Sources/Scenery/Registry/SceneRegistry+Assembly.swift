@@ -68,7 +68,7 @@ extension SceneRegistry {
         }
         let scene = SceneInstance(
             sceneID: sceneID, variant: variant.name, context: context, layout: variant.layout, rules: variant.rules,
-            slots: slots, host: host)
+            slots: slots, host: host, isPermanentFailure: isPermanentFailure)
         link.scene = scene
         return scene
     }

@@ -64,6 +64,17 @@ public struct SceneRegistry: Sendable {
     /// How long a module's first load may take when its scene file gives no `timeout`.
     public var defaultModuleTimeout: Duration = .seconds(10)
 
+    /// Decides which load errors trying again cannot fix: a module that fails with one
+    /// shows its error block without a retry control. The default recognises
+    /// ``PermanentError``; set it to recognise a backend's own errors too.
+    ///
+    /// ```swift
+    /// registry.isPermanentFailure = { error in
+    ///     error is any PermanentError || (error as? BackendError)?.isNotFound == true
+    /// }
+    /// ```
+    public var isPermanentFailure: @Sendable (any Error) -> Bool = { $0 is any PermanentError }
+
     /// Creates a registry.
     ///
     /// - Parameter builtIns: Whether to register the built-in module types

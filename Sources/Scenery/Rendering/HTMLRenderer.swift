@@ -48,9 +48,20 @@ public struct HTMLRenderer: Sendable {
         button.primary{background:#0a84ff;color:#fff;border-color:#0a84ff}button.destructive{color:#d70015}\
         img{width:48px;height:48px;border-radius:50%;object-fit:cover;background:#eee}.symbol{display:inline-block;width:48px;height:48px;border-radius:50%;background:#e5e5ea}\
         .tabs>nav{display:flex;gap:8px;margin:8px 0}.tabs>nav button[aria-selected=true]{background:#1d1d1f;color:#fff}\
+        .tabs.document>input{position:absolute;opacity:0;width:1px;height:1px}.tabs.document>nav{display:flex;gap:8px;margin:8px 0}\
+        .tabs.document>nav label{border:1px solid #c7c7cc;background:#f2f2f7;border-radius:6px;padding:2px 10px;cursor:pointer}\
+        .tabs.document>section.tabpanel{display:none}\
+        \(documentTabRules)\
         .placeholder{color:#6e6e73;font-style:italic}.placeholder.error{color:#d70015;font-style:normal}\
         [data-action]{cursor:pointer}
         """
+
+    /// The CSS that shows the checked tab's panel of a document, for up to 12 tabs.
+    static let documentTabRules = (1...12).map { n in
+        ".tabs.document>input:nth-of-type(\(n)):checked~section.tabpanel:nth-of-type(\(n)){display:block}"
+            + ".tabs.document>input:nth-of-type(\(n)):checked~nav label:nth-of-type(\(n)){background:#1d1d1f;color:#fff}"
+            + ".tabs.document>input:nth-of-type(\(n)):focus-visible~nav label:nth-of-type(\(n)){outline:2px solid #0a84ff}"
+    }.joined()
 
     private func write(_ node: ViewNode, into html: inout String, depth: Int) {
         let id = Self.attribute(node.id.rawValue)
@@ -87,6 +98,24 @@ public struct HTMLRenderer: Sendable {
                 }
                 html += "</ul>\n"
                 if let footer = section.footer { html += "<p class=\"caption\">\(Self.escape(footer))</p>\n" }
+            }
+            html += "</div>\n"
+        case .tabs(let tabs) where !tabs.unselectedPanels.isEmpty:
+            // A document: every panel is in the page, and radio buttons switch them without script.
+            html += "<div id=\"\(id)\" class=\"tabs document\">\n"
+            for (index, tab) in tabs.tabs.enumerated() {
+                let checked = tab.id == tabs.selection ? " checked" : ""
+                html += "<input type=\"radio\" name=\"\(id)--tab\" id=\"\(id)--tab\(index)\" aria-label=\"\(Self.attribute(tab.title))\"\(checked)>\n"
+            }
+            html += "<nav>"
+            for (index, tab) in tabs.tabs.enumerated() {
+                html += "<label for=\"\(id)--tab\(index)\">\(Self.escape(tab.title))</label>"
+            }
+            html += "</nav>\n"
+            for (tab, content) in tabs.panels {
+                html += "<section class=\"tabpanel\" aria-label=\"\(Self.attribute(tab.title))\" data-tab=\"\(Self.attribute(tab.id))\">\n"
+                if let content { write(content, into: &html, depth: depth + 1) }
+                html += "</section>\n"
             }
             html += "</div>\n"
         case .tabs(let tabs):

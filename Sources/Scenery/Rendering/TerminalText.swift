@@ -28,16 +28,38 @@ public enum TerminalText {
             case 0x0A: result.append(scalar)
             case 0x09: result.append(" ")
             case 0x00...0x1F, 0x7F...0x9F: break
-            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: break  // bidi controls
+            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: break  // bidi controls
             default: result.append(scalar)
             }
         }
         return String(result)
     }
 
-    /// The number of terminal columns the text occupies (without line breaks).
+    /// The number of terminal columns the text occupies (without line breaks). Colour
+    /// sequences (`ESC [ … m`, which renderers add) take none.
     public static func displayWidth(of text: String) -> Int {
-        text.reduce(0) { $0 + width(of: $1) }
+        var total = 0
+        var inSequence = false
+        var afterEscape = false
+        for character in text {
+            if afterEscape {
+                afterEscape = false
+                if character == "[" {
+                    inSequence = true
+                    continue
+                }
+            }
+            if inSequence {
+                if let value = character.unicodeScalars.first?.value, (0x40...0x7E).contains(value) { inSequence = false }
+                continue
+            }
+            if character == "\u{1B}" {
+                afterEscape = true
+                continue
+            }
+            total += width(of: character)
+        }
+        return total
     }
 
     /// The columns of one character (grapheme cluster): 0, 1 or 2.

@@ -12,10 +12,15 @@
 public struct TextRenderer: Sendable {
     /// The number of columns to fit into.
     public var width: Int
+    /// Whether to colour the text with terminal escape sequences: captions dimmed, titles
+    /// bold, controls and the selected tab highlighted, errors red. Use it only when the
+    /// output is a terminal and `NO_COLOR` is not set.
+    public var usesColor: Bool
 
-    /// Creates a renderer for a width (at least 20 columns).
-    public init(width: Int = 80) {
-        self.width = max(width, 20)
+    /// Creates a renderer for a width (20 to 1,000 columns).
+    public init(width: Int = 80, usesColor: Bool = false) {
+        self.width = min(max(width, 20), 1000)
+        self.usesColor = usesColor
     }
 
     /// The tree as lines of text joined by newlines, ending with a newline.
@@ -23,13 +28,25 @@ public struct TextRenderer: Sendable {
         lines(for: node, width: width).joined(separator: "\n") + "\n"
     }
 
-    /// A control as `[ Title ]`, bound with no-break spaces so wrapping never splits its brackets.
+    /// A control as `[ Title ]` (plain spaces, so a copied line greps).
     static func control(_ title: String) -> String {
-        "[\u{00A0}\(title)\u{00A0}]"
+        "[ \(title) ]"
     }
 
     private func clean(_ text: String) -> String {
         TerminalText.sanitized(text)
+    }
+
+    /// Colour sequences (select graphic rendition) this renderer uses.
+    private enum Paint: String {
+        case dim = "2", bold = "1", control = "1;36", selected = "1;7", error = "31"
+    }
+
+    /// `text` in a colour, when colour is on; each line is painted on its own so wrapping
+    /// and framing never carry a colour over.
+    private func paint(_ lines: [String], _ paint: Paint) -> [String] {
+        guard usesColor else { return lines }
+        return lines.map { $0.isEmpty ? $0 : "\u{1B}[\(paint.rawValue)m\($0)\u{1B}[0m" }
     }
 
     private func lines(for node: ViewNode, width: Int) -> [String] {
@@ -44,13 +61,14 @@ public struct TextRenderer: Sendable {
         switch node.kind {
         case .text(let text, let role):
             let wrapped = TerminalText.wrap(clean(text), width: width)
+            if role == .caption { return paint(wrapped, .dim) }
             guard role == .title else { return wrapped }
             let underline = min(width, wrapped.map(TerminalText.displayWidth(of:)).max() ?? 0)
-            return wrapped + [String(repeating: "═", count: max(underline, 1))]
+            return paint(wrapped, .bold) + [String(repeating: "═", count: max(underline, 1))]
         case .image(_, let alt):
             return TerminalText.wrap("[image: \(clean(alt))]", width: width)
         case .button(let title, _, _):
-            return TerminalText.wrap(Self.control(clean(title)), width: width)
+            return paint(TerminalText.wrap(Self.control(clean(title)), width: width), .control)
         case .stack(let axis, let children):
             let rendered = children.map { lines(for: $0, width: width) }
             if axis == .horizontal, rendered.allSatisfy({ $0.count == 1 }) {
@@ -61,7 +79,9 @@ public struct TextRenderer: Sendable {
         case .list(let layout, let sections):
             return sections.flatMap { section in listLines(section, layout: layout, width: width) }
         case .tabs(let tabs):
-            let bar = tabs.tabs.map { ($0.id == tabs.selection ? "◉ " : "○ ") + clean($0.title) }.joined(separator: "   ")
+            let bar = tabs.tabs.map { tab in
+                tab.id == tabs.selection ? paint(["◉ " + clean(tab.title)], .selected)[0] : "○ " + clean(tab.title)
+            }.joined(separator: "   ")
             return TerminalText.wrap(bar, width: width) + lines(for: tabs.content, width: width)
         case .placeholder(let placeholder):
             let message = clean(placeholder.message)
@@ -69,14 +89,24 @@ public struct TextRenderer: Sendable {
             case .loading: return TerminalText.wrap("… \(message)", width: width)
             case .empty: return TerminalText.wrap("(\(message))", width: width)
             case .error:
-                let retry = placeholder.retry == nil ? "" : " " + Self.control("Retry")
-                return TerminalText.wrap("⚠ \(message)\(retry)", width: width)
+                var wrapped = TerminalText.wrap("⚠ \(message)", width: width)
+                if placeholder.retry != nil {
+                    // The control stays whole: on the last line if it fits, else on its own.
+                    let retry = Self.control("Retry")
+                    let last = wrapped.count - 1
+                    if TerminalText.displayWidth(of: wrapped[last]) + 1 + TerminalText.displayWidth(of: retry) <= width {
+                        wrapped[last] += " " + retry
+                    } else {
+                        wrapped.append(retry)
+                    }
+                }
+                return paint(wrapped, .error)
             }
         case .module(let frame):
             let label = "┌─ \(clean(frame.module.rawValue)) · \(clean(frame.type)) "
             let header = label + String(repeating: "─", count: max(1, width - TerminalText.displayWidth(of: label)))
             let body = lines(for: frame.content, width: width - 2).map { "│ " + $0 }
-            return [header] + body + ["└" + String(repeating: "─", count: width - 1)]
+            return paint([header], .dim) + body + paint(["└" + String(repeating: "─", count: width - 1)], .dim)
         }
     }
 

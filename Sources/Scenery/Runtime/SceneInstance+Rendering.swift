@@ -8,6 +8,47 @@ extension SceneInstance {
         await snapshot().node
     }
 
+    /// The whole tree as a document: like ``render()``, but every tab switch also carries
+    /// the content of its unselected tabs (``ViewNode/TabSwitch/unselectedPanels``), so a
+    /// JSON or HTML file holds everything the viewer may see. The host's copy is left as it
+    /// is: a document is not a live tree, and no update applies to it.
+    ///
+    /// ```swift
+    /// let page = HTMLRenderer().render(await scene.renderDocument(), title: "Profile")
+    /// ```
+    public func renderDocument() async -> ViewNode {
+        var children: [ViewNode] = []
+        for item in layout {
+            switch item {
+            case .module(let id):
+                children.append(await makeFrame(id))
+            case .tabs(let switchID, let tabs):
+                let selection = tabSelection[switchID] ?? tabs.first?.id ?? ""
+                var panels: [String: ViewNode] = [:]
+                for tab in tabs {
+                    var content: [ViewNode] = []
+                    for id in tab.modules { content.append(await makeFrame(id)) }
+                    panels[tab.id] = .stack(NodeID("\(switchID)/\(tab.id)"), content)
+                }
+                var node = tabSwitch(switchID, tabs, selection: selection, content: [])
+                if case .tabs(var tabSwitch) = node.kind {
+                    tabSwitch.content = panels.removeValue(forKey: selection) ?? tabSwitch.content
+                    tabSwitch.unselectedPanels = panels
+                    node.kind = .tabs(tabSwitch)
+                }
+                children.append(node)
+            }
+        }
+        return .stack("scene", children)
+    }
+
+    /// The tab switches of the scene and their tabs' ids, in layout order.
+    public nonisolated var tabSwitches: [(id: String, tabs: [String])] {
+        layout.compactMap { item in
+            if case .tabs(let id, let tabs) = item { (id, tabs.map(\.id)) } else { nil }
+        }
+    }
+
     /// A tab switch node for a selection, around the selected tab's module frames.
     func tabSwitch(_ switchID: String, _ tabs: [TabSpec], selection: String, content: [ViewNode]) -> ViewNode {
         let tabSwitch = ViewNode.TabSwitch(
@@ -28,7 +69,7 @@ extension SceneInstance {
         if slot.status == .failed {
             content = ViewNode.error(
                 "error", slot.failure ?? "\(slot.descriptor.type) could not load.",
-                retry: EventDescriptor(SceneEvents.retry, payload: ["module": .string(id.rawValue)])
+                retry: slot.isRetryable ? EventDescriptor(SceneEvents.retry, payload: ["module": .string(id.rawValue)]) : nil
             ).qualified(by: id)
         } else if let window = windows[id] {
             content = await slot.module.render(window: window).qualified(by: id)

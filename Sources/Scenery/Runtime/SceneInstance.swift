@@ -27,6 +27,7 @@ public actor SceneInstance {
     nonisolated let layout: [LayoutItem]
     nonisolated let rules: [EventRule]
     nonisolated let host: any SceneHost
+    nonisolated let isPermanentFailure: @Sendable (any Error) -> Bool
     /// Module ids in layout order.
     nonisolated let moduleOrder: [ModuleID]
 
@@ -77,12 +78,15 @@ public actor SceneInstance {
         let timeout: Duration
         var status: ModuleStatus = .idle
         var failure: String?
+        /// Whether trying the failed load again may help (not for a missing record).
+        var isRetryable = true
     }
 
     init(
         sceneID: String, variant: String, context: SceneContext, layout: [LayoutItem], rules: [EventRule],
-        slots: [ModuleSlot], host: any SceneHost
+        slots: [ModuleSlot], host: any SceneHost, isPermanentFailure: @escaping @Sendable (any Error) -> Bool = { $0 is any PermanentError }
     ) {
+        self.isPermanentFailure = isPermanentFailure
         self.sceneID = sceneID
         self.variant = variant
         self.context = context
@@ -199,8 +203,10 @@ public actor SceneInstance {
             }
             slots[id]?.status = .failed
             slots[id]?.failure = SceneryError.message(for: error)
+            slots[id]?.isRetryable = !isPermanentFailure(error)
         case .timedOut:
             slots[id]?.status = .failed
+            slots[id]?.isRetryable = true
             slots[id]?.failure = "\(slot.descriptor.type) did not finish loading within \(Self.describe(slot.timeout)); try again."
         case .cancelled:
             return

@@ -5,7 +5,7 @@ import Foundation
 extension ViewNode: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, type, text, role, url, symbol, alt, title, event, style, axis, children
-        case layout, columns, sections, header, footer, rows, tabs, selection, content
+        case layout, columns, sections, header, footer, rows, tabs, selection, content, panels
         case kind, message, retry, module, moduleType, status, action
     }
 
@@ -49,7 +49,8 @@ extension ViewNode: Codable {
                 TabSwitch(
                     tabs: try container.decode([TabSwitch.Tab].self, forKey: .tabs),
                     selection: try container.decode(String.self, forKey: .selection),
-                    content: try container.decode(ViewNode.self, forKey: .content)))
+                    content: try container.decode(ViewNode.self, forKey: .content),
+                    unselectedPanels: try container.decodeIfPresent([String: ViewNode].self, forKey: .panels) ?? [:]))
         case .placeholder:
             kind = .placeholder(
                 Placeholder(
@@ -105,6 +106,7 @@ extension ViewNode: Codable {
             try container.encode(tabs.tabs, forKey: .tabs)
             try container.encode(tabs.selection, forKey: .selection)
             try container.encode(tabs.content, forKey: .content)
+            if !tabs.unselectedPanels.isEmpty { try container.encode(tabs.unselectedPanels, forKey: .panels) }
         case .placeholder(let placeholder):
             try container.encode(NodeType.placeholder, forKey: .type)
             try container.encode(placeholder.kind, forKey: .kind)

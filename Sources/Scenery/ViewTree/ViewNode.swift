@@ -103,6 +103,11 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     }
 
     /// A tab (segment) switch: its tabs, the selected one, and the selected tab's content.
+    ///
+    /// A live tree holds the selected tab's content only; selecting another tab is an
+    /// update. A tree rendered as a document (``SceneInstance/renderDocument()``, for JSON
+    /// and HTML files) also carries every other tab's content in ``unselectedPanels``, so
+    /// nothing a viewer may see is missing from the file. Patches never touch those panels.
     public struct TabSwitch: Sendable, Hashable {
         /// One tab: its id, title, and the event that selects it.
         public struct Tab: Sendable, Hashable, Identifiable, Codable {
@@ -121,11 +126,20 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
         public var selection: String
         /// What the selected tab shows.
         public var content: ViewNode
+        /// What each other tab shows, by tab id, in a document; empty in a live tree.
+        public var unselectedPanels: [String: ViewNode]
 
-        public init(tabs: [Tab], selection: String, content: ViewNode) {
+        public init(tabs: [Tab], selection: String, content: ViewNode, unselectedPanels: [String: ViewNode] = [:]) {
             self.tabs = tabs
             self.selection = selection
             self.content = content
+            self.unselectedPanels = unselectedPanels
+        }
+
+        /// Every tab with its content where there is one: the selected tab's, and in a
+        /// document the others'.
+        public var panels: [(tab: Tab, content: ViewNode?)] {
+            tabs.map { tab in (tab, tab.id == selection ? content : unselectedPanels[tab.id]) }
         }
     }
 

@@ -9,9 +9,10 @@ struct InteractCommand: AsyncParsableCommand {
         commandName: "interact",
         abstract: "Run a scene live: type an action's number to like, follow, select, refresh, load more or switch tabs.",
         discussion: """
-            Commands: a number (or a control's id) activates it; 'back' returns to the previous \
-            scene; 'show' prints the scene again; 'help'; 'quit'. Confirmations are asked as \
-            'Unfollow Alice? [y/N]'. Example: printf '3\\ny\\nquit\\n' | scenery interact user-profile --viewer 2 --arg user=1
+            Commands: a number (or a control's id) activates it and prints what changed; 'show' prints \
+            the whole scene; 'back' returns to the previous scene; 'resync' sends the whole tree again \
+            (JSON); 'help'; 'quit'. Confirmations are asked as 'Unfollow Alice? [y/N]'. Colour is used \
+            on a terminal unless NO_COLOR is set. Example: printf '3\\ny\\nquit\\n' | scenery interact user-profile --viewer 2 --arg user=1
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -20,22 +21,27 @@ struct InteractCommand: AsyncParsableCommand {
 
     @OptionGroup var context: ContextOptions
 
-    @Option(help: "text (for people) or json (a stream of JSON lines for a client: the tree, then patches).")
+    @Option(help: "text (for people) or json (a stream of JSON lines for a client: the tree, then numbered patches).")
     var format: Format = .text
 
-    @Option(help: "Columns for text output.")
-    var width: Int = 80
+    @OptionGroup var width: WidthOption
 
     @OptionGroup var options: SessionOptions
+
+    /// A scene on the navigation stack and the host that mirrors it.
+    struct Page {
+        let scene: SceneInstance
+        let host: InteractiveHost
+    }
 
     func run() async throws {
         try await reportingFailures {
             let session = try options.session()
             let input = LineReader()
             let json = format == .json
-            let host = InteractiveHost(input: input, json: json)
-            var stack = [try await session.open(context.scene, for: context.context, host: host)]
-            var actions = await show(stack[stack.count - 1])
+            let viewerContext = try await context.checkedContext(in: session)
+            var stack = [try await open(context.scene, for: viewerContext, session: session, input: input)]
+            await showWhole(stack[0])
             while true {
                 if !json { Output.write("> ") }
                 guard let line = await input.next() else {
@@ -43,95 +49,143 @@ struct InteractCommand: AsyncParsableCommand {
                     break
                 }
                 let command = line.trimmingCharacters(in: .whitespaces)
-                guard let scene = stack.last else { break }
+                guard let page = stack.last else { break }
                 switch command.lowercased() {
                 case "":
                     continue
                 case "quit", "q", "exit":
-                    for scene in stack.reversed() { await scene.leave() }
+                    for page in stack.reversed() { await page.scene.leave() }
                     return
                 case "help", "?", "h":
                     Output.line(Self.help)
-                case "show", "s":
-                    actions = await show(scene)
+                case "show", "s", "resync":
+                    await showWhole(page)
                 case "back", "b":
                     guard stack.count > 1 else {
                         Output.line("This is the first scene; there is nothing to go back to.")
                         continue
                     }
-                    await scene.leave()
+                    await page.scene.leave()
                     stack.removeLast()
-                    await stack[stack.count - 1].appear()
-                    actions = await show(stack[stack.count - 1])
+                    await stack[stack.count - 1].scene.appear()
+                    await showWhole(stack[stack.count - 1])
                 default:
+                    let actions = page.host.tree?.actions ?? []
                     guard let action = Self.action(for: command, in: actions) else {
                         if json {
                             StreamLine.write(["type": "error", "message": .string("No action '\(command)'.")])
                         } else {
-                            Output.line("No action '\(TerminalText.sanitized(command))'. Type a number from the list, or back, show, help, quit.")
+                            Output.line("No action '\(TerminalText.sanitized(command))'. Type a number from the list, or show, back, help, quit.")
                         }
                         continue
                     }
-                    _ = host.takeUpdates()
-                    let outcome = await scene.send(action.event)
+                    let outcome = await page.scene.send(action.event)
                     if json {
                         StreamLine.route(outcome)
-                        for update in host.takeUpdates() where !update.patches.isEmpty { StreamLine.patches(update) }
                     } else {
                         Output.line("· " + outcome.route.map { TerminalText.sanitized($0.description) }.joined(separator: " → "))
                     }
+                    await showChanges(page)
                     if let intent = outcome.navigations.last {
                         do {
-                            await scene.disappear()
-                            let next = try await session.open(intent.scene, for: SceneContext(viewer: context.viewer, arguments: intent.arguments), host: host)
+                            await page.scene.disappear()
+                            let next = try await open(intent.scene, for: SceneContext(viewer: context.viewer, arguments: intent.arguments), session: session, input: input)
                             stack.append(next)
+                            await showWhole(next)
                         } catch {
-                            await scene.appear()
+                            await page.scene.appear()
                             Output.line("Cannot open '\(intent.scene)': \(SceneryError.message(for: error))")
                         }
                     }
-                    if json, outcome.navigations.isEmpty {
-                        actions = await stack[stack.count - 1].render().actions
-                    } else {
-                        actions = await show(stack[stack.count - 1])
-                    }
                 }
             }
-            for scene in stack.reversed() { await scene.leave() }
+            for page in stack.reversed() { await page.scene.leave() }
         }
     }
 
     static let help = """
-        Type the number of an action (or its id) to activate it.
-          back   return to the previous scene
-          show   print the scene again
-          help   this text
-          quit   leave
+        Type the number of an action (or its id) to activate it; what changed is printed.
+          show     print the whole scene
+          back     return to the previous scene
+          resync   send the whole tree again (--format json)
+          help     this text
+          quit     leave
         """
 
-    /// Prints the scene and its numbered actions (or, as JSON, the tree); returns the actions.
-    private func show(_ scene: SceneInstance) async -> [ViewAction] {
-        let tree = await scene.render()
-        let actions = tree.actions
+    private func open(_ sceneID: String, for context: SceneContext, session: SceneSession, input: LineReader) async throws -> Page {
+        let host = InteractiveHost(input: input, json: format == .json)
+        let scene = try await session.open(sceneID, for: context, host: host)
+        return Page(scene: scene, host: host)
+    }
+
+    private var renderer: TextRenderer {
+        let color = Output.outputIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+        return TextRenderer(width: width.columns(), usesColor: color)
+    }
+
+    /// Prints the whole scene and its numbered actions (or, as JSON, the tree) and makes it
+    /// the host's copy.
+    private func showWhole(_ page: Page) async {
+        let (tree, sequence) = await page.host.attach(to: page.scene)
+        _ = page.host.takeUpdates()
         if format == .json {
-            StreamLine.tree(tree, scene: scene)
-            return actions
+            StreamLine.tree(tree, scene: page.scene, sequence: sequence)
+            return
         }
-        Output.line("══ \(TerminalText.sanitized(scene.sceneID)) (\(TerminalText.sanitized(scene.variant))) ══")
-        Output.write(TextRenderer(width: width).render(tree))
-        Output.line("Actions:")
-        let number = String(actions.count).count
-        for (index, action) in actions.enumerated() {
+        let renderer = renderer
+        Output.line("══ \(TerminalText.sanitized(page.scene.sceneID)) (\(TerminalText.sanitized(page.scene.variant))) ══")
+        Output.write(renderer.render(tree))
+        printActions(of: tree, in: tree)
+    }
+
+    /// Prints what the last action changed: the patches (JSON), or the module frames and
+    /// tab switches that got updates, with their actions (text).
+    private func showChanges(_ page: Page) async {
+        if page.host.needsResync {
+            await showWhole(page)
+            return
+        }
+        let updates = page.host.takeUpdates()
+        if format == .json {
+            for update in updates { StreamLine.patches(update) }
+            return
+        }
+        guard let tree = page.host.tree else { return }
+        var shown: [NodeID] = []
+        for update in updates {
+            let id = update.module.map { NodeID($0.rawValue) } ?? update.node.id
+            if !shown.contains(id) { shown.append(id) }
+        }
+        // A tab switch holds module frames: print it, not them again.
+        let changed = shown.compactMap { tree.node(withID: $0) }
+        let outermost = changed.filter { node in !changed.contains { $0.id != node.id && $0.node(withID: node.id) != nil } }
+        let renderer = renderer
+        for node in outermost {
+            Output.write(renderer.render(node))
+            printActions(of: node, in: tree)
+        }
+    }
+
+    /// The numbered actions of `node`, numbered as in the whole tree.
+    private func printActions(of node: ViewNode, in tree: ViewNode) {
+        let all = tree.actions
+        let mine = Set(node.actions.map(\.id))
+        let number = String(all.count).count
+        var printedHeader = false
+        for (index, action) in all.enumerated() where mine.contains(action.id) {
+            if !printedHeader {
+                Output.line("Actions:")
+                printedHeader = true
+            }
             let handle = String(repeating: " ", count: number - String(index + 1).count) + String(index + 1)
             var title = TerminalText.sanitized(action.title).replacingOccurrences(of: "\n", with: " ")
             // A button inside a selectable row ("blogs/blog.27.like" in "blogs/blog.27") names its row.
-            if let row = actions.first(where: { action.id.rawValue.hasPrefix($0.id.rawValue + ".") }) {
+            if let row = all.first(where: { action.id.rawValue.hasPrefix($0.id.rawValue + ".") }) {
                 title += " · " + TerminalText.sanitized(row.title).replacingOccurrences(of: "\n", with: " ")
             }
             let shortTitle = title.count > 40 ? String(title.prefix(39)) + "…" : title
             Output.line("  \(handle)  \(TerminalText.padded(shortTitle, to: 40))  \(TerminalText.sanitized(action.id.rawValue))")
         }
-        return actions
     }
 
     static func action(for command: String, in actions: [ViewAction]) -> ViewAction? {

@@ -7,7 +7,11 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Assemble a scene for a viewer, wait for its modules, and print it.",
-        discussion: "Example: scenery run user-profile --viewer 2 --arg user=1 --format html > profile.html")
+        discussion: """
+            JSON and HTML carry every tab's panel (the selected one marked); text shows the selected \
+            tab, chosen with --select. Exits with 2 after printing if a module failed. \
+            Example: scenery run user-profile --viewer 1 --arg user=1 --select sections=drafts
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json, html
@@ -18,25 +22,78 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Output format: text (for people), json (the view-tree format) or html (a complete page).")
     var format: Format = .text
 
-    @Option(help: "Columns for text output.")
-    var width: Int = 80
+    @Option(
+        name: .customLong("select"),
+        help: ArgumentHelp("Select a tab before printing, as switch=tab (see 'scenery list'); repeat for several.", valueName: "switch=tab"))
+    var selections: [String] = []
+
+    @OptionGroup var width: WidthOption
 
     @OptionGroup var options: SessionOptions
+
+    func validate() throws {
+        for pair in selections where pair.split(separator: "=", omittingEmptySubsequences: false).count != 2 || pair.hasPrefix("=") || pair.hasSuffix("=") {
+            throw ValidationError("'--select \(pair)' must have the form switch=tab, for example --select sections=drafts.")
+        }
+    }
 
     func run() async throws {
         try await reportingFailures {
             let session = try options.session()
-            let scene = try await session.open(context.scene, for: context.context, host: BatchHost())
-            let tree = await scene.render()
+            let scene = try await session.open(context.scene, for: try context.checkedContext(in: session), host: BatchHost())
+            try await select(in: scene)
             switch format {
-            case .text: Output.write(TextRenderer(width: width).render(tree))
-            case .json: Output.write(JSONRenderer().render(tree, scene: scene.sceneID, variant: scene.variant))
+            case .text: Output.write(TextRenderer(width: width.columns()).render(await scene.render()))
+            case .json: Output.write(JSONRenderer().render(await scene.renderDocument(), scene: scene.sceneID, variant: scene.variant))
             case .html:
                 let title = session.registry.definition(of: scene.sceneID)?.title ?? scene.sceneID
-                Output.write(HTMLRenderer().render(tree, title: title))
+                Output.write(HTMLRenderer().render(await scene.renderDocument(), title: title))
             }
+            let failures = ModuleFailures(await scene.render())
             await scene.leave()
+            if let failures { throw CommandFailure(failures.description, code: .sceneryError) }
         }
+    }
+
+    /// Selects the tabs `--select` names, or explains which exist.
+    private func select(in scene: SceneInstance) async throws {
+        let switches = scene.tabSwitches
+        for pair in selections {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let tabSwitch = switches.first(where: { $0.id == parts[0] }) else {
+                let known = switches.map(\.id)
+                let hint = known.isEmpty ? "this variant of '\(scene.sceneID)' has no tab switch" : "its tab switches: \(known.joined(separator: ", "))"
+                throw CommandFailure(
+                    "No tab switch '\(parts[0])' in '\(scene.sceneID)'\(didYouMean(parts[0], in: known)); \(hint).", code: .usage)
+            }
+            guard tabSwitch.tabs.contains(parts[1]) else {
+                throw CommandFailure(
+                    "The tab switch '\(tabSwitch.id)' has no tab '\(parts[1])'\(didYouMean(parts[1], in: tabSwitch.tabs)); its tabs: \(tabSwitch.tabs.joined(separator: ", ")).",
+                    code: .usage)
+            }
+            await scene.send(Event(SceneEvents.selectTab, from: NodeID(tabSwitch.id), payload: ["tabs": .string(tabSwitch.id), "tab": .string(parts[1])]))
+        }
+    }
+}
+
+/// The modules of a tree that failed to load, for the exit status.
+struct ModuleFailures: CustomStringConvertible {
+    let frames: [ViewNode.ModuleFrame]
+
+    init?(_ tree: ViewNode) {
+        frames = tree.allNodes.compactMap { node in
+            if case .module(let frame) = node.kind, frame.status == .failed { frame } else { nil }
+        }
+        if frames.isEmpty { return nil }
+    }
+
+    var description: String {
+        frames.map { frame in
+            let message = frame.content.allNodes.lazy.compactMap { node -> String? in
+                if case .placeholder(let placeholder) = node.kind { placeholder.message } else { nil }
+            }.first ?? "it could not load."
+            return "The module '\(frame.module)' (\(frame.type)) failed: \(message)"
+        }.joined(separator: "\n")
     }
 }
 

@@ -1,28 +1,72 @@
+import Foundation
 import Scenery
+import Synchronization
 
-/// The host of an interactive session: asks confirmations on the terminal as
-/// `Unfollow Alice? [y/N]` (or as a JSON line), reading the answer from the same input as
-/// commands, and keeps the updates for the JSON stream.
+/// The host of one scene in an interactive session: keeps a copy of the scene's tree and
+/// applies every update to it (as any real host does), asks confirmations on the
+/// terminal as `Unfollow Alice? [y/N]` (or as a JSON line), reading the answer from the
+/// same input as commands, and keeps the updates for printing.
 final class InteractiveHost: SceneHost, Sendable {
+    private struct Mirror {
+        var tree: PatchableTree?
+        var sequence = 0
+        var early: [SceneUpdate] = []
+        var unprinted: [SceneUpdate] = []
+        var needsResync = false
+    }
+
     let input: LineReader
     let json: Bool
-    private let pending = Mutex<[SceneUpdate]>([])
+    private let mirror = Mutex(Mirror())
 
     init(input: LineReader, json: Bool) {
         self.input = input
         self.json = json
     }
 
-    /// The updates received since the last call.
+    /// Takes the scene's whole tree as this host's copy, then the updates that arrived
+    /// meanwhile. Returns the tree and its sequence number.
+    func attach(to scene: SceneInstance) async -> (tree: ViewNode, sequence: Int) {
+        mirror.withLock { $0 = Mirror() }
+        let snapshot = await scene.snapshot()
+        return mirror.withLock { mirror in
+            mirror.tree = PatchableTree(snapshot.node)
+            mirror.sequence = snapshot.sequence
+            let early = mirror.early
+            mirror.early = []
+            for update in early { Self.apply(update, to: &mirror) }
+            return (mirror.tree?.root ?? snapshot.node, snapshot.sequence)
+        }
+    }
+
+    /// The host's copy of the tree.
+    var tree: ViewNode? { mirror.withLock { $0.tree?.root } }
+
+    /// Whether an update was missed or did not apply: take the whole tree again.
+    var needsResync: Bool { mirror.withLock { $0.needsResync } }
+
+    /// The updates applied since the last call, in order.
     func takeUpdates() -> [SceneUpdate] {
-        pending.withLock { updates in
-            defer { updates = [] }
-            return updates
+        mirror.withLock { mirror in
+            defer { mirror.unprinted = [] }
+            return mirror.unprinted
         }
     }
 
     func sceneDidUpdate(_ update: SceneUpdate) async {
-        pending.withLock { $0.append(update) }
+        mirror.withLock { mirror in
+            if mirror.tree == nil { mirror.early.append(update) } else { Self.apply(update, to: &mirror) }
+        }
+    }
+
+    private static func apply(_ update: SceneUpdate, to mirror: inout Mirror) {
+        guard let tree = mirror.tree, update.sequence > mirror.sequence else { return }
+        guard update.sequence == mirror.sequence + 1, (try? tree.apply(update.patches)) != nil else {
+            mirror.needsResync = true
+            return
+        }
+        mirror.sequence = update.sequence
+        mirror.unprinted.append(update)
     }
 
     func confirm(_ confirmation: Confirmation) async -> Bool {
@@ -45,6 +89,3 @@ final class InteractiveHost: SceneHost, Sendable {
 
     func navigate(to intent: NavigationIntent) async {}
 }
-
-import Foundation
-import Synchronization

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import ProfileDomain
 import Scenery
 
 /// The scene and the context to run it for.
@@ -15,6 +17,9 @@ struct ContextOptions: ParsableArguments {
     var arguments: [String] = []
 
     func validate() throws {
+        if let viewer, viewer.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("'--viewer' needs a user id, for example --viewer 1; leave it out to view signed out.")
+        }
         for pair in arguments where !pair.contains("=") || pair.hasPrefix("=") {
             throw ValidationError("'--arg \(pair)' must have the form name=value, for example --arg user=1.")
         }
@@ -28,5 +33,16 @@ struct ContextOptions: ParsableArguments {
             values[String(pair[..<equals])] = .string(String(pair[pair.index(after: equals)...]))
         }
         return SceneContext(viewer: viewer, arguments: values)
+    }
+
+    /// The context, after checking that the viewer exists in the session's data (a viewer
+    /// who does not exist would fail later, inside the scene, at the first action).
+    func checkedContext(in session: SceneSession) async throws -> SceneContext {
+        if let viewer, try await !session.userExists(UserID(viewer)) {
+            throw CommandFailure(
+                "No user with id '\(viewer)' exists in \(session.databaseDescription); sign in as an existing user (see 'scenery data export -'), or leave out --viewer to view signed out.",
+                code: .usage)
+        }
+        return context
     }
 }

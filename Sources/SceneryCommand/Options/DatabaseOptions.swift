@@ -17,7 +17,7 @@ struct DatabaseOptions: ParsableArguments {
 
     static var defaultPath: String {
         let environment = ProcessInfo.processInfo.environment
-        if let path = environment["SCENERY_DATABASE"], !path.isEmpty { return path }
+        if let path = environmentPath { return path }
         // $HOME first: FileManager's home directory ignores it on Linux.
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? URL(filePath: home).appending(path: ".local/share").path
@@ -27,9 +27,15 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the store, creating and seeding it if it is new.
     func openStore(seedDemoData: Bool = true) throws -> SQLiteProfileStore {
         do {
-            return try SQLiteProfileStore(path: path, seedDemoData: seedDemoData)
+            // Only the default location is created; a path someone typed must exist.
+            return try SQLiteProfileStore(path: path, seedDemoData: seedDemoData, createsDirectory: database == nil && Self.environmentPath == nil)
         } catch {
             throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
         }
+    }
+
+    /// `$SCENERY_DATABASE`, if set.
+    static var environmentPath: String? {
+        ProcessInfo.processInfo.environment["SCENERY_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -24,26 +24,29 @@ struct FaultOptions: ParsableArguments {
     func plan() throws -> FaultPlan {
         var rules: [FaultPlan.Rule] = []
         for failure in failures {
-            let parts = failure.split(separator: ":", maxSplits: 1).map(String.init)
+            let parts = failure.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let service = try Self.service(parts.first ?? "", option: "--fail \(failure)")
             var operations = Set(OperationKind.allCases)
             if parts.count == 2 {
                 switch parts[1] {
                 case "reads": operations = [.read]
                 case "writes": operations = [.write]
-                default: throw ValidationError("'--fail \(failure)': after ':' write reads or writes, as in --fail blogs:writes.")
+                default:
+                    throw ValidationError(
+                        "'--fail \(failure)': after ':' write reads or writes, as in --fail blogs:writes; leave out ':' to fail both.")
                 }
             }
             rules.append(.fail(service, operations: operations))
         }
         for latency in latencies {
-            let parts = latency.split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = latency.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2 else {
                 throw ValidationError("'--latency \(latency)' must have the form service=duration, as in --latency blogs=300ms.")
             }
             let service = try Self.service(parts[0], option: "--latency \(latency)")
             guard let duration = Self.duration(parts[1]) else {
-                throw ValidationError("'--latency \(latency)': '\(parts[1])' is not a duration; write 300ms, 2s or 1.5s (at most 60s).")
+                throw ValidationError(
+                    "'--latency \(latency)': '\(parts[1])' is not a duration with a unit; write 300ms, 2s or 1.5s (at most 60s).")
             }
             rules.append(.delay(service, by: duration))
         }
@@ -59,11 +62,19 @@ struct FaultOptions: ParsableArguments {
         return service
     }
 
+    /// A duration with its unit (`300ms`, `2s`, `1.5s`), at most a minute. A bare number is
+    /// refused: `2` could mean two milliseconds or two seconds.
     static func duration(_ text: String) -> Duration? {
         let lower = text.lowercased()
-        let (number, scale): (Substring, Double) =
-            lower.hasSuffix("ms") ? (lower.dropLast(2), 0.001) : lower.hasSuffix("s") ? (lower.dropLast(), 1) : (lower[...], 0.001)
-        guard let value = Double(number), value >= 0, value * scale <= 60 else { return nil }
+        let (number, scale): (Substring, Double)
+        if lower.hasSuffix("ms") {
+            (number, scale) = (lower.dropLast(2), 0.001)
+        } else if lower.hasSuffix("s") {
+            (number, scale) = (lower.dropLast(), 1)
+        } else {
+            return nil
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale <= 60 else { return nil }
         return .milliseconds(Int((value * scale * 1000).rounded()))
     }
 }

@@ -8,8 +8,11 @@ struct CommandFailure: Error, CustomStringConvertible {
     enum Code: Int32 {
         /// A scene or data file has errors.
         case invalidFile = 1
-        /// Unknown scene, bad argument value, module failure, database or unreadable file.
+        /// Unknown scene, bad argument value, module failure, database, unreadable file or
+        /// output that could not be written.
         case sceneryError = 2
+        /// The command line is wrong (as for argument parsing errors).
+        case usage = 64
     }
 
     var description: String
@@ -24,8 +27,13 @@ struct CommandFailure: Error, CustomStringConvertible {
 extension AsyncParsableCommand {
     /// Runs `body`, printing a failure as `error: …` on standard error and exiting with its code.
     func reportingFailures(_ body: () async throws -> Void) async throws {
+        Output.ignoreBrokenPipes()
         do {
             try await body()
+            if let failure = Output.writeFailure {
+                Output.error(failure)
+                throw ExitCode(CommandFailure.Code.sceneryError.rawValue)
+            }
         } catch let failure as CommandFailure {
             Output.error(failure.description)
             throw ExitCode(failure.code.rawValue)

@@ -28,6 +28,21 @@ struct SceneSession {
         registry = try scenes.loadRegistry(services: services)
     }
 
+    /// Whether a user exists in the data.
+    func userExists(_ id: UserID) async throws -> Bool {
+        do {
+            _ = try await store.profile(of: id, viewer: nil)
+            return true
+        } catch ProfileError.userNotFound {
+            return false
+        } catch {
+            throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
+        }
+    }
+
+    /// The database, for messages.
+    var databaseDescription: String { "the database '\(store.path)'" }
+
     /// Assembles and starts a scene, showing progress on a terminal.
     func open(_ sceneID: String, for context: SceneContext, host: any SceneHost) async throws -> SceneInstance {
         let scene = try registry.instantiate(sceneID, for: context, host: host)

@@ -7,8 +7,9 @@ enum StreamLine {
         Output.line(JSONValue.object(object).compactJSON)
     }
 
-    /// A whole tree: at the start, after navigation and after `back`.
-    static func tree(_ tree: ViewNode, scene: SceneInstance) {
+    /// A whole tree: at the start, after navigation, after `back` and on `resync`.
+    /// `sequence` is the last update it includes; the next patches line is numbered one more.
+    static func tree(_ tree: ViewNode, scene: SceneInstance, sequence: Int) {
         let document = ViewTreeDocument(scene: scene.sceneID, variant: scene.variant, root: tree)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -16,6 +17,7 @@ enum StreamLine {
             case .object(var fields) = root
         else { return }
         fields["type"] = "tree"
+        fields["sequence"] = .int(sequence)
         write(fields)
     }
 
@@ -24,8 +26,8 @@ enum StreamLine {
         let encoder = JSONEncoder()
         guard let data = try? encoder.encode(update.patches), let patches = try? JSONDecoder().decode(JSONValue.self, from: data) else { return }
         write([
-            "type": "patches", "module": update.module.map { .string($0.rawValue) } ?? .null, "node": .string(update.node.id.rawValue),
-            "patches": patches,
+            "type": "patches", "sequence": .int(update.sequence), "module": update.module.map { .string($0.rawValue) } ?? .null,
+            "node": .string(update.node.id.rawValue), "patches": patches,
         ])
     }
 
