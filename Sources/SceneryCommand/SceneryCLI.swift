@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Scenery
 
 /// The `scenery` command: run, explore, validate and list scenes, and manage the data.
 @main
@@ -8,8 +10,24 @@ struct SceneryCLI: AsyncParsableCommand {
         abstract: "Compose screens from self-managing modules: run, explore, validate and list scenes.",
         discussion: """
             Exit codes: 0 success; 1 a scene or data file has errors; 2 unknown scene, bad \
-            argument value, module failure or database error; 64 bad command-line usage.
+            argument value, module failure, database error or output that could not be written; \
+            64 bad command-line usage.
             """,
+        version: sceneryVersion,
         subcommands: [RunCommand.self, InteractCommand.self, ValidateCommand.self, ListCommand.self, DataCommand.self]
     )
+
+    /// Runs the tool, first catching a mistyped command name to suggest the right one.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, !first.hasPrefix("-"), first != "help" {
+            let names = configuration.subcommands.map { $0._commandName }
+            if !names.contains(first) {
+                Output.error(
+                    "Unknown command '\(TerminalText.sanitized(first))'\(didYouMean(first, in: names)); commands: \(names.joined(separator: ", ")). See 'scenery --help'.")
+                Foundation.exit(CommandFailure.Code.usage.rawValue)
+            }
+        }
+        await main(arguments)
+    }
 }

@@ -75,7 +75,8 @@ public struct FollowCellPresenter: UserCellPresenter {
 }
 
 /// Friend-list cells: "Add friend" sends `friend.request`, "Accept" sends `friend.accept`,
-/// "Requested" and "Friends" send `friend.remove`.
+/// "Requested" sends `friend.withdraw` (take back a request) and "Friends" sends
+/// `friend.remove` (end a friendship), so a scene can ask the right question for each.
 public struct FriendCellPresenter: UserCellPresenter {
     public var wording: UserCellWording
 
@@ -86,7 +87,7 @@ public struct FriendCellPresenter: UserCellPresenter {
         let action: UserCell.Action =
             switch entry.friendState {
             case .none: UserCell.Action(title: wording.addFriendTitle, event: "friend.request", style: .primary)
-            case .requested: UserCell.Action(title: wording.requestedTitle, event: "friend.remove")
+            case .requested: UserCell.Action(title: wording.requestedTitle, event: "friend.withdraw")
             case .incoming: UserCell.Action(title: wording.acceptTitle, event: "friend.accept", style: .primary)
             case .friends: UserCell.Action(title: wording.friendsTitle, event: "friend.remove")
             }

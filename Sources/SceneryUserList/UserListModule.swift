@@ -5,7 +5,7 @@ import Scenery
 /// by the scene: `follow` (follow/unfollow buttons) or `friend` (friend requests).
 ///
 /// Button taps bubble (`user.follow`, `user.unfollow`, `friend.request`, `friend.accept`,
-/// `friend.remove`) so the scene may confirm; once let through, the row changes at once
+/// `friend.withdraw`, `friend.remove`) so the scene may confirm; once let through, the row changes at once
 /// and rolls back if the write fails. Selecting a row sends `user.open`.
 ///
 /// ```json
@@ -24,7 +24,7 @@ public actor UserListModule: Module {
             ParameterSpec("emptyText", .string, default: "Nobody here yet.", summary: "Shown when the list is empty."),
             ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
         ] + UserCellWording.parameters,
-        events: ["user.follow", "user.unfollow", "friend.request", "friend.accept", "friend.remove", "user.open"])
+        events: ["user.follow", "user.unfollow", "friend.request", "friend.accept", "friend.remove", "friend.withdraw", "user.open"])
 
     private let user: UserID
     private let list: UserListKind
@@ -141,7 +141,7 @@ public actor UserListModule: Module {
         case "user.unfollow": .follow(false)
         case "friend.request": .friendship(.request)
         case "friend.accept": .friendship(.accept)
-        case "friend.remove": .friendship(.remove)
+        case "friend.remove", "friend.withdraw": .friendship(.remove)
         default: nil
         }
     }

@@ -34,11 +34,13 @@ struct CommandRunner {
 
     /// Runs `scenery` with arguments and standard input, in the package root (so
     /// `Scenes/` is found), and waits at most a minute.
-    func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) async throws -> Result {
+    func run(
+        _ arguments: [String], input: String = "", environment extra: [String: String] = [:], in workingDirectory: URL? = nil
+    ) async throws -> Result {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
-        process.currentDirectoryURL = Self.packageRoot
+        process.currentDirectoryURL = workingDirectory ?? Self.packageRoot
         var environment = ProcessInfo.processInfo.environment
         environment["SCENERY_DATABASE"] = database
         environment.merge(extra) { _, new in new }

@@ -39,6 +39,28 @@ import Testing
         #expect(screens.suffix(2) == ["blog-detail", "user-profile"], "back returns to the profile")
     }
 
+    @Test func afterAnActionOnlyWhatChangedIsPrinted() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(
+            ["interact", "user-profile", "--viewer", "2", "--arg", "user=1"], input: "blogs/blog.26.like\nshow\nquit\n")
+        #expect(result.status == 0, "\(result.error)")
+        let afterLike = result.output.components(separatedBy: "· module blogs: handled")
+        try #require(afterLike.count == 2)
+        let changes = afterLike[1].components(separatedBy: "> ")[0]
+        #expect(changes.contains("┌─ blogs · BlogModule"), "the module that changed")
+        #expect(!changes.contains("┌─ info · UserInfoModule"), "not the rest of the scene")
+        #expect(changes.contains("blogs/blog.26.like"), "with its actions, numbered as in the whole scene")
+        #expect(result.output.components(separatedBy: "┌─ info · UserInfoModule").count == 3, "the first listing and 'show'")
+        #expect(!result.output.contains("\u{1B}["), "no colour on a pipe")
+    }
+
+    @Test func theWidthFollowsColumnsWhenNotATerminal() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["run", "user-profile", "--arg", "user=1"], environment: ["COLUMNS": "50"])
+        let frame = try #require(result.output.split(separator: "\n").first)
+        #expect(frame.count == 50, "\(frame)")
+    }
+
     @Test func switchingTabsAndLoadingMore() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["interact", "user-profile", "--viewer", "1", "--arg", "user=1"], input: "blogs/more\nsections#drafts\nquit\n")
@@ -70,6 +92,19 @@ import Testing
         let patches = try JSONDecoder().decode([ViewPatch].self, from: JSONEncoder().encode(lines[2]["patches"]))
         #expect(patches.map { patch -> NodeID in if case .update(let id, _) = patch { id } else { "other" } } == ["blogs/blog.27.likes", "blogs/blog.27.like"])
         #expect(lines[3]["title"] == "Unfollow Alice Liddell?")
+        #expect(lines[0]["sequence"] == 0 && lines[2]["sequence"] == 1, "updates are numbered from the tree they follow")
+    }
+
+    @Test func resyncSendsTheWholeTreeAtTheCurrentSequence() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(
+            ["interact", "user-profile", "--viewer", "5", "--arg", "user=1", "--format", "json"], input: "blogs/blog.27.like\nresync\nblogs/blog.27.like\nquit\n")
+        let lines = try result.output.split(separator: "\n").map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        #expect(lines.map { $0["type"] } == ["tree", "route", "patches", "tree", "route", "patches"])
+        #expect(lines.map { $0["sequence"] } == [0, nil, 1, 1, nil, 2])
+        let resynced = PatchableTree(try JSONDecoder().decode(ViewTreeDocument.self, from: Data(result.output.split(separator: "\n")[3].utf8)).root)
+        try resynced.apply(try JSONDecoder().decode([ViewPatch].self, from: JSONEncoder().encode(lines[5]["patches"])))
+        #expect(resynced.root.node(withID: "blogs/blog.27.like")?.visibleTexts == ["Like"], "liked, then unliked")
     }
 
     @Test func theStreamCarriesATabSwitchAsPatches() async throws {

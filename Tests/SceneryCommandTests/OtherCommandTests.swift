@@ -12,7 +12,7 @@ import Testing
         defer { cli.cleanUp() }
         let result = try await cli.run(["validate"])
         #expect(result.status == 0)
-        #expect(result.output == "5 scene file(s) valid.\n")
+        #expect(result.output == "6 scene file(s) valid.\n")
     }
 
     @Test func aBrokenSceneFailsWithCompilerStyleDiagnostics() async throws {
@@ -43,6 +43,35 @@ import Testing
         let result = try await cli.run(["validate", "/no/such/scenes"])
         #expect(result.status == 2)
         #expect(result.error.contains("No such file or directory '/no/such/scenes'"))
+    }
+
+    @Test func aSingleFileIsValidatedAmongItsNeighbours() async throws {
+        defer { cli.cleanUp() }
+        // user-profile navigates to blog-detail, which sits in the same folder.
+        let result = try await cli.run(["validate", "Scenes/user-profile.json"])
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect(result.output == "1 scene file(s) valid.\n")
+    }
+
+    @Test func manifestsDeclareModulesAndAreNeverReadAsScenes() async throws {
+        defer { cli.cleanUp() }
+        let fixture = CommandRunner.packageRoot.appending(path: "Tests/SceneFileToolingTests/Fixtures/PluginConsumer/Scenes")
+        let validate = try await cli.run(["validate", fixture.path])
+        #expect(validate.status == 0, "\(validate.output)\(validate.error)")
+        #expect(validate.output == "2 scene file(s) valid.\n")
+        let list = try await cli.run(["list", "--scenes", fixture.path])
+        #expect(list.status == 0, "\(list.error)")
+        #expect(list.output.contains("  GreetingModule — Greets a user."))
+        #expect(list.output.contains("  hello(") && !list.output.contains("greeting.modules"))
+    }
+
+    @Test func theToolCarriesItsScenesOutsideTheRepository() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["run", "user-profile", "--arg", "user=1"], in: cli.directory)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("Alice Liddell"))
+        let list = try await cli.run(["list"], in: cli.directory)
+        #expect(list.output.contains("Scenes (built into the tool):"))
     }
 
     @Test func listShowsModulesAndScenes() async throws {

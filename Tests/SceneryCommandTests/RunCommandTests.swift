@@ -102,8 +102,15 @@ import Testing
         (["run", "user-profile", "--arg", "user=1", "--format", "xml"], 64, "The value 'xml' is invalid for '--format <format>'"),
         (["run", "user-profile", "--arg", "user=1", "--fail", "blog"], 64, "unknown service 'blog'. Did you mean 'blogs'?"),
         (["run", "user-profile", "--arg", "user=1", "--latency", "blogs=soon"], 64, "'soon' is not a duration"),
-        (["run", "user-profile", "--arg", "user=1", "--scenes", "/nonexistent"], 2, "Cannot list the scene directory '/nonexistent'"),
-        (["frobnicate"], 64, "Unexpected argument 'frobnicate'"),
+        (["run", "user-profile", "--arg", "user=1", "--scenes", "/nonexistent"], 2, "No such file or directory --scenes /nonexistent; pass scene files or a directory of them."),
+        (["frobnicate"], 64, "Unknown command 'frobnicate'; commands: run, interact, validate, list, data."),
+        (["valdate"], 64, "Unknown command 'valdate' (did you mean 'validate'?)"),
+        (["run", "user-profile", "--arg", "user=1", "--latency", "blogs=2"], 64, "'2' is not a duration with a unit"),
+        (["run", "user-profile", "--arg", "user=1", "--fail", "blogs:"], 64, "after ':' write reads or writes"),
+        (["run", "user-profile", "--arg", "user=1", "--width", "-3"], 64, "'--width -3' is out of range; text output takes 20 to 1000 columns."),
+        (["run", "user-profile", "--arg", "user=1", "--width", "100000000"], 64, "'--width 100000000' is out of range"),
+        (["run", "user-profile", "--arg", "user=1", "--width", "wide"], 64, "'--width wide' is not a number"),
+        (["validate", "/nonexistent"], 2, "No such file or directory '/nonexistent'"),
     ])
     func badArgumentsGetClearErrorsAndExitCodes(arguments: [String], status: Int32, message: String) async throws {
         defer { cli.cleanUp() }

@@ -104,7 +104,13 @@ extension SceneRegistry {
     }
 
     /// Whether a file in a scene directory is a scene file (not a schema or a manifest).
+    /// This and ``isManifestFile(_:)`` are the one definition every tool uses.
     public static func isSceneFile(_ name: String) -> Bool {
-        name.hasSuffix(".json") && !name.hasSuffix(".schema.json") && !name.hasSuffix(".modules.json")
+        name.hasSuffix(".json") && !name.hasSuffix(".schema.json") && !isManifestFile(name)
+    }
+
+    /// Whether a file in a scene directory is a module manifest (`*.modules.json`).
+    public static func isManifestFile(_ name: String) -> Bool {
+        name.hasSuffix(".modules.json")
     }
 }

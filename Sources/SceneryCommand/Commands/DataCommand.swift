@@ -8,8 +8,23 @@ import Scenery
 struct DataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data",
-        abstract: "Import or export the whole profile data set as JSON (format scenery.profile-data).",
-        subcommands: [Import.self, Export.self])
+        abstract: "Import, export or reset the whole profile data set (JSON format scenery.profile-data).",
+        subcommands: [Import.self, Export.self, Reset.self])
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the database's data with the demo data (undoes what interact sessions changed).")
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            try await reportingFailures {
+                let dataSet = DemoData.dataSet
+                try database.openStore(seedDemoData: false).importData(dataSet)
+                Output.line("Reset '\(database.path)' to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts.")
+            }
+        }
+    }
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write the database's data to a JSON file ('-' for standard output).")

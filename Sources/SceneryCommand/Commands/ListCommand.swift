@@ -21,7 +21,7 @@ struct ListCommand: AsyncParsableCommand {
                     Output.line("      emits: \(descriptor.events.sorted().joined(separator: ", "))")
                 }
             }
-            Output.line("Scenes (\(scenes.directory)):")
+            Output.line("Scenes (\(scenes.description)):")
             for id in registry.sceneIDs {
                 let problems = registry.diagnostics(for: id).filter { $0.severity == .error }.count
                 let status = problems == 0 ? "" : "  ✗ \(problems) error(s); run scenery validate"

@@ -7,7 +7,11 @@ struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Validate scene files; print each problem as file:line:column: error: message.",
-        discussion: "Scenes are validated together, so 'extends' and 'navigate' may name any scene among the files given.")
+        discussion: """
+            A file is validated with the scenes beside it and those built into the tool, so 'extends' and \
+            'navigate' may name them; only the files given are reported. *.modules.json manifests declare \
+            module types.
+            """)
 
     @Argument(help: ArgumentHelp("Scene files or directories (default: ./Scenes).", valueName: "path"))
     var paths: [String] = []
@@ -15,27 +19,31 @@ struct ValidateCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             var registry = ModuleCatalog.registry(services: nil)
-            var files: [URL] = []
+            ModuleCatalog.addBuiltInScenes(to: &registry)
+            var checked: [URL] = []
+            var context: [URL] = []
             for path in paths.isEmpty ? ["Scenes"] : paths {
+                let given = try SceneDirectory(path: path)
+                try given.declareManifests(in: &registry)
+                checked += given.sceneFiles
+                // A single file is checked among its directory's scenes and manifests.
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                    throw CommandFailure("No such file or directory '\(path)'; pass scene files or a directory of them.", code: .sceneryError)
-                }
-                if isDirectory.boolValue {
-                    let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                    files += entries.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.sorted()
-                        .map { URL(filePath: path).appending(path: $0) }
-                } else {
-                    files.append(URL(filePath: path))
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                    let siblings = try? SceneDirectory(path: URL(filePath: path).deletingLastPathComponent().path)
+                {
+                    try siblings.declareManifests(in: &registry)
+                    context += siblings.sceneFiles
                 }
             }
-            let diagnostics = try registry.loadScenes(files: files)
+            let checkedIDs = Set(checked.map { $0.deletingPathExtension().lastPathComponent })
+            _ = try registry.loadScenes(files: context.filter { !checkedIDs.contains($0.deletingPathExtension().lastPathComponent) })
+            let diagnostics = try registry.loadScenes(files: checked)
             for diagnostic in diagnostics { Output.line(diagnostic.description) }
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors > 0 {
                 throw CommandFailure("\(errors) error(s) in \(Set(diagnostics.map(\.file)).count) scene file(s).", code: .invalidFile)
             }
-            Output.line("\(files.count) scene file(s) valid.")
+            Output.line("\(checked.count) scene file(s) valid.")
         }
     }
 }

@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (FriendState.none, "Add friend", "friend.request"), (.requested, "Requested", "friend.remove"),
+        (FriendState.none, "Add friend", "friend.request"), (.requested, "Requested", "friend.withdraw"),
         (.incoming, "Accept", "friend.accept"), (.friends, "Friends", "friend.remove"),
     ])
     func friendCellsFollowTheFriendState(state: FriendState, title: String, event: String) {

@@ -20,7 +20,7 @@ import Testing
         registry.declareProfileModules()
         let problems = try registry.loadScenes(in: Backend.scenesDirectory)
         #expect(problems.isEmpty, "\(problems.map(\.description))")
-        #expect(registry.sceneIDs == ["blog-detail", "follow-list", "friend-list", "user-profile", "user-profile-zh"])
+        #expect(registry.sceneIDs == ["blog-detail", "follow-list", "friend-list", "friend-list-zh", "user-profile", "user-profile-zh"])
     }
 
     @Test func theOwnerGetsBlogsAndDraftsTabs() async throws {
@@ -183,6 +183,46 @@ import Testing
         }
         #expect(others == ["insert blogs/blogs.paging", "delete blogs/blogs.paging"], "only the indicator besides the rows")
         #expect(host.tree == (await scene.render()))
+    }
+
+    /// The friend button's title for a person in a rendered friend list.
+    func friendButton(of name: String, in tree: ViewNode) -> ViewNode? {
+        tree.allNodes.first { row in row.action?.name == "user.open" && row.visibleTexts.contains(name) }?
+            .allNodes.first { if case .button = $0.kind { true } else { false } }
+    }
+
+    @Test func withdrawingAFriendRequestAsksAboutTheRequestNotAFriendship() async throws {
+        let host = RecordingHost(confirmer: ScriptedConfirmer(answers: [false]))
+        let scene = try await registry.assemble("friend-list", for: SceneContext(viewer: "3", arguments: ["user": "1"]), host: host)
+        let add = try #require(friendButton(of: "Carol Mint", in: await scene.render())?.id)
+        let request = try #require(await scene.render().action(withID: add))
+        await scene.send(request.event)
+        let withdraw = try #require(await scene.render().action(withID: add))
+        #expect(withdraw.title == "Requested")
+        #expect(withdraw.event.name == "friend.withdraw")
+        await scene.send(withdraw.event)
+        #expect(host.confirmations.map(\.title) == ["Withdraw your friend request to Carol Mint?"])
+    }
+
+    @Test func theChineseFriendListUsesTheSeedsThreeStates() async throws {
+        let host = RecordingHost(confirmer: ScriptedConfirmer(answers: [false]))
+        let scene = try await registry.assemble("friend-list-zh", for: SceneContext(viewer: "3", arguments: ["user": "1"]), host: host)
+        let carol = try #require(friendButton(of: "Carol Mint", in: await scene.render()))
+        #expect(carol.visibleTexts == ["加好友"])
+        await scene.send(try #require(await scene.render().action(withID: carol.id)).event)
+        #expect(friendButton(of: "Carol Mint", in: await scene.render())?.visibleTexts == ["验证中"])
+        await scene.send(try #require(await scene.render().action(withID: carol.id)).event)
+        #expect(host.confirmations.map(\.title) == ["撤回对Carol Mint的好友请求吗?"])
+        let friends = try await registry.assemble("friend-list-zh", for: SceneContext(viewer: "3", arguments: ["user": "7"]), host: RecordingHost())
+        #expect(friendButton(of: "Alice Liddell", in: await friends.render())?.visibleTexts == ["好友"])
+    }
+
+    @Test func theChineseProfileLinksToTheChineseFriendList() async throws {
+        let host = RecordingHost()
+        let scene = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: host)
+        let friends = try #require(await scene.render().action(withID: "info/friends"))
+        let outcome = await scene.send(friends.event)
+        #expect(outcome.navigations.map(\.scene) == ["friend-list-zh"])
     }
 
     @Test func moduleSubtreesNameTheirIdAndTypeInJSON() async throws {

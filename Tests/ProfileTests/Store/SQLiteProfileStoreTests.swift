@@ -126,7 +126,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appending(path: "scenery-\(UUID().uuidString)/demo.sqlite").path
         defer { try? FileManager.default.removeItem(atPath: URL(filePath: path).deletingLastPathComponent().path) }
         do {
-            let store = try SQLiteProfileStore(path: path)
+            let store = try SQLiteProfileStore(path: path, createsDirectory: true)
             _ = try await store.setLiked(true, blog: 2, by: "5")
         }
         let reopened = try SQLiteProfileStore(path: path)

@@ -69,8 +69,27 @@ import Testing
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
+    @Test(arguments: Array(0x200E...0x200F) + Array(0x202A...0x202E) + Array(0x2066...0x2069) + [0x061C])
+    func stripsEveryBidirectionalControl(scalar: UInt32) throws {
+        let control = try #require(Unicode.Scalar(scalar))
+        #expect(TerminalText.sanitized("a\(Character(control))b") == "ab")
+    }
+
+    @Test func colourHighlightsWithoutChangingTheLayout() {
+        let plain = TextRenderer(width: 60).render(Self.sample)
+        let coloured = TextRenderer(width: 60, usesColor: true).render(Self.sample)
+        #expect(coloured.contains("\u{1B}[2mBlogs: 25"), "captions dimmed")
+        #expect(coloured.contains("\u{1B}[1;36m[ Unfollow ]\u{1B}[0m"), "controls highlighted")
+        #expect(coloured.contains("\u{1B}[1;7m◉ Blogs\u{1B}[0m"), "the selected tab highlighted")
+        #expect(coloured.contains("\u{1B}[31m⚠ The server is down. [ Retry ]\u{1B}[0m"), "errors red")
+        // Without its colour sequences, the text is exactly the plain rendering.
+        let stripped = coloured.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        #expect(stripped == plain)
+        for line in coloured.split(separator: "\n") { #expect(TerminalText.displayWidth(of: String(line)) <= 60) }
+    }
+
     @Test(arguments: [
-        ("abc", 3), ("草稿", 4), ("ｆｕｌｌ", 8), ("e\u{301}", 1), ("👍", 2), ("한국어", 6), ("", 0),
+        ("abc", 3), ("\u{1B}[1;36mabc\u{1B}[0m", 3), ("草稿", 4), ("ｆｕｌｌ", 8), ("e\u{301}", 1), ("👍", 2), ("한국어", 6), ("", 0),
     ])
     func measuresDisplayWidth(text: String, width: Int) {
         #expect(TerminalText.displayWidth(of: text) == width)
