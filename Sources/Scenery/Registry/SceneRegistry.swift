@@ -144,7 +144,7 @@ public struct SceneRegistry: Sendable {
     ///   this directory's parent (`Scenes/user-profile.json`); otherwise as given.
     public mutating func loadScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
         for file in files {
-            let display = displayRoot.map { "\($0.lastPathComponent)/\(file.lastPathComponent)" } ?? file.path
+            let display = displayRoot.map { "\($0.lastPathComponent)/\(file.lastPathComponent)" } ?? file.relativePath
             let data: Data
             do {
                 data = try Data(contentsOf: file)
