@@ -187,6 +187,27 @@ public struct SceneRegistry: Sendable {
         definitions[sceneID]
     }
 
+    /// A scene's title, from its file or the nearest scene it extends that has one.
+    public func title(of sceneID: String) -> String? {
+        inherited(sceneID) { $0.title }
+    }
+
+    /// A scene's language (BCP 47), from its file or the nearest scene it extends that has one.
+    public func language(of sceneID: String) -> String? {
+        inherited(sceneID) { $0.language }
+    }
+
+    /// A field of a scene or, when it has none, of the scenes it extends (cycles end the search).
+    private func inherited(_ sceneID: String, _ field: (SceneDefinition) -> String?) -> String? {
+        var visited: Set<String> = []
+        var next: String? = sceneID
+        while let id = next, visited.insert(id).inserted, let definition = definitions[id] {
+            if let value = field(definition) { return value }
+            next = definition.extends
+        }
+        return nil
+    }
+
     /// Every problem of a scene: its file's syntax and structure, and its validation.
     public func diagnostics(for sceneID: String) -> [Diagnostic] {
         let all = (unparsable[sceneID] ?? []) + problems(of: sceneID)

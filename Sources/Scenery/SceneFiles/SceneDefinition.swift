@@ -10,6 +10,9 @@ public struct SceneDefinition: Sendable {
     public var file: String
     /// A human title, if the file gives one.
     public var title: String?
+    /// The language of the scene's wording (a BCP 47 tag such as `zh-Hans`), if the file
+    /// gives one; hosts use it for the page's `lang`. Inherited through `extends`.
+    public var language: String?
     /// The id of the scene this one extends, if any.
     public var extends: String?
     /// The scene's parameters (filled from the context's arguments).

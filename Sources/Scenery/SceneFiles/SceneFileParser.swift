@@ -33,6 +33,15 @@ struct SceneFileParser {
             id: id, file: file, title: nil, extends: nil, parameters: [], modules: [], remove: [], replace: [],
             layout: nil, variants: [], events: [])
         definition.title = fields["title"].flatMap { string($0, path: "title") }
+        if let node = fields["language"], let language = string(node, path: "language") {
+            if Self.isLanguageTag(language) {
+                definition.language = language
+            } else {
+                error(
+                    "\"language\" must be a BCP 47 language tag such as \"en\" or \"zh-Hans\", not '\(language)'.", at: node.location,
+                    path: "language")
+            }
+        }
         if let node = fields["extends"], let parent = string(node, path: "extends") {
             if parent.isEmpty { error("\"extends\" must name a scene id.", at: node.location, path: "extends") }
             definition.extends = parent
@@ -49,7 +58,7 @@ struct SceneFileParser {
     }
 
     static let sceneKeys = [
-        "$schema", "title", "extends", "parameters", "modules", "remove", "replace", "layout", "variants", "events",
+        "$schema", "title", "language", "extends", "parameters", "modules", "remove", "replace", "layout", "variants", "events",
     ]
     static let variantKeys = ["name", "when", "add", "remove", "replace", "layout", "events"]
     static let moduleKeys = ["id", "type", "params", "timeout"]
@@ -88,6 +97,14 @@ struct SceneFileParser {
 
     private mutating func typeError(_ node: SourceJSON.Node, path: String, expected: String) {
         error("'\(path)' must be \(expected), not \(node.kindDescription).", at: node.location, path: path)
+    }
+
+    /// Whether text has the shape of a BCP 47 tag: subtags of 1–8 letters or digits joined by
+    /// hyphens, the first of 2–8 letters.
+    static func isLanguageTag(_ text: String) -> Bool {
+        let subtags = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = subtags.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return subtags.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
     private mutating func string(_ node: SourceJSON.Node, path: String) -> String? {

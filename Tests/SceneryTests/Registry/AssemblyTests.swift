@@ -103,3 +103,16 @@ import Testing
         } throws: { ($0 as? SceneryError)?.code == .moduleCreationFailed }
     }
 }
+
+@Suite struct SceneLanguageTests {
+    @Test func titleAndLanguageAreInheritedThroughExtends() {
+        var registry = SceneRegistry()
+        registry.addScene(id: "base", source: #"{ "title": "Profile", "language": "en", "modules": [] }"#)
+        registry.addScene(id: "zh", source: #"{ "extends": "base", "language": "zh-Hans" }"#)
+        registry.addScene(id: "copy", source: #"{ "extends": "zh" }"#)
+        #expect(registry.language(of: "zh") == "zh-Hans")
+        #expect(registry.language(of: "copy") == "zh-Hans")
+        #expect(registry.title(of: "copy") == "Profile")
+        #expect(registry.language(of: "missing") == nil)
+    }
+}

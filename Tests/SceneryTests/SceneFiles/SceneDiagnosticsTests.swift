@@ -27,6 +27,12 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                 """,
             line: 5, column: 3, message: "Expected ',' or '}' after the value of \"modules\""),
         BadScene(
+            name: "a language that is not a tag",
+            source: """
+                { "language": "English!", "modules": [] }
+                """,
+            line: 1, column: 15, message: "\"language\" must be a BCP 47 language tag such as \"en\" or \"zh-Hans\", not 'English!'."),
+        BadScene(
             name: "not an object",
             source: "[]",
             line: 1, column: 1, message: "A scene file must contain a JSON object, not an array."),
@@ -38,7 +44,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                   "varients": []
                 }
                 """,
-            line: 3, column: 3, message: "Unknown key \"varients\" in a scene file; did you mean 'variants'? (allowed keys: events, extends, layout, modules, parameters, remove, replace, title, variants)."),
+            line: 3, column: 3, message: "Unknown key \"varients\" in a scene file; did you mean 'variants'? (allowed keys: events, extends, language, layout, modules, parameters, remove, replace, title, variants)."),
         BadScene(
             name: "unknown module type",
             source: """
@@ -286,7 +292,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
     }
 
     @Test func printsInCompilerForm() throws {
-        let diagnostic = try #require(diagnostics(of: Self.badScenes[3].source).first)
+        let diagnostic = try #require(diagnostics(of: Self.badScenes[4].source).first)
         #expect(
             diagnostic.description
                 == "Scenes/bad.json:4:15: error: Unknown module type 'TextModul'; did you mean 'TextModule'? (registered types: ActionModule, ItemsModule, ProfileModule, SecretModule, TextModule). (at modules[0].type)"
