@@ -1,144 +1,203 @@
-/// Renders a view tree as a complete, self-contained HTML page (inline CSS, no scripts,
-/// nothing fetched but images).
+/// Renders a view tree as HTML: a complete, self-contained page (inline CSS, no scripts,
+/// nothing fetched but images), or fragments for a live host to put into its page.
 ///
 /// Everything from data is escaped; image URLs other than `http:` and `https:` (such as
 /// `javascript:` or `data:`) are dropped and the alt text is shown instead; control
-/// characters are removed. Controls are rendered as disabled-looking buttons carrying
-/// their event in `data-event` and `data-payload` attributes, for a host page to wire up.
+/// characters are removed. Controls carry the id a host sends back to activate them in
+/// `data-node` (a button's id, `switch#tab` for a tab, a placeholder's id for its retry),
+/// and their event in `data-event` and `data-payload`.
+///
+/// The markup is made for hosts that patch it by node id: every node and section is one
+/// element with the node's id, and every container has one element holding its children
+/// (`data-slot`; list rows each sit in an `li`). The page has a `main` landmark and an `h1`,
+/// headings follow the view tree's roles in order (title `h2`, section header `h2`,
+/// headline `h3`), and colours meet WCAG AA contrast.
 ///
 /// ```swift
-/// let page = HTMLRenderer().render(await scene.render(), title: "Profile")
+/// let page = HTMLRenderer().render(await scene.renderDocument(), title: "Profile", language: "en")
 /// try page.write(to: URL(filePath: "profile.html"), atomically: true, encoding: .utf8)
 /// ```
 public struct HTMLRenderer: Sendable {
+    /// Whether each module's card is labelled with its id and type (for debugging scenes).
+    public var showsModuleLabels: Bool
+
     /// Creates a renderer.
-    public init() {}
-
-    /// The page for a tree.
-    public func render(_ node: ViewNode, title: String = "Scenery") -> String {
-        var body = ""
-        write(node, into: &body, depth: 0)
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src http: https:; style-src 'unsafe-inline'">
-            <title>\(Self.escape(title))</title>
-            <style>\(Self.style)</style>
-            </head>
-            <body>
-            \(body)</body>
-            </html>
-
-            """
+    public init(showsModuleLabels: Bool = false) {
+        self.showsModuleLabels = showsModuleLabels
     }
 
-    static let style = """
+    /// The page for a tree: a document with the title as its `h1` and the tree in `main`.
+    ///
+    /// - Parameters:
+    ///   - title: The page title and heading.
+    ///   - language: The `lang` of the page (BCP 47), such as the scene file's `language`.
+    public func render(_ node: ViewNode, title: String = "Scenery", language: String = "en") -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(Self.attribute(language))">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src http: https:; style-src 'unsafe-inline'">
+        <title>\(Self.escape(title))</title>
+        <style>\(Self.stylesheet)</style>
+        </head>
+        <body>
+        <main>
+        <h1>\(Self.escape(title))</h1>
+        \(fragment(node))</main>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// The HTML of one node and its subtree, as it appears in a page.
+    public func fragment(_ node: ViewNode) -> String {
+        var html = ""
+        write(node, into: &html)
+        return html
+    }
+
+    /// The HTML of one list section and its rows, as it appears in a page.
+    public func fragment(_ section: ViewNode.Section, layout: ViewNode.ListLayout = .rows) -> String {
+        var html = ""
+        write(section, layout: layout, into: &html)
+        return html
+    }
+
+    /// The HTML of a list row as it sits in its section: the row in an `li`.
+    public func rowFragment(_ row: ViewNode) -> String {
+        "<li>" + fragment(row) + "</li>\n"
+    }
+
+    /// The page's CSS.
+    public static let stylesheet = """
         body{font:15px/1.45 -apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC","PingFang SC",sans-serif;max-width:760px;margin:24px auto;padding:0 16px;color:#1d1d1f;background:#fafafa}\
+        main>h1{font-size:26px;margin:0 0 16px}\
         section.module{border:1px solid #d8d8dc;border-radius:10px;background:#fff;margin:0 0 16px;padding:12px 16px}\
-        section.module>header{font-size:11px;color:#8a8a8e;text-transform:uppercase;letter-spacing:.04em;margin-bottom:8px}\
+        section.module>header{font-size:12px;color:#595959;text-transform:uppercase;letter-spacing:.04em;margin-bottom:8px}\
         section.failed{border-color:#e0a0a0}\
-        h1{font-size:24px;margin:4px 0}h2{font-size:17px;margin:2px 0}p{margin:4px 0}.caption{color:#6e6e73;font-size:13px}\
+        h2{font-size:20px;margin:4px 0}h3{font-size:16px;margin:2px 0}p{margin:4px 0}.caption{color:#595959;font-size:13px}\
         .stack.horizontal{display:flex;gap:12px;align-items:center;flex-wrap:wrap}\
-        .list>h3{font-size:13px;color:#6e6e73;text-transform:uppercase;margin:12px 0 4px}ul{list-style:none;margin:0;padding:0}\
+        .section>h2{font-size:13px;color:#595959;text-transform:uppercase;margin:12px 0 4px}ul{list-style:none;margin:0;padding:0}\
         li{border-top:1px solid #eee;padding:8px 0}.grid ul{display:grid;gap:8px}\
-        button{font:inherit;border:1px solid #c7c7cc;background:#f2f2f7;border-radius:6px;padding:2px 10px}\
-        button.primary{background:#0a84ff;color:#fff;border-color:#0a84ff}button.destructive{color:#d70015}\
-        img{width:48px;height:48px;border-radius:50%;object-fit:cover;background:#eee}.symbol{display:inline-block;width:48px;height:48px;border-radius:50%;background:#e5e5ea}\
-        .tabs>nav{display:flex;gap:8px;margin:8px 0}.tabs>nav button[aria-selected=true]{background:#1d1d1f;color:#fff}\
-        .tabs.document>input{position:absolute;opacity:0;width:1px;height:1px}.tabs.document>nav{display:flex;gap:8px;margin:8px 0}\
-        .tabs.document>nav label{border:1px solid #c7c7cc;background:#f2f2f7;border-radius:6px;padding:2px 10px;cursor:pointer}\
+        button{font:inherit;border:1px solid #8e8e93;background:#f2f2f7;color:#1d1d1f;border-radius:6px;padding:2px 10px;cursor:pointer}\
+        button.primary{background:#0058d0;color:#fff;border-color:#0058d0}button.destructive{color:#b00012}\
+        button:focus-visible,[data-node]:focus-visible{outline:2px solid #0058d0;outline-offset:2px}\
+        img,.symbol{width:48px;height:48px;border-radius:50%;object-fit:cover;background:#d8d8dc;display:inline-block;overflow:hidden;color:transparent}\
+        .tabs>[role=tablist]{display:flex;gap:8px;margin:8px 0}.tabs>[role=tablist] button[aria-selected=true]{background:#1d1d1f;color:#fff}\
+        .tabs.document>input{position:absolute;opacity:0;width:1px;height:1px}.tabs.document>.tablabels{display:flex;gap:8px;margin:8px 0}\
+        .tabs.document>.tablabels label{border:1px solid #8e8e93;background:#f2f2f7;border-radius:6px;padding:2px 10px;cursor:pointer}\
         .tabs.document>section.tabpanel{display:none}\
         \(documentTabRules)\
-        .placeholder{color:#6e6e73;font-style:italic}.placeholder.error{color:#d70015;font-style:normal}\
+        .placeholder{color:#595959;font-style:italic}.placeholder.error{color:#b00012;font-style:normal}\
         [data-action]{cursor:pointer}
         """
 
     /// The CSS that shows the checked tab's panel of a document, for up to 12 tabs.
     static let documentTabRules = (1...12).map { n in
         ".tabs.document>input:nth-of-type(\(n)):checked~section.tabpanel:nth-of-type(\(n)){display:block}"
-            + ".tabs.document>input:nth-of-type(\(n)):checked~nav label:nth-of-type(\(n)){background:#1d1d1f;color:#fff}"
-            + ".tabs.document>input:nth-of-type(\(n)):focus-visible~nav label:nth-of-type(\(n)){outline:2px solid #0a84ff}"
+            + ".tabs.document>input:nth-of-type(\(n)):checked~.tablabels label:nth-of-type(\(n)){background:#1d1d1f;color:#fff}"
+            + ".tabs.document>input:nth-of-type(\(n)):focus-visible~.tablabels label:nth-of-type(\(n)){outline:2px solid #0058d0}"
     }.joined()
 
-    private func write(_ node: ViewNode, into html: inout String, depth: Int) {
+    private func write(_ node: ViewNode, into html: inout String) {
         let id = Self.attribute(node.id.rawValue)
-        let action = node.action.map { " data-action=\"\(Self.attribute($0.name))\" data-payload=\"\(Self.attribute(Self.payload($0)))\"" } ?? ""
+        // A selectable node is reachable by keyboard; a leaf also says it is a button.
+        let selectable = node.action.map { action in
+            let isLeaf = node.children.isEmpty && !node.isContainer
+            return " data-node=\"\(id)\" data-action=\"\(Self.attribute(action.name))\" data-payload=\"\(Self.attribute(Self.payload(action)))\" tabindex=\"0\""
+                + (isLeaf ? " role=\"button\"" : "")
+        } ?? ""
         switch node.kind {
         case .text(let text, let role):
-            let tag = role == .title ? "h1" : role == .headline ? "h2" : "p"
+            let tag = role == .title ? "h2" : role == .headline ? "h3" : "p"
             let cls = role == .caption ? " class=\"caption\"" : ""
-            html += "<\(tag) id=\"\(id)\"\(cls)\(action)>\(Self.escape(text))</\(tag)>\n"
+            html += "<\(tag) id=\"\(id)\"\(cls)\(selectable)>\(Self.escape(text))</\(tag)>\n"
         case .image(let source, let alt):
             if case .url(let url) = source, Self.isSafeImageURL(url) {
-                html += "<img id=\"\(id)\" src=\"\(Self.attribute(url))\" alt=\"\(Self.attribute(alt))\"\(action)>\n"
+                html += "<img id=\"\(id)\" src=\"\(Self.attribute(url))\" alt=\"\(Self.attribute(alt))\"\(selectable)>\n"
             } else {
-                html += "<span id=\"\(id)\" class=\"symbol\" role=\"img\" aria-label=\"\(Self.attribute(alt))\"\(action)></span>\n"
+                let role = selectable.isEmpty ? " role=\"img\"" : ""
+                html += "<span id=\"\(id)\" class=\"symbol\"\(role) aria-label=\"\(Self.attribute(alt))\"\(selectable)></span>\n"
             }
         case .button(let title, let event, let style):
-            html += "<button type=\"button\" id=\"\(id)\" class=\"\(style.rawValue)\" \(Self.eventAttributes(event))>\(Self.escape(title))</button>\n"
+            html += "<button type=\"button\" id=\"\(id)\" class=\"\(style.rawValue)\" data-node=\"\(id)\" \(Self.eventAttributes(event))>\(Self.escape(title))</button>\n"
         case .stack(let axis, let children):
-            html += "<div id=\"\(id)\" class=\"stack \(axis.rawValue)\"\(action)>\n"
-            children.forEach { write($0, into: &html, depth: depth + 1) }
+            html += "<div id=\"\(id)\" class=\"stack \(axis.rawValue)\"\(selectable)>\n"
+            children.forEach { write($0, into: &html) }
             html += "</div>\n"
         case .list(let layout, let sections):
             let grid = layout == .rows ? "" : " grid"
-            html += "<div id=\"\(id)\" class=\"list\(grid)\"\(action)>\n"
-            for section in sections {
-                if let header = section.header { html += "<h3>\(Self.escape(header))</h3>\n" }
-                let columns: String
-                if case .grid(let count) = layout { columns = " style=\"grid-template-columns:repeat(\(max(1, min(count, 12))),1fr)\"" } else { columns = "" }
-                html += "<ul id=\"\(Self.attribute(section.id.rawValue))\"\(columns)>\n"
-                for row in section.rows {
-                    html += "<li>"
-                    write(row, into: &html, depth: depth + 1)
-                    html += "</li>\n"
-                }
-                html += "</ul>\n"
-                if let footer = section.footer { html += "<p class=\"caption\">\(Self.escape(footer))</p>\n" }
-            }
+            html += "<div id=\"\(id)\" class=\"list\(grid)\"\(selectable)>\n"
+            for section in sections { write(section, layout: layout, into: &html) }
             html += "</div>\n"
         case .tabs(let tabs) where !tabs.unselectedPanels.isEmpty:
-            // A document: every panel is in the page, and radio buttons switch them without script.
-            html += "<div id=\"\(id)\" class=\"tabs document\">\n"
-            for (index, tab) in tabs.tabs.enumerated() {
-                let checked = tab.id == tabs.selection ? " checked" : ""
-                html += "<input type=\"radio\" name=\"\(id)--tab\" id=\"\(id)--tab\(index)\" aria-label=\"\(Self.attribute(tab.title))\"\(checked)>\n"
-            }
-            html += "<nav>"
-            for (index, tab) in tabs.tabs.enumerated() {
-                html += "<label for=\"\(id)--tab\(index)\">\(Self.escape(tab.title))</label>"
-            }
-            html += "</nav>\n"
-            for (tab, content) in tabs.panels {
-                html += "<section class=\"tabpanel\" aria-label=\"\(Self.attribute(tab.title))\" data-tab=\"\(Self.attribute(tab.id))\">\n"
-                if let content { write(content, into: &html, depth: depth + 1) }
-                html += "</section>\n"
-            }
-            html += "</div>\n"
+            writeDocumentTabs(tabs, id: id, into: &html)
         case .tabs(let tabs):
-            html += "<div id=\"\(id)\" class=\"tabs\">\n<nav role=\"tablist\">"
+            html += "<div id=\"\(id)\" class=\"tabs\">\n<div role=\"tablist\">"
             for tab in tabs.tabs {
-                html += "<button type=\"button\" role=\"tab\" aria-selected=\"\(tab.id == tabs.selection)\" \(Self.eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
+                let selected = tab.id == tabs.selection
+                let node = Self.attribute("\(node.id.rawValue)#\(tab.id)")
+                html += "<button type=\"button\" role=\"tab\" aria-selected=\"\(selected)\" aria-controls=\"\(id)--panel\" data-node=\"\(node)\" \(Self.eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
             }
-            html += "</nav>\n"
-            write(tabs.content, into: &html, depth: depth + 1)
-            html += "</div>\n"
+            let selectedTitle = tabs.tabs.first { $0.id == tabs.selection }?.title ?? tabs.selection
+            html += "</div>\n<div id=\"\(id)--panel\" role=\"tabpanel\" aria-label=\"\(Self.attribute(selectedTitle))\" data-slot>\n"
+            write(tabs.content, into: &html)
+            html += "</div>\n</div>\n"
         case .placeholder(let placeholder):
-            html += "<p id=\"\(id)\" class=\"placeholder \(placeholder.kind.rawValue)\">\(Self.escape(placeholder.message))"
+            let live = placeholder.kind == .loading ? " role=\"status\"" : ""
+            html += "<p id=\"\(id)\" class=\"placeholder \(placeholder.kind.rawValue)\"\(live)>\(Self.escape(placeholder.message))"
             if let retry = placeholder.retry {
-                html += " <button type=\"button\" \(Self.eventAttributes(retry))>Retry</button>"
+                html += " <button type=\"button\" data-node=\"\(id)\" \(Self.eventAttributes(retry))>Retry</button>"
             }
             html += "</p>\n"
         case .module(let frame):
             let failed = frame.status == .failed ? " failed" : ""
             html += "<section id=\"\(id)\" class=\"module\(failed)\" data-module=\"\(Self.attribute(frame.module.rawValue))\" data-type=\"\(Self.attribute(frame.type))\" data-status=\"\(frame.status.rawValue)\">\n"
-            html += "<header>\(Self.escape(frame.module.rawValue)) · \(Self.escape(frame.type))</header>\n"
-            write(frame.content, into: &html, depth: depth + 1)
+            if showsModuleLabels {
+                html += "<header>\(Self.escape(frame.module.rawValue)) · \(Self.escape(frame.type))</header>\n"
+            }
+            html += "<div data-slot>\n"
+            write(frame.content, into: &html)
+            html += "</div>\n</section>\n"
+        }
+    }
+
+    private func write(_ section: ViewNode.Section, layout: ViewNode.ListLayout, into html: inout String) {
+        var attributes = ""
+        if let first = section.firstRowIndex { attributes += " data-first-row=\"\(first)\"" }
+        if let total = section.totalRowCount { attributes += " data-total-rows=\"\(total)\"" }
+        html += "<div id=\"\(Self.attribute(section.id.rawValue))\" class=\"section\"\(attributes)>\n"
+        if let header = section.header { html += "<h2>\(Self.escape(header))</h2>\n" }
+        let columns: String
+        if case .grid(let count) = layout { columns = " style=\"grid-template-columns:repeat(\(max(1, min(count, 12))),1fr)\"" } else { columns = "" }
+        html += "<ul data-slot\(columns)>\n"
+        for row in section.rows { html += rowFragment(row) }
+        html += "</ul>\n"
+        if let footer = section.footer { html += "<p class=\"caption\">\(Self.escape(footer))</p>\n" }
+        html += "</div>\n"
+    }
+
+    /// A document's tabs: every panel is in the page, and radio buttons switch them without script.
+    private func writeDocumentTabs(_ tabs: ViewNode.TabSwitch, id: String, into html: inout String) {
+        html += "<div id=\"\(id)\" class=\"tabs document\">\n"
+        for (index, tab) in tabs.tabs.enumerated() {
+            let checked = tab.id == tabs.selection ? " checked" : ""
+            html += "<input type=\"radio\" name=\"\(id)--tab\" id=\"\(id)--tab\(index)\" aria-label=\"\(Self.attribute(tab.title))\"\(checked)>\n"
+        }
+        html += "<div class=\"tablabels\">"
+        for (index, tab) in tabs.tabs.enumerated() {
+            html += "<label for=\"\(id)--tab\(index)\">\(Self.escape(tab.title))</label>"
+        }
+        html += "</div>\n"
+        for (tab, content) in tabs.panels {
+            html += "<section class=\"tabpanel\" aria-label=\"\(Self.attribute(tab.title))\" data-tab=\"\(Self.attribute(tab.id))\">\n"
+            if let content { write(content, into: &html) }
             html += "</section>\n"
         }
+        html += "</div>\n"
     }
 
     /// Text safe between tags: `& < > " '` escaped, control characters removed.

@@ -10,6 +10,15 @@ extension ViewNode {
         }
     }
 
+    /// Whether the node holds other nodes (a stack, list, tab switch or module frame), even
+    /// when it holds none right now.
+    var isContainer: Bool {
+        switch kind {
+        case .text, .image, .button, .placeholder: false
+        case .stack, .list, .tabs, .module: true
+        }
+    }
+
     /// This node and all its descendants, depth first, in display order.
     public var allNodes: [ViewNode] {
         var result: [ViewNode] = []

@@ -46,8 +46,9 @@ struct RunCommand: AsyncParsableCommand {
             case .text: Output.write(TextRenderer(width: width.columns()).render(await scene.render()))
             case .json: Output.write(JSONRenderer().render(await scene.renderDocument(), scene: scene.sceneID, variant: scene.variant))
             case .html:
-                let title = session.registry.definition(of: scene.sceneID)?.title ?? scene.sceneID
-                Output.write(HTMLRenderer().render(await scene.renderDocument(), title: title))
+                let title = session.registry.title(of: scene.sceneID) ?? scene.sceneID
+                let language = session.registry.language(of: scene.sceneID) ?? "en"
+                Output.write(HTMLRenderer().render(await scene.renderDocument(), title: title, language: language))
             }
             let failures = ModuleFailures(await scene.render())
             await scene.leave()
