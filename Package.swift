@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
         .library(name: "ProfileStore", targets: ["ProfileStore"]),
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
+        .library(name: "SceneryServer", targets: ["SceneryServer"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
         .executable(name: "scenery-bench", targets: ["SceneryBench"]),
@@ -19,7 +20,11 @@ let package = Package(
     ],
     dependencies: [
         // Only the command-line tool uses this; the libraries depend on Foundation alone.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Only SceneryServer (the live browser host) and its tests use these.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
@@ -43,12 +48,22 @@ let package = Package(
             name: "SceneryProfile",
             dependencies: ["Scenery", "ProfileDomain", "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
 
+        // The live browser host: scenes as pages over HTTP, updates over WebSocket.
+        .target(
+            name: "SceneryServer",
+            dependencies: [
+                "Scenery",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+
         // The validator behind the build plugin (a plugin cannot use the target it is applied to).
         .executableTarget(name: "SceneryValidator", dependencies: ["Scenery", "SceneryProfile"]),
         .executableTarget(
             name: "SceneryCommand",
             dependencies: [
-                "Scenery", "SceneryProfile", "ProfileStore", "ProfileDomain",
+                "Scenery", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Our own Scenes/ are validated by our own build; BundledScene completes scene ids.
@@ -75,6 +90,13 @@ let package = Package(
             name: "SceneFileToolingTests",
             dependencies: ["Scenery", "SceneryProfile", "SceneryValidator"],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SceneryServerTests",
+            dependencies: [
+                "SceneryServer", "Scenery", "SceneryTesting", "SceneryProfile", "ProfileStore", "ProfileDomain",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]),
         .testTarget(
             name: "ProfileTests",
             dependencies: ["Scenery", "SceneryTesting", "ProfileDomain", "ProfileStore", "SceneryProfile",

@@ -77,6 +77,17 @@ extension SQLiteProfileStore {
     }
 }
 
+extension SQLiteProfileStore {
+    /// Every user, by id (numeric ids in numeric order), at most `limit`: for sign-in pages.
+    public func allUsers(limit: Int = 100) throws(ProfileError) -> [User] {
+        try withConnection { connection throws(ProfileError) in
+            try connection.query(
+                "SELECT id, name, avatar_url, summary FROM users ORDER BY length(id), id LIMIT ?", [SQLValue(Int64(limit))]
+            ).map { Self.user($0[...]) }
+        }
+    }
+}
+
 // MARK: - ProfileService
 
 extension SQLiteProfileStore: ProfileService {

@@ -14,7 +14,7 @@ struct SceneryCLI: AsyncParsableCommand {
             64 bad command-line usage.
             """,
         version: sceneryVersion,
-        subcommands: [RunCommand.self, InteractCommand.self, ValidateCommand.self, ListCommand.self, DataCommand.self]
+        subcommands: [RunCommand.self, InteractCommand.self, ServeCommand.self, ValidateCommand.self, ListCommand.self, DataCommand.self]
     )
 
     /// Runs the tool, first catching a mistyped command name to suggest the right one.

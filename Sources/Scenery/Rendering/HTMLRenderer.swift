@@ -91,6 +91,7 @@ public struct HTMLRenderer: Sendable {
         .tabs.document>.tablabels label{border:1px solid #8e8e93;background:#f2f2f7;border-radius:6px;padding:2px 10px;cursor:pointer}\
         .tabs.document>section.tabpanel{display:none}\
         \(documentTabRules)\
+        \((1...12).map { ".columns-\($0){grid-template-columns:repeat(\($0),1fr)}" }.joined())\
         .placeholder{color:#595959;font-style:italic}.placeholder.error{color:#b00012;font-style:normal}\
         [data-action]{cursor:pointer}
         """
@@ -172,7 +173,7 @@ public struct HTMLRenderer: Sendable {
         html += "<div id=\"\(Self.attribute(section.id.rawValue))\" class=\"section\"\(attributes)>\n"
         if let header = section.header { html += "<h2>\(Self.escape(header))</h2>\n" }
         let columns: String
-        if case .grid(let count) = layout { columns = " style=\"grid-template-columns:repeat(\(max(1, min(count, 12))),1fr)\"" } else { columns = "" }
+        if case .grid(let count) = layout { columns = " class=\"columns-\(max(1, min(count, 12)))\"" } else { columns = "" }
         html += "<ul data-slot\(columns)>\n"
         for row in section.rows { html += rowFragment(row) }
         html += "</ul>\n"

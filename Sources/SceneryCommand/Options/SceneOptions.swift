@@ -25,6 +25,11 @@ struct SceneOptions: ParsableArguments {
     /// - Parameter services: The backend for the profile modules; `nil` declares them for
     ///   validation only.
     func loadRegistry(services: ProfileServices?) throws -> SceneRegistry {
+        try Self.loadRegistry(directory: directory, services: services)
+    }
+
+    /// A registry with the built-in scenes and those of `directory` over them.
+    static func loadRegistry(directory: String?, services: ProfileServices?) throws -> SceneRegistry {
         var registry = ModuleCatalog.registry(services: services)
         ModuleCatalog.addBuiltInScenes(to: &registry)
         guard let directory else { return registry }

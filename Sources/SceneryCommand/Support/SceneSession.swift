@@ -21,10 +21,12 @@ struct SessionOptions: ParsableArguments {
 struct SceneSession {
     let registry: SceneRegistry
     let store: SQLiteProfileStore
+    /// The store's services with the faults asked for.
+    let services: ProfileServices
 
     init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions) throws {
         store = try database.openStore()
-        let services = ProfileServices(store).injectingFaults(from: FaultInjector(try faults.plan()))
+        services = ProfileServices(store).injectingFaults(from: FaultInjector(try faults.plan()))
         registry = try scenes.loadRegistry(services: services)
     }
 

@@ -156,3 +156,61 @@ public final class PatchableTree {
         return .node(ViewNode(id: element.id, kind: kind, action: element.properties.action))
     }
 }
+
+extension PatchableTree {
+    /// The element with an id and its subtree, rebuilt from the tree (costs the subtree,
+    /// not the whole tree), or `nil` if there is none.
+    public func element(_ id: NodeID) -> ViewElement? {
+        index[id].map(Self.value(of:))
+    }
+
+    /// The own properties of the element with an id.
+    public func properties(of id: NodeID) -> ElementProperties? {
+        index[id]?.properties
+    }
+
+    /// Whether the tree has an element with the id.
+    public func contains(_ id: NodeID) -> Bool {
+        index[id] != nil
+    }
+
+    /// The id of the element's parent, or `nil` for the root or an unknown id.
+    public func parent(of id: NodeID) -> NodeID? {
+        index[id]?.parent?.id
+    }
+
+    /// Whether the element with id `id` lies inside the element `ancestor` (not counting
+    /// itself).
+    public func isInside(_ id: NodeID, _ ancestor: NodeID) -> Bool {
+        var current = index[id]?.parent
+        while let element = current {
+            if element.id == ancestor { return true }
+            current = element.parent
+        }
+        return false
+    }
+
+    /// The control with an action id (as ``ViewNode/actions`` names them: a button's or
+    /// selectable node's id, a placeholder's id for its retry, `switch#tab` for a tab), or
+    /// `nil` if the tree has none. Costs a lookup, not a walk of the tree.
+    public func action(withID id: NodeID) -> ViewAction? {
+        if let element = index[id] {
+            if let action = element.properties.action {
+                let title: String = if case .text(let text, _) = element.properties.kind { text } else { id.rawValue }
+                return ViewAction(id: id, title: title, event: Event(action, from: id))
+            }
+            switch element.properties.kind {
+            case .button(let title, let event, _): return ViewAction(id: id, title: title, event: Event(event, from: id))
+            case .placeholder(let placeholder):
+                return placeholder.retry.map { ViewAction(id: id, title: "Retry", event: Event($0, from: id)) }
+            default: return nil
+            }
+        }
+        // A tab: "switch#tab".
+        let parts = id.rawValue.split(separator: "#", maxSplits: 1).map(String.init)
+        guard parts.count == 2, case .tabs(let tabs, _)? = index[NodeID(parts[0])]?.properties.kind,
+            let tab = tabs.first(where: { $0.id == parts[1] })
+        else { return nil }
+        return ViewAction(id: id, title: tab.title, event: Event(tab.event, from: id))
+    }
+}

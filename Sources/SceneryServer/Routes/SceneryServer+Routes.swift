@@ -1,0 +1,271 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Scenery
+import ServiceLifecycle
+
+extension SceneryServer {
+    /// The name of the sign-in cookie.
+    static let cookieName = "scenery-viewer"
+
+    /// The server's routes, for mounting in an application of your own (with
+    /// `.http1WebSocketUpgrade(webSocketRouter:)` so `/live` can upgrade).
+    public func router() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(SecurityHeaders())
+        router.get("/") { request, _ in
+            self.html(Pages.index(registry: self.registry, users: self.users, viewer: self.viewer(of: request), previews: self.configuration.enablesPreview))
+        }
+        router.get("/assets/scenery.js") { _, _ in
+            Self.asset(ClientScript.source, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/assets/scenery.css") { _, _ in
+            Self.asset(Pages.stylesheet, type: "text/css; charset=utf-8")
+        }
+        router.get("/sign-in") { request, _ in
+            self.html(Pages.signIn(users: self.users, viewer: self.viewer(of: request), next: Self.localPath(request.uri.queryParameters["next"]) ?? "/"))
+        }
+        router.post("/sign-in") { request, context in try await self.signIn(request, context: context) }
+        router.post("/sign-out") { request, context in try await self.signOut(request, context: context) }
+        router.get("/scenes/:id") { request, context in
+            let id = try context.parameters.require("id")
+            return await self.scenePage(id, request: request, viewer: self.viewer(of: request)?.id)
+        }
+        router.get("/preview/:id") { request, context in
+            try await self.previewPage(try context.parameters.require("id"), request: request)
+        }
+        router.get("/preview/:id/frame") { request, context in
+            try await self.previewFrame(try context.parameters.require("id"), request: request)
+        }
+        router.ws("/live") { request, _ in
+            self.mayUpgrade(request) ? .upgrade([:]) : .dontUpgrade
+        } onUpgrade: { inbound, outbound, context in
+            try await self.live(inbound: inbound, outbound: outbound, request: context.request)
+        }
+        return router
+    }
+
+    // MARK: Pages
+
+    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The signed-in user, from the cookie only; a tampered, expired or unknown one is no one.
+    func viewer(of request: Request) -> SignInUser? {
+        guard let value = request.cookies[Self.cookieName]?.value, let id = cookies.user(from: value) else { return nil }
+        return users.first { $0.id == id }
+    }
+
+    /// The scene's arguments from the query.
+    static func arguments(of request: Request) -> [String: JSONValue] {
+        var arguments: [String: JSONValue] = [:]
+        for (name, value) in request.uri.queryParameters {
+            arguments[String(name)] = .string(String(value))
+        }
+        return arguments
+    }
+
+    /// A page path the request may return to: local paths only (no `//host`).
+    static func localPath(_ value: Substring?) -> String? {
+        guard let value, let decoded = String(value).removingPercentEncoding, decoded.hasPrefix("/"), !decoded.hasPrefix("//"),
+            !decoded.contains("\\"), decoded.utf8.count < 2048
+        else { return nil }
+        return decoded
+    }
+
+    /// A live scene page: the scene assembled for the viewer, its first rendering, and a
+    /// session for the page's socket.
+    func scenePage(_ sceneID: String, request: Request, viewer: String?, framed: Bool = false) async -> Response {
+        let signedIn = users.first { $0.id == viewer }
+        let returnTo = request.uri.description
+        let arguments = Self.arguments(of: request).filter { framed ? $0.key != "as" : true }
+        let registry = self.registry
+        let session = PageSession(
+            id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
+            configuration: configuration, logger: logger)
+        let scene: SceneInstance
+        do {
+            scene = try registry.instantiate(sceneID, for: SceneContext(viewer: viewer, arguments: arguments), host: session.host)
+        } catch {
+            let status: HTTPResponse.Status = error.code == .unknownScene ? .notFound : .badRequest
+            return html(Pages.problem(title: status == .notFound ? "No such scene" : "This scene cannot open", message: error.description, viewer: signedIn, returnTo: "/"), status: status)
+        }
+        session.host.link(session)
+        await scene.start()
+        await scene.appear()
+        let snapshot = await scene.snapshot()
+        await session.install(scene, snapshot: snapshot)
+        await sessions.add(session)
+        if let errors = currentErrors { await session.showErrors(errors) }
+        let title = registry.title(of: sceneID) ?? sceneID
+        let page = Pages.scene(
+            snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
+            returnTo: returnTo, renderer: renderer, showsBanner: !framed)
+        return html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
+    }
+
+    /// The scene for its owner, another viewer and a signed-out viewer, side by side.
+    func previewPage(_ sceneID: String, request: Request) async throws -> Response {
+        guard configuration.enablesPreview else { throw HTTPError(.notFound) }
+        let registry = self.registry
+        guard registry.sceneIDs.contains(sceneID) else {
+            return html(Pages.problem(title: "No such scene", message: "No scene '\(sceneID)' is registered.", viewer: viewer(of: request), returnTo: "/"), status: .notFound)
+        }
+        let arguments = Self.arguments(of: request)
+        let owner = registry.parameters(of: sceneID).first { $0.type == .userID }.flatMap { arguments[$0.name]?.stringValue }
+        let other = users.first { $0.id != owner }?.id
+        var frames: [(String, String)] = []
+        if let owner { frames.append(("Its owner (viewer \(owner))", framePath(sceneID, arguments, as: owner))) }
+        if let other { frames.append(("Another viewer (viewer \(other))", framePath(sceneID, arguments, as: other))) }
+        frames.append(("Signed out", framePath(sceneID, arguments, as: nil)))
+        return html(Pages.preview(title: registry.title(of: sceneID) ?? sceneID, frames: frames, viewer: viewer(of: request), returnTo: request.uri.description))
+    }
+
+    private func framePath(_ sceneID: String, _ arguments: [String: JSONValue], as viewer: String?) -> String {
+        var all = arguments
+        all["as"] = .string(viewer ?? "")
+        return PageSession.path(of: sceneID, arguments: all).replacingOccurrences(of: "/scenes/", with: "/preview/") .replacingOccurrences(of: "?", with: "/frame?")
+    }
+
+    /// One context of a preview (`as=ID`, empty for signed out).
+    func previewFrame(_ sceneID: String, request: Request) async throws -> Response {
+        guard configuration.enablesPreview else { throw HTTPError(.notFound) }
+        let viewer = request.uri.queryParameters["as"].map(String.init).flatMap { id in users.contains { $0.id == id } ? id : nil }
+        return await scenePage(sceneID, request: request, viewer: viewer, framed: true)
+    }
+
+    // MARK: Sign-in
+
+    func signIn(_ request: Request, context: some RequestContext) async throws -> Response {
+        guard sameOrigin(request) else { throw HTTPError(.forbidden, message: "Sign-in requests must come from this site's own pages.") }
+        let form = try await Self.form(of: request)
+        guard let id = form["user"], let user = users.first(where: { $0.id == id }) else {
+            return html(Pages.problem(title: "No such user", message: "Choose one of the users on the sign-in page.", viewer: nil, returnTo: "/"), status: .badRequest)
+        }
+        let expiry = Date().addingTimeInterval(Double(configuration.signInDuration.components.seconds))
+        var response = Response(status: .seeOther, headers: [.location: Self.localPath(form["next"].map { Substring($0) }) ?? "/"])
+        response.setCookie(
+            Cookie(
+                name: Self.cookieName, value: cookies.value(for: user.id, expiry: expiry), expires: expiry, path: "/", httpOnly: true,
+                sameSite: .lax))
+        return response
+    }
+
+    func signOut(_ request: Request, context: some RequestContext) async throws -> Response {
+        guard sameOrigin(request) else { throw HTTPError(.forbidden, message: "Sign-out requests must come from this site's own pages.") }
+        let form = try await Self.form(of: request)
+        var response = Response(status: .seeOther, headers: [.location: Self.localPath(form["next"].map { Substring($0) }) ?? "/"])
+        response.setCookie(Cookie(name: Self.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// A URL-encoded form body (at most 4 KB).
+    static func form(of request: Request) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: 4096)
+        var fields: [String: String] = [:]
+        for pair in String(buffer: body).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { continue }
+            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            if let name = decode(parts[0]), let value = decode(parts[1]) { fields[name] = value }
+        }
+        return fields
+    }
+
+    /// Whether a request comes from this site's own pages (its `Origin` is the server's).
+    func sameOrigin(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin] else { return false }
+        if let allowed = configuration.allowedOrigins { return allowed.contains(origin) }
+        guard let host = request.head.authority else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    // MARK: The page socket
+
+    /// Only same-origin pages may open a page socket, and only for a session of theirs.
+    func mayUpgrade(_ request: Request) -> Bool {
+        guard sameOrigin(request) else {
+            logger.notice("refused a WebSocket upgrade from origin \(request.headers[.origin] ?? "none")")
+            return false
+        }
+        return request.uri.queryParameters["session"] != nil
+    }
+
+    func live(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, request: Request) async throws {
+        let id = request.uri.queryParameters["session"].map(String.init) ?? ""
+        let since = request.uri.queryParameters["since"].flatMap { Int($0) } ?? 0
+        guard let session = await sessions.session(id), await !session.hasEnded else {
+            try await outbound.close(.unknown(4404), reason: "This page's scene has ended; load the page again.")
+            return
+        }
+        // The socket belongs to the viewer the page was made for.
+        guard session.viewer == viewer(of: request)?.id else {
+            logger.notice("refused page \(id): the socket's viewer is not the page's")
+            try await outbound.close(.policyViolation, reason: "This page belongs to another sign-in; load it again.")
+            return
+        }
+        let (messages, connection) = await session.attach(since: since)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await text in messages { try await outbound.write(.text(text)) }
+                // The session closed the stream: a newer socket took over, or the page read too slowly.
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            group.addTask {
+                for try await message in inbound.messages(maxSize: self.configuration.maxMessageSize) {
+                    guard case .text(let text) = message else {
+                        await session.receive("")
+                        continue
+                    }
+                    await session.receive(text)
+                    if await session.isAbusive {
+                        try await outbound.close(.policyViolation, reason: "Too many refused messages.")
+                        break
+                    }
+                }
+            }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+        await session.detach(connection)
+    }
+}
+
+/// Adds the headers every response carries: a strict Content-Security-Policy (same-origin
+/// script and style only, images from the web, the socket to this origin) and friends.
+struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.contentSecurityPolicy] =
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src http: https:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        if let name = HTTPField.Name("Referrer-Policy") { response.headers[name] = "same-origin" }
+        return response
+    }
+}
+
+/// Ends page sessions whose socket has been gone longer than the grace period.
+struct SessionSweeper: Service {
+    let sessions: SessionStore
+
+    func run() async throws {
+        // Stops when the server shuts down (gracefully or not), ending every page's scene.
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(2))
+                await sessions.sweep()
+            }
+        }
+        await sessions.endAll()
+    }
+}

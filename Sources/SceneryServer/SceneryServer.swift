@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import Scenery
+import Synchronization
+
+/// Serves scenes as live web pages: the browser host of record.
+///
+/// A page is rendered on the server (readable before any script runs), then a small script
+/// opens a WebSocket, sends the id of each control a person activates, and applies the
+/// numbered DOM operations the server sends back. One ``SceneInstance`` lives per open page;
+/// the viewer comes only from a signed sign-in cookie.
+///
+/// ```swift
+/// var registry = SceneRegistry()
+/// registry.registerProfileModules(services)
+/// _ = try registry.loadScenes(in: URL(filePath: "Scenes"))
+/// let server = SceneryServer(registry: registry, users: [SignInUser(id: "1", name: "Alice")])
+/// try await server.run { address in print("Listening on \(address)") }
+/// ```
+///
+/// Routes: `/` (the scenes), `/scenes/{id}?name=value…` (a scene), `/sign-in` (GET a page,
+/// POST `user=ID`), `/sign-out` (POST), `/preview/{id}?…` (when enabled), `/live` (the
+/// WebSocket), `/assets/scenery.js` and `/assets/scenery.css`. Build ``application()`` to
+/// test it, or ``router()`` to mount it in an application of your own.
+public final class SceneryServer: Sendable {
+    /// How the server listens and what it allows.
+    public let configuration: Configuration
+    /// The users the sign-in page offers (and the only viewers the server accepts).
+    public let users: [SignInUser]
+    let sessions = SessionStore()
+    let cookies: SignedCookie
+    let renderer: HTMLRenderer
+    let logger: Logger
+    private let state: Mutex<LibraryState>
+
+    struct LibraryState {
+        var registry: SceneRegistry
+        var errors: String?
+    }
+
+    /// Creates a server for the scenes of a registry (with its modules registered).
+    public init(registry: SceneRegistry, users: [SignInUser], configuration: Configuration = Configuration(), logger: Logger? = nil) {
+        self.configuration = configuration
+        self.users = users
+        cookies = SignedCookie(secret: configuration.cookieSecret)
+        renderer = HTMLRenderer(showsModuleLabels: configuration.showsModuleLabels)
+        self.logger = logger ?? Logger(label: "scenery.server")
+        state = Mutex(LibraryState(registry: registry, errors: nil))
+    }
+
+    /// The scenes pages are assembled from now.
+    public var registry: SceneRegistry { state.withLock { $0.registry } }
+
+    /// Puts new scenes in place after scene files changed. Every open page of a changed
+    /// scene (or of a scene that extends one) is assembled again and updated in place,
+    /// keeping its selected tabs. With `errors` (the text `scenery validate` prints), pages
+    /// keep the last good scenes and show the errors until a reload without them.
+    ///
+    /// - Parameters:
+    ///   - registry: The new scenes, or `nil` to keep the current ones (when the files
+    ///     have errors).
+    ///   - changed: The ids of the scenes whose files changed.
+    ///   - errors: What is wrong, or `nil` when every file is valid.
+    public func reload(_ registry: SceneRegistry?, changed: Set<String>, errors: String?) async {
+        state.withLock { state in
+            if let registry { state.registry = registry }
+            state.errors = errors
+        }
+        for session in await sessions.all {
+            await session.showErrors(errors)
+            guard let registry, Self.depends(session.sceneID, on: changed, in: registry) else { continue }
+            do {
+                try await session.replaceScene(using: registry)
+            } catch {
+                await session.showErrors(error.description)
+            }
+        }
+    }
+
+    /// Whether a scene is one of `changed` or extends one of them.
+    static func depends(_ sceneID: String, on changed: Set<String>, in registry: SceneRegistry) -> Bool {
+        var visited: Set<String> = []
+        var next: String? = sceneID
+        while let id = next, visited.insert(id).inserted {
+            if changed.contains(id) { return true }
+            next = registry.definition(of: id)?.extends
+        }
+        return false
+    }
+
+    /// The errors of the scene files, if the last reload had any.
+    var currentErrors: String? { state.withLock { $0.errors } }
+
+    /// How many pages are open.
+    public var openPages: Int {
+        get async { await sessions.count }
+    }
+
+    /// Runs the server until the task is cancelled; `onListening` receives the address
+    /// (`http://127.0.0.1:8080`) once it accepts connections.
+    public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        let app = application(onListening: onListening)
+        try await app.runService()
+    }
+
+    /// The application, for tests (HummingbirdTesting) and for running it yourself.
+    public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = router()
+        let host = configuration.host
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router,
+                configuration: .init(
+                    ws: WebSocketServerConfiguration(
+                        maxFrameSize: configuration.maxMessageSize, autoPing: .enabled(timePeriod: .seconds(20)), validateUTF8: true))),
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "Scenery"),
+            services: [SessionSweeper(sessions: sessions)],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                onListening("http://\(host):\(port)")
+            },
+            logger: logger
+        )
+    }
+}
+

@@ -1,0 +1,321 @@
+import Foundation
+import Logging
+import Scenery
+
+/// One open page: its scene instance, the page's copy of the tree, and the socket to the
+/// browser while there is one.
+///
+/// The page is rendered from a snapshot; every later update of the scene becomes a
+/// numbered message of DOM operations (``DOMPlanner``). The session outlives its socket by
+/// a grace period: a page that reconnects says the last message it applied, and gets the
+/// messages it missed (or the whole scene again) from the same scene instance, so its
+/// selected tab and loaded pages survive.
+actor PageSession {
+    nonisolated let id: String
+    nonisolated let viewer: String?
+    nonisolated let sceneID: String
+    nonisolated let arguments: [String: JSONValue]
+    nonisolated let host: PageHost
+    private let configuration: SceneryServer.Configuration
+    private let logger: Logger
+
+    private var scene: SceneInstance?
+    private var planner: DOMPlanner
+    /// The scene update the page's copy stands at, and updates that came before the scene
+    /// was installed or while it is being reset.
+    private var sceneSequence = 0
+    private var held: [SceneUpdate] = []
+    private var isHolding = true
+    /// Messages to the page: numbered, the recent ones kept for replay.
+    private var pageSequence = 0
+    private var recent: [(sequence: Int, text: String)] = []
+    /// The open socket, if any.
+    private var outbox: AsyncStream<String>.Continuation?
+    private var connection = 0
+    private var detachedSince: ContinuousClock.Instant?
+    private let created = ContinuousClock.now
+    private var bucket: TokenBucket
+    private var refusedInARow = 0
+    private var events: AsyncStream<NodeID>.Continuation?
+    private var confirmations: [Int: CheckedContinuation<Bool, Never>] = [:]
+    private var nextConfirmation = 1
+    private(set) var hasEnded = false
+
+    init(
+        id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
+        configuration: SceneryServer.Configuration, logger: Logger
+    ) {
+        self.id = id
+        self.viewer = viewer
+        self.sceneID = sceneID
+        self.arguments = arguments
+        self.configuration = configuration
+        self.logger = logger
+        host = PageHost()
+        planner = DOMPlanner(tree: .stack("scene", []), renderer: renderer)
+        bucket = TokenBucket(rate: configuration.eventsPerSecond, capacity: configuration.eventBurst)
+    }
+
+    /// Installs the started scene and the snapshot the page was rendered from; updates that
+    /// arrived meanwhile and are newer apply next.
+    func install(_ scene: SceneInstance, snapshot: SceneSnapshot) {
+        self.scene = scene
+        planner.reset(to: snapshot.node)
+        sceneSequence = snapshot.sequence
+        let (stream, continuation) = AsyncStream.makeStream(of: NodeID.self, bufferingPolicy: .bufferingOldest(64))
+        events = continuation
+        // Events run one after another, apart from the socket, so that a confirmation's
+        // answer can arrive while an event waits for it.
+        Task { [weak self] in
+            for await node in stream {
+                guard let self else { return }
+                await self.run(node)
+            }
+        }
+        releaseHeld()
+    }
+
+    /// The page's copy of the tree (what the browser shows).
+    var tree: ViewNode { planner.tree.root }
+
+    // MARK: Scene → page
+
+    func sceneDidUpdate(_ update: SceneUpdate) async {
+        guard !hasEnded else { return }
+        if isHolding {
+            held.append(update)
+            return
+        }
+        guard update.sequence > sceneSequence else { return }  // already in the page's tree
+        guard update.sequence == sceneSequence + 1, let operations = planner.operations(for: update.patches) else {
+            logger.warning("page \(id): update \(update.sequence) does not follow \(sceneSequence) or does not apply; sending the whole scene")
+            await resetPage()
+            return
+        }
+        sceneSequence = update.sequence
+        send(["t": "patch", "ops": .array(operations.map(\.json))], numbered: true)
+    }
+
+    /// Gives the page the whole scene again, from a new snapshot.
+    func resetPage() async {
+        guard let scene, !hasEnded else { return }
+        isHolding = true
+        let snapshot = await scene.snapshot()
+        planner.reset(to: snapshot.node)
+        sceneSequence = snapshot.sequence
+        send(["t": "reset", "html": .string(planner.renderer.fragment(snapshot.node))], numbered: true)
+        releaseHeld()
+    }
+
+    private func releaseHeld() {
+        isHolding = false
+        let waiting = held
+        held = []
+        for update in waiting where update.sequence > sceneSequence {
+            guard update.sequence == sceneSequence + 1, let operations = planner.operations(for: update.patches) else {
+                Task { await resetPage() }
+                return
+            }
+            sceneSequence = update.sequence
+            send(["t": "patch", "ops": .array(operations.map(\.json))], numbered: true)
+        }
+    }
+
+    /// Sends a message to the page; numbered messages are kept for replay after a reconnect.
+    private func send(_ message: [String: JSONValue], numbered: Bool = false) {
+        var message = message
+        if numbered {
+            pageSequence += 1
+            message["seq"] = .int(pageSequence)
+        }
+        let text = JSONValue.object(message).compactJSON
+        if numbered {
+            recent.append((pageSequence, text))
+            if recent.count > configuration.replayedUpdates { recent.removeFirst(recent.count - configuration.replayedUpdates) }
+        }
+        guard let outbox else { return }
+        if case .dropped = outbox.yield(text) {
+            // The page does not read: close its socket; it reconnects and catches up.
+            logger.notice("page \(id): more than \(configuration.maxQueuedMessages) messages unread; closing its socket")
+            outbox.finish()
+            self.outbox = nil
+            detachedSince = .now
+        }
+    }
+
+    func confirm(_ confirmation: Confirmation) async -> Bool {
+        guard outbox != nil, !hasEnded else { return false }
+        let number = nextConfirmation
+        nextConfirmation += 1
+        send([
+            "t": "confirm", "id": .int(number), "title": .string(confirmation.title),
+            "message": confirmation.message.map(JSONValue.string) ?? .null,
+            "confirm": .string(confirmation.confirmLabel), "cancel": .string(confirmation.cancelLabel),
+        ])
+        return await withCheckedContinuation { confirmations[number] = $0 }
+    }
+
+    func navigate(to intent: NavigationIntent) {
+        send(["t": "navigate", "url": .string(Self.path(of: intent.scene, arguments: intent.arguments))])
+    }
+
+    /// The page address of a scene with arguments.
+    static func path(of scene: String, arguments: [String: JSONValue]) -> String {
+        var components = URLComponents()
+        components.path = "/scenes/\(scene)"
+        if !arguments.isEmpty {
+            components.queryItems = arguments.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value.plainText) }
+        }
+        return components.string ?? "/scenes/\(scene)"
+    }
+
+    /// Tells the page that a scene file has errors (the text `scenery validate` prints), or
+    /// that they are fixed (`nil`).
+    func showErrors(_ text: String?) {
+        send(text.map { ["t": "errors", "text": .string($0)] } ?? ["t": "errors", "text": .null])
+    }
+
+    // MARK: Page → scene
+
+    /// Attaches a socket: replays what the page missed since `since`, or the whole scene.
+    /// Returns the stream of messages to write and the connection's number.
+    func attach(since: Int) -> (AsyncStream<String>, Int) {
+        outbox?.finish()
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(configuration.maxQueuedMessages))
+        outbox = continuation
+        connection += 1
+        detachedSince = nil
+        refusedInARow = 0
+        if since < pageSequence {
+            if let first = recent.first, first.sequence <= since + 1, since >= 0 {
+                for message in recent where message.sequence > since { continuation.yield(message.text) }
+            } else {
+                send(["t": "reset", "html": .string(planner.renderer.fragment(planner.tree.root))], numbered: true)
+            }
+        } else if since > pageSequence {
+            // The page claims messages this session never sent (another server, a forged
+            // number): give it the whole scene.
+            send(["t": "reset", "html": .string(planner.renderer.fragment(planner.tree.root))], numbered: true)
+        }
+        return (stream, connection)
+    }
+
+    /// The socket `connection` closed.
+    func detach(_ connection: Int) {
+        guard connection == self.connection else { return }
+        outbox?.finish()
+        outbox = nil
+        detachedSince = .now
+        for (_, waiting) in confirmations { waiting.resume(returning: false) }
+        confirmations = [:]
+    }
+
+    /// What the page sent. Anything but a known control, an answer or a resync request is
+    /// refused and logged; the session carries on.
+    func receive(_ text: String) {
+        guard let data = text.data(using: .utf8), let message = try? JSONDecoder().decode(ClientMessage.self, from: data) else {
+            refuse("The message is not valid JSON of the page protocol.", logged: "malformed message (\(text.utf8.count) bytes)")
+            return
+        }
+        switch message.t {
+        case "event":
+            guard let node = message.node, node.utf8.count <= 512 else {
+                refuse("An event must name a control.", logged: "event without a node")
+                return
+            }
+            guard bucket.take() else {
+                refuse("Too many actions at once; wait a moment.", logged: "event flood")
+                return
+            }
+            guard planner.tree.action(withID: NodeID(node)) != nil else {
+                refuse("That control is not on this page.", logged: "unknown control '\(node.prefix(80))'")
+                return
+            }
+            refusedInARow = 0
+            events?.yield(NodeID(node))
+        case "answer":
+            guard let number = message.id, let waiting = confirmations.removeValue(forKey: number) else {
+                refuse("No question is waiting for that answer.", logged: "answer to no confirmation")
+                return
+            }
+            waiting.resume(returning: message.accept ?? false)
+        case "resync":
+            send(["t": "reset", "html": .string(planner.renderer.fragment(planner.tree.root))], numbered: true)
+        default:
+            refuse("Unknown message type.", logged: "unknown message type '\(message.t.prefix(40))'")
+        }
+    }
+
+    /// Whether a page that keeps sending what is refused should be disconnected.
+    var isAbusive: Bool { refusedInARow > 100 }
+
+    private func refuse(_ reason: String, logged: String) {
+        refusedInARow += 1
+        logger.notice("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): refused \(logged)")
+        send(["t": "refused", "message": .string(reason)])
+    }
+
+    /// Runs an event the page asked for, against the page's current tree.
+    private func run(_ node: NodeID) async {
+        guard let scene, !hasEnded, let action = planner.tree.action(withID: node) else {
+            refuse("That control is no longer on this page.", logged: "control '\(node)' gone before it ran")
+            return
+        }
+        await scene.send(action.event)
+    }
+
+    // MARK: Life
+
+    /// Whether the session has outlived its socket's grace period or never got one.
+    func isExpired(now: ContinuousClock.Instant) -> Bool {
+        if outbox != nil { return false }
+        if let detachedSince { return now - detachedSince > configuration.reconnectGrace }
+        return now - created > configuration.attachTimeout
+    }
+
+    /// Ends the session: the scene is left and the socket closed.
+    func end() async {
+        guard !hasEnded else { return }
+        hasEnded = true
+        outbox?.finish()
+        outbox = nil
+        events?.finish()
+        for (_, waiting) in confirmations { waiting.resume(returning: false) }
+        confirmations = [:]
+        await scene?.leave()
+    }
+
+    /// Puts a new scene in place of the current one (a scene file changed), keeping the
+    /// selected tabs, and gives the page the whole scene.
+    func replaceScene(using registry: SceneRegistry) async throws(SceneryError) {
+        let next = try registry.instantiate(sceneID, for: SceneContext(viewer: viewer, arguments: arguments), host: host)
+        isHolding = true
+        await next.start()
+        if let previous = scene {
+            for tabSwitch in previous.tabSwitches {
+                guard let selected = await previous.selectedTab(of: tabSwitch.id),
+                    next.tabSwitches.contains(where: { $0.id == tabSwitch.id && $0.tabs.contains(selected) })
+                else { continue }
+                await next.send(Event(SceneEvents.selectTab, from: NodeID(tabSwitch.id), payload: ["tabs": .string(tabSwitch.id), "tab": .string(selected)]))
+            }
+            await previous.leave()
+            held = []  // the old scene's; the new scene's come from here on
+        }
+        await next.appear()
+        scene = next
+        let snapshot = await next.snapshot()
+        planner.reset(to: snapshot.node)
+        sceneSequence = snapshot.sequence
+        held = held.filter { $0.sequence > snapshot.sequence }
+        send(["t": "reset", "html": .string(planner.renderer.fragment(snapshot.node))], numbered: true)
+        releaseHeld()
+    }
+}
+
+/// A message from the page script.
+struct ClientMessage: Decodable {
+    var t: String
+    var node: String?
+    var id: Int?
+    var accept: Bool?
+}

@@ -1,0 +1,219 @@
+/// The page script: no framework, no build step, served as `/assets/scenery.js` under a
+/// CSP that allows only same-origin script.
+///
+/// It never renders: it sends the id of the control a person activates, and applies what
+/// the server sends — numbered DOM operations with HTML from the server's renderer, a whole
+/// scene after a resync, a confirmation to ask, an address to go to. A dropped socket
+/// reconnects by itself with the last message applied, so the same scene resumes; actions
+/// taken meanwhile are queued and sent after reconnecting, or refused on the page.
+enum ClientScript {
+    static let source = #"""
+        "use strict";
+        (() => {
+          const main = document.querySelector("main[data-session]");
+          fallbackImages(document);
+          document.addEventListener("error", (event) => {
+            if (event.target instanceof HTMLImageElement) replaceImage(event.target);
+          }, true);
+          if (!main) return;
+
+          const session = main.dataset.session;
+          let sequence = Number(main.dataset.sequence || "0");
+          let socket = null;
+          let attempts = 0;
+          let queue = [];
+          let closedForGood = false;
+          const status = element("div", { id: "scenery-status", role: "status", "aria-live": "polite" });
+          document.body.appendChild(status);
+          let statusTimer = null;
+
+          function element(tag, attributes, text) {
+            const node = document.createElement(tag);
+            for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+            if (text !== undefined) node.textContent = text;
+            return node;
+          }
+
+          function say(text, sticky) {
+            status.textContent = text;
+            clearTimeout(statusTimer);
+            if (!sticky && text) statusTimer = setTimeout(() => { status.textContent = ""; }, 4000);
+          }
+
+          function connect() {
+            const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+            socket = new WebSocket(`${scheme}//${location.host}/live?session=${encodeURIComponent(session)}&since=${sequence}`);
+            socket.addEventListener("open", () => {
+              attempts = 0;
+              say("");
+              const waiting = queue;
+              queue = [];
+              for (const message of waiting) socket.send(message);
+            });
+            socket.addEventListener("message", (event) => receive(event.data));
+            socket.addEventListener("close", (event) => {
+              if (closedForGood) return;
+              if (event.code === 4404) {
+                // The server no longer has this page's scene: load it afresh.
+                say("This page expired; loading it again…", true);
+                location.reload();
+                return;
+              }
+              attempts += 1;
+              const delay = Math.min(250 * 2 ** (attempts - 1), 5000);
+              say(queue.length ? "Reconnecting… your action will be sent when the connection is back." : "Reconnecting…", true);
+              setTimeout(connect, delay);
+            });
+          }
+
+          function send(message) {
+            const text = JSON.stringify(message);
+            if (socket && socket.readyState === WebSocket.OPEN) {
+              socket.send(text);
+            } else if (message.t === "event" && queue.length < 20) {
+              queue.push(text);
+              say("Reconnecting… your action will be sent when the connection is back.", true);
+            } else {
+              say("Not connected: that action was not sent. Try again in a moment.");
+            }
+          }
+
+          function receive(text) {
+            let message;
+            try { message = JSON.parse(text); } catch { return; }
+            if (typeof message.seq === "number") {
+              if (message.seq <= sequence) return;
+              if (message.seq !== sequence + 1) { send({ t: "resync" }); return; }
+            }
+            switch (message.t) {
+              case "patch": keepingFocus(() => apply(message.ops)); break;
+              case "reset": keepingFocus(() => { document.getElementById("scene-root").innerHTML = message.html; }); break;
+              case "confirm": ask(message); break;
+              case "navigate": closedForGood = true; location.assign(message.url); break;
+              case "refused": say(message.message); break;
+              case "errors": showErrors(message.text); break;
+            }
+            if (typeof message.seq === "number") {
+              sequence = message.seq;
+              main.dataset.sequence = String(sequence);
+            }
+            fallbackImages(document.getElementById("scene-root"));
+          }
+
+          // --- Applying operations, by element id, in the order the server planned them.
+          function byID(id) { return document.getElementById(id); }
+          function item(node) { return node.parentElement && node.parentElement.tagName === "LI" ? node.parentElement : node; }
+          function slot(parent) { return parent.querySelector(":scope > [data-slot]") || parent; }
+          function parse(html) {
+            const template = document.createElement("template");
+            template.innerHTML = html.trim();
+            return template.content.firstElementChild;
+          }
+          function place(container, index, node) {
+            const target = slot(container);
+            if (target.tagName === "UL" && node.tagName !== "LI") {
+              const li = document.createElement("li");
+              li.appendChild(node);
+              node = li;
+            } else if (target.tagName !== "UL" && node.tagName === "LI" && node.firstElementChild) {
+              node = node.firstElementChild;
+            }
+            target.insertBefore(node, target.children[index] || null);
+          }
+          function apply(ops) {
+            const detached = new Map();
+            for (const op of ops) {
+              const node = op.id ? byID(op.id) : null;
+              switch (op.op) {
+                case "detach": if (node) { const moved = item(node); moved.remove(); detached.set(op.id, moved); } break;
+                case "remove": if (node) item(node).remove(); break;
+                case "insert": { const parent = byID(op.parent); if (parent) place(parent, op.index, parse(op.html)); break; }
+                case "attach": { const parent = byID(op.parent); const moved = detached.get(op.id); if (parent && moved) place(parent, op.index, moved); break; }
+                case "replace": if (node) node.replaceWith(parse(op.html)); break;
+              }
+            }
+          }
+          function keepingFocus(change) {
+            const focused = document.activeElement && document.activeElement.id;
+            change();
+            if (focused && !document.activeElement?.id) {
+              const again = byID(focused);
+              if (again) again.focus();
+            }
+          }
+
+          // --- Confirmations: a real dialog, keyboard accessible; Esc cancels.
+          function ask(message) {
+            const dialog = element("dialog", { "aria-labelledby": "scenery-confirm-title" });
+            dialog.appendChild(element("h2", { id: "scenery-confirm-title" }, message.title));
+            if (message.message) dialog.appendChild(element("p", {}, message.message));
+            const actions = element("div", { class: "actions" });
+            const cancel = element("button", { type: "button" }, message.cancel);
+            const confirm = element("button", { type: "button", class: "primary" }, message.confirm);
+            actions.append(cancel, confirm);
+            dialog.appendChild(actions);
+            document.body.appendChild(dialog);
+            let answered = false;
+            const answer = (accept) => {
+              if (answered) return;
+              answered = true;
+              send({ t: "answer", id: message.id, accept });
+              dialog.close();
+              dialog.remove();
+            };
+            cancel.addEventListener("click", () => answer(false));
+            confirm.addEventListener("click", () => answer(true));
+            dialog.addEventListener("cancel", (event) => { event.preventDefault(); answer(false); });
+            dialog.showModal();
+            cancel.focus();
+          }
+
+          function showErrors(text) {
+            let overlay = byID("scenery-errors");
+            if (text === null || text === undefined) { if (overlay) overlay.remove(); return; }
+            if (!overlay) {
+              overlay = element("section", { id: "scenery-errors", role: "alert", "aria-label": "Scene file errors" });
+              document.body.appendChild(overlay);
+            }
+            overlay.replaceChildren(element("strong", {}, "The scene file has errors; this page shows the last good version."), element("pre", {}, text));
+          }
+
+          // --- Controls: every element with data-node sends its id.
+          document.addEventListener("click", (event) => {
+            const control = event.target.closest("[data-node]");
+            if (!control || !main.contains(control)) return;
+            // A control inside a selectable row is its own control.
+            event.preventDefault();
+            send({ t: "event", node: control.dataset.node });
+          });
+          document.addEventListener("keydown", (event) => {
+            if (event.key !== "Enter" && event.key !== " ") return;
+            const control = event.target.closest("[data-node]");
+            if (!control || control !== event.target || control.tagName === "BUTTON" || !main.contains(control)) return;
+            event.preventDefault();
+            send({ t: "event", node: control.dataset.node });
+          });
+
+          connect();
+        })();
+
+        // An avatar that fails to load becomes the fallback circle, named like the image.
+        function replaceImage(image) {
+          if (!image.id && !image.alt) return;
+          const circle = document.createElement("span");
+          for (const { name, value } of Array.from(image.attributes)) {
+            if (name !== "src" && name !== "alt") circle.setAttribute(name, value);
+          }
+          circle.className = "symbol";
+          if (!circle.hasAttribute("role")) circle.setAttribute("role", "img");
+          circle.setAttribute("aria-label", image.alt);
+          image.replaceWith(circle);
+        }
+        function fallbackImages(root) {
+          if (!root) return;
+          for (const image of root.querySelectorAll("img")) {
+            if (image.complete && image.naturalWidth === 0) replaceImage(image);
+          }
+        }
+        """#
+}

@@ -1,0 +1,96 @@
+import Scenery
+
+/// Turns a scene update into operations on the page's DOM, with HTML from the server's
+/// renderer (the one renderer of record): the browser only applies them, by element id.
+///
+/// The planner keeps the page's copy of the tree (what the browser shows), applies each
+/// update's patches to it, and emits operations in four phases, as ``ViewPatch`` applies:
+/// detach moved elements, remove deleted ones, insert and attach in order, then replace
+/// elements whose own properties changed with their new HTML. A replaced element brings
+/// its subtree, so operations inside it are left out (a move into it becomes a removal).
+struct DOMPlanner {
+    /// One operation the page script applies.
+    enum Operation: Equatable {
+        case detach(NodeID)
+        case remove(NodeID)
+        case insert(parent: NodeID, index: Int, html: String)
+        case attach(NodeID, parent: NodeID, index: Int)
+        case replace(NodeID, html: String)
+
+        var json: JSONValue {
+            switch self {
+            case .detach(let id): ["op": "detach", "id": .string(id.rawValue)]
+            case .remove(let id): ["op": "remove", "id": .string(id.rawValue)]
+            case .insert(let parent, let index, let html):
+                ["op": "insert", "parent": .string(parent.rawValue), "index": .int(index), "html": .string(html)]
+            case .attach(let id, let parent, let index):
+                ["op": "attach", "id": .string(id.rawValue), "parent": .string(parent.rawValue), "index": .int(index)]
+            case .replace(let id, let html): ["op": "replace", "id": .string(id.rawValue), "html": .string(html)]
+            }
+        }
+    }
+
+    /// The page's copy of the tree.
+    private(set) var tree: PatchableTree
+    let renderer: HTMLRenderer
+
+    init(tree: ViewNode, renderer: HTMLRenderer) {
+        self.tree = PatchableTree(tree)
+        self.renderer = renderer
+    }
+
+    /// Starts again from a whole tree (after a resync).
+    mutating func reset(to node: ViewNode) {
+        tree = PatchableTree(node)
+    }
+
+    /// The operations for patches, or `nil` when they do not apply to the page's copy (the
+    /// page must then be given the whole tree again).
+    mutating func operations(for patches: [ViewPatch]) -> [Operation]? {
+        guard (try? tree.apply(patches)) != nil else { return nil }
+        // Elements whose own properties changed are replaced whole; keep the outermost.
+        let updated = patches.compactMap { patch -> NodeID? in if case .update(let id, _) = patch { id } else { nil } }
+        let replaced = updated.filter { id in !updated.contains { $0 != id && tree.isInside(id, $0) } }
+        func insideReplaced(_ id: NodeID) -> Bool { replaced.contains { $0 == id || tree.isInside(id, $0) } }
+
+        var detaches: [Operation] = []
+        var removals: [Operation] = []
+        var attachments: [Operation] = []
+        for patch in patches {
+            switch patch {
+            case .delete(let id):
+                removals.append(.remove(id))
+            case .move(let id, let parent, let index):
+                if insideReplaced(id) {
+                    removals.append(.remove(id))  // its replacement brings it
+                } else {
+                    detaches.append(.detach(id))
+                    attachments.append(.attach(id, parent: parent, index: index))
+                }
+            case .insert(let element, let parent, let index):
+                guard let parent else { return nil }  // a new root: the page needs the whole tree
+                if insideReplaced(element.id) { continue }
+                attachments.append(.insert(parent: parent, index: index, html: html(of: element, in: parent)))
+            case .update:
+                continue
+            }
+        }
+        let replacements = replaced.compactMap { id -> Operation? in
+            guard let element = tree.element(id), let parent = tree.parent(of: id) else { return nil }
+            return .replace(id, html: html(of: element, in: parent, wrapped: false))
+        }
+        return detaches + removals + attachments + replacements
+    }
+
+    /// An element's HTML; a row of a section comes in its `li` unless `wrapped` is false.
+    private func html(of element: ViewElement, in parent: NodeID, wrapped: Bool = true) -> String {
+        switch element {
+        case .section(let section):
+            guard case .list(let layout)? = tree.properties(of: parent)?.kind else { return renderer.fragment(section) }
+            return renderer.fragment(section, layout: layout)
+        case .node(let node):
+            if wrapped, case .section? = tree.properties(of: parent)?.kind { return renderer.rowFragment(node) }
+            return renderer.fragment(node)
+        }
+    }
+}

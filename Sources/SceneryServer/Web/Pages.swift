@@ -1,0 +1,162 @@
+import Foundation
+import Scenery
+
+/// The HTML around scenes: the live scene page, the index, sign-in, preview and errors.
+/// Every page has a banner with the sign-in state, one `main` with an `h1`, and loads only
+/// same-origin CSS and script.
+enum Pages {
+    static func escape(_ text: String) -> String { HTMLRenderer.escape(text) }
+
+    static func attribute(_ text: String) -> String {
+        HTMLRenderer.escape(text).replacingOccurrences(of: "\n", with: "&#10;")
+    }
+
+    /// A page: head, banner, and `main` holding `body`.
+    static func page(
+        title: String, language: String = "en", viewer: SignInUser?, returnTo: String, main body: String, mainAttributes: String = "",
+        showsBanner: Bool = true
+    ) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(attribute(language))">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escape(title)) · Scenery</title>
+        <link rel="stylesheet" href="/assets/scenery.css">
+        <script src="/assets/scenery.js" defer></script>
+        </head>
+        <body>
+        \(showsBanner ? banner(viewer: viewer, returnTo: returnTo) : "")<main id="main"\(mainAttributes)>
+        \(body)</main>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// The bar at the top: home, who is signed in, sign in or out.
+    static func banner(viewer: SignInUser?, returnTo: String) -> String {
+        let next = attribute(returnTo)
+        let account: String
+        if let viewer {
+            account = """
+                <span class="who">Signed in as <strong>\(escape(viewer.name))</strong></span>
+                <form method="post" action="/sign-out"><input type="hidden" name="next" value="\(next)"><button type="submit">Sign out</button></form>
+                """
+        } else {
+            account = #"<span class="who">Signed out</span> <a href="/sign-in?next=\#(attribute(percentEncoded(returnTo)))">Sign in</a>"#
+        }
+        return """
+            <header class="bar"><a href="/" class="home">Scenery</a>
+            \(account)
+            </header>
+
+            """
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "/-_.~"))) ?? "/"
+    }
+
+    /// A live scene: the rendered tree inside `main`, with the session the script connects to.
+    static func scene(
+        _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
+        renderer: HTMLRenderer, showsBanner: Bool = true
+    ) -> String {
+        page(
+            title: title, language: language, viewer: viewer, returnTo: returnTo,
+            main: "<h1>\(escape(title))</h1>\n<div id=\"scene-root\">\n\(renderer.fragment(tree))</div>\n",
+            mainAttributes: " data-session=\"\(attribute(session))\" data-sequence=\"0\"", showsBanner: showsBanner)
+    }
+
+    /// The list of scenes, each with links to try it (a form for its arguments).
+    static func index(registry: SceneRegistry, users: [SignInUser], viewer: SignInUser?, previews: Bool) -> String {
+        var body = "<h1>Scenes</h1>\n"
+        body += "<p>Open a scene as you are signed in; <a href=\"/sign-in\">sign in</a> as one of the demo users to see it as them.</p>\n"
+        body += "<ul class=\"scenes\">\n"
+        for id in registry.sceneIDs where !registry.diagnostics(for: id).containsErrors {
+            let title = registry.title(of: id) ?? id
+            let parameters = registry.parameters(of: id)
+            body += "<li><h2>\(escape(title)) <code>\(escape(id))</code></h2>\n"
+            let required = parameters.filter { $0.defaultValue == nil }
+            if required.count == 1, required[0].type == .userID {
+                let name = required[0].name
+                body += "<p>"
+                body += users.map { user in
+                    let path = PageSession.path(of: id, arguments: [name: .string(user.id)])
+                    return "<a href=\"\(attribute(path))\">\(escape(user.name.isEmpty ? "User \(user.id)" : user.name))</a>"
+                }.joined(separator: " · ")
+                if previews {
+                    let preview = PageSession.path(of: id, arguments: [name: .string(users.first?.id ?? "1")]).replacingOccurrences(of: "/scenes/", with: "/preview/")
+                    body += " · <a href=\"\(attribute(preview))\">preview every variant</a>"
+                }
+                body += "</p>\n"
+            } else {
+                body += "<form method=\"get\" action=\"/scenes/\(attribute(id))\">"
+                for parameter in parameters {
+                    let field = "\(id)--\(parameter.name)"
+                    let value = parameter.defaultValue?.plainText ?? (parameter.type == .int ? "1" : "")
+                    body += "<label for=\"\(attribute(field))\">\(escape(parameter.name))</label> "
+                    body += "<input id=\"\(attribute(field))\" name=\"\(attribute(parameter.name))\" value=\"\(attribute(value))\"> "
+                }
+                body += "<button type=\"submit\">Open</button></form>\n"
+            }
+            body += "</li>\n"
+        }
+        body += "</ul>\n"
+        return page(title: "Scenes", viewer: viewer, returnTo: "/", main: body)
+    }
+
+    /// The demo sign-in: a button per user.
+    static func signIn(users: [SignInUser], viewer: SignInUser?, next: String) -> String {
+        var body = "<h1>Sign in</h1>\n<p>A demo sign-in: choose who you are. The choice is kept in a signed cookie.</p>\n<ul class=\"users\">\n"
+        for user in users {
+            let name = user.name.isEmpty ? "User \(user.id)" : user.name
+            body += """
+                <li><form method="post" action="/sign-in"><input type="hidden" name="user" value="\(attribute(user.id))">\
+                <input type="hidden" name="next" value="\(attribute(next))"><button type="submit">Sign in as \(escape(name))</button></form></li>
+
+                """
+        }
+        body += "</ul>\n<p><a href=\"\(attribute(next))\">Continue signed out</a></p>\n"
+        return page(title: "Sign in", viewer: viewer, returnTo: next, main: body)
+    }
+
+    /// A scene for three viewers side by side, each a live page of its own.
+    static func preview(title: String, frames: [(label: String, path: String)], viewer: SignInUser?, returnTo: String) -> String {
+        var body = "<h1>\(escape(title)): every variant</h1>\n<div class=\"preview\">\n"
+        for frame in frames {
+            body += """
+                <section class="variant" aria-label="\(attribute(frame.label))"><h2>\(escape(frame.label))</h2>\
+                <iframe src="\(attribute(frame.path))" title="\(attribute("\(title), \(frame.label)"))"></iframe></section>
+
+                """
+        }
+        body += "</div>\n"
+        return page(title: "\(title) preview", viewer: viewer, returnTo: returnTo, main: body)
+    }
+
+    /// A page that says what went wrong and how to go on.
+    static func problem(title: String, message: String, viewer: SignInUser?, returnTo: String) -> String {
+        page(
+            title: title, viewer: viewer, returnTo: returnTo,
+            main: "<h1>\(escape(title))</h1>\n<p class=\"problem\">\(escape(message))</p>\n<p><a href=\"/\">All scenes</a></p>\n")
+    }
+
+    /// The CSS of every page: the scene renderer's, plus the page furniture.
+    static let stylesheet = HTMLRenderer.stylesheet + """
+        .bar{display:flex;gap:12px;align-items:center;max-width:760px;margin:0 auto 16px;padding:8px 0;border-bottom:1px solid #d8d8dc}\
+        .bar .home{font-weight:600;color:#1d1d1f;text-decoration:none;margin-right:auto}.bar form{display:inline}\
+        a{color:#0058d0}.scenes>li,.users>li{border:none;padding:4px 0}.scenes h2{font-size:18px}code{font-size:13px;color:#595959}\
+        .problem{color:#b00012}\
+        .preview{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:12px}.preview iframe{width:100%;height:900px;border:1px solid #d8d8dc;border-radius:8px;background:#fff}\
+        body.framed{max-width:none;margin:8px}\
+        #scenery-status{position:fixed;bottom:12px;left:50%;transform:translateX(-50%);background:#1d1d1f;color:#fff;padding:6px 12px;border-radius:8px;font-size:14px}\
+        #scenery-status:empty{display:none}\
+        dialog{border:1px solid #8e8e93;border-radius:10px;padding:16px 20px;max-width:420px}dialog::backdrop{background:rgba(0,0,0,.3)}\
+        dialog .actions{display:flex;gap:8px;justify-content:flex-end;margin-top:12px}\
+        #scenery-errors{position:fixed;inset:auto 12px 12px 12px;background:#fff0f0;border:2px solid #b00012;border-radius:8px;padding:12px;max-height:50vh;overflow:auto}\
+        #scenery-errors pre{white-space:pre-wrap;margin:8px 0 0;font-size:13px;color:#1d1d1f}
+        """
+}

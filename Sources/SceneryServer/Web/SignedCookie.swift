@@ -1,0 +1,59 @@
+import Crypto
+import Foundation
+
+/// Signs and checks the sign-in cookie's value: `user.expiry.signature`, where the
+/// signature is HMAC-SHA256 of `user.expiry` under the server's secret.
+///
+/// A value that was altered, signed with another secret, expired or malformed is not a
+/// viewer: the request is treated as signed out.
+struct SignedCookie: Sendable {
+    private let secret: [UInt8]
+
+    init(secret: [UInt8]) {
+        self.secret = secret
+    }
+
+    private var key: SymmetricKey { SymmetricKey(data: secret) }
+
+    /// A signed value for a user, valid until `expiry`.
+    func value(for user: String, expiry: Date) -> String {
+        let payload = "\(Self.encode(user)).\(Int(expiry.timeIntervalSince1970))"
+        return payload + "." + Self.hex(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key))
+    }
+
+    /// The user a value names, if it is intact and not expired at `now`.
+    func user(from value: String, now: Date = Date()) -> String? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let expiry = Int(parts[1]), let signature = Self.bytes(fromHex: parts[2]) else { return nil }
+        let payload = Data("\(parts[0]).\(parts[1])".utf8)
+        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: key) else { return nil }
+        guard Double(expiry) > now.timeIntervalSince1970 else { return nil }
+        return Self.decode(parts[0])
+    }
+
+    /// User ids in cookie-safe form (percent-encoded, so any id survives).
+    static func encode(_ user: String) -> String {
+        user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    static func decode(_ text: Substring) -> String? {
+        String(text).removingPercentEncoding
+    }
+
+    static func hex(_ code: some Sequence<UInt8>) -> String {
+        code.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func bytes(fromHex text: Substring) -> [UInt8]? {
+        guard text.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}

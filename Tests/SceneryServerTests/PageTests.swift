@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import SceneryServer
+
+@Suite struct PageTests {
+    let fixture: ServerFixture
+
+    init() throws { fixture = try ServerFixture() }
+
+    @Test func theIndexListsTheScenesWithLinksForTheDemoUsers() async throws {
+        try await fixture.server.application().test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.text.contains(#"<a href="/scenes/user-profile?user=1">Alice Liddell</a>"#))
+                #expect(response.text.contains(#"<form method="get" action="/scenes/blog-detail">"#))
+                #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+                #expect(!response.text.contains("<script>"), "no inline script")
+            }
+        }
+    }
+
+    @Test func aScenePageIsCompleteBeforeAnyScriptRuns() async throws {
+        try await fixture.server.application().test(.router) { client in
+            try await client.execute(uri: "/scenes/user-profile-zh?user=3", method: .get) { response in
+                #expect(response.status == .ok)
+                let page = response.text
+                #expect(page.contains(#"<html lang="zh-Hans">"#), "the scene's language")
+                #expect(page.contains("<h1>个人主页</h1>"))
+                #expect(page.contains("李雷"))
+                #expect(page.contains(#"<script src="/assets/scenery.js" defer></script>"#))
+                #expect(page.sessionID != nil)
+                #expect(!page.contains("UserInfoModule</header>"), "no module labels without --debug")
+            }
+        }
+    }
+
+    @Test func theViewerComesOnlyFromTheSignedCookie() async throws {
+        let owner = fixture.cookie(for: "1")
+        try await fixture.server.application().test(.router) { client in
+            // Signed in as Alice: her own profile has the drafts tab.
+            try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: [.cookie: owner]) { response in
+                #expect(response.text.contains("Signed in as <strong>Alice Liddell</strong>"))
+                #expect(response.text.contains(#"data-node="sections#drafts""#))
+            }
+            // A viewer in the URL means nothing.
+            try await client.execute(uri: "/scenes/user-profile?user=1&viewer=1", method: .get) { response in
+                #expect(response.status == .badRequest, "viewer is not a parameter of the scene")
+            }
+            // A tampered cookie is signed out: no drafts tab.
+            let tampered = owner.replacingOccurrences(of: "scenery-viewer=1.", with: "scenery-viewer=2.")
+            try await client.execute(uri: "/scenes/user-profile?user=2", method: .get, headers: [.cookie: tampered]) { response in
+                #expect(response.text.contains("Signed out"))
+                #expect(!response.text.contains("sections#drafts"))
+            }
+        }
+    }
+
+    @Test func anotherViewerNeverGetsDraftsInAnyResponse() async throws {
+        let bob = fixture.cookie(for: "2")
+        try await fixture.server.application().test(.router) { client in
+            for uri in ["/scenes/user-profile?user=1", "/scenes/user-profile-zh?user=1", "/", "/preview/user-profile?user=1"] {
+                try await client.execute(uri: uri, method: .get, headers: [.cookie: bob]) { response in
+                    for title in ["Through the looking glass", "草稿：下一篇茶会", "DraftModule"] {
+                        #expect(!response.text.contains(title), "\(uri) leaks \(title)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func signInSetsASignedHttpOnlySameSiteCookieAndSignOutClearsIt() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let origin = ServerFixture.headers()
+            var headers = origin
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let response = try await client.execute(uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "user=1&next=%2Fscenes%2Fuser-profile%3Fuser%3D1"))
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/scenes/user-profile?user=1")
+            let cookie = try #require(response.headers[.setCookie])
+            #expect(cookie.hasPrefix("scenery-viewer=1."))
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
+            let out = try await client.execute(uri: "/sign-out", method: .post, headers: headers, body: ByteBuffer(string: "next=/"))
+            #expect(out.headers[.setCookie]?.contains("Max-Age=0") == true)
+            // Without the page's origin (a form on another site), nothing happens.
+            let forged = try await client.execute(uri: "/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "user=1"))
+            #expect(forged.status == .forbidden)
+            #expect(forged.headers[.setCookie] == nil)
+            let unknown = try await client.execute(uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "user=99"))
+            #expect(unknown.status == .badRequest)
+            // Only local addresses to return to.
+            let away = try await client.execute(uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "user=1&next=%2F%2Fevil.example%2F"))
+            #expect(away.headers[.location] == "/")
+        }
+    }
+
+    @Test func unknownScenesAndBadArgumentsGetAPageThatSaysWhy() async throws {
+        try await fixture.server.application().test(.router) { client in
+            try await client.execute(uri: "/scenes/user-profil?user=1", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.text.contains("did you mean &#39;user-profile&#39;?"))
+            }
+            try await client.execute(uri: "/scenes/user-profile?user=%3Cscript%3E", method: .get) { response in
+                #expect(!response.text.contains("<script>"), "escaped")
+            }
+        }
+    }
+
+    @Test func theScriptAndStylesheetAreServedAsFiles() async throws {
+        try await fixture.server.application().test(.router) { client in
+            try await client.execute(uri: "/assets/scenery.js", method: .get) { response in
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+                #expect(response.text.contains("new WebSocket("))
+            }
+            try await client.execute(uri: "/assets/scenery.css", method: .get) { response in
+                #expect(response.headers[.contentType] == "text/css; charset=utf-8")
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import ProfileDomain
+import ProfileStore
+import Scenery
+import SceneryProfile
+@testable import SceneryServer
+
+/// A server on the demo data (in memory) with the bundled scenes, for one test.
+struct ServerFixture {
+    let store: SQLiteProfileStore
+    let server: SceneryServer
+
+    static let scenesDirectory = URL(filePath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appending(path: "Scenes")
+
+    init(configure: (inout SceneryServer.Configuration) -> Void = { _ in }) throws {
+        store = try SQLiteProfileStore.inMemory(seedDemoData: true)
+        var registry = SceneRegistry()
+        registry.registerProfileModules(ProfileServices(store))
+        _ = try registry.loadScenes(in: Self.scenesDirectory)
+        var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
+        configuration.enablesPreview = true
+        configure(&configuration)
+        let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
+        server = SceneryServer(registry: registry, users: users, configuration: configuration)
+    }
+
+    /// A cookie header that signs in `user` (as the sign-in route would).
+    func cookie(for user: String) -> String {
+        "\(SceneryServer.cookieName)=\(server.cookies.value(for: user, expiry: Date().addingTimeInterval(3600)))"
+    }
+
+    /// Request headers: the page's own origin (as the test client names the server:
+    /// `localhost`, with the port for a WebSocket), and a sign-in when given.
+    static func headers(port: Int? = nil, cookie: String? = nil) -> HTTPFields {
+        var fields = HTTPFields()
+        fields[.origin] = port.map { "http://localhost:\($0)" } ?? "http://localhost"
+        if let cookie { fields[.cookie] = cookie }
+        return fields
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+}
+
+extension String {
+    /// The page session id in a scene page.
+    var sessionID: String? {
+        guard let range = range(of: #"data-session="([0-9a-f]+)""#, options: .regularExpression) else { return nil }
+        return String(self[range].dropFirst(#"data-session=""#.count).dropLast())
+    }
+}
