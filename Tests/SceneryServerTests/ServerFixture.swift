@@ -24,6 +24,8 @@ struct ServerFixture {
         _ = try registry.loadScenes(in: Self.scenesDirectory)
         var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
         configuration.enablesPreview = true
+        // The test WebSocket client names its own origin ("ws://localhost") besides the page's.
+        configuration.allowedOrigins = ["ws://localhost", "http://localhost"]
         configure(&configuration)
         let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
         server = SceneryServer(registry: registry, users: users, configuration: configuration)
@@ -38,7 +40,7 @@ struct ServerFixture {
     /// `localhost`, with the port for a WebSocket), and a sign-in when given.
     static func headers(port: Int? = nil, cookie: String? = nil) -> HTTPFields {
         var fields = HTTPFields()
-        fields[.origin] = port.map { "http://localhost:\($0)" } ?? "http://localhost"
+        fields[.origin] = "http://localhost"
         if let cookie { fields[.cookie] = cookie }
         return fields
     }

@@ -182,12 +182,16 @@ extension SceneryServer {
         return fields
     }
 
-    /// Whether a request comes from this site's own pages (its `Origin` is the server's).
+    /// Whether a request comes from this site's own pages: it names an `Origin`, and every
+    /// origin it names is the server's own (or an allowed one).
     func sameOrigin(_ request: Request) -> Bool {
-        guard let origin = request.headers[.origin] else { return false }
-        if let allowed = configuration.allowedOrigins { return allowed.contains(origin) }
-        guard let host = request.head.authority else { return false }
-        return origin == "http://\(host)" || origin == "https://\(host)"
+        let origins = request.headers[values: .origin]
+        guard !origins.isEmpty else { return false }
+        return origins.allSatisfy { origin in
+            if let allowed = configuration.allowedOrigins { return allowed.contains(origin) }
+            guard let host = request.head.authority else { return false }
+            return origin == "http://\(host)" || origin == "https://\(host)"
+        }
     }
 
     // MARK: The page socket
@@ -195,7 +199,7 @@ extension SceneryServer {
     /// Only same-origin pages may open a page socket, and only for a session of theirs.
     func mayUpgrade(_ request: Request) -> Bool {
         guard sameOrigin(request) else {
-            logger.notice("refused a WebSocket upgrade from origin \(request.headers[.origin] ?? "none")")
+            logger.notice("refused a WebSocket upgrade from origin \(request.headers[.origin] ?? "none") to \(request.head.authority ?? "no authority")")
             return false
         }
         return request.uri.queryParameters["session"] != nil
@@ -215,13 +219,16 @@ extension SceneryServer {
             return
         }
         let (messages, connection) = await session.attach(since: since)
+        defer { Task { await session.detach(connection) } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await text in messages { try await outbound.write(.text(text)) }
                 // The session closed the stream: a newer socket took over, or the page read too slowly.
-                try await outbound.close(.normalClosure, reason: nil)
+                if !Task.isCancelled { try await outbound.close(.normalClosure, reason: nil) }
             }
             group.addTask {
+                // A frame that is too large or not UTF-8 ends this loop with an error that
+                // closes the socket with the matching code; the session stays for a reconnect.
                 for try await message in inbound.messages(maxSize: self.configuration.maxMessageSize) {
                     guard case .text(let text) = message else {
                         await session.receive("")
@@ -237,7 +244,6 @@ extension SceneryServer {
             _ = try await group.next()
             group.cancelAll()
         }
-        await session.detach(connection)
     }
 }
 

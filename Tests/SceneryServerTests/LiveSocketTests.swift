@@ -1,0 +1,218 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import NIOCore
+import Scenery
+import Synchronization
+import Testing
+import WSClient
+
+@testable import SceneryServer
+
+/// What a page socket received, and a way to wait for it.
+final class Received: Sendable {
+    private let messages = Mutex<[JSONValue]>([])
+
+    func append(_ text: String) {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return }
+        messages.withLock { $0.append(value) }
+    }
+
+    var all: [JSONValue] { messages.withLock { $0 } }
+
+    func of(_ type: String) -> [JSONValue] { all.filter { $0["t"]?.stringValue == type } }
+}
+
+@Suite struct LiveSocketTests {
+    let fixture: ServerFixture
+
+    init() throws { fixture = try ServerFixture() }
+
+    /// Opens a scene page and returns its session id.
+    func openPage(_ client: some TestClientProtocol, _ uri: String, cookie: String? = nil) async throws -> String {
+        let response = try await client.execute(uri: uri, method: .get, headers: cookie.map { [.cookie: $0] } ?? [:])
+        return try #require(String(buffer: response.body).sessionID)
+    }
+
+    /// Connects to a page's socket, sends `messages` one by one (each after the previous
+    /// one's answer, or a pause), then reads until `until` holds or a few seconds pass.
+    func talk(
+        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil,
+        send messages: [String], until: @escaping @Sendable (Received) -> Bool
+    ) async throws -> Received {
+        let received = Received()
+        var headers = ServerFixture.headers(port: client.port, cookie: cookie)
+        if let origin { headers[.origin] = origin }
+        try await client.ws("/live?session=\(session)&since=\(since)", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)) { inbound, outbound, _ in
+            let reader = Task {
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    if case .text(let text) = message { received.append(text) }
+                }
+            }
+            for message in messages {
+                try await outbound.write(.text(message))
+                try await Task.sleep(for: .milliseconds(30))
+            }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !until(received), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            reader.cancel()
+            try? await outbound.close(.normalClosure, reason: nil)
+        }
+        return received
+    }
+
+    @Test func aLikeComesBackAsNumberedDOMOperationsWithServerHTML() async throws {
+        let bob = fixture.cookie(for: "2")
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+            let received = try await talk(client, session: session, cookie: bob, send: [#"{"t":"event","node":"blogs/blog.26.like"}"#]) {
+                !$0.of("patch").isEmpty
+            }
+            let patch = try #require(received.of("patch").first)
+            #expect(patch["seq"] == 1)
+            guard case .array(let ops)? = patch["ops"] else {
+                Issue.record("no operations in \(patch)")
+                return
+            }
+            #expect(ops.map { $0["op"]?.stringValue } == ["replace", "replace"])
+            #expect(ops.contains { $0["html"]?.stringValue?.contains(">Unlike</button>") == true })
+            #expect(try await fixture.store.blog(26, viewer: "2").likedByViewer, "the like was saved")
+        }
+    }
+
+    @Test func aConfirmationIsAskedAndItsAnswerDecides() async throws {
+        let bob = fixture.cookie(for: "2")
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+            let declined = try await talk(client, session: session, cookie: bob, send: [#"{"t":"event","node":"info/follow"}"#, #"{"t":"answer","id":1,"accept":false}"#]) {
+                !$0.of("confirm").isEmpty
+            }
+            #expect(declined.of("confirm").first?["title"] == "Unfollow Alice Liddell?")
+            #expect(try await fixture.store.profile(of: "1", viewer: "2").viewerFollows == true, "declined: still following")
+            let accepted = try await talk(client, session: session, since: 0, cookie: bob, send: [#"{"t":"event","node":"info/follow"}"#, #"{"t":"answer","id":2,"accept":true}"#]) {
+                !$0.of("patch").isEmpty
+            }
+            #expect(!accepted.of("patch").isEmpty)
+            #expect(try await fixture.store.profile(of: "1", viewer: "2").viewerFollows == false, "accepted: unfollowed")
+        }
+    }
+
+    @Test func navigationTellsThePageWhereToGo() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1")
+            let received = try await talk(client, session: session, send: [#"{"t":"event","node":"blogs/blog.27"}"#]) { !$0.of("navigate").isEmpty }
+            #expect(received.of("navigate").first?["url"] == "/scenes/blog-detail?blog=27")
+        }
+    }
+
+    @Test(arguments: [
+        #"{"t":"event","node":"drafts/draft.1"}"#,  // a draft control, for someone who is not the owner
+        #"{"t":"event","node":"nothing/here"}"#,
+        #"{"t":"event"}"#,
+        #"{"t":"event","node":"blogs/blog.27.like","payload":{"blog":1}}"#.replacingOccurrences(of: "27", with: "9999"),
+        #"not json at all"#,
+        #"{"t":"answer","id":77,"accept":true}"#,
+        #"{"t":"launch"}"#,
+    ])
+    func forgedMessagesAreRefusedAndTheSessionCarriesOn(message: String) async throws {
+        let bob = fixture.cookie(for: "2")
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+            let received = try await talk(client, session: session, cookie: bob, send: [message, #"{"t":"event","node":"blogs/blog.26.like"}"#]) {
+                !$0.of("patch").isEmpty
+            }
+            #expect(received.of("refused").count == 1, "\(received.all)")
+            #expect(received.of("patch").count == 1, "the next, valid event still works")
+            for value in received.all { #expect(!value.compactJSON.contains("Through the looking glass")) }
+        }
+    }
+
+    @Test func aFloodOfEventsIsRefusedAtABoundedCost() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1")
+            let flood = Array(repeating: #"{"t":"event","node":"blogs/refresh"}"#, count: 60)
+            let received = Received()
+            try await client.ws("/live?session=\(session)&since=0", configuration: .init(additionalHeaders: ServerFixture.headers(port: client.port))) { inbound, outbound, _ in
+                let reader = Task { for try await message in inbound.messages(maxSize: 1 << 20) { if case .text(let text) = message { received.append(text) } } }
+                for message in flood { try await outbound.write(.text(message)) }
+                let deadline = ContinuousClock.now + .seconds(5)
+                while received.of("refused").count < 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                reader.cancel()
+            }
+            #expect(received.of("refused").count >= 20, "a burst beyond the allowance is refused")
+            #expect(received.of("refused").first?["message"] == "Too many actions at once; wait a moment.")
+        }
+    }
+
+    @Test func hugeFramesAndInvalidUTF8CloseThatSocketOnlyAndThePageReconnects() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1")
+            let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: ServerFixture.headers())
+            // 100 KB in one frame: more than the server takes.
+            let huge = try await client.ws("/live?session=\(session)&since=0", configuration: configuration) { inbound, outbound, _ in
+                try await outbound.write(.text(String(repeating: "x", count: 100_000)))
+                for try await _ in inbound.messages(maxSize: 1 << 20) {}
+            }
+            #expect(huge?.closeCode == .messageTooLarge)
+            // Bytes that are not UTF-8 in a text frame.
+            let invalid = try await client.ws("/live?session=\(session)&since=0", configuration: configuration) { inbound, outbound, _ in
+                var bytes = ByteBuffer()
+                bytes.writeBytes([0x7B, 0xFF, 0xFE, 0x7D])
+                try await outbound.write(.custom(.init(fin: true, opcode: .text, data: bytes)))
+                for try await _ in inbound.messages(maxSize: 1 << 20) {}
+            }
+            #expect(invalid?.closeCode == .dataInconsistentWithMessage)
+            // The same page carries on.
+            let received = try await talk(client, session: session, send: [#"{"t":"event","node":"sections#drafts"}"#, #"{"t":"event","node":"blogs/refresh"}"#]) {
+                !$0.of("refused").isEmpty
+            }
+            #expect(received.of("refused").count == 1, "no drafts tab for a signed-out viewer; refused, not crashed")
+            #expect(await fixture.server.openPages == 1)
+        }
+    }
+
+    @Test func aSocketFromAnotherOriginIsNotUpgraded() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1")
+            await #expect(throws: WebSocketClientError.self) {
+                _ = try await talk(client, session: session, origin: "http://evil.example", send: []) { _ in true }
+            }
+        }
+    }
+
+    @Test func aSocketWithAnotherSignInIsClosed() async throws {
+        let bob = fixture.cookie(for: "2")
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+            let received = try await talk(client, session: session, cookie: fixture.cookie(for: "1"), send: [#"{"t":"event","node":"blogs/blog.27.like"}"#]) { _ in false }
+            #expect(received.all.isEmpty, "nothing is sent to another viewer")
+            #expect(try await fixture.store.blog(27, viewer: "1").likedByViewer == false)
+        }
+    }
+
+    @Test func aReconnectReplaysWhatThePageMissed() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: fixture.cookie(for: "1"))
+            let cookie = fixture.cookie(for: "1")
+            // Select the drafts tab, then drop the connection.
+            let first = try await talk(client, session: session, cookie: cookie, send: [#"{"t":"event","node":"sections#drafts"}"#]) { !$0.of("patch").isEmpty }
+            #expect(first.of("patch").first?["seq"] == 1)
+            // A page that missed message 1 gets it again; the scene kept the selected tab.
+            let replay = try await talk(client, session: session, since: 0, cookie: cookie, send: []) { !$0.of("patch").isEmpty }
+            #expect(replay.of("patch").first?["seq"] == 1)
+            // One that has it gets nothing more; the drafts are on the page.
+            let caughtUp = try await talk(client, session: session, since: 1, cookie: cookie, send: [#"{"t":"resync"}"#]) { !$0.of("reset").isEmpty }
+            #expect(caughtUp.of("patch").isEmpty)
+            #expect(caughtUp.of("reset").first?["html"]?.stringValue?.contains("Through the looking glass") == true)
+        }
+    }
+
+    @Test func anUnknownSessionIsToldToLoadThePageAgain() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let received = try await talk(client, session: "0123456789abcdef", send: []) { _ in false }
+            #expect(received.all.isEmpty)
+        }
+    }
+}
