@@ -42,8 +42,15 @@ public actor BlogPostModule: Module {
         state.render(id: "post") { blog in
             let cell = BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil).render(showsBody: true)
             var children = cell.children.map { node -> ViewNode in
-                node.id == "blog.\(blog.id).byline"
-                    ? node.selectable(sending: EventDescriptor("user.open", payload: ["user": .string(blog.author.rawValue)])) : node
+                switch node.id {
+                case "blog.\(blog.id).byline":
+                    node.selectable(sending: EventDescriptor("user.open", payload: ["user": .string(blog.author.rawValue)]))
+                case "blog.\(blog.id).title":
+                    // Alone on its page, the blog's title is the page's main heading, not a row's.
+                    if case .text(let title, _) = node.kind { ViewNode.text(node.id, title, role: .title) } else { node }
+                default:
+                    node
+                }
             }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
             return .stack("content", children)

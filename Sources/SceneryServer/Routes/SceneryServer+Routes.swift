@@ -92,7 +92,7 @@ extension SceneryServer {
         let registry = self.registry
         let session = PageSession(
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
-            configuration: configuration, logger: logger)
+            configuration: configuration, logger: logger, isPreview: framed)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(sceneID, for: SceneContext(viewer: viewer, arguments: arguments), host: session.host)
@@ -212,8 +212,8 @@ extension SceneryServer {
             try await outbound.close(.unknown(4404), reason: "This page's scene has ended; load the page again.")
             return
         }
-        // The socket belongs to the viewer the page was made for.
-        guard session.viewer == viewer(of: request)?.id else {
+        // The socket belongs to the viewer the page was made for (a preview chose its viewer).
+        guard session.isPreview || session.viewer == viewer(of: request)?.id else {
             logger.notice("refused page \(id): the socket's viewer is not the page's")
             try await outbound.close(.policyViolation, reason: "This page belongs to another sign-in; load it again.")
             return
@@ -253,7 +253,7 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         response.headers[.contentSecurityPolicy] =
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src http: https:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src http: https:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
         response.headers[.xContentTypeOptions] = "nosniff"
         if let name = HTTPField.Name("Referrer-Policy") { response.headers[name] = "same-origin" }
         return response

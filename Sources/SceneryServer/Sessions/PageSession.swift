@@ -16,6 +16,8 @@ actor PageSession {
     nonisolated let sceneID: String
     nonisolated let arguments: [String: JSONValue]
     nonisolated let host: PageHost
+    /// A preview's page: its viewer was chosen by the server, not by a sign-in.
+    nonisolated let isPreview: Bool
     private let configuration: SceneryServer.Configuration
     private let logger: Logger
 
@@ -43,8 +45,9 @@ actor PageSession {
 
     init(
         id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
-        configuration: SceneryServer.Configuration, logger: Logger
+        configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false
     ) {
+        self.isPreview = isPreview
         self.id = id
         self.viewer = viewer
         self.sceneID = sceneID

@@ -194,6 +194,13 @@ enum ClientScript {
             send({ t: "event", node: control.dataset.node });
           });
 
+          // The browser knows when the network is gone: stop waiting on a dead socket, and
+          // come back as soon as it returns.
+          window.addEventListener("offline", () => { if (socket) socket.close(); });
+          window.addEventListener("online", () => {
+            if (!socket || socket.readyState === WebSocket.CLOSED) { attempts = 0; connect(); }
+          });
+
           connect();
         })();
 

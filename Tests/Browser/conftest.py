@@ -1,0 +1,97 @@
+"""Shared set-up for the browser tests: a real `scenery serve` on loopback, driven by
+Debian's Chromium through Playwright.
+
+Run from the package root after `swift build`:  python3 -m pytest Tests/Browser
+"""
+import os
+import pathlib
+import queue
+import shutil
+import subprocess
+import tempfile
+import threading
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("SCENERY_BINARY", str(ROOT / ".build" / "debug" / "scenery"))
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+
+
+class Server:
+    """A `scenery serve` process on a free port, with its own database and scene folder."""
+
+    def __init__(self, *arguments, data=None):
+        self.directory = pathlib.Path(tempfile.mkdtemp(prefix="scenery-browser-"))
+        self.scenes = self.directory / "Scenes"
+        shutil.copytree(ROOT / "Scenes", self.scenes)
+        self.database = self.directory / "demo.sqlite"
+        environment = dict(os.environ, SCENERY_DATABASE=str(self.database))
+        if data is not None:
+            data_file = self.directory / "data.json"
+            data_file.write_text(data, encoding="utf-8")
+            subprocess.run([BINARY, "data", "import", str(data_file)], env=environment, check=True, capture_output=True)
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--port", "0", "--scenes", str(self.scenes), *arguments],
+            env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout], daemon=True).start()
+        self.log = []
+        threading.Thread(target=lambda: [self.log.append(line) for line in self.process.stderr], daemon=True).start()
+        try:
+            first = lines.get(timeout=60)
+        except queue.Empty:
+            self.stop()
+            raise RuntimeError("scenery serve did not start within 60 s: " + "".join(self.log))
+        assert first.startswith("Listening on http://127.0.0.1:"), first
+        self.url = first.strip().removeprefix("Listening on ")
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server():
+    running = Server("--watch")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def context(browser):
+    made = browser.new_context()
+    yield made
+    made.close()
+
+
+def sign_in(page, server, name):
+    """Signs in the way a person does: the sign-in page's button for that user."""
+    page.goto(server.url + "/sign-in")
+    page.get_by_role("button", name=f"Sign in as {name}").click()
+    page.wait_for_load_state()
+
+
+def open_live(page, url):
+    """Opens a scene page, waits for its socket, and marks the window so that a reload
+    would show (the marker is gone after a page load)."""
+    with page.expect_websocket():
+        page.goto(url)
+    page.evaluate("window.__sceneryMarker = 'still the same page'")
+
+
+def same_page(page):
+    return page.evaluate("window.__sceneryMarker") == "still the same page"

@@ -1,0 +1,194 @@
+"""The live browser host, as a person uses it: every control works in place, and the page
+is never reloaded for it (a marker set on `window` survives)."""
+import json
+import re
+import time
+
+from playwright.sync_api import expect
+
+from conftest import open_live, same_page, sign_in
+
+DRAFT_TITLES = ["Through the looking glass", "草稿：下一篇茶会"]
+
+
+def test_a_page_is_readable_before_any_script_runs(server, browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server.url + "/scenes/user-profile?user=1")
+    expect(page.get_by_role("heading", name="Alice Liddell")).to_be_visible()
+    expect(page.get_by_text("The pool of tears, part 3")).to_be_visible()
+    context.close()
+
+
+def test_like_and_unlike_update_in_place(server, context):
+    page = context.new_page()
+    sign_in(page, server, "Bob Chen")
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    like = page.locator("#blogs\\/blog\\.26\\.like")
+    expect(like).to_have_text("Like")
+    like.click()
+    expect(like).to_have_text("Unlike")
+    expect(page.locator("#blogs\\/blog\\.26\\.likes")).to_have_text("Likes: 1")
+    like.click()
+    expect(like).to_have_text("Like")
+    assert same_page(page)
+
+
+def test_unfollow_asks_in_a_real_dialog_that_escape_cancels(server, context):
+    page = context.new_page()
+    sign_in(page, server, "Bob Chen")
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    follow = page.locator("#info\\/follow")
+    expect(follow).to_have_text("Unfollow")
+    follow.click()
+    dialog = page.get_by_role("dialog", name="Unfollow Alice Liddell?")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(follow).to_have_text("Unfollow")
+    follow.click()
+    page.get_by_role("dialog").get_by_role("button", name="Unfollow").click()
+    expect(page.locator("#info\\/follow")).to_have_text("Follow")
+    page.locator("#info\\/follow").click()  # follow again: no confirmation for that
+    expect(page.locator("#info\\/follow")).to_have_text("Unfollow")
+    assert same_page(page)
+
+
+def test_the_owner_switches_tabs_loads_more_and_refreshes(server, context):
+    page = context.new_page()
+    sign_in(page, server, "Alice Liddell")
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    drafts = page.get_by_role("tab", name="Drafts")
+    drafts.click()
+    expect(drafts).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_text("Through the looking glass")).to_be_visible()
+    page.get_by_role("tab", name="Blogs").click()
+    rows = page.locator("#blogs\\/all > ul > li")
+    expect(rows).to_have_count(10)
+    page.get_by_role("button", name="Load more").click()
+    expect(rows).to_have_count(20)
+    page.get_by_role("button", name="Refresh").click()
+    expect(rows).to_have_count(10)
+    assert same_page(page)
+
+
+def test_navigation_changes_the_address_and_history_works(server, context):
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    page.get_by_text("A mad tea party, part 3").click()
+    expect(page).to_have_url(re.compile(r"/scenes/blog-detail\?blog=26$"))
+    expect(page.get_by_role("heading", name="A mad tea party, part 3")).to_be_visible()
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/scenes/user-profile\?user=1$"))
+    page.go_forward()
+    expect(page).to_have_url(re.compile(r"/scenes/blog-detail\?blog=26$"))
+    page.reload()
+    expect(page.get_by_role("heading", name="A mad tea party, part 3")).to_be_visible()
+
+
+def test_rows_and_avatars_work_by_keyboard(server, context):
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    row = page.locator("#blogs\\/blog\\.25")
+    row.focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/scenes/blog-detail\?blog=25$"))
+
+
+def test_a_dropped_connection_resumes_the_same_scene_and_sends_what_was_done_meanwhile(server, context):
+    page = context.new_page()
+    sign_in(page, server, "Alice Liddell")
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    page.get_by_role("button", name="Load more").click()
+    rows = page.locator("#blogs\\/all > ul > li")
+    expect(rows).to_have_count(20)
+    context.set_offline(True)
+    expect(page.locator("#scenery-status")).to_contain_text("Reconnecting")
+    page.locator("#blogs\\/blog\\.26\\.like").click()
+    expect(page.locator("#scenery-status")).to_contain_text("your action will be sent")
+    context.set_offline(False)
+    expect(page.locator("#blogs\\/blog\\.26\\.like")).to_have_text("Unlike", timeout=10_000)
+    expect(rows).to_have_count(20)  # the pages loaded are still there
+    expect(page.locator("#scenery-status")).to_be_empty()
+    assert same_page(page)
+
+
+def test_another_viewer_never_receives_drafts_whatever_the_client_sends(server, context):
+    page = context.new_page()
+    sign_in(page, server, "Bob Chen")
+    frames = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(payload)))
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    session = page.locator("main").get_attribute("data-session")
+    # A hand-made client on the same page: forged controls, a draft id, a tab that is not there.
+    page.evaluate(
+        """(session) => new Promise((resolve) => {
+            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0`);
+            const replies = [];
+            socket.onmessage = (event) => replies.push(event.data);
+            socket.onopen = () => {
+                for (const node of ["drafts/draft.1", "sections#drafts", "drafts/more", "../../etc"]) {
+                    socket.send(JSON.stringify({ t: "event", node }));
+                }
+                setTimeout(() => { socket.close(); resolve(replies); }, 500);
+            };
+        })""",
+        session)
+    page.locator("#blogs\\/blog\\.25\\.like").click()
+    expect(page.locator("#blogs\\/blog\\.25\\.like")).to_have_text("Unlike")
+    everything = page.content() + "".join(str(frame) for frame in frames)
+    for title in DRAFT_TITLES:
+        assert title not in everything
+
+
+def test_avatars_that_fail_to_load_show_the_fallback_circle(server, context):
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    avatar = page.locator("#info\\/avatar")
+    expect(avatar).to_have_class("symbol")  # example.com is not reachable here: the image fails
+    expect(avatar).to_have_attribute("aria-label", "Avatar of Alice Liddell")
+
+
+def test_the_chinese_profile_is_marked_chinese(server, context):
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/user-profile-zh?user=3")
+    assert page.locator("html").get_attribute("lang") == "zh-Hans"
+    expect(page.get_by_role("heading", name="个人主页")).to_be_visible()
+
+
+def test_preview_shows_every_variant_side_by_side(server, context):
+    page = context.new_page()
+    page.goto(server.url + "/preview/user-profile?user=1")
+    frames = page.locator("iframe")
+    expect(frames).to_have_count(3)
+    owner = page.frame_locator("iframe").nth(0)
+    expect(owner.get_by_role("tab", name="Drafts")).to_be_visible()
+    for index in (1, 2):
+        expect(page.frame_locator("iframe").nth(index).get_by_role("heading", name="Alice Liddell")).to_be_visible()
+        expect(page.frame_locator("iframe").nth(index).get_by_role("tab", name="Drafts")).to_have_count(0)
+    owner.get_by_role("tab", name="Drafts").click()
+    expect(owner.get_by_text("Through the looking glass")).to_be_visible()
+
+
+def test_saving_a_scene_file_updates_open_pages_and_errors_show_until_fixed(server, context):
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/friend-list?user=1")
+    scene = server.scenes / "friend-list.json"
+    original = scene.read_text(encoding="utf-8")
+    try:
+        edited = original.replace('"presenter": "friend" }', '"presenter": "friend", "header": "Everyone I know" }')
+        assert edited != original
+        scene.write_text(edited, encoding="utf-8")
+        expect(page.get_by_role("heading", name="Everyone I know")).to_be_visible(timeout=3000)
+        scene.write_text(edited.replace('"modules": [', '"modules": [ { "id": "x", "type": "NoSuchModule" },'), encoding="utf-8")
+        overlay = page.locator("#scenery-errors")
+        expect(overlay).to_contain_text("friend-list.json:", timeout=3000)
+        expect(overlay).to_contain_text("Unknown module type 'NoSuchModule'")
+        expect(page.get_by_role("heading", name="Everyone I know")).to_be_visible()  # the last good version
+        scene.write_text(original, encoding="utf-8")
+        expect(overlay).to_have_count(0, timeout=3000)
+        expect(page.get_by_role("heading", name="Everyone I know")).to_have_count(0)
+        assert same_page(page)
+    finally:
+        scene.write_text(original, encoding="utf-8")
