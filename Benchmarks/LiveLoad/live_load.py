@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Load generator for `scenery serve`: opens N live profile pages (each a page session with
+its WebSocket), measures the server's memory per idle session, then has every page send
+likes and tab switches and measures event-to-update latency; also time to first byte of a
+page. A benchmark you run, not a test.
+
+    swift build -c release --product scenery
+    python3 Benchmarks/LiveLoad/live_load.py --sessions 100 1000
+
+It starts the release `scenery serve` itself on a free loopback port with a fresh demo
+database, and stops it at the end. Needs Python's `websockets` package.
+"""
+import argparse
+import asyncio
+import os
+import pathlib
+import random
+import re
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.parse
+
+import websockets
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def rss_kib(pid):
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def http(host, port, method, path, headers=None, body=b""):
+    """A minimal HTTP/1.1 request; returns (status, headers, body, seconds to first byte)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close", f"Content-Length: {len(body)}"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    started = time.perf_counter()
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+    await writer.drain()
+    first = await reader.read(1)
+    ttfb = time.perf_counter() - started
+    rest = await reader.read()
+    writer.close()
+    raw = first + rest
+    head, _, content = raw.partition(b"\r\n\r\n")
+    status = int(head.split(b" ")[1])
+    fields = {}
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.decode().partition(": ")
+        fields.setdefault(name.lower(), []).append(value)
+    return status, fields, content, ttfb
+
+
+async def sign_in(host, port, user):
+    origin = f"http://{host}:{port}"
+    _, headers, _, _ = await http(host, port, "POST", "/sign-in", {"Origin": origin, "Content-Type": "application/x-www-form-urlencoded"},
+                                  f"user={user}".encode())
+    return headers["set-cookie"][0].split(";")[0]
+
+
+class Page:
+    def __init__(self, session, socket, cookie):
+        self.session, self.socket, self.cookie = session, socket, cookie
+        self.waiting = None
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self):
+        async for message in self.socket:
+            if '"t":"patch"' in message and self.waiting and not self.waiting.done():
+                self.waiting.set_result(time.perf_counter())
+
+    async def act(self, node):
+        self.waiting = asyncio.get_running_loop().create_future()
+        started = time.perf_counter()
+        await self.socket.send('{"t":"event","node":"%s"}' % node)
+        finished = await asyncio.wait_for(self.waiting, timeout=10)
+        return finished - started
+
+
+async def open_page(host, port, path, cookie):
+    status, _, content, ttfb = await http(host, port, "GET", path, {"Cookie": cookie})
+    assert status == 200, status
+    session = re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
+    socket = await websockets.connect(f"ws://{host}:{port}/live?session={session}&since=0",
+                                      additional_headers={"Cookie": cookie, "Origin": f"http://{host}:{port}"},
+                                      max_queue=None, ping_interval=None)
+    return Page(session, socket, cookie), ttfb
+
+
+async def run(host, port, pid, count, rounds):
+    alice, bob = await sign_in(host, port, "1"), await sign_in(host, port, "2")
+    before = rss_kib(pid)
+    pages, ttfbs = [], []
+    for index in range(count):
+        # Half Alice on her own profile (tabs), half Bob on Alice's (likes).
+        cookie = alice if index % 2 == 0 else bob
+        page, ttfb = await open_page(host, port, "/scenes/user-profile?user=1", cookie)
+        pages.append((page, cookie is alice))
+        ttfbs.append(ttfb)
+    await asyncio.sleep(1)
+    idle = rss_kib(pid)
+    latencies, errors = [], 0
+    for _ in range(rounds):
+        async def one(page, owner):
+            await asyncio.sleep(random.random() * 2)  # spread over two seconds
+            node = random.choice(["sections#drafts", "sections#blogs"]) if owner else f"blogs/blog.{random.randint(18, 27)}.like"
+            try:
+                return await page.act(node)
+            except Exception:
+                return None
+        results = await asyncio.gather(*(one(page, owner) for page, owner in pages))
+        latencies += [value for value in results if value is not None]
+        errors += sum(1 for value in results if value is None)
+    for page, _ in pages:
+        await page.socket.close()
+    return {
+        "sessions": count, "idle_kib_per_session": (idle - before) / count, "rss_before_kib": before, "rss_idle_kib": idle,
+        "ttfb_p50_ms": statistics.median(ttfbs) * 1000, "ttfb_p99_ms": percentile(ttfbs, 0.99) * 1000,
+        "events": len(latencies), "errors": errors,
+        "p50_ms": statistics.median(latencies) * 1000 if latencies else None,
+        "p99_ms": percentile(latencies, 0.99) * 1000 if latencies else None,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, nargs="+", default=[100, 1000], help="page counts to measure, each on a fresh server")
+    parser.add_argument("--rounds", type=int, default=3, help="events each page sends (one per round)")
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
+    arguments = parser.parse_args()
+    machine = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2; nproc"], capture_output=True, text=True).stdout.split("\n")
+    print(f"machine: {machine[0].strip()}, {machine[1]} cores; load average {open('/proc/loadavg').read().split()[:3]}")
+    for count in arguments.sessions:
+        directory = tempfile.mkdtemp(prefix="scenery-load-")
+        environment = dict(os.environ, SCENERY_DATABASE=os.path.join(directory, "demo.sqlite"))
+        server = subprocess.Popen([arguments.binary, "serve", "--port", "0"], env=environment, stdout=subprocess.PIPE, text=True)
+        try:
+            address = server.stdout.readline().strip().removeprefix("Listening on ")
+            parsed = urllib.parse.urlparse(address)
+            result = asyncio.run(run(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
+            print(
+                f"{result['sessions']:>5} sessions: idle {result['idle_kib_per_session']:.1f} KiB/session "
+                f"(RSS {result['rss_before_kib'] / 1024:.1f} → {result['rss_idle_kib'] / 1024:.1f} MiB); "
+                f"page TTFB p50 {result['ttfb_p50_ms']:.2f} ms, p99 {result['ttfb_p99_ms']:.2f} ms; "
+                f"{result['events']} events, {result['errors']} errors, event→update p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
