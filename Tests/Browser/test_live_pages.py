@@ -192,3 +192,28 @@ def test_saving_a_scene_file_updates_open_pages_and_errors_show_until_fixed(serv
         assert same_page(page)
     finally:
         scene.write_text(original, encoding="utf-8")
+
+
+def test_error_and_empty_states_show_as_in_the_terminal(context):
+    from conftest import Server
+    failing = Server("--fail", "blogs")
+    try:
+        page = context.new_page()
+        open_live(page, failing.url + "/scenes/user-profile?user=1")
+        error = page.locator("#blogs\\/error")
+        expect(error).to_contain_text("The blogs service is unavailable (injected fault).")
+        error.get_by_role("button", name="Retry").click()
+        expect(page.locator("#scenery-status")).to_be_empty()
+        expect(error).to_contain_text("The blogs service is unavailable")  # retried, and failed again, in place
+        open_live(page, failing.url + "/scenes/user-profile?user=99")
+        expect(page.locator("#info\\/error")).to_contain_text("No user with id '99' exists.")
+        expect(page.locator("#info\\/error").get_by_role("button", name="Retry")).to_have_count(0)
+        assert same_page(page)
+    finally:
+        failing.stop()
+
+
+def test_an_empty_list_says_so(server, context):
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/user-profile?user=5")
+    expect(page.locator("#blogs\\/blogs\\.empty")).to_have_text("No blogs yet.")

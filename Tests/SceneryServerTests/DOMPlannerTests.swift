@@ -1,0 +1,52 @@
+import Scenery
+import Testing
+
+@testable import SceneryServer
+
+@Suite struct DOMPlannerTests {
+    static func list(_ sections: [(String, [String])]) -> ViewNode {
+        .list("list", sections: sections.map { id, rows in .init(id: NodeID(id), header: id, rows: rows.map { .text(NodeID($0), $0) }) })
+    }
+
+    func plan(from old: ViewNode, to new: ViewNode) throws -> [DOMPlanner.Operation] {
+        var planner = DOMPlanner(tree: old, renderer: HTMLRenderer())
+        let planned = planner.operations(for: ViewTreeDiff(from: old, to: new).patches)
+        let operations = try #require(planned)
+        #expect(planner.tree.root == new, "the page's copy follows the scene")
+        return operations
+    }
+
+    @Test func aRowMovingToAnotherSectionIsDetachedAndAttachedNotReplaced() throws {
+        let operations = try plan(from: Self.list([("requests", ["carol"]), ("friends", ["bob"])]), to: Self.list([("requests", []), ("friends", ["carol", "bob"])]))
+        #expect(operations == [.detach("carol"), .attach("carol", parent: "friends", index: 0)])
+    }
+
+    @Test func aChangedRowIsReplacedWithServerHTML() throws {
+        let operations = try plan(from: Self.list([("all", ["a", "b"])]), to: .list("list", sections: [.init(id: "all", header: "all", rows: [.text("a", "A!"), .text("b", "b")])]))
+        #expect(operations == [.replace("a", html: #"<p id="a">A!</p>"# + "\n")])
+    }
+
+    @Test func aNewRowIsInsertedInItsListItem() throws {
+        let operations = try plan(from: Self.list([("all", ["a"])]), to: Self.list([("all", ["a", "b"])]))
+        #expect(operations == [.insert(parent: "all", index: 1, html: "<li><p id=\"b\">b</p>\n</li>\n")])
+    }
+
+    @Test func operationsInsideAReplacedElementAreLeftToTheReplacement() throws {
+        // The section's header changes (so it is replaced) while a row moves into it.
+        let old = Self.list([("one", ["a"]), ("two", ["b"])])
+        let new = ViewNode.list("list", sections: [.init(id: "one", header: "one", rows: []), .init(id: "two", header: "TWO", rows: [.text("a", "a"), .text("b", "b")])])
+        let operations = try plan(from: old, to: new)
+        #expect(operations.first == .remove("a"), "moved into a replaced section: removed; the replacement brings it")
+        guard case .replace("two", let html)? = operations.last else {
+            Issue.record("no replacement of the section: \(operations)")
+            return
+        }
+        #expect(html.contains(#"<p id="a">a</p>"#) && html.contains("<h2>TWO</h2>"))
+        #expect(operations.count == 2)
+    }
+
+    @Test func patchesForAnotherTreeAskForTheWholePage() {
+        var planner = DOMPlanner(tree: Self.list([("all", ["a"])]), renderer: HTMLRenderer())
+        #expect(planner.operations(for: [.delete("nowhere")]) == nil)
+    }
+}
