@@ -15,5 +15,5 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -module-na
     Fuzz/SceneLoaderFuzzer.swift $(find Sources/Scenery -name '*.swift' | sort) -o "$out/scene-loader-fuzzer"
 echo "== fuzzing for ${seconds}s"
 ASAN_OPTIONS=detect_leaks=0 "$out/scene-loader-fuzzer" "$out/corpus" "$out/seeds" \
-    -max_total_time="$seconds" -max_len=16384 -timeout=5 -rss_limit_mb=2048 \
+    -max_total_time="$seconds" -max_len=1048576 -timeout=5 -rss_limit_mb=2048 \
     -artifact_prefix="$out/findings/" -print_final_stats=1

@@ -72,6 +72,7 @@ class Page:
     def __init__(self, session, socket, cookie):
         self.session, self.socket, self.cookie = session, socket, cookie
         self.waiting = None
+        self.tab = "blogs"
         self.reader = asyncio.create_task(self.read())
 
     async def read(self):
@@ -113,7 +114,11 @@ async def run(host, port, pid, count, rounds):
     for _ in range(rounds):
         async def one(page, owner):
             await asyncio.sleep(random.random() * 2)  # spread over two seconds
-            node = random.choice(["sections#drafts", "sections#blogs"]) if owner else f"blogs/blog.{random.randint(18, 27)}.like"
+            if owner:  # switch to the other tab, so every event changes the page
+                page.tab = "drafts" if page.tab == "blogs" else "blogs"
+                node = f"sections#{page.tab}"
+            else:
+                node = f"blogs/blog.{random.randint(18, 27)}.like"
             try:
                 return await page.act(node)
             except Exception:

@@ -35,7 +35,8 @@ struct CommandRunner {
     /// Runs `scenery` with arguments and standard input, in the package root (so
     /// `Scenes/` is found), and waits at most a minute.
     func run(
-        _ arguments: [String], input: String = "", environment extra: [String: String] = [:], in workingDirectory: URL? = nil
+        _ arguments: [String], input: String = "", environment extra: [String: String] = [:], in workingDirectory: URL? = nil,
+        standardOutput: String? = nil
     ) async throws -> Result {
         let process = Process()
         process.executableURL = Self.executable
@@ -51,7 +52,10 @@ struct CommandRunner {
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         try Data(input.utf8).write(to: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardOutput = try standardOutput.map { path in
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
+            return handle
+        } ?? FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         let finished = AsyncStream<Void>.makeStream()

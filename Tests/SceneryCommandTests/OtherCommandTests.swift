@@ -138,6 +138,37 @@ import Testing
         #expect(result.output == "\(file.path):2:27: error: Trailing comma before '}'; remove the comma.\n")
     }
 
+    @Test func exportNeverReplacesWhatIsNotAFile() async throws {
+        defer { cli.cleanUp() }
+        let fifo = cli.directory.appending(path: "pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let toFIFO = try await cli.run(["data", "export", fifo.path])
+        #expect(toFIFO.status == 2)
+        #expect(toFIFO.error == "error: '\(fifo.path)' is a FIFO, not a file; nothing was written. Give the path of a file, or '-' for standard output.\n")
+        var status = stat()
+        #expect(lstat(fifo.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
+        let toDirectory = try await cli.run(["data", "export", cli.directory.path])
+        #expect(toDirectory.status == 2 && toDirectory.error.contains("is a directory, not a file"))
+        // A symlink is written through: the link stays a link, its target gets the data.
+        let target = cli.directory.appending(path: "target.json")
+        let link = cli.directory.appending(path: "link.json")
+        try Data("old".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let throughLink = try await cli.run(["data", "export", link.path])
+        #expect(throughLink.status == 0, "\(throughLink.error)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try ProfileDataSet.decode(from: Data(contentsOf: target)).users.count == 7)
+    }
+
+    @Test func aFullOutputDeviceIsAnErrorNotACrash() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["data", "export", "-"], standardOutput: "/dev/full")
+        #expect(result.status == 2)
+        #expect(result.error == "error: Could not write to standard output: No space left on device.\n")
+        let run = try await cli.run(["run", "user-profile", "--arg", "user=1"], standardOutput: "/dev/full")
+        #expect(run.status == 2)
+    }
+
     @Test func exportToStandardOutput() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["data", "export", "-"])

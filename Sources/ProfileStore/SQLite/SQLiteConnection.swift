@@ -138,7 +138,12 @@ final class SQLiteConnection: @unchecked Sendable {
             case .null: status = sqlite3_bind_null(statement, index)
             case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
             case .real(let value): status = sqlite3_bind_double(statement, index, value)
-            case .text(let value): status = sqlite3_bind_text(statement, index, value, -1, transient)
+            case .text(let value):
+                // With its byte length, so text with NUL characters is stored whole.
+                var utf8 = value
+                status = utf8.withUTF8 { bytes in
+                    sqlite3_bind_text(statement, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? "", Int32(bytes.count), transient)
+                }
             }
             guard status == SQLITE_OK else {
                 sqlite3_finalize(statement)
@@ -153,7 +158,12 @@ final class SQLiteConnection: @unchecked Sendable {
         case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: .real(sqlite3_column_double(statement, index))
         case SQLITE_NULL: .null
-        default: .text(sqlite3_column_text(statement, index).map { String(cString: $0) } ?? "")
+        default:
+            // By byte count, not up to the first NUL.
+            .text(
+                sqlite3_column_text(statement, index).map { text in
+                    String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
+                } ?? "")
         }
     }
 }

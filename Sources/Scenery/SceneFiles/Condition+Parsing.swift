@@ -111,22 +111,24 @@ private struct ConditionParser {
     var peek: ConditionToken? { position < tokens.count ? tokens[position] : nil }
     var endOffset: Int { tokens.last.map { $0.offset + $0.text.utf8.count } ?? 0 }
 
+    /// `a || b || …` as one node (a loop, not a recursion per operand).
     mutating func parseOr() throws(Condition.SyntaxError) -> Condition.Expression {
-        var expression = try parseAnd()
+        var operands = [try parseAnd()]
         while peek?.kind == .or {
             position += 1
-            expression = .or(expression, try parseAnd())
+            operands.append(try parseAnd())
         }
-        return expression
+        return operands.count == 1 ? operands[0] : .any(operands)
     }
 
+    /// `a && b && …` as one node.
     mutating func parseAnd() throws(Condition.SyntaxError) -> Condition.Expression {
-        var expression = try parseUnary()
+        var operands = [try parseUnary()]
         while peek?.kind == .and {
             position += 1
-            expression = .and(expression, try parseUnary())
+            operands.append(try parseUnary())
         }
-        return expression
+        return operands.count == 1 ? operands[0] : .all(operands)
     }
 
     mutating func parseUnary() throws(Condition.SyntaxError) -> Condition.Expression {

@@ -23,8 +23,11 @@ public struct Condition: Sendable, Hashable, CustomStringConvertible {
         case compare(Operand, isEqual: Bool, Operand)
         case truthy(Operand)
         case not(Expression)
-        case and(Expression, Expression)
-        case or(Expression, Expression)
+        /// Every operand holds. A chain `a && b && c` is one node, however long, so depth
+        /// grows only with parentheses and `!` (bounded when parsed).
+        case all([Expression])
+        /// Some operand holds (`a || b || c`, one node).
+        case any([Expression])
     }
 
     enum Operand: Sendable, Hashable {
@@ -69,8 +72,8 @@ public struct Condition: Sendable, Hashable, CustomStringConvertible {
             default: return true
             }
         case .not(let inner): return !evaluate(inner, in: environment)
-        case .and(let lhs, let rhs): return evaluate(lhs, in: environment) && evaluate(rhs, in: environment)
-        case .or(let lhs, let rhs): return evaluate(lhs, in: environment) || evaluate(rhs, in: environment)
+        case .all(let operands): return operands.allSatisfy { evaluate($0, in: environment) }
+        case .any(let operands): return operands.contains { evaluate($0, in: environment) }
         }
     }
 
@@ -109,7 +112,7 @@ extension Condition {
             case .compare(let lhs, _, let rhs): visit(lhs); visit(rhs)
             case .truthy(let operand): visit(operand)
             case .not(let inner): visit(inner)
-            case .and(let lhs, let rhs), .or(let lhs, let rhs): visit(lhs); visit(rhs)
+            case .all(let operands), .any(let operands): operands.forEach(visit)
             }
         }
         visit(expression)
@@ -123,8 +126,8 @@ extension Condition {
             switch expression {
             case .compare(.viewer, true, .parameter(let name)), .compare(.parameter(let name), true, .viewer):
                 return name == parameter
-            case .and(let lhs, let rhs): return requires(lhs) || requires(rhs)
-            case .or(let lhs, let rhs): return requires(lhs) && requires(rhs)
+            case .all(let operands): return operands.contains(where: requires)
+            case .any(let operands): return !operands.isEmpty && operands.allSatisfy(requires)
             default: return false
             }
         }

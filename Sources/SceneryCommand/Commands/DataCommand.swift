@@ -41,12 +41,38 @@ struct DataCommand: AsyncParsableCommand {
                     Output.write(String(decoding: data, as: UTF8.self) + "\n")
                     return
                 }
-                do {
-                    try data.write(to: URL(filePath: file), options: .atomic)
-                } catch {
-                    throw CommandFailure("Cannot write '\(file)': \(error.localizedDescription).", code: .sceneryError)
-                }
+                try Self.write(data, to: file)
                 Output.line("Exported the data of '\(database.path)' to \(file).")
+            }
+        }
+
+        /// Writes the whole file or nothing: to a temporary file beside the target, then
+        /// renamed over it. Only a regular file (or a new path) is ever replaced; a symlink
+        /// is followed to its target; a device, FIFO, socket or directory is refused.
+        static func write(_ data: Data, to path: String) throws {
+            let target = URL(filePath: path).resolvingSymlinksInPath()
+            var status = stat()
+            if lstat(target.path, &status) == 0 {
+                let kind = status.st_mode & S_IFMT
+                guard kind == S_IFREG else {
+                    let what =
+                        switch kind {
+                        case S_IFCHR: "a character device"
+                        case S_IFBLK: "a block device"
+                        case S_IFIFO: "a FIFO"
+                        case S_IFSOCK: "a socket"
+                        case S_IFDIR: "a directory"
+                        default: "not a regular file"
+                        }
+                    throw CommandFailure(
+                        "'\(path)' is \(what), not a file; nothing was written. Give the path of a file, or '-' for standard output.",
+                        code: .sceneryError)
+                }
+            }
+            do {
+                try data.write(to: target, options: .atomic)
+            } catch {
+                throw CommandFailure("Cannot write '\(path)': \(error.localizedDescription); nothing was written.", code: .sceneryError)
             }
         }
     }

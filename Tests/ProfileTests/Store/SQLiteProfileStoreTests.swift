@@ -87,6 +87,18 @@ import Testing
         #expect(try fresh.exportData() == exported)
     }
 
+    @Test func textWithNULCharactersIsKeptWhole() throws {
+        var data = DemoData.dataSet
+        data.users[0].name = "Alice\u{0000} and the hidden rest"
+        data.users.append(User(id: "x\u{0}1", name: "one", avatarURL: nil, summary: ""))
+        data.users.append(User(id: "x\u{0}2", name: "two", avatarURL: nil, summary: ""))
+        let fresh = try SQLiteProfileStore.inMemory(seedDemoData: false)
+        try fresh.importData(data)
+        let exported = try fresh.exportData()
+        #expect(exported.users.first { $0.id == "1" }?.name == "Alice\u{0000} and the hidden rest")
+        #expect(Set(exported.users.map(\.id)).isSuperset(of: ["x\u{0}1", "x\u{0}2"]), "ids that differ after a NUL stay two users")
+    }
+
     @Test func anInvalidImportListsEveryProblemAndChangesNothing() throws {
         var broken = DemoData.dataSet
         broken.blogs.append(.init(id: 1, author: "42", title: "dup", body: "", createdAt: Date()))

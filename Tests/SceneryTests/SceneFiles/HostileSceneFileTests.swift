@@ -40,6 +40,19 @@ import Testing
         #expect(load(#"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "\#(template)" } } ] }"#).containsErrors)
     }
 
+    @Test func aConditionOfAHundredAndTwentyThousandOperandsValidatesAndEvaluates() throws {
+        // About 360 KB of `||` and `&&`: once a stack overflow in validation (issue 14, item 3).
+        let chain = (0..<60_000).map { _ in "viewer == user" }.joined(separator: " || ") + " && user == '1'"
+        var registry = SceneRegistry()
+        let problems = registry.addScene(
+            id: "long", source: #"{ "parameters": { "user": "userID" }, "variants": [ { "name": "me", "when": "\#(chain) || viewer == null" } ] }"#)
+        #expect(!problems.containsErrors, "\(problems.prefix(2))")
+        let condition = try Condition(parsing: chain)
+        #expect(condition.evaluate(in: SceneContext(viewer: "1", arguments: ["user": "1"]).environment()))
+        #expect(!condition.evaluate(in: SceneContext(viewer: "2", arguments: ["user": "1"]).environment()))
+        #expect(condition == (try Condition(parsing: chain)), "equality does not recurse per operand either")
+    }
+
     @Test func longExtendsChainsAndCyclesTerminate() {
         var registry = SceneRegistry()
         for index in 0..<300 { registry.addScene(id: "s\(index)", source: #"{ "extends": "s\#(index + 1)" }"#) }
