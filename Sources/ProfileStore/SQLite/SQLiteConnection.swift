@@ -142,7 +142,13 @@ final class SQLiteConnection: @unchecked Sendable {
                 // With its byte length, so text with NUL characters is stored whole.
                 var utf8 = value
                 status = utf8.withUTF8 { bytes in
-                    sqlite3_bind_text(statement, index, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? "", Int32(bytes.count), transient)
+                    bytes.withMemoryRebound(to: CChar.self) { characters in
+                        if let address = characters.baseAddress {
+                            sqlite3_bind_text(statement, index, address, Int32(characters.count), transient)
+                        } else {
+                            sqlite3_bind_text(statement, index, "", 0, transient)  // empty text, not NULL
+                        }
+                    }
                 }
             }
             guard status == SQLITE_OK else {
