@@ -196,6 +196,9 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         }
         switch error {
         case .typeMismatch(let type, let context):
+            if context.codingPath.isEmpty {
+                return DataProblem(path: "", message: "A data file must be a JSON object with \"users\", \"blogs\" and the rest (format scenery.profile-data), not another kind of value.")
+            }
             return DataProblem(path: path(context.codingPath), message: "must be \(describe(type)); fix that value.")
         case .valueNotFound(let type, let context):
             return DataProblem(path: path(context.codingPath), message: "is null or missing; it must be \(describe(type)).")
@@ -216,24 +219,52 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         case is String.Type, is UserID.Type: "a string"
         case is Int64.Type, is Int.Type: "an integer"
         case is Date.Type: "an ISO 8601 date such as \"2026-01-01T09:00:00Z\""
-        default: String(describing: type).hasPrefix("Array<") ? "an array" : "\(type)"
+        default:
+            String(describing: type).hasPrefix("Array<") ? "an array" : String(describing: type).hasPrefix("Dictionary<") ? "an object" : "\(type)"
         }
     }
 }
 
 extension SQLiteProfileStore {
     /// Everything in the database, in id order.
+    ///
+    /// - Throws: ``ProfileError/storage(_:)`` naming the database, the table and the row of a
+    ///   value this program cannot have written (an id that is not an integer, a date outside
+    ///   the years 1–9999), rather than exporting something that cannot be imported again.
     public func exportData() throws(ProfileError) -> ProfileDataSet {
         try withConnection { connection throws(ProfileError) in
+            func integer(_ value: SQLValue, _ table: String, _ row: Int, _ column: String) throws(ProfileError) -> Int64 {
+                guard let integer = value.checkedInteger else { throw unreadable(table, row, column, value, "an integer") }
+                return integer
+            }
+            func date(_ value: SQLValue, _ table: String, _ row: Int, _ column: String) throws(ProfileError) -> Date {
+                guard case let seconds = value.real, seconds.isFinite, (-62_135_596_800.0...253_402_300_799.0).contains(seconds) else {
+                    throw unreadable(table, row, column, value, "a date between the years 1 and 9999")
+                }
+                return Date(timeIntervalSince1970: seconds)
+            }
+            func unreadable(_ table: String, _ row: Int, _ column: String, _ value: SQLValue, _ expected: String) -> ProfileError {
+                .storage(
+                    "The database '\(path)' holds \(value.text ?? "NULL") in \(table), row \(row + 1) (ordered by id), column \(column), which must be \(expected); this program did not write it. Fix the row, or import a data set.")
+            }
             let users = try connection.query("SELECT id, name, avatar_url, summary FROM users ORDER BY id").map { Self.user($0[...]) }
-            let blogs = try connection.query("SELECT id, author, title, body, created_at FROM blogs ORDER BY id").map { row in
-                ProfileDataSet.BlogRecord(id: row[0].integer, author: UserID(row[1].text ?? ""), title: row[2].text ?? "", body: row[3].text ?? "", createdAt: Self.date(row[4]))
+            var blogs: [ProfileDataSet.BlogRecord] = []
+            for (index, row) in try connection.query("SELECT id, author, title, body, created_at FROM blogs ORDER BY id").enumerated() {
+                blogs.append(
+                    ProfileDataSet.BlogRecord(
+                        id: try integer(row[0], "blogs", index, "id"), author: UserID(row[1].text ?? ""), title: row[2].text ?? "",
+                        body: row[3].text ?? "", createdAt: try date(row[4], "blogs", index, "created_at")))
             }
-            let likes = try connection.query("SELECT blog, user FROM likes ORDER BY blog, user").map {
-                ProfileDataSet.LikeRecord(blog: $0[0].integer, user: UserID($0[1].text ?? ""))
+            var likes: [ProfileDataSet.LikeRecord] = []
+            for (index, row) in try connection.query("SELECT blog, user FROM likes ORDER BY blog, user").enumerated() {
+                likes.append(ProfileDataSet.LikeRecord(blog: try integer(row[0], "likes", index, "blog"), user: UserID(row[1].text ?? "")))
             }
-            let drafts = try connection.query("SELECT id, owner, title, body, edited_at FROM drafts ORDER BY id").map { row in
-                Draft(id: row[0].integer, owner: UserID(row[1].text ?? ""), title: row[2].text ?? "", body: row[3].text ?? "", editedAt: Self.date(row[4]))
+            var drafts: [Draft] = []
+            for (index, row) in try connection.query("SELECT id, owner, title, body, edited_at FROM drafts ORDER BY id").enumerated() {
+                drafts.append(
+                    Draft(
+                        id: try integer(row[0], "drafts", index, "id"), owner: UserID(row[1].text ?? ""), title: row[2].text ?? "",
+                        body: row[3].text ?? "", editedAt: try date(row[4], "drafts", index, "edited_at")))
             }
             let follows = try connection.query("SELECT follower, followee FROM follows ORDER BY follower, followee").map {
                 ProfileDataSet.FollowRecord(follower: UserID($0[0].text ?? ""), followee: UserID($0[1].text ?? ""))
@@ -262,32 +293,37 @@ extension SQLiteProfileStore {
             for table in ["likes", "friendships", "follows", "drafts", "blogs", "users"] {
                 try connection.run("DELETE FROM \(table)")
             }
-            for user in dataSet.users {
-                try connection.run(
-                    "INSERT INTO users (id, name, avatar_url, summary) VALUES (?, ?, ?, ?)",
-                    [SQLValue(user.id), SQLValue(user.name), SQLValue(user.avatarURL), SQLValue(user.summary)])
-            }
-            for blog in dataSet.blogs {
-                try connection.run(
-                    "INSERT INTO blogs (id, author, title, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                    [SQLValue(blog.id), SQLValue(blog.author), SQLValue(blog.title), SQLValue(blog.body), SQLValue(blog.createdAt.timeIntervalSince1970)])
-            }
-            for like in dataSet.likes {
-                try connection.run("INSERT INTO likes (blog, user) VALUES (?, ?)", [SQLValue(like.blog), SQLValue(like.user)])
-            }
-            for draft in dataSet.drafts {
-                try connection.run(
-                    "INSERT INTO drafts (id, owner, title, body, edited_at) VALUES (?, ?, ?, ?, ?)",
-                    [SQLValue(draft.id), SQLValue(draft.owner), SQLValue(draft.title), SQLValue(draft.body), SQLValue(draft.editedAt.timeIntervalSince1970)])
-            }
-            for follow in dataSet.follows {
-                try connection.run("INSERT INTO follows (follower, followee) VALUES (?, ?)", [SQLValue(follow.follower), SQLValue(follow.followee)])
-            }
-            for friendship in dataSet.friendships {
-                try connection.run(
-                    "INSERT INTO friendships (requester, addressee, status) VALUES (?, ?, ?)",
-                    [SQLValue(friendship.requester), SQLValue(friendship.addressee), SQLValue(friendship.status.rawValue)])
-            }
+            try insertAll(dataSet, in: connection)
+        }
+    }
+
+    /// Inserts a checked data set into empty tables, inside the caller's transaction.
+    static func insertAll(_ dataSet: ProfileDataSet, in connection: SQLiteConnection) throws(ProfileError) {
+        for user in dataSet.users {
+            try connection.run(
+                "INSERT INTO users (id, name, avatar_url, summary) VALUES (?, ?, ?, ?)",
+                [SQLValue(user.id), SQLValue(user.name), SQLValue(user.avatarURL), SQLValue(user.summary)])
+        }
+        for blog in dataSet.blogs {
+            try connection.run(
+                "INSERT INTO blogs (id, author, title, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                [SQLValue(blog.id), SQLValue(blog.author), SQLValue(blog.title), SQLValue(blog.body), SQLValue(blog.createdAt.timeIntervalSince1970)])
+        }
+        for like in dataSet.likes {
+            try connection.run("INSERT INTO likes (blog, user) VALUES (?, ?)", [SQLValue(like.blog), SQLValue(like.user)])
+        }
+        for draft in dataSet.drafts {
+            try connection.run(
+                "INSERT INTO drafts (id, owner, title, body, edited_at) VALUES (?, ?, ?, ?, ?)",
+                [SQLValue(draft.id), SQLValue(draft.owner), SQLValue(draft.title), SQLValue(draft.body), SQLValue(draft.editedAt.timeIntervalSince1970)])
+        }
+        for follow in dataSet.follows {
+            try connection.run("INSERT INTO follows (follower, followee) VALUES (?, ?)", [SQLValue(follow.follower), SQLValue(follow.followee)])
+        }
+        for friendship in dataSet.friendships {
+            try connection.run(
+                "INSERT INTO friendships (requester, addressee, status) VALUES (?, ?, ?)",
+                [SQLValue(friendship.requester), SQLValue(friendship.addressee), SQLValue(friendship.status.rawValue)])
         }
     }
 }

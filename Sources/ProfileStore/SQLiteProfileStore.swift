@@ -41,10 +41,7 @@ public final class SQLiteProfileStore: Sendable {
         }
         let connection = try SQLiteConnection(path: path)
         if path != ":memory:" { try connection.execute("PRAGMA journal_mode = WAL") }
-        let previousVersion = try Migrations.migrate(connection)
-        if previousVersion == 0, seedDemoData {
-            try Self.replaceAll(with: DemoData.dataSet, in: connection)
-        }
+        try Migrations.prepare(connection, seed: seedDemoData ? DemoData.dataSet : nil)
         self.path = path
         self.connection = Mutex(connection)
     }

@@ -1,5 +1,5 @@
+import Foundation
 import Scenery
-import Synchronization
 
 /// A ``SceneHost`` that keeps its own copy of the scene's tree and applies every update's
 /// patches to it, as a real host does, checking the update stream on the way.
@@ -25,12 +25,23 @@ public final class MirroringHost: SceneHost, Sendable {
     private struct State {
         var tree: PatchableTree?
         var sequence = 0
-        var early: [SceneUpdate] = []
+        /// Snapshots asked for and not yet taken in, and the updates that arrived meanwhile
+        /// (to apply again on top of whichever snapshot comes in).
+        var pendingAttaches = 0
+        var recorded: [SceneUpdate] = []
         var problems: [String] = []
         var applied: [SceneUpdate] = []
     }
 
-    private let state = Mutex(State())
+    /// `NSLock` rather than `Mutex`: the thread sanitizer sees its ordering.
+    private let lock = NSLock()
+    private nonisolated(unsafe) var _state = State()
+
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&_state)
+    }
     /// Answers confirmations and remembers them.
     public let confirmer: ScriptedConfirmer
 
@@ -40,16 +51,24 @@ public final class MirroringHost: SceneHost, Sendable {
     }
 
     /// Takes the scene's tree as this host's copy (also to resynchronise), then applies
-    /// the updates that arrived meanwhile and are newer than it.
+    /// the updates that arrived meanwhile and are newer than it. Attaches run one at a time,
+    /// as a host must: a snapshot makes the scene drop the updates it includes, so an older
+    /// snapshot taken in after a newer one could not be caught up.
     public func attach(to scene: SceneInstance) async {
-        state.withLock { $0.tree = nil }
+        await attaches.run { await self.attachNow(to: scene) }
+    }
+
+    private let attaches = Serializer()
+
+    private func attachNow(to scene: SceneInstance) async {
+        withState { $0.pendingAttaches += 1 }
         let snapshot = await scene.snapshot()
-        state.withLock { state in
+        withState { state in
             state.tree = PatchableTree(snapshot.node)
             state.sequence = snapshot.sequence
-            let early = state.early
-            state.early = []
-            for update in early { Self.apply(update, to: &state) }
+            for update in state.recorded { Self.apply(update, to: &state, logs: false) }
+            state.pendingAttaches -= 1
+            if state.pendingAttaches == 0 { state.recorded = [] }
         }
     }
 
@@ -60,17 +79,14 @@ public final class MirroringHost: SceneHost, Sendable {
     public func navigate(to intent: NavigationIntent) async {}
 
     public func sceneDidUpdate(_ update: SceneUpdate) async {
-        state.withLock { state in
-            if state.tree == nil {
-                state.early.append(update)
-            } else {
-                Self.apply(update, to: &state)
-            }
+        withState { state in
+            if state.pendingAttaches > 0 { state.recorded.append(update) }
+            Self.apply(update, to: &state)
         }
     }
 
-    private static func apply(_ update: SceneUpdate, to state: inout State) {
-        guard let tree = state.tree, update.sequence > state.sequence else { return }  // already in the snapshot
+    private static func apply(_ update: SceneUpdate, to state: inout State, logs: Bool = true) {
+        guard let tree = state.tree, update.sequence > state.sequence else { return }  // none yet, or already in the snapshot
         guard update.sequence == state.sequence + 1 else {
             state.problems.append("Update \(update.sequence) arrived after \(state.sequence): \(update.sequence - state.sequence - 1) missing.")
             state.sequence = update.sequence
@@ -79,24 +95,39 @@ public final class MirroringHost: SceneHost, Sendable {
         state.sequence = update.sequence
         do {
             try tree.apply(update.patches)
-            state.applied.append(update)
+            if logs { state.applied.append(update) }
         } catch {
             state.problems.append("Update \(update.sequence) (\(update.node.id)) did not apply: \(error)")
         }
     }
 
     /// The host's copy of the tree, or `nil` before ``attach(to:)``.
-    public var tree: ViewNode? { state.withLock { $0.tree?.root } }
+    public var tree: ViewNode? { withState { $0.tree?.root } }
 
     /// The last update applied (or taken in with a snapshot).
-    public var sequence: Int { state.withLock { $0.sequence } }
+    public var sequence: Int { withState { $0.sequence } }
 
     /// How many updates were applied since the host was created.
-    public var appliedUpdates: Int { state.withLock { $0.applied.count } }
+    public var appliedUpdates: Int { withState { $0.applied.count } }
 
     /// The updates applied since the host was created, in order.
-    public var updates: [SceneUpdate] { state.withLock { $0.applied } }
+    public var updates: [SceneUpdate] { withState { $0.applied } }
 
     /// Everything that went wrong, in order: gaps in the sequence, patches that did not apply.
-    public var problems: [String] { state.withLock { $0.problems } }
+    public var problems: [String] { withState { $0.problems } }
+}
+
+/// Runs async work one piece after another, in the order asked.
+private actor Serializer {
+    private var last: Task<Void, Never>?
+
+    func run(_ work: @escaping @Sendable () async -> Void) async {
+        let previous = last
+        let task = Task {
+            await previous?.value
+            await work()
+        }
+        last = task
+        await task.value
+    }
 }

@@ -217,3 +217,19 @@ def test_an_empty_list_says_so(server, context):
     page = context.new_page()
     open_live(page, server.url + "/scenes/user-profile?user=5")
     expect(page.locator("#blogs\\/blogs\\.empty")).to_have_text("No blogs yet.")
+
+
+def test_a_like_that_fails_to_save_rolls_back_with_the_notice(context):
+    from conftest import Server
+    failing = Server("--fail", "blogs:writes")
+    try:
+        page = context.new_page()
+        sign_in(page, failing, "Bob Chen")
+        open_live(page, failing.url + "/scenes/user-profile?user=1")
+        like = page.locator("#blogs\\/blog\\.26\\.like")
+        like.click()
+        expect(page.locator("#blogs\\/notice")).to_contain_text("Couldn't like “A mad tea party, part 3”")
+        expect(like).to_have_text("Like")  # rolled back
+        assert same_page(page)
+    finally:
+        failing.stop()

@@ -138,6 +138,25 @@ import Testing
         #expect(result.output == "\(file.path):2:27: error: Trailing comma before '}'; remove the comma.\n")
     }
 
+    @Test func importsOfTheWrongThingSayWhatIsWrong() async throws {
+        defer { cli.cleanUp() }
+        let empty = cli.directory.appending(path: "empty.json")
+        try Data("\n".utf8).write(to: empty)
+        let emptyResult = try await cli.run(["data", "import", empty.path])
+        #expect(emptyResult.status == 1)
+        #expect(emptyResult.error.contains("is empty; a data file is a JSON object"))
+        let array = cli.directory.appending(path: "array.json")
+        try Data("[]".utf8).write(to: array)
+        let arrayResult = try await cli.run(["data", "import", array.path])
+        #expect(arrayResult.status == 1)
+        #expect(arrayResult.output.contains("A data file must be a JSON object"), "\(arrayResult.output)")
+        #expect(!arrayResult.output.contains("Dictionary<"))
+        let directory = try await cli.run(["data", "import", cli.directory.path])
+        #expect(directory.status == 2)
+        #expect(directory.error.contains("is a directory; give the path of a data file"))
+        #expect(!directory.error.contains("NSCocoaErrorDomain"))
+    }
+
     @Test func exportNeverReplacesWhatIsNotAFile() async throws {
         defer { cli.cleanUp() }
         let fifo = cli.directory.appending(path: "pipe")

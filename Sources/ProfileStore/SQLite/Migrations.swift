@@ -47,23 +47,47 @@ enum Migrations {
             PRIMARY KEY (requester, addressee),
             CHECK (requester <> addressee)
         );
+        """,
+        // 2: facts about the store itself. Its real purpose: databases made from version 2 on
+        // are created and seeded in one transaction, so a version-1 database without users is
+        // known to be a first run that was cut off.
         """
+        CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+        """,
     ]
 
-    /// Applies the steps the database lacks; returns the version it had before.
+    /// Brings the schema up to date and, for a new database, seeds it with `seed`, in one
+    /// write transaction: concurrent first runs wait for each other (the version is read
+    /// under the write lock), and a run cut off midway (a full disk, a kill) leaves nothing
+    /// behind, so the next run starts again. Returns the version the database had before.
+    ///
+    /// A database left at version 1 with no users by an earlier, two-step first run is seeded
+    /// too: that is the half-made database this replaces.
     @discardableResult
-    static func migrate(_ connection: SQLiteConnection) throws(ProfileError) -> Int {
-        let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
-        guard version <= steps.count else {
-            throw .storage(
-                "The database '\(connection.path)' has schema version \(version), newer than this program knows (\(steps.count)); use a newer scenery or another --database.")
-        }
-        for index in version..<steps.count {
-            try connection.transaction { () throws(ProfileError) in
-                try connection.execute(steps[index])
-                try connection.execute("PRAGMA user_version = \(index + 1)")
+    static func prepare(_ connection: SQLiteConnection, seed: ProfileDataSet?) throws(ProfileError) -> Int {
+        try connection.transaction { () throws(ProfileError) -> Int in
+            let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
+            guard version <= steps.count else {
+                throw .storage(
+                    "The database '\(connection.path)' has schema version \(version), newer than this program knows (\(steps.count)); use a newer scenery, or another --database.")
             }
+            guard version >= 0 else {
+                throw .storage(
+                    "The database '\(connection.path)' has schema version \(version), which no version of scenery writes; it was not made by this program: use another --database.")
+            }
+            for index in version..<steps.count {
+                try connection.execute(steps[index])
+            }
+            try connection.execute("PRAGMA user_version = \(steps.count)")
+            var halfMade = false
+            if version == 1 {
+                let users = try connection.query("SELECT COUNT(*) FROM users").first?.first?.integer ?? 0
+                halfMade = users == 0
+            }
+            if let seed, version == 0 || halfMade {
+                try SQLiteProfileStore.insertAll(seed, in: connection)
+            }
+            return version
         }
-        return version
     }
 }

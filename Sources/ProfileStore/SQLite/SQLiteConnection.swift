@@ -23,12 +23,18 @@ enum SQLValue: Sendable, Hashable {
         }
     }
 
-    var integer: Int64 {
+    /// The value as an integer; `0` when it has none (a REAL too large, text that is not a
+    /// number, NULL). Never traps: databases may hold what this program did not write; see
+    /// ``checkedInteger`` where such a value must be an error.
+    var integer: Int64 { checkedInteger ?? 0 }
+
+    /// The value as an integer, or `nil` when it is not one (or not representable).
+    var checkedInteger: Int64? {
         switch self {
         case .integer(let value): value
-        case .real(let value): Int64(value)
-        case .text(let value): Int64(value) ?? 0
-        case .null: 0
+        case .real(let value): value.isFinite && value == value.rounded() && abs(value) < 9.2e18 ? Int64(value) : nil
+        case .text(let value): Int64(value)
+        case .null: nil
         }
     }
 
@@ -72,7 +78,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     private func error(_ context: String) -> ProfileError {
-        .storage("\(context): \(String(cString: sqlite3_errmsg(handle)))")
+        .storage("\(context) in '\(path)': \(String(cString: sqlite3_errmsg(handle)))")
     }
 
     /// Runs one or more statements without arguments (schema, pragmas).
@@ -81,7 +87,7 @@ final class SQLiteConnection: @unchecked Sendable {
         guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(message)
-            throw .storage(text)
+            throw .storage("\(text) (in '\(path)')")
         }
     }
 

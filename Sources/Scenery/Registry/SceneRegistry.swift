@@ -143,6 +143,16 @@ public struct SceneRegistry: Sendable {
     /// - Parameter displayRoot: When given, file names in diagnostics are shown relative to
     ///   this directory's parent (`Scenes/user-profile.json`); otherwise as given.
     public mutating func loadScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
+        try addScenes(files: files, displayRoot: displayRoot)
+        return files.flatMap { diagnostics(for: $0.deletingPathExtension().lastPathComponent) }
+    }
+
+    /// Reads scene files without validating them: each scene is validated when it is first
+    /// assembled or asked for its diagnostics, so running one scene costs that scene, not the
+    /// whole directory. Returns the problems of files that are not scene files at all (not
+    /// JSON, not an object); other problems come from ``diagnostics(for:)``.
+    @discardableResult
+    public mutating func addScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
         for file in files {
             let display = displayRoot.map { "\($0.lastPathComponent)/\(file.lastPathComponent)" } ?? file.relativePath
             let data: Data
@@ -154,7 +164,14 @@ public struct SceneRegistry: Sendable {
             addDefinition(id: file.deletingPathExtension().lastPathComponent, bytes: Array(data), file: display)
         }
         revalidate()
-        return files.flatMap { diagnostics(for: $0.deletingPathExtension().lastPathComponent) }
+        return files.flatMap { unparsable[$0.deletingPathExtension().lastPathComponent] ?? [] }
+    }
+
+    /// Adds scenes from the text of their files without validating them (see
+    /// ``addScenes(files:displayRoot:)``).
+    public mutating func addScenes(sources: [(id: String, source: String, file: String)]) {
+        for scene in sources { addDefinition(id: scene.id, bytes: Array(scene.source.utf8), file: scene.file) }
+        revalidate()
     }
 
     /// Adds (or replaces) a scene from the text of its file, validates all scenes, and
@@ -230,6 +247,12 @@ public struct SceneRegistry: Sendable {
     public func variantNames(of sceneID: String) -> [String] {
         guard let resolved = try? resolve(sceneID) else { return [] }
         return resolved.variants.map(\.name)
+    }
+
+    /// How many scenes were validated one by one since the registry last changed (for tests
+    /// that check that running a scene costs that scene only).
+    var validatedSceneCount: Int {
+        validation.state.withLock { $0.byScene.count }
     }
 
     /// Forgets the validation; the next read of diagnostics validates again.

@@ -88,11 +88,23 @@ struct DataCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+                    throw CommandFailure("No such file '\(file)'; give the path of a data file (scenery data export writes one).", code: .sceneryError)
+                }
+                guard !isDirectory.boolValue else {
+                    throw CommandFailure("'\(file)' is a directory; give the path of a data file (scenery data export writes one).", code: .sceneryError)
+                }
                 let data: Data
                 do {
                     data = try Data(contentsOf: URL(filePath: file))
                 } catch {
                     throw CommandFailure("Cannot read '\(file)': \(error.localizedDescription).", code: .sceneryError)
+                }
+                guard !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+                    throw CommandFailure(
+                        "'\(file)' is empty; a data file is a JSON object (format scenery.profile-data, as scenery data export writes); nothing was imported.",
+                        code: .invalidFile)
                 }
                 let problems: [DataProblem]
                 do {

@@ -36,7 +36,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 }
             }
             let checkedIDs = Set(checked.map { $0.deletingPathExtension().lastPathComponent })
-            _ = try registry.loadScenes(files: context.filter { !checkedIDs.contains($0.deletingPathExtension().lastPathComponent) })
+            try registry.addScenes(files: context.filter { !checkedIDs.contains($0.deletingPathExtension().lastPathComponent) })
             let diagnostics = try registry.loadScenes(files: checked)
             for diagnostic in diagnostics { Output.line(diagnostic.description) }
             let errors = diagnostics.filter { $0.severity == .error }.count

@@ -36,7 +36,9 @@ struct SceneOptions: ParsableArguments {
         let contents = try SceneDirectory(path: directory, option: "--scenes")
         try contents.declareManifests(in: &registry)
         do {
-            _ = try registry.loadScenes(files: contents.sceneFiles, displayRoot: URL(filePath: directory, directoryHint: .isDirectory))
+            // Read, not validated: a scene is validated when it runs, so one broken or costly
+            // file never costs the others.
+            try registry.addScenes(files: contents.sceneFiles, displayRoot: URL(filePath: directory, directoryHint: .isDirectory))
         } catch {
             throw CommandFailure("\(error.description) (--scenes \(directory))", code: .sceneryError)
         }
@@ -58,9 +60,7 @@ enum ModuleCatalog {
 
     /// Adds the scenes of this package's `Scenes/`, embedded at build time.
     static func addBuiltInScenes(to registry: inout SceneRegistry) {
-        for scene in BundledScene.allCases {
-            registry.addScene(id: scene.rawValue, source: scene.source, file: "Scenes/\(scene.rawValue).json")
-        }
+        registry.addScenes(sources: BundledScene.allCases.map { ($0.rawValue, $0.source, "Scenes/\($0.rawValue).json") })
     }
 }
 

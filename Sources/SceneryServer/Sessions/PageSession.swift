@@ -99,16 +99,30 @@ actor PageSession {
         send(["t": "patch", "ops": .array(operations.map(\.json))], numbered: true)
     }
 
-    /// Gives the page the whole scene again, from a new snapshot.
+    /// Gives the page the whole scene again, from a new snapshot. One reset at a time: a
+    /// snapshot makes the scene drop the updates it includes, so a second one asked for
+    /// meanwhile runs after the first instead of beside it.
     func resetPage() async {
         guard let scene, !hasEnded else { return }
-        isHolding = true
-        let snapshot = await scene.snapshot()
-        planner.reset(to: snapshot.node)
-        sceneSequence = snapshot.sequence
-        send(["t": "reset", "html": .string(planner.renderer.fragment(snapshot.node))], numbered: true)
-        releaseHeld()
+        guard !isResetting else {
+            resetAgain = true
+            return
+        }
+        isResetting = true
+        repeat {
+            resetAgain = false
+            isHolding = true
+            let snapshot = await scene.snapshot()
+            planner.reset(to: snapshot.node)
+            sceneSequence = snapshot.sequence
+            send(["t": "reset", "html": .string(planner.renderer.fragment(snapshot.node))], numbered: true)
+            releaseHeld()
+        } while resetAgain && !hasEnded
+        isResetting = false
     }
+
+    private var isResetting = false
+    private var resetAgain = false
 
     private func releaseHeld() {
         isHolding = false
@@ -248,6 +262,9 @@ actor PageSession {
             refuse("Unknown message type.", logged: "unknown message type '\(message.t.prefix(40))'")
         }
     }
+
+    /// Whether a socket is attached.
+    var isAttached: Bool { outbox != nil }
 
     /// Whether a page that keeps sending what is refused should be disconnected.
     var isAbusive: Bool { refusedInARow > 100 }

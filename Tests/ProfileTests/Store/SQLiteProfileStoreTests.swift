@@ -161,3 +161,78 @@ import Testing
         }
     }
 }
+
+@Suite struct StoreRobustnessTests {
+    func temporaryPath() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "scenery-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appending(path: "demo.sqlite").path
+    }
+
+    @Test func tenFirstRunsAtOnceMakeOneSeededDatabase() async throws {
+        let path = try temporaryPath()
+        let results = await withTaskGroup(of: Result<Int, ProfileError>.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    do throws(ProfileError) {
+                        return .success(try SQLiteProfileStore(path: path).exportData().users.count)
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { (try? $0.get()) == DemoData.dataSet.users.count }, "\(results)")
+    }
+
+    @Test func aHalfMadeFirstRunIsFinishedNotLeftEmpty() throws {
+        let path = try temporaryPath()
+        do {
+            // What a first run cut off between the schema and the seed left before: version 1, no users.
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute(Migrations.steps[0])
+            try connection.execute("PRAGMA user_version = 1")
+        }
+        #expect(try SQLiteProfileStore(path: path).exportData().users.count == DemoData.dataSet.users.count)
+    }
+
+    @Test func aSchemaVersionThisProgramDoesNotKnowIsAnErrorNamingTheFile() throws {
+        let path = try temporaryPath()
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA user_version = -5")
+        }
+        #expect {
+            try SQLiteProfileStore(path: path)
+        } throws: { error in
+            guard case .storage(let message) = error as? ProfileError else { return false }
+            return message.contains("'\(path)' has schema version -5")
+        }
+    }
+
+    @Test func valuesThisProgramDidNotWriteAreErrorsNamingTheRowNotCrashes() throws {
+        let path = try temporaryPath()
+        _ = try SQLiteProfileStore(path: path)
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA foreign_keys = OFF; UPDATE likes SET blog = 1e300 WHERE rowid = (SELECT min(rowid) FROM likes)")
+        }
+        #expect {
+            try SQLiteProfileStore(path: path).exportData()
+        } throws: { error in
+            guard case .storage(let message) = error as? ProfileError else { return false }
+            return message.contains("'\(path)' holds 1e+300 in likes, row") && message.contains("column blog, which must be an integer")
+        }
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("DELETE FROM likes WHERE blog = 1e300; UPDATE blogs SET created_at = 1e300 WHERE id = 4")
+        }
+        #expect {
+            try SQLiteProfileStore(path: path).exportData()
+        } throws: { error in
+            guard case .storage(let message) = error as? ProfileError else { return false }
+            return message.contains("column created_at, which must be a date between the years 1 and 9999")
+        }
+    }
+}

@@ -116,3 +116,30 @@ import Testing
         #expect(registry.language(of: "missing") == nil)
     }
 }
+
+@Suite struct SceneCostTests {
+    @Test func runningOneSceneValidatesOnlyThatScene() async throws {
+        var registry = SceneRegistry()
+        // 1,000 scenes, each extending the next, and one unrelated scene.
+        registry.addScenes(
+            sources: (0..<1_000).map { index in
+                ("chain\(index)", index == 999 ? #"{ "modules": [] }"# : #"{ "extends": "chain\#(index + 1)" }"#, "chain\(index).json")
+            } + [("hello", #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Hi" } } ] }"#, "hello.json")])
+        let scene = try await registry.assemble("hello", for: SceneContext(viewer: nil), host: RecordingHost())
+        #expect(await scene.render().visibleTexts.contains("Hi"))
+        #expect(registry.validatedSceneCount == 1, "the 1,000 unrelated scenes were not validated")
+    }
+
+    @Test func aBrokenSceneFileDoesNotStopTheOthers() async throws {
+        var registry = SceneRegistry()
+        let chain = (0..<60_000).map { _ in "viewer == user" }.joined(separator: " || ")
+        registry.addScenes(sources: [
+            ("broken", "{ not json", "broken.json"),
+            ("huge", #"{ "parameters": { "user": "userID" }, "variants": [ { "name": "v", "when": "\#(chain)" } ] }"#, "huge.json"),
+            ("hello", #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Hi" } } ] }"#, "hello.json"),
+        ])
+        let scene = try await registry.assemble("hello", for: SceneContext(viewer: nil), host: RecordingHost())
+        #expect(await scene.render().visibleTexts.contains("Hi"))
+        #expect(registry.diagnostics(for: "broken").containsErrors)
+    }
+}

@@ -1,0 +1,42 @@
+import Logging
+import Scenery
+import Testing
+
+@testable import SceneryServer
+
+@Suite struct PageSessionTests {
+    func session(maxQueued: Int) -> PageSession {
+        var configuration = SceneryServer.Configuration(port: 0, cookieSecret: Array(repeating: 1, count: 32))
+        configuration.maxQueuedMessages = maxQueued
+        return PageSession(
+            id: "s", viewer: nil, sceneID: "x", arguments: [:], renderer: HTMLRenderer(), configuration: configuration,
+            logger: Logger(label: "test"))
+    }
+
+    @Test func aPageThatDoesNotReadIsDisconnectedNotBuffered() async {
+        let page = session(maxQueued: 16)
+        let (messages, _) = await page.attach(since: 0)
+        // Nobody reads `messages`; every refusal is a message to the page.
+        for _ in 0..<16 { await page.receive("not json") }
+        #expect(await page.isAttached, "up to the limit, messages wait")
+        await page.receive("not json")
+        #expect(await !page.isAttached, "past it, the socket is let go (the page reconnects and catches up)")
+        var queued = 0
+        for await _ in messages { queued += 1 }
+        #expect(queued == 16, "what was queued stays bounded")
+    }
+
+    @Test func aReconnectGetsTheNumberedMessagesItMissed() async {
+        let page = session(maxQueued: 256)
+        _ = await page.attach(since: 0)
+        for _ in 0..<3 { await page.receive(#"{"t":"resync"}"#) }  // three numbered messages
+        let (messages, _) = await page.attach(since: 1)
+        var replayed: [String] = []
+        for await text in messages {
+            replayed.append(text)
+            if replayed.count == 2 { break }
+        }
+        #expect(replayed.allSatisfy { $0.contains(#""t":"reset""#) })
+        #expect(replayed.map { $0.contains(#""seq":2"#) || $0.contains(#""seq":3"#) } == [true, true])
+    }
+}
