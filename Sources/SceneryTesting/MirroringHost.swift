@@ -26,7 +26,7 @@ public final class MirroringHost: SceneHost, Sendable {
         var tree: PatchableTree?
         var sequence = 0
         /// Snapshots asked for and not yet taken in, and the updates that arrived meanwhile
-        /// (to apply again on top of whichever snapshot comes in).
+        /// (applied on top of the snapshot when it comes in).
         var pendingAttaches = 0
         var recorded: [SceneUpdate] = []
         var problems: [String] = []
@@ -66,7 +66,7 @@ public final class MirroringHost: SceneHost, Sendable {
         withState { state in
             state.tree = PatchableTree(snapshot.node)
             state.sequence = snapshot.sequence
-            for update in state.recorded { Self.apply(update, to: &state, logs: false) }
+            for update in state.recorded { Self.apply(update, to: &state) }
             state.pendingAttaches -= 1
             if state.pendingAttaches == 0 { state.recorded = [] }
         }
@@ -80,12 +80,17 @@ public final class MirroringHost: SceneHost, Sendable {
 
     public func sceneDidUpdate(_ update: SceneUpdate) async {
         withState { state in
-            if state.pendingAttaches > 0 { state.recorded.append(update) }
-            Self.apply(update, to: &state)
+            // While a snapshot is on its way, updates wait for it (the scene may already have
+            // dropped older ones that the current copy would need).
+            if state.pendingAttaches > 0 {
+                state.recorded.append(update)
+            } else {
+                Self.apply(update, to: &state)
+            }
         }
     }
 
-    private static func apply(_ update: SceneUpdate, to state: inout State, logs: Bool = true) {
+    private static func apply(_ update: SceneUpdate, to state: inout State) {
         guard let tree = state.tree, update.sequence > state.sequence else { return }  // none yet, or already in the snapshot
         guard update.sequence == state.sequence + 1 else {
             state.problems.append("Update \(update.sequence) arrived after \(state.sequence): \(update.sequence - state.sequence - 1) missing.")
@@ -95,7 +100,7 @@ public final class MirroringHost: SceneHost, Sendable {
         state.sequence = update.sequence
         do {
             try tree.apply(update.patches)
-            if logs { state.applied.append(update) }
+            state.applied.append(update)
         } catch {
             state.problems.append("Update \(update.sequence) (\(update.node.id)) did not apply: \(error)")
         }
