@@ -11,16 +11,18 @@ import WSClient
 
 @testable import SceneryServer
 
-/// What a page socket received, and a way to wait for it.
-final class Received: Sendable {
-    private let messages = Mutex<[JSONValue]>([])
+/// What a page socket received, and a way to wait for it. (`NSLock`, which the thread
+/// sanitizer understands: the reader and the test read and write it at once.)
+final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [JSONValue] = []
 
     func append(_ text: String) {
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return }
-        messages.withLock { $0.append(value) }
+        lock.withLock { messages.append(value) }
     }
 
-    var all: [JSONValue] { messages.withLock { $0 } }
+    var all: [JSONValue] { lock.withLock { messages } }
 
     func of(_ type: String) -> [JSONValue] { all.filter { $0["t"]?.stringValue == type } }
 }
