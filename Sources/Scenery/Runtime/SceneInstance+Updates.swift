@@ -224,6 +224,10 @@ extension SceneInstance {
     /// next update, numbered after the snapshot; it may reach the host before this call
     /// returns, so a host keeps such updates and applies them to the snapshot's tree.
     ///
+    /// Updates the snapshot includes and that were not delivered yet are dropped, so a host
+    /// takes snapshots one at a time: an older snapshot taken in after a newer one could not
+    /// be caught up.
+    ///
     /// ```swift
     /// let snapshot = await scene.snapshot()
     /// let tree = PatchableTree(snapshot.node)
