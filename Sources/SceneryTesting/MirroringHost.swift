@@ -25,9 +25,9 @@ public final class MirroringHost: SceneHost, Sendable {
     private struct State {
         var tree: PatchableTree?
         var sequence = 0
-        /// Snapshots asked for and not yet taken in, and the updates that arrived meanwhile
-        /// (applied on top of the snapshot when it comes in).
-        var pendingAttaches = 0
+        /// Whether a snapshot is on its way (attaches run one at a time), and the updates that
+        /// arrived meanwhile (applied on top of the snapshot when it comes in).
+        var isAttaching = false
         var recorded: [SceneUpdate] = []
         var problems: [String] = []
         var applied: [SceneUpdate] = []
@@ -61,14 +61,14 @@ public final class MirroringHost: SceneHost, Sendable {
     private let attaches = Serializer()
 
     private func attachNow(to scene: SceneInstance) async {
-        withState { $0.pendingAttaches += 1 }
+        withState { $0.isAttaching = true }
         let snapshot = await scene.snapshot()
         withState { state in
             state.tree = PatchableTree(snapshot.node)
             state.sequence = snapshot.sequence
             for update in state.recorded { Self.apply(update, to: &state) }
-            state.pendingAttaches -= 1
-            if state.pendingAttaches == 0 { state.recorded = [] }
+            state.isAttaching = false
+            state.recorded = []
         }
     }
 
@@ -82,7 +82,7 @@ public final class MirroringHost: SceneHost, Sendable {
         withState { state in
             // While a snapshot is on its way, updates wait for it (the scene may already have
             // dropped older ones that the current copy would need).
-            if state.pendingAttaches > 0 {
+            if state.isAttaching {
                 state.recorded.append(update)
             } else {
                 Self.apply(update, to: &state)

@@ -24,19 +24,18 @@ extension SceneInstance {
                 children.append(await makeFrame(id))
             case .tabs(let switchID, let tabs):
                 let selection = tabSelection[switchID] ?? tabs.first?.id ?? ""
+                var selected: [ViewNode] = []
                 var panels: [String: ViewNode] = [:]
                 for tab in tabs {
                     var content: [ViewNode] = []
                     for id in tab.modules { content.append(await makeFrame(id)) }
-                    panels[tab.id] = .stack(NodeID("\(switchID)/\(tab.id)"), content)
+                    if tab.id == selection {
+                        selected = content
+                    } else {
+                        panels[tab.id] = .stack(NodeID("\(switchID)/\(tab.id)"), content)
+                    }
                 }
-                var node = tabSwitch(switchID, tabs, selection: selection, content: [])
-                if case .tabs(var tabSwitch) = node.kind {
-                    tabSwitch.content = panels.removeValue(forKey: selection) ?? tabSwitch.content
-                    tabSwitch.unselectedPanels = panels
-                    node.kind = .tabs(tabSwitch)
-                }
-                children.append(node)
+                children.append(tabSwitch(switchID, tabs, selection: selection, content: selected, unselectedPanels: panels))
             }
         }
         return .stack("scene", children)
@@ -49,8 +48,17 @@ extension SceneInstance {
         }
     }
 
-    /// A tab switch node for a selection, around the selected tab's module frames.
-    func tabSwitch(_ switchID: String, _ tabs: [TabSpec], selection: String, content: [ViewNode]) -> ViewNode {
+    /// The tabs of the tab switch with an id, if the layout has one.
+    func tabs(ofSwitch switchID: String) -> [TabSpec]? {
+        for case .tabs(switchID, let tabs) in layout { return tabs }
+        return nil
+    }
+
+    /// A tab switch node for a selection, around the selected tab's module frames (and, in
+    /// a document, the other tabs' content).
+    func tabSwitch(
+        _ switchID: String, _ tabs: [TabSpec], selection: String, content: [ViewNode], unselectedPanels: [String: ViewNode] = [:]
+    ) -> ViewNode {
         let tabSwitch = ViewNode.TabSwitch(
             tabs: tabs.map { tab in
                 .init(
@@ -58,7 +66,8 @@ extension SceneInstance {
                     event: EventDescriptor(SceneEvents.selectTab, payload: ["tabs": .string(switchID), "tab": .string(tab.id)]))
             },
             selection: selection,
-            content: .stack(NodeID("\(switchID)/\(selection)"), content))
+            content: .stack(NodeID("\(switchID)/\(selection)"), content),
+            unselectedPanels: unselectedPanels)
         return ViewNode(id: NodeID(switchID), kind: .tabs(tabSwitch))
     }
 

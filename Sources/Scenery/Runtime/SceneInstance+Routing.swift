@@ -170,7 +170,7 @@ extension SceneInstance {
             trace.note(.scene, "\(request == .initial ? "retried" : request == .refresh ? "refreshed" : "loaded more of") \(id): \(status)")
         case SceneEvents.selectTab:
             guard let switchID = event.payload["tabs"]?.stringValue, let tab = event.payload["tab"]?.stringValue,
-                case .tabs(_, let tabs)? = layout.first(where: { if case .tabs(switchID, _) = $0 { true } else { false } }),
+                let tabs = tabs(ofSwitch: switchID),
                 let newTab = tabs.first(where: { $0.id == tab })
             else {
                 trace.note(.scene, "ignored: no such tab")

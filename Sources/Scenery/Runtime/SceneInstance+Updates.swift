@@ -156,8 +156,7 @@ extension SceneInstance {
 
     /// Brings the host's copy of a tab switch to the selected tab, if it shows another.
     private func commitSelectedTab(of switchID: String) async {
-        guard case .tabs(_, let tabs)? = layout.first(where: { if case .tabs(switchID, _) = $0 { true } else { false } }),
-            let tab = tabs.first(where: { $0.id == tabSelection[switchID] })
+        guard let tabs = tabs(ofSwitch: switchID), let tab = tabs.first(where: { $0.id == tabSelection[switchID] })
         else { return }
         await commitTabSwitch(switchID, tabs: tabs, to: tab)
     }

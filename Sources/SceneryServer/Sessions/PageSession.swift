@@ -115,7 +115,7 @@ actor PageSession {
             let snapshot = await scene.snapshot()
             planner.reset(to: snapshot.node)
             sceneSequence = snapshot.sequence
-            send(["t": "reset", "html": .string(planner.renderer.fragment(snapshot.node))], numbered: true)
+            sendWholeScene(snapshot.node)
             releaseHeld()
         } while resetAgain && !hasEnded
         isResetting = false
@@ -158,6 +158,11 @@ actor PageSession {
             self.outbox = nil
             detachedSince = .now
         }
+    }
+
+    /// Sends the page the whole scene (a numbered reset), as its copy now stands.
+    private func sendWholeScene(_ tree: ViewNode) {
+        send(["t": "reset", "html": .string(planner.renderer.fragment(tree))], numbered: true)
     }
 
     func confirm(_ confirmation: Confirmation) async -> Bool {
@@ -207,12 +212,12 @@ actor PageSession {
             if let first = recent.first, first.sequence <= since + 1, since >= 0 {
                 for message in recent where message.sequence > since { continuation.yield(message.text) }
             } else {
-                send(["t": "reset", "html": .string(planner.renderer.fragment(planner.tree.root))], numbered: true)
+                sendWholeScene(planner.tree.root)
             }
         } else if since > pageSequence {
             // The page claims messages this session never sent (another server, a forged
             // number): give it the whole scene.
-            send(["t": "reset", "html": .string(planner.renderer.fragment(planner.tree.root))], numbered: true)
+            sendWholeScene(planner.tree.root)
         }
         return (stream, connection)
     }
@@ -257,7 +262,7 @@ actor PageSession {
             }
             waiting.resume(returning: message.accept ?? false)
         case "resync":
-            send(["t": "reset", "html": .string(planner.renderer.fragment(planner.tree.root))], numbered: true)
+            sendWholeScene(planner.tree.root)
         default:
             refuse("Unknown message type.", logged: "unknown message type '\(message.t.prefix(40))'")
         }
@@ -327,7 +332,7 @@ actor PageSession {
         planner.reset(to: snapshot.node)
         sceneSequence = snapshot.sequence
         held = held.filter { $0.sequence > snapshot.sequence }
-        send(["t": "reset", "html": .string(planner.renderer.fragment(snapshot.node))], numbered: true)
+        sendWholeScene(snapshot.node)
         releaseHeld()
     }
 }
