@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
         .executable(name: "scenery-bench", targets: ["SceneryBench"]),
+        .executable(name: "cold-start-baseline", targets: ["ColdStartBaseline"]),
         .plugin(name: "SceneryValidationPlugin", targets: ["SceneryValidationPlugin"]),
         .plugin(name: "SceneryValidateCommand", targets: ["SceneryValidateCommand"]),
         .plugin(name: "SceneryRenderCommand", targets: ["SceneryRenderCommand"]),
@@ -70,8 +71,12 @@ let package = Package(
             plugins: ["SceneryValidationPlugin"]
         ),
 
-        // Benchmarks: swift run -c release scenery-bench (never run by the tests).
-        .executableTarget(name: "SceneryBench", dependencies: ["Scenery"]),
+        // Benchmarks: swift build -c release && .build/release/scenery-bench (never run by the tests).
+        .executableTarget(
+            name: "SceneryBench",
+            dependencies: ["Scenery", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // What the scenery command's cold start is compared with: Foundation and a small JSON.
+        .executableTarget(name: "ColdStartBaseline", path: "Benchmarks/ColdStartBaseline"),
 
         // Plugins: thin wrappers that find files and run the tools above.
         .plugin(name: "SceneryValidationPlugin", capability: .buildTool(), dependencies: ["SceneryValidator"]),

@@ -18,8 +18,10 @@ struct SplitMix: RandomNumberGenerator {
     }
 }
 
-/// `count` rows, and a version with 10% deletes, moves, updates and inserts.
-func listWorkload(count: Int, seed: UInt64 = 42) -> (old: [Row], new: [Row]) {
+/// `count` rows, and a version with 10% deletes, moves, updates and inserts. With
+/// `duplicatesPerHundred`, that many rows in each hundred take the id of the row before
+/// (the same relabelling in both lists).
+func listWorkload(count: Int, seed: UInt64 = 42, duplicatesPerHundred: Int = 0) -> (old: [Row], new: [Row]) {
     var random = SplitMix(state: seed)
     let old = (0..<count).map { Row(id: $0, content: 0) }
     var rows = old
@@ -31,7 +33,9 @@ func listWorkload(count: Int, seed: UInt64 = 42) -> (old: [Row], new: [Row]) {
     }
     for _ in 0..<changes { rows[Int.random(in: 0..<rows.count, using: &random)].content += 1 }
     for index in 0..<changes { rows.insert(Row(id: count + index, content: 0), at: Int.random(in: 0...rows.count, using: &random)) }
-    return (old, rows)
+    guard duplicatesPerHundred > 0 else { return (old, rows) }
+    func relabel(_ row: Row) -> Row { row.id % 100 >= 100 - duplicatesPerHundred ? Row(id: row.id - 1, content: row.content) : row }
+    return (old.map(relabel), rows.map(relabel))
 }
 
 /// A module with a long list: it can re-render one row and honour a window.
@@ -94,15 +98,22 @@ struct NullHost: SceneHost {
     let counter: UpdateCounter
     func confirm(_ confirmation: Confirmation) async -> Bool { true }
     func navigate(to intent: NavigationIntent) async {}
-    func sceneDidUpdate(_ update: SceneUpdate) async { counter.add(update.patches.count) }
+    func sceneDidUpdate(_ update: SceneUpdate) async { counter.add(update) }
 }
 
 import Synchronization
 
+/// Counts the patches a host was sent and keeps the last update.
 final class UpdateCounter: Sendable {
-    private let patches = Mutex(0)
-    func add(_ count: Int) { patches.withLock { $0 += count } }
-    func take() -> Int { patches.withLock { value in defer { value = 0 }; return value } }
+    private let state = Mutex((patches: 0, last: SceneUpdate?.none))
+    func add(_ update: SceneUpdate) {
+        state.withLock {
+            $0.patches += update.patches.count
+            $0.last = update
+        }
+    }
+    func take() -> Int { state.withLock { value in defer { value.patches = 0 }; return value.patches } }
+    func lastUpdate() -> SceneUpdate? { state.withLock { $0.last } }
 }
 
 /// Holds the module the registry created, for the benchmark to drive.

@@ -129,6 +129,35 @@ import Testing
         #expect(try cli.store().exportData() == DemoData.dataSet)
     }
 
+    /// Foundation's decoder rejects a number that does not fit an integer field without
+    /// saying where; the import points at each such number instead of at 1:1.
+    @Test func outOfRangeNumbersAreReportedWhereTheyAre() async throws {
+        defer { cli.cleanUp() }
+        _ = try await cli.run(["data", "export", "-"])  // creates the demo database
+        let file = cli.directory.appending(path: "numbers.json")
+        try Data(
+            """
+            {
+              "users": [ { "id": "1", "name": "Solo", "summary": "" } ],
+              "blogs": [
+                { "id": 99999999999999999999999, "author": "1", "title": "T", "body": "", "createdAt": "2026-01-01T09:00:00Z" },
+                { "id": 1.5, "author": "1", "title": "T", "body": "", "createdAt": "2026-01-01T09:00:00Z" }
+              ]
+            }
+            """.utf8
+        ).write(to: file)
+        let result = try await cli.run(["data", "import", file.path])
+        #expect(result.status == 1)
+        #expect(
+            result.output == """
+                \(file.path):4:15: error: blogs[0].id: must be a whole number from -9223372036854775808 to 9223372036854775807; fix that value.
+                \(file.path):5:15: error: blogs[1].id: must be a whole number from -9223372036854775808 to 9223372036854775807; fix that value.
+
+                """)
+        #expect(result.error == "error: 2 problem(s) in '\(file.path)'; nothing was imported.\n")
+        #expect(try cli.store().exportData() == DemoData.dataSet)
+    }
+
     @Test func malformedJSONIsReportedWithItsPlace() async throws {
         defer { cli.cleanUp() }
         let file = cli.directory.appending(path: "syntax.json")

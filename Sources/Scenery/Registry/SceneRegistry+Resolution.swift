@@ -19,29 +19,109 @@ struct ResolvedVariant: Sendable {
     var path: String
 }
 
+/// A scene with its ancestors applied, before its variants: what a child scene builds on.
+/// Kept per scene while validating, so a chain of `extends` is resolved once, not once per
+/// scene in it.
+struct ResolvedBase: Sendable {
+    var parameters: [ParameterSpec] = []
+    var modules: [ModuleInstance] = []
+    var layout: [LayoutItem]?
+    var rules: [EventRule] = []
+    var variants: [Variant] = []
+    /// The scene whose file declares ``variants``.
+    var variantOwner: SceneDefinition?
+}
+
+/// Resolved bases by scene id (or the error that ended a scene's resolution), shared by the
+/// resolutions of one validation.
+struct ResolutionMemo: Sendable {
+    /// Why a scene has no base.
+    enum Failure: Error {
+        case unknownAncestor, cycle
+
+        func error(for sceneID: String) -> SceneryError {
+            switch self {
+            case .unknownAncestor: SceneryError(.invalidScene, "The scene '\(sceneID)' extends an unknown scene.")
+            case .cycle: SceneryError(.invalidScene, "The scene '\(sceneID)' extends itself.")
+            }
+        }
+    }
+
+    var bases: [String: Result<ResolvedBase, Failure>] = [:]
+    /// How many scene definitions were applied: a chain of n scenes costs n, not n².
+    var appliedDefinitions = 0
+}
+
 extension SceneRegistry {
     /// Applies `extends` and variants. Problems (unknown parents, cycles, removing what is
     /// not there) are appended to `problems`; resolution goes on past them where it can.
     func resolve(_ sceneID: String, problems: inout [Diagnostic]) throws(SceneryError) -> ResolvedScene {
+        var memo = ResolutionMemo()
+        return try resolve(sceneID, problems: &problems, memo: &memo)
+    }
+
+    /// Resolves a scene, reusing (and adding to) the bases of scenes resolved before. Costs
+    /// the scenes of the chain not resolved yet, and each in time linear in its modules.
+    func resolve(_ sceneID: String, problems: inout [Diagnostic], memo: inout ResolutionMemo) throws(SceneryError) -> ResolvedScene {
         guard let definition = definitions[sceneID] else {
             throw SceneryError(
                 .unknownScene, "No scene '\(sceneID)' is registered\(Suggestion.hint(for: sceneID, in: sceneIDs, listing: "scenes")).")
         }
-        // The chain from this scene up to its root ancestor.
-        var chain = [definition]
-        var seen: Set<String> = [sceneID]
+        let base = try resolvedBase(of: definition, problems: &problems, memo: &memo)
+        let owner = base.variantOwner ?? definition
+        var resolved: [ResolvedVariant] = base.variants.map { variant in
+            let variantModules = apply(
+                remove: variant.remove, replace: variant.replace, add: variant.add, to: base.modules,
+                file: variant.file, path: variant.path, sceneFile: owner, problems: &problems)
+            return ResolvedVariant(
+                name: variant.name, condition: variant.condition, modules: variantModules,
+                layout: completeLayout(variant.layout ?? base.layout, modules: variantModules),
+                rules: variant.events + base.rules, file: variant.file, path: variant.path)
+        }
+        if !base.variants.contains(where: { $0.condition == nil }) {
+            resolved.append(
+                ResolvedVariant(
+                    name: "default", condition: nil, modules: base.modules, layout: completeLayout(base.layout, modules: base.modules),
+                    rules: base.rules, file: definition.file, path: ""))
+        }
+        return ResolvedScene(id: sceneID, parameters: base.parameters, variants: resolved)
+    }
+
+    /// The base of a scene: its chain of ancestors folded from the root down. Walks up to
+    /// the first ancestor already in `memo` (no recursion, so a chain of any length is safe),
+    /// then applies each scene below it once, keeping every base on the way.
+    private func resolvedBase(
+        of definition: SceneDefinition, problems: inout [Diagnostic], memo: inout ResolutionMemo
+    ) throws(SceneryError) -> ResolvedBase {
+        var chain = [definition]  // from the scene up, stopping at a known base
+        var seen: Set<String> = [definition.id]
+        var start = ResolvedBase()
+        var failure: ResolutionMemo.Failure?
+        if let known = memo.bases[definition.id] {
+            switch known {
+            case .success(let base): return base
+            case .failure(let reason): throw reason.error(for: definition.id)
+            }
+        }
         while let parent = chain.last?.extends {
+            if let known = memo.bases[parent] {
+                switch known {
+                case .success(let base): start = base
+                case .failure(let error): failure = error
+                }
+                break
+            }
+            let child = chain.last!
             guard let parentDefinition = definitions[parent] else {
-                let child = chain.last!
                 problems.append(
                     Diagnostic(
                         .error,
                         "The scene '\(child.id)' extends '\(parent)', which is not a scene\(Suggestion.didYouMean(parent, in: sceneIDs.filter { $0 != child.id })); name an existing scene file without '.json'.",
                         file: child.file, location: child.location(of: "extends"), path: "extends"))
-                throw SceneryError(.invalidScene, "The scene '\(sceneID)' extends an unknown scene.")
+                failure = .unknownAncestor
+                break
             }
-            guard !seen.contains(parent) else {
-                let child = chain.last!
+            guard seen.insert(parent).inserted else {
                 let names = chain.map(\.id) + [parent]
                 // Long cycles are shown by their ends, so the message stays short.
                 let cycle = names.count <= 8 ? names.joined(separator: " → ") : (names.prefix(4) + ["…"] + names.suffix(3)).joined(separator: " → ")
@@ -49,47 +129,35 @@ extension SceneRegistry {
                     Diagnostic(
                         .error, "'extends' forms a cycle (\(cycle)); a scene cannot extend itself through its parents.",
                         file: child.file, location: child.location(of: "extends"), path: "extends"))
-                throw SceneryError(.invalidScene, "The scene '\(sceneID)' extends itself.")
+                failure = .cycle
+                break
             }
-            seen.insert(parent)
             chain.append(parentDefinition)
         }
-
-        var parameters: [ParameterSpec] = []
-        var modules: [ModuleInstance] = []
-        var layout: [LayoutItem]?
-        var rules: [EventRule] = []
-        var variants: [Variant] = []
+        if let failure {
+            // Every scene on the way inherits the failure.
+            for scene in chain { memo.bases[scene.id] = .failure(failure) }
+            throw failure.error(for: definition.id)
+        }
+        var base = start
         for scene in chain.reversed() {
+            memo.appliedDefinitions += 1
             for parameter in scene.parameters {
-                parameters.removeAll { $0.name == parameter.name }
-                parameters.append(parameter)
+                base.parameters.removeAll { $0.name == parameter.name }
+                base.parameters.append(parameter)
             }
-            modules = apply(
-                remove: scene.remove, replace: scene.replace, add: scene.modules, to: modules,
+            base.modules = apply(
+                remove: scene.remove, replace: scene.replace, add: scene.modules, to: base.modules,
                 file: scene.file, path: "", sceneFile: scene, problems: &problems)
-            layout = scene.layout ?? layout
-            rules = scene.events + rules
-            if !scene.variants.isEmpty { variants = scene.variants }
+            base.layout = scene.layout ?? base.layout
+            base.rules = scene.events + base.rules
+            if !scene.variants.isEmpty {
+                base.variants = scene.variants
+                base.variantOwner = scene
+            }
+            memo.bases[scene.id] = .success(base)
         }
-
-        var resolved: [ResolvedVariant] = variants.map { variant in
-            let owner = variant.file == definition.file ? definition : (chain.first { $0.file == variant.file } ?? definition)
-            let variantModules = apply(
-                remove: variant.remove, replace: variant.replace, add: variant.add, to: modules,
-                file: variant.file, path: variant.path, sceneFile: owner, problems: &problems)
-            return ResolvedVariant(
-                name: variant.name, condition: variant.condition, modules: variantModules,
-                layout: completeLayout(variant.layout ?? layout, modules: variantModules),
-                rules: variant.events + rules, file: variant.file, path: variant.path)
-        }
-        if !variants.contains(where: { $0.condition == nil }) {
-            resolved.append(
-                ResolvedVariant(
-                    name: "default", condition: nil, modules: modules, layout: completeLayout(layout, modules: modules),
-                    rules: rules, file: definition.file, path: ""))
-        }
-        return ResolvedScene(id: sceneID, parameters: parameters, variants: resolved)
+        return base
     }
 
     /// Resolves a scene, ignoring problems (they are the validator's to report).
@@ -98,26 +166,39 @@ extension SceneRegistry {
         return try resolve(sceneID, problems: &ignored)
     }
 
+    /// Removes, replaces and adds modules: linear in the modules (an index by id, never a
+    /// search per module).
     private func apply(
         remove: [ModuleID], replace: [ModuleInstance], add: [ModuleInstance], to base: [ModuleInstance],
         file: String, path: String, sceneFile: SceneDefinition, problems: inout [Diagnostic]
     ) -> [ModuleInstance] {
+        if remove.isEmpty && replace.isEmpty && add.isEmpty { return base }
         func at(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
         let addKey = path.isEmpty ? "modules" : "add"
         var modules = base
-        for (index, id) in remove.enumerated() {
-            guard modules.contains(where: { $0.id == id }) else {
-                let p = "\(at("remove"))[\(index)]"
-                problems.append(
-                    Diagnostic(
-                        .error, "Cannot remove '\(id)': no such module here\(Suggestion.didYouMean(id.rawValue, in: modules.map(\.id.rawValue))).",
-                        file: file, location: sceneFile.location(of: p), path: p))
-                continue
+        var position = [ModuleID: Int](minimumCapacity: base.count + add.count)
+        for (index, instance) in modules.enumerated() { position[instance.id] = index }
+        if !remove.isEmpty {
+            var removed = Set<ModuleID>()
+            for (index, id) in remove.enumerated() {
+                guard position[id] != nil else {
+                    let p = "\(at("remove"))[\(index)]"
+                    problems.append(
+                        Diagnostic(
+                            .error, "Cannot remove '\(id)': no such module here\(Suggestion.didYouMean(id.rawValue, in: modules.map(\.id.rawValue))).",
+                            file: file, location: sceneFile.location(of: p), path: p))
+                    continue
+                }
+                removed.insert(id)
             }
-            modules.removeAll { $0.id == id }
+            if !removed.isEmpty {
+                modules.removeAll { removed.contains($0.id) }
+                position.removeAll(keepingCapacity: true)
+                for (index, instance) in modules.enumerated() { position[instance.id] = index }
+            }
         }
         for instance in replace {
-            guard let index = modules.firstIndex(where: { $0.id == instance.id }) else {
+            guard let index = position[instance.id] else {
                 problems.append(
                     Diagnostic(
                         .error, "Cannot replace '\(instance.id)': no such module here; use \"\(addKey)\" to add a new module.",
@@ -127,13 +208,14 @@ extension SceneRegistry {
             modules[index] = instance
         }
         for instance in add {
-            guard !modules.contains(where: { $0.id == instance.id }) else {
+            guard position[instance.id] == nil else {
                 problems.append(
                     Diagnostic(
                         .error, "Duplicate module id '\(instance.id)': the scene already has it; use \"replace\" to change it or choose another id.",
                         file: file, location: sceneFile.location(of: "\(instance.path).id"), path: "\(instance.path).id"))
                 continue
             }
+            position[instance.id] = modules.count
             modules.append(instance)
         }
         return modules

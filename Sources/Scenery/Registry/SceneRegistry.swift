@@ -42,6 +42,7 @@ public struct SceneRegistry: Sendable {
             var validator = SceneValidator(registry: self)
             let problems = validator.validateAll()
             state.all = problems
+            state.appliedByAll = validator.resolutions.appliedDefinitions
             return problems
         }
     }
@@ -52,11 +53,22 @@ public struct SceneRegistry: Sendable {
         validation.state.withLock { state in
             if let all = state.all { return all[sceneID] ?? [] }
             if let one = state.byScene[sceneID] { return one }
-            var validator = SceneValidator(registry: self)
+            // One validator for every scene asked about: what it resolved for one scene (the
+            // scene list, each base of an `extends` chain) serves the next.
+            var validator = state.validator ?? SceneValidator(registry: self)
             let problems = validator.validate(only: sceneID)
+            state.validator = validator
             state.byScene[sceneID] = problems
             return problems
         }
+    }
+
+    /// This registry without its validation cache: what a validator keeps, so that the
+    /// cache keeping the validator makes no cycle.
+    var detachedFromValidation: SceneRegistry {
+        var copy = self
+        copy.validation = ValidationCache()
+        return copy
     }
     /// Problems of files that could not be parsed into a definition at all, by scene id.
     private var unparsable: [String: [Diagnostic]] = [:]
@@ -127,9 +139,9 @@ public struct SceneRegistry: Sendable {
     public mutating func loadScenes(in directory: URL) throws(SceneryError) -> [Diagnostic] {
         let files: [URL]
         do {
-            files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-                .filter { Self.isSceneFile($0.lastPathComponent) }
-                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter(Self.isSceneFile).sorted()
+                .map { directory.appending(path: $0, directoryHint: .notDirectory) }
         } catch {
             throw SceneryError(
                 .unreadableFile,
@@ -144,7 +156,8 @@ public struct SceneRegistry: Sendable {
     ///   this directory's parent (`Scenes/user-profile.json`); otherwise as given.
     public mutating func loadScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
         try addScenes(files: files, displayRoot: displayRoot)
-        return files.flatMap { diagnostics(for: $0.deletingPathExtension().lastPathComponent) }
+        _ = problems  // validate everything in one pass, then read it scene by scene
+        return files.flatMap { diagnostics(for: Self.sceneID(of: $0)) }
     }
 
     /// Reads scene files without validating them: each scene is validated when it is first
@@ -153,18 +166,20 @@ public struct SceneRegistry: Sendable {
     /// JSON, not an object); other problems come from ``diagnostics(for:)``.
     @discardableResult
     public mutating func addScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
+        let root = displayRoot?.lastPathComponent
         for file in files {
-            let display = displayRoot.map { "\($0.lastPathComponent)/\(file.lastPathComponent)" } ?? file.relativePath
+            let name = file.lastPathComponent
+            let display = root.map { "\($0)/\(name)" } ?? file.relativePath
             let data: Data
             do {
                 data = try Data(contentsOf: file)
             } catch {
                 throw SceneryError(.unreadableFile, "Cannot read the scene file '\(display)': \(error.localizedDescription).")
             }
-            addDefinition(id: file.deletingPathExtension().lastPathComponent, bytes: Array(data), file: display)
+            addDefinition(id: Self.sceneID(ofFileNamed: name), bytes: Array(data), file: display)
         }
         revalidate()
-        return files.flatMap { unparsable[$0.deletingPathExtension().lastPathComponent] ?? [] }
+        return files.flatMap { unparsable[Self.sceneID(of: $0)] ?? [] }
     }
 
     /// Adds scenes from the text of their files without validating them (see
@@ -181,6 +196,16 @@ public struct SceneRegistry: Sendable {
         addDefinition(id: id, bytes: Array(source.utf8), file: file ?? "\(id).json")
         revalidate()
         return diagnostics(for: id)
+    }
+
+    /// The id of the scene in a file: its name without the extension.
+    static func sceneID(of file: URL) -> String {
+        sceneID(ofFileNamed: file.lastPathComponent)
+    }
+
+    static func sceneID(ofFileNamed name: String) -> String {
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.utf8.startIndex else { return name }
+        return String(name[..<dot])
     }
 
     private mutating func addDefinition(id: String, bytes: [UInt8], file: String) {
@@ -255,6 +280,12 @@ public struct SceneRegistry: Sendable {
         validation.state.withLock { $0.byScene.count }
     }
 
+    /// How many scene definitions the validation applied while resolving `extends` chains
+    /// (for tests that check that a chain of n scenes costs n, not n²).
+    var appliedDefinitionCount: Int {
+        validation.state.withLock { $0.validator?.resolutions.appliedDefinitions ?? $0.appliedByAll }
+    }
+
     /// Forgets the validation; the next read of diagnostics validates again.
     private mutating func revalidate() {
         validation = ValidationCache()
@@ -269,6 +300,10 @@ final class ValidationCache: Sendable {
         var all: [String: [Diagnostic]]?
         /// Problems of scenes validated one at a time.
         var byScene: [String: [Diagnostic]] = [:]
+        /// The validator of scenes validated one at a time, kept for the next one.
+        var validator: SceneValidator?
+        /// Scene definitions applied by the validation of all scenes.
+        var appliedByAll = 0
     }
 
     let state = Mutex(State())

@@ -9,9 +9,13 @@ struct SceneValidator {
     private let sceneIDSet: Set<String>
     /// Resolved parameters of navigation targets, computed once each.
     private var targetParameters: [String: [ParameterSpec]?] = [:]
+    /// Scene bases resolved so far: each scene of an `extends` chain is applied once.
+    private(set) var resolutions = ResolutionMemo()
 
+    /// A validator of the registry's scenes. It keeps its own copy of the registry, detached
+    /// from the registry's validation cache (which may keep this validator).
     init(registry: SceneRegistry) {
-        self.registry = registry
+        self.registry = registry.detachedFromValidation
         var byFile: [String: SceneDefinition] = [:]
         for definition in registry.definitions.values { byFile[definition.file] = definition }
         definitionsByFile = byFile
@@ -51,7 +55,7 @@ struct SceneValidator {
         var resolutionProblems: [Diagnostic] = []
         let resolved: ResolvedScene
         do {
-            resolved = try registry.resolve(sceneID, problems: &resolutionProblems)
+            resolved = try registry.resolve(sceneID, problems: &resolutionProblems, memo: &resolutions)
         } catch {
             resolutionProblems.forEach { report($0) }
             return
@@ -103,7 +107,7 @@ struct SceneValidator {
     }
 
     private func normalized(_ source: String?) -> String? {
-        source.map { $0.filter { !$0.isWhitespace } }
+        source.map { String(decoding: $0.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, as: UTF8.self) }
     }
 
     private mutating func checkNames(in condition: Condition, parameters: [String: ParameterSpec], file: String, path: String) {
@@ -198,7 +202,7 @@ struct SceneValidator {
     private mutating func checkValue(
         _ value: JSONValue, for spec: ParameterSpec, moduleType: String, parameters: [String: ParameterSpec], file: String, path: String
     ) {
-        if case .string(let text) = value, text.contains("$"), let template = try? Template(parsing: text, allowsEventFields: false) {
+        if case .string(let text) = value, text.utf8.contains(UInt8(ascii: "$")), let template = try? Template(parsing: text, allowsEventFields: false) {
             let allKnown = checkReferences(in: value, parameters: parameters, file: file, path: path, inEventRule: false)
             guard allKnown else { return }
             if let reference = template.wholeReference {
@@ -297,7 +301,7 @@ struct SceneValidator {
         in value: JSONValue, parameters: [String: ParameterSpec], file: String, path: String, inEventRule: Bool
     ) -> Bool {
         switch value {
-        case .string(let text) where text.contains("$"):
+        case .string(let text) where text.utf8.contains(UInt8(ascii: "$")):
             guard let template = try? Template(parsing: text, allowsEventFields: inEventRule) else { return false }
             var allKnown = true
             for (reference, offset) in template.references {
@@ -337,7 +341,10 @@ struct SceneValidator {
                 file: file, path: "\(path).scene")
             return
         }
-        if targetParameters[scene] == nil { targetParameters[scene] = .some((try? registry.resolve(scene))?.parameters) }
+        if targetParameters[scene] == nil {
+            var ignored: [Diagnostic] = []  // reported when the target itself is validated
+            targetParameters[scene] = .some((try? registry.resolve(scene, problems: &ignored, memo: &resolutions))?.parameters)
+        }
         guard let parameters = targetParameters[scene] ?? nil else { return }
         for key in arguments.keys.sorted() where !parameters.contains(where: { $0.name == key }) {
             let hint = Suggestion.hint(for: key, in: parameters.map(\.name), listing: "parameters")

@@ -183,12 +183,12 @@ private struct ConditionParser {
                         throw Condition.SyntaxError(message: "'\(token.text)' can only be used in event rules.", offset: token.offset)
                     }
                     let field = String(token.text.dropFirst("event.".count))
-                    guard !field.isEmpty, !field.contains(".") else {
+                    guard !field.isEmpty, !field.utf8.contains(UInt8(ascii: ".")) else {
                         throw Condition.SyntaxError(message: "'\(token.text)' must name one payload field, as in event.blog.", offset: token.offset)
                     }
                     return .eventField(field)
                 }
-                guard !token.text.contains("."), let first = token.text.first, !first.isNumber else {
+                guard !token.text.utf8.contains(UInt8(ascii: ".")), let first = token.text.first, !first.isNumber else {
                     throw Condition.SyntaxError(message: "'\(token.text)' is not a parameter name.", offset: token.offset)
                 }
                 return .parameter(token.text)

@@ -43,6 +43,26 @@ public struct JSONLocator: Sendable {
         return node.location
     }
 
+    /// The numbers that are not whole numbers within `Int`'s range (`1.5`, `1e3`,
+    /// `99999999999999999999`), in document order, with their paths (as ``location(of:)``
+    /// takes them) and locations. Lets a tool whose decoder rejects such a number without
+    /// saying where point at it.
+    public var numbersOutsideIntegers: [(path: String, location: SourcePosition)] {
+        var found: [(path: String, location: SourcePosition)] = []
+        var stack: [(node: SourceJSON.Node, path: String)] = [(root, "")]
+        while let (node, path) = stack.popLast() {
+            switch node.value {
+            case .double: found.append((path, node.location))
+            case .object(let members):
+                for member in members.reversed() { stack.append((member.value, path.isEmpty ? member.key : "\(path).\(member.key)")) }
+            case .array(let elements):
+                for (index, element) in elements.enumerated().reversed() { stack.append((element, "\(path)[\(index)]")) }
+            default: break
+            }
+        }
+        return found
+    }
+
     private enum Component {
         case key(String)
         case index(Int)

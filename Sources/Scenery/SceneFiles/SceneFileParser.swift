@@ -23,6 +23,7 @@ struct SceneFileParser {
             self.error(error.message, at: error.location, path: "")
             return nil
         }
+        sourceMap.reserveCapacity(bytes.count / 24)  // about one located value per line of a scene file
         sourceMap[""] = root.location
         guard case .object(let members) = root.value else {
             error("A scene file must contain a JSON object, not \(root.kindDescription).", at: root.location, path: "")
@@ -151,7 +152,7 @@ struct SceneFileParser {
     /// Reports template syntax errors in every string of a value.
     private mutating func checkTemplates(_ node: SourceJSON.Node, path: String, allowsEventFields: Bool) {
         switch node.value {
-        case .string(let text) where text.contains("$"):
+        case .string(let text) where text.utf8.contains(UInt8(ascii: "$")):
             do {
                 _ = try Template(parsing: text, allowsEventFields: allowsEventFields)
             } catch {

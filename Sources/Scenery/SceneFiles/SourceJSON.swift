@@ -230,30 +230,42 @@ private struct Parser {
         }
     }
 
+    /// A string: one validated copy of its bytes when it has no escape (most strings),
+    /// else its runs and decoded escapes gathered first, then validated once.
     mutating func parseString() throws(SourceJSON.SyntaxError) -> String {
         let start = location
         index += 1  // opening quote
-        var scalars = String.UnicodeScalarView()
         var runStart = index
-        func flush(_ parser: Parser, upTo end: Int, into scalars: inout String.UnicodeScalarView) throws(SourceJSON.SyntaxError) {
-            guard runStart < end else { return }
-            guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
-                throw parser.fail("The string contains invalid UTF-8; save the file as UTF-8.", at: start)
-            }
-            scalars.append(contentsOf: run.unicodeScalars)
-        }
+        var gathered: [UInt8]?  // only once an escape is seen
         while true {
             guard index < bytes.count else { throw fail("Unterminated string; add the closing '\"'.", at: start) }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                try flush(self, upTo: index, into: &scalars)
+                let end = index
                 index += 1
-                return String(scalars)
+                let text: String?
+                if var buffer = gathered {
+                    buffer.append(contentsOf: bytes[runStart..<end])
+                    text = buffer.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+                } else {
+                    text = bytes.withUnsafeBufferPointer { all in
+                        let run = UnsafeBufferPointer(rebasing: all[runStart..<end])
+                        // ASCII (most strings) needs no validation.
+                        return run.allSatisfy { $0 < 0x80 } ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+                    }
+                }
+                // A decoded escape never starts with a continuation byte, so the joined bytes
+                // are valid exactly when every raw run is.
+                guard let text else { throw fail("The string contains invalid UTF-8; save the file as UTF-8.", at: start) }
+                return text
             case UInt8(ascii: "\\"):
-                try flush(self, upTo: index, into: &scalars)
+                var buffer = gathered ?? []
+                gathered = nil
+                buffer.append(contentsOf: bytes[runStart..<index])
                 index += 1
-                scalars.append(try parseEscape())
+                UTF8.encode(try parseEscape()) { buffer.append($0) }
+                gathered = buffer
                 runStart = index
             case 0x00..<0x20:
                 throw fail("Control character (U+\(String(format: byte)) ) inside a string; escape it (for example \\n) or remove it.")

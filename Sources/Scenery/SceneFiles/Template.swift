@@ -96,7 +96,7 @@ struct Template: Sendable, Hashable {
                     throw SyntaxError(message: "'$\(name)' can only be used in event rules.", offset: dollar)
                 }
                 let field = String(name.dropFirst("event.".count))
-                guard !field.isEmpty, !field.contains(".") else {
+                guard !field.isEmpty, !field.utf8.contains(UInt8(ascii: ".")) else {
                     throw SyntaxError(message: "'$\(name)' must name one payload field, as in $event.name.", offset: dollar)
                 }
                 reference = .eventField(field)
@@ -148,7 +148,7 @@ extension JSONValue {
     func resolvingTemplates(in environment: Condition.Environment, allowsEventFields: Bool) -> JSONValue {
         switch self {
         case .string(let text):
-            guard text.contains("$"), let template = try? Template(parsing: text, allowsEventFields: allowsEventFields)
+            guard text.utf8.contains(UInt8(ascii: "$")), let template = try? Template(parsing: text, allowsEventFields: allowsEventFields)
             else { return self }
             return template.resolve(in: environment)
         case .array(let values):

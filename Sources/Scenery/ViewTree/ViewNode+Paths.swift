@@ -46,7 +46,8 @@ extension ViewNode {
         }
     }
 
-    /// Replaces the node at a path, in place (no copy when this tree is not shared).
+    /// Replaces the node at a path, in place: costs the depth of the path, not the size of
+    /// the tree, when this tree is not shared (no array on the way is copied).
     /// Returns whether the path existed.
     @discardableResult
     mutating func replace(at path: ArraySlice<Int>, with node: ViewNode) -> Bool {
@@ -54,35 +55,38 @@ extension ViewNode {
             self = node
             return true
         }
-        switch kind {
-        case .stack(let axis, var children):
-            guard children.indices.contains(first) else { return false }
-            kind = .text("", role: .body)  // release the array so the child edit is in place
-            let done = children[first].replace(at: path.dropFirst(), with: node)
+        // Take the payload out and vacate every other holder of it (this node's kind, then
+        // the taken copy), so that the bound payload is the only owner of the arrays below
+        // and they change in place. (A `switch` keeps its subject alive through the case
+        // body, which would make each array on the way shared and copied.)
+        var taken = kind
+        kind = Self.vacated
+        var done = false
+        if case .stack(let axis, var children) = taken {
+            taken = Self.vacated
+            if children.indices.contains(first) { done = children[first].replace(at: path.dropFirst(), with: node) }
             kind = .stack(axis: axis, children: children)
-            return done
-        case .list(let layout, var sections):
-            guard path.count >= 2, sections.indices.contains(first) else { return false }
-            let row = path[path.startIndex + 1]
-            guard sections[first].rows.indices.contains(row) else { return false }
-            kind = .text("", role: .body)
-            let done = sections[first].rows[row].replace(at: path.dropFirst(2), with: node)
+        } else if case .list(let layout, var sections) = taken {
+            taken = Self.vacated
+            let row = path.count >= 2 ? path[path.startIndex + 1] : -1
+            if sections.indices.contains(first), sections[first].rows.indices.contains(row) {
+                done = sections[first].rows[row].replace(at: path.dropFirst(2), with: node)
+            }
             kind = .list(layout: layout, sections: sections)
-            return done
-        case .tabs(var tabs):
-            guard first == 0 else { return false }
-            kind = .text("", role: .body)
-            let done = tabs.content.replace(at: path.dropFirst(), with: node)
+        } else if case .tabs(var tabs) = taken {
+            taken = Self.vacated
+            if first == 0 { done = tabs.content.replace(at: path.dropFirst(), with: node) }
             kind = .tabs(tabs)
-            return done
-        case .module(var frame):
-            guard first == 0 else { return false }
-            kind = .text("", role: .body)
-            let done = frame.content.replace(at: path.dropFirst(), with: node)
+        } else if case .module(var frame) = taken {
+            taken = Self.vacated
+            if first == 0 { done = frame.content.replace(at: path.dropFirst(), with: node) }
             kind = .module(frame)
-            return done
-        default:
-            return false
+        } else {
+            kind = taken
         }
+        return done
     }
+
+    /// What a node's kind is while its payload is taken out.
+    private static let vacated = Kind.stack(axis: .vertical, children: [])
 }

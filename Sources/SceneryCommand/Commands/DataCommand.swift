@@ -124,11 +124,19 @@ struct DataCommand: AsyncParsableCommand {
                     Output.line("\(file):\(error.location.line):\(error.location.column): error: \(error.message)")
                     throw CommandFailure("'\(file)' is not valid JSON; nothing was imported.", code: .invalidFile)
                 }
-                for problem in problems {
-                    let place = locator.location(of: problem.path)
-                    Output.line("\(file):\(place.line):\(place.column): error: \(problem)")
+                var located = problems.map { (place: locator.location(of: $0.path), message: "\($0)") }
+                // The decoder rejects a number it cannot hold without saying where (the
+                // document parsed above, so that is what it means): point at each one.
+                let numbers = locator.numbersOutsideIntegers
+                if problems.contains(where: { $0.path.isEmpty }), !numbers.isEmpty {
+                    located = numbers.map { number in
+                        (number.location, "\(number.path): must be a whole number from \(Int64.min) to \(Int64.max); fix that value.")
+                    }
                 }
-                throw CommandFailure("\(problems.count) problem(s) in '\(file)'; nothing was imported.", code: .invalidFile)
+                for problem in located {
+                    Output.line("\(file):\(problem.place.line):\(problem.place.column): error: \(problem.message)")
+                }
+                throw CommandFailure("\(located.count) problem(s) in '\(file)'; nothing was imported.", code: .invalidFile)
             }
         }
     }

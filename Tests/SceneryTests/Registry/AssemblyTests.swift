@@ -142,4 +142,61 @@ import Testing
         #expect(await scene.render().visibleTexts.contains("Hi"))
         #expect(registry.diagnostics(for: "broken").containsErrors)
     }
+
+    /// A chain of n scenes, each extending the next, costs n applications of a scene file
+    /// to validate all of it, not n² (each scene used to resolve its whole chain again).
+    @Test func validatingAnExtendsChainAppliesEachSceneOnce() {
+        var registry = SceneRegistry()
+        let count = 400
+        registry.addScenes(
+            sources: (0..<count).map { index in
+                let module = #"{ "id": "m\#(index)", "type": "TextModule", "params": { "title": "Block \#(index)" } }"#
+                let source = index == count - 1
+                    ? #"{ "modules": [ \#(module) ] }"#
+                    : #"{ "extends": "chain\#(index + 1)", "modules": [ \#(module) ] }"#
+                return ("chain\(index)", source, "chain\(index).json")
+            })
+        #expect(registry.allDiagnostics.isEmpty)
+        #expect(registry.appliedDefinitionCount == count)
+        // The deepest scene has every ancestor's module.
+        #expect(registry.variantNames(of: "chain0") == ["default"])
+    }
+
+    /// Validating scenes one by one shares what was resolved: asking about every scene of a
+    /// chain in turn still applies each scene once.
+    @Test func validatingSceneBySceneSharesResolvedBases() {
+        var registry = SceneRegistry()
+        registry.addScenes(
+            sources: (0..<100).map { index in
+                ("c\(index)", index == 99 ? #"{ "modules": [] }"# : #"{ "extends": "c\#(index + 1)" }"#, "c\(index).json")
+            })
+        for index in 0..<100 { #expect(registry.diagnostics(for: "c\(index)").isEmpty) }
+        #expect(registry.validatedSceneCount == 100)
+        #expect(registry.appliedDefinitionCount == 100)
+    }
+
+    /// Resolution indexes modules by id: a scene with 20,000 modules and a child that
+    /// replaces, removes and adds some resolves with every change applied.
+    @Test func aSceneWithManyModulesResolvesEveryChange() async throws {
+        var registry = SceneRegistry()
+        let modules = (0..<20_000).map { #"{ "id": "m\#($0)", "type": "TextModule", "params": { "title": "Block \#($0)" } }"# }
+        registry.addScenes(sources: [
+            ("big", #"{ "modules": [ \#(modules.joined(separator: ",")) ] }"#, "big.json"),
+            (
+                "child",
+                #"{ "extends": "big", "remove": ["m5", "m19999"], "replace": [ { "id": "m7", "type": "TextModule", "params": { "title": "Seven" } } ], "modules": [ { "id": "extra", "type": "TextModule", "params": { "title": "Extra" } } ] }"#,
+                "child.json"
+            ),
+            ("twice", #"{ "extends": "big", "modules": [ { "id": "m8", "type": "TextModule", "params": { "title": "Again" } } ] }"#, "twice.json"),
+        ])
+        #expect(registry.diagnostics(for: "child").isEmpty)
+        let problems = registry.diagnostics(for: "twice")
+        #expect(problems.count == 1)
+        #expect(problems.first?.message.contains("Duplicate module id 'm8'") == true)
+        let scene = try await registry.assemble("child", for: SceneContext(viewer: nil), host: RecordingHost())
+        let texts = await scene.render().visibleTexts
+        #expect(texts.contains("Seven") && texts.contains("Extra"))
+        #expect(!texts.contains("Block 5") && !texts.contains("Block 19999") && !texts.contains("Block 7"))
+        #expect(texts.contains("Block 19998"))
+    }
 }

@@ -26,7 +26,7 @@ func mutated(_ old: [Row], percent: Int, using random: inout SeededRandom, nextI
 
 @Suite struct ListDiffTests {
     @Test func reportsMinimalChanges() {
-        let diff = ListDiff(from: ["a", "b", "c", "d"], to: ["b", "a", "d", "e"])
+        let diff = ListDiff(fromIDs: ["a", "b", "c", "d"], toIDs: ["b", "a", "d", "e"])
         #expect(diff.deletions == [2])
         #expect(diff.insertions == [3])
         #expect(diff.moves.count == 1, "only one of a/b changed its relative order")
@@ -37,7 +37,7 @@ func mutated(_ old: [Row], percent: Int, using random: inout SeededRandom, nextI
         let old = Array(0..<1000)
         var new = old
         new.insert(new.remove(at: 3), at: 900)
-        let diff = ListDiff(from: old, to: new)
+        let diff = ListDiff(fromIDs: old, toIDs: new)
         #expect(diff.moves == [ListDiff<Int>.Move(from: 3, to: 900)])
         #expect(diff.deletions.isEmpty && diff.insertions.isEmpty)
     }
@@ -78,15 +78,64 @@ func mutated(_ old: [Row], percent: Int, using random: inout SeededRandom, nextI
 
     @Test func duplicateIdsNeverCrashAndAreReported() {
         let old = ["a", "a", "b", "c", "c", "c"], new = ["c", "a", "b", "a", "c"]
-        let diff = ListDiff(from: old, to: new)
+        let diff = ListDiff(fromIDs: old, toIDs: new)
         #expect(diff.duplicateIDs.sorted() == ["a", "c"])
         #expect(diff.applying(to: old, new: new) == new)
     }
 
+    @Test func duplicatesArePairedInOrderOfOccurrence() {
+        // The first "a" of the new list is the first "a" of the old one, the second the second.
+        let diff = ListDiff(fromIDs: ["a", "b", "a"], toIDs: ["a", "a", "b"])
+        #expect(diff.moves == [ListDiff<String>.Move(from: 2, to: 1)] || diff.moves == [ListDiff<String>.Move(from: 1, to: 2)])
+        #expect(diff.deletions.isEmpty && diff.insertions.isEmpty)
+        // More occurrences in the new list than in the old: the extra ones are inserted.
+        let grown = ListDiff(fromIDs: ["x"], toIDs: ["x", "x", "y", "y"])
+        #expect(grown.insertions == [1, 2, 3])
+        #expect(grown.duplicateIDs.sorted() == ["x", "y"])
+        // Fewer: the extra old ones are deleted.
+        let shrunk = ListDiff(fromIDs: ["x", "x", "x"], toIDs: ["x"])
+        #expect(shrunk.deletions == [1, 2])
+        #expect(shrunk.duplicateIDs == ["x"])
+    }
+
+    @Test(arguments: 0..<100)
+    func duplicateIdsStillReproduceTheNewList(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        let old = (0..<Int.random(in: 0...40, using: &random)).map { _ in Int.random(in: 0..<12, using: &random) }
+        var new = old.shuffled(using: &random).dropLast(Int.random(in: 0...3, using: &random)).map { $0 }
+        for _ in 0..<Int.random(in: 0...4, using: &random) { new.insert(Int.random(in: 0..<16, using: &random), at: Int.random(in: 0...new.count, using: &random)) }
+        let diff = ListDiff(fromIDs: old, toIDs: new)
+        #expect(diff.applying(to: old, new: new) == new)
+        // Every id that repeats on either side is reported, and no other.
+        func repeated(_ ids: [Int]) -> Set<Int> { Set(Dictionary(grouping: ids, by: { $0 }).filter { $0.value.count > 1 }.keys) }
+        #expect(Set(diff.duplicateIDs) == repeated(old).union(repeated(new)))
+        #expect(diff.duplicateIDs.count == Set(diff.duplicateIDs).count)
+        // Pairing in order of occurrence: as many kept as the smaller count of each id.
+        let kept = Set(old).union(new).reduce(0) { total, id in total + min(old.count { $0 == id }, new.count { $0 == id }) }
+        #expect(old.count - diff.deletions.count == kept)
+    }
+
+    /// A row type that is both `Identifiable` and `Hashable`: the unlabelled call must
+    /// match rows by id and report updates, not treat each whole row as an id.
+    struct HashableRow: Identifiable, Hashable {
+        var id: Int
+        var likes: Int
+    }
+
+    @Test func identifiableHashableRowsAreMatchedByID() {
+        let old = (0..<10).map { HashableRow(id: $0, likes: 0) }
+        var new = old
+        new[3].likes = 1
+        new[7].likes = 5
+        let diff = ListDiff(from: old, to: new)
+        #expect(diff.updates == [3, 7])
+        #expect(diff.deletions.isEmpty && diff.insertions.isEmpty && diff.moves.isEmpty)
+    }
+
     @Test func emptyToFullAndBack() {
         let full = Array(0..<50)
-        #expect(ListDiff(from: [], to: full).insertions == Array(0..<50))
-        #expect(ListDiff(from: full, to: []).deletions == Array(0..<50))
-        #expect(ListDiff(from: full, to: full).isEmpty)
+        #expect(ListDiff(fromIDs: [], toIDs: full).insertions == Array(0..<50))
+        #expect(ListDiff(fromIDs: full, toIDs: []).deletions == Array(0..<50))
+        #expect(ListDiff(fromIDs: full, toIDs: full).isEmpty)
     }
 }

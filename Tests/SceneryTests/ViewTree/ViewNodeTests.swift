@@ -15,6 +15,33 @@ import Testing
         }
     }
 
+    /// The scene replaces one re-rendered row in its copy of the host's tree: the row array
+    /// of a 1,000-row list must change in place, not be copied (a copy costs every row).
+    @Test func replacingOneRowKeepsTheRowArrayInPlace() throws {
+        func makeFrame() -> ViewNode {  // so that nothing else holds the row array
+            let rows = (0..<1000).map { ViewNode.text(NodeID("row.\($0)"), "Row \($0)") }
+            let content = ViewNode.list("list", sections: [.init(id: "all", rows: rows)])
+            return ViewNode(id: "m", kind: .module(.init(module: "m", type: "Long", status: .ready, content: content)))
+        }
+        var frame = makeFrame()
+        func rowStorage(_ node: ViewNode) -> UnsafeRawPointer? {
+            guard case .module(let module) = node.kind, case .list(_, let sections) = module.content.kind else { return nil }
+            return sections[0].rows.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        let before = try #require(rowStorage(frame))
+        let path = try #require(frame.pathIndex()["row.500"])
+        let replaced = frame.replace(at: path[...], with: .text("row.500", "Changed"))
+        #expect(replaced)
+        #expect(rowStorage(frame) == before)
+        #expect(frame.node(withID: "row.500") == .text("row.500", "Changed"))
+        #expect(frame.node(withID: "row.499") == .text("row.499", "Row 499"))
+        // A path that is not in the tree changes nothing.
+        let unchanged = frame
+        let replacedMissing = frame.replace(at: [0, 0, 5000], with: .text("x", "x"))
+        #expect(!replacedMissing)
+        #expect(frame == unchanged)
+    }
+
     @Test func qualifiesIDsByModule() {
         let qualified = ViewNode.list("l", sections: [.init(id: "s", rows: [row])]).qualified(by: "blogs")
         #expect(qualified.allNodes.map(\.id) == ["blogs/l", "blogs/row.1", "blogs/row.1.title", "blogs/row.1.like"])

@@ -7,14 +7,22 @@
 /// only if its order relative to the others really changed.
 ///
 /// ```swift
-/// let diff = ListDiff(from: ["a", "b", "c", "d"], to: ["b", "a", "d", "e"])
-/// diff.deletions    // [2]          ("c", old index)
-/// diff.insertions   // [3]          ("e", new index)
-/// diff.moves        // [Move(from: 0, to: 1)]   ("a"; "b" and "d" kept their order)
+/// struct Post: Identifiable, Equatable { var id: Int; var title: String }
+/// let diff = ListDiff(from: oldPosts, to: newPosts)   // matched by id, compared for updates
+///
+/// let ids = ListDiff(fromIDs: ["a", "b", "c", "d"], toIDs: ["b", "a", "d", "e"])
+/// ids.deletions    // [2]          ("c", old index)
+/// ids.insertions   // [3]          ("e", new index)
+/// ids.moves        // [Move(from: 0, to: 1)]   ("a"; "b" and "d" kept their order)
 /// ```
 ///
-/// Ids should be unique. Duplicates never crash: the k-th occurrence of an id in one list
-/// is matched with the k-th in the other, and the ids are listed in ``duplicateIDs``.
+/// The two initialisers have different labels on purpose: a row type that is both
+/// `Identifiable` and `Hashable` is matched by its ``Swift/Identifiable/id`` with
+/// ``init(from:to:)``, never by its whole value.
+///
+/// Ids should be unique. Duplicates never crash and cost about what unique ids cost: the
+/// k-th occurrence of an id in one list is paired with the k-th in the other (moves are
+/// minimal for that pairing), and the ids are listed in ``duplicateIDs``.
 public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// An item that kept its identity but changed position relative to the others.
     public struct Move: Sendable, Hashable {
@@ -36,105 +44,78 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// Items that moved, by new index ascending.
     public var moves: [Move] = []
     /// New indices of items in both lists whose content changed, ascending (only from
-    /// ``init(from:to:)-(_,_)`` on comparable items).
+    /// ``init(from:to:)``, which compares items).
     public var updates: [Int] = []
-    /// Ids that occur more than once in either list.
+    /// Ids that occur more than once in either list, in no particular order.
     public var duplicateIDs: [ID] = []
 
     /// Whether the lists are the same.
     public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && moves.isEmpty && updates.isEmpty }
 
-    /// The changes between two lists of ids.
+    /// The changes between two lists of ids: deletions, insertions and moves.
     @inlinable
-    public init(from old: [ID], to new: [ID]) {
+    public init(fromIDs old: [ID], toIDs new: [ID]) {
         self.init(old: old, new: new, areEqual: nil)
     }
 
-    /// The changes between two lists of identified, comparable items, updates included.
+    /// The changes between two lists of identified, comparable items: matched by id,
+    /// compared with `==` for ``updates``.
     @inlinable
     public init<Item: Identifiable & Equatable>(from old: [Item], to new: [Item]) where Item.ID == ID {
         self.init(old: old.map(\.id), new: new.map(\.id)) { oldIndex, newIndex in old[oldIndex] == new[newIndex] }
     }
 
+    /// The changes between two lists of identified items: deletions, insertions and moves
+    /// (items are not compared, so there are no updates).
+    @inlinable
+    public init<Item: Identifiable>(from old: [Item], to new: [Item]) where Item.ID == ID {
+        self.init(old: old.map(\.id), new: new.map(\.id), areEqual: nil)
+    }
+
     @inlinable
     init(old: [ID], new: [ID], areEqual: ((Int, Int) -> Bool)?) {
-        // Match by id; fall back to (id, occurrence) keys when an id repeats.
-        let matches: [Int?]  // for each new index, the matched old index
-        var matchedOld = [Bool](repeating: false, count: old.count)
-        if let simple = Self.simpleMatches(old: old, new: new) {
-            matches = simple
-        } else {
-            let (occurrenceMatches, duplicates) = Self.occurrenceMatches(old: old, new: new)
-            matches = occurrenceMatches
-            duplicateIDs = duplicates
+        // The first unpaired old index of each id; later occurrences of a repeated id are
+        // chained through `nextOccurrence` (allocated only when an id repeats). One hash
+        // operation per item in each list, unique or not.
+        let exhausted = -1  // every old occurrence is paired: a further one in `new` repeats
+        let onlyNew = -2  // not in `old`: a further one in `new` repeats
+        var firstUnpaired = [ID: Int](minimumCapacity: old.count)
+        var nextOccurrence: [Int] = []
+        var reported = Set<ID>()
+        for index in old.indices.reversed() {
+            guard let later = firstUnpaired.updateValue(index, forKey: old[index]) else { continue }
+            if nextOccurrence.isEmpty { nextOccurrence = [Int](repeating: exhausted, count: old.count) }
+            nextOccurrence[index] = later
+            if reported.insert(old[index]).inserted { duplicateIDs.append(old[index]) }
         }
+        var matchedOld = [Bool](repeating: false, count: old.count)
         var sequence: [Int] = []  // old indices of matched items, in new order
         var sequencePositions: [Int] = []  // their new indices
         sequence.reserveCapacity(new.count)
         sequencePositions.reserveCapacity(new.count)
-        for (newIndex, match) in matches.enumerated() {
-            if let oldIndex = match {
-                matchedOld[oldIndex] = true
-                sequence.append(oldIndex)
-                sequencePositions.append(newIndex)
-                if let areEqual, !areEqual(oldIndex, newIndex) { updates.append(newIndex) }
-            } else {
+        for (newIndex, id) in new.enumerated() {
+            guard let slot = firstUnpaired.index(forKey: id) else {
+                firstUnpaired[id] = onlyNew
                 insertions.append(newIndex)
+                continue
             }
+            let oldIndex = firstUnpaired.values[slot]
+            guard oldIndex >= 0 else {
+                if reported.insert(id).inserted { duplicateIDs.append(id) }
+                insertions.append(newIndex)
+                continue
+            }
+            firstUnpaired.values[slot] = nextOccurrence.isEmpty ? exhausted : nextOccurrence[oldIndex]
+            matchedOld[oldIndex] = true
+            sequence.append(oldIndex)
+            sequencePositions.append(newIndex)
+            if let areEqual, !areEqual(oldIndex, newIndex) { updates.append(newIndex) }
         }
         for (oldIndex, matched) in matchedOld.enumerated() where !matched { deletions.append(oldIndex) }
         let staying = Self.longestIncreasingSubsequence(sequence)
         for (position, oldIndex) in sequence.enumerated() where !staying[position] {
             moves.append(Move(from: oldIndex, to: sequencePositions[position]))
         }
-    }
-
-    /// Matches by id when no id repeats; `nil` if one does.
-    @inlinable
-    static func simpleMatches(old: [ID], new: [ID]) -> [Int?]? {
-        var oldIndex = [ID: Int](minimumCapacity: old.count)
-        for (index, id) in old.enumerated() {
-            guard oldIndex.updateValue(index, forKey: id) == nil else { return nil }
-        }
-        var seen = Set<ID>(minimumCapacity: new.count)
-        var matches = [Int?](repeating: nil, count: new.count)
-        for (index, id) in new.enumerated() {
-            guard seen.insert(id).inserted else { return nil }
-            matches[index] = oldIndex[id]
-        }
-        return matches
-    }
-
-    @usableFromInline
-    struct Occurrence: Hashable {
-        @usableFromInline var id: ID
-        @usableFromInline var number: Int
-
-        @inlinable
-        init(id: ID, number: Int) {
-            self.id = id
-            self.number = number
-        }
-    }
-
-    /// Matches the k-th occurrence of an id in one list with the k-th in the other.
-    @inlinable
-    static func occurrenceMatches(old: [ID], new: [ID]) -> ([Int?], [ID]) {
-        var duplicates: [ID] = []
-        var reported = Set<ID>()
-        func keys(_ ids: [ID]) -> [Occurrence] {
-            var counts: [ID: Int] = [:]
-            return ids.map { id in
-                let number = counts[id, default: 0]
-                counts[id] = number + 1
-                if number == 1, reported.insert(id).inserted { duplicates.append(id) }
-                return Occurrence(id: id, number: number)
-            }
-        }
-        let oldKeys = keys(old), newKeys = keys(new)
-        var oldIndex = [Occurrence: Int](minimumCapacity: old.count)
-        for (index, key) in oldKeys.enumerated() { oldIndex[key] = index }
-        return (newKeys.map { oldIndex[$0] }, duplicates)
     }
 
     /// Marks the elements of a longest strictly increasing subsequence (patience sorting).

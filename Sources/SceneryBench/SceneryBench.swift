@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+
+/// `scenery-bench`: the figures of BENCHMARKS.md, each beside what it is compared against.
+///
+/// Every benchmark runs its contenders interleaved in this one process (A, B, A, B, …),
+/// several rounds each after a warm-up, and prints the minimum and the median with the load
+/// average it ran under. Timings belong here, never in the unit tests.
+@main
+struct SceneryBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scenery-bench",
+        abstract: "Measure Scenery's costs side by side with what each is compared against.",
+        discussion: """
+            Build and run in release mode:
+              swift build -c release
+              .build/release/scenery-bench                 # all, about a minute
+              .build/release/scenery-bench update loading  # two of them
+
+            Benchmarks:
+            \(Benchmark.allCases.map { "  \($0.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+
+            Run on an idle machine: on 2 cores anything else running shows in the numbers.
+            The load average is printed before each benchmark.
+            """)
+
+    @Argument(help: "The benchmarks to run (default: all). See the list above.")
+    var benchmarks: [Benchmark] = []
+
+    @Option(help: "Scale the number of rounds each contender runs (at least 1).")
+    var rounds: Int = 1
+
+    @Flag(help: "Also time the standard library's difference(from:) on 100,000 rows (minutes).")
+    var full = false
+
+    @Option(name: .customLong("memory-probe"), help: ArgumentHelp(visibility: .private))
+    var memoryProbe: String?
+
+    mutating func validate() throws {
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
+    }
+
+    func run() async throws {
+        if let memoryProbe {
+            await MemoryBenchmark.probe(memoryProbe)
+            return
+        }
+        let selected = benchmarks.isEmpty ? Benchmark.allCases : benchmarks
+        print("# Scenery benchmarks\n")
+        print("Machine: \(Machine.description)")
+        print("Build: release. Contenders interleaved in one process; min and median of the rounds shown.\n")
+        let options = BenchmarkOptions(roundScale: rounds, full: full)
+        for benchmark in selected {
+            let load = Machine.loadAverage
+            var table = try await benchmark.run(options)
+            table.notes.append("Load average before: \(load); after: \(Machine.loadAverage).")
+            print(table.render())
+            print("")
+        }
+    }
+}
+
+/// Settings every benchmark reads.
+struct BenchmarkOptions {
+    var roundScale: Int
+    var full: Bool
+
+    func rounds(_ base: Int) -> Int { base * roundScale }
+}
+
+/// The benchmarks, by the name the command line takes.
+enum Benchmark: String, CaseIterable, ExpressibleByArgument {
+    case diff, duplicates, update, assembly, loading, rendering, coldStart = "cold-start", memory
+
+    var summary: String {
+        switch self {
+        case .diff: "ListDiff against difference(from:), 1k-100k rows"
+        case .duplicates: "ListDiff with 1% duplicate ids (target: 1.5x unique)"
+        case .update: "one-row change in a long list (target: 30 us at 100k)"
+        case .assembly: "ready time vs slowest module (target: < 1.1x)"
+        case .loading: "loading 1,000 scene files (target: 150 ms)"
+        case .rendering: "text, JSON and HTML of 10,000 rows"
+        case .coldStart: "scenery vs a trivial executable (target: 2x)"
+        case .memory: "peak memory of 100,000 rows, windowed and whole"
+        }
+    }
+
+    func run(_ options: BenchmarkOptions) async throws -> Table {
+        switch self {
+        case .diff: DiffBenchmark.run(options)
+        case .duplicates: DiffBenchmark.runDuplicates(options)
+        case .update: try await UpdateBenchmark.run(options)
+        case .assembly: try await AssemblyBenchmark.run(options)
+        case .loading: try LoadingBenchmark.run(options)
+        case .rendering: try await RenderingBenchmark.run(options)
+        case .coldStart: try ColdStartBenchmark.run(options)
+        case .memory: try MemoryBenchmark.run(options)
+        }
+    }
+}
