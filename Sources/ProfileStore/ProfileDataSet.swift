@@ -182,11 +182,16 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
 
     /// The data set as pretty-printed JSON with sorted keys.
     public func encoded() -> Data {
+        // Strings, numbers and dates always encode.
+        (try? Self.encoder.encode(self)) ?? Data()
+    }
+
+    /// The encoder of ``encoded()``: pretty-printed, sorted keys, ISO 8601 dates.
+    static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Strings, numbers and dates always encode.
-        return (try? encoder.encode(self)) ?? Data()
+        return encoder
     }
 
     private static func problem(for error: DecodingError) -> DataProblem {
@@ -226,58 +231,6 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
 }
 
 extension SQLiteProfileStore {
-    /// Everything in the database, in id order.
-    ///
-    /// - Throws: ``ProfileError/storage(_:)`` naming the database, the table and the row of a
-    ///   value this program cannot have written (an id that is not an integer, a date outside
-    ///   the years 1–9999), rather than exporting something that cannot be imported again.
-    public func exportData() throws(ProfileError) -> ProfileDataSet {
-        try withConnection { connection throws(ProfileError) in
-            func integer(_ value: SQLValue, _ table: String, _ row: Int, _ column: String) throws(ProfileError) -> Int64 {
-                guard let integer = value.checkedInteger else { throw unreadable(table, row, column, value, "an integer") }
-                return integer
-            }
-            func date(_ value: SQLValue, _ table: String, _ row: Int, _ column: String) throws(ProfileError) -> Date {
-                guard case let seconds = value.real, seconds.isFinite, (-62_135_596_800.0...253_402_300_799.0).contains(seconds) else {
-                    throw unreadable(table, row, column, value, "a date between the years 1 and 9999")
-                }
-                return Date(timeIntervalSince1970: seconds)
-            }
-            func unreadable(_ table: String, _ row: Int, _ column: String, _ value: SQLValue, _ expected: String) -> ProfileError {
-                .storage(
-                    "The database '\(path)' holds \(value.text ?? "NULL") in \(table), row \(row + 1) (ordered by id), column \(column), which must be \(expected); this program did not write it. Fix the row, or import a data set.")
-            }
-            let users = try connection.query("SELECT id, name, avatar_url, summary FROM users ORDER BY id").map { Self.user($0[...]) }
-            var blogs: [ProfileDataSet.BlogRecord] = []
-            for (index, row) in try connection.query("SELECT id, author, title, body, created_at FROM blogs ORDER BY id").enumerated() {
-                blogs.append(
-                    ProfileDataSet.BlogRecord(
-                        id: try integer(row[0], "blogs", index, "id"), author: UserID(row[1].text ?? ""), title: row[2].text ?? "",
-                        body: row[3].text ?? "", createdAt: try date(row[4], "blogs", index, "created_at")))
-            }
-            var likes: [ProfileDataSet.LikeRecord] = []
-            for (index, row) in try connection.query("SELECT blog, user FROM likes ORDER BY blog, user").enumerated() {
-                likes.append(ProfileDataSet.LikeRecord(blog: try integer(row[0], "likes", index, "blog"), user: UserID(row[1].text ?? "")))
-            }
-            var drafts: [Draft] = []
-            for (index, row) in try connection.query("SELECT id, owner, title, body, edited_at FROM drafts ORDER BY id").enumerated() {
-                drafts.append(
-                    Draft(
-                        id: try integer(row[0], "drafts", index, "id"), owner: UserID(row[1].text ?? ""), title: row[2].text ?? "",
-                        body: row[3].text ?? "", editedAt: try date(row[4], "drafts", index, "edited_at")))
-            }
-            let follows = try connection.query("SELECT follower, followee FROM follows ORDER BY follower, followee").map {
-                ProfileDataSet.FollowRecord(follower: UserID($0[0].text ?? ""), followee: UserID($0[1].text ?? ""))
-            }
-            let friendships = try connection.query("SELECT requester, addressee, status FROM friendships ORDER BY requester, addressee").map {
-                ProfileDataSet.FriendshipRecord(
-                    requester: UserID($0[0].text ?? ""), addressee: UserID($0[1].text ?? ""),
-                    status: ProfileDataSet.FriendshipRecord.Status(rawValue: $0[2].text ?? "") ?? .pending)
-            }
-            return ProfileDataSet(users: users, blogs: blogs, likes: likes, drafts: drafts, follows: follows, friendships: friendships)
-        }
-    }
-
     /// Replaces everything in the database with `dataSet`, in one transaction.
     ///
     /// - Throws: ``ProfileError/invalidData(_:)`` listing every problem of the data set;

@@ -150,8 +150,8 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.output == """
-                \(file.path):4:15: error: blogs[0].id: must be a whole number from -9223372036854775808 to 9223372036854775807; fix that value.
-                \(file.path):5:15: error: blogs[1].id: must be a whole number from -9223372036854775808 to 9223372036854775807; fix that value.
+                \(file.path):4:13: error: blogs[0].id: must be a whole number from -9223372036854775808 to 9223372036854775807; fix that value.
+                \(file.path):5:13: error: blogs[1].id: must be a whole number from -9223372036854775808 to 9223372036854775807; fix that value.
 
                 """)
         #expect(result.error == "error: 2 problem(s) in '\(file.path)'; nothing was imported.\n")

@@ -105,6 +105,24 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs a query and hands its rows over one at a time, with their index, so a large
+    /// table is never held in memory whole.
+    func forEachRow(
+        _ sql: String, _ arguments: [SQLValue] = [], _ body: ([SQLValue], Int) throws(ProfileError) -> Void
+    ) throws(ProfileError) {
+        let statement = try prepare(sql, arguments)
+        defer { sqlite3_finalize(statement) }
+        var index = 0
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw error("Query failed") }
+            let count = sqlite3_column_count(statement)
+            try body((0..<count).map { column(statement, $0) }, index)
+            index += 1
+        }
+    }
+
     /// Runs a statement that changes data; returns the number of rows changed.
     @discardableResult
     func run(_ sql: String, _ arguments: [SQLValue] = []) throws(ProfileError) -> Int {

@@ -122,13 +122,19 @@ extension SceneRegistry {
                 break
             }
             guard seen.insert(parent).inserted else {
-                let names = chain.map(\.id) + [parent]
-                // Long cycles are shown by their ends, so the message stays short.
-                let cycle = names.count <= 8 ? names.joined(separator: " → ") : (names.prefix(4) + ["…"] + names.suffix(3)).joined(separator: " → ")
-                problems.append(
-                    Diagnostic(
-                        .error, "'extends' forms a cycle (\(cycle)); a scene cannot extend itself through its parents.",
-                        file: child.file, location: child.location(of: "extends"), path: "extends"))
+                // Each scene on the cycle gets the error at its own "extends", the cycle
+                // named from itself.
+                let start = chain.firstIndex { $0.id == parent } ?? 0
+                let cycle = Array(chain[start...])
+                for (position, scene) in cycle.enumerated() {
+                    let names = (cycle[position...] + cycle[..<position]).map(\.id) + [scene.id]
+                    // Long cycles are shown by their ends, so the message stays short.
+                    let shown = names.count <= 8 ? names.joined(separator: " → ") : (names.prefix(4) + ["…"] + names.suffix(3)).joined(separator: " → ")
+                    problems.append(
+                        Diagnostic(
+                            .error, "'extends' forms a cycle (\(shown)); a scene cannot extend itself through its parents.",
+                            file: scene.file, location: scene.location(of: "extends"), path: "extends"))
+                }
                 failure = .cycle
                 break
             }

@@ -36,12 +36,17 @@ struct DataCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let data = try database.openStore().exportData().encoded()
+                let store = try database.openStore()
                 if file == "-" {
-                    Output.write(String(decoding: data, as: UTF8.self) + "\n")
+                    // Streamed: memory stays flat however large the data set.
+                    try store.exportJSON { Output.write($0) }
+                    Output.write("\n")
                     return
                 }
-                try Self.write(data, to: file)
+                try Self.write(to: file) { handle in
+                    try store.exportJSON { chunk in try handle.write(contentsOf: Data(chunk.utf8)) }
+                    try handle.write(contentsOf: Data("\n".utf8))
+                }
                 Output.line("Exported the data of '\(database.path)' to \(file).")
             }
         }
@@ -49,7 +54,7 @@ struct DataCommand: AsyncParsableCommand {
         /// Writes the whole file or nothing: to a temporary file beside the target, then
         /// renamed over it. Only a regular file (or a new path) is ever replaced; a symlink
         /// is followed to its target; a device, FIFO, socket or directory is refused.
-        static func write(_ data: Data, to path: String) throws {
+        static func write(to path: String, _ body: (FileHandle) throws -> Void) throws {
             let target = URL(filePath: path).resolvingSymlinksInPath()
             var status = stat()
             if lstat(target.path, &status) == 0 {
@@ -69,10 +74,28 @@ struct DataCommand: AsyncParsableCommand {
                         code: .sceneryError)
                 }
             }
+            let temporary = target.deletingLastPathComponent().appending(path: ".\(target.lastPathComponent).\(UUID().uuidString).partial")
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+                let handle = try? FileHandle(forWritingTo: temporary)
+            else {
+                throw CommandFailure(
+                    "Cannot write '\(path)': cannot create a file in '\(target.deletingLastPathComponent().path)'; nothing was written.",
+                    code: .sceneryError)
+            }
             do {
-                try data.write(to: target, options: .atomic)
+                defer { try? handle.close() }
+                try body(handle)
+                try handle.synchronize()
             } catch {
+                try? FileManager.default.removeItem(at: temporary)
+                if let failure = error as? CommandFailure { throw failure }
+                if error is ProfileError { throw error }
                 throw CommandFailure("Cannot write '\(path)': \(error.localizedDescription); nothing was written.", code: .sceneryError)
+            }
+            guard rename(temporary.path, target.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: temporary)
+                throw CommandFailure("Cannot write '\(path)': \(reason); nothing was written.", code: .sceneryError)
             }
         }
     }

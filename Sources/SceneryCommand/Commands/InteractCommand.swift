@@ -119,7 +119,7 @@ struct InteractCommand: AsyncParsableCommand {
     }
 
     private var renderer: TextRenderer {
-        let color = Output.outputIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+        let color = Output.outputIsTerminal && Environment.value("NO_COLOR") == nil
         return TextRenderer(width: width.columns(), usesColor: color)
     }
 

@@ -16,11 +16,10 @@ struct DatabaseOptions: ParsableArguments {
     var path: String { database ?? Self.defaultPath }
 
     static var defaultPath: String {
-        let environment = ProcessInfo.processInfo.environment
         if let path = environmentPath { return path }
         // $HOME first: FileManager's home directory ignores it on Linux.
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? URL(filePath: home).appending(path: ".local/share").path
+        let home = Environment.value("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let dataHome = Environment.value("XDG_DATA_HOME") ?? URL(filePath: home).appending(path: ".local/share").path
         return URL(filePath: dataHome).appending(path: "scenery/demo.sqlite").path
     }
 
@@ -36,6 +35,6 @@ struct DatabaseOptions: ParsableArguments {
 
     /// `$SCENERY_DATABASE`, if set.
     static var environmentPath: String? {
-        ProcessInfo.processInfo.environment["SCENERY_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
+        Environment.value("SCENERY_DATABASE")
     }
 }

@@ -35,7 +35,7 @@ struct WidthOption: ParsableArguments {
         if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             return clamp(Int(size.ws_col))
         }
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
+        if let text = Environment.value("COLUMNS"), let columns = Int(text), columns > 0 {
             return clamp(columns)
         }
         return nil

@@ -87,6 +87,55 @@ import Testing
         #expect(try fresh.exportData() == exported)
     }
 
+    /// The streamed export is the same text as encoding the whole data set, for the demo
+    /// data, for awkward text and for empty tables.
+    @Test func streamedExportIsTheSameTextAsTheWholeEncoding() throws {
+        var awkward = DemoData.dataSet
+        awkward.users[0].name = "quote \" backslash \\ slash / NUL \u{0} tab \t é 中文 \u{7F}"
+        awkward.users[1].avatarURL = "https://example.com/a.png"
+        for dataSet in [DemoData.dataSet, awkward, ProfileDataSet(users: [User(id: "1", name: "Solo")])] {
+            let fresh = try SQLiteProfileStore.inMemory(seedDemoData: false)
+            try fresh.importData(dataSet)
+            var streamed = ""
+            try fresh.exportJSON { streamed += $0 }
+            #expect(streamed == String(decoding: try fresh.exportData().encoded(), as: UTF8.self))
+            #expect(try ProfileDataSet.decode(from: Data(streamed.utf8)) == dataSet.normalized())
+        }
+    }
+
+    /// A large export arrives in bounded chunks while the tables are read, never as one
+    /// string of everything.
+    @Test func aLargeExportIsWrittenInBoundedChunks() throws {
+        var dataSet = ProfileDataSet(users: [User(id: "1", name: "Prolific")])
+        dataSet.blogs = (1...5_000).map {
+            ProfileDataSet.BlogRecord(id: Int64($0), author: "1", title: "Post \($0)", body: String(repeating: "words ", count: 20), createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+        }
+        let fresh = try SQLiteProfileStore.inMemory(seedDemoData: false)
+        try fresh.importData(dataSet)
+        var chunks: [Int] = []
+        var text = ""
+        try fresh.exportJSON { chunk in
+            chunks.append(chunk.utf8.count)
+            text += chunk
+        }
+        #expect(chunks.count > 10)
+        #expect(chunks.allSatisfy { $0 < 70_000 })
+        #expect(try ProfileDataSet.decode(from: Data(text.utf8)).blogs.count == 5_000)
+    }
+
+    /// A write that fails stops the export and is what it throws.
+    @Test func aFailingWriteStopsTheExport() throws {
+        struct DiskFull: Error {}
+        var calls = 0
+        #expect(throws: DiskFull.self) {
+            try store.exportJSON { _ in
+                calls += 1
+                throw DiskFull()
+            }
+        }
+        #expect(calls == 1)
+    }
+
     @Test func textWithNULCharactersIsKeptWhole() throws {
         var data = DemoData.dataSet
         data.users[0].name = "Alice\u{0000} and the hidden rest"
