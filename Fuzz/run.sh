@@ -1,19 +1,61 @@
 #!/usr/bin/env bash
-# Builds the scene-loader fuzzer (libFuzzer + AddressSanitizer) and runs it.
-#   Fuzz/run.sh [seconds]     default 600
-# Seeds: Scenes/*.json and the invalid fixtures. New inputs go to .build-fuzz/corpus;
-# crashes, timeouts and out-of-memory inputs to .build-fuzz/findings (add each as a test).
+# Builds the fuzzers (libFuzzer + AddressSanitizer) and runs them.
+#   Fuzz/run.sh [seconds] [scene|import|all]     default: 600 seconds each, all
+# scene:  the scene-file loader and validator (Fuzz/SceneLoaderFuzzer.swift), seeded with
+#         Scenes/*.json and the invalid fixtures.
+# import: the data-set importer (Fuzz/DataSetImportFuzzer.swift), seeded with the demo
+#         data and the import fixtures.
+# Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
+# out-of-memory inputs to .build-fuzz/<name>/findings (add each as a test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
+which="${2:-all}"
 out=.build-fuzz
-mkdir -p "$out/corpus" "$out/findings" "$out/seeds"
-cp Scenes/*.json Tests/SceneFileToolingTests/Fixtures/InvalidScenes/*.json "$out/seeds/"
-cp Tests/SceneFileToolingTests/Fixtures/PluginConsumer/Scenes/*.json "$out/seeds/"
-echo "== building the fuzzer"
-swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -module-name SceneryFuzz \
-    Fuzz/SceneLoaderFuzzer.swift $(find Sources/Scenery -name '*.swift' | sort) -o "$out/scene-loader-fuzzer"
-echo "== fuzzing for ${seconds}s"
-ASAN_OPTIONS=detect_leaks=0 "$out/scene-loader-fuzzer" "$out/corpus" "$out/seeds" \
-    -max_total_time="$seconds" -max_len=1048576 -timeout=5 -rss_limit_mb=2048 \
-    -artifact_prefix="$out/findings/" -print_final_stats=1
+flags=(-O -sanitize=fuzzer,address -swift-version 6)
+
+run() {  # name binary seeds...
+    local name="$1" binary="$2"
+    shift 2
+    mkdir -p "$out/$name/corpus" "$out/$name/findings"
+    echo "== fuzzing $name for ${seconds}s"
+    ASAN_OPTIONS=detect_leaks=0 "$binary" "$out/$name/corpus" "$@" \
+        -max_total_time="$seconds" -max_len=1048576 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$out/$name/findings/" -print_final_stats=1
+}
+
+if [[ "$which" == scene || "$which" == all ]]; then
+    mkdir -p "$out/scene/seeds"
+    cp Scenes/*.json Tests/SceneFileToolingTests/Fixtures/InvalidScenes/*.json "$out/scene/seeds/"
+    cp Tests/SceneFileToolingTests/Fixtures/PluginConsumer/Scenes/*.json "$out/scene/seeds/"
+    # One large seed, so inputs near the 1 MB limit are tried from the start.
+    python3 -c 'import json; print(json.dumps({"parameters": {"user": "userID"}, "modules": [{"id": "m%d" % i, "type": "BlogModule", "params": {"author": "$user", "pageSize": i % 100 + 1}} for i in range(9000)]}))' \
+        > "$out/scene/seeds/large.json"
+    echo "== building the scene-loader fuzzer"
+    swiftc "${flags[@]}" -parse-as-library -module-name SceneryFuzz \
+        Fuzz/SceneLoaderFuzzer.swift $(find Sources/Scenery -name '*.swift' | sort) -o "$out/scene-loader-fuzzer"
+    run scene "$out/scene-loader-fuzzer" "$out/scene/seeds"
+fi
+
+if [[ "$which" == import || "$which" == all ]]; then
+    modules="$out/modules"
+    mkdir -p "$modules" "$out/import/seeds"
+    echo "== building the data-set import fuzzer"
+    for module in Scenery ProfileDomain; do
+        swiftc "${flags[@]}" -parse-as-library -module-name "$module" -emit-module -emit-module-path "$modules/$module.swiftmodule" \
+            -emit-library -static -o "$modules/lib$module.a" $(find "Sources/$module" -name '*.swift' | sort)
+    done
+    swiftc "${flags[@]}" -parse-as-library -module-name ProfileStore -I "$modules" -I Sources/CSQLite \
+        -emit-module -emit-module-path "$modules/ProfileStore.swiftmodule" \
+        -emit-library -static -o "$modules/libProfileStore.a" $(find Sources/ProfileStore -name '*.swift' | sort)
+    swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
+        -lProfileStore -lProfileDomain -lScenery -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
+    # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.
+    swift run -c release --quiet scenery data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
+    printf '{ "users": [ { "id": "1", "name": "Solo", "summary": "" } ] }' > "$out/import/seeds/solo.json"
+    printf '{ "users": [ { "id": "1", "name": "A" } ], "blogs": [ { "id": 1.5, "author": "1", "title": "", "body": "", "createdAt": "2026-01-01T09:00:00Z" } ] }' \
+        > "$out/import/seeds/number.json"
+    python3 -c 'import json; print(json.dumps({"users": [{"id": str(i), "name": "User %d" % i} for i in range(1, 300)], "blogs": [{"id": i, "author": str(i % 299 + 1), "title": "Post %d" % i, "body": "words " * 20, "createdAt": "2026-01-01T09:00:00Z"} for i in range(1, 3800)], "likes": [{"blog": i, "user": str(i % 7 + 1)} for i in range(1, 2000)]}))' \
+        > "$out/import/seeds/large.json"
+    run import "$out/import-fuzzer" "$out/import/seeds"
+fi

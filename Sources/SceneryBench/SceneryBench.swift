@@ -33,6 +33,9 @@ struct SceneryBench: AsyncParsableCommand {
     @Flag(help: "Also time the standard library's difference(from:) on 100,000 rows (minutes).")
     var full = false
 
+    @Option(help: "A scenery built with --static-swift-stdlib, for cold-start (default: .build-static/release/scenery if it exists).")
+    var staticScenery: String?
+
     @Option(name: .customLong("memory-probe"), help: ArgumentHelp(visibility: .private))
     var memoryProbe: String?
 
@@ -49,7 +52,9 @@ struct SceneryBench: AsyncParsableCommand {
         print("# Scenery benchmarks\n")
         print("Machine: \(Machine.description)")
         print("Build: release. Contenders interleaved in one process; min and median of the rounds shown.\n")
-        let options = BenchmarkOptions(roundScale: rounds, full: full)
+        let defaultStatic = ".build-static/release/scenery"
+        let staticPath = staticScenery ?? (FileManager.default.isExecutableFile(atPath: defaultStatic) ? defaultStatic : nil)
+        let options = BenchmarkOptions(roundScale: rounds, full: full, staticScenery: staticPath)
         for benchmark in selected {
             let load = Machine.loadAverage
             var table = try await benchmark.run(options)
@@ -64,6 +69,7 @@ struct SceneryBench: AsyncParsableCommand {
 struct BenchmarkOptions {
     var roundScale: Int
     var full: Bool
+    var staticScenery: String?
 
     func rounds(_ base: Int) -> Int { base * roundScale }
 }

@@ -12,7 +12,9 @@ struct DataCommand: AsyncParsableCommand {
         subcommands: [Import.self, Export.self, Reset.self])
 
     struct Reset: AsyncParsableCommand {
+        // Every command names itself: a name derived from the type costs reflection at start-up.
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Replace the database's data with the demo data (undoes what interact sessions changed).")
 
         @OptionGroup var database: DatabaseOptions
@@ -27,7 +29,8 @@ struct DataCommand: AsyncParsableCommand {
     }
 
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write the database's data to a JSON file ('-' for standard output).")
+        static let configuration = CommandConfiguration(
+            commandName: "export", abstract: "Write the database's data to a JSON file ('-' for standard output).")
 
         @Argument(help: ArgumentHelp("The file to write.", valueName: "file.json"))
         var file: String
@@ -102,6 +105,7 @@ struct DataCommand: AsyncParsableCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Replace the database's data with a JSON file; a file with problems changes nothing.")
 
         @Argument(help: ArgumentHelp("The file to read.", valueName: "file.json"))
