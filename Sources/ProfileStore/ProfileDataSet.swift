@@ -131,10 +131,17 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         func check(_ id: UserID, _ path: String) {
             if !userIDs.contains(id) { add(path, "names the user '\(id)', who is not in \"users\".") }
         }
+        // What the database can hold and export again: years 1 to 9999.
+        func check(_ date: Date, _ path: String) {
+            if !Self.storableDates.contains(date.timeIntervalSince1970) {
+                add(path, "is outside the years 1 to 9999; give a date such as \"2026-01-01T09:00:00Z\".")
+            }
+        }
         var blogIDs: Set<Int64> = []
         for (index, blog) in blogs.enumerated() {
             if !blogIDs.insert(blog.id).inserted { add("blogs[\(index)].id", "\(blog.id) is used twice; ids must be unique.") }
             check(blog.author, "blogs[\(index)].author")
+            check(blog.createdAt, "blogs[\(index)].createdAt")
         }
         var likeKeys: Set<LikeRecord> = []
         for (index, like) in likes.enumerated() {
@@ -146,6 +153,7 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         for (index, draft) in drafts.enumerated() {
             if !draftIDs.insert(draft.id).inserted { add("drafts[\(index)].id", "\(draft.id) is used twice; ids must be unique.") }
             check(draft.owner, "drafts[\(index)].owner")
+            check(draft.editedAt, "drafts[\(index)].editedAt")
         }
         var followKeys: Set<FollowRecord> = []
         for (index, follow) in follows.enumerated() {
@@ -179,6 +187,10 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
             throw .invalidData([DataProblem(path: "", message: error.localizedDescription)])
         }
     }
+
+    /// The dates a data set may hold, in seconds since 1970: the years 1 to 9999 (what ISO
+    /// 8601 dates with four-digit years can say).
+    static let storableDates = -62_135_596_800.0...253_402_300_799.0
 
     /// The data set as pretty-printed JSON with sorted keys.
     public func encoded() -> Data {

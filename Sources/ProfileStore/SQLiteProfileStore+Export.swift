@@ -74,7 +74,7 @@ struct RecordReader {
     }
 
     func date(_ value: SQLValue, _ table: String, _ row: Int, _ column: String) throws(ProfileError) -> Date {
-        guard case let seconds = value.real, seconds.isFinite, (-62_135_596_800.0...253_402_300_799.0).contains(seconds) else {
+        guard case let seconds = value.real, seconds.isFinite, ProfileDataSet.storableDates.contains(seconds) else {
             throw unreadable(table, row, column, value, "a date between the years 1 and 9999")
         }
         return Date(timeIntervalSince1970: seconds)

@@ -158,6 +158,28 @@ import Testing
         #expect(try cli.store().exportData() == DemoData.dataSet)
     }
 
+    /// Found by the importer's fuzzer: a five-digit year imported, and the database then
+    /// could not be exported. Dates outside the years 1 to 9999 are refused at their place.
+    @Test func datesBeyondYear9999AreRefusedAtTheirPlace() async throws {
+        defer { cli.cleanUp() }
+        _ = try await cli.run(["data", "export", "-"])  // creates the demo database
+        let file = cli.directory.appending(path: "dates.json")
+        try Data(
+            """
+            {
+              "users": [ { "id": "1", "name": "Solo", "summary": "" } ],
+              "blogs": [ { "id": 1, "author": "1", "title": "T", "body": "", "createdAt": "20246-01-11T09:00:00Z" } ]
+            }
+            """.utf8
+        ).write(to: file)
+        let result = try await cli.run(["data", "import", file.path])
+        #expect(result.status == 1)
+        #expect(
+            result.output
+                == "\(file.path):3:79: error: blogs[0].createdAt: is outside the years 1 to 9999; give a date such as \"2026-01-01T09:00:00Z\".\n")
+        #expect(try cli.store().exportData() == DemoData.dataSet)
+    }
+
     @Test func malformedJSONIsReportedWithItsPlace() async throws {
         defer { cli.cleanUp() }
         let file = cli.directory.appending(path: "syntax.json")
