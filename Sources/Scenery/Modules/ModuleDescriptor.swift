@@ -25,16 +25,22 @@ public struct ModuleDescriptor: Sendable, Hashable {
     /// (``ownerOnlyParameter``). Validation rejects scene variants that could show it to
     /// anyone else.
     public var ownerOnlyParameter: String?
+    /// The module's version, starting at 1: raise it when the module gains parameters or
+    /// behaviour that scene files may come to rely on. A scene file delivered to apps already
+    /// installed names the lowest version it works with in `requires` (``SceneRequirements``).
+    public var version: Int
 
     /// Creates a descriptor.
     public init(
         type: String,
         summary: String,
+        version: Int = 1,
         parameters: [ParameterSpec] = [],
         events: Set<String> = [],
         ownerOnlyParameter: String? = nil
     ) {
         self.type = type
+        self.version = version
         self.summary = summary
         self.parameters = parameters
         self.events = events

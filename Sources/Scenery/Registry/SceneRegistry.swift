@@ -72,6 +72,8 @@ public struct SceneRegistry: Sendable {
     }
     /// Problems of files that could not be parsed into a definition at all, by scene id.
     private var unparsable: [String: [Diagnostic]] = [:]
+    /// The bytes of each scene's file.
+    private var sources: [String: [UInt8]] = [:]
 
     /// How long a module's first load may take when its scene file gives no `timeout`.
     public var defaultModuleTimeout: Duration = .seconds(10)
@@ -210,13 +212,21 @@ public struct SceneRegistry: Sendable {
 
     private mutating func addDefinition(id: String, bytes: [UInt8], file: String) {
         var parser = SceneFileParser(file: file, id: id)
-        if let definition = parser.parse(bytes) {
-            definitions[id] = definition
-            unparsable[id] = nil
-        } else {
-            definitions[id] = nil
-        }
-        unparsable[id] = parser.diagnostics
+        setScene(id: id, definition: parser.parse(bytes), bytes: bytes, parseDiagnostics: parser.diagnostics)
+    }
+
+    /// Puts a parsed scene (or the problems of a file that could not be parsed) in place.
+    mutating func setScene(id: String, definition: SceneDefinition?, bytes: [UInt8], parseDiagnostics: [Diagnostic]) {
+        definitions[id] = definition
+        unparsable[id] = parseDiagnostics
+        sources[id] = bytes
+        revalidate()
+    }
+
+    /// The text of a scene's file as it was added, for hosts that publish scenes
+    /// (`scenery serve` serves it at `/scenes/<id>.json`).
+    public func source(of sceneID: String) -> String? {
+        sources[sceneID].map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The ids of all known scenes, sorted, including scenes with errors.

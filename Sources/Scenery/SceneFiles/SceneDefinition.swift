@@ -29,6 +29,8 @@ public struct SceneDefinition: Sendable {
     public var variants: [Variant]
     /// Event rules applied at the scene level.
     public var events: [EventRule]
+    /// What the file needs from the app (`format`, `requires`, `fallback`).
+    public var requirements = SceneRequirements()
 
     /// Where each JSON path of the file starts, for diagnostics.
     var sourceMap: [String: SourcePosition] = [:]

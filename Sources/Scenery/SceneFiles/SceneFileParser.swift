@@ -54,16 +54,51 @@ struct SceneFileParser {
         if let node = fields["layout"] { definition.layout = layout(node, path: "layout") }
         if let node = fields["variants"] { definition.variants = variants(node, path: "variants") }
         if let node = fields["events"] { definition.events = eventRules(node, path: "events") }
+        definition.requirements = requirements(fields)
         definition.sourceMap = sourceMap
         return definition
     }
 
     static let sceneKeys = [
-        "$schema", "title", "language", "extends", "parameters", "modules", "remove", "replace", "layout", "variants", "events",
+        "$schema", "format", "requires", "fallback", "title", "language", "extends", "parameters", "modules", "remove", "replace",
+        "layout", "variants", "events",
     ]
     static let variantKeys = ["name", "when", "add", "remove", "replace", "layout", "events"]
     static let moduleKeys = ["id", "type", "params", "timeout"]
     static let ruleKeys = ["on", "when", "steps", "confirm", "navigate", "block"]
+
+    /// `format`, `requires` and `fallback`.
+    private mutating func requirements(_ fields: [String: SourceJSON.Node]) -> SceneRequirements {
+        var requirements = SceneRequirements()
+        if let node = fields["format"] {
+            if case .int(let format) = node.value, format >= 1 {
+                requirements.format = format
+            } else {
+                error("\"format\" must be a whole number from 1 (this app reads format \(SceneRequirements.currentFormat)).", at: node.location, path: "format")
+            }
+        }
+        if let node = fields["requires"], let members = objectMembers(node, path: "requires") {
+            for member in members {
+                let path = join("requires", member.key)
+                sourceMap[path] = member.value.location
+                guard case .int(let version) = member.value.value, version >= 1 else {
+                    error("'\(path)' must be the lowest version of \(member.key) the scene works with, a whole number from 1.", at: member.value.location, path: path)
+                    continue
+                }
+                requirements.modules[member.key] = version
+            }
+        }
+        if let node = fields["fallback"], let text = string(node, path: "fallback") {
+            if let fallback = SceneRequirements.Fallback(rawValue: text) {
+                requirements.fallback = fallback
+            } else {
+                error(
+                    "\"fallback\" must be \"previous\" (keep the previous version of the scene) or \"drop\" (leave out modules this app cannot run), not '\(text)'.",
+                    at: node.location, path: "fallback")
+            }
+        }
+        return requirements
+    }
 
     // MARK: - Building blocks
 
