@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ProfileStore", targets: ["ProfileStore"]),
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
         .library(name: "SceneryServer", targets: ["SceneryServer"]),
+        .library(name: "SceneryRemote", targets: ["SceneryRemote"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
         .executable(name: "scenery-bench", targets: ["SceneryBench"]),
@@ -59,6 +60,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
+        // Scenes delivered without a release: fetched over HTTP(S), checked, cached. Its own
+        // target because URLSession on Linux is FoundationNetworking (libcurl), which an app
+        // that only runs bundled scenes should not link.
+        .target(name: "SceneryRemote", dependencies: ["Scenery"]),
+
         // The validator behind the build plugin (a plugin cannot use the target it is applied to).
         .executableTarget(name: "SceneryValidator", dependencies: ["Scenery", "SceneryProfile"]),
         .executableTarget(
@@ -101,6 +107,12 @@ let package = Package(
                 "SceneryServer", "Scenery", "SceneryTesting", "SceneryProfile", "ProfileStore", "ProfileDomain",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]),
+        .testTarget(
+            name: "SceneryRemoteTests",
+            dependencies: [
+                "SceneryRemote", "SceneryServer", "Scenery", "SceneryTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(
             name: "ProfileTests",

@@ -4,7 +4,7 @@
 
 /// A registry with module types shaped like the real ones (owner-only, allowed values,
 /// ranges, events), so validation walks every path.
-nonisolated(unsafe) let fuzzRegistry: SceneRegistry = {
+let fuzzRegistry: SceneRegistry = {
     var registry = SceneRegistry()
     registry.declare(ModuleDescriptor(
         type: "UserInfoModule", summary: "", parameters: [ParameterSpec("user", .userID), ParameterSpec("emptyName", .string, default: "Anonymous")],

@@ -32,6 +32,9 @@ extension SceneryServer {
         router.post("/sign-out") { request, context in try await self.signOut(request, context: context) }
         router.get("/scenes/:id") { request, context in
             let id = try context.parameters.require("id")
+            // `<id>.json` is the scene file itself, `index.json` the list of them (for apps
+            // that take their scenes from this server); anything else is the page.
+            if id.hasSuffix(".json") { return self.sceneFile(String(id.dropLast(".json".count)), request: request) }
             return await self.scenePage(id, request: request, viewer: self.viewer(of: request)?.id)
         }
         router.get("/preview/:id") { request, context in
