@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "SceneryCommand",
             dependencies: [
-                "Scenery", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryServer",
+                "Scenery", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryServer", "SceneryRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Our own Scenes/ are validated by our own build; BundledScene completes scene ids.

@@ -36,7 +36,7 @@ struct InteractCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try options.session()
+            let session = try await options.session()
             let input = LineReader()
             let json = format == .json
             let viewerContext = try await context.checkedContext(in: session)

@@ -10,7 +10,7 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let registry = try scenes.loadRegistry(services: nil)
+            let registry = try await scenes.loadRegistry(services: nil)
             Output.line("Module types:")
             for descriptor in registry.moduleDescriptors {
                 Output.line("  \(descriptor.type) — \(descriptor.summary)")

@@ -39,7 +39,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try options.session()
+            let session = try await options.session()
             let scene = try await session.open(context.scene, for: try context.checkedContext(in: session), host: BatchHost())
             try await select(in: scene)
             switch format {

@@ -37,15 +37,18 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try options.session()
+            let session = try await options.session()
             var scenes = options.scenes
+            if watch, scenes.server != nil {
+                throw CommandFailure("--watch watches a directory of scene files, not a server; drop --watch or pass --scenes DIR.", code: .usage)
+            }
             if watch, scenes.directory == nil {
                 guard FileManager.default.fileExists(atPath: "Scenes") else {
                     throw CommandFailure("--watch needs a directory of scene files: pass --scenes DIR (there is no ./Scenes here).", code: .usage)
                 }
                 scenes.directory = "Scenes"
             }
-            let registry = try scenes.loadRegistry(services: session.services)
+            let registry = try await scenes.loadRegistry(services: session.services)
             let users = try session.store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
             var configuration = SceneryServer.Configuration(host: host, port: port)
             configuration.showsModuleLabels = debug

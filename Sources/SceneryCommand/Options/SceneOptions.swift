@@ -3,29 +3,68 @@ import Foundation
 import ProfileDomain
 import Scenery
 import SceneryProfile
+import SceneryRemote
 
 /// Where the scene files are: the scenes built into the tool, and optionally a directory
-/// whose scenes add to them or replace them by id.
+/// or a scene server whose scenes add to them or replace them by id.
 struct SceneOptions: ParsableArguments {
     @Option(
         name: .customLong("scenes"),
         help: ArgumentHelp(
-            "A directory of scene files (and *.modules.json manifests) to use over the scenes built into the tool; a file replaces the built-in scene with its id.",
-            valueName: "dir"))
+            "A directory of scene files (and *.modules.json manifests), or the address of a scene server (http://HOST:PORT/scenes, as scenery serve publishes), to use over the scenes built into the tool; a scene replaces the built-in one with its id.",
+            valueName: "dir|url"))
     var directory: String?
+
+    @Option(
+        name: .customLong("cache"),
+        help: ArgumentHelp(
+            "Where scenes fetched from a server are kept (default: $XDG_CACHE_HOME/scenery/scenes, else ~/.cache/scenery/scenes); the tool runs on the last good versions when the server cannot be reached.",
+            valueName: "dir"))
+    var cache: String?
+
+    /// The scene server, when `--scenes` is an address.
+    var server: URL? {
+        guard let directory, directory.hasPrefix("http://") || directory.hasPrefix("https://") else { return nil }
+        return URL(string: directory)
+    }
+
+    mutating func validate() throws {
+        if let directory, directory.hasPrefix("http://") || directory.hasPrefix("https://"), server?.host == nil {
+            throw ValidationError("--scenes \(directory) is not an address of a scene server; give one like http://127.0.0.1:8080/scenes.")
+        }
+        if cache != nil, server == nil {
+            throw ValidationError("--cache keeps scenes fetched from a server; use it with --scenes http://HOST:PORT/scenes.")
+        }
+    }
 
     /// Where the scenes come from, for messages.
     var description: String {
         directory.map { "\($0), over the built-in scenes" } ?? "built into the tool"
     }
 
+    /// The cache directory in force for a server's scenes.
+    var cacheDirectory: URL {
+        if let cache { return URL(filePath: cache, directoryHint: .isDirectory) }
+        let home = Environment.value("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let cacheHome = Environment.value("XDG_CACHE_HOME") ?? URL(filePath: home).appending(path: ".cache").path
+        return URL(filePath: cacheHome).appending(path: "scenery/scenes", directoryHint: .isDirectory)
+    }
+
     /// A registry with every module type this tool knows, the built-in scenes, and those
-    /// of `directory` over them.
+    /// of `--scenes` over them: a directory's files, or a server's scenes (the last good
+    /// versions from the cache, then a refresh; problems are printed as warnings and the
+    /// scenes the tool had stay).
     ///
     /// - Parameter services: The backend for the profile modules; `nil` declares them for
     ///   validation only.
-    func loadRegistry(services: ProfileServices?) throws -> SceneRegistry {
-        try Self.loadRegistry(directory: directory, services: services)
+    func loadRegistry(services: ProfileServices?) async throws -> SceneRegistry {
+        guard let server else { return try Self.loadRegistry(directory: directory, services: services) }
+        let remote = RemoteScenes(
+            server: server, registry: try Self.loadRegistry(directory: nil, services: services), cache: SceneCache(directory: cacheDirectory),
+            limits: .init(timeout: .seconds(5)))
+        let problems = await remote.loadCache() + remote.refresh()
+        for problem in problems { Output.status("\(problem.description)\n") }
+        return await remote.registry
     }
 
     /// A registry with the built-in scenes and those of `directory` over them.

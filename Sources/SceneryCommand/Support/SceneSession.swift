@@ -11,8 +11,8 @@ struct SessionOptions: ParsableArguments {
     @OptionGroup var faults: FaultOptions
 
     /// Opens the store (with the faults) and loads the scenes.
-    func session() throws -> SceneSession {
-        try SceneSession(scenes: scenes, database: database, faults: faults)
+    func session() async throws -> SceneSession {
+        try await SceneSession(scenes: scenes, database: database, faults: faults)
     }
 }
 
@@ -24,10 +24,10 @@ struct SceneSession {
     /// The store's services with the faults asked for.
     let services: ProfileServices
 
-    init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions) throws {
+    init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions) async throws {
         store = try database.openStore()
         services = ProfileServices(store).injectingFaults(from: FaultInjector(try faults.plan()))
-        registry = try scenes.loadRegistry(services: services)
+        registry = try await scenes.loadRegistry(services: services)
     }
 
     /// Whether a user exists in the data.
