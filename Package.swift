@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
         .library(name: "SceneryServer", targets: ["SceneryServer"]),
         .library(name: "SceneryRemote", targets: ["SceneryRemote"]),
+        .library(name: "SceneryURLSession", targets: ["SceneryURLSession"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
         .executable(name: "scenery-bench", targets: ["SceneryBench"]),
@@ -27,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+        // Already under Hummingbird; named for SceneryServer's HTTP client (NIOSceneTransport).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
@@ -54,16 +57,22 @@ let package = Package(
         .target(
             name: "SceneryServer",
             dependencies: [
-                "Scenery",
+                "Scenery", "SceneryRemote",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // NIOSceneTransport: the scenery command fetches scenes over the NIO it carries for serve.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
 
-        // Scenes delivered without a release: fetched over HTTP(S), checked, cached. Its own
-        // target because URLSession on Linux is FoundationNetworking (libcurl), which an app
-        // that only runs bundled scenes should not link.
+        // Scenes delivered without a release: fetched over HTTP(S), checked, cached, layered
+        // over the bundled ones. The HTTP client is a protocol (SceneTransport):
         .target(name: "SceneryRemote", dependencies: ["Scenery"]),
+        // …over URLSession, for apps. A target of its own because URLSession on Linux is
+        // FoundationNetworking, which loads libcurl: only what fetches scenes links it.
+        .target(name: "SceneryURLSession", dependencies: ["SceneryRemote"]),
 
         // The validator behind the build plugin (a plugin cannot use the target it is applied to).
         .executableTarget(name: "SceneryValidator", dependencies: ["Scenery", "SceneryProfile"]),
@@ -111,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "SceneryRemoteTests",
             dependencies: [
-                "SceneryRemote", "SceneryServer", "Scenery", "SceneryTesting",
+                "SceneryRemote", "SceneryURLSession", "SceneryServer", "Scenery", "SceneryTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(

@@ -1,10 +1,6 @@
 import Foundation
 import Scenery
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Scenes delivered without a release: newer versions of an app's scene files, fetched
 /// from a server over HTTP(S), checked, cached, and layered over the scenes the app ships.
 ///
@@ -15,6 +11,7 @@ import FoundationNetworking
 ///
 /// let scenes = RemoteScenes(
 ///     server: URL(string: "https://example.com/scenes/")!, registry: registry,
+///     transport: URLSessionSceneTransport(),            // SceneryURLSession
 ///     cache: SceneCache(directory: cachesDirectory.appending(path: "scenes")))
 /// await scenes.loadCache()                             // what it had last time, offline too
 /// Task { for await event in await scenes.events() { report(event) } }
@@ -56,6 +53,7 @@ public actor RemoteScenes {
 
     /// The server's base URL (ending in `/`): `index.json` and `<id>.json` are read below it.
     public let server: URL
+    public let transport: any SceneTransport
     public let cache: SceneCache?
     public let limits: Limits
     /// The shortest time between two refreshes through ``refreshIfDue()``.
@@ -69,8 +67,12 @@ public actor RemoteScenes {
     private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
 
     /// Scenes from a server over a registry's (bundled) scenes.
-    public init(server: URL, registry: SceneRegistry, cache: SceneCache? = nil, limits: Limits = Limits(), refreshInterval: Duration = .seconds(600)) {
-        self.server = server.absoluteString.hasSuffix("/") ? server : server.appending(path: "")
+    public init(
+        server: URL, registry: SceneRegistry, transport: any SceneTransport, cache: SceneCache? = nil, limits: Limits = Limits(),
+        refreshInterval: Duration = .seconds(600)
+    ) {
+        self.server = server.absoluteString.hasSuffix("/") ? server : URL(string: server.absoluteString + "/") ?? server
+        self.transport = transport
         self.cache = cache
         self.limits = limits
         self.refreshInterval = refreshInterval
@@ -117,10 +119,10 @@ public actor RemoteScenes {
     @discardableResult
     public func refresh() async -> [Diagnostic] {
         lastRefresh = .now
-        let fetcher = SceneFetcher(limits: limits)
+        let fetcher = SceneFetcher(transport: transport, limits: limits)
         let indexURL = server.appending(path: "index.json")
         let entries: [IndexEntry]
-        do throws(SceneFetcher.Failure) {
+        do throws(SceneTransportFailure) {
             guard case .fresh(let data, _, _) = try await fetcher.get(indexURL) else { return [] }
             entries = try Self.index(from: data, url: indexURL)
         } catch {
@@ -136,7 +138,7 @@ public actor RemoteScenes {
             let url = server.appending(path: "\(entry.id).json")
             let cached = cache?.entry(for: entry.id)
             let result: SceneFetcher.Result
-            do throws(SceneFetcher.Failure) {
+            do throws(SceneTransportFailure) {
                 result = try await fetcher.get(url, etag: cached?.etag, lastModified: cached?.lastModified)
             } catch {
                 diagnostics.append(unavailable(url, error.description))
@@ -184,11 +186,11 @@ public actor RemoteScenes {
         var scenes: [IndexEntry]
     }
 
-    static func index(from data: Data, url: URL) throws(SceneFetcher.Failure) -> [IndexEntry] {
+    static func index(from data: Data, url: URL) throws(SceneTransportFailure) -> [IndexEntry] {
         do {
             return try JSONDecoder().decode(Index.self, from: data).scenes
         } catch {
-            throw SceneFetcher.Failure(description: "\(url.absoluteString) is not a scene index ({ \"scenes\": [ { \"id\": …, \"etag\": … } ] })")
+            throw SceneTransportFailure( "\(url.absoluteString) is not a scene index ({ \"scenes\": [ { \"id\": …, \"etag\": … } ] })")
         }
     }
 }

@@ -7,6 +7,7 @@ import Hummingbird
 import NIOCore
 import Scenery
 import SceneryRemote
+import SceneryURLSession
 import SceneryServer
 import SceneryTesting
 import Testing
@@ -58,7 +59,7 @@ import Testing
     @Test func anUpdateIsPickedUpAfterARefreshAndServedFromTheCacheWhenTheServerIsDown() async throws {
         let (server, live) = try await Self.sceneryServer(home: Self.home("Version 1"))
         let cache = Self.temporaryCache()
-        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), cache: cache)
+        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: URLSessionSceneTransport(), cache: cache)
         #expect(try await Self.texts(await scenes.registry).contains("Bundled hello"))
 
         #expect(await scenes.refresh().isEmpty)
@@ -73,7 +74,7 @@ import Testing
 
         // Server down: a new app start has the cached version, and the refresh says why it failed.
         await live.stop()
-        let offline = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), cache: cache, limits: .init(timeout: .seconds(2)))
+        let offline = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), cache: cache, limits: .init(timeout: .seconds(2)))
         #expect(await offline.loadCache().isEmpty)
         #expect(try await Self.texts(await offline.registry).contains("Version 2"))
         let failures = await offline.refresh()
@@ -86,7 +87,7 @@ import Testing
         let (server, live) = try await Self.sceneryServer(home: Self.home("Good"))
         defer { Task { await live.stop() } }
         let cache = Self.temporaryCache()
-        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), cache: cache)
+        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: URLSessionSceneTransport(), cache: cache)
         let events = await scenes.events()
         await scenes.refresh()
         await server.reload(
@@ -113,14 +114,14 @@ import Testing
         let needsMap = #"{ "requires": { "MapModule": 1 }, "fallback": "FALLBACK", "modules": [ { "id": "hello", "type": "TextModule", "params": { "title": "With a map" } }, { "id": "map", "type": "MapModule" } ] }"#
         // "previous": the bundled scene stays.
         let (_, live) = try await Self.sceneryServer(home: needsMap.replacingOccurrences(of: "FALLBACK", with: "previous"))
-        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), cache: Self.temporaryCache())
+        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: URLSessionSceneTransport(), cache: Self.temporaryCache())
         let problems = await scenes.refresh()
         #expect(problems.first?.message.contains("needs the module type MapModule") == true, "\(problems)")
         #expect(try await Self.texts(await scenes.registry).contains("Bundled hello"))
         await live.stop()
         // "drop": the scene runs without the map.
         let (_, dropping) = try await Self.sceneryServer(home: needsMap.replacingOccurrences(of: "FALLBACK", with: "drop"))
-        let degraded = RemoteScenes(server: dropping.base.appending(path: "scenes/"), registry: Self.appRegistry(), cache: Self.temporaryCache())
+        let degraded = RemoteScenes(server: dropping.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), cache: Self.temporaryCache())
         let warnings = await degraded.refresh()
         #expect(warnings.map(\.severity) == [.warning])
         #expect(try await Self.texts(await degraded.registry).contains("With a map"))
@@ -141,17 +142,21 @@ import Testing
         #expect(String(decoding: index, as: UTF8.self).contains(#""id": "home", "etag": "\"\#(tag.dropFirst().dropLast())\"""#))
     }
 
-    /// Each way a server can misbehave gives a diagnostic and leaves the last good scene.
-    @Test(arguments: [
-        ("huge", "sent more than 65536 bytes"),
-        ("slow", "did not answer in time"),
-        ("html", "content type 'text/html"),
-        ("latin1", "not valid UTF-8"),
-        ("elsewhere", "redirected to another host"),
-        ("broken", "answered 500"),
-        ("traversal", "not a valid scene id"),
-    ])
-    func badServersChangeNothing(kind: String, expected: String) async throws {
+    /// Each way a server can misbehave gives a diagnostic and leaves the last good scene,
+    /// through either transport.
+    @Test(
+        arguments: [
+            ("huge", "sent more than 65536 bytes"),
+            ("slow", "did not answer in time"),
+            ("html", "content type 'text/html"),
+            ("latin1", "not valid UTF-8"),
+            ("elsewhere", "redirected to another host"),
+            ("broken", "answered 500"),
+            ("traversal", "not a valid scene id"),
+        ], ["URLSession", "NIO"])
+    func badServersChangeNothing(case: (kind: String, expected: String), transportName: String) async throws {
+        let (kind, expected) = `case`
+        let transport: any SceneTransport = transportName == "NIO" ? NIOSceneTransport() : URLSessionSceneTransport()
         let router = Router()
         let json: HTTPFields = [.contentType: "application/json"]
         @Sendable func index(_ id: String = "home") -> Response {
@@ -174,7 +179,7 @@ import Testing
         defer { Task { await live.stop() } }
         let cache = Self.temporaryCache()
         let scenes = RemoteScenes(
-            server: live.base.appending(path: "\(kind)/"), registry: Self.appRegistry(), cache: cache,
+            server: live.base.appending(path: "\(kind)/"), registry: Self.appRegistry(), transport: transport, cache: cache,
             limits: .init(maximumBytes: 65_536, timeout: kind == "slow" ? .milliseconds(500) : .seconds(20)))
         let started = ContinuousClock.now
         let problems = await scenes.refresh()
@@ -189,7 +194,7 @@ import Testing
     @Test func refreshIfDueWaitsForTheInterval() async throws {
         let (_, live) = try await Self.sceneryServer(home: Self.home("Once"))
         defer { Task { await live.stop() } }
-        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), refreshInterval: .seconds(3600))
+        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), refreshInterval: .seconds(3600))
         #expect(await scenes.refreshIfDue() != nil)
         #expect(await scenes.refreshIfDue() == nil)
         #expect(try await Self.texts(await scenes.registry).contains("Once"))
@@ -199,7 +204,7 @@ import Testing
         let cache = Self.temporaryCache()
         try FileManager.default.createDirectory(at: cache.directory, withIntermediateDirectories: true)
         try Data("half a fi".utf8).write(to: cache.directory.appending(path: "home.scene.json"))
-        let scenes = RemoteScenes(server: URL(string: "http://127.0.0.1:9/")!, registry: Self.appRegistry(), cache: cache)
+        let scenes = RemoteScenes(server: URL(string: "http://127.0.0.1:9/")!, registry: Self.appRegistry(), transport: NIOSceneTransport(), cache: cache)
         let problems = await scenes.loadCache()
         #expect(problems.first?.message.contains("cannot be read; it is ignored") == true)
         #expect(try await Self.texts(await scenes.registry).contains("Bundled hello"))

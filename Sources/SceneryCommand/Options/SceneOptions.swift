@@ -4,6 +4,7 @@ import ProfileDomain
 import Scenery
 import SceneryProfile
 import SceneryRemote
+import SceneryServer
 
 /// Where the scene files are: the scenes built into the tool, and optionally a directory
 /// or a scene server whose scenes add to them or replace them by id.
@@ -60,7 +61,8 @@ struct SceneOptions: ParsableArguments {
     func loadRegistry(services: ProfileServices?) async throws -> SceneRegistry {
         guard let server else { return try Self.loadRegistry(directory: directory, services: services) }
         let remote = RemoteScenes(
-            server: server, registry: try Self.loadRegistry(directory: nil, services: services), cache: SceneCache(directory: cacheDirectory),
+            server: server, registry: try Self.loadRegistry(directory: nil, services: services), transport: NIOSceneTransport(),
+            cache: SceneCache(directory: cacheDirectory),
             limits: .init(timeout: .seconds(5)))
         let problems = await remote.loadCache() + remote.refresh()
         for problem in problems { Output.status("\(problem.description)\n") }

@@ -1,33 +1,25 @@
 import Foundation
+import SceneryRemote
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// One bounded HTTP GET: a body limit, time limits, same-host redirects only, JSON only,
-/// conditional on an ETag or a Last-Modified date.
-struct SceneFetcher: Sendable {
-    var limits: RemoteScenes.Limits
+/// ``SceneTransport`` over `URLSession`: what an app uses to take scenes from a server.
+///
+/// ```swift
+/// let scenes = RemoteScenes(server: url, registry: registry, transport: URLSessionSceneTransport(), cache: cache)
+/// ```
+///
+/// Its own library because on Linux `URLSession` is FoundationNetworking, which loads
+/// libcurl: only what fetches scenes should link it.
+public struct URLSessionSceneTransport: SceneTransport {
+    public init() {}
 
-    /// What a GET gave.
-    enum Result: Sendable {
-        /// A new body, with its validators.
-        case fresh(Data, etag: String?, lastModified: String?)
-        /// `304 Not Modified`: the cached version is current.
-        case notModified
-    }
-
-    /// Why a GET gave nothing usable, in words for a diagnostic.
-    struct Failure: Error, Sendable, CustomStringConvertible {
-        var description: String
-    }
-
-    func get(_ url: URL, etag: String? = nil, lastModified: String? = nil) async throws(Failure) -> Result {
+    public func get(_ url: URL, headers: [String: String], limits: RemoteScenes.Limits) async throws(SceneTransportFailure) -> SceneTransportResponse {
         var request = URLRequest(url: url)
         request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let configuration = URLSessionConfiguration.ephemeral
         // URLSession's own limits are whole seconds on some platforms; the deadline below is exact.
         configuration.timeoutIntervalForRequest = max(1, limits.timeout.seconds.rounded(.up)) + 1
@@ -51,22 +43,13 @@ struct SceneFetcher: Sendable {
         }
         switch outcome {
         case .failure(let message):
-            throw Failure(description: message)
+            throw SceneTransportFailure(message)
         case .response(let response, let body):
-            switch response.statusCode {
-            case 304:
-                return .notModified
-            case 200:
-                let type = response.value(forHTTPHeaderField: "Content-Type")?.lowercased() ?? ""
-                guard type.hasPrefix("application/json") || type.contains("+json") else {
-                    throw Failure(description: "\(url.absoluteString) answered with the content type '\(type.isEmpty ? "none" : type)', not application/json")
-                }
-                return .fresh(body, etag: response.value(forHTTPHeaderField: "ETag"), lastModified: response.value(forHTTPHeaderField: "Last-Modified"))
-            case 300..<400:
-                throw Failure(description: "\(url.absoluteString) redirected to another host (\(response.value(forHTTPHeaderField: "Location") ?? "no location")); only redirects to the same host are followed")
-            default:
-                throw Failure(description: "\(url.absoluteString) answered \(response.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: response.statusCode))")
+            var fields: [String: String] = [:]
+            for (name, value) in response.allHeaderFields {
+                if let name = name as? String, let value = value as? String { fields[name] = value }
             }
+            return SceneTransportResponse(status: response.statusCode, headers: fields, body: body)
         }
     }
 }

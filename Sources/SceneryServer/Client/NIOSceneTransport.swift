@@ -1,0 +1,107 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Scenery
+import SceneryRemote
+
+/// ``SceneTransport`` over SwiftNIO, for plain `http://` scene servers: what the `scenery`
+/// command uses with `--scenes http://HOST:PORT/scenes`.
+///
+/// The command carries NIO already (for `serve`); fetching with URLSession instead would
+/// load libcurl and its libraries at every start of every command. Apps use
+/// `URLSessionSceneTransport`, which also speaks HTTPS.
+///
+/// Enforces the ``RemoteScenes/Limits``: the body is read up to the limit and no further,
+/// the whole exchange (connection included) has a deadline, and redirects are followed
+/// (up to five) only to the same host and port.
+public struct NIOSceneTransport: SceneTransport {
+    let group: any EventLoopGroup
+
+    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.group = group
+    }
+
+    public func get(_ url: URL, headers: [String: String], limits: RemoteScenes.Limits) async throws(SceneTransportFailure) -> SceneTransportResponse {
+        var current = url
+        for _ in 0..<5 {
+            let response = try await getOnce(current, headers: headers, limits: limits)
+            guard (300..<400).contains(response.status), response.status != 304, let location = response.headers["location"],
+                let next = URL(string: location, relativeTo: current)?.absoluteURL,
+                next.scheme == current.scheme, next.host == current.host, next.port == current.port
+            else { return response }
+            current = next
+        }
+        throw SceneTransportFailure("\(url.absoluteString) redirected more than five times")
+    }
+
+    private func getOnce(_ url: URL, headers: [String: String], limits: RemoteScenes.Limits) async throws(SceneTransportFailure) -> SceneTransportResponse {
+        guard url.scheme == "http", let host = url.host, !host.isEmpty else {
+            throw SceneTransportFailure("\(url.absoluteString) is not an http:// address; the scenery command fetches scenes over plain HTTP (apps use URLSessionSceneTransport for HTTPS)")
+        }
+        let port = url.port ?? 80
+        var path = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { path += "?\(query)" }
+        let group = self.group
+        let timeout = limits.timeout
+        let maximumBytes = limits.maximumBytes
+        let requestPath = path
+        do {
+            return try await withThrowingTaskGroup(of: SceneTransportResponse.self) { tasks in
+                tasks.addTask {
+                    try await Self.exchange(group: group, host: host, port: port, path: requestPath, headers: headers, maximumBytes: maximumBytes, url: url)
+                }
+                tasks.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw SceneTransportFailure("\(url.absoluteString) did not answer in time")
+                }
+                defer { tasks.cancelAll() }
+                guard let first = try await tasks.next() else { throw SceneTransportFailure("\(url.absoluteString) gave no HTTP response") }
+                return first
+            }
+        } catch let failure as SceneTransportFailure {
+            throw failure
+        } catch {
+            throw SceneTransportFailure("\(url.absoluteString) could not be reached (\(error))")
+        }
+    }
+
+    private static func exchange(
+        group: any EventLoopGroup, host: String, port: Int, path: String, headers: [String: String], maximumBytes: Int, url: URL
+    ) async throws -> SceneTransportResponse {
+        let channel = try await ClientBootstrap(group: group)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
+            head.headers.add(name: "Host", value: port == 80 ? host : "\(host):\(port)")
+            head.headers.add(name: "User-Agent", value: "scenery/\(sceneryVersion)")
+            head.headers.add(name: "Connection", value: "close")
+            for (name, value) in headers { head.headers.add(name: name, value: value) }
+            try await outbound.write(.head(head))
+            try await outbound.write(.end(nil))
+            var status = 0
+            var fields: [String: String] = [:]
+            var body = Data()
+            for try await part in inbound {
+                switch part {
+                case .head(let response):
+                    status = Int(response.status.code)
+                    for (name, value) in response.headers { fields[name.lowercased()] = value }
+                case .body(let buffer):
+                    guard body.count + buffer.readableBytes <= maximumBytes else {
+                        throw SceneTransportFailure("\(url.absoluteString) sent more than \(maximumBytes) bytes; a scene file must be smaller")
+                    }
+                    body.append(contentsOf: buffer.readableBytesView)
+                case .end:
+                    return SceneTransportResponse(status: status, headers: fields, body: body)
+                }
+            }
+            throw SceneTransportFailure("\(url.absoluteString) closed the connection before the end of its answer")
+        }
+    }
+}
