@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"], exclude: ["Golden"]),
         .testTarget(
             name: "SceneryCommandTests",
-            dependencies: ["SceneryCommand", "Scenery", "ProfileStore", "ProfileDomain"]),
+            dependencies: ["SceneryCommand", "Scenery", "SceneryServer", "ProfileStore", "ProfileDomain"]),
         .testTarget(
             name: "SceneFileToolingTests",
             dependencies: ["Scenery", "SceneryProfile", "SceneryValidator"],

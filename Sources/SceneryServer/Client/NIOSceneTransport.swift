@@ -61,6 +61,11 @@ public struct NIOSceneTransport: SceneTransport {
             }
         } catch let failure as SceneTransportFailure {
             throw failure
+        } catch let error as NIOConnectionError {
+            let reasons = error.connectionErrors.map { failure in
+                (failure.error as? IOError).map { String(cString: strerror($0.errnoCode)).lowercased() } ?? "\(failure.error)"
+            }
+            throw SceneTransportFailure("\(url.absoluteString) could not be reached (\(reasons.first ?? "no address for \(host)"))")
         } catch {
             throw SceneTransportFailure("\(url.absoluteString) could not be reached (\(error))")
         }
