@@ -49,4 +49,20 @@ import Testing
         #expect(result.status == 64)
         #expect(result.error.contains("--cache keeps scenes fetched from a server"))
     }
+
+    /// A scene that needs a newer module than the tool has is valid, with a warning saying
+    /// what apps like the tool will do with it.
+    @Test func validateWarnsAboutModulesNewerThanTheToolHas() async throws {
+        defer { cli.cleanUp() }
+        let bundled = try String(contentsOf: CommandRunner.packageRoot.appending(path: "Scenes/user-profile.json"), encoding: .utf8)
+        let file = cli.directory.appending(path: "user-profile.json")
+        try bundled.replacingOccurrences(of: #""title": "Profile","#, with: "\"title\": \"Profile\",\n  \"requires\": { \"BlogModule\": 2 },")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let result = try await cli.run(["validate", file.path])
+        #expect(result.status == 0)
+        #expect(
+            result.output.hasPrefix(
+                "\(file.path):4:31: warning: The scene needs BlogModule version 2, and this tool has version 1: an app with these modules keeps its previous version of the scene (\"fallback\": \"previous\")."
+            ), "\(result.output)")
+    }
 }

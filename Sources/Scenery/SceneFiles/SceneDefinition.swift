@@ -35,8 +35,9 @@ public struct SceneDefinition: Sendable {
     /// Where each JSON path of the file starts, for diagnostics.
     var sourceMap: [String: SourcePosition] = [:]
 
-    /// The location of a JSON path, or of the closest enclosing path that has one.
-    func location(of path: String) -> SourcePosition? {
+    /// The location of a JSON path of the file (`modules[1].params.user`, `requires.BlogModule`),
+    /// or of the closest enclosing path that has one, for diagnostics about the file.
+    public func location(of path: String) -> SourcePosition? {
         var path = path
         while true {
             if let location = sourceMap[path] { return location }

@@ -37,7 +37,21 @@ struct ValidateCommand: AsyncParsableCommand {
             }
             let checkedIDs = Set(checked.map { $0.deletingPathExtension().lastPathComponent })
             try registry.addScenes(files: context.filter { !checkedIDs.contains($0.deletingPathExtension().lastPathComponent) })
-            let diagnostics = try registry.loadScenes(files: checked)
+            var diagnostics = try registry.loadScenes(files: checked)
+            // A scene that needs newer modules than this tool's is valid, but apps like it
+            // will not use it: say so (``SceneRequirements``).
+            for file in checked {
+                guard let definition = registry.definition(of: file.deletingPathExtension().lastPathComponent) else { continue }
+                for case .moduleVersion(let type, let needed, let available) in registry.unmetRequirements(of: definition) {
+                    let consequence =
+                        definition.requirements.fallback == .drop
+                        ? "runs it without \(type) (\"fallback\": \"drop\")" : "keeps its previous version of the scene (\"fallback\": \"previous\")"
+                    diagnostics.append(
+                        Diagnostic(
+                            .warning, "The scene needs \(type) version \(needed), and this tool has version \(available): an app with these modules \(consequence).",
+                            file: definition.file, location: definition.location(of: "requires.\(type)"), path: "requires.\(type)"))
+                }
+            }
             for diagnostic in diagnostics { Output.line(diagnostic.description) }
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors > 0 {
