@@ -92,9 +92,21 @@ public struct HTMLRenderer: Sendable {
         .tabs.document>section.tabpanel{display:none}\
         \(documentTabRules)\
         \((1...12).map { ".columns-\($0){grid-template-columns:repeat(\($0),1fr)}" }.joined())\
+        \(cellWidthClasses.map { ".cells-\($0){grid-template-columns:repeat(auto-fill,minmax(\($0)ch,1fr))}" }.joined())\
+        .carousel ul.track{display:flex;gap:12px;overflow-x:auto;scroll-snap-type:x mandatory;padding:4px 2px 10px}\
+        .carousel ul.track>li{flex:0 0 auto;width:16em;border:1px solid #e5e5ea;border-radius:8px;padding:8px;scroll-snap-align:start}\
+        .carousel ul.track:focus-visible{outline:2px solid #0058d0;outline-offset:2px}\
         .placeholder{color:#595959;font-style:italic}.placeholder.error{color:#b00012;font-style:normal}\
         [data-action]{cursor:pointer}
         """
+
+    /// The minimum cell widths an adaptive grid's CSS has rules for, in `ch`.
+    static let cellWidthClasses = Array(stride(from: 8, through: 48, by: 4))
+
+    /// The class of the nearest minimum cell width the CSS has.
+    static func cellWidthClass(_ width: Int) -> Int {
+        cellWidthClasses.min { abs($0 - width) < abs($1 - width) } ?? 16
+    }
 
     /// The CSS that shows the checked tab's panel of a document, for up to 12 tabs.
     static let documentTabRules = (1...12).map { n in
@@ -130,8 +142,13 @@ public struct HTMLRenderer: Sendable {
             children.forEach { write($0, into: &html) }
             html += "</div>\n"
         case .list(let layout, let sections):
-            let grid = layout == .rows ? "" : " grid"
-            html += "<div id=\"\(id)\" class=\"list\(grid)\"\(selectable)>\n"
+            let kind =
+                switch layout {
+                case .rows: ""
+                case .grid, .adaptiveGrid: " grid"
+                case .carousel: " carousel"
+                }
+            html += "<div id=\"\(id)\" class=\"list\(kind)\"\(selectable)>\n"
             for section in sections { write(section, layout: layout, into: &html) }
             html += "</div>\n"
         case .tabs(let tabs) where !tabs.unselectedPanels.isEmpty:
@@ -172,9 +189,17 @@ public struct HTMLRenderer: Sendable {
         if let total = section.totalRowCount { attributes += " data-total-rows=\"\(total)\"" }
         html += "<div id=\"\(Self.attribute(section.id.rawValue))\" class=\"section\"\(attributes)>\n"
         if let header = section.header { html += "<h2>\(Self.escape(header))</h2>\n" }
-        let columns: String
-        if case .grid(let count) = layout { columns = " class=\"columns-\(max(1, min(count, 12)))\"" } else { columns = "" }
-        html += "<ul data-slot\(columns)>\n"
+        let listAttributes: String
+        switch layout {
+        case .rows: listAttributes = ""
+        case .grid(let count): listAttributes = " class=\"columns-\(max(1, min(count, 12)))\""
+        case .adaptiveGrid(let width): listAttributes = " class=\"cells-\(Self.cellWidthClass(width))\""
+        case .carousel:
+            // A scroller that the keyboard reaches (arrow keys scroll it) and that says what it holds.
+            let label = section.header ?? "\(section.rows.count) items"
+            listAttributes = " class=\"track\" tabindex=\"0\" aria-label=\"\(Self.attribute(label)), scrolls sideways\""
+        }
+        html += "<ul data-slot\(listAttributes)>\n"
         for row in section.rows { html += rowFragment(row) }
         html += "</ul>\n"
         if let footer = section.footer { html += "<p class=\"caption\">\(Self.escape(footer))</p>\n" }

@@ -81,9 +81,9 @@ extension SceneInstance {
                 retry: slot.isRetryable ? EventDescriptor(SceneEvents.retry, payload: ["module": .string(id.rawValue)]) : nil
             ).qualified(by: id)
         } else if let window = windows[id] {
-            content = await slot.module.render(window: window).qualified(by: id)
+            content = await slot.module.render(window: window).qualified(by: id).laidOut(slot.instance.display)
         } else {
-            content = await slot.module.render().qualified(by: id)
+            content = await slot.module.render().qualified(by: id).laidOut(slot.instance.display)
         }
         let frame = ViewNode(
             id: NodeID(id.rawValue),

@@ -63,11 +63,16 @@ public struct ModuleInstance: Sendable, Hashable {
     var file: String = ""
 
     /// Creates an instance.
-    public init(id: ModuleID, type: String, parameters: [String: JSONValue] = [:], timeout: Duration? = nil) {
+    /// How the module's list lays out its items (the `"display"` key), or `nil` for the
+    /// module's own choice. The module's rows are the same nodes in every layout.
+    public var display: ViewNode.ListLayout?
+
+    public init(id: ModuleID, type: String, parameters: [String: JSONValue] = [:], timeout: Duration? = nil, display: ViewNode.ListLayout? = nil) {
         self.id = id
         self.type = type
         self.parameters = parameters
         self.timeout = timeout
+        self.display = display
     }
 }
 

@@ -64,7 +64,7 @@ struct SceneFileParser {
         "layout", "variants", "events",
     ]
     static let variantKeys = ["name", "when", "add", "remove", "replace", "layout", "events"]
-    static let moduleKeys = ["id", "type", "params", "timeout"]
+    static let moduleKeys = ["id", "type", "params", "timeout", "display"]
     static let ruleKeys = ["on", "when", "steps", "confirm", "navigate", "block"]
 
     /// `format`, `requires` and `fallback`.
@@ -307,7 +307,30 @@ struct SceneFileParser {
                 error("'timeout' must be a whole number of milliseconds from 1 to 600000.", at: timeoutNode.location, path: join(path, "timeout"))
             }
         }
+        if let displayNode = fields["display"] { instance.display = display(displayNode, path: join(path, "display")) }
         return instance
+    }
+
+    /// How a module's list lays out its items: `"rows"`, `"carousel"`, `{ "columns": 3 }`
+    /// or `{ "minCellWidth": 24 }`.
+    private mutating func display(_ node: SourceJSON.Node, path: String) -> ViewNode.ListLayout? {
+        let expected =
+            "\"rows\", \"carousel\", { \"columns\": 1 to 12 } (a grid) or { \"minCellWidth\": 8 to 60 } (a grid of as many columns as fit)"
+        switch node.value {
+        case .string("rows"): return .rows
+        case .string("carousel"): return .carousel
+        case .object(let members) where members.count == 1:
+            let member = members[0]
+            sourceMap[join(path, member.key)] = member.value.location
+            switch (member.key, member.value.value) {
+            case ("columns", .int(let columns)) where (1...12).contains(columns): return .grid(columns: columns)
+            case ("minCellWidth", .int(let width)) where (8...60).contains(width): return .adaptiveGrid(minimumCellWidth: width)
+            default: break
+            }
+        default: break
+        }
+        error("'\(path)' must be \(expected).", at: node.location, path: path)
+        return nil
     }
 
     private func isValidID(_ id: String) -> Bool {

@@ -5,7 +5,7 @@ import Foundation
 extension ViewNode: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, type, text, role, url, symbol, alt, title, event, style, axis, children
-        case layout, columns, sections, header, footer, rows, tabs, selection, content, panels
+        case layout, columns, minCellWidth, sections, header, footer, rows, tabs, selection, content, panels
         case kind, message, retry, module, moduleType, status, action
     }
 
@@ -40,9 +40,13 @@ extension ViewNode: Codable {
                 axis: try container.decodeIfPresent(Axis.self, forKey: .axis) ?? .vertical,
                 children: try container.decode([ViewNode].self, forKey: .children))
         case .list:
-            let layout: ListLayout =
-                try container.decodeIfPresent(String.self, forKey: .layout) == "grid"
-                ? .grid(columns: try container.decode(Int.self, forKey: .columns)) : .rows
+            let layout: ListLayout
+            switch try container.decodeIfPresent(String.self, forKey: .layout) {
+            case "grid": layout = .grid(columns: try container.decode(Int.self, forKey: .columns))
+            case "adaptive-grid": layout = .adaptiveGrid(minimumCellWidth: try container.decode(Int.self, forKey: .minCellWidth))
+            case "carousel": layout = .carousel
+            default: layout = .rows
+            }
             kind = .list(layout: layout, sections: try container.decode([Section].self, forKey: .sections))
         case .tabs:
             kind = .tabs(
@@ -99,6 +103,10 @@ extension ViewNode: Codable {
             case .grid(let columns):
                 try container.encode("grid", forKey: .layout)
                 try container.encode(columns, forKey: .columns)
+            case .adaptiveGrid(let width):
+                try container.encode("adaptive-grid", forKey: .layout)
+                try container.encode(width, forKey: .minCellWidth)
+            case .carousel: try container.encode("carousel", forKey: .layout)
             }
             try container.encode(sections, forKey: .sections)
         case .tabs(let tabs):

@@ -96,3 +96,25 @@ extension ViewNode {
         return copy
     }
 }
+
+extension ViewNode {
+    /// The node with its outermost lists laid out another way (a scene's `"display"` for a
+    /// module), or unchanged for `nil`. Lists inside a list's rows keep their own layout: a
+    /// carousel inside a row stays a carousel in a grid.
+    func laidOut(_ layout: ListLayout?) -> ViewNode {
+        guard let layout else { return self }
+        var node = self
+        switch kind {
+        case .list(_, let sections): node.kind = .list(layout: layout, sections: sections)
+        case .stack(let axis, let children): node.kind = .stack(axis: axis, children: children.map { $0.laidOut(layout) })
+        case .tabs(var tabs):
+            tabs.content = tabs.content.laidOut(layout)
+            node.kind = .tabs(tabs)
+        case .module(var frame):
+            frame.content = frame.content.laidOut(layout)
+            node.kind = .module(frame)
+        case .text, .image, .button, .placeholder: break
+        }
+        return node
+    }
+}

@@ -74,12 +74,19 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
         case vertical, horizontal
     }
 
-    /// How a list arranges its rows.
+    /// How a list arranges its rows. The rows are the same nodes whatever the layout: a
+    /// scene chooses it for a module's list with the module instance's `"display"` key, and
+    /// the module does not change.
     public enum ListLayout: Sendable, Hashable {
         /// One row under another.
         case rows
         /// Rows flow into a grid with a number of columns.
         case grid(columns: Int)
+        /// Rows flow into a grid with as many columns as fit, each at least this many
+        /// character widths (terminal columns; `ch` on a web page).
+        case adaptiveGrid(minimumCellWidth: Int)
+        /// Rows side by side in one band that scrolls sideways (a carousel).
+        case carousel
     }
 
     /// A group of rows with an optional header and footer title.
