@@ -22,10 +22,12 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 class Server:
     """A `scenery serve` process on a free port, with its own database and scene folder."""
 
-    def __init__(self, *arguments, data=None):
+    def __init__(self, *arguments, data=None, scenes=None):
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="scenery-browser-"))
         self.scenes = self.directory / "Scenes"
         shutil.copytree(ROOT / "Scenes", self.scenes)
+        for name, text in (scenes or {}).items():
+            (self.scenes / f"{name}.json").write_text(text, encoding="utf-8")
         self.database = self.directory / "demo.sqlite"
         environment = dict(os.environ, SCENERY_DATABASE=str(self.database))
         if data is not None:
