@@ -193,9 +193,11 @@ extension SQLiteProfileStore: RelationshipService {
                 case .followers: "SELECT follower FROM follows WHERE followee = ?1"
                 case .following: "SELECT followee FROM follows WHERE follower = ?1"
                 case .friends:
+                    // Requests to the user are part of their own list only (?1 = ?2).
                     """
                     SELECT addressee FROM friendships WHERE requester = ?1 AND status = 'accepted'
                     UNION SELECT requester FROM friendships WHERE addressee = ?1 AND status = 'accepted'
+                    UNION SELECT requester FROM friendships WHERE addressee = ?1 AND status = 'pending' AND ?1 = ?2
                     """
                 }
             let rows = try connection.query(

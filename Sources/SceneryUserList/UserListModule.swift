@@ -21,6 +21,9 @@ public actor UserListModule: Module {
             ParameterSpec("presenter", .string, default: "follow", allowedValues: ["follow", "friend"], summary: "Which buttons the cells show."),
             ParameterSpec("pageSize", .int, default: 20, range: 1...100, summary: "Users per page."),
             ParameterSpec("header", .string, default: "", summary: "The list's header; empty for the list's name."),
+            ParameterSpec(
+                "requestsHeader", .string, default: "Requests",
+                summary: "The header of the section of people asking to be friends (a user's own friend list only)."),
             ParameterSpec("emptyText", .string, default: "Nobody here yet.", summary: "Shown when the list is empty."),
             ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
         ] + UserCellWording.parameters,
@@ -31,6 +34,7 @@ public actor UserListModule: Module {
     private let presenter: any UserCellPresenter
     private let pageSize: Int
     private let header: String
+    private let requestsHeader: String
     private let emptyText: String
     private let moreTitle: String
     private let relationships: any RelationshipService
@@ -57,6 +61,7 @@ public actor UserListModule: Module {
         pageSize = try parameters.int("pageSize")
         let header = try parameters.string("header")
         self.header = header.isEmpty ? list.rawValue.prefix(1).uppercased() + list.rawValue.dropFirst() : header
+        requestsHeader = try parameters.string("requestsHeader")
         emptyText = try parameters.string("emptyText")
         moreTitle = try parameters.string("moreTitle")
         self.relationships = relationships
@@ -86,8 +91,7 @@ public actor UserListModule: Module {
 
     public func render() -> ViewNode {
         state.render(id: "users", loadingMessage: "Loading…", emptyMessage: emptyText) { entries in
-            let rows = entries.map { presenter.cell(for: $0, viewer: viewer).render() }
-            var children: [ViewNode] = [.list("list", sections: [.init(id: "all", header: header, rows: rows)])]
+            var children: [ViewNode] = [.list("list", sections: sections(of: entries))]
             if hasMore {
                 children.append(
                     .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
@@ -95,6 +99,19 @@ public actor UserListModule: Module {
             if let notice { children.append(.text("notice", notice, role: .caption)) }
             return .stack("content", children)
         }
+    }
+
+    /// The list's sections: on a user's own friend list, the people asking to be friends
+    /// first ("Requests"), then the list. A row keeps its id in either, so accepting a
+    /// request moves the row from one section to the other.
+    private func sections(of entries: [UserListEntry]) -> [ViewNode.Section] {
+        func rows(_ entries: [UserListEntry]) -> [ViewNode] { entries.map { presenter.cell(for: $0, viewer: viewer).render() } }
+        let requests = list == .friends && viewer == user ? entries.filter { $0.friendState == .incoming } : []
+        let others = requests.isEmpty ? entries : entries.filter { $0.friendState != .incoming }
+        var sections: [ViewNode.Section] = []
+        if !requests.isEmpty { sections.append(.init(id: "requests", header: requestsHeader, rows: rows(requests))) }
+        sections.append(.init(id: "all", header: header, rows: rows(others)))
+        return sections
     }
 
     public func handle(_ event: Event) async -> EventDisposition {

@@ -26,7 +26,8 @@ public protocol DraftService: Sendable {
 /// Reads and changes who follows and befriends whom.
 public protocol RelationshipService: Sendable {
     /// A page of the followers, followings or friends of a user, with the viewer's
-    /// relationship to each.
+    /// relationship to each. A user looking at their own friends also gets the people who
+    /// asked to be their friend (``FriendState/incoming``); nobody else ever does.
     func users(_ list: UserListKind, of user: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<UserListEntry>
     /// Makes `follower` follow or stop following `followee`.
     func setFollowing(_ following: Bool, follower: UserID, followee: UserID) async throws

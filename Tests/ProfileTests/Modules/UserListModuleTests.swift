@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryTesting
 import SceneryUserList
 import Testing
 
@@ -55,6 +56,42 @@ import Testing
         #expect(await people.render().texts(of: "user.2.action") == ["Friends"])
         let friends = try await backend.store.users(.friends, of: "5", viewer: nil, page: PageRequest(limit: 10))
         #expect(friends.items.map(\.id) == ["2"])
+    }
+
+    /// Seed 003's sections: on her own friend list Alice sees who asks to be her friend
+    /// ("Requests") above her friends; accepting moves that row from one section to the
+    /// other as one move patch, not a delete and an insert.
+    @Test func acceptingARequestMovesTheRowAcrossSections() async throws {
+        let registry = try backend.registry()
+        let host = RecordingHost()
+        let scene = try await registry.assemble("friend-list", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
+        let before = await scene.render()
+        guard case .list(_, let sections)? = before.node(withID: "people/list")?.kind else {
+            Issue.record("no list")
+            return
+        }
+        #expect(sections.map(\.header) == ["Requests", "Friends"])
+        #expect(sections[0].rows.map(\.id) == ["people/user.4"])
+        host.reset()
+        _ = await scene.send(Event("friend.accept", from: "people/user.4.action", payload: ["user": "4"]))
+        let patches = host.updates.flatMap(\.patches)
+        #expect(patches.contains(.move("people/user.4", parent: "people/all", index: 0)), "\(patches)")
+        #expect(patches.contains(.delete("people/requests")))
+        #expect(!patches.contains { if case .insert(let element, _, _) = $0 { element.id == "people/user.4" } else { false } })
+        guard case .list(_, let after)? = await scene.render().node(withID: "people/list")?.kind else { return }
+        #expect(after.map(\.header) == ["Friends"])
+        #expect(after[0].rows.map(\.id).contains("people/user.4"))
+    }
+
+    /// Requests to be someone's friend are theirs alone: another viewer, or nobody signed
+    /// in, never gets them in the list.
+    @Test func nobodyElseSeesSomeonesFriendRequests() async throws {
+        for viewer: UserID? in [nil, "2", "4"] {
+            let friends = try await backend.store.users(.friends, of: "1", viewer: viewer, page: PageRequest(limit: 50))
+            #expect(!friends.items.map(\.id).contains("4"), "viewer \(viewer.map(\.rawValue) ?? "nobody")")
+        }
+        let own = try await backend.store.users(.friends, of: "1", viewer: "1", page: PageRequest(limit: 50))
+        #expect(own.items.first { $0.id == "4" }?.friendState == .incoming)
     }
 
     @Test func rejectsAnUnknownList() {

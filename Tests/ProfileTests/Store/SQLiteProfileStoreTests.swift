@@ -67,7 +67,9 @@ import Testing
 
     @Test func friendshipsMoveThroughTheirStates() async throws {
         #expect(try await store.changeFriendship(.request, from: "2", with: "5") == .requested)
-        #expect(try await store.users(.friends, of: "5", viewer: "5", page: PageRequest(limit: 10)).items.isEmpty)
+        // A pending request is in the addressee's own list, as a request, and nobody else's.
+        #expect(try await store.users(.friends, of: "5", viewer: "5", page: PageRequest(limit: 10)).items.map(\.friendState) == [.incoming])
+        #expect(try await store.users(.friends, of: "5", viewer: "2", page: PageRequest(limit: 10)).items.isEmpty)
         #expect(try await store.changeFriendship(.accept, from: "5", with: "2") == .friends)
         #expect(try await store.users(.friends, of: "5", viewer: "2", page: PageRequest(limit: 10)).items.map(\.id) == ["2"])
         #expect(try await store.changeFriendship(.remove, from: "2", with: "5") == .none)
