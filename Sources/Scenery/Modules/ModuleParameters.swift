@@ -13,9 +13,44 @@ public struct ModuleParameters: Sendable, Hashable {
     /// The values by parameter name.
     public var values: [String: JSONValue]
 
-    /// Creates parameters from values (tests use this to create modules directly).
+    /// Creates parameters from values as they are, unchecked and without defaults.
+    /// To create a module directly (in a test, a preview), use ``init(for:_:)``, which
+    /// fills defaults and checks values as a scene file's are.
     public init(_ values: [String: JSONValue] = [:]) {
         self.values = values
+    }
+
+    /// Parameters for a module type as a scene would give them: `values` checked against
+    /// the descriptor (known names, types, allowed values, ranges) and every default filled
+    /// in, so the module can be created directly.
+    ///
+    /// ```swift
+    /// let blogs = try BlogModule(
+    ///     parameters: ModuleParameters(for: BlogModule.descriptor, ["author": "1"]),  // pageSize: its default
+    ///     context: context, service: store)
+    /// ```
+    /// - Throws: ``ParameterError`` naming an unknown parameter, a missing required one, or
+    ///   a value of the wrong type or out of range.
+    public init(for descriptor: ModuleDescriptor, _ values: [String: JSONValue] = [:]) throws(ParameterError) {
+        var checked: [String: JSONValue] = [:]
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let spec = descriptor.parameter(named: name) else {
+                let hint = Suggestion.hint(for: name, in: descriptor.parameters.map(\.name), listing: "parameters")
+                throw ParameterError(message: "\(descriptor.type) has no parameter '\(name)'\(hint).")
+            }
+            guard let coerced = spec.type.coerce(value) else {
+                throw ParameterError(message: "'\(name)' of \(descriptor.type) must be \(spec.type.phrase), not \(value.kindDescription).")
+            }
+            if let problem = spec.restrictionProblem(coerced) { throw ParameterError(message: "\(descriptor.type): \(problem).") }
+            checked[name] = coerced
+        }
+        for spec in descriptor.parameters where checked[spec.name] == nil {
+            guard let fallback = spec.defaultValue else {
+                throw ParameterError(message: "\(descriptor.type) needs the parameter '\(spec.name)' (\(spec.type.phrase)); give it a value.")
+            }
+            checked[spec.name] = fallback
+        }
+        self.values = checked
     }
 
     /// The raw value of a parameter, if given.
