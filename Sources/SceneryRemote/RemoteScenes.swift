@@ -24,7 +24,8 @@ import Scenery
 /// fetches with `If-None-Match` only the scenes whose tag changed. A new version becomes
 /// active only if ``SceneCatalog`` accepts it (compatible with this app, valid with its
 /// module types and every scene that extends it); otherwise the version the app had stays
-/// and an ``Event`` says why, with file, line and column. A server that is down, slow,
+/// and an ``Event`` says why, with file, line and column. A scene the index no longer lists
+/// is withdrawn: the bundled version comes back. A server that is down, slow,
 /// redirects elsewhere, answers something other than JSON, sends more than
 /// ``Limits/maximumBytes`` or invalid UTF-8, gives a diagnostic and changes nothing.
 public actor RemoteScenes {
@@ -49,6 +50,9 @@ public actor RemoteScenes {
         case rejected(SceneOffer)
         /// The server (or the cache) could not be read; the scenes stay as they were.
         case unavailable(Diagnostic)
+        /// The server no longer lists a scene: its bundled version is back (or, if the app
+        /// ships none, the scene is gone), and the cached copy is removed.
+        case withdrawn(String)
     }
 
     /// The server's base URL (ending in `/`): `index.json` and `<id>.json` are read below it.
@@ -129,6 +133,19 @@ public actor RemoteScenes {
             return [unavailable(indexURL, error.description)]
         }
         var diagnostics: [Diagnostic] = []
+        // Scenes the server no longer lists are withdrawn: the bundled version comes back.
+        let listed = Set(entries.map(\.id))
+        for id in activeTags.keys.sorted() where !listed.contains(id) {
+            let offer = catalog.withdraw(id, origin: indexURL.absoluteString)
+            diagnostics += offer.diagnostics
+            guard offer.outcome != .rejected else {
+                send(.rejected(offer))
+                continue
+            }
+            activeTags[id] = nil
+            cache?.remove(id)
+            send(.withdrawn(id))
+        }
         for entry in entries {
             guard SceneID.isValid(entry.id) else {
                 diagnostics.append(unavailable(indexURL, "the index names the scene '\(entry.id)', which is not a valid scene id"))

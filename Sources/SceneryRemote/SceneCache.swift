@@ -77,6 +77,12 @@ public struct SceneCache: Sendable {
         }
     }
 
+    /// Removes a scene's entry, if there is one.
+    public func remove(_ id: String) {
+        guard SceneID.isValid(id) else { return }
+        try? FileManager.default.removeItem(at: directory.appending(path: Self.fileName(of: id)))
+    }
+
     static func fileName(of id: String) -> String { "\(id).scene.json" }
 }
 

@@ -104,6 +104,7 @@ import Testing
             case .activated(let offer): seen.append("activated \(offer.document.id)")
             case .rejected(let offer): seen.append("rejected \(offer.document.id)")
             case .unavailable: seen.append("unavailable")
+            case .withdrawn(let id): seen.append("withdrawn \(id)")
             }
             if seen.count == 2 { break }
         }
@@ -189,6 +190,25 @@ import Testing
         #expect(problems.first?.message.hasSuffix("the scenes stay as they were.") == true)
         #expect(try await Self.texts(await scenes.registry).contains("Bundled hello"))
         #expect(cache.entries().entries.isEmpty)
+    }
+
+    /// A scene the server stops publishing goes back to the bundled version, in the app and
+    /// in its cache.
+    @Test func aSceneTheServerNoLongerListsIsWithdrawn() async throws {
+        let (server, live) = try await Self.sceneryServer(home: Self.home("Experiment"))
+        defer { Task { await live.stop() } }
+        let cache = Self.temporaryCache()
+        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), cache: cache)
+        await scenes.refresh()
+        #expect(try await Self.texts(await scenes.registry).contains("Experiment"))
+        var other = SceneRegistry()
+        other.addScenes(sources: [("other", Self.home("Other"), "Scenes/other.json")])
+        await server.reload(other, changed: ["home", "other"], errors: nil)
+        #expect(await scenes.refresh().isEmpty)
+        #expect(try await Self.texts(await scenes.registry).contains("Bundled hello"))
+        #expect(await scenes.catalog.origins["home"] == "bundled")
+        #expect(cache.entry(for: "home") == nil)
+        #expect(try await Self.texts(await scenes.registry, "other").contains("Other"), "a scene the app does not ship arrives too")
     }
 
     @Test func refreshIfDueWaitsForTheInterval() async throws {

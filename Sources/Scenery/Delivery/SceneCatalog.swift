@@ -29,10 +29,40 @@ public struct SceneCatalog: Sendable {
     /// Where each scene's active version came from (scenes of the starting registry: `bundled`).
     public private(set) var origins: [String: String]
 
+    /// The first layer, as given: what a withdrawn scene goes back to.
+    private let firstLayer: SceneRegistry
+    private let firstOrigin: String
+
     /// A catalog whose first layer is a registry's scenes.
     public init(registry: SceneRegistry, origin: String = "bundled") {
         self.registry = registry
+        firstLayer = registry
+        firstOrigin = origin
         origins = Dictionary(uniqueKeysWithValues: registry.sceneIDs.map { ($0, origin) })
+    }
+
+    /// Withdraws the offered version of a scene (its source no longer publishes it): the
+    /// first layer's version comes back, or the scene goes if the first layer has none. A
+    /// withdrawal that would break a scene extending it is refused, like an offer.
+    @discardableResult
+    public mutating func withdraw(_ sceneID: String, origin: String) -> SceneOffer {
+        let document = SceneDocument(id: sceneID, source: firstLayer.source(of: sceneID) ?? "", origin: origin)
+        guard origins[sceneID] != nil, origins[sceneID] != firstOrigin else {
+            return SceneOffer(document: document, outcome: .unchanged, diagnostics: [])
+        }
+        var trial = registry
+        if let definition = firstLayer.definition(of: sceneID), let source = firstLayer.source(of: sceneID) {
+            trial.setScene(id: sceneID, definition: definition, bytes: Array(source.utf8), parseDiagnostics: [])
+        } else {
+            trial.removeScene(id: sceneID)
+        }
+        let problems = trial.scenes(extending: sceneID).flatMap { trial.diagnostics(for: $0) }
+        if problems.contains(where: { $0.severity == .error }) {
+            return SceneOffer(document: document, outcome: .rejected, diagnostics: problems)
+        }
+        registry = trial
+        origins[sceneID] = firstLayer.definition(of: sceneID) == nil ? nil : firstOrigin
+        return SceneOffer(document: document, outcome: .activated, diagnostics: [])
     }
 
     /// Offers new versions of scene files, in order; each is checked and, if it passes,
@@ -43,6 +73,7 @@ public struct SceneCatalog: Sendable {
     }
 
     /// Offers one new version of a scene file.
+    @discardableResult
     public mutating func offer(_ document: SceneDocument) -> SceneOffer {
         let bytes = Array(document.source.utf8)
         if registry.source(of: document.id) == document.source, origins[document.id] != nil {

@@ -223,6 +223,14 @@ public struct SceneRegistry: Sendable {
         revalidate()
     }
 
+    /// Forgets a scene (its definition, problems and text).
+    mutating func removeScene(id: String) {
+        definitions[id] = nil
+        unparsable[id] = nil
+        sources[id] = nil
+        revalidate()
+    }
+
     /// The text of a scene's file as it was added, for hosts that publish scenes
     /// (`scenery serve` serves it at `/scenes/<id>.json`).
     public func source(of sceneID: String) -> String? {

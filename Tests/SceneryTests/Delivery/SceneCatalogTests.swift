@@ -98,6 +98,32 @@ import Testing
         #expect(try await texts(catalog, "home-plus").contains("Plus"))
     }
 
+    @Test func withdrawingBringsTheBundledVersionBackUnlessAChildNeedsTheNewOne() async throws {
+        var catalog = makeCatalog()
+        catalog.offer(SceneDocument(id: "home", source: Self.home("Fresh"), origin: Self.origin))
+        catalog.offer(SceneDocument(id: "extra", source: Self.home("Extra"), origin: "https://scenes.example/scenes/extra.json"))
+        catalog.offer(
+            SceneDocument(
+                id: "extra-child", source: #"{ "extends": "extra", "replace": [ { "id": "hello", "type": "TextModule", "params": { "title": "Child" } } ] }"#,
+                origin: "https://scenes.example/scenes/extra-child.json"))
+        #expect(catalog.withdraw("home", origin: Self.origin).outcome == .activated)
+        #expect(catalog.origins["home"] == "bundled")
+        #expect(try await texts(catalog).contains("Bundled hello"))
+        // "extra" has no bundled version and a child needs it: it stays.
+        let refused = catalog.withdraw("extra", origin: Self.origin)
+        #expect(refused.outcome == .rejected)
+        #expect(catalog.registry.sceneIDs.contains("extra"))
+        // The child first, then the parent: both go.
+        #expect(catalog.withdraw("extra-child", origin: Self.origin).outcome == .activated)
+        #expect(catalog.withdraw("extra", origin: Self.origin).outcome == .activated)
+        #expect(!catalog.registry.sceneIDs.contains("extra"))
+        #expect(catalog.withdraw("extra", origin: Self.origin).outcome == .unchanged)
+    }
+
+    static func home(_ title: String) -> String {
+        #"{ "modules": [ { "id": "hello", "type": "TextModule", "params": { "title": "\#(title)" } } ] }"#
+    }
+
     @Test func requirementsAreCheckedWhenTheFileIsRead() {
         var registry = SceneRegistry()
         registry.addScene(id: "bad", source: #"{ "format": 0, "requires": { "TextModule": "two" }, "fallback": "maybe", "modules": [] }"#)
