@@ -125,8 +125,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "ProfileTests",
-            dependencies: ["Scenery", "SceneryTesting", "ProfileDomain", "ProfileStore", "SceneryProfile",
-                           "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
+            dependencies: [
+                "Scenery", "SceneryTesting", "ProfileDomain", "ProfileStore", "SceneryProfile",
+                "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

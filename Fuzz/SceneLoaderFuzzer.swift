@@ -6,20 +6,28 @@
 /// ranges, events), so validation walks every path.
 let fuzzRegistry: SceneRegistry = {
     var registry = SceneRegistry()
-    registry.declare(ModuleDescriptor(
-        type: "UserInfoModule", summary: "", parameters: [ParameterSpec("user", .userID), ParameterSpec("emptyName", .string, default: "Anonymous")],
-        events: ["user.follow", "user.unfollow", "user.open"]))
-    registry.declare(ModuleDescriptor(
-        type: "BlogModule", summary: "", parameters: [ParameterSpec("author", .userID), ParameterSpec("pageSize", .int, default: 10, range: 1...100)],
-        events: ["blog.open"]))
-    registry.declare(ModuleDescriptor(
-        type: "DraftModule", summary: "", parameters: [ParameterSpec("owner", .userID)], events: ["draft.open"], ownerOnlyParameter: "owner"))
-    registry.declare(ModuleDescriptor(
-        type: "UserListModule", summary: "",
-        parameters: [ParameterSpec("user", .userID), ParameterSpec("list", .string, default: "following", allowedValues: ["followers", "following", "friends"])],
-        events: ["user.follow", "user.unfollow"]))
+    registry.declare(
+        ModuleDescriptor(
+            type: "UserInfoModule", summary: "", parameters: [ParameterSpec("user", .userID), ParameterSpec("emptyName", .string, default: "Anonymous")],
+            events: ["user.follow", "user.unfollow", "user.open"]))
+    registry.declare(
+        ModuleDescriptor(
+            type: "BlogModule", summary: "", parameters: [ParameterSpec("author", .userID), ParameterSpec("pageSize", .int, default: 10, range: 1...100)],
+            events: ["blog.open"]))
+    registry.declare(
+        ModuleDescriptor(
+            type: "DraftModule", summary: "", parameters: [ParameterSpec("owner", .userID)], events: ["draft.open"], ownerOnlyParameter: "owner"))
+    registry.declare(
+        ModuleDescriptor(
+            type: "UserListModule", summary: "",
+            parameters: [
+                ParameterSpec("user", .userID), ParameterSpec("list", .string, default: "following", allowedValues: ["followers", "following", "friends"]),
+            ],
+            events: ["user.follow", "user.unfollow"]))
     registry.addScene(id: "blog-detail", source: #"{ "parameters": { "blog": "int" }, "modules": [] }"#)
-    registry.addScene(id: "base", source: #"{ "parameters": { "user": "userID" }, "modules": [ { "id": "info", "type": "UserInfoModule", "params": { "user": "$user" } } ] }"#)
+    registry.addScene(
+        id: "base", source: #"{ "parameters": { "user": "userID" }, "modules": [ { "id": "info", "type": "UserInfoModule", "params": { "user": "$user" } } ] }"#
+    )
     return registry
 }()
 

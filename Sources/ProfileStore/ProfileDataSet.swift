@@ -214,7 +214,10 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         switch error {
         case .typeMismatch(let type, let context):
             if context.codingPath.isEmpty {
-                return DataProblem(path: "", message: "A data file must be a JSON object with \"users\", \"blogs\" and the rest (format scenery.profile-data), not another kind of value.")
+                return DataProblem(
+                    path: "",
+                    message:
+                        "A data file must be a JSON object with \"users\", \"blogs\" and the rest (format scenery.profile-data), not another kind of value.")
             }
             return DataProblem(path: path(context.codingPath), message: "must be \(describe(type)); fix that value.")
         case .valueNotFound(let type, let context):

@@ -17,7 +17,9 @@ enum AssemblyBenchmark {
             _ = try? await registry.assemble("slow", for: SceneContext(viewer: nil), host: NullHost(counter: counter))
         }
         var table = Table("Scene assembly: modules loading in 50, 80 and 120 ms", header: ["contender", "min", "median", "vs slowest", "target < 1.1×"])
-        table.add("ready", Measure.format(ready.minimum), Measure.format(ready.median), String(format: "%.3f×", ready.median / 0.120), verdict(ready.median / 0.120 < 1.1))
+        table.add(
+            "ready", Measure.format(ready.minimum), Measure.format(ready.median), String(format: "%.3f×", ready.median / 0.120),
+            verdict(ready.median / 0.120 < 1.1))
         table.add("slowest module alone", "120.00 ms", "120.00 ms", "1×", "")
         return table
     }

@@ -5,14 +5,16 @@ import Foundation
 enum ColdStartBenchmark {
     static func run(_ options: BenchmarkOptions) throws -> Table {
         let folder = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let scenery = folder.appending(path: "scenery"), baseline = folder.appending(path: "cold-start-baseline")
+        let scenery = folder.appending(path: "scenery")
+        let baseline = folder.appending(path: "cold-start-baseline")
         for tool in [scenery, baseline] where !FileManager.default.isExecutableFile(atPath: tool.path) {
             throw ValidationFailure("\(tool.path) is missing: build it first with `swift build -c release`.")
         }
         let staticScenery = options.staticScenery.map { URL(filePath: $0) }
         if let staticScenery, !FileManager.default.isExecutableFile(atPath: staticScenery.path) {
             throw ValidationFailure(
-                "\(staticScenery.path) is missing: build it with `swift build -c release --static-swift-stdlib --scratch-path .build-static --product scenery`.")
+                "\(staticScenery.path) is missing: build it with `swift build -c release --static-swift-stdlib --scratch-path .build-static --product scenery`."
+            )
         }
         let database = FileManager.default.temporaryDirectory.appending(path: "scenery-bench-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: database) }
@@ -30,7 +32,8 @@ enum ColdStartBenchmark {
             ("scenery validate (default build)", { _ = try? launch(scenery, validate) }, false),
         ]
         if let staticScenery {
-            contenders.append(("scenery " + profile.prefix(6).joined(separator: " ") + " (--static-swift-stdlib)", { _ = try? launch(staticScenery, profile) }, true))
+            contenders.append(
+                ("scenery " + profile.prefix(6).joined(separator: " ") + " (--static-swift-stdlib)", { _ = try? launch(staticScenery, profile) }, true))
             contenders.append(("scenery validate (--static-swift-stdlib)", { _ = try? launch(staticScenery, validate) }, false))
         }
         let samples = Measure.interleaved(rounds: options.rounds(40), contenders.map(\.run))

@@ -63,17 +63,17 @@ enum Measure {
     /// survives `fork` and `exec`, so a child would report its parent's peak.
     static var peakMemoryMiB: Double {
         #if os(Linux)
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        {
-            return kilobytes / 1024
-        }
-        return 0
+            if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+            {
+                return kilobytes / 1024
+            }
+            return 0
         #else
-        var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
-        return Double(usage.ru_maxrss) / 1_048_576  // bytes on macOS
+            var usage = rusage()
+            getrusage(RUSAGE_SELF, &usage)
+            return Double(usage.ru_maxrss) / 1_048_576  // bytes on macOS
         #endif
     }
 
@@ -90,22 +90,24 @@ enum Measure {
 /// The machine and how busy it is.
 enum Machine {
     static var description: String {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
         let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
-        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(String(format: "%.0f", memory)) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+        return
+            "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(String(format: "%.0f", memory)) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)"
     }
 
     /// The 1-, 5- and 15-minute load averages, as `/proc/loadavg` gives them.
     static var loadAverage: String {
         #if os(Linux)
-        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "unknown" }
-        return text.split(separator: " ").prefix(3).joined(separator: " ")
+            guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "unknown" }
+            return text.split(separator: " ").prefix(3).joined(separator: " ")
         #else
-        var loads = [Double](repeating: 0, count: 3)
-        guard getloadavg(&loads, 3) == 3 else { return "unknown" }
-        return loads.map { String(format: "%.2f", $0) }.joined(separator: " ")
+            var loads = [Double](repeating: 0, count: 3)
+            guard getloadavg(&loads, 3) == 3 else { return "unknown" }
+            return loads.map { String(format: "%.2f", $0) }.joined(separator: " ")
         #endif
     }
 }

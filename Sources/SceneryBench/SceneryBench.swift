@@ -76,7 +76,9 @@ struct BenchmarkOptions {
 
 /// The benchmarks, by the name the command line takes.
 enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-    case diff, duplicates, update, assembly, loading, rendering, coldStart = "cold-start", memory
+    case diff, duplicates, update, assembly, loading, rendering
+    case coldStart = "cold-start"
+    case memory
 
     var summary: String {
         switch self {

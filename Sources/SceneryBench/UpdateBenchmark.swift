@@ -31,7 +31,8 @@ enum UpdateBenchmark {
             let update = counter.lastUpdate()!
             let hostSide = Measure.repeated(rounds: options.rounds(200)) { try! tree.apply(update.patches) }
             let target = count == 100_000 ? "≤ 30 µs: \(verdict(rowOnly.median <= 30e-6))" : ""
-            table.add("\(count)", "scene: render the row, diff, replace, send", Measure.format(rowOnly.minimum), Measure.format(rowOnly.median), "\(patches)", target)
+            table.add(
+                "\(count)", "scene: render the row, diff, replace, send", Measure.format(rowOnly.minimum), Measure.format(rowOnly.median), "\(patches)", target)
             table.add("", "host: PatchableTree.apply", Measure.format(hostSide.minimum), Measure.format(hostSide.median), "\(update.patches.count)", "")
             if count <= 10_000 {
                 let whole = await Measure.repeated(rounds: options.rounds(count >= 10_000 ? 5 : 15)) {

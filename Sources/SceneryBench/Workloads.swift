@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import Synchronization
 
 struct Row: Identifiable, Equatable, Sendable {
     var id: Int
@@ -101,8 +102,6 @@ struct NullHost: SceneHost {
     func sceneDidUpdate(_ update: SceneUpdate) async { counter.add(update) }
 }
 
-import Synchronization
-
 /// Counts the patches a host was sent and keeps the last update.
 final class UpdateCounter: Sendable {
     private let state = Mutex((patches: 0, last: SceneUpdate?.none))
@@ -112,7 +111,12 @@ final class UpdateCounter: Sendable {
             $0.last = update
         }
     }
-    func take() -> Int { state.withLock { value in defer { value.patches = 0 }; return value.patches } }
+    func take() -> Int {
+        state.withLock { value in
+            defer { value.patches = 0 }
+            return value.patches
+        }
+    }
     func lastUpdate() -> SceneUpdate? { state.withLock { $0.last } }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ProfileDomain
 import Scenery
 
@@ -67,5 +68,3 @@ public struct BlogCellPresenter: Sendable, Hashable {
             ])
     }
 }
-
-import Foundation

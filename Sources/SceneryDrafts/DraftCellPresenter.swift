@@ -1,3 +1,4 @@
+import Foundation
 import ProfileDomain
 import Scenery
 
@@ -28,5 +29,3 @@ public struct DraftCellPresenter: Sendable, Hashable {
             [.text("draft.\(draft.id).title", title, role: .headline), .text("draft.\(draft.id).edited", edited, role: .caption)])
     }
 }
-
-import Foundation

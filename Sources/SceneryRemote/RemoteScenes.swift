@@ -108,7 +108,7 @@ public actor RemoteScenes {
         guard let cache else { return [] }
         let (entries, problems) = cache.entries()
         var diagnostics = problems.map { Diagnostic(.warning, $0, file: cache.directory.path, location: nil) }
-        diagnostics.forEach { send(.unavailable($0)) }
+        for diagnostic in diagnostics { send(.unavailable(diagnostic)) }
         for entry in entries {
             let offer = catalog.offer(SceneDocument(id: entry.id, source: entry.source, origin: entry.origin, tag: entry.etag))
             if offer.isActive { activeTags[entry.id] = entry.etag }
@@ -173,7 +173,10 @@ public actor RemoteScenes {
                 do {
                     try cache?.store(SceneCache.Entry(id: entry.id, source: text, origin: url.absoluteString, etag: etag, lastModified: lastModified))
                 } catch {
-                    diagnostics.append(unavailable(URL(filePath: cache?.directory.path ?? ""), "the scene could not be cached (\(error.localizedDescription)); it is active until the app ends"))
+                    diagnostics.append(
+                        unavailable(
+                            URL(filePath: cache?.directory.path ?? ""),
+                            "the scene could not be cached (\(error.localizedDescription)); it is active until the app ends"))
                 }
             }
             send(offer.isActive ? .activated(offer) : .rejected(offer))
@@ -207,7 +210,7 @@ public actor RemoteScenes {
         do {
             return try JSONDecoder().decode(Index.self, from: data).scenes
         } catch {
-            throw SceneTransportFailure( "\(url.absoluteString) is not a scene index ({ \"scenes\": [ { \"id\": …, \"etag\": … } ] })")
+            throw SceneTransportFailure("\(url.absoluteString) is not a scene index ({ \"scenes\": [ { \"id\": …, \"etag\": … } ] })")
         }
     }
 }

@@ -70,7 +70,8 @@ struct SceneFetcher: Sendable {
             return .fresh(response.body, etag: response.headers["etag"], lastModified: response.headers["last-modified"])
         case 300..<400:
             throw SceneTransportFailure(
-                "\(url.absoluteString) redirected to another host (\(response.headers["location"] ?? "no location")); only redirects to the same host are followed")
+                "\(url.absoluteString) redirected to another host (\(response.headers["location"] ?? "no location")); only redirects to the same host are followed"
+            )
         default:
             throw SceneTransportFailure("\(url.absoluteString) answered \(response.status)")
         }

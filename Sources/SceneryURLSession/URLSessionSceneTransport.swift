@@ -2,7 +2,7 @@ import Foundation
 import SceneryRemote
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// ``SceneTransport`` over `URLSession`: what an app uses to take scenes from a server.

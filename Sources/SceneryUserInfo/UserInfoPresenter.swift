@@ -1,3 +1,4 @@
+import Foundation
 import ProfileDomain
 import Scenery
 
@@ -54,5 +55,3 @@ public struct UserInfoPresenter: Sendable, Hashable {
     /// The event the follow button sends.
     public var followEvent: String { profile.viewerFollows == true ? "user.unfollow" : "user.follow" }
 }
-
-import Foundation

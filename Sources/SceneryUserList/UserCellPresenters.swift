@@ -1,3 +1,4 @@
+import Foundation
 import ProfileDomain
 import Scenery
 
@@ -94,5 +95,3 @@ public struct FriendCellPresenter: UserCellPresenter {
         return wording.baseCell(entry, action: action)
     }
 }
-
-import Foundation

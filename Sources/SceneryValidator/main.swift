@@ -91,7 +91,14 @@ if let output {
         var longest = 0
         var run = -1
         for character in text {
-            if character == "\"" || character == "\\" { run = 0 } else if character == "#", run >= 0 { run += 1; longest = max(longest, run) } else { run = -1 }
+            if character == "\"" || character == "\\" {
+                run = 0
+            } else if character == "#", run >= 0 {
+                run += 1
+                longest = max(longest, run)
+            } else {
+                run = -1
+            }
         }
         let hashes = String(repeating: "#", count: longest + 1)
         source += "        case .\(caseName(id)):\n            return \(hashes)\"\"\"\n\(text)\(text.hasSuffix("\n") ? "" : "\n")\"\"\"\(hashes)\n"

@@ -47,15 +47,17 @@ struct CommandRunner {
         environment.merge(extra) { _, new in new }
         process.environment = environment
         let id = UUID().uuidString
-        let outURL = directory.appending(path: "\(id).out"), errURL = directory.appending(path: "\(id).err")
+        let outURL = directory.appending(path: "\(id).out")
+        let errURL = directory.appending(path: "\(id).err")
         let inURL = directory.appending(path: "\(id).in")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         try Data(input.utf8).write(to: inURL)
-        process.standardOutput = try standardOutput.map { path in
-            guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
-            return handle
-        } ?? FileHandle(forWritingTo: outURL)
+        process.standardOutput =
+            try standardOutput.map { path in
+                guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileNoSuchFile) }
+                return handle
+            } ?? FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         let finished = AsyncStream<Void>.makeStream()

@@ -29,7 +29,9 @@ import Testing
         #expect(result.output.contains("Unfollow Alice Liddell? [y/N] → Cancel"))
         #expect(result.output.contains("· module info: passed → scene: asked 'Unfollow Alice Liddell?', declined"))
         #expect(result.output.contains("Unfollow Alice Liddell? [y/N] → Unfollow"))
-        #expect(result.output.contains("· module info: passed → scene: asked 'Unfollow Alice Liddell?', confirmed → scene: let through → module info: performed → host: received"))
+        #expect(
+            result.output.contains(
+                "· module info: passed → scene: asked 'Unfollow Alice Liddell?', confirmed → scene: let through → module info: performed → host: received"))
         #expect(try await store.profile(of: "1", viewer: "2").viewerFollows == false)
         // Navigation to the blog, and back.
         #expect(result.output.contains("scene: navigated to blog-detail"))
@@ -98,7 +100,8 @@ import Testing
     @Test func resyncSendsTheWholeTreeAtTheCurrentSequence() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(
-            ["interact", "user-profile", "--viewer", "5", "--arg", "user=1", "--format", "json"], input: "blogs/blog.27.like\nresync\nblogs/blog.27.like\nquit\n")
+            ["interact", "user-profile", "--viewer", "5", "--arg", "user=1", "--format", "json"],
+            input: "blogs/blog.27.like\nresync\nblogs/blog.27.like\nquit\n")
         let lines = try result.output.split(separator: "\n").map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
         #expect(lines.map { $0["type"] } == ["tree", "route", "patches", "tree", "route", "patches"])
         #expect(lines.map { $0["sequence"] } == [0, nil, 1, 1, nil, 2])

@@ -64,7 +64,9 @@ import Testing
         for (index, line) in result.output.components(separatedBy: "\n").enumerated() {
             if index > 0 { seen += "\n" }
             var rest = Substring(line)
-            while let prompt = [rest.hasPrefix("> ") ? rest.range(of: "> ") : nil, rest.range(of: "[y/N] ")].compactMap({ $0 }).min(by: { $0.lowerBound < $1.lowerBound }) {
+            while let prompt = [rest.hasPrefix("> ") ? rest.range(of: "> ") : nil, rest.range(of: "[y/N] ")].compactMap({ $0 }).min(by: {
+                $0.lowerBound < $1.lowerBound
+            }) {
                 seen += rest[..<prompt.upperBound] + (answers.next() ?? "") + "\n"
                 rest = rest[prompt.upperBound...]
             }

@@ -15,7 +15,9 @@ import Testing
     static func startServer() async throws -> (url: String, task: Task<Void, any Error>) {
         var registry = SceneRegistry()
         let bundled = try String(contentsOf: CommandRunner.packageRoot.appending(path: "Scenes/user-profile.json"), encoding: .utf8)
-        registry.addScenes(sources: [("user-profile", bundled.replacingOccurrences(of: #""pageSize": 10"#, with: #""pageSize": 2"#), "Scenes/user-profile.json")])
+        registry.addScenes(sources: [
+            ("user-profile", bundled.replacingOccurrences(of: #""pageSize": 10"#, with: #""pageSize": 2"#), "Scenes/user-profile.json")
+        ])
         let server = SceneryServer(registry: registry, users: [], configuration: .init(host: "127.0.0.1", port: 0))
         let (addresses, continuation) = AsyncStream<String>.makeStream()
         let task = Task { try await server.run { continuation.yield($0) } }

@@ -102,7 +102,10 @@ import Testing
         (["run", "user-profile", "--arg", "user=1", "--format", "xml"], 64, "The value 'xml' is invalid for '--format <format>'"),
         (["run", "user-profile", "--arg", "user=1", "--fail", "blog"], 64, "unknown service 'blog'. Did you mean 'blogs'?"),
         (["run", "user-profile", "--arg", "user=1", "--latency", "blogs=soon"], 64, "'soon' is not a duration"),
-        (["run", "user-profile", "--arg", "user=1", "--scenes", "/nonexistent"], 2, "No such file or directory --scenes /nonexistent; pass scene files or a directory of them."),
+        (
+            ["run", "user-profile", "--arg", "user=1", "--scenes", "/nonexistent"], 2,
+            "No such file or directory --scenes /nonexistent; pass scene files or a directory of them."
+        ),
         (["frobnicate"], 64, "Unknown command 'frobnicate'; commands: run, interact, serve, validate, list, data."),
         (["valdate"], 64, "Unknown command 'valdate' (did you mean 'validate'?)"),
         (["run", "user-profile", "--arg", "user=1", "--latency", "blogs=2"], 64, "'2' is not a duration with a unit"),

@@ -1,16 +1,17 @@
 import Foundation
 import HTTPTypes
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Hummingbird
 import NIOCore
 import Scenery
 import SceneryRemote
-import SceneryURLSession
 import SceneryServer
 import SceneryTesting
+import SceneryURLSession
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// An app's point of view: it ships "home" (and "home-plus", which extends it), and takes
 /// newer versions from a scenery server on loopback.
@@ -22,7 +23,10 @@ import Testing
         var registry = SceneRegistry()
         registry.addScenes(sources: [
             ("home", bundled, "Scenes/home.json"),
-            ("home-plus", #"{ "extends": "home", "replace": [ { "id": "hello", "type": "TextModule", "params": { "title": "Plus" } } ] }"#, "Scenes/home-plus.json"),
+            (
+                "home-plus", #"{ "extends": "home", "replace": [ { "id": "hello", "type": "TextModule", "params": { "title": "Plus" } } ] }"#,
+                "Scenes/home-plus.json"
+            ),
         ])
         return registry
     }
@@ -59,7 +63,8 @@ import Testing
     @Test func anUpdateIsPickedUpAfterARefreshAndServedFromTheCacheWhenTheServerIsDown() async throws {
         let (server, live) = try await Self.sceneryServer(home: Self.home("Version 1"))
         let cache = Self.temporaryCache()
-        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: URLSessionSceneTransport(), cache: cache)
+        let scenes = RemoteScenes(
+            server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: URLSessionSceneTransport(), cache: cache)
         #expect(try await Self.texts(await scenes.registry).contains("Bundled hello"))
 
         #expect(await scenes.refresh().isEmpty)
@@ -74,7 +79,9 @@ import Testing
 
         // Server down: a new app start has the cached version, and the refresh says why it failed.
         await live.stop()
-        let offline = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), cache: cache, limits: .init(timeout: .seconds(2)))
+        let offline = RemoteScenes(
+            server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), cache: cache,
+            limits: .init(timeout: .seconds(2)))
         #expect(await offline.loadCache().isEmpty)
         #expect(try await Self.texts(await offline.registry).contains("Version 2"))
         let failures = await offline.refresh()
@@ -87,7 +94,8 @@ import Testing
         let (server, live) = try await Self.sceneryServer(home: Self.home("Good"))
         defer { Task { await live.stop() } }
         let cache = Self.temporaryCache()
-        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: URLSessionSceneTransport(), cache: cache)
+        let scenes = RemoteScenes(
+            server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: URLSessionSceneTransport(), cache: cache)
         let events = await scenes.events()
         await scenes.refresh()
         await server.reload(
@@ -112,17 +120,20 @@ import Testing
     }
 
     @Test func anIncompatibleSceneFallsBackAsItSays() async throws {
-        let needsMap = #"{ "requires": { "MapModule": 1 }, "fallback": "FALLBACK", "modules": [ { "id": "hello", "type": "TextModule", "params": { "title": "With a map" } }, { "id": "map", "type": "MapModule" } ] }"#
+        let needsMap =
+            #"{ "requires": { "MapModule": 1 }, "fallback": "FALLBACK", "modules": [ { "id": "hello", "type": "TextModule", "params": { "title": "With a map" } }, { "id": "map", "type": "MapModule" } ] }"#
         // "previous": the bundled scene stays.
         let (_, live) = try await Self.sceneryServer(home: needsMap.replacingOccurrences(of: "FALLBACK", with: "previous"))
-        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: URLSessionSceneTransport(), cache: Self.temporaryCache())
+        let scenes = RemoteScenes(
+            server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: URLSessionSceneTransport(), cache: Self.temporaryCache())
         let problems = await scenes.refresh()
         #expect(problems.first?.message.contains("needs the module type MapModule") == true, "\(problems)")
         #expect(try await Self.texts(await scenes.registry).contains("Bundled hello"))
         await live.stop()
         // "drop": the scene runs without the map.
         let (_, dropping) = try await Self.sceneryServer(home: needsMap.replacingOccurrences(of: "FALLBACK", with: "drop"))
-        let degraded = RemoteScenes(server: dropping.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), cache: Self.temporaryCache())
+        let degraded = RemoteScenes(
+            server: dropping.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), cache: Self.temporaryCache())
         let warnings = await degraded.refresh()
         #expect(warnings.map(\.severity) == [.warning])
         #expect(try await Self.texts(await degraded.registry).contains("With a map"))
@@ -164,15 +175,21 @@ import Testing
             Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(string: #"{ "scenes": [ { "id": "\#(id)", "etag": "\"1\"" } ] }"#)))
         }
         router.get("/huge/index.json") { _, _ in index() }
-        router.get("/huge/home.json") { _, _ in Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(repeating: UInt8(ascii: " "), count: 200_000))) }
+        router.get("/huge/home.json") { _, _ in
+            Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(repeating: UInt8(ascii: " "), count: 200_000)))
+        }
         router.get("/slow/index.json") { _, _ in
             try await Task.sleep(for: .seconds(5))
             return index()
         }
         router.get("/html/index.json") { _, _ in index() }
-        router.get("/html/home.json") { _, _ in Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html></html>"))) }
+        router.get("/html/home.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html></html>")))
+        }
         router.get("/latin1/index.json") { _, _ in index() }
-        router.get("/latin1/home.json") { _, _ in Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(bytes: Array(#"{ "title": "caf"#.utf8) + [0xE9, 0x22, 0x7D]))) }
+        router.get("/latin1/home.json") { _, _ in
+            Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(bytes: Array(#"{ "title": "caf"#.utf8) + [0xE9, 0x22, 0x7D])))
+        }
         router.get("/elsewhere/index.json") { _, _ in Response(status: .found, headers: [.location: "http://203.0.113.9/scenes/index.json"]) }
         router.get("/broken/index.json") { _, _ in Response(status: .internalServerError) }
         router.get("/traversal/index.json") { _, _ in index("../../etc/passwd") }
@@ -214,7 +231,8 @@ import Testing
     @Test func refreshIfDueWaitsForTheInterval() async throws {
         let (_, live) = try await Self.sceneryServer(home: Self.home("Once"))
         defer { Task { await live.stop() } }
-        let scenes = RemoteScenes(server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), refreshInterval: .seconds(3600))
+        let scenes = RemoteScenes(
+            server: live.base.appending(path: "scenes/"), registry: Self.appRegistry(), transport: NIOSceneTransport(), refreshInterval: .seconds(3600))
         #expect(await scenes.refreshIfDue() != nil)
         #expect(await scenes.refreshIfDue() == nil)
         #expect(try await Self.texts(await scenes.registry).contains("Once"))

@@ -17,12 +17,14 @@ import Testing
     }
 
     @Test func aRowMovingToAnotherSectionIsDetachedAndAttachedNotReplaced() throws {
-        let operations = try plan(from: Self.list([("requests", ["carol"]), ("friends", ["bob"])]), to: Self.list([("requests", []), ("friends", ["carol", "bob"])]))
+        let operations = try plan(
+            from: Self.list([("requests", ["carol"]), ("friends", ["bob"])]), to: Self.list([("requests", []), ("friends", ["carol", "bob"])]))
         #expect(operations == [.detach("carol"), .attach("carol", parent: "friends", index: 0)])
     }
 
     @Test func aChangedRowIsReplacedWithServerHTML() throws {
-        let operations = try plan(from: Self.list([("all", ["a", "b"])]), to: .list("list", sections: [.init(id: "all", header: "all", rows: [.text("a", "A!"), .text("b", "b")])]))
+        let operations = try plan(
+            from: Self.list([("all", ["a", "b"])]), to: .list("list", sections: [.init(id: "all", header: "all", rows: [.text("a", "A!"), .text("b", "b")])]))
         #expect(operations == [.replace("a", html: #"<p id="a">A!</p>"# + "\n")])
     }
 
@@ -34,7 +36,8 @@ import Testing
     @Test func operationsInsideAReplacedElementAreLeftToTheReplacement() throws {
         // The section's header changes (so it is replaced) while a row moves into it.
         let old = Self.list([("one", ["a"]), ("two", ["b"])])
-        let new = ViewNode.list("list", sections: [.init(id: "one", header: "one", rows: []), .init(id: "two", header: "TWO", rows: [.text("a", "a"), .text("b", "b")])])
+        let new = ViewNode.list(
+            "list", sections: [.init(id: "one", header: "one", rows: []), .init(id: "two", header: "TWO", rows: [.text("a", "a"), .text("b", "b")])])
         let operations = try plan(from: old, to: new)
         #expect(operations.first == .remove("a"), "moved into a replaced section: removed; the replacement brings it")
         guard case .replace("two", let html)? = operations.last else {

@@ -47,7 +47,8 @@ final class Received: @unchecked Sendable {
         let received = Received()
         var headers = ServerFixture.headers(port: client.port, cookie: cookie)
         if let origin { headers[.origin] = origin }
-        try await client.ws("/live?session=\(session)&since=\(since)", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)) { inbound, outbound, _ in
+        try await client.ws("/live?session=\(session)&since=\(since)", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)) {
+            inbound, outbound, _ in
             let reader = Task {
                 for try await message in inbound.messages(maxSize: 1 << 20) {
                     if case .text(let text) = message { received.append(text) }
@@ -88,12 +89,16 @@ final class Received: @unchecked Sendable {
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let declined = try await talk(client, session: session, cookie: bob, send: [#"{"t":"event","node":"info/follow"}"#, #"{"t":"answer","id":1,"accept":false}"#]) {
+            let declined = try await talk(
+                client, session: session, cookie: bob, send: [#"{"t":"event","node":"info/follow"}"#, #"{"t":"answer","id":1,"accept":false}"#]
+            ) {
                 !$0.of("confirm").isEmpty
             }
             #expect(declined.of("confirm").first?["title"] == "Unfollow Alice Liddell?")
             #expect(try await fixture.store.profile(of: "1", viewer: "2").viewerFollows == true, "declined: still following")
-            let accepted = try await talk(client, session: session, since: 0, cookie: bob, send: [#"{"t":"event","node":"info/follow"}"#, #"{"t":"answer","id":2,"accept":true}"#]) {
+            let accepted = try await talk(
+                client, session: session, since: 0, cookie: bob, send: [#"{"t":"event","node":"info/follow"}"#, #"{"t":"answer","id":2,"accept":true}"#]
+            ) {
                 !$0.of("patch").isEmpty
             }
             #expect(!accepted.of("patch").isEmpty)
@@ -136,8 +141,11 @@ final class Received: @unchecked Sendable {
             let session = try await openPage(client, "/scenes/user-profile?user=1")
             let flood = Array(repeating: #"{"t":"event","node":"blogs/refresh"}"#, count: 60)
             let received = Received()
-            try await client.ws("/live?session=\(session)&since=0", configuration: .init(additionalHeaders: ServerFixture.headers(port: client.port))) { inbound, outbound, _ in
-                let reader = Task { for try await message in inbound.messages(maxSize: 1 << 20) { if case .text(let text) = message { received.append(text) } } }
+            try await client.ws("/live?session=\(session)&since=0", configuration: .init(additionalHeaders: ServerFixture.headers(port: client.port))) {
+                inbound, outbound, _ in
+                let reader = Task {
+                    for try await message in inbound.messages(maxSize: 1 << 20) { if case .text(let text) = message { received.append(text) } }
+                }
                 for message in flood { try await outbound.write(.text(message)) }
                 let deadline = ContinuousClock.now + .seconds(5)
                 while received.of("refused").count < 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
@@ -167,7 +175,9 @@ final class Received: @unchecked Sendable {
             }
             #expect(invalid?.closeCode == .dataInconsistentWithMessage)
             // The same page carries on.
-            let received = try await talk(client, session: session, send: [#"{"t":"event","node":"sections#drafts"}"#, #"{"t":"event","node":"blogs/refresh"}"#]) {
+            let received = try await talk(
+                client, session: session, send: [#"{"t":"event","node":"sections#drafts"}"#, #"{"t":"event","node":"blogs/refresh"}"#]
+            ) {
                 !$0.of("refused").isEmpty
             }
             #expect(received.of("refused").count == 1, "no drafts tab for a signed-out viewer; refused, not crashed")
@@ -188,7 +198,9 @@ final class Received: @unchecked Sendable {
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let received = try await talk(client, session: session, cookie: fixture.cookie(for: "1"), send: [#"{"t":"event","node":"blogs/blog.27.like"}"#]) { _ in false }
+            let received = try await talk(client, session: session, cookie: fixture.cookie(for: "1"), send: [#"{"t":"event","node":"blogs/blog.27.like"}"#]) {
+                _ in false
+            }
             #expect(received.all.isEmpty, "nothing is sent to another viewer")
             #expect(try await fixture.store.blog(27, viewer: "1").likedByViewer == false)
         }

@@ -78,7 +78,8 @@ import Testing
             let origin = ServerFixture.headers()
             var headers = origin
             headers[.contentType] = "application/x-www-form-urlencoded"
-            let response = try await client.execute(uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "user=1&next=%2Fscenes%2Fuser-profile%3Fuser%3D1"))
+            let response = try await client.execute(
+                uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "user=1&next=%2Fscenes%2Fuser-profile%3Fuser%3D1"))
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == "/scenes/user-profile?user=1")
             let cookie = try #require(response.headers[.setCookie])
@@ -87,7 +88,8 @@ import Testing
             let out = try await client.execute(uri: "/sign-out", method: .post, headers: headers, body: ByteBuffer(string: "next=/"))
             #expect(out.headers[.setCookie]?.contains("Max-Age=0") == true)
             // Without the page's origin (a form on another site), nothing happens.
-            let forged = try await client.execute(uri: "/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "user=1"))
+            let forged = try await client.execute(
+                uri: "/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "user=1"))
             #expect(forged.status == .forbidden)
             #expect(forged.headers[.setCookie] == nil)
             let unknown = try await client.execute(uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "user=99"))

@@ -7,6 +7,7 @@ import ProfileDomain
 import ProfileStore
 import Scenery
 import SceneryProfile
+
 @testable import SceneryServer
 
 /// A server on the demo data (in memory) with the bundled scenes, for one test.

@@ -69,11 +69,13 @@ enum Migrations {
             let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
             guard version <= steps.count else {
                 throw .storage(
-                    "The database '\(connection.path)' has schema version \(version), newer than this program knows (\(steps.count)); use a newer scenery, or another --database.")
+                    "The database '\(connection.path)' has schema version \(version), newer than this program knows (\(steps.count)); use a newer scenery, or another --database."
+                )
             }
             guard version >= 0 else {
                 throw .storage(
-                    "The database '\(connection.path)' has schema version \(version), which no version of scenery writes; it was not made by this program: use another --database.")
+                    "The database '\(connection.path)' has schema version \(version), which no version of scenery writes; it was not made by this program: use another --database."
+                )
             }
             for index in version..<steps.count {
                 try connection.execute(steps[index])

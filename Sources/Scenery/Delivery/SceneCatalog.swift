@@ -86,7 +86,8 @@ public struct SceneCatalog: Sendable {
         var notes: [Diagnostic] = []
         let unmet = registry.unmetRequirements(of: definition)
         if let format = unmet.first(where: { if case .format = $0 { true } else { false } }) {
-            return reject(document, definition, "This version is not used because \(format); the previous version stays. Update the app to run it.", path: "format")
+            return reject(
+                document, definition, "This version is not used because \(format); the previous version stays. Update the app to run it.", path: "format")
         }
         if !unmet.isEmpty {
             switch definition.requirements.fallback {

@@ -36,7 +36,8 @@ public enum Suggestion {
 
     /// Levenshtein distance, giving up (returning `limit + 1`) past `limit`.
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var previous = Array(0...b.count)

@@ -91,7 +91,8 @@ extension SceneRegistry {
                     arguments[spec.name] = defaultValue
                 } else {
                     throw SceneryError(
-                        .invalidArgument, "The scene '\(scene.id)' needs the argument '\(spec.name)' (\(spec.type.phrase)); pass it, for example --arg \(spec.name)=….")
+                        .invalidArgument,
+                        "The scene '\(scene.id)' needs the argument '\(spec.name)' (\(spec.type.phrase)); pass it, for example --arg \(spec.name)=….")
                 }
                 continue
             }
@@ -101,7 +102,8 @@ extension SceneRegistry {
                 ?? (spec.type == .string && value.doubleValue != nil ? .string(value.plainText) : nil)
             guard let converted else {
                 throw SceneryError(
-                    .invalidArgument, "The argument '\(spec.name)' of '\(scene.id)' must be \(spec.type.phrase), not \(value.kindDescription) '\(value.plainText)'.")
+                    .invalidArgument,
+                    "The argument '\(spec.name)' of '\(scene.id)' must be \(spec.type.phrase), not \(value.kindDescription) '\(value.plainText)'.")
             }
             arguments[spec.name] = converted
         }
@@ -125,7 +127,8 @@ extension SceneRegistry {
             }
             guard let typed = spec.type.coerce(value) else {
                 throw SceneryError(
-                    .invalidArgument, "The module '\(instance.id)' of '\(sceneID)' got \(value.kindDescription) for '\(spec.name)', which must be \(spec.type.phrase).")
+                    .invalidArgument,
+                    "The module '\(instance.id)' of '\(sceneID)' got \(value.kindDescription) for '\(spec.name)', which must be \(spec.type.phrase).")
             }
             if let problem = spec.restrictionProblem(typed) {
                 throw SceneryError(.invalidArgument, "The module '\(instance.id)' of '\(sceneID)': \(problem).")

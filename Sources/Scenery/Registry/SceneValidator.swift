@@ -57,10 +57,10 @@ struct SceneValidator {
         do {
             resolved = try registry.resolve(sceneID, problems: &resolutionProblems, memo: &resolutions)
         } catch {
-            resolutionProblems.forEach { report($0) }
+            for problem in resolutionProblems { report(problem) }
             return
         }
-        resolutionProblems.forEach { report($0) }
+        for problem in resolutionProblems { report(problem) }
 
         let parameters = Dictionary(resolved.parameters.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         var emitted: Set<String> = []
@@ -145,7 +145,9 @@ struct SceneValidator {
 
     private mutating func checkPlacement(_ id: ModuleID, present: Set<ModuleID>, placed: inout Set<ModuleID>, file: String, path: String) {
         if !present.contains(id) {
-            error("The layout places '\(id)', which is not a module of this variant\(Suggestion.didYouMean(id.rawValue, in: present.map(\.rawValue))).", file: file, path: path)
+            error(
+                "The layout places '\(id)', which is not a module of this variant\(Suggestion.didYouMean(id.rawValue, in: present.map(\.rawValue))).",
+                file: file, path: path)
         } else if !placed.insert(id).inserted {
             error("The layout places '\(id)' twice; place each module once.", file: file, path: path)
         }
@@ -191,7 +193,9 @@ struct SceneValidator {
             let paramPath = "\(path).params.\(spec.name)"
             guard let value = instance.parameters[spec.name] else {
                 if spec.isRequired {
-                    error("\(descriptor.type) needs the parameter '\(spec.name)' (\(spec.type.phrase)); add it to \"params\".", file: file, path: "\(path).params")
+                    error(
+                        "\(descriptor.type) needs the parameter '\(spec.name)' (\(spec.type.phrase)); add it to \"params\".", file: file, path: "\(path).params"
+                    )
                 }
                 continue
             }
@@ -249,7 +253,9 @@ struct SceneValidator {
             return  // the viewer's own data: always theirs
         case .parameter(let name)?:
             if variant.condition?.requiresViewer(equalTo: name) == true { return }
-            let place = variant.path.isEmpty ? "the scene's base modules, which apply to every viewer" : "the variant '\(variant.name)', whose condition does not ensure viewer == \(name)"
+            let place =
+                variant.path.isEmpty
+                ? "the scene's base modules, which apply to every viewer" : "the variant '\(variant.name)', whose condition does not ensure viewer == \(name)"
             error(
                 "\(descriptor.type) '\(instance.id)' shows private data of '$\(name)' but is in \(place); move it into a variant with \"when\": \"viewer == \(name)\".",
                 file: instance.file, path: instance.path)

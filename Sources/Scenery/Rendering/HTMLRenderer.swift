@@ -118,11 +118,13 @@ public struct HTMLRenderer: Sendable {
     private func write(_ node: ViewNode, into html: inout String) {
         let id = Self.attribute(node.id.rawValue)
         // A selectable node is reachable by keyboard; a leaf also says it is a button.
-        let selectable = node.action.map { action in
-            let isLeaf = node.children.isEmpty && !node.isContainer
-            return " data-node=\"\(id)\" data-action=\"\(Self.attribute(action.name))\" data-payload=\"\(Self.attribute(Self.payload(action)))\" tabindex=\"0\""
-                + (isLeaf ? " role=\"button\"" : "")
-        } ?? ""
+        let selectable =
+            node.action.map { action in
+                let isLeaf = node.children.isEmpty && !node.isContainer
+                return
+                    " data-node=\"\(id)\" data-action=\"\(Self.attribute(action.name))\" data-payload=\"\(Self.attribute(Self.payload(action)))\" tabindex=\"0\""
+                    + (isLeaf ? " role=\"button\"" : "")
+            } ?? ""
         switch node.kind {
         case .text(let text, let role):
             let tag = role == .title ? "h2" : role == .headline ? "h3" : "p"
@@ -136,10 +138,11 @@ public struct HTMLRenderer: Sendable {
                 html += "<span id=\"\(id)\" class=\"symbol\"\(role) aria-label=\"\(Self.attribute(alt))\"\(selectable)></span>\n"
             }
         case .button(let title, let event, let style):
-            html += "<button type=\"button\" id=\"\(id)\" class=\"\(style.rawValue)\" data-node=\"\(id)\" \(Self.eventAttributes(event))>\(Self.escape(title))</button>\n"
+            html +=
+                "<button type=\"button\" id=\"\(id)\" class=\"\(style.rawValue)\" data-node=\"\(id)\" \(Self.eventAttributes(event))>\(Self.escape(title))</button>\n"
         case .stack(let axis, let children):
             html += "<div id=\"\(id)\" class=\"stack \(axis.rawValue)\"\(selectable)>\n"
-            children.forEach { write($0, into: &html) }
+            for child in children { write(child, into: &html) }
             html += "</div>\n"
         case .list(let layout, let sections):
             let kind =
@@ -158,7 +161,8 @@ public struct HTMLRenderer: Sendable {
             for tab in tabs.tabs {
                 let selected = tab.id == tabs.selection
                 let node = Self.attribute("\(node.id.rawValue)#\(tab.id)")
-                html += "<button type=\"button\" role=\"tab\" aria-selected=\"\(selected)\" aria-controls=\"\(id)--panel\" data-node=\"\(node)\" \(Self.eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
+                html +=
+                    "<button type=\"button\" role=\"tab\" aria-selected=\"\(selected)\" aria-controls=\"\(id)--panel\" data-node=\"\(node)\" \(Self.eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
             }
             let selectedTitle = tabs.tabs.first { $0.id == tabs.selection }?.title ?? tabs.selection
             html += "</div>\n<div id=\"\(id)--panel\" role=\"tabpanel\" aria-label=\"\(Self.attribute(selectedTitle))\" data-slot>\n"
@@ -173,7 +177,8 @@ public struct HTMLRenderer: Sendable {
             html += "</p>\n"
         case .module(let frame):
             let failed = frame.status == .failed ? " failed" : ""
-            html += "<section id=\"\(id)\" class=\"module\(failed)\" data-module=\"\(Self.attribute(frame.module.rawValue))\" data-type=\"\(Self.attribute(frame.type))\" data-status=\"\(frame.status.rawValue)\">\n"
+            html +=
+                "<section id=\"\(id)\" class=\"module\(failed)\" data-module=\"\(Self.attribute(frame.module.rawValue))\" data-type=\"\(Self.attribute(frame.type))\" data-status=\"\(frame.status.rawValue)\">\n"
             if showsModuleLabels {
                 html += "<header>\(Self.escape(frame.module.rawValue)) · \(Self.escape(frame.type))</header>\n"
             }
@@ -295,7 +300,8 @@ extension JSONValue {
             return text + "\""
         case .array(let values): return "[" + values.map(\.compactJSON).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.sorted { $0.key < $1.key }.map { JSONValue.string($0.key).compactJSON + ":" + $0.value.compactJSON }
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { JSONValue.string($0.key).compactJSON + ":" + $0.value.compactJSON }
                 .joined(separator: ",") + "}"
         }
     }

@@ -39,7 +39,11 @@ public struct TextRenderer: Sendable {
 
     /// Colour sequences (select graphic rendition) this renderer uses.
     private enum Paint: String {
-        case dim = "2", bold = "1", control = "1;36", selected = "1;7", error = "31"
+        case dim = "2"
+        case bold = "1"
+        case control = "1;36"
+        case selected = "1;7"
+        case error = "31"
     }
 
     /// `text` in a colour, when colour is on; each line is painted on its own so wrapping

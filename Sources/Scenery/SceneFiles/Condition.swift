@@ -109,7 +109,9 @@ extension Condition {
         }
         func visit(_ expression: Expression) {
             switch expression {
-            case .compare(let lhs, _, let rhs): visit(lhs); visit(rhs)
+            case .compare(let lhs, _, let rhs):
+                visit(lhs)
+                visit(rhs)
             case .truthy(let operand): visit(operand)
             case .not(let inner): visit(inner)
             case .all(let operands), .any(let operands): operands.forEach(visit)

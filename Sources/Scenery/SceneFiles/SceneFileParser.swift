@@ -82,7 +82,9 @@ struct SceneFileParser {
                 let path = join("requires", member.key)
                 sourceMap[path] = member.value.location
                 guard case .int(let version) = member.value.value, version >= 1 else {
-                    error("'\(path)' must be the lowest version of \(member.key) the scene works with, a whole number from 1.", at: member.value.location, path: path)
+                    error(
+                        "'\(path)' must be the lowest version of \(member.key) the scene works with, a whole number from 1.", at: member.value.location,
+                        path: path)
                     continue
                 }
                 requirements.modules[member.key] = version
@@ -230,7 +232,8 @@ struct SceneFileParser {
             if case .object(let fields) = member.value.value {
                 let spec = object(fields, path: memberPath, allowed: ["type", "default", "summary"])
                 guard let type = spec["type"] else {
-                    error("The parameter \"\(member.key)\" needs a \"type\" (\(typeNames.joined(separator: ", "))).", at: member.value.location, path: memberPath)
+                    error(
+                        "The parameter \"\(member.key)\" needs a \"type\" (\(typeNames.joined(separator: ", "))).", at: member.value.location, path: memberPath)
                     continue
                 }
                 typeNode = type
@@ -246,7 +249,9 @@ struct SceneFileParser {
                 continue
             }
             if let value = defaultValue, type.coerce(value) == nil {
-                error("The default of \"\(member.key)\" must be \(type.phrase), not \(value.kindDescription).", at: sourceMap[join(memberPath, "default")], path: join(memberPath, "default"))
+                error(
+                    "The default of \"\(member.key)\" must be \(type.phrase), not \(value.kindDescription).", at: sourceMap[join(memberPath, "default")],
+                    path: join(memberPath, "default"))
                 defaultValue = nil
             }
             specs.append(ParameterSpec(member.key, type, default: defaultValue.flatMap(type.coerce), summary: summary))
@@ -262,8 +267,9 @@ struct SceneFileParser {
             let elementPath = "\(path)[\(index)]"
             guard let instance = moduleInstance(element, path: elementPath) else { continue }
             if let first = seen[instance.id] {
-                error("Duplicate module id '\(instance.id)' (first at \(first)); module ids must be unique in a scene.",
-                      at: sourceMap[join(elementPath, "id")], path: join(elementPath, "id"))
+                error(
+                    "Duplicate module id '\(instance.id)' (first at \(first)); module ids must be unique in a scene.",
+                    at: sourceMap[join(elementPath, "id")], path: join(elementPath, "id"))
                 continue
             }
             seen[instance.id] = elementPath
@@ -459,12 +465,16 @@ struct SceneFileParser {
         case .string("continue"): return .continue
         case .string("block"): return .block
         case .string(let word):
-            error("Unknown step '\(word)'\(Suggestion.didYouMean(word, in: ["continue", "block"])); steps are \"continue\", \"block\", {\"confirm\": …} and {\"navigate\": …}.", at: node.location, path: path)
+            error(
+                "Unknown step '\(word)'\(Suggestion.didYouMean(word, in: ["continue", "block"])); steps are \"continue\", \"block\", {\"confirm\": …} and {\"navigate\": …}.",
+                at: node.location, path: path)
             return nil
         case .object(let members) where members.count == 1:
             let member = members[0]
             guard ["confirm", "navigate", "block"].contains(member.key) else {
-                error("Unknown step '\(member.key)'\(Suggestion.didYouMean(member.key, in: ["confirm", "navigate", "block"])); steps are \"continue\", \"block\", {\"confirm\": …} and {\"navigate\": …}.", at: member.keyLocation, path: join(path, member.key))
+                error(
+                    "Unknown step '\(member.key)'\(Suggestion.didYouMean(member.key, in: ["confirm", "navigate", "block"])); steps are \"continue\", \"block\", {\"confirm\": …} and {\"navigate\": …}.",
+                    at: member.keyLocation, path: join(path, member.key))
                 return nil
             }
             sourceMap[join(path, member.key)] = member.value.location

@@ -79,7 +79,10 @@ private struct Parser {
     init(bytes: [UInt8]) {
         self.bytes = bytes
         // Skip a UTF-8 byte order mark.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
     }
 
     var location: SourcePosition { SourcePosition(line: line, column: index - lineStart + 1) }
@@ -126,9 +129,15 @@ private struct Parser {
         case UInt8(ascii: "{"): return SourceJSON.Node(value: try parseObject(), location: start)
         case UInt8(ascii: "["): return SourceJSON.Node(value: try parseArray(), location: start)
         case UInt8(ascii: "\""): return SourceJSON.Node(value: .string(try parseString()), location: start)
-        case UInt8(ascii: "t"): try expectWord("true"); return SourceJSON.Node(value: .bool(true), location: start)
-        case UInt8(ascii: "f"): try expectWord("false"); return SourceJSON.Node(value: .bool(false), location: start)
-        case UInt8(ascii: "n"): try expectWord("null"); return SourceJSON.Node(value: .null, location: start)
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return SourceJSON.Node(value: .bool(true), location: start)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return SourceJSON.Node(value: .bool(false), location: start)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return SourceJSON.Node(value: .null, location: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return SourceJSON.Node(value: try parseNumber(), location: start)
         case UInt8(ascii: "'"):

@@ -23,7 +23,8 @@ struct DataCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let dataSet = DemoData.dataSet
                 try database.openStore(seedDemoData: false).importData(dataSet)
-                Output.line("Reset '\(database.path)' to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts.")
+                Output.line(
+                    "Reset '\(database.path)' to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts.")
             }
         }
     }

@@ -89,7 +89,8 @@ struct InteractCommand: AsyncParsableCommand {
                     if let intent = outcome.navigations.last {
                         do {
                             await page.scene.disappear()
-                            let next = try await open(intent.scene, for: SceneContext(viewer: context.viewer, arguments: intent.arguments), session: session, input: input)
+                            let next = try await open(
+                                intent.scene, for: SceneContext(viewer: context.viewer, arguments: intent.arguments), session: session, input: input)
                             stack.append(next)
                             await showWhole(next)
                         } catch {

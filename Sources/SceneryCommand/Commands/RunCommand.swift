@@ -90,9 +90,10 @@ struct ModuleFailures: CustomStringConvertible {
 
     var description: String {
         frames.map { frame in
-            let message = frame.content.allNodes.lazy.compactMap { node -> String? in
-                if case .placeholder(let placeholder) = node.kind { placeholder.message } else { nil }
-            }.first ?? "it could not load."
+            let message =
+                frame.content.allNodes.lazy.compactMap { node -> String? in
+                    if case .placeholder(let placeholder) = node.kind { placeholder.message } else { nil }
+                }.first ?? "it could not load."
             return "The module '\(frame.module)' (\(frame.type)) failed: \(message)"
         }.joined(separator: "\n")
     }

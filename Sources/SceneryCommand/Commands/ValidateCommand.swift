@@ -48,7 +48,8 @@ struct ValidateCommand: AsyncParsableCommand {
                         ? "runs it without \(type) (\"fallback\": \"drop\")" : "keeps its previous version of the scene (\"fallback\": \"previous\")"
                     diagnostics.append(
                         Diagnostic(
-                            .warning, "The scene needs \(type) version \(needed), and this tool has version \(available): an app with these modules \(consequence).",
+                            .warning,
+                            "The scene needs \(type) version \(needed), and this tool has version \(available): an app with these modules \(consequence).",
                             file: definition.file, location: definition.location(of: "requires.\(type)"), path: "requires.\(type)"))
                 }
             }

@@ -71,8 +71,10 @@ final class InteractiveHost: SceneHost, Sendable {
 
     func confirm(_ confirmation: Confirmation) async -> Bool {
         if json {
-            StreamLine.write(["type": "confirm", "title": .string(confirmation.title), "message": confirmation.message.map(JSONValue.string) ?? .null,
-                              "confirm": .string(confirmation.confirmLabel), "cancel": .string(confirmation.cancelLabel)])
+            StreamLine.write([
+                "type": "confirm", "title": .string(confirmation.title), "message": confirmation.message.map(JSONValue.string) ?? .null,
+                "confirm": .string(confirmation.confirmLabel), "cancel": .string(confirmation.cancelLabel),
+            ])
             guard let answer = await input.next() else { return false }
             return ["y", "yes", "true"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
         }

@@ -10,7 +10,10 @@ struct WidthOption: ParsableArguments {
     static let range = 20...1000
 
     // Unconditional, so that "--width -3" reaches validation instead of reading as an option.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Columns for text output, \(range.lowerBound)–\(range.upperBound); default: the terminal's width, $COLUMNS, or 80.", valueName: "columns"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Columns for text output, \(range.lowerBound)–\(range.upperBound); default: the terminal's width, $COLUMNS, or 80.", valueName: "columns"))
     var width: String?
 
     func validate() throws {

@@ -37,7 +37,9 @@ public struct NIOSceneTransport: SceneTransport {
 
     private func getOnce(_ url: URL, headers: [String: String], limits: RemoteScenes.Limits) async throws(SceneTransportFailure) -> SceneTransportResponse {
         guard url.scheme == "http", let host = url.host, !host.isEmpty else {
-            throw SceneTransportFailure("\(url.absoluteString) is not an http:// address; the scenery command fetches scenes over plain HTTP (apps use URLSessionSceneTransport for HTTPS)")
+            throw SceneTransportFailure(
+                "\(url.absoluteString) is not an http:// address; the scenery command fetches scenes over plain HTTP (apps use URLSessionSceneTransport for HTTPS)"
+            )
         }
         let port = url.port ?? 80
         var path = url.path.isEmpty ? "/" : url.path

@@ -101,7 +101,10 @@ extension SceneryServer {
             scene = try registry.instantiate(sceneID, for: SceneContext(viewer: viewer, arguments: arguments), host: session.host)
         } catch {
             let status: HTTPResponse.Status = error.code == .unknownScene ? .notFound : .badRequest
-            return html(Pages.problem(title: status == .notFound ? "No such scene" : "This scene cannot open", message: error.description, viewer: signedIn, returnTo: "/"), status: status)
+            return html(
+                Pages.problem(
+                    title: status == .notFound ? "No such scene" : "This scene cannot open", message: error.description, viewer: signedIn, returnTo: "/"),
+                status: status)
         }
         session.host.link(session)
         await scene.start()
@@ -122,7 +125,9 @@ extension SceneryServer {
         guard configuration.enablesPreview else { throw HTTPError(.notFound) }
         let registry = self.registry
         guard registry.sceneIDs.contains(sceneID) else {
-            return html(Pages.problem(title: "No such scene", message: "No scene '\(sceneID)' is registered.", viewer: viewer(of: request), returnTo: "/"), status: .notFound)
+            return html(
+                Pages.problem(title: "No such scene", message: "No scene '\(sceneID)' is registered.", viewer: viewer(of: request), returnTo: "/"),
+                status: .notFound)
         }
         let arguments = Self.arguments(of: request)
         let owner = registry.parameters(of: sceneID).first { $0.type == .userID }.flatMap { arguments[$0.name]?.stringValue }
@@ -131,13 +136,15 @@ extension SceneryServer {
         if let owner { frames.append(("Its owner (viewer \(owner))", framePath(sceneID, arguments, as: owner))) }
         if let other { frames.append(("Another viewer (viewer \(other))", framePath(sceneID, arguments, as: other))) }
         frames.append(("Signed out", framePath(sceneID, arguments, as: nil)))
-        return html(Pages.preview(title: registry.title(of: sceneID) ?? sceneID, frames: frames, viewer: viewer(of: request), returnTo: request.uri.description))
+        return html(
+            Pages.preview(title: registry.title(of: sceneID) ?? sceneID, frames: frames, viewer: viewer(of: request), returnTo: request.uri.description))
     }
 
     private func framePath(_ sceneID: String, _ arguments: [String: JSONValue], as viewer: String?) -> String {
         var all = arguments
         all["as"] = .string(viewer ?? "")
-        return PageSession.path(of: sceneID, arguments: all).replacingOccurrences(of: "/scenes/", with: "/preview/") .replacingOccurrences(of: "?", with: "/frame?")
+        return PageSession.path(of: sceneID, arguments: all).replacingOccurrences(of: "/scenes/", with: "/preview/").replacingOccurrences(
+            of: "?", with: "/frame?")
     }
 
     /// One context of a preview (`as=ID`, empty for signed out).
@@ -153,7 +160,8 @@ extension SceneryServer {
         guard sameOrigin(request) else { throw HTTPError(.forbidden, message: "Sign-in requests must come from this site's own pages.") }
         let form = try await Self.form(of: request)
         guard let id = form["user"], let user = users.first(where: { $0.id == id }) else {
-            return html(Pages.problem(title: "No such user", message: "Choose one of the users on the sign-in page.", viewer: nil, returnTo: "/"), status: .badRequest)
+            return html(
+                Pages.problem(title: "No such user", message: "Choose one of the users on the sign-in page.", viewer: nil, returnTo: "/"), status: .badRequest)
         }
         let expiry = Date().addingTimeInterval(Double(configuration.signInDuration.components.seconds))
         var response = Response(status: .seeOther, headers: [.location: Self.localPath(form["next"].map { Substring($0) }) ?? "/"])

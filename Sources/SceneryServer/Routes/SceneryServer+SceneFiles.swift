@@ -26,7 +26,9 @@ extension SceneryServer {
         }
         let tag = Self.entityTag(of: body)
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache", .eTag: tag]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*" }) {
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag || $0 == "*" })
+        {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
         }

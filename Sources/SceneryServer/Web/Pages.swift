@@ -88,7 +88,8 @@ enum Pages {
                     return "<a href=\"\(attribute(path))\">\(escape(user.name.isEmpty ? "User \(user.id)" : user.name))</a>"
                 }.joined(separator: " · ")
                 if previews {
-                    let preview = PageSession.path(of: id, arguments: [name: .string(users.first?.id ?? "1")]).replacingOccurrences(of: "/scenes/", with: "/preview/")
+                    let preview = PageSession.path(of: id, arguments: [name: .string(users.first?.id ?? "1")]).replacingOccurrences(
+                        of: "/scenes/", with: "/preview/")
                     body += " · <a href=\"\(attribute(preview))\">preview every variant</a>"
                 }
                 body += "</p>\n"
@@ -145,18 +146,19 @@ enum Pages {
     }
 
     /// The CSS of every page: the scene renderer's, plus the page furniture.
-    static let stylesheet = HTMLRenderer.stylesheet + """
-        .bar{display:flex;gap:12px;align-items:center;max-width:760px;margin:0 auto 16px;padding:8px 0;border-bottom:1px solid #d8d8dc}\
-        .bar .home{font-weight:600;color:#1d1d1f;text-decoration:none;margin-right:auto}.bar form{display:inline}\
-        a{color:#0058d0}.scenes>li,.users>li{border:none;padding:4px 0}.scenes h2{font-size:18px}code{font-size:13px;color:#595959}\
-        .problem{color:#b00012}\
-        .preview{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:12px}.preview iframe{width:100%;height:900px;border:1px solid #d8d8dc;border-radius:8px;background:#fff}\
-        body.framed{max-width:none;margin:8px}\
-        #scenery-status{position:fixed;bottom:12px;left:50%;transform:translateX(-50%);background:#1d1d1f;color:#fff;padding:6px 12px;border-radius:8px;font-size:14px}\
-        #scenery-status:empty{display:none}\
-        dialog{border:1px solid #8e8e93;border-radius:10px;padding:16px 20px;max-width:420px}dialog::backdrop{background:rgba(0,0,0,.3)}\
-        dialog .actions{display:flex;gap:8px;justify-content:flex-end;margin-top:12px}\
-        #scenery-errors{position:fixed;inset:auto 12px 12px 12px;background:#fff0f0;border:2px solid #b00012;border-radius:8px;padding:12px;max-height:50vh;overflow:auto}\
-        #scenery-errors pre{white-space:pre-wrap;margin:8px 0 0;font-size:13px;color:#1d1d1f}
-        """
+    static let stylesheet =
+        HTMLRenderer.stylesheet + """
+            .bar{display:flex;gap:12px;align-items:center;max-width:760px;margin:0 auto 16px;padding:8px 0;border-bottom:1px solid #d8d8dc}\
+            .bar .home{font-weight:600;color:#1d1d1f;text-decoration:none;margin-right:auto}.bar form{display:inline}\
+            a{color:#0058d0}.scenes>li,.users>li{border:none;padding:4px 0}.scenes h2{font-size:18px}code{font-size:13px;color:#595959}\
+            .problem{color:#b00012}\
+            .preview{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:12px}.preview iframe{width:100%;height:900px;border:1px solid #d8d8dc;border-radius:8px;background:#fff}\
+            body.framed{max-width:none;margin:8px}\
+            #scenery-status{position:fixed;bottom:12px;left:50%;transform:translateX(-50%);background:#1d1d1f;color:#fff;padding:6px 12px;border-radius:8px;font-size:14px}\
+            #scenery-status:empty{display:none}\
+            dialog{border:1px solid #8e8e93;border-radius:10px;padding:16px 20px;max-width:420px}dialog::backdrop{background:rgba(0,0,0,.3)}\
+            dialog .actions{display:flex;gap:8px;justify-content:flex-end;margin-top:12px}\
+            #scenery-errors{position:fixed;inset:auto 12px 12px 12px;background:#fff0f0;border:2px solid #b00012;border-radius:8px;padding:12px;max-height:50vh;overflow:auto}\
+            #scenery-errors pre{white-space:pre-wrap;margin:8px 0 0;font-size:13px;color:#1d1d1f}
+            """
 }

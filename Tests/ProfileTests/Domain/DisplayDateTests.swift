@@ -20,7 +20,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let zones = [TimeZone.gmt, TimeZone(secondsFromGMT: 5 * 3_600 + 1_800)!, TimeZone(secondsFromGMT: -10 * 3_600)!]
         for _ in 0..<2_000 {
-            let date = Date(timeIntervalSince1970: Double.random(in: -11_676_096_000 ..< 253_402_300_799, using: &generator).rounded(.down))
+            let date = Date(timeIntervalSince1970: Double.random(in: -11_676_096_000..<253_402_300_799, using: &generator).rounded(.down))
             for zone in zones {
                 #expect(DisplayDate.string(from: date, timeZone: zone) == Self.calendarString(date, zone), "\(date.timeIntervalSince1970) in \(zone)")
             }

@@ -3,8 +3,8 @@ import ProfileDomain
 import ProfileStore
 import Scenery
 import SceneryBlogs
-import SceneryTesting
 import SceneryProfile
+import SceneryTesting
 import Synchronization
 import Testing
 

@@ -105,7 +105,9 @@ import Testing
             parameters: parameters(for: UserInfoModule.descriptor, ["user": "1"]), context: log.context(id: "info", viewer: "2"),
             profiles: backend.services.profiles, relationships: backend.services.relationships)
         log.attach(module)
-        check(await renderings(of: module, log: log, service: .profiles, action: Event("user.unfollow", from: "follow", payload: ["user": "1"]), emptyModule: nil))
+        check(
+            await renderings(of: module, log: log, service: .profiles, action: Event("user.unfollow", from: "follow", payload: ["user": "1"]), emptyModule: nil)
+        )
     }
 
     @Test func blogPostModule() async throws {

@@ -24,7 +24,10 @@ import Testing
         #expect(await info.state.phase == "idle")
         try await info.load(.initial)
         let tree = await info.render()
-        #expect(tree.visibleTexts == ["Avatar of Alice Liddell", "Alice Liddell", "Writes about rabbits, clocks and tea.", "Blogs: 27", "Friends: 3", "Followers: 5", "Unfollow"])
+        #expect(
+            tree.visibleTexts == [
+                "Avatar of Alice Liddell", "Alice Liddell", "Writes about rabbits, clocks and tea.", "Blogs: 27", "Friends: 3", "Followers: 5", "Unfollow",
+            ])
         #expect(tree.actions.map(\.event.name) == ["user.open", "user.friends", "user.followers", "user.unfollow"])
     }
 

@@ -152,10 +152,11 @@ import Testing
         // Optimistic: the row only. The settled row equals it, so it sends nothing more.
         #expect(host.updates.map(\.node.id) == ["blogs/blog.27"])
         #expect(host.updates.map(\.sequence) == [1])
-        let patched = Set(host.updates.flatMap(\.patches).map { patch -> NodeID in
-            if case .update(let id, _) = patch { return id }
-            return "structural"
-        })
+        let patched = Set(
+            host.updates.flatMap(\.patches).map { patch -> NodeID in
+                if case .update(let id, _) = patch { return id }
+                return "structural"
+            })
         #expect(patched == ["blogs/blog.27.likes", "blogs/blog.27.like"])
         for update in host.updates { try tree.apply(update.patches) }
         #expect(tree.root == (await scene.render()))

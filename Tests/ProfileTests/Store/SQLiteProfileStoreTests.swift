@@ -112,7 +112,9 @@ import Testing
     @Test func aLargeExportIsWrittenInBoundedChunks() throws {
         var dataSet = ProfileDataSet(users: [User(id: "1", name: "Prolific")])
         dataSet.blogs = (1...5_000).map {
-            ProfileDataSet.BlogRecord(id: Int64($0), author: "1", title: "Post \($0)", body: String(repeating: "words ", count: 20), createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+            ProfileDataSet.BlogRecord(
+                id: Int64($0), author: "1", title: "Post \($0)", body: String(repeating: "words ", count: 20),
+                createdAt: Date(timeIntervalSince1970: 1_700_000_000))
         }
         let fresh = try SQLiteProfileStore.inMemory(seedDemoData: false)
         try fresh.importData(dataSet)
@@ -156,11 +158,13 @@ import Testing
         var broken = DemoData.dataSet
         broken.blogs.append(.init(id: 1, author: "42", title: "dup", body: "", createdAt: Date()))
         broken.follows.append(.init(follower: "3", followee: "3"))
-        #expect(throws: ProfileError.invalidData([
-            DataProblem(path: "blogs[40].id", message: "1 is used twice; ids must be unique."),
-            DataProblem(path: "blogs[40].author", message: "names the user '42', who is not in \"users\"."),
-            DataProblem(path: "follows[10]", message: "a user cannot follow themselves."),
-        ])) {
+        #expect(
+            throws: ProfileError.invalidData([
+                DataProblem(path: "blogs[40].id", message: "1 is used twice; ids must be unique."),
+                DataProblem(path: "blogs[40].author", message: "names the user '42', who is not in \"users\"."),
+                DataProblem(path: "follows[10]", message: "a user cannot follow themselves."),
+            ])
+        ) {
             try store.importData(broken)
         }
         #expect(try store.exportData() == DemoData.dataSet)
@@ -168,7 +172,10 @@ import Testing
 
     @Test(arguments: [
         (#"{"users": 5}"#, "users", "must be an array; fix that value."),
-        (#"{"users": [{"id": "1", "name": "A", "summary": ""}], "blogs": [{"id": 1, "author": "1", "title": "t", "body": "", "createdAt": "yesterday"}]}"#, "blogs[0]", "Expected date string to be ISO8601-formatted."),
+        (
+            #"{"users": [{"id": "1", "name": "A", "summary": ""}], "blogs": [{"id": 1, "author": "1", "title": "t", "body": "", "createdAt": "yesterday"}]}"#,
+            "blogs[0]", "Expected date string to be ISO8601-formatted."
+        ),
         (#"{"users": [{"id": "1", "summary": ""}]}"#, "users[0]", "lacks the key \"name\"; add it."),
         (#"{"format": "scenery.profile-data", "version": 1}"#, "", "lacks the key \"users\"; add it."),
     ])

@@ -12,7 +12,10 @@ import Testing
         var registry = SceneRegistry()
         registry.addScenes(sources: [
             ("home", #"{ "modules": [ { "id": "hello", "type": "TextModule", "params": { "title": "Bundled hello" } } ] }"#, "Scenes/home.json"),
-            ("home-plus", #"{ "extends": "home", "replace": [ { "id": "hello", "type": "TextModule", "params": { "title": "Plus" } } ] }"#, "Scenes/home-plus.json"),
+            (
+                "home-plus", #"{ "extends": "home", "replace": [ { "id": "hello", "type": "TextModule", "params": { "title": "Plus" } } ] }"#,
+                "Scenes/home-plus.json"
+            ),
         ])
         return SceneCatalog(registry: registry)
     }
@@ -26,7 +29,8 @@ import Testing
         var catalog = makeCatalog()
         #expect(catalog.origins["home"] == "bundled")
         let offer = catalog.offer(
-            SceneDocument(id: "home", source: #"{ "modules": [ { "id": "hello", "type": "TextModule", "params": { "title": "Fresh hello" } } ] }"#, origin: Self.origin))
+            SceneDocument(
+                id: "home", source: #"{ "modules": [ { "id": "hello", "type": "TextModule", "params": { "title": "Fresh hello" } } ] }"#, origin: Self.origin))
         #expect(offer.outcome == .activated)
         #expect(catalog.origins["home"] == Self.origin)
         #expect(try await texts(catalog).contains("Fresh hello"))
@@ -37,7 +41,9 @@ import Testing
     @Test func aBrokenVersionLeavesThePreviousOneAndSaysWhereAndWhy() async throws {
         var catalog = makeCatalog()
         let offer = catalog.offer(
-            SceneDocument(id: "home", source: "{\n  \"modules\": [ { \"id\": \"hello\", \"type\": \"TextModule\", \"params\": { \"titel\": \"Oops\" } } ]\n}", origin: Self.origin))
+            SceneDocument(
+                id: "home", source: "{\n  \"modules\": [ { \"id\": \"hello\", \"type\": \"TextModule\", \"params\": { \"titel\": \"Oops\" } } ]\n}",
+                origin: Self.origin))
         #expect(offer.outcome == .rejected)
         #expect(offer.diagnostics.first?.description.hasPrefix("\(Self.origin):2:") == true, "\(offer.diagnostics)")
         #expect(catalog.origins["home"] == "bundled")
@@ -92,7 +98,8 @@ import Testing
         var catalog = makeCatalog()
         // home-plus replaces "hello"; a home without it would break home-plus.
         let offer = catalog.offer(
-            SceneDocument(id: "home", source: #"{ "modules": [ { "id": "greeting", "type": "TextModule", "params": { "title": "Renamed" } } ] }"#, origin: Self.origin))
+            SceneDocument(
+                id: "home", source: #"{ "modules": [ { "id": "greeting", "type": "TextModule", "params": { "title": "Renamed" } } ] }"#, origin: Self.origin))
         #expect(offer.outcome == .rejected)
         #expect(offer.diagnostics.contains { $0.message.contains("Cannot replace 'hello'") })
         #expect(try await texts(catalog, "home-plus").contains("Plus"))

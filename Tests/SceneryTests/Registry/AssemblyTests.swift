@@ -151,7 +151,8 @@ import Testing
         registry.addScenes(
             sources: (0..<count).map { index in
                 let module = #"{ "id": "m\#(index)", "type": "TextModule", "params": { "title": "Block \#(index)" } }"#
-                let source = index == count - 1
+                let source =
+                    index == count - 1
                     ? #"{ "modules": [ \#(module) ] }"#
                     : #"{ "extends": "chain\#(index + 1)", "modules": [ \#(module) ] }"#
                 return ("chain\(index)", source, "chain\(index).json")

@@ -24,7 +24,9 @@ import Testing
 
     @Test func allowedValuesAreValidatedWithASuggestion() {
         let (_, problems) = registry(#"{ "modules": [ { "id": "a", "type": "Pick", "params": { "list": "folowers" } } ] }"#)
-        #expect(problems.map(\.message) == ["Pick: 'folowers' is not an allowed value of 'list'; did you mean 'followers'? (allowed values: followers, following)."])
+        #expect(
+            problems.map(\.message) == ["Pick: 'folowers' is not an allowed value of 'list'; did you mean 'followers'? (allowed values: followers, following)."]
+        )
     }
 
     @Test(arguments: [0, 101])

@@ -19,7 +19,9 @@ import Testing
                                 .image("info/avatar", .url("https://example.com/a.png"), alt: "Alice's avatar"),
                                 .text("info/name", "Alice Liddell", role: .title),
                                 .text("info/summary", "Writes about rabbits, clocks, and the occasional tea party that runs far too long."),
-                                .stack("info/counts", axis: .horizontal, [.text("info/blogs", "Blogs: 25", role: .caption), .text("info/friends", "Friends: 3", role: .caption)]),
+                                .stack(
+                                    "info/counts", axis: .horizontal,
+                                    [.text("info/blogs", "Blogs: 25", role: .caption), .text("info/friends", "Friends: 3", role: .caption)]),
                                 .button("info/follow", title: "Unfollow", sends: EventDescriptor("user.unfollow"), style: .destructive),
                             ])))),
             ViewNode(
@@ -37,9 +39,20 @@ import Testing
                                 .init(
                                     id: "blogs/all", header: "Blogs", footer: "2 of 25",
                                     rows: [
-                                        .stack("blogs/row.1", axis: .horizontal, [.text("blogs/row.1.title", "你好，世界"), .button("blogs/row.1.like", title: "赞 12", sends: EventDescriptor("blog.like"))])
-                                            .selectable(sending: EventDescriptor("blog.open", payload: ["blog": 1])),
-                                        .stack("blogs/row.2", axis: .horizontal, [.text("blogs/row.2.title", "Down the rabbit hole"), .button("blogs/row.2.like", title: "Likes: 3", sends: EventDescriptor("blog.like"))]),
+                                        .stack(
+                                            "blogs/row.1", axis: .horizontal,
+                                            [
+                                                .text("blogs/row.1.title", "你好，世界"),
+                                                .button("blogs/row.1.like", title: "赞 12", sends: EventDescriptor("blog.like")),
+                                            ]
+                                        )
+                                        .selectable(sending: EventDescriptor("blog.open", payload: ["blog": 1])),
+                                        .stack(
+                                            "blogs/row.2", axis: .horizontal,
+                                            [
+                                                .text("blogs/row.2.title", "Down the rabbit hole"),
+                                                .button("blogs/row.2.like", title: "Likes: 3", sends: EventDescriptor("blog.like")),
+                                            ]),
                                     ])
                             ])))),
             .loading("more", "Loading more…"),

@@ -61,7 +61,9 @@ import Testing
         let update = try #require(host.updates.first)
         #expect(update.module == "items")
         #expect(update.node.id == "items")
-        #expect(update.node.node(withID: "items/row.1.like")?.kind == .button(title: "Liked", event: EventDescriptor("item.like", payload: ["item": 1]), style: .secondary))
+        #expect(
+            update.node.node(withID: "items/row.1.like")?.kind
+                == .button(title: "Liked", event: EventDescriptor("item.like", payload: ["item": 1]), style: .secondary))
     }
 
     @Test func hiddenModulesDoNotUpdateTheHost() async throws {

@@ -44,7 +44,10 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                   "varients": []
                 }
                 """,
-            line: 3, column: 3, message: "Unknown key \"varients\" in a scene file; did you mean 'variants'? (allowed keys: events, extends, fallback, format, language, layout, modules, parameters, remove, replace, requires, title, variants)."),
+            line: 3, column: 3,
+            message:
+                "Unknown key \"varients\" in a scene file; did you mean 'variants'? (allowed keys: events, extends, fallback, format, language, layout, modules, parameters, remove, replace, requires, title, variants)."
+        ),
         BadScene(
             name: "unknown module type",
             source: """

@@ -5,11 +5,17 @@ import Testing
 @Suite struct SourceJSONTests {
     @Test func recordsTheLineAndColumnOfEveryValue() throws {
         let node = try SourceJSON.parse("{\n  \"a\": [1, \"x\"],\n  \"b\": {\"c\": null}\n}")
-        guard case .object(let members) = node.value else { Issue.record("not an object"); return }
+        guard case .object(let members) = node.value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.map(\.key) == ["a", "b"])
         #expect(members[0].keyLocation == SourcePosition(line: 2, column: 3))
         #expect(members[0].value.location == SourcePosition(line: 2, column: 8))
-        guard case .array(let elements) = members[0].value.value else { Issue.record("not an array"); return }
+        guard case .array(let elements) = members[0].value.value else {
+            Issue.record("not an array")
+            return
+        }
         #expect(elements[1].location == SourcePosition(line: 2, column: 12))
         #expect(members[1].value.location == SourcePosition(line: 3, column: 8))
     }

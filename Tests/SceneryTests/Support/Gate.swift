@@ -15,7 +15,7 @@ final class Gate: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     func wait() async {

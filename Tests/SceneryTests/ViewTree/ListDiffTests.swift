@@ -55,7 +55,8 @@ func mutated(_ old: [Row], percent: Int, using random: inout SeededRandom, nextI
         let oracle = new.difference(from: old)
         #expect(old.applying(oracle) == new)
         // Deletions and insertions are exactly the ids only on one side.
-        let oldIDs = Set(old.map(\.id)), newIDs = Set(new.map(\.id))
+        let oldIDs = Set(old.map(\.id))
+        let newIDs = Set(new.map(\.id))
         #expect(Set(diff.deletions.map { old[$0].id }) == oldIDs.subtracting(newIDs))
         #expect(Set(diff.insertions.map { new[$0].id }) == newIDs.subtracting(oldIDs))
         // Updates are exactly the matched rows whose content changed.
@@ -77,7 +78,8 @@ func mutated(_ old: [Row], percent: Int, using random: inout SeededRandom, nextI
     }
 
     @Test func duplicateIdsNeverCrashAndAreReported() {
-        let old = ["a", "a", "b", "c", "c", "c"], new = ["c", "a", "b", "a", "c"]
+        let old = ["a", "a", "b", "c", "c", "c"]
+        let new = ["c", "a", "b", "a", "c"]
         let diff = ListDiff(fromIDs: old, toIDs: new)
         #expect(diff.duplicateIDs.sorted() == ["a", "c"])
         #expect(diff.applying(to: old, new: new) == new)
@@ -103,7 +105,9 @@ func mutated(_ old: [Row], percent: Int, using random: inout SeededRandom, nextI
         var random = SeededRandom(seed: UInt64(seed))
         let old = (0..<Int.random(in: 0...40, using: &random)).map { _ in Int.random(in: 0..<12, using: &random) }
         var new = old.shuffled(using: &random).dropLast(Int.random(in: 0...3, using: &random)).map { $0 }
-        for _ in 0..<Int.random(in: 0...4, using: &random) { new.insert(Int.random(in: 0..<16, using: &random), at: Int.random(in: 0...new.count, using: &random)) }
+        for _ in 0..<Int.random(in: 0...4, using: &random) {
+            new.insert(Int.random(in: 0..<16, using: &random), at: Int.random(in: 0...new.count, using: &random))
+        }
         let diff = ListDiff(fromIDs: old, toIDs: new)
         #expect(diff.applying(to: old, new: new) == new)
         // Every id that repeats on either side is reported, and no other.

@@ -4,7 +4,9 @@ import Testing
 @testable import Scenery
 
 @Suite struct ViewNodeTests {
-    let row = ViewNode.stack("row.1", axis: .horizontal, [.text("row.1.title", "Hi"), .button("row.1.like", title: "Like", sends: EventDescriptor("blog.like", payload: ["blog": 1]))])
+    let row = ViewNode.stack(
+        "row.1", axis: .horizontal,
+        [.text("row.1.title", "Hi"), .button("row.1.like", title: "Like", sends: EventDescriptor("blog.like", payload: ["blog": 1]))])
 
     @Test func theSameRowRendersInAListAGridOrAlone() {
         let inList = ViewNode.list("l", sections: [.init(id: "s", rows: [row])])
@@ -57,7 +59,8 @@ import Testing
                 .error("err", "Failed", retry: EventDescriptor(SceneEvents.retry, payload: ["module": "m"])),
                 ViewNode(
                     id: "tabs",
-                    kind: .tabs(.init(tabs: [.init(id: "a", title: "A", event: EventDescriptor(SceneEvents.selectTab))], selection: "a", content: .stack("c", [])))),
+                    kind: .tabs(
+                        .init(tabs: [.init(id: "a", title: "A", event: EventDescriptor(SceneEvents.selectTab))], selection: "a", content: .stack("c", [])))),
             ])
         #expect(tree.actions.map(\.id) == ["row.1.like", "err", "tabs#a"])
         #expect(tree.action(withID: "row.1.like")?.event == Event("blog.like", from: "row.1.like", payload: ["blog": 1]))
@@ -65,7 +68,8 @@ import Testing
     }
 
     @Test func selectableNodesSendTheirItem() throws {
-        let avatar = ViewNode.image("avatar", .url("https://example.com/a.png"), alt: "Alice").selectable(sending: EventDescriptor("user.open", payload: ["user": "1"]))
+        let avatar = ViewNode.image("avatar", .url("https://example.com/a.png"), alt: "Alice").selectable(
+            sending: EventDescriptor("user.open", payload: ["user": "1"]))
         let tree = ViewNode.stack("root", [avatar, row.selectable(sending: EventDescriptor("blog.open", payload: ["blog": 1]))])
         #expect(tree.actions.map(\.id) == ["avatar", "row.1", "row.1.like"])
         #expect(tree.action(withID: "avatar")?.title == "Alice")
@@ -77,7 +81,9 @@ import Testing
 
     @Test func comparesContentNotJustIdentity() {
         var changed = row
-        changed.kind = .stack(axis: .horizontal, children: [.text("row.1.title", "Hi"), .button("row.1.like", title: "Liked", sends: EventDescriptor("blog.like", payload: ["blog": 1]))])
+        changed.kind = .stack(
+            axis: .horizontal,
+            children: [.text("row.1.title", "Hi"), .button("row.1.like", title: "Liked", sends: EventDescriptor("blog.like", payload: ["blog": 1]))])
         #expect(changed.id == row.id)
         #expect(changed != row)
     }

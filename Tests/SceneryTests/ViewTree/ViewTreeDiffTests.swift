@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Scenery
@@ -109,7 +110,9 @@ struct TreeGenerator {
     }
 
     @Test func aRowMovingToAnotherSectionIsOneMove() throws {
-        let a = ViewNode.text("a", "A"), b = ViewNode.text("b", "B"), c = ViewNode.text("c", "C")
+        let a = ViewNode.text("a", "A")
+        let b = ViewNode.text("b", "B")
+        let c = ViewNode.text("c", "C")
         let old = ViewNode.list("l", sections: [.init(id: "s1", rows: [a, b]), .init(id: "s2", rows: [c])])
         let new = ViewNode.list("l", sections: [.init(id: "s1", rows: [a]), .init(id: "s2", rows: [b, c])])
         #expect(try roundTrip(old, new).patches == [.move("b", parent: "s2", index: 0)])
@@ -124,16 +127,22 @@ struct TreeGenerator {
 
     @Test func aNestedCarouselUpdatesInPlace() throws {
         func row(_ cards: [String]) -> ViewNode {
-            .stack("row", axis: .horizontal, [.text("title", "Row"), .list("carousel", layout: .grid(columns: 3), sections: [.init(id: "cards", rows: cards.map { .text(NodeID($0), $0) })])])
+            .stack(
+                "row", axis: .horizontal,
+                [
+                    .text("title", "Row"),
+                    .list("carousel", layout: .grid(columns: 3), sections: [.init(id: "cards", rows: cards.map { .text(NodeID($0), $0) })]),
+                ])
         }
         let old = ViewNode.list("l", sections: [.init(id: "s", rows: [row(["c1", "c2", "c3"])])])
         let new = ViewNode.list("l", sections: [.init(id: "s", rows: [row(["c3", "c1", "c4"])])])
         let patches = try roundTrip(old, new).patches
-        #expect(patches.allSatisfy { patch in
-            if case .delete("row") = patch { return false }
-            if case .insert(let element, _, _) = patch { return element.id == "c4" }
-            return true
-        }, "the row stays; only cards change: \(patches)")
+        #expect(
+            patches.allSatisfy { patch in
+                if case .delete("row") = patch { return false }
+                if case .insert(let element, _, _) = patch { return element.id == "c4" }
+                return true
+            }, "the row stays; only cards change: \(patches)")
     }
 
     @Test func duplicateIdsGetADiagnosticAndDeterministicHandling() throws {
@@ -177,5 +186,3 @@ struct TreeGenerator {
         #expect(try JSONDecoder().decode(ViewPatch.self, from: encoder.encode(section)) == section)
     }
 }
-
-import Foundation

@@ -125,7 +125,8 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
         var previous = [Int](repeating: -1, count: values.count)
         tails.reserveCapacity(values.count / 2)
         for (position, value) in values.enumerated() {
-            var low = 0, high = tails.count
+            var low = 0
+            var high = tails.count
             while low < high {
                 let middle = (low + high) / 2
                 if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
@@ -159,7 +160,8 @@ extension ListDiff {
         // Survivors keep their order; placed items land at their final indices.
         var result: [Item] = []
         result.reserveCapacity(new.count)
-        var survivor = 0, placement = 0
+        var survivor = 0
+        var placement = 0
         while result.count < new.count {
             if placement < placements.count, placements[placement].0 == result.count {
                 result.append(placements[placement].1)

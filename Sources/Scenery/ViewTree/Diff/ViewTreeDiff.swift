@@ -19,7 +19,8 @@ public struct ViewTreeDiff: Sendable {
 
     /// Computes the patches from `old` to `new`.
     public init(from old: ViewNode, to new: ViewNode) {
-        let oldTree = FlatTree(.node(old)), newTree = FlatTree(.node(new))
+        let oldTree = FlatTree(.node(old))
+        let newTree = FlatTree(.node(new))
         let duplicates = oldTree.duplicates.union(newTree.duplicates)
         for id in duplicates.sorted() {
             diagnostics.append("The id '\(id)' is used more than once; ids must be unique in a tree. Its container is replaced whole.")
