@@ -108,11 +108,17 @@ import Testing
         #expect(try await cli.store().profile(of: "1", viewer: nil).user.name == "Alice Pleasance Liddell")
     }
 
+    /// Imports `text` as a file into a fresh demo database; returns the file and the result.
+    func importing(_ text: String, named name: String) async throws -> (file: URL, result: CommandRunner.Result) {
+        _ = try await cli.run(["data", "export", "-"])  // creates the demo database
+        let file = cli.directory.appending(path: name)
+        try Data(text.utf8).write(to: file)
+        return (file, try await cli.run(["data", "import", file.path]))
+    }
+
     @Test func aBadImportPointsAtEachProblemAndChangesNothing() async throws {
         defer { cli.cleanUp() }
-        _ = try await cli.run(["data", "export", "-"])  // creates the demo database
-        let file = cli.directory.appending(path: "bad.json")
-        try Data(
+        let (file, result) = try await importing(
             """
             {
               "users": [ { "id": "1", "name": "Solo", "summary": "" } ],
@@ -120,9 +126,7 @@ import Testing
                 { "follower": "1", "followee": "1" }
               ]
             }
-            """.utf8
-        ).write(to: file)
-        let result = try await cli.run(["data", "import", file.path])
+            """, named: "bad.json")
         #expect(result.status == 1)
         #expect(result.output == "\(file.path):4:5: error: follows[0]: a user cannot follow themselves.\n")
         #expect(result.error == "error: 1 problem(s) in '\(file.path)'; nothing was imported.\n")
@@ -133,9 +137,7 @@ import Testing
     /// saying where; the import points at each such number instead of at 1:1.
     @Test func outOfRangeNumbersAreReportedWhereTheyAre() async throws {
         defer { cli.cleanUp() }
-        _ = try await cli.run(["data", "export", "-"])  // creates the demo database
-        let file = cli.directory.appending(path: "numbers.json")
-        try Data(
+        let (file, result) = try await importing(
             """
             {
               "users": [ { "id": "1", "name": "Solo", "summary": "" } ],
@@ -144,9 +146,7 @@ import Testing
                 { "id": 1.5, "author": "1", "title": "T", "body": "", "createdAt": "2026-01-01T09:00:00Z" }
               ]
             }
-            """.utf8
-        ).write(to: file)
-        let result = try await cli.run(["data", "import", file.path])
+            """, named: "numbers.json")
         #expect(result.status == 1)
         #expect(
             result.output == """
@@ -162,17 +162,13 @@ import Testing
     /// could not be exported. Dates outside the years 1 to 9999 are refused at their place.
     @Test func datesBeyondYear9999AreRefusedAtTheirPlace() async throws {
         defer { cli.cleanUp() }
-        _ = try await cli.run(["data", "export", "-"])  // creates the demo database
-        let file = cli.directory.appending(path: "dates.json")
-        try Data(
+        let (file, result) = try await importing(
             """
             {
               "users": [ { "id": "1", "name": "Solo", "summary": "" } ],
               "blogs": [ { "id": 1, "author": "1", "title": "T", "body": "", "createdAt": "20246-01-11T09:00:00Z" } ]
             }
-            """.utf8
-        ).write(to: file)
-        let result = try await cli.run(["data", "import", file.path])
+            """, named: "dates.json")
         #expect(result.status == 1)
         #expect(
             result.output
