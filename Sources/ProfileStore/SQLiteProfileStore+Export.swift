@@ -202,3 +202,36 @@ struct StreamingJSONWriter {
         buffer.removeAll(keepingCapacity: true)
     }
 }
+
+extension SQLiteProfileStore {
+    /// Adds `count` generated blogs by `author`, newest first an hour apart before the
+    /// author's newest, in one transaction: long lists to try (a profile with 10,000 blogs).
+    ///
+    /// - Returns: The ids of the new blogs.
+    /// - Throws: ``ProfileError/userNotFound(_:)`` for an unknown author; nothing is added then.
+    @discardableResult
+    public func addGeneratedBlogs(count: Int, author: UserID) throws(ProfileError) -> ClosedRange<Int64> {
+        precondition(count >= 1, "count must be at least 1")
+        return try withConnection { connection throws(ProfileError) in
+            try Self.requireUser(author, in: connection)
+            return try connection.transaction { () throws(ProfileError) in
+                let firstID = (try connection.query("SELECT COALESCE(MAX(id), 0) FROM blogs").first?.first?.checkedInteger ?? 0) + 1
+                let newest =
+                    try connection.query("SELECT MAX(created_at) FROM blogs WHERE author = ?", [SQLValue(author)]).first?.first?.real
+                    ?? 1_767_258_000  // 2026-01-01 09:00 UTC
+                let start = newest.isFinite ? newest : 1_767_258_000
+                for offset in 0..<Int64(count) {
+                    let id = firstID + offset
+                    try connection.run(
+                        "INSERT INTO blogs (id, author, title, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                        [
+                            SQLValue(id), SQLValue(author), SQLValue("Generated post \(offset + 1)"),
+                            SQLValue("A generated blog, number \(offset + 1) of \(count), to try long lists."),
+                            SQLValue(start - Double(offset + 1) * 3_600),
+                        ])
+                }
+                return firstID...(firstID + Int64(count) - 1)
+            }
+        }
+    }
+}

@@ -176,6 +176,24 @@ import Testing
         #expect(try cli.store().exportData() == DemoData.dataSet)
     }
 
+    /// Long lists to try: generated blogs by one user, in one transaction; an unknown user
+    /// adds nothing.
+    @Test func generateAddsBlogsByOneUser() async throws {
+        defer { cli.cleanUp() }
+        let added = try await cli.run(["data", "generate", "--user", "2", "--blogs", "500"])
+        #expect(added.status == 0, "\(added.error)")
+        #expect(added.output.hasPrefix("Added 500 blogs by user 2 (ids 41–540)"))
+        let data = try cli.store().exportData()
+        #expect(data.blogs.count == DemoData.dataSet.blogs.count + 500)
+        #expect(data.blogs.filter { $0.author == "2" && $0.title.hasPrefix("Generated post") }.count == 500)
+        let unknown = try await cli.run(["data", "generate", "--user", "99", "--blogs", "3"])
+        #expect(unknown.status == 2)
+        #expect(unknown.error.contains("No user with id '99' exists."))
+        #expect(try cli.store().exportData().blogs.count == data.blogs.count)
+        let none = try await cli.run(["data", "generate", "--user", "2", "--blogs", "0"])
+        #expect(none.status == 64)
+    }
+
     @Test func malformedJSONIsReportedWithItsPlace() async throws {
         defer { cli.cleanUp() }
         let file = cli.directory.appending(path: "syntax.json")

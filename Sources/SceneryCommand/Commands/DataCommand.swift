@@ -8,8 +8,34 @@ import Scenery
 struct DataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data",
-        abstract: "Import, export or reset the whole profile data set (JSON format scenery.profile-data).",
-        subcommands: [Import.self, Export.self, Reset.self])
+        abstract: "Import, export or reset the whole profile data set (JSON format scenery.profile-data), or add generated blogs.",
+        subcommands: [Import.self, Export.self, Reset.self, Generate.self])
+
+    struct Generate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate",
+            abstract: "Add generated blogs by one user, to try long lists (scenery data reset removes them).")
+
+        @Option(help: "Whose blogs.")
+        var user: String
+
+        @Option(help: "How many blogs to add (1 to 1000000).")
+        var blogs: Int
+
+        @OptionGroup var database: DatabaseOptions
+
+        mutating func validate() throws {
+            guard (1...1_000_000).contains(blogs) else { throw ValidationError("--blogs must be from 1 to 1000000, not \(blogs).") }
+        }
+
+        func run() async throws {
+            try await reportingFailures {
+                let store = try database.openStore()
+                let ids = try store.addGeneratedBlogs(count: blogs, author: UserID(user))
+                Output.line("Added \(blogs) blogs by user \(user) (ids \(ids.lowerBound)–\(ids.upperBound)) to '\(database.path)'.")
+            }
+        }
+    }
 
     struct Reset: AsyncParsableCommand {
         // Every command names itself: a name derived from the type costs reflection at start-up.
