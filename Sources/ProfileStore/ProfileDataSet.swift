@@ -265,6 +265,13 @@ extension SQLiteProfileStore {
         }
     }
 
+    /// Inserts one blog, inside the caller's transaction.
+    static func insert(_ blog: ProfileDataSet.BlogRecord, in connection: SQLiteConnection) throws(ProfileError) {
+        try connection.run(
+            "INSERT INTO blogs (id, author, title, body, created_at) VALUES (?, ?, ?, ?, ?)",
+            [SQLValue(blog.id), SQLValue(blog.author), SQLValue(blog.title), SQLValue(blog.body), SQLValue(blog.createdAt.timeIntervalSince1970)])
+    }
+
     /// Inserts a checked data set into empty tables, inside the caller's transaction.
     static func insertAll(_ dataSet: ProfileDataSet, in connection: SQLiteConnection) throws(ProfileError) {
         for user in dataSet.users {
@@ -272,11 +279,7 @@ extension SQLiteProfileStore {
                 "INSERT INTO users (id, name, avatar_url, summary) VALUES (?, ?, ?, ?)",
                 [SQLValue(user.id), SQLValue(user.name), SQLValue(user.avatarURL), SQLValue(user.summary)])
         }
-        for blog in dataSet.blogs {
-            try connection.run(
-                "INSERT INTO blogs (id, author, title, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                [SQLValue(blog.id), SQLValue(blog.author), SQLValue(blog.title), SQLValue(blog.body), SQLValue(blog.createdAt.timeIntervalSince1970)])
-        }
+        for blog in dataSet.blogs { try insert(blog, in: connection) }
         for like in dataSet.likes {
             try connection.run("INSERT INTO likes (blog, user) VALUES (?, ?)", [SQLValue(like.blog), SQLValue(like.user)])
         }

@@ -221,14 +221,11 @@ extension SQLiteProfileStore {
                     ?? 1_767_258_000  // 2026-01-01 09:00 UTC
                 let start = newest.isFinite ? newest : 1_767_258_000
                 for offset in 0..<Int64(count) {
-                    let id = firstID + offset
-                    try connection.run(
-                        "INSERT INTO blogs (id, author, title, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                        [
-                            SQLValue(id), SQLValue(author), SQLValue("Generated post \(offset + 1)"),
-                            SQLValue("A generated blog, number \(offset + 1) of \(count), to try long lists."),
-                            SQLValue(start - Double(offset + 1) * 3_600),
-                        ])
+                    let blog = ProfileDataSet.BlogRecord(
+                        id: firstID + offset, author: author, title: "Generated post \(offset + 1)",
+                        body: "A generated blog, number \(offset + 1) of \(count), to try long lists.",
+                        createdAt: Date(timeIntervalSince1970: start - Double(offset + 1) * 3_600))
+                    try Self.insert(blog, in: connection)
                 }
                 return firstID...(firstID + Int64(count) - 1)
             }
