@@ -38,30 +38,36 @@ final class Received: @unchecked Sendable {
         return try #require(String(buffer: response.body).sessionID)
     }
 
-    /// Connects to a page's socket, sends `messages` one by one (each after the previous
-    /// one's answer, or a pause), then reads until `until` holds or a few seconds pass.
+    /// Connects to a page's socket, sends `messages` one by one (`pause` apart), then reads
+    /// until `until` holds or a few seconds pass.
     func talk(
         _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil,
-        send messages: [String], until: @escaping @Sendable (Received) -> Bool
+        send messages: [String], pause: Duration = .milliseconds(30), until: @escaping @Sendable (Received) -> Bool
     ) async throws -> Received {
         let received = Received()
         var headers = ServerFixture.headers(port: client.port, cookie: cookie)
         if let origin { headers[.origin] = origin }
-        try await client.ws("/live?session=\(session)&since=\(since)", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)) {
-            inbound, outbound, _ in
-            let reader = Task {
-                for try await message in inbound.messages(maxSize: 1 << 20) {
-                    if case .text(let text) = message { received.append(text) }
+        do {
+            try await client.ws("/live?session=\(session)&since=\(since)", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)) {
+                inbound, outbound, _ in
+                let reader = Task {
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        if case .text(let text) = message { received.append(text) }
+                    }
                 }
+                for message in messages {
+                    try await outbound.write(.text(message))
+                    if pause > .zero { try await Task.sleep(for: pause) }
+                }
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !until(received), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                reader.cancel()
+                try? await outbound.close(.normalClosure, reason: nil)
             }
-            for message in messages {
-                try await outbound.write(.text(message))
-                try await Task.sleep(for: .milliseconds(30))
-            }
-            let deadline = ContinuousClock.now + .seconds(5)
-            while !until(received), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            reader.cancel()
-            try? await outbound.close(.normalClosure, reason: nil)
+        } catch is CancellationError where !Task.isCancelled {
+            // Once the reader is cancelled, the WebSocket client can end its close handshake
+            // with that reader's `CancellationError` (seen under load in CI). The socket is
+            // closed either way, and what was received is all the test asks for.
         }
         return received
     }
@@ -140,17 +146,7 @@ final class Received: @unchecked Sendable {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1")
             let flood = Array(repeating: #"{"t":"event","node":"blogs/refresh"}"#, count: 60)
-            let received = Received()
-            try await client.ws("/live?session=\(session)&since=0", configuration: .init(additionalHeaders: ServerFixture.headers(port: client.port))) {
-                inbound, outbound, _ in
-                let reader = Task {
-                    for try await message in inbound.messages(maxSize: 1 << 20) { if case .text(let text) = message { received.append(text) } }
-                }
-                for message in flood { try await outbound.write(.text(message)) }
-                let deadline = ContinuousClock.now + .seconds(5)
-                while received.of("refused").count < 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                reader.cancel()
-            }
+            let received = try await talk(client, session: session, send: flood, pause: .zero) { $0.of("refused").count >= 20 }
             #expect(received.of("refused").count >= 20, "a burst beyond the allowance is refused")
             #expect(received.of("refused").first?["message"] == "Too many actions at once; wait a moment.")
         }
