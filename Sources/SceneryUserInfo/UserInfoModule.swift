@@ -6,8 +6,8 @@ import Scenery
 ///
 /// Follow and unfollow pass the event up so the scene can confirm; once let through, the
 /// module updates at once (optimistic) and rolls back if the write fails. Tapping the avatar
-/// sends `user.open`; tapping the friend or follower count sends `user.friends` or
-/// `user.followers`, for the scene to navigate.
+/// sends `user.open`; tapping the blog, friend or follower count sends `user.blogs`,
+/// `user.friends` or `user.followers`, for the scene to navigate.
 ///
 /// ```json
 /// { "id": "info", "type": "UserInfoModule", "params": { "user": "$user", "emptyName": "匿名" } }
@@ -17,7 +17,7 @@ public actor UserInfoModule: Module {
         type: "UserInfoModule",
         summary: "A user's avatar, name, summary and counts, with follow/unfollow.",
         parameters: [ParameterSpec("user", .userID, summary: "Whose profile to show.")] + UserInfoWording.parameters,
-        events: ["user.follow", "user.unfollow", "user.open", "user.friends", "user.followers"])
+        events: ["user.follow", "user.unfollow", "user.open", "user.blogs", "user.friends", "user.followers"])
 
     private let user: UserID
     private let wording: UserInfoWording
@@ -60,7 +60,8 @@ public actor UserInfoModule: Module {
                 .stack(
                     "counts", axis: .horizontal,
                     [
-                        .text("blogs", presenter.blogCount, role: .caption),
+                        .text("blogs", presenter.blogCount, role: .caption)
+                            .selectable(sending: EventDescriptor("user.blogs", payload: ["user": .string(user.rawValue)])),
                         ViewNode.text("friends", presenter.friendCount, role: .caption)
                             .selectable(sending: EventDescriptor("user.friends", payload: ["user": .string(user.rawValue)])),
                         ViewNode.text("followers", presenter.followerCount, role: .caption)

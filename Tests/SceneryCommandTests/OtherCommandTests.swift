@@ -12,7 +12,7 @@ import Testing
         defer { cli.cleanUp() }
         let result = try await cli.run(["validate"])
         #expect(result.status == 0)
-        #expect(result.output == "6 scene file(s) valid.\n")
+        #expect(result.output == "8 scene file(s) valid.\n")
     }
 
     @Test func aBrokenSceneFailsWithCompilerStyleDiagnostics() async throws {

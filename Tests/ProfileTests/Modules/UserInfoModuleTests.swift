@@ -28,7 +28,7 @@ import Testing
             tree.visibleTexts == [
                 "Avatar of Alice Liddell", "Alice Liddell", "Writes about rabbits, clocks and tea.", "Blogs: 27", "Friends: 3", "Followers: 5", "Unfollow",
             ])
-        #expect(tree.actions.map(\.event.name) == ["user.open", "user.friends", "user.followers", "user.unfollow"])
+        #expect(tree.actions.map(\.event.name) == ["user.open", "user.blogs", "user.friends", "user.followers", "user.unfollow"])
     }
 
     @Test func showsDefaultsForAnEmptyNameAndSummary() async throws {

@@ -20,7 +20,7 @@ import Testing
         registry.declareProfileModules()
         let problems = try registry.loadScenes(in: Backend.scenesDirectory)
         #expect(problems.isEmpty, "\(problems.map(\.description))")
-        #expect(registry.sceneIDs == ["blog-detail", "follow-list", "friend-list", "friend-list-zh", "user-profile", "user-profile-zh"])
+        #expect(registry.sceneIDs == ["blog-detail", "follow-list", "friend-list", "friend-list-zh", "user-blogs", "user-blogs-zh", "user-profile", "user-profile-zh"])
     }
 
     @Test func theOwnerGetsBlogsAndDraftsTabs() async throws {
@@ -216,6 +216,47 @@ import Testing
         #expect(host.confirmations.map(\.title) == ["撤回对Carol Mint的好友请求吗?"])
         let friends = try await registry.assemble("friend-list-zh", for: SceneContext(viewer: "3", arguments: ["user": "7"]), host: RecordingHost())
         #expect(friendButton(of: "Alice Liddell", in: await friends.render())?.visibleTexts == ["好友"])
+    }
+
+    /// The profile shows friends in a carousel (a layout the scene file chose); on their own
+    /// profile, the owner accepts a request there and the person moves across sections in
+    /// place, by a move patch the host applies.
+    @Test func theOwnerAcceptsAFriendInTheProfilesCarousel() async throws {
+        let host = MirroringHost()
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
+        await host.attach(to: scene)
+        let tree = await scene.render()
+        guard case .list(.carousel, let sections)? = tree.node(withID: "friends/list")?.kind else {
+            Issue.record("the friends module is not a carousel: \(String(describing: tree.node(withID: "friends/list")?.kind))")
+            return
+        }
+        #expect(sections.map(\.header) == ["Requests", "Friends"])
+        let before = host.updates.count
+        let accept = try #require(tree.action(withID: "friends/user.4.action"))
+        await scene.send(accept.event)
+        let patches = host.updates.dropFirst(before).flatMap(\.patches)
+        #expect(patches.contains(.move("friends/user.4", parent: "friends/all", index: 0)), "\(patches)")
+        #expect(host.problems.isEmpty)
+        #expect(host.tree == (await scene.render()))
+        #expect(try await backend.store.users(.friends, of: "1", viewer: "1", page: PageRequest(limit: 50)).items.first { $0.id == "4" }?.friendState == .friends)
+    }
+
+    @Test func aFriendInTheCarouselOpensTheirProfileAndTheBlogCountOpensTheGrid() async throws {
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: RecordingHost())
+        let tree = await scene.render()
+        let friend = try #require(tree.action(withID: "friends/user.3"))
+        #expect(await scene.send(friend.event).navigations.map(\.scene) == ["user-profile"])
+        #expect(await scene.send(try #require(tree.action(withID: "info/avatar")).event).navigations.map(\.scene) == ["follow-list"])
+        let blogs = try #require(tree.action(withID: "info/blogs"))
+        let outcome = await scene.send(blogs.event)
+        #expect(outcome.navigations.map(\.scene) == ["user-blogs"])
+        let grid = try await registry.assemble("user-blogs", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: RecordingHost())
+        guard case .list(.adaptiveGrid(let width), let sections)? = await grid.render().node(withID: "blogs/list")?.kind else {
+            Issue.record("user-blogs does not lay its blogs out as a grid")
+            return
+        }
+        #expect(width == 30)
+        #expect(sections.first?.rows.count == 24)
     }
 
     @Test func theChineseProfileLinksToTheChineseFriendList() async throws {
