@@ -20,7 +20,10 @@ import Testing
         registry.declareProfileModules()
         let problems = try registry.loadScenes(in: Backend.scenesDirectory)
         #expect(problems.isEmpty, "\(problems.map(\.description))")
-        #expect(registry.sceneIDs == ["blog-detail", "follow-list", "friend-list", "friend-list-zh", "user-blogs", "user-blogs-zh", "user-profile", "user-profile-zh"])
+        #expect(
+            registry.sceneIDs == [
+                "blog-detail", "follow-list", "friend-list", "friend-list-zh", "user-blogs", "user-blogs-zh", "user-profile", "user-profile-zh",
+            ])
     }
 
     @Test func theOwnerGetsBlogsAndDraftsTabs() async throws {
@@ -238,7 +241,8 @@ import Testing
         #expect(patches.contains(.move("friends/user.4", parent: "friends/all", index: 0)), "\(patches)")
         #expect(host.problems.isEmpty)
         #expect(host.tree == (await scene.render()))
-        #expect(try await backend.store.users(.friends, of: "1", viewer: "1", page: PageRequest(limit: 50)).items.first { $0.id == "4" }?.friendState == .friends)
+        #expect(
+            try await backend.store.users(.friends, of: "1", viewer: "1", page: PageRequest(limit: 50)).items.first { $0.id == "4" }?.friendState == .friends)
     }
 
     @Test func aFriendInTheCarouselOpensTheirProfileAndTheBlogCountOpensTheGrid() async throws {
