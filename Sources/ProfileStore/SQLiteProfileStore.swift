@@ -132,7 +132,8 @@ extension SQLiteProfileStore: BlogService {
             let rows = try connection.query(
                 "\(Self.blogColumns) WHERE b.author = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?",
                 [SQLValue(viewer), SQLValue(author), SQLValue(page.limit + 1), SQLValue(page.offset)])
-            return Page(items: rows.prefix(page.limit).map(Self.blog), hasMore: rows.count > page.limit)
+            let total = try connection.query("SELECT COUNT(*) FROM blogs WHERE author = ?", [SQLValue(author)])[0][0].integer
+            return Page(items: rows.prefix(page.limit).map(Self.blog), hasMore: rows.count > page.limit, total: Int(total))
         }
     }
 

@@ -7,6 +7,10 @@ import Scenery
 /// sends `blog.open` with the blog's id for the scene to navigate. Refresh and "Load more"
 /// are the runtime's `scenery.refresh` and `scenery.loadMore`.
 ///
+/// When a host shows a window of the list (``SceneInstance/setWindow(_:for:)``, a browser
+/// scrolling), the module fetches the rows the window reaches and renders only those, with
+/// the list's full size; the host scrolls instead of asking for more.
+///
 /// ```json
 /// { "id": "blogs", "type": "BlogModule", "params": { "author": "$user", "pageSize": 10, "likesFormat": "赞 %d" } }
 /// ```
@@ -39,6 +43,8 @@ public actor BlogModule: Module {
     public private(set) var state: LoadState<[Blog]> = .idle
     /// Whether another page exists.
     public private(set) var hasMore = false
+    /// How many blogs the author has, when the service says.
+    public private(set) var total: Int?
     /// A message about the last failed action.
     public private(set) var notice: String?
     private var likesInFlight: Set<Int64> = []
@@ -64,6 +70,7 @@ public actor BlogModule: Module {
             let page = try await blogs.blogs(by: author, viewer: viewer, page: PageRequest(offset: 0, limit: pageSize))
             state = page.items.isEmpty ? .empty : .loaded(page.items)
             hasMore = page.hasMore
+            total = page.total
             notice = nil
         case .nextPage:
             guard hasMore, let shown = state.value, !state.isBusy else { return }
@@ -74,6 +81,7 @@ public actor BlogModule: Module {
                 let known = Set(shown.map(\.id))
                 state = .loaded(shown + page.items.filter { !known.contains($0.id) })
                 hasMore = page.hasMore
+                total = page.total ?? total
                 notice = nil
             } catch {
                 state = .loaded(shown)
@@ -97,14 +105,45 @@ public actor BlogModule: Module {
         return row(blog)
     }
 
-    public func render() -> ViewNode {
+    /// Fetches the blogs up to the end of `window` that are not loaded yet, in one request.
+    public func load(window: RowWindow) async throws {
+        guard hasMore, case .loaded(let shown) = state, shown.count < window.start + window.count else { return }
+        let viewer = context.viewer.map { UserID($0) }
+        let wanted = PageRequest(offset: shown.count, limit: window.start + window.count - shown.count)
+        do {
+            let page = try await blogs.blogs(by: author, viewer: viewer, page: wanted)
+            // A refresh or a page may have landed meanwhile: add only to the list asked about.
+            guard case .loaded(let current) = state, current.count == shown.count else { return }
+            let known = Set(current.map(\.id))
+            state = .loaded(current + page.items.filter { !known.contains($0.id) })
+            hasMore = page.hasMore
+            total = page.total ?? total
+            notice = nil
+        } catch {
+            notice = "Couldn't load more: \(SceneryError.message(for: error))"
+            throw error
+        }
+    }
+
+    public func render() -> ViewNode { render(window: nil) }
+
+    public func render(window: RowWindow) -> ViewNode { render(window: Optional(window)) }
+
+    /// The list, whole or as a window: a window holds only its rows and the list's full
+    /// size, and has no "Load more" (the host scrolls instead).
+    private func render(window: RowWindow?) -> ViewNode {
         state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: emptyText) { blogs in
-            let rows = blogs.map(row)
+            var section = ViewNode.Section(id: "all", header: header, rows: window == nil ? blogs.map(row) : [])
+            if let window {
+                // The rows held (a window's fetch may have failed), sized as the whole list.
+                section = .windowed(id: "all", header: header, total: blogs.count, window: window) { row(blogs[$0]) }
+                section.totalRowCount = max(total ?? 0, blogs.count)
+            }
             var children: [ViewNode] = [
                 .button("refresh", title: refreshTitle, sends: EventDescriptor(SceneEvents.refresh, payload: ["module": .string(context.id.rawValue)])),
-                .list("list", sections: [.init(id: "all", header: header, rows: rows)]),
+                .list("list", sections: [section]),
             ]
-            if hasMore {
+            if hasMore && window == nil {
                 children.append(
                     .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
             }

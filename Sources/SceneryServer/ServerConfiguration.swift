@@ -35,6 +35,10 @@ extension SceneryServer {
         /// Messages queued for a page that is not reading; past this the socket is closed
         /// (the page reconnects and resynchronises), so a slow client cannot grow memory.
         public var maxQueuedMessages = 256
+        /// How many rows of a long list a page holds at once; the page moves this window as
+        /// the person scrolls (the list's module must support windows, as `BlogModule`
+        /// does). `nil` sends whole lists.
+        public var rowWindow: Int? = 60
         /// How many recent updates a page session keeps to replay after a reconnect.
         public var replayedUpdates = 64
         /// Pages may open their socket only from these origins; `nil` allows the server's

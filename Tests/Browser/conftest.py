@@ -22,7 +22,7 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 class Server:
     """A `scenery serve` process on a free port, with its own database and scene folder."""
 
-    def __init__(self, *arguments, data=None, scenes=None):
+    def __init__(self, *arguments, data=None, scenes=None, generated_blogs=None):
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="scenery-browser-"))
         self.scenes = self.directory / "Scenes"
         shutil.copytree(ROOT / "Scenes", self.scenes)
@@ -34,6 +34,9 @@ class Server:
             data_file = self.directory / "data.json"
             data_file.write_text(data, encoding="utf-8")
             subprocess.run([BINARY, "data", "import", str(data_file)], env=environment, check=True, capture_output=True)
+        if generated_blogs is not None:
+            subprocess.run([BINARY, "data", "generate", "--user", "1", "--blogs", str(generated_blogs)], env=environment, check=True,
+                           capture_output=True)
         self.process = subprocess.Popen(
             [BINARY, "serve", "--port", "0", "--scenes", str(self.scenes), *arguments],
             env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

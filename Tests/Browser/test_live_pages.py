@@ -6,7 +6,7 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import open_live, same_page, sign_in
+from conftest import Server, open_live, same_page, sign_in
 
 DRAFT_TITLES = ["Through the looking glass", "草稿：下一篇茶会"]
 
@@ -55,7 +55,7 @@ def test_unfollow_asks_in_a_real_dialog_that_escape_cancels(server, context):
     assert same_page(page)
 
 
-def test_the_owner_switches_tabs_loads_more_and_refreshes(server, context):
+def test_the_owner_switches_tabs_and_refreshes(server, context):
     page = context.new_page()
     sign_in(page, server, "Alice Liddell")
     open_live(page, server.url + "/scenes/user-profile?user=1")
@@ -64,13 +64,30 @@ def test_the_owner_switches_tabs_loads_more_and_refreshes(server, context):
     expect(drafts).to_have_attribute("aria-selected", "true")
     expect(page.get_by_text("Through the looking glass")).to_be_visible()
     page.get_by_role("tab", name="Blogs").click()
+    # The page holds a window of 60 rows of a long list: all 27 blogs, and nothing to load.
     rows = page.locator("#blogs\\/all > ul > li")
-    expect(rows).to_have_count(10)
-    page.get_by_role("button", name="Load more").click()
-    expect(rows).to_have_count(20)
+    expect(rows).to_have_count(27)
+    expect(page.get_by_role("button", name="Load more")).to_have_count(0)
     page.get_by_role("button", name="Refresh").click()
-    expect(rows).to_have_count(10)
+    expect(page.locator("#blogs\\/all")).to_have_attribute("data-total-rows", "27")
+    expect(rows).to_have_count(27)
     assert same_page(page)
+
+
+def test_load_more_pages_a_list_when_pages_get_whole_lists(context):
+    whole = Server("--window-rows", "0")
+    try:
+        page = context.new_page()
+        open_live(page, whole.url + "/scenes/user-profile?user=1")
+        rows = page.locator("#blogs\\/all > ul > li")
+        expect(rows).to_have_count(10)
+        page.get_by_role("button", name="Load more").click()
+        expect(rows).to_have_count(20)
+        page.get_by_role("button", name="Refresh").click()
+        expect(rows).to_have_count(10)
+        assert same_page(page)
+    finally:
+        whole.stop()
 
 
 def test_navigation_changes_the_address_and_history_works(server, context):
@@ -100,16 +117,18 @@ def test_a_dropped_connection_resumes_the_same_scene_and_sends_what_was_done_mea
     page = context.new_page()
     sign_in(page, server, "Alice Liddell")
     open_live(page, server.url + "/scenes/user-profile?user=1")
-    page.get_by_role("button", name="Load more").click()
+    page.get_by_role("tab", name="Drafts").click()
+    expect(page.get_by_text("Through the looking glass")).to_be_visible()
+    page.get_by_role("tab", name="Blogs").click()
     rows = page.locator("#blogs\\/all > ul > li")
-    expect(rows).to_have_count(20)
+    expect(rows).to_have_count(27)
     context.set_offline(True)
     expect(page.locator("#scenery-status")).to_contain_text("Reconnecting")
     page.locator("#blogs\\/blog\\.26\\.like").click()
     expect(page.locator("#scenery-status")).to_contain_text("your action will be sent")
     context.set_offline(False)
     expect(page.locator("#blogs\\/blog\\.26\\.like")).to_have_text("Unlike", timeout=10_000)
-    expect(rows).to_have_count(20)  # the pages loaded are still there
+    expect(rows).to_have_count(27)  # the same scene, not a new one
     expect(page.locator("#scenery-status")).to_be_empty()
     assert same_page(page)
 

@@ -22,6 +22,29 @@ import Testing
         }
     }
 
+    @Test func rowsShowsAWindowOfALongList() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["run", "user-profile", "--arg", "user=1", "--rows", "blogs:20..<23"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("rows 21–23 of 27"))
+        #expect(result.output.components(separatedBy: "\n").filter { $0.hasPrefix("│ • ") }.count == 3, "three blogs (friends are cards in a carousel)")
+        #expect(!result.output.contains("Load more"))
+        let closed = try await cli.run(["run", "user-profile", "--arg", "user=1", "--rows", "25...40"])
+        #expect(closed.output.contains("rows 26–27 of 27"), "a window past the end holds the rows there are")
+    }
+
+    @Test(arguments: [
+        (["--rows", "5..2"], "'--rows 5..2' is not a range of rows"),
+        (["--rows", "blogs:9..<3"], "'--rows blogs:9..<3' is not a range of rows"),
+        (["--rows", "nope:1..<3"], "'--rows' names module 'nope', which scene 'user-profile' does not have (its modules: info, friends, blogs)."),
+    ])
+    func badRowsAreRefusedWithWhatToWrite(arguments: [String], message: String) async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["run", "user-profile", "--arg", "user=1"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.error.contains(message), "\(result.error)")
+    }
+
     @Test func printsTheViewTreeAsJSON() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["run", "user-profile", "--viewer", "2", "--arg", "user=1", "--format", "json"])

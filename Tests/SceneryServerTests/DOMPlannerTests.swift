@@ -28,6 +28,36 @@ import Testing
         #expect(operations == [.replace("a", html: #"<p id="a">A!</p>"# + "\n")])
     }
 
+    @Test func aWindowThatMovesRemovesAndInsertsRowsAndRenumbersTheSectionInPlace() throws {
+        func window(_ first: Int) -> ViewNode {
+            let section = ViewNode.Section.windowed(id: "all", header: "Blogs", total: 1000, window: RowWindow(start: first, count: 3)) {
+                .text(NodeID("row.\($0)"), "Row \($0)")
+            }
+            return .list("list", sections: [section])
+        }
+        let operations = try plan(from: window(10), to: window(11))
+        #expect(
+            operations == [
+                .remove("row.10"),
+                .insert(parent: "all", index: 2, html: "<li><p id=\"row.13\">Row 13</p>\n</li>\n"),
+                .window("all", firstRow: 11, totalRows: 1000),
+            ], "the section and the rows that stay are not sent again")
+        #expect(DOMPlanner.Operation.window("all", firstRow: 11, totalRows: 1000).json == ["op": "window", "id": "all", "first": 11, "total": 1000])
+    }
+
+    @Test func aSectionWhoseHeadingChangesIsStillReplaced() throws {
+        let old = ViewNode.list("list", sections: [.init(id: "all", header: "Blogs", rows: [.text("a", "a")])])
+        var section = ViewNode.Section(id: "all", header: "Posts", rows: [.text("a", "a")])
+        section.firstRowIndex = 0
+        section.totalRowCount = 1
+        let operations = try plan(from: old, to: .list("list", sections: [section]))
+        guard case .replace("all", let html)? = operations.first, operations.count == 1 else {
+            Issue.record("expected the section replaced whole: \(operations)")
+            return
+        }
+        #expect(html.contains("<h2>Posts</h2>") && html.contains("data-total-rows=\"1\""))
+    }
+
     @Test func aNewRowIsInsertedInItsListItem() throws {
         let operations = try plan(from: Self.list([("all", ["a"])]), to: Self.list([("all", ["a", "b"])]))
         #expect(operations == [.insert(parent: "all", index: 1, html: "<li><p id=\"b\">b</p>\n</li>\n")])

@@ -112,6 +112,25 @@ final class Received: @unchecked Sendable {
         }
     }
 
+    @Test func scrollingMovesTheWindowWithRemovalsAndARenumberedSection() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let page = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get)
+            let html = String(buffer: page.body)
+            #expect(html.contains(#"data-first-row="0" data-total-rows="27""#), "the page starts with a window of the blogs")
+            let session = try #require(html.sessionID)
+            let received = try await talk(client, session: session, send: [#"{"t":"window","module":"blogs","start":5}"#]) {
+                !$0.of("patch").isEmpty
+            }
+            guard case .array(let operations)? = received.of("patch").first?["ops"] else {
+                Issue.record("no patch: \(received.all)")
+                return
+            }
+            #expect(operations.filter { $0["op"] == "remove" }.count == 5, "rows 0–4 leave")
+            #expect(operations.last == ["op": "window", "id": "blogs/all", "first": 5, "total": 27])
+            #expect(operations.count == 6)
+        }
+    }
+
     @Test func navigationTellsThePageWhereToGo() async throws {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1")
@@ -128,6 +147,9 @@ final class Received: @unchecked Sendable {
         #"not json at all"#,
         #"{"t":"answer","id":77,"accept":true}"#,
         #"{"t":"launch"}"#,
+        #"{"t":"window","module":"nothing","start":3}"#,
+        #"{"t":"window","module":"blogs","start":-1}"#,
+        #"{"t":"window","module":"blogs"}"#,
     ])
     func forgedMessagesAreRefusedAndTheSessionCarriesOn(message: String) async throws {
         let bob = fixture.cookie(for: "2")

@@ -16,10 +16,14 @@ public struct Page<Item: Sendable>: Sendable {
     public var items: [Item]
     /// Whether items exist past this page.
     public var hasMore: Bool
+    /// How many items the whole list holds, when the service knows it cheaply (a host sizes
+    /// the scrolling of a long list with it).
+    public var total: Int?
 
-    public init(items: [Item], hasMore: Bool) {
+    public init(items: [Item], hasMore: Bool, total: Int? = nil) {
         self.items = items
         self.hasMore = hasMore
+        self.total = total
     }
 }
 

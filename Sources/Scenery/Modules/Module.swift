@@ -60,6 +60,15 @@ public protocol Module: Actor {
     /// The default renders everything.
     func render(window: RowWindow) -> ViewNode
 
+    /// Fetches what the rows inside `window` need before ``render(window:)`` shows them: a
+    /// module that pages its data loads the rows the window reaches that it does not hold.
+    ///
+    /// The runtime calls it when a host moves the window, and after each first load or
+    /// refresh while a window is set. The default does nothing.
+    /// - Throws: Any error of the service. The module keeps what it shows and tells of the
+    ///   failure in its own state, as it does for a failed next page.
+    func load(window: RowWindow) async throws
+
     /// One node of the subtree rendered again, by its local id — so that a change to one row
     /// of a long list costs one row. Return `nil` (the default) to have the whole module
     /// rendered instead.
@@ -84,6 +93,7 @@ public protocol Module: Actor {
 
 extension Module {
     public func render(window: RowWindow) -> ViewNode { render() }
+    public func load(window: RowWindow) async throws {}
     public func render(_ id: NodeID) -> ViewNode? { nil }
     public func handle(_ event: Event) async -> EventDisposition { .pass }
     public func perform(_ event: Event) async {}

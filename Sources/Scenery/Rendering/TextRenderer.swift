@@ -153,6 +153,11 @@ public struct TextRenderer: Sendable {
                 }
             }
         }
+        if let first = section.firstRowIndex, let total = section.totalRowCount {
+            // A window of a long list says which rows it holds (counted from 1).
+            let shown = section.rows.isEmpty ? "no rows" : "rows \(first + 1)–\(first + section.rows.count)"
+            result.append(paint(["\(shown) of \(total)"], .dim)[0])
+        }
         if let footer = section.footer {
             result.append(contentsOf: TerminalText.wrap(clean(footer), width: width))
         }

@@ -160,6 +160,9 @@ public actor SceneInstance {
         slots[module]?.descriptor.type
     }
 
+    /// Every module of the scene, in layout order (those in unselected tabs too).
+    public nonisolated var modules: [ModuleID] { moduleOrder }
+
     /// The modules currently shown: every module except those in unselected tabs.
     public var visibleModules: [ModuleID] {
         layout.flatMap { item -> [ModuleID] in
@@ -189,7 +192,13 @@ public actor SceneInstance {
         let workID = nextWorkID
         nextWorkID += 1
         let module = slot.module
-        let race = LoadRace { try await module.load(request) }
+        let window = request == .nextPage ? nil : windows[id]
+        let race = LoadRace {
+            try await module.load(request)
+            // Fresh data: the rows of the window a host set are fetched before it renders.
+            // Their failure is the module's to tell (as a failed next page), not a failed load.
+            if let window { try? await module.load(window: window) }
+        }
         inFlight[workID] = race
         let outcome = await race.outcome(timeout: slot.timeout)
         inFlight[workID] = nil
@@ -221,9 +230,26 @@ public actor SceneInstance {
 
     /// Asks a module to render only the rows inside `window` of its long list (or all rows
     /// again for `nil`), and sends the host the change.
+    ///
+    /// The module first fetches what the window reaches (``Module/load(window:)``), under
+    /// the module's deadline. When windows come faster than they load (a person scrolling),
+    /// only the latest is rendered. Set before ``start()``, the window is what the first
+    /// load fetches and the first rendering shows.
     public func setWindow(_ window: RowWindow?, for module: ModuleID) async {
-        guard slots[module] != nil, windows[module] != window else { return }
+        guard let slot = slots[module], windows[module] != window else { return }
         windows[module] = window
+        guard phase != .created else { return }  // the first load fetches it, the first render shows it
+        if let window, phase == .started, slot.status == .ready {
+            let workID = nextWorkID
+            nextWorkID += 1
+            let race = LoadRace { try await slot.module.load(window: window) }
+            inFlight[workID] = race
+            let outcome = await race.outcome(timeout: slot.timeout)
+            inFlight[workID] = nil
+            // A failure leaves the module as it was; it says so in its own state.
+            if case .cancelled = outcome { return }
+            guard phase == .started, windows[module] == window else { return }
+        }
         await requestRender(module)
     }
 }

@@ -26,6 +26,8 @@ struct InteractCommand: AsyncParsableCommand {
 
     @OptionGroup var width: WidthOption
 
+    @OptionGroup var rows: RowsOption
+
     @OptionGroup var options: SessionOptions
 
     /// A scene on the navigation stack and the host that mirrors it.
@@ -116,6 +118,7 @@ struct InteractCommand: AsyncParsableCommand {
     private func open(_ sceneID: String, for context: SceneContext, session: SceneSession, input: LineReader) async throws -> Page {
         let host = InteractiveHost(input: input, json: format == .json)
         let scene = try await session.open(sceneID, for: context, host: host)
+        try await rows.apply(to: scene)
         return Page(scene: scene, host: host)
     }
 

@@ -29,6 +29,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var width: WidthOption
 
+    @OptionGroup var rows: RowsOption
+
     @OptionGroup var options: SessionOptions
 
     func validate() throws {
@@ -42,6 +44,7 @@ struct RunCommand: AsyncParsableCommand {
             let session = try await options.session()
             let scene = try await session.open(context.scene, for: try context.checkedContext(in: session), host: BatchHost())
             try await select(in: scene)
+            try await rows.apply(to: scene)
             switch format {
             case .text: Output.write(TextRenderer(width: width.columns()).render(await scene.render()))
             case .json: Output.write(JSONRenderer().render(await scene.renderDocument(), scene: scene.sceneID, variant: scene.variant))

@@ -29,10 +29,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Label each module's card with its id and type.")
     var debug = false
 
+    @Option(help: "How many rows of a long list a page holds at once, moved as the person scrolls; 0 sends whole lists.")
+    var windowRows = 60
+
     @OptionGroup var options: SessionOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("'--port \(port)' is not a port; use 1–65535, or 0 for any free port.") }
+        guard (0...10_000).contains(windowRows) else {
+            throw ValidationError("'--window-rows \(windowRows)' must be between 0 (whole lists) and 10000; 60 suits most screens.")
+        }
     }
 
     func run() async throws {
@@ -52,6 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
             let users = try session.store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
             var configuration = SceneryServer.Configuration(host: host, port: port)
             configuration.showsModuleLabels = debug
+            configuration.rowWindow = windowRows > 0 ? windowRows : nil
             configuration.enablesPreview = true
             var logger = Logger(label: "scenery.serve")
             logger.logLevel = .notice

@@ -107,6 +107,7 @@ extension SceneryServer {
                 status: status)
         }
         session.host.link(session)
+        await session.setInitialWindows(of: scene)
         await scene.start()
         await scene.appear()
         let snapshot = await scene.snapshot()

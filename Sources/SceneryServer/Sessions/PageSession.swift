@@ -38,7 +38,9 @@ actor PageSession {
     private let created = ContinuousClock.now
     private var bucket: TokenBucket
     private var refusedInARow = 0
-    private var events: AsyncStream<NodeID>.Continuation?
+    private var events: AsyncStream<PageAction>.Continuation?
+    /// Where the page's window of each long list starts (kept for a scene replaced by a new version).
+    private var windowStarts: [ModuleID: Int] = [:]
     private var confirmations: [Int: CheckedContinuation<Bool, Never>] = [:]
     private var nextConfirmation = 1
     private(set) var hasEnded = false
@@ -65,14 +67,17 @@ actor PageSession {
         self.scene = scene
         planner.reset(to: snapshot.node)
         sceneSequence = snapshot.sequence
-        let (stream, continuation) = AsyncStream.makeStream(of: NodeID.self, bufferingPolicy: .bufferingOldest(64))
+        let (stream, continuation) = AsyncStream.makeStream(of: PageAction.self, bufferingPolicy: .bufferingOldest(64))
         events = continuation
-        // Events run one after another, apart from the socket, so that a confirmation's
-        // answer can arrive while an event waits for it.
+        // Events and window moves run one after another, apart from the socket, so that a
+        // confirmation's answer can arrive while an event waits for it.
         Task { [weak self] in
-            for await node in stream {
+            for await action in stream {
                 guard let self else { return }
-                await self.run(node)
+                switch action {
+                case .control(let node): await self.run(node)
+                case .window(let module, let start): await self.moveWindow(of: module, to: start)
+                }
             }
         }
         releaseHeld()
@@ -254,7 +259,21 @@ actor PageSession {
                 return
             }
             refusedInARow = 0
-            events?.yield(NodeID(node))
+            events?.yield(.control(NodeID(node)))
+        case "window":
+            // The page scrolled a long list: where its window should start now.
+            guard configuration.rowWindow != nil, let module = message.module, let start = message.start,
+                (0...Self.largestRowIndex).contains(start), let scene, scene.modules.contains(ModuleID(module))
+            else {
+                refuse("A window names a module of this page and a row.", logged: "bad window message")
+                return
+            }
+            guard bucket.take() else {
+                refuse("Too many actions at once; wait a moment.", logged: "window flood")
+                return
+            }
+            refusedInARow = 0
+            events?.yield(.window(ModuleID(module), start))
         case "answer":
             guard let number = message.id, let waiting = confirmations.removeValue(forKey: number) else {
                 refuse("No question is waiting for that answer.", logged: "answer to no confirmation")
@@ -278,6 +297,25 @@ actor PageSession {
         refusedInARow += 1
         logger.notice("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): refused \(logged)")
         send(["t": "refused", "message": .string(reason)])
+    }
+
+    /// The largest row index a page may ask a window to start at.
+    static let largestRowIndex = 100_000_000
+
+    /// Gives every module of a scene not yet started the page's windows (the first rows, or
+    /// where the page had scrolled to), so its first load fetches them.
+    func setInitialWindows(of scene: SceneInstance) async {
+        guard let rows = configuration.rowWindow else { return }
+        for module in scene.modules {
+            await scene.setWindow(RowWindow(start: windowStarts[module] ?? 0, count: rows), for: module)
+        }
+    }
+
+    /// Moves the window of a module's long list; the change reaches the page as patches.
+    private func moveWindow(of module: ModuleID, to start: Int) async {
+        guard let scene, !hasEnded, let rows = configuration.rowWindow else { return }
+        windowStarts[module] = start
+        await scene.setWindow(RowWindow(start: start, count: rows), for: module)
     }
 
     /// Runs an event the page asked for, against the page's current tree.
@@ -315,6 +353,7 @@ actor PageSession {
     func replaceScene(using registry: SceneRegistry) async throws(SceneryError) {
         let next = try registry.instantiate(sceneID, for: SceneContext(viewer: viewer, arguments: arguments), host: host)
         isHolding = true
+        await setInitialWindows(of: next)
         await next.start()
         if let previous = scene {
             for tabSwitch in previous.tabSwitches {
@@ -343,4 +382,14 @@ struct ClientMessage: Decodable {
     var node: String?
     var id: Int?
     var accept: Bool?
+    var module: String?
+    var start: Int?
+}
+
+/// What a page asked the scene to do, in the order asked.
+enum PageAction: Sendable {
+    /// A control was activated.
+    case control(NodeID)
+    /// A long list scrolled: its window starts at this row now.
+    case window(ModuleID, Int)
 }

@@ -46,6 +46,8 @@ enum ClientScript {
             socket.addEventListener("open", () => {
               attempts = 0;
               say("");
+              asked.clear();
+              setTimeout(followScroll, 0);
               const waiting = queue;
               queue = [];
               for (const message of waiting) socket.send(message);
@@ -87,7 +89,7 @@ enum ClientScript {
             }
             switch (message.t) {
               case "patch": keepingFocus(() => apply(message.ops)); break;
-              case "reset": keepingFocus(() => { document.getElementById("scene-root").innerHTML = message.html; }); break;
+              case "reset": keepingFocus(() => { document.getElementById("scene-root").innerHTML = message.html; }); spaceWindows(); break;
               case "confirm": ask(message); break;
               case "navigate": closedForGood = true; location.assign(message.url); break;
               case "refused": say(message.message); break;
@@ -130,8 +132,16 @@ enum ClientScript {
                 case "insert": { const parent = byID(op.parent); if (parent) place(parent, op.index, parse(op.html)); break; }
                 case "attach": { const parent = byID(op.parent); const moved = detached.get(op.id); if (parent && moved) place(parent, op.index, moved); break; }
                 case "replace": if (node) node.replaceWith(parse(op.html)); break;
+                case "window":
+                  if (node) {
+                    node.dataset.firstRow = String(op.first ?? 0);
+                    node.dataset.totalRows = String(op.total ?? 0);
+                  }
+                  asked.clear();
+                  break;
               }
             }
+            spaceWindows();
           }
           function keepingFocus(change) {
             const focused = document.activeElement && document.activeElement.id;
@@ -141,6 +151,73 @@ enum ClientScript {
               if (again) again.focus();
             }
           }
+
+          // --- Long lists: the page holds a window of a list's rows (a section with
+          // data-first-row and data-total-rows); padding stands in for the rows before and
+          // after it, and scrolling asks the server to move the window, which answers with
+          // patches like any other change.
+          const asked = new Map();
+          let lastAsked = 0;
+          let trailing = null;
+          function windowedSections() { return main.querySelectorAll(".section[data-total-rows]"); }
+          function rowsOf(section) { return section.querySelector(":scope > ul"); }
+          function spaceWindows() {
+            for (const section of windowedSections()) {
+              const list = rowsOf(section);
+              if (!list) continue;
+              const rows = list.children.length;
+              if (rows > 1) {
+                const top = list.firstElementChild.getBoundingClientRect().top;
+                const bottom = list.lastElementChild.getBoundingClientRect().bottom;
+                section.dataset.pitch = String((bottom - top) / rows);
+                section.dataset.windowRows = String(Math.max(rows, Number(section.dataset.windowRows || "0")));
+              }
+              const pitch = Number(section.dataset.pitch || "0");
+              const first = Number(section.dataset.firstRow || "0");
+              const total = Number(section.dataset.totalRows || "0");
+              list.style.paddingTop = `${first * pitch}px`;
+              list.style.paddingBottom = `${Math.max(0, total - first - rows) * pitch}px`;
+            }
+          }
+          function followScroll() {
+            if (!socket || socket.readyState !== WebSocket.OPEN) return;
+            for (const section of windowedSections()) {
+              const list = rowsOf(section);
+              const pitch = Number(section.dataset.pitch || "0");
+              const module = section.closest("[data-module]")?.dataset.module;
+              if (!list || !pitch || !module) continue;
+              const first = Number(section.dataset.firstRow || "0");
+              const total = Number(section.dataset.totalRows || "0");
+              const rows = list.children.length;
+              const size = Number(section.dataset.windowRows || String(rows));
+              const top = list.getBoundingClientRect().top;
+              const firstSeen = Math.max(0, Math.floor(-top / pitch));
+              const lastSeen = Math.min(total, Math.ceil((window.innerHeight - top) / pitch));
+              if (lastSeen <= 0 || firstSeen >= total) continue;
+              const margin = Math.max(2, Math.floor(size / 6));
+              const early = first > 0 && firstSeen < first + margin;
+              const late = first + rows < total && lastSeen > first + rows - margin;
+              if (!early && !late) continue;
+              const start = Math.max(0, Math.min(total - size, Math.round(firstSeen - (size - (lastSeen - firstSeen)) / 2)));
+              if (asked.get(module) === start || start === first) continue;
+              asked.set(module, start);
+              socket.send(JSON.stringify({ t: "window", module, start }));
+            }
+          }
+          let scrollFrame = 0;
+          window.addEventListener("scroll", () => {
+            if (scrollFrame) return;
+            scrollFrame = requestAnimationFrame(() => {
+              scrollFrame = 0;
+              const now = performance.now();
+              clearTimeout(trailing);
+              // At most one request every 100 ms while scrolling, and one when it stops.
+              if (now - lastAsked >= 100) { lastAsked = now; followScroll(); }
+              trailing = setTimeout(() => { lastAsked = performance.now(); followScroll(); }, 120);
+            });
+          }, { passive: true });
+          window.addEventListener("resize", () => { spaceWindows(); followScroll(); });
+          spaceWindows();
 
           // --- Confirmations: a real dialog, keyboard accessible; Esc cancels.
           function ask(message) {

@@ -16,6 +16,9 @@ struct DOMPlanner {
         case insert(parent: NodeID, index: Int, html: String)
         case attach(NodeID, parent: NodeID, index: Int)
         case replace(NodeID, html: String)
+        /// A section of a long list now holds another window of its rows: its first row
+        /// index and row count change, its heading and the rows that stay do not.
+        case window(NodeID, firstRow: Int?, totalRows: Int?)
 
         var json: JSONValue {
             switch self {
@@ -26,6 +29,8 @@ struct DOMPlanner {
             case .attach(let id, let parent, let index):
                 ["op": "attach", "id": .string(id.rawValue), "parent": .string(parent.rawValue), "index": .int(index)]
             case .replace(let id, let html): ["op": "replace", "id": .string(id.rawValue), "html": .string(html)]
+            case .window(let id, let first, let total):
+                ["op": "window", "id": .string(id.rawValue), "first": first.map { .int($0) } ?? .null, "total": total.map { .int($0) } ?? .null]
             }
         }
     }
@@ -47,9 +52,21 @@ struct DOMPlanner {
     /// The operations for patches, or `nil` when they do not apply to the page's copy (the
     /// page must then be given the whole tree again).
     mutating func operations(for patches: [ViewPatch]) -> [Operation]? {
+        // A section whose window moved keeps its element: only its row numbers change.
+        var windows: [Operation] = []
+        var movedWindows: Set<NodeID> = []
+        for patch in patches {
+            guard case .update(let id, let properties) = patch, case .section(let header, let footer, let first, let total) = properties.kind,
+                case .section(header, footer, _, _)? = tree.properties(of: id)?.kind
+            else { continue }
+            windows.append(.window(id, firstRow: first, totalRows: total))
+            movedWindows.insert(id)
+        }
         guard (try? tree.apply(patches)) != nil else { return nil }
         // Elements whose own properties changed are replaced whole; keep the outermost.
-        let updated = patches.compactMap { patch -> NodeID? in if case .update(let id, _) = patch { id } else { nil } }
+        let updated = patches.compactMap { patch -> NodeID? in
+            if case .update(let id, _) = patch, !movedWindows.contains(id) { id } else { nil }
+        }
         let replaced = updated.filter { id in !updated.contains { $0 != id && tree.isInside(id, $0) } }
         func insideReplaced(_ id: NodeID) -> Bool { replaced.contains { $0 == id || tree.isInside(id, $0) } }
 
@@ -79,7 +96,8 @@ struct DOMPlanner {
             guard let element = tree.element(id), let parent = tree.parent(of: id) else { return nil }
             return .replace(id, html: html(of: element, in: parent, wrapped: false))
         }
-        return detaches + removals + attachments + replacements
+        let keptWindows = windows.filter { if case .window(let id, _, _) = $0 { !insideReplaced(id) } else { false } }
+        return detaches + removals + attachments + replacements + keptWindows
     }
 
     /// An element's HTML; a row of a section comes in its `li` unless `wrapped` is false.

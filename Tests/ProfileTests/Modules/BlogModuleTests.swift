@@ -35,6 +35,48 @@ import Testing
         #expect(rows(await blogs.render()).count == 10, "refresh starts over")
     }
 
+    @Test func aWindowFetchesTheRowsItReachesInOneRequestAndShowsOnlyThem() async throws {
+        let counting = CountingBlogs(base: backend.services.blogs)
+        let log = RenderLog()
+        let blogs = try BlogModule(
+            parameters: parameters(for: BlogModule.descriptor, ["author": "1", "pageSize": 5]),
+            context: log.context(id: "blogs", viewer: nil), blogs: counting)
+        try await blogs.load(.initial)
+        try await blogs.load(window: RowWindow(start: 15, count: 10))
+        #expect(await counting.requests == [PageRequest(offset: 0, limit: 5), PageRequest(offset: 5, limit: 20)])
+        let tree = await blogs.render(window: RowWindow(start: 15, count: 10))
+        guard case .list(_, let sections)? = tree.node(withID: "list")?.kind else {
+            Issue.record("no list")
+            return
+        }
+        #expect(sections[0].rows.count == 10)
+        #expect(sections[0].firstRowIndex == 15)
+        #expect(sections[0].totalRowCount == 27, "the whole list's size, from the service")
+        #expect(tree.node(withID: "more") == nil, "a host that scrolls asks for windows, not pages")
+        // A window inside what is loaded costs nothing; one past the end asks for the rest once.
+        try await blogs.load(window: RowWindow(start: 0, count: 10))
+        try await blogs.load(window: RowWindow(start: 20, count: 60))
+        try await blogs.load(window: RowWindow(start: 26, count: 60))
+        #expect(await counting.requests.count == 3)
+        let end = await blogs.render(window: RowWindow(start: 20, count: 60))
+        #expect(rows(end).count == 7)
+        #expect(await blogs.render().node(withID: "more") == nil, "everything is loaded")
+    }
+
+    @Test func aWindowThatFailsToLoadKeepsTheRowsAndSaysSo() async throws {
+        let failing = CountingBlogs(base: backend.services.blogs)
+        let other = try BlogModule(
+            parameters: parameters(for: BlogModule.descriptor, ["author": "1", "pageSize": 5]),
+            context: RenderLog().context(id: "blogs", viewer: nil), blogs: failing)
+        try await other.load(.initial)
+        await failing.setFailing(true)
+        await #expect(throws: (any Error).self) { try await other.load(window: RowWindow(start: 10, count: 10)) }
+        let tree = await other.render(window: RowWindow(start: 10, count: 10))
+        #expect(rows(tree).isEmpty, "rows it does not hold are not made up")
+        #expect(tree.visibleTexts.contains { $0.hasPrefix("Couldn't load more") })
+        #expect(rows(await other.render(window: RowWindow(start: 0, count: 10))).count == 5)
+    }
+
     @Test func showsTheEmptyState() async throws {
         let blogs = try module(author: "5", viewer: nil)
         try await blogs.load(.initial)
@@ -102,5 +144,31 @@ import Testing
             parameters: parameters(for: BlogPostModule.descriptor, ["blog": 999]), context: ModuleContext(id: "post", viewer: nil),
             blogs: backend.services.blogs)
         await #expect(throws: ProfileError.blogNotFound(999)) { try await missing.load(.initial) }
+    }
+}
+
+/// A blog service that records the pages asked for and can fail on demand.
+actor CountingBlogs: BlogService {
+    let base: any BlogService
+    private(set) var requests: [PageRequest] = []
+    private var failing: Bool
+
+    init(base: any BlogService, failing: Bool = false) {
+        self.base = base
+        self.failing = failing
+    }
+
+    func setFailing(_ value: Bool) { failing = value }
+
+    func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
+        requests.append(page)
+        if failing { throw ProfileError.injected("The blog service is down (injected).") }
+        return try await base.blogs(by: author, viewer: viewer, page: page)
+    }
+
+    func blog(_ id: Int64, viewer: UserID?) async throws -> Blog { try await base.blog(id, viewer: viewer) }
+
+    func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int {
+        try await base.setLiked(liked, blog: blog, by: user)
     }
 }

@@ -11,6 +11,8 @@ actor LongListModule: Module {
     var likes: [Int]
     let context: ModuleContext
     var fullRenders = 0
+    /// The windows the runtime asked the module to load, in order.
+    var loadedWindows: [RowWindow] = []
 
     init(parameters: ModuleParameters, context: ModuleContext) throws {
         count = try parameters.int("rows")
@@ -32,6 +34,10 @@ actor LongListModule: Module {
 
     func render(window: RowWindow) -> ViewNode {
         .list("list", sections: [.windowed(id: "all", total: count, window: window, row: row)])
+    }
+
+    func load(window: RowWindow) async throws {
+        loadedWindows.append(window)
     }
 
     func render(_ id: NodeID) -> ViewNode? {
@@ -140,6 +146,31 @@ actor LongListModule: Module {
         try kept.apply(host.updates[0].patches)
         #expect(kept.root == (await scene.render()))
         #expect(host.updates[0].patches.count == 41, "20 rows leave, 20 arrive, the section's first index changes")
+        #expect(await module.loadedWindows == [RowWindow(start: 500, count: 50), RowWindow(start: 520, count: 50)], "each loaded before it rendered")
+    }
+
+    @Test func aWindowSetBeforeTheSceneStartsIsWhatTheFirstLoadFetchesAndShows() async throws {
+        let box = ModuleBox()
+        var registry = SceneRegistry()
+        registry.register(LongListModule.self) { parameters, context in
+            let module = try LongListModule(parameters: parameters, context: context)
+            box.set(module)
+            return module
+        }
+        registry.addScene(id: "long", source: #"{ "modules": [ { "id": "list", "type": "LongList", "params": { "rows": 5000 } } ] }"#)
+        let host = RecordingHost()
+        let scene = try registry.instantiate("long", for: SceneContext(viewer: nil), host: host)
+        await scene.setWindow(RowWindow(start: 4990, count: 50), for: "list")
+        #expect(host.updates.isEmpty)
+        await scene.start()
+        let module: LongListModule = try #require(box.get())
+        #expect(await module.loadedWindows == [RowWindow(start: 4990, count: 50)])
+        guard case .list(_, let sections)? = await scene.render().node(withID: "list/list")?.kind else {
+            Issue.record("no list")
+            return
+        }
+        #expect(sections[0].rows.map(\.id) == (4990..<5000).map { NodeID("list/row.\($0)") }, "the window's rows, clipped to the list")
+        #expect(await module.fullRenders == 0)
     }
 }
 

@@ -1,0 +1,99 @@
+"""Long lists in the live host: the page holds a window of rows near the viewport, and
+scrolling moves it with patches, never a page load. One user has 10,000 generated blogs."""
+import pytest
+from playwright.sync_api import expect
+
+from conftest import Server, open_live, same_page, sign_in
+
+WINDOW = 60
+SECTION = "document.getElementById('blogs/all')"
+
+
+@pytest.fixture(scope="module")
+def long_list():
+    running = Server(generated_blogs=10_000)
+    yield running
+    running.stop()
+
+
+def window_state(page):
+    """The section's window as the page holds it, and the row at the top of the viewport."""
+    return page.evaluate(
+        r"""(() => {
+            const section = """ + SECTION + r""";
+            const list = section.querySelector(':scope > ul');
+            const rows = Array.from(list.children);
+            const first = Number(section.dataset.firstRow);
+            const topRow = rows.findIndex(row => row.getBoundingClientRect().bottom > 0);
+            return {
+                first, total: Number(section.dataset.totalRows), rows: rows.length,
+                allRows: Array.from(document.querySelectorAll('[id^="blogs/blog."]')).filter(node => /^blogs\/blog\.\d+$/.test(node.id)).length,
+                topIndex: topRow < 0 ? null : first + topRow,
+                topTitle: topRow < 0 ? null : rows[topRow].querySelector('[id$=".title"], strong, h3, a, button')?.textContent ?? rows[topRow].textContent,
+                topText: topRow < 0 ? null : rows[topRow].textContent,
+            };
+        })()""")
+
+
+def title_at(index):
+    """The generated data's title of the blog at a row index past the first thousand (the
+    27 demo blogs are all newer than those)."""
+    return f"Generated post {index - 26}"
+
+
+def scroll_until_window_moves(page, y):
+    before = window_state(page)["first"]
+    page.evaluate(f"window.scrollTo(0, {y})")
+    expect(page.locator("#blogs\\/all")).not_to_have_attribute("data-first-row", str(before), timeout=10_000)
+    # Let the trailing request after the scroll settle.
+    page.wait_for_timeout(400)
+    return window_state(page)
+
+
+def test_the_dom_holds_only_a_window_that_follows_the_scroll(long_list, context):
+    page = context.new_page()
+    open_live(page, long_list.url + "/scenes/user-profile?user=1")
+    state = window_state(page)
+    assert state == state | {"first": 0, "total": 10_027, "rows": WINDOW}
+    for y in [40_000, 400_000, 1_000_000, 3_000]:
+        state = scroll_until_window_moves(page, y)
+        assert state["rows"] <= WINDOW and state["allRows"] <= WINDOW + 5, state
+        assert state["first"] <= state["topIndex"] < state["first"] + state["rows"], state
+        if state["topIndex"] >= 1000:
+            assert title_at(state["topIndex"]) in state["topText"], state
+    assert same_page(page)
+
+
+def test_scrolling_row_by_row_moves_the_window_by_patches(long_list, context):
+    page = context.new_page()
+    frames = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda frame: frames.append(frame)))
+    open_live(page, long_list.url + "/scenes/user-profile?user=1")
+    for _ in range(25):
+        page.mouse.wheel(0, 600)
+        page.wait_for_timeout(60)
+    page.wait_for_timeout(600)
+    state = window_state(page)
+    assert state["first"] > 0 and state["rows"] <= WINDOW, state
+    patches = [frame for frame in frames if '"t":"patch"' in frame]
+    assert patches and all('"op":"reset"' not in frame for frame in frames)
+    assert same_page(page)
+
+
+def test_a_like_far_down_the_list_updates_its_row_in_place(long_list, context):
+    page = context.new_page()
+    sign_in(page, long_list, "Bob Chen")
+    open_live(page, long_list.url + "/scenes/user-profile?user=1")
+    state = scroll_until_window_moves(page, 600_000)
+    index = state["topIndex"] + 2
+    row_id = page.evaluate(
+        SECTION + ".querySelector(':scope > ul').children[" + str(index - state["first"]) + "].firstElementChild.id")
+    page.evaluate(f"document.getElementById('{row_id}').dataset.marker = 'kept'")
+    like = page.locator(f"[id='{row_id}.like']")
+    expect(like).to_have_text("Like")
+    like.click()
+    expect(like).to_have_text("Unlike")
+    expect(page.locator(f"[id='{row_id}.likes']")).to_have_text("Likes: 1")
+    assert page.evaluate(f"document.getElementById('{row_id}').dataset.marker") == "kept", "the row was patched, not replaced"
+    assert window_state(page)["first"] == state["first"]
+    assert same_page(page)
