@@ -133,12 +133,10 @@ public actor BlogModule: Module {
     /// size, and has no "Load more" (the host scrolls instead).
     private func render(window: RowWindow?) -> ViewNode {
         state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: emptyText) { blogs in
-            var section = ViewNode.Section(id: "all", header: header, rows: window == nil ? blogs.map(row) : [])
-            if let window {
-                // The rows held (a window's fetch may have failed), sized as the whole list.
-                section = .windowed(id: "all", header: header, total: blogs.count, window: window) { row(blogs[$0]) }
-                section.totalRowCount = max(total ?? 0, blogs.count)
-            }
+            // A window holds the rows fetched so far (a fetch may have failed), sized as the whole list.
+            let section = ViewNode.Section.windowed(
+                id: "all", header: header, total: max(total ?? 0, blogs.count), available: blogs.count, window: window
+            ) { row(blogs[$0]) }
             var children: [ViewNode] = [
                 .button("refresh", title: refreshTitle, sends: EventDescriptor(SceneEvents.refresh, payload: ["module": .string(context.id.rawValue)])),
                 .list("list", sections: [section]),

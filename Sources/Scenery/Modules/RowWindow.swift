@@ -27,13 +27,18 @@ extension ViewNode.Section {
     /// A section of a long list holding only the rows in `window`, with the list's full
     /// size recorded so a host can size its scrolling.
     ///
+    /// A module that fetches a list from the top as windows reach further passes how many
+    /// rows it holds as `available`: rows past them are left out (a fetch that failed), and
+    /// `row` is never asked for them.
+    ///
     /// ```swift
-    /// .windowed(id: "all", header: "Blogs", total: blogs.count, window: window) { index in row(blogs[index]) }
+    /// .windowed(id: "all", header: "Blogs", total: 10_000, available: blogs.count, window: window) { index in row(blogs[index]) }
     /// ```
     public static func windowed(
-        id: NodeID, header: String? = nil, footer: String? = nil, total: Int, window: RowWindow?, row: (Int) -> ViewNode
+        id: NodeID, header: String? = nil, footer: String? = nil, total: Int, available: Int? = nil, window: RowWindow?, row: (Int) -> ViewNode
     ) -> ViewNode.Section {
-        let range = window?.range(in: total) ?? 0..<total
+        let held = min(total, available ?? total)
+        let range = window?.range(in: held) ?? 0..<held
         var section = ViewNode.Section(id: id, header: header, footer: footer, rows: range.map(row))
         if window != nil {
             section.firstRowIndex = range.lowerBound
