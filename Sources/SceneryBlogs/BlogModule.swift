@@ -77,18 +77,23 @@ public actor BlogModule: Module {
             state = .paging(shown)
             await context.setNeedsRender()
             do {
-                let page = try await blogs.blogs(by: author, viewer: viewer, page: PageRequest(offset: shown.count, limit: pageSize))
-                let known = Set(shown.map(\.id))
-                state = .loaded(shown + page.items.filter { !known.contains($0.id) })
-                hasMore = page.hasMore
-                total = page.total ?? total
-                notice = nil
+                append(try await blogs.blogs(by: author, viewer: viewer, page: PageRequest(offset: shown.count, limit: pageSize)), to: shown)
             } catch {
                 state = .loaded(shown)
                 notice = "Couldn't load more: \(SceneryError.message(for: error))"
                 throw error
             }
         }
+    }
+
+    /// Shows `page` after the blogs `shown` (leaving out any already there: a blog written
+    /// meanwhile shifts the pages).
+    private func append(_ page: Page<Blog>, to shown: [Blog]) {
+        let known = Set(shown.map(\.id))
+        state = .loaded(shown + page.items.filter { !known.contains($0.id) })
+        hasMore = page.hasMore
+        total = page.total ?? total
+        notice = nil
     }
 
     /// One blog's row (selecting it sends `blog.open`).
@@ -114,11 +119,7 @@ public actor BlogModule: Module {
             let page = try await blogs.blogs(by: author, viewer: viewer, page: wanted)
             // A refresh or a page may have landed meanwhile: add only to the list asked about.
             guard case .loaded(let current) = state, current.count == shown.count else { return }
-            let known = Set(current.map(\.id))
-            state = .loaded(current + page.items.filter { !known.contains($0.id) })
-            hasMore = page.hasMore
-            total = page.total ?? total
-            notice = nil
+            append(page, to: current)
         } catch {
             notice = "Couldn't load more: \(SceneryError.message(for: error))"
             throw error

@@ -52,8 +52,8 @@ actor LongListModule: Module {
 }
 
 @Suite struct IncrementalUpdateTests {
-    func scene(rows: Int = 1000) async throws -> (SceneInstance, RecordingHost, LongListModule) {
-        let box = ModuleBox()
+    /// A registry with scene `long`: one `LongList` of `rows` rows, handed to `box` when made.
+    func registry(rows: Int, box: ModuleBox) -> SceneRegistry {
         var registry = SceneRegistry()
         registry.register(LongListModule.self) { parameters, context in
             let module = try LongListModule(parameters: parameters, context: context)
@@ -61,6 +61,12 @@ actor LongListModule: Module {
             return module
         }
         registry.addScene(id: "long", source: #"{ "modules": [ { "id": "list", "type": "LongList", "params": { "rows": \#(rows) } } ] }"#)
+        return registry
+    }
+
+    func scene(rows: Int = 1000) async throws -> (SceneInstance, RecordingHost, LongListModule) {
+        let box = ModuleBox()
+        let registry = registry(rows: rows, box: box)
         let host = RecordingHost()
         let scene = try await registry.assemble("long", for: SceneContext(viewer: nil), host: host)
         let module: LongListModule? = box.get()
@@ -151,15 +157,8 @@ actor LongListModule: Module {
 
     @Test func aWindowSetBeforeTheSceneStartsIsWhatTheFirstLoadFetchesAndShows() async throws {
         let box = ModuleBox()
-        var registry = SceneRegistry()
-        registry.register(LongListModule.self) { parameters, context in
-            let module = try LongListModule(parameters: parameters, context: context)
-            box.set(module)
-            return module
-        }
-        registry.addScene(id: "long", source: #"{ "modules": [ { "id": "list", "type": "LongList", "params": { "rows": 5000 } } ] }"#)
         let host = RecordingHost()
-        let scene = try registry.instantiate("long", for: SceneContext(viewer: nil), host: host)
+        let scene = try registry(rows: 5000, box: box).instantiate("long", for: SceneContext(viewer: nil), host: host)
         await scene.setWindow(RowWindow(start: 4990, count: 50), for: "list")
         #expect(host.updates.isEmpty)
         await scene.start()
