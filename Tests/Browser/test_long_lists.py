@@ -29,6 +29,8 @@ def window_state(page):
                 first, total: Number(section.dataset.totalRows), rows: rows.length,
                 allRows: Array.from(document.querySelectorAll('[id^="blogs/blog."]')).filter(node => /^blogs\/blog\.\d+$/.test(node.id)).length,
                 topIndex: topRow < 0 ? null : first + topRow,
+                positions: rows.map(row => Number(row.getAttribute('aria-posinset'))),
+                setSizes: Array.from(new Set(rows.map(row => row.getAttribute('aria-setsize')))),
                 topTitle: topRow < 0 ? null : rows[topRow].querySelector('[id$=".title"], strong, h3, a, button')?.textContent ?? rows[topRow].textContent,
                 topText: topRow < 0 ? null : rows[topRow].textContent,
             };
@@ -59,6 +61,9 @@ def test_the_dom_holds_only_a_window_that_follows_the_scroll(long_list, context)
         state = scroll_until_window_moves(page, y)
         assert state["rows"] <= WINDOW and state["allRows"] <= WINDOW + 5, state
         assert state["first"] <= state["topIndex"] < state["first"] + state["rows"], state
+        # Assistive technology hears where each row is in the whole list.
+        assert state["positions"] == list(range(state["first"] + 1, state["first"] + state["rows"] + 1)), state
+        assert state["setSizes"] == ["10027"], state
         if state["topIndex"] >= 1000:
             assert title_at(state["topIndex"]) in state["topText"], state
     assert same_page(page)

@@ -71,6 +71,16 @@ public struct HTMLRenderer: Sendable {
         "<li>" + fragment(row) + "</li>\n"
     }
 
+    /// One row of a window of a long list in its `li`, which tells assistive technology
+    /// where the row is in the whole list (`aria-posinset` counts from 1).
+    ///
+    /// ```swift
+    /// renderer.rowFragment(row, at: 5000, of: 10_027)   // <li aria-posinset="5001" aria-setsize="10027">…
+    /// ```
+    public func rowFragment(_ row: ViewNode, at index: Int, of total: Int) -> String {
+        "<li aria-posinset=\"\(index + 1)\" aria-setsize=\"\(total)\">" + fragment(row) + "</li>\n"
+    }
+
     /// The page's CSS.
     public static let stylesheet = """
         body{font:15px/1.45 -apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC","PingFang SC",sans-serif;max-width:760px;margin:24px auto;padding:0 16px;color:#1d1d1f;background:#fafafa}\
@@ -205,7 +215,11 @@ public struct HTMLRenderer: Sendable {
             listAttributes = " class=\"track\" tabindex=\"0\" aria-label=\"\(Self.attribute(label)), scrolls sideways\""
         }
         html += "<ul data-slot\(listAttributes)>\n"
-        for row in section.rows { html += rowFragment(row) }
+        if let first = section.firstRowIndex, let total = section.totalRowCount {
+            for (offset, row) in section.rows.enumerated() { html += rowFragment(row, at: first + offset, of: total) }
+        } else {
+            for row in section.rows { html += rowFragment(row) }
+        }
         html += "</ul>\n"
         if let footer = section.footer { html += "<p class=\"caption\">\(Self.escape(footer))</p>\n" }
         html += "</div>\n"

@@ -87,7 +87,7 @@ struct DOMPlanner {
             case .insert(let element, let parent, let index):
                 guard let parent else { return nil }  // a new root: the page needs the whole tree
                 if insideReplaced(element.id) { continue }
-                attachments.append(.insert(parent: parent, index: index, html: html(of: element, in: parent)))
+                attachments.append(.insert(parent: parent, index: index, html: html(of: element, in: parent, at: index)))
             case .update:
                 continue
             }
@@ -100,15 +100,17 @@ struct DOMPlanner {
         return detaches + removals + attachments + replacements + keptWindows
     }
 
-    /// An element's HTML; a row of a section comes in its `li` unless `wrapped` is false.
-    private func html(of element: ViewElement, in parent: NodeID, wrapped: Bool = true) -> String {
+    /// An element's HTML; a row of a section comes in its `li` unless `wrapped` is false (in
+    /// a window of a long list, the `li` says where the row at `index` is in the whole list).
+    private func html(of element: ViewElement, in parent: NodeID, at index: Int? = nil, wrapped: Bool = true) -> String {
         switch element {
         case .section(let section):
             guard case .list(let layout)? = tree.properties(of: parent)?.kind else { return renderer.fragment(section) }
             return renderer.fragment(section, layout: layout)
         case .node(let node):
-            if wrapped, case .section? = tree.properties(of: parent)?.kind { return renderer.rowFragment(node) }
-            return renderer.fragment(node)
+            guard wrapped, case .section(_, _, let first, let total)? = tree.properties(of: parent)?.kind else { return renderer.fragment(node) }
+            if let index, let first, let total { return renderer.rowFragment(node, at: first + index, of: total) }
+            return renderer.rowFragment(node)
         }
     }
 }
