@@ -17,6 +17,19 @@ struct ResolvedVariant: Sendable {
     /// Where the variant was declared (empty for the base).
     var file: String
     var path: String
+    /// The layout as a variant of its chain wrote it (before tab changes), and where: what
+    /// the validator checks placements against. `nil`: the scene's base layout.
+    var declaredLayout: (file: String, path: String, items: [LayoutItem])?
+}
+
+/// A variant and the inherited variants it builds on (`"extends"`), oldest first, each with
+/// the scene whose file declares it.
+struct VariantChain: Sendable {
+    var steps: [(variant: Variant, scene: SceneDefinition)]
+
+    var name: String { steps[steps.count - 1].variant.name }
+    /// The newest condition of the chain: a variant without `when` keeps the one it extends.
+    var condition: Condition? { steps.last { $0.variant.condition != nil }?.variant.condition }
 }
 
 /// A scene with its ancestors applied, before its variants: what a child scene builds on.
@@ -27,9 +40,7 @@ struct ResolvedBase: Sendable {
     var modules: [ModuleInstance] = []
     var layout: [LayoutItem]?
     var rules: [EventRule] = []
-    var variants: [Variant] = []
-    /// The scene whose file declares ``variants``.
-    var variantOwner: SceneDefinition?
+    var variants: [VariantChain] = []
 }
 
 /// Resolved bases by scene id (or the error that ended a scene's resolution), shared by the
@@ -68,15 +79,28 @@ extension SceneRegistry {
                 .unknownScene, "No scene '\(sceneID)' is registered\(Suggestion.hint(for: sceneID, in: sceneIDs, listing: "scenes")).")
         }
         let base = try resolvedBase(of: definition, problems: &problems, memo: &memo)
-        let owner = base.variantOwner ?? definition
-        var resolved: [ResolvedVariant] = base.variants.map { variant in
-            let variantModules = apply(
-                remove: variant.remove, replace: variant.replace, add: variant.add, to: base.modules,
-                file: variant.file, path: variant.path, sceneFile: owner, problems: &problems)
+        var resolved: [ResolvedVariant] = base.variants.map { chain in
+            var modules = base.modules
+            var layout = base.layout
+            var declaredLayout: (file: String, path: String, items: [LayoutItem])?
+            var rules = base.rules
+            for (variant, owner) in chain.steps {
+                modules = apply(
+                    remove: variant.remove, replace: variant.replace, add: variant.add, to: modules, file: variant.file, path: variant.path,
+                    sceneFile: owner, problems: &problems)
+                modules = apply(
+                    variant.parameterChanges, to: modules, file: variant.file, path: "\(variant.path).params", sceneFile: owner, problems: &problems)
+                if let own = variant.layout {
+                    layout = own
+                    declaredLayout = (variant.file, "\(variant.path).layout", own)
+                }
+                layout = apply(variant.tabChanges, to: layout, modules: modules, file: variant.file, sceneFile: owner, problems: &problems)
+                rules = variant.events + rules
+            }
+            let last = chain.steps[chain.steps.count - 1].variant
             return ResolvedVariant(
-                name: variant.name, condition: variant.condition, modules: variantModules,
-                layout: completeLayout(variant.layout ?? base.layout, modules: variantModules),
-                rules: variant.events + base.rules, file: variant.file, path: variant.path)
+                name: chain.name, condition: chain.condition, modules: modules, layout: completeLayout(layout, modules: modules), rules: rules,
+                file: last.file, path: last.path, declaredLayout: declaredLayout)
         }
         if !base.variants.contains(where: { $0.condition == nil }) {
             resolved.append(
@@ -155,11 +179,11 @@ extension SceneRegistry {
             base.modules = apply(
                 remove: scene.remove, replace: scene.replace, add: scene.modules, to: base.modules,
                 file: scene.file, path: "", sceneFile: scene, problems: &problems)
+            base.modules = apply(scene.parameterChanges, to: base.modules, file: scene.file, path: "params", sceneFile: scene, problems: &problems)
             base.layout = scene.layout ?? base.layout
             base.rules = scene.events + base.rules
             if !scene.variants.isEmpty {
-                base.variants = scene.variants
-                base.variantOwner = scene
+                base.variants = variants(declaredBy: scene, inheriting: base.variants, problems: &problems)
             }
             memo.bases[scene.id] = .success(base)
         }
@@ -225,6 +249,112 @@ extension SceneRegistry {
             modules.append(instance)
         }
         return modules
+    }
+
+    /// A scene's variants, given those it inherits. A variant that `extends` an inherited one
+    /// builds on it. When every variant of the file extends one, the inherited variants are
+    /// kept in their order with those changed; otherwise the file's list replaces them.
+    private func variants(
+        declaredBy scene: SceneDefinition, inheriting inherited: [VariantChain], problems: inout [Diagnostic]
+    ) -> [VariantChain] {
+        func chain(for variant: Variant) -> VariantChain {
+            guard let parent = variant.extends else { return VariantChain(steps: [(variant, scene)]) }
+            guard let inheritedChain = inherited.first(where: { $0.name == parent }) else {
+                let names = inherited.map(\.name)
+                let parentName = scene.extends.map { "'\($0)'" } ?? "no parent"
+                let known = names.isEmpty ? "; \(parentName) has no variants to extend" : "; name one of its variants: \(names.joined(separator: ", "))"
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "The variant extends '\(parent)', which \(parentName) does not have\(Suggestion.didYouMean(parent, in: names))\(known).",
+                        file: scene.file, location: scene.location(of: "\(variant.path).extends"), path: "\(variant.path).extends"))
+                return VariantChain(steps: [(variant, scene)])
+            }
+            return VariantChain(steps: inheritedChain.steps + [(variant, scene)])
+        }
+        let declared = scene.variants.map(chain)
+        guard scene.variants.allSatisfy({ $0.extends != nil }) else { return declared }
+        var kept = inherited
+        for (variant, changed) in zip(scene.variants, declared) {
+            if let index = kept.firstIndex(where: { $0.name == variant.extends }) { kept[index] = changed }
+        }
+        return kept
+    }
+
+    /// Merges parameter changes over the modules' own parameters, remembering where each
+    /// changed value is written (so a bad value is reported there).
+    private func apply(
+        _ changes: [ModuleID: [String: JSONValue]], to modules: [ModuleInstance], file: String, path: String, sceneFile: SceneDefinition,
+        problems: inout [Diagnostic]
+    ) -> [ModuleInstance] {
+        guard !changes.isEmpty else { return modules }
+        var modules = modules
+        for (id, values) in changes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let changePath = "\(path).\(id)"
+            guard let index = modules.firstIndex(where: { $0.id == id }) else {
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "Cannot change the parameters of '\(id)': no such module here\(Suggestion.didYouMean(id.rawValue, in: modules.map(\.id.rawValue))).",
+                        file: file, location: sceneFile.location(of: changePath), path: changePath))
+                continue
+            }
+            for (name, value) in values {
+                modules[index].parameters[name] = value
+                modules[index].parameterOrigins[name] = ParameterOrigin(file: file, path: "\(changePath).\(name)")
+            }
+        }
+        return modules
+    }
+
+    /// Adds tabs to tab switches and changes tab titles; a switch or tab that is not there,
+    /// or an added tab whose id is taken, is reported at the change.
+    private func apply(
+        _ changes: [TabChange], to layout: [LayoutItem]?, modules: [ModuleInstance], file: String, sceneFile: SceneDefinition,
+        problems: inout [Diagnostic]
+    ) -> [LayoutItem]? {
+        guard !changes.isEmpty else { return layout }
+        var items = layout ?? []
+        for change in changes.sorted(by: { $0.switchID < $1.switchID }) {
+            func report(_ message: String, at path: String) {
+                problems.append(Diagnostic(.error, message, file: file, location: sceneFile.location(of: path), path: path))
+            }
+            let switches = items.compactMap { item -> String? in if case .tabs(let id, _) = item { id } else { nil } }
+            guard let index = items.firstIndex(where: { if case .tabs(change.switchID, _) = $0 { true } else { false } }),
+                case .tabs(let id, var tabs) = items[index]
+            else {
+                let known = switches.isEmpty ? "the layout has no tab switches" : "the layout's tab switches: \(switches.joined(separator: ", "))"
+                report(
+                    "There is no tab switch '\(change.switchID)' to change\(Suggestion.didYouMean(change.switchID, in: switches)); \(known).",
+                    at: change.path)
+                continue
+            }
+            for (tabID, title) in change.titles.sorted(by: { $0.key < $1.key }) {
+                guard let tab = tabs.firstIndex(where: { $0.id == tabID }) else {
+                    report(
+                        "The tab switch '\(id)' has no tab '\(tabID)' to retitle\(Suggestion.didYouMean(tabID, in: tabs.map(\.id))).",
+                        at: "\(change.path).titles.\(tabID)")
+                    continue
+                }
+                tabs[tab].title = title
+            }
+            let present = Set(modules.map(\.id))
+            for (offset, tab) in change.add.enumerated() {
+                let tabPath = "\(change.path).add[\(offset)]"
+                guard !tabs.contains(where: { $0.id == tab.id }) else {
+                    report("The tab switch '\(id)' already has a tab '\(tab.id)'; give the new tab another id.", at: "\(tabPath).id")
+                    continue
+                }
+                for (moduleIndex, module) in tab.modules.enumerated() where !present.contains(module) {
+                    report(
+                        "The tab '\(tab.id)' shows '\(module)', which is not a module of this variant\(Suggestion.didYouMean(module.rawValue, in: present.map(\.rawValue))); add it first.",
+                        at: "\(tabPath).modules[\(moduleIndex)]")
+                }
+                tabs.append(tab)
+            }
+            items[index] = .tabs(id: id, tabs: tabs)
+        }
+        return items
     }
 
     /// The layout with every module it does not place appended, in module order, and

@@ -155,6 +155,7 @@ struct SceneValidator {
 
     /// The layout as written for a variant: its own, or the nearest scene's in the chain.
     private func declaredLayout(of variant: ResolvedVariant) -> (String, String, [LayoutItem]?) {
+        if let declared = variant.declaredLayout { return (declared.file, declared.path, declared.items) }
         if !variant.path.isEmpty, let definition = definitionsByFile[variant.file],
             let index = Int(variant.path.dropFirst("variants[".count).dropLast()),
             definition.variants.indices.contains(index), let layout = definition.variants[index].layout
@@ -177,20 +178,26 @@ struct SceneValidator {
     private mutating func check(_ instance: ModuleInstance, parameters: [String: ParameterSpec]) {
         let file = instance.file
         let path = instance.path
+        /// Where a parameter is written: the instance, or the "params" change that set it.
+        func place(of name: String) -> (file: String, path: String) {
+            instance.parameterOrigins[name].map { ($0.file, $0.path) } ?? (file, "\(path).params.\(name)")
+        }
         guard let descriptor = registry.registrations[instance.type]?.descriptor else {
             let hint = Suggestion.hint(for: instance.type, in: Array(registry.registrations.keys), listing: "registered types")
             error("Unknown module type '\(instance.type)'\(hint).", file: file, path: "\(path).type")
             for (name, value) in instance.parameters {
-                checkReferences(in: value, parameters: parameters, file: file, path: "\(path).params.\(name)", inEventRule: false)
+                let (valueFile, valuePath) = place(of: name)
+                checkReferences(in: value, parameters: parameters, file: valueFile, path: valuePath, inEventRule: false)
             }
             return
         }
         for name in instance.parameters.keys.sorted() where descriptor.parameter(named: name) == nil {
             let hint = Suggestion.hint(for: name, in: descriptor.parameters.map(\.name), listing: "parameters")
-            error("\(descriptor.type) has no parameter '\(name)'\(hint).", file: file, path: "\(path).params.\(name)")
+            let (nameFile, namePath) = place(of: name)
+            error("\(descriptor.type) has no parameter '\(name)'\(hint).", file: nameFile, path: namePath)
         }
         for spec in descriptor.parameters {
-            let paramPath = "\(path).params.\(spec.name)"
+            let (paramFile, paramPath) = place(of: spec.name)
             guard let value = instance.parameters[spec.name] else {
                 if spec.isRequired {
                     error(
@@ -199,7 +206,7 @@ struct SceneValidator {
                 }
                 continue
             }
-            checkValue(value, for: spec, moduleType: descriptor.type, parameters: parameters, file: file, path: paramPath)
+            checkValue(value, for: spec, moduleType: descriptor.type, parameters: parameters, file: paramFile, path: paramPath)
         }
     }
 
@@ -256,9 +263,12 @@ struct SceneValidator {
             let place =
                 variant.path.isEmpty
                 ? "the scene's base modules, which apply to every viewer" : "the variant '\(variant.name)', whose condition does not ensure viewer == \(name)"
+            // A variant that builds on another's modules from a file of its own (a child scene
+            // widening "when") is where the leak is written: report it there.
+            let atVariant = !variant.path.isEmpty && variant.file != instance.file
             error(
                 "\(descriptor.type) '\(instance.id)' shows private data of '$\(name)' but is in \(place); move it into a variant with \"when\": \"viewer == \(name)\".",
-                file: instance.file, path: instance.path)
+                file: atVariant ? variant.file : instance.file, path: atVariant ? variant.path : instance.path)
         default:
             error(
                 "\(descriptor.type) '\(instance.id)' shows private data, so its '\(ownerParameter)' must be \"$viewer\" or a scene parameter the variant's condition matches to the viewer.",

@@ -23,6 +23,9 @@ public struct SceneDefinition: Sendable {
     public var remove: [ModuleID]
     /// Inherited module instances this file replaces (matched by id).
     public var replace: [ModuleInstance]
+    /// Parameters this file changes on inherited modules, by module id (`"params"`): merged
+    /// over the instance's own, so a child changes wording without copying the instance.
+    public var parameterChanges: [ModuleID: [String: JSONValue]] = [:]
     /// How the modules are arranged; `nil` stacks them in order.
     public var layout: [LayoutItem]?
     /// Variants, tried in order; the first whose condition holds is used.
@@ -61,6 +64,8 @@ public struct ModuleInstance: Sendable, Hashable {
     var path: String = ""
     /// The file the instance was written in (a parent's, when inherited).
     var file: String = ""
+    /// Where parameters changed by a child scene or variant (`"params"`) are written, by name.
+    var parameterOrigins: [String: ParameterOrigin] = [:]
 
     /// Creates an instance.
     /// How the module's list lays out its items (the `"display"` key), or `nil` for the
@@ -121,10 +126,42 @@ public struct Variant: Sendable {
     public var layout: [LayoutItem]?
     /// Event rules tried before the scene's own.
     public var events: [EventRule]
+    /// The name of the inherited variant this one builds on (`"extends"`), if any: it gets
+    /// that variant's condition (unless it has a `when`), modules, layout and rules, with its
+    /// own changes applied on top.
+    public var extends: String?
+    /// Parameters changed on the variant's modules, by module id (`"params"`).
+    public var parameterChanges: [ModuleID: [String: JSONValue]] = [:]
+    /// Tabs added to the layout's tab switches and tab titles changed (`"tabs"`).
+    public var tabChanges: [TabChange] = []
     /// The JSON path of this variant in its file.
     var path: String = ""
     /// The file the variant was written in (a parent's, when inherited).
     var file: String = ""
+}
+
+/// Where a parameter value is written: a file and a JSON path in it.
+struct ParameterOrigin: Sendable, Hashable {
+    var file: String
+    var path: String
+}
+
+/// Changes to one tab switch of an inherited layout, by the switch's id: tabs added at the
+/// end, and tab titles changed.
+///
+/// ```json
+/// "tabs": { "sections": { "add": [ { "id": "bin", "title": "Bin", "modules": ["bin"] } ],
+///                         "titles": { "blogs": "博客" } } }
+/// ```
+public struct TabChange: Sendable, Hashable {
+    /// The id of the tab switch changed.
+    public var switchID: String
+    /// Tabs added after the switch's own.
+    public var add: [TabSpec]
+    /// New titles, by tab id.
+    public var titles: [String: String]
+    /// The JSON path of this change in its file.
+    var path: String = ""
 }
 
 /// A scene-level rule for an event: confirm, navigate, block, let through.

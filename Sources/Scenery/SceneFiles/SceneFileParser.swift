@@ -51,6 +51,7 @@ struct SceneFileParser {
         if let node = fields["modules"] { definition.modules = moduleList(node, path: "modules") }
         if let node = fields["remove"] { definition.remove = idList(node, path: "remove") }
         if let node = fields["replace"] { definition.replace = moduleList(node, path: "replace") }
+        if let node = fields["params"] { definition.parameterChanges = parameterChanges(node, path: "params") }
         if let node = fields["layout"] { definition.layout = layout(node, path: "layout") }
         if let node = fields["variants"] { definition.variants = variants(node, path: "variants") }
         if let node = fields["events"] { definition.events = eventRules(node, path: "events") }
@@ -61,9 +62,9 @@ struct SceneFileParser {
 
     static let sceneKeys = [
         "$schema", "format", "requires", "fallback", "title", "language", "extends", "parameters", "modules", "remove", "replace",
-        "layout", "variants", "events",
+        "params", "layout", "variants", "events",
     ]
-    static let variantKeys = ["name", "when", "add", "remove", "replace", "layout", "events"]
+    static let variantKeys = ["name", "extends", "when", "add", "remove", "replace", "params", "layout", "tabs", "events"]
     static let moduleKeys = ["id", "type", "params", "timeout", "display"]
     static let ruleKeys = ["on", "when", "steps", "confirm", "navigate", "block"]
 
@@ -368,17 +369,7 @@ struct SceneFileParser {
                 let switchID = fields["id"].flatMap { string($0, path: join(elementPath, "id")) } ?? "tabs"
                 var tabs: [TabSpec] = []
                 for (tabIndex, tabNode) in tabNodes.enumerated() {
-                    let tabPath = "\(join(elementPath, "tabs"))[\(tabIndex)]"
-                    guard let tabMembers = objectMembers(tabNode, path: tabPath) else { continue }
-                    let tab = object(tabMembers, path: tabPath, allowed: ["id", "title", "modules"])
-                    guard let tabID = tab["id"].flatMap({ string($0, path: join(tabPath, "id")) }),
-                        let title = tab["title"].flatMap({ string($0, path: join(tabPath, "title")) }),
-                        let modulesNode = tab["modules"]
-                    else {
-                        error("A tab needs \"id\", \"title\" and \"modules\".", at: tabNode.location, path: tabPath)
-                        continue
-                    }
-                    tabs.append(TabSpec(id: tabID, title: title, modules: idList(modulesNode, path: join(tabPath, "modules"))))
+                    if let tab = tab(tabNode, path: "\(join(elementPath, "tabs"))[\(tabIndex)]") { tabs.append(tab) }
                 }
                 if tabs.isEmpty {
                     error("A tab switch needs at least one tab.", at: tabsNode.location, path: join(elementPath, "tabs"))
@@ -392,6 +383,63 @@ struct SceneFileParser {
         return items
     }
 
+    /// One tab: `{ "id", "title", "modules" }`.
+    private mutating func tab(_ node: SourceJSON.Node, path: String) -> TabSpec? {
+        guard let members = objectMembers(node, path: path) else { return nil }
+        let tab = object(members, path: path, allowed: ["id", "title", "modules"])
+        guard let id = tab["id"].flatMap({ string($0, path: join(path, "id")) }), let title = tab["title"].flatMap({ string($0, path: join(path, "title")) }),
+            let modulesNode = tab["modules"]
+        else {
+            error("A tab needs \"id\", \"title\" and \"modules\".", at: node.location, path: path)
+            return nil
+        }
+        return TabSpec(id: id, title: title, modules: idList(modulesNode, path: join(path, "modules")))
+    }
+
+    /// `"params"`: parameters changed on modules, `{ "<module id>": { "<name>": value } }`.
+    private mutating func parameterChanges(_ node: SourceJSON.Node, path: String) -> [ModuleID: [String: JSONValue]] {
+        guard let members = objectMembers(node, path: path) else { return [:] }
+        var changes: [ModuleID: [String: JSONValue]] = [:]
+        for member in object(members, path: path, allowed: members.map(\.key)).sorted(by: { $0.key < $1.key }) {
+            let modulePath = join(path, member.key)
+            guard let parameters = objectMembers(member.value, path: modulePath) else { continue }
+            var values: [String: JSONValue] = [:]
+            for parameter in parameters {
+                let parameterPath = join(modulePath, parameter.key)
+                sourceMap[parameterPath] = parameter.value.location
+                checkTemplates(parameter.value, path: parameterPath, allowsEventFields: false)
+                values[parameter.key] = parameter.value.plainValue
+            }
+            changes[ModuleID(member.key)] = values
+        }
+        return changes
+    }
+
+    /// `"tabs"`: `{ "<switch id>": { "add": [tabs], "titles": { "<tab id>": "title" } } }`.
+    private mutating func tabChanges(_ node: SourceJSON.Node, path: String) -> [TabChange] {
+        guard let members = objectMembers(node, path: path) else { return [] }
+        var changes: [TabChange] = []
+        for member in object(members, path: path, allowed: members.map(\.key)).sorted(by: { $0.key < $1.key }) {
+            let switchPath = join(path, member.key)
+            guard let fieldMembers = objectMembers(member.value, path: switchPath) else { continue }
+            let fields = object(fieldMembers, path: switchPath, allowed: ["add", "titles"])
+            var change = TabChange(switchID: member.key, add: [], titles: [:])
+            change.path = switchPath
+            if let addNode = fields["add"], let tabNodes = array(addNode, path: join(switchPath, "add")) {
+                for (index, tabNode) in tabNodes.enumerated() {
+                    if let tab = tab(tabNode, path: "\(join(switchPath, "add"))[\(index)]") { change.add.append(tab) }
+                }
+            }
+            if let titlesNode = fields["titles"], let titleMembers = objectMembers(titlesNode, path: join(switchPath, "titles")) {
+                for title in object(titleMembers, path: join(switchPath, "titles"), allowed: titleMembers.map(\.key)).sorted(by: { $0.key < $1.key }) {
+                    if let text = string(title.value, path: join(join(switchPath, "titles"), title.key)) { change.titles[title.key] = text }
+                }
+            }
+            changes.append(change)
+        }
+        return changes
+    }
+
     private mutating func variants(_ node: SourceJSON.Node, path: String) -> [Variant] {
         guard let elements = array(node, path: path) else { return [] }
         var variants: [Variant] = []
@@ -403,6 +451,10 @@ struct SceneFileParser {
             variant.path = variantPath
             variant.file = file
             if let name = fields["name"].flatMap({ string($0, path: join(variantPath, "name")) }) { variant.name = name }
+            if let parent = fields["extends"].flatMap({ string($0, path: join(variantPath, "extends")) }) {
+                variant.extends = parent
+                if fields["name"] == nil { variant.name = parent }
+            }
             if let when = fields["when"] {
                 guard let condition = condition(when, path: join(variantPath, "when"), allowsEventFields: false) else { continue }
                 variant.condition = condition
@@ -410,7 +462,9 @@ struct SceneFileParser {
             if let add = fields["add"] { variant.add = moduleList(add, path: join(variantPath, "add")) }
             if let remove = fields["remove"] { variant.remove = idList(remove, path: join(variantPath, "remove")) }
             if let replace = fields["replace"] { variant.replace = moduleList(replace, path: join(variantPath, "replace")) }
+            if let params = fields["params"] { variant.parameterChanges = parameterChanges(params, path: join(variantPath, "params")) }
             if let layoutNode = fields["layout"] { variant.layout = layout(layoutNode, path: join(variantPath, "layout")) }
+            if let tabs = fields["tabs"] { variant.tabChanges = tabChanges(tabs, path: join(variantPath, "tabs")) }
             if let events = fields["events"] { variant.events = eventRules(events, path: join(variantPath, "events")) }
             variants.append(variant)
         }
