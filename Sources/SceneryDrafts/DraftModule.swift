@@ -24,7 +24,6 @@ public actor DraftModule: Module {
             ParameterSpec("editedFormat", .string, default: "Edited %@", summary: "Last-edited line (%@ is the date)."),
             ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
         ],
-        events: ["draft.open"],
         ownerOnlyParameter: "owner")
 
     /// The error a non-owner gets.
@@ -88,10 +87,9 @@ public actor DraftModule: Module {
         // Belt and braces: whatever the state, a non-owner sees no draft.
         guard viewerIsOwner else { return .error("drafts", Self.privacyMessage) }
         return state.render(id: "drafts", loadingMessage: "Loading drafts…", emptyMessage: emptyText) { drafts in
-            let rows = drafts.map { draft in
-                DraftCellPresenter(draft: draft, untitled: untitled, editedFormat: editedFormat).render()
-                    .selectable(sending: EventDescriptor("draft.open", payload: ["draft": .int(Int(draft.id))]))
-            }
+            // Rows are not selectable: there is no draft editor to open (a row that sends an
+            // event nothing handles would be a control that does nothing).
+            let rows = drafts.map { draft in DraftCellPresenter(draft: draft, untitled: untitled, editedFormat: editedFormat).render() }
             var children: [ViewNode] = [.list("list", sections: [.init(id: "all", header: header, rows: rows)])]
             if hasMore {
                 children.append(

@@ -17,7 +17,8 @@ public actor UserInfoModule: Module {
         type: "UserInfoModule",
         summary: "A user's avatar, name, summary and counts, with follow/unfollow.",
         parameters: [ParameterSpec("user", .userID, summary: "Whose profile to show.")] + UserInfoWording.parameters,
-        events: ["user.follow", "user.unfollow", "user.open", "user.blogs", "user.friends", "user.followers"])
+        events: ["user.follow", "user.unfollow", "user.open", "user.blogs", "user.friends", "user.followers"],
+        defaultActions: ["user.follow", "user.unfollow"])
 
     private let user: UserID
     private let wording: UserInfoWording

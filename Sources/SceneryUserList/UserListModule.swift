@@ -27,7 +27,8 @@ public actor UserListModule: Module {
             ParameterSpec("emptyText", .string, default: "Nobody here yet.", summary: "Shown when the list is empty."),
             ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
         ] + UserCellWording.parameters,
-        events: ["user.follow", "user.unfollow", "friend.request", "friend.accept", "friend.remove", "friend.withdraw", "user.open"])
+        events: ["user.follow", "user.unfollow", "friend.request", "friend.accept", "friend.remove", "friend.withdraw", "user.open"],
+        defaultActions: ["user.follow", "user.unfollow", "friend.request", "friend.accept", "friend.remove", "friend.withdraw"])
 
     private let user: UserID
     private let list: UserListKind

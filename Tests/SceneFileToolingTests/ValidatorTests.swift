@@ -12,8 +12,43 @@ import Testing
         var registry = SceneRegistry()
         registry.declareModules(from: manifest)
         let problems = registry.addScene(
-            id: "s", source: #"{ "modules": [ { "id": "g", "type": "GreetingModule", "params": { "user": "1", "style": "lod" } } ] }"#)
+            id: "s",
+            source:
+                #"{ "modules": [ { "id": "g", "type": "GreetingModule", "params": { "user": "1", "style": "lod" } } ], "events": [ { "on": "greeting.wave", "block": true } ] }"#
+        )
         #expect(problems.map(\.message) == ["GreetingModule: 'lod' is not an allowed value of 'style'; did you mean 'loud'? (allowed values: loud, plain)."])
+    }
+
+    /// An event a module lets bubble must end somewhere: a rule, the module's own default
+    /// action, or a host event the app declared. Otherwise its control does nothing.
+    @Test func anEventNothingHandlesIsAWarningAtTheModule() throws {
+        let manifest = try ModuleManifest.load(from: Paths.fixtures.appending(path: "PluginConsumer/Scenes/greeting.modules.json"))
+        var registry = SceneRegistry()
+        registry.declareModules(from: manifest)
+        let source = """
+            {
+              "modules": [
+                { "id": "g", "type": "GreetingModule", "params": { "user": "1" } }
+              ]
+            }
+            """
+        let problems = registry.addScene(id: "s", source: source)
+        #expect(problems.count == 1)
+        #expect(problems.first?.severity == .warning)
+        #expect(
+            problems.first?.message
+                == "GreetingModule 'g' sends 'greeting.wave', which no event rule of this scene handles and the host does not declare; add a rule (\"on\": \"greeting.wave\") or declare it with SceneRegistry.declareHostEvents."
+        )
+        #expect(problems.first?.location == SourcePosition(line: 3, column: 26), "at the module's type")
+        #expect(!problems.containsErrors, "a warning does not stop the scene")
+        // A rule handles it, and so does a host that declares it.
+        #expect(
+            registry.addScene(id: "s", source: source.replacingOccurrences(of: "\n}", with: #", "events": [ { "on": "greeting.*", "block": true } ] }"#))
+                .isEmpty)
+        var hosted = registry
+        _ = hosted.addScene(id: "s", source: source)
+        hosted.declareHostEvents(["greeting.wave"])
+        #expect(hosted.diagnostics(for: "s").isEmpty)
     }
 
     @Test func aBrokenManifestNamesItsPlace() throws {

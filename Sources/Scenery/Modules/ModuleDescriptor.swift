@@ -9,7 +9,7 @@
 ///         .init("pageSize", .int, default: 10, summary: "Blogs per page."),
 ///         .init("likesFormat", .string, default: "Likes: %d", summary: "Like count wording."),
 ///     ],
-///     events: ["blog.like", "blog.open"])
+///     events: ["blog.open"])
 /// ```
 public struct ModuleDescriptor: Sendable, Hashable {
     /// The name scene files use in `"type"`.
@@ -21,6 +21,11 @@ public struct ModuleDescriptor: Sendable, Hashable {
     /// The names of the events the module lets bubble to its scene. Scene-file event
     /// rules may only name these (or the runtime's own ``SceneEvents``).
     public var events: Set<String>
+    /// The events among ``events`` that the module acts on itself once the scene lets them
+    /// through (in ``Module/perform(_:)``): a follow, an accepted friend request. The others
+    /// only announce something (a row was selected) and need a scene rule or the host to
+    /// handle them; validation warns about those that have neither.
+    public var defaultActions: Set<String>
     /// Whether the module may only be shown to the user named by one of its parameters
     /// (``ownerOnlyParameter``). Validation rejects scene variants that could show it to
     /// anyone else.
@@ -37,6 +42,7 @@ public struct ModuleDescriptor: Sendable, Hashable {
         version: Int = 1,
         parameters: [ParameterSpec] = [],
         events: Set<String> = [],
+        defaultActions: Set<String> = [],
         ownerOnlyParameter: String? = nil
     ) {
         self.type = type
@@ -44,6 +50,7 @@ public struct ModuleDescriptor: Sendable, Hashable {
         self.summary = summary
         self.parameters = parameters
         self.events = events
+        self.defaultActions = defaultActions
         self.ownerOnlyParameter = ownerOnlyParameter
     }
 

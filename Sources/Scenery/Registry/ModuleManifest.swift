@@ -50,12 +50,13 @@ public struct ModuleManifest: Sendable, Decodable {
         var summary: String?
         var parameters: [Parameter]?
         var events: [String]?
+        var defaultActions: [String]?
         var ownerOnlyParameter: String?
 
         var descriptor: ModuleDescriptor {
             ModuleDescriptor(
                 type: type, summary: summary ?? "", parameters: (parameters ?? []).map(\.spec), events: Set(events ?? []),
-                ownerOnlyParameter: ownerOnlyParameter)
+                defaultActions: Set(defaultActions ?? []), ownerOnlyParameter: ownerOnlyParameter)
         }
     }
 

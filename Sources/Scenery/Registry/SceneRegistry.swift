@@ -116,6 +116,21 @@ public struct SceneRegistry: Sendable {
         register(M.descriptor) { parameters, context in try factory(parameters, context) }
     }
 
+    /// The events the app's host handles itself (a share sheet, an editor), declared with
+    /// ``declareHostEvents(_:)``. Validation warns about an event a module lets bubble that
+    /// no scene rule, default action or host event handles.
+    public private(set) var hostEvents: Set<String> = []
+
+    /// Declares events the host handles, so that scenes may leave them to it.
+    ///
+    /// ```swift
+    /// registry.declareHostEvents(["draft.open", "blog.share"])
+    /// ```
+    public mutating func declareHostEvents(_ names: some Sequence<String>) {
+        hostEvents.formUnion(names)
+        revalidate()
+    }
+
     /// Declares a module type for validation only: scenes using it validate, but cannot be
     /// assembled until a factory is registered. Tools that check scene files use this.
     public mutating func declare(_ descriptor: ModuleDescriptor) {

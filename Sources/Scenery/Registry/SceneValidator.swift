@@ -82,6 +82,7 @@ struct SceneValidator {
             for instance in variant.modules {
                 check(instance, parameters: parameters)
                 checkPrivacy(of: instance, in: variant)
+                checkEventsAreHandled(from: instance, in: variant)
             }
             checkLayout(variant)
             for rule in variant.rules {
@@ -277,6 +278,22 @@ struct SceneValidator {
     }
 
     // MARK: Event rules
+
+    /// Every event a module lets bubble ends somewhere: a rule of the variant, the module's
+    /// own default action, or a host event the app declared. One that ends nowhere is a
+    /// control that does nothing: a warning at the module.
+    private mutating func checkEventsAreHandled(from instance: ModuleInstance, in variant: ResolvedVariant) {
+        guard let descriptor = registry.registrations[instance.type]?.descriptor else { return }
+        for event in descriptor.events.subtracting(descriptor.defaultActions).sorted()
+        where !registry.hostEvents.contains(event) && !variant.rules.contains(where: { $0.matches(event) }) {
+            let place = variant.path.isEmpty ? "this scene" : "the variant '\(variant.name)'"
+            report(
+                Diagnostic(
+                    .warning,
+                    "\(descriptor.type) '\(instance.id)' sends '\(event)', which no event rule of \(place) handles and the host does not declare; add a rule (\"on\": \"\(event)\") or declare it with SceneRegistry.declareHostEvents.",
+                    file: instance.file, location: location(instance.file, "\(instance.path).type"), path: "\(instance.path).type"))
+        }
+    }
 
     private mutating func check(_ rule: EventRule, parameters: [String: ParameterSpec], emitted: Set<String>) {
         let file = rule.file

@@ -99,7 +99,7 @@ import Testing
 
 /// A module that lists people in rows; scenes lay it out otherwise.
 actor PeopleModule: Module {
-    static let descriptor = ModuleDescriptor(type: "People", summary: "Six people.", events: ["user.open"])
+    static let descriptor = ModuleDescriptor(type: "People", summary: "Six people.", events: ["user.open"], defaultActions: ["user.open"])
     func load(_ request: LoadRequest) async throws {}
     func render() -> ViewNode { ListLayoutTests.people(.rows) }
 }

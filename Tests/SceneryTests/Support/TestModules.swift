@@ -62,7 +62,8 @@ actor ProfileTestModule: Module {
             ParameterSpec("user", .userID, summary: "Whose profile."),
             ParameterSpec("greeting", .string, default: "Profile of", summary: "Wording before the name."),
         ],
-        events: ["user.unfollow", "user.follow", "user.open"])
+        events: ["user.unfollow", "user.follow", "user.open"],
+        defaultActions: ["user.unfollow", "user.follow", "user.open"])
 
     let user: String
     let greeting: String
@@ -127,7 +128,8 @@ actor ItemsTestModule: Module {
             ParameterSpec("pageSize", .int, default: 3, summary: "Items per page."),
             ParameterSpec("total", .int, default: 5, summary: "Items in all."),
         ],
-        events: ["item.open"])
+        events: ["item.open"],
+        defaultActions: ["item.open"])
 
     let pageSize: Int
     let total: Int
@@ -196,6 +198,7 @@ actor SecretTestModule: Module {
         summary: "The owner's secrets.",
         parameters: [ParameterSpec("owner", .userID, summary: "Whose secrets.")],
         events: ["secret.delete"],
+        defaultActions: ["secret.delete"],
         ownerOnlyParameter: "owner")
 
     let owner: String
