@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import ProfileStore
+import Scenery
 import Testing
 
 @Suite struct ValidateAndListCommandTests {
@@ -51,6 +52,21 @@ import Testing
         let result = try await cli.run(["validate", "Scenes/user-profile.json"])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.output == "1 scene file(s) valid.\n")
+    }
+
+    @Test func listManifestPrintsTheModuleTypesAsAManifestAToolReads() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["list", "--manifest"])
+        #expect(result.status == 0, "\(result.error)")
+        let file = cli.directory.appending(path: "generated.modules.json")
+        try result.output.write(to: file, atomically: true, encoding: .utf8)
+        let manifest = try ModuleManifest.load(from: file)
+        let blogs = try #require(manifest.modules.first { $0.type == "BlogModule" })
+        #expect(blogs.parameter(named: "pageSize")?.defaultValue == 10)
+        #expect(blogs.parameter(named: "pageSize")?.range == 1...100)
+        #expect(blogs.events == ["blog.open"])
+        #expect(manifest.modules.first { $0.type == "DraftModule" }?.ownerOnlyParameter == "owner")
+        #expect(manifest.modules.first { $0.type == "UserInfoModule" }?.defaultActions == ["user.follow", "user.unfollow"])
     }
 
     @Test func manifestsDeclareModulesAndAreNeverReadAsScenes() async throws {

@@ -14,15 +14,45 @@ import Foundation
 ///     "events": ["greeting.wave"],
 ///     "ownerOnlyParameter": null } ] }
 /// ```
-public struct ModuleManifest: Sendable, Decodable {
+///
+/// Write one from the Swift descriptors instead of by hand (`scenery list --manifest` does
+/// this for the types the tool knows):
+///
+/// ```swift
+/// try ModuleManifest(modules: [GreetingModule.descriptor]).jsonText().write(to: url, atomically: true, encoding: .utf8)
+/// ```
+public struct ModuleManifest: Sendable, Codable {
     /// The declared module types.
     public var modules: [ModuleDescriptor]
 
     private enum CodingKeys: String, CodingKey { case modules }
 
+    /// A manifest declaring these module types.
+    public init(modules: [ModuleDescriptor]) {
+        self.modules = modules
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         modules = try container.decode([Entry].self, forKey: .modules).map(\.descriptor)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(modules.map(Entry.init), forKey: .modules)
+    }
+
+    /// The manifest as a file's text: stable (sorted keys and names), so regenerating it
+    /// changes the file only when a descriptor changed.
+    public func jsonText() throws(SceneryError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            let sorted = ModuleManifest(modules: modules.sorted { $0.type < $1.type })
+            return String(decoding: try encoder.encode(sorted), as: UTF8.self) + "\n"
+        } catch {
+            throw SceneryError(.invalidScene, "Cannot write the module manifest: \(error.localizedDescription).")
+        }
     }
 
     /// Reads a manifest.
@@ -45,9 +75,10 @@ public struct ModuleManifest: Sendable, Decodable {
         }
     }
 
-    private struct Entry: Decodable {
+    private struct Entry: Codable {
         var type: String
         var summary: String?
+        var version: Int?
         var parameters: [Parameter]?
         var events: [String]?
         var defaultActions: [String]?
@@ -55,18 +86,37 @@ public struct ModuleManifest: Sendable, Decodable {
 
         var descriptor: ModuleDescriptor {
             ModuleDescriptor(
-                type: type, summary: summary ?? "", parameters: (parameters ?? []).map(\.spec), events: Set(events ?? []),
+                type: type, summary: summary ?? "", version: version ?? 1, parameters: (parameters ?? []).map(\.spec), events: Set(events ?? []),
                 defaultActions: Set(defaultActions ?? []), ownerOnlyParameter: ownerOnlyParameter)
+        }
+
+        init(_ descriptor: ModuleDescriptor) {
+            type = descriptor.type
+            summary = descriptor.summary
+            version = descriptor.version == 1 ? nil : descriptor.version
+            parameters = descriptor.parameters.map(Parameter.init)
+            events = descriptor.events.isEmpty ? nil : descriptor.events.sorted()
+            defaultActions = descriptor.defaultActions.isEmpty ? nil : descriptor.defaultActions.sorted()
+            ownerOnlyParameter = descriptor.ownerOnlyParameter
         }
     }
 
-    private struct Parameter: Decodable {
+    private struct Parameter: Codable {
         var name: String
         var type: ParameterType
         var `default`: JSONValue?
         var allowedValues: [String]?
         var range: [Int]?
         var summary: String?
+
+        init(_ spec: ParameterSpec) {
+            name = spec.name
+            type = spec.type
+            `default` = spec.defaultValue
+            allowedValues = spec.allowedValues
+            range = spec.range.map { [$0.lowerBound, $0.upperBound] }
+            summary = spec.summary
+        }
 
         var spec: ParameterSpec {
             let bounds = range.flatMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil }
@@ -96,7 +146,7 @@ public struct ModuleManifest: Sendable, Decodable {
     }
 }
 
-extension ParameterType: Decodable {}
+extension ParameterType: Codable {}
 
 extension SceneRegistry {
     /// Declares the module types of a manifest for validation (see ``ModuleManifest``).

@@ -8,9 +8,19 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var scenes: SceneOptions
 
+    @Flag(
+        help: ArgumentHelp(
+            "Print the module types as a *.modules.json manifest (generated from their Swift descriptors) instead, for tools that validate scene files without the modules."
+        ))
+    var manifest = false
+
     func run() async throws {
         try await reportingFailures {
             let registry = try await scenes.loadRegistry(services: nil)
+            if manifest {
+                Output.write(try ModuleManifest(modules: registry.moduleDescriptors).jsonText())
+                return
+            }
             Output.line("Module types:")
             for descriptor in registry.moduleDescriptors {
                 Output.line("  \(descriptor.type) — \(descriptor.summary)")
