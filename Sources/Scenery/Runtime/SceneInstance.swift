@@ -206,6 +206,8 @@ public actor SceneInstance {
         switch outcome {
         case .finished:
             slots[id]?.status = .ready
+            // A host moved the window while the module loaded: fetch what the newest reaches.
+            if request != .nextPage, let latest = windows[id], latest != window, await !loadWindow(latest, of: slot) { return }
         case .failed(let error):
             if request == .nextPage && slot.status == .ready {
                 break  // the module keeps what it shows; its own state tells of the failure
@@ -240,16 +242,22 @@ public actor SceneInstance {
         windows[module] = window
         guard phase != .created else { return }  // the first load fetches it, the first render shows it
         if let window, phase == .started, slot.status == .ready {
-            let workID = nextWorkID
-            nextWorkID += 1
-            let race = LoadRace { try await slot.module.load(window: window) }
-            inFlight[workID] = race
-            let outcome = await race.outcome(timeout: slot.timeout)
-            inFlight[workID] = nil
-            // A failure leaves the module as it was; it says so in its own state.
-            if case .cancelled = outcome { return }
-            guard phase == .started, windows[module] == window else { return }
+            guard await loadWindow(window, of: slot), phase == .started, windows[module] == window else { return }
         }
         await requestRender(module)
+    }
+
+    /// Has a module fetch what a window reaches, under its deadline. A failure leaves the
+    /// module as it was (it says so in its own state); `false` when the scene was left.
+    private func loadWindow(_ window: RowWindow, of slot: ModuleSlot) async -> Bool {
+        let workID = nextWorkID
+        nextWorkID += 1
+        let module = slot.module
+        let race = LoadRace { try await module.load(window: window) }
+        inFlight[workID] = race
+        let outcome = await race.outcome(timeout: slot.timeout)
+        inFlight[workID] = nil
+        if case .cancelled = outcome { return false }
+        return true
     }
 }

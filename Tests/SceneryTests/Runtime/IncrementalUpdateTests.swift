@@ -155,6 +155,22 @@ actor LongListModule: Module {
         #expect(await module.loadedWindows == [RowWindow(start: 500, count: 50), RowWindow(start: 520, count: 50)], "each loaded before it rendered")
     }
 
+    @Test func aWindowMovedWhileTheFirstLoadRunsIsFetchedWhenItEnds() async throws {
+        let module = GatedListModule()
+        var registry = SceneRegistry()
+        registry.register(GatedListModule.self) { _, _ in module }
+        registry.addScene(id: "gated", source: #"{ "modules": [ { "id": "list", "type": "GatedList" } ] }"#)
+        let scene = try registry.instantiate("gated", for: SceneContext(viewer: nil), host: RecordingHost())
+        await scene.setWindow(RowWindow(start: 0, count: 10), for: "list")
+        let started = Task { await scene.start() }
+        while await !module.loadBegan { await Task.yield() }
+        await scene.setWindow(RowWindow(start: 40, count: 10), for: "list")
+        #expect(await module.loadedWindows.isEmpty, "nothing is fetched for a module still loading")
+        await module.open()
+        await started.value
+        #expect(await module.loadedWindows == [RowWindow(start: 0, count: 10), RowWindow(start: 40, count: 10)], "the newest window, once loaded")
+    }
+
     @Test func aWindowSetBeforeTheSceneStartsIsWhatTheFirstLoadFetchesAndShows() async throws {
         let box = ModuleBox()
         let host = RecordingHost()
@@ -171,6 +187,32 @@ actor LongListModule: Module {
         #expect(sections[0].rows.map(\.id) == (4990..<5000).map { NodeID("list/row.\($0)") }, "the window's rows, clipped to the list")
         #expect(await module.fullRenders == 0)
     }
+}
+
+/// A long list whose first load waits until the test opens its gate.
+actor GatedListModule: Module {
+    static let descriptor = ModuleDescriptor(type: "GatedList", summary: "Waits to load.")
+    private(set) var loadBegan = false
+    private(set) var loadedWindows: [RowWindow] = []
+    private var gate: AsyncStream<Void>.Continuation?
+    private let opened: AsyncStream<Void>
+
+    init() {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        opened = stream
+        gate = continuation
+    }
+
+    func open() { gate?.yield() }
+
+    func load(_ request: LoadRequest) async throws {
+        loadBegan = true
+        for await _ in opened { break }
+    }
+
+    func load(window: RowWindow) async throws { loadedWindows.append(window) }
+
+    func render() -> ViewNode { .list("list", sections: [.init(id: "all", rows: [])]) }
 }
 
 /// Hands a module the registry created to the test that drives it.
