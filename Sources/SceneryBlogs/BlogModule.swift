@@ -29,7 +29,6 @@ public actor BlogModule: Module {
         events: ["blog.open"])
 
     private let author: UserID
-    private let pageSize: Int
     private let header: String
     private let emptyText: String
     private let moreTitle: String
@@ -39,12 +38,13 @@ public actor BlogModule: Module {
     private let context: ModuleContext
     private var likes: BlogLikes { BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) }) }
 
+    private var list: PagedList<Blog>
     /// The blogs shown.
-    public private(set) var state: LoadState<[Blog]> = .idle
+    public var state: LoadState<[Blog]> { list.state }
     /// Whether another page exists.
-    public private(set) var hasMore = false
+    public var hasMore: Bool { list.hasMore }
     /// How many blogs the author has, when the service says.
-    public private(set) var total: Int?
+    public var total: Int? { list.total }
     /// A message about the last failed action.
     public private(set) var notice: String?
     private var likesInFlight: Set<Int64> = []
@@ -52,7 +52,7 @@ public actor BlogModule: Module {
     /// Creates the module from its parameters and service.
     public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService) throws {
         author = UserID(try parameters.string("author"))
-        pageSize = try parameters.int("pageSize")
+        list = PagedList(pageSize: try parameters.int("pageSize"))
         header = try parameters.string("header")
         emptyText = try parameters.string("emptyText")
         moreTitle = try parameters.string("moreTitle")
@@ -63,37 +63,27 @@ public actor BlogModule: Module {
     }
 
     public func load(_ request: LoadRequest) async throws {
-        let viewer = context.viewer.map { UserID($0) }
-        switch request {
-        case .initial, .refresh:
-            if state.value == nil { state = .loading }
-            let page = try await blogs.blogs(by: author, viewer: viewer, page: PageRequest(offset: 0, limit: pageSize))
-            state = page.items.isEmpty ? .empty : .loaded(page.items)
-            hasMore = page.hasMore
-            total = page.total
-            notice = nil
-        case .nextPage:
-            guard hasMore, let shown = state.value, !state.isBusy else { return }
-            state = .paging(shown)
-            await context.setNeedsRender()
-            do {
-                append(try await blogs.blogs(by: author, viewer: viewer, page: PageRequest(offset: shown.count, limit: pageSize)), to: shown)
-            } catch {
-                state = .loaded(shown)
-                notice = "Couldn't load more: \(SceneryError.message(for: error))"
-                throw error
-            }
-        }
+        guard let fetch = list.begin(request) else { return }
+        if fetch.showsIndicator { await context.setNeedsRender() }
+        try await run(fetch)
     }
 
-    /// Shows `page` after the blogs `shown` (leaving out any already there: a blog written
-    /// meanwhile shifts the pages).
-    private func append(_ page: Page<Blog>, to shown: [Blog]) {
-        let known = Set(shown.map(\.id))
-        state = .loaded(shown + page.items.filter { !known.contains($0.id) })
-        hasMore = page.hasMore
-        total = page.total ?? total
-        notice = nil
+    /// Fetches the blogs up to the end of `window` that are not loaded yet, in one request.
+    public func load(window: RowWindow) async throws {
+        guard let fetch = list.fetch(reaching: window) else { return }
+        try await run(fetch)
+    }
+
+    private func run(_ fetch: PagedList<Blog>.Fetch) async throws {
+        do {
+            let page = try await blogs.blogs(by: author, viewer: context.viewer.map { UserID($0) }, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
+            list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
+            notice = nil
+        } catch {
+            list.fail(fetch)
+            if !fetch.replaces { notice = "Couldn't load more: \(SceneryError.message(for: error))" }
+            throw error
+        }
     }
 
     /// One blog's row (selecting it sends `blog.open`).
@@ -105,25 +95,9 @@ public actor BlogModule: Module {
     /// Renders one row again (`blog.27`), so a like costs one row, not the list.
     public func render(_ id: NodeID) -> ViewNode? {
         guard id.rawValue.hasPrefix("blog."), let number = Int64(id.rawValue.dropFirst("blog.".count)),
-            let blog = state.value?.first(where: { $0.id == number })
+            let blog = list.item(withID: number)
         else { return nil }
         return row(blog)
-    }
-
-    /// Fetches the blogs up to the end of `window` that are not loaded yet, in one request.
-    public func load(window: RowWindow) async throws {
-        guard hasMore, case .loaded(let shown) = state, shown.count < window.start + window.count else { return }
-        let viewer = context.viewer.map { UserID($0) }
-        let wanted = PageRequest(offset: shown.count, limit: window.start + window.count - shown.count)
-        do {
-            let page = try await blogs.blogs(by: author, viewer: viewer, page: wanted)
-            // A refresh or a page may have landed meanwhile: add only to the list asked about.
-            guard case .loaded(let current) = state, current.count == shown.count else { return }
-            append(page, to: current)
-        } catch {
-            notice = "Couldn't load more: \(SceneryError.message(for: error))"
-            throw error
-        }
     }
 
     public func render() -> ViewNode { render(window: nil) }
@@ -133,19 +107,13 @@ public actor BlogModule: Module {
     /// The list, whole or as a window: a window holds only its rows and the list's full
     /// size, and has no "Load more" (the host scrolls instead).
     private func render(window: RowWindow?) -> ViewNode {
-        state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: emptyText) { blogs in
-            // A window holds the rows fetched so far (a fetch may have failed), sized as the whole list.
-            let section = ViewNode.Section.windowed(
-                id: "all", header: header, total: max(total ?? 0, blogs.count), available: blogs.count, window: window
-            ) { row(blogs[$0]) }
+        state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: emptyText) { _ in
+            let section = list.section(id: "all", header: header, window: window, row: row)
             var children: [ViewNode] = [
                 .button("refresh", title: refreshTitle, sends: EventDescriptor(SceneEvents.refresh, payload: ["module": .string(context.id.rawValue)])),
                 .list("list", sections: [section]),
             ]
-            if hasMore && window == nil {
-                children.append(
-                    .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
-            }
+            if let more = list.moreButton(title: moreTitle, module: context.id, window: window) { children.append(more) }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
             return .stack("content", children)
         }
@@ -153,30 +121,19 @@ public actor BlogModule: Module {
 
     public func handle(_ event: Event) async -> EventDisposition {
         guard let (id, wanted) = BlogLikes.request(in: event) else { return .pass }
-        guard let original = state.value?.first(where: { $0.id == id }), !likesInFlight.contains(id) else { return .handled }
+        guard let original = list.item(withID: id), !likesInFlight.contains(id) else { return .handled }
         let liked = wanted ?? !original.likedByViewer
         likesInFlight.insert(id)
         defer { likesInFlight.remove(id) }
-        replace(BlogLikes.toggled(original, liked: liked))
+        list.replace(BlogLikes.toggled(original, liked: liked))
         let hadNotice = notice != nil
         notice = nil
         // Only the row changed (unless a notice appears or goes): re-render just the row.
         if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
         let (settled, failure) = await likes.write(liked, on: original)
-        replace(settled)
+        list.replace(settled)
         notice = failure
         if failure != nil { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
         return .handled
-    }
-
-    /// Puts a blog in place of the one with its id, in whatever the state holds now
-    /// (a refresh may have happened while a like was in flight).
-    private func replace(_ blog: Blog) {
-        func swap(_ blogs: [Blog]) -> [Blog] { blogs.map { $0.id == blog.id ? blog : $0 } }
-        switch state {
-        case .loaded(let blogs): state = .loaded(swap(blogs))
-        case .paging(let blogs): state = .paging(swap(blogs))
-        default: break
-        }
     }
 }

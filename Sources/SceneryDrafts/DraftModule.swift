@@ -30,7 +30,6 @@ public actor DraftModule: Module {
     public static let privacyMessage = "Drafts are private: only their owner can see them."
 
     private let owner: UserID
-    private let pageSize: Int
     private let header: String
     private let emptyText: String
     private let untitled: String
@@ -39,14 +38,15 @@ public actor DraftModule: Module {
     private let drafts: any DraftService
     private let context: ModuleContext
 
+    private var list: PagedList<Draft>
     /// The drafts shown.
-    public private(set) var state: LoadState<[Draft]> = .idle
+    public var state: LoadState<[Draft]> { list.state }
     /// Whether another page exists.
-    public private(set) var hasMore = false
+    public var hasMore: Bool { list.hasMore }
 
     public init(parameters: ModuleParameters, context: ModuleContext, drafts: any DraftService) throws {
         owner = UserID(try parameters.string("owner"))
-        pageSize = try parameters.int("pageSize")
+        list = PagedList(pageSize: try parameters.int("pageSize"))
         header = try parameters.string("header")
         emptyText = try parameters.string("emptyText")
         untitled = try parameters.string("untitled")
@@ -61,24 +61,15 @@ public actor DraftModule: Module {
 
     public func load(_ request: LoadRequest) async throws {
         guard viewerIsOwner, let viewer = context.viewer else {
-            state = .failed(Self.privacyMessage)
             throw ProfileError.notPermitted(Self.privacyMessage)
         }
-        let shown = request == .nextPage ? (state.value ?? []) : []
-        if request == .nextPage {
-            guard hasMore, !shown.isEmpty else { return }
-            state = .paging(shown)
-            await context.setNeedsRender()
-        } else if state.value == nil {
-            state = .loading
-        }
+        guard let fetch = list.begin(request) else { return }
+        if fetch.showsIndicator { await context.setNeedsRender() }
         do {
-            let page = try await drafts.drafts(of: owner, viewer: UserID(viewer), page: PageRequest(offset: shown.count, limit: pageSize))
-            let all = shown + page.items
-            state = all.isEmpty ? .empty : .loaded(all)
-            hasMore = page.hasMore
+            let page = try await drafts.drafts(of: owner, viewer: UserID(viewer), page: PageRequest(offset: fetch.offset, limit: fetch.limit))
+            list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
         } catch {
-            if !shown.isEmpty { state = .loaded(shown) }
+            list.fail(fetch)
             throw error
         }
     }
@@ -91,10 +82,7 @@ public actor DraftModule: Module {
             // event nothing handles would be a control that does nothing).
             let rows = drafts.map { draft in DraftCellPresenter(draft: draft, untitled: untitled, editedFormat: editedFormat).render() }
             var children: [ViewNode] = [.list("list", sections: [.init(id: "all", header: header, rows: rows)])]
-            if hasMore {
-                children.append(
-                    .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
-            }
+            if let more = list.moreButton(title: moreTitle, module: context.id) { children.append(more) }
             return .stack("content", children)
         }
     }

@@ -33,7 +33,6 @@ public actor UserListModule: Module {
     private let user: UserID
     private let list: UserListKind
     private let presenter: any UserCellPresenter
-    private let pageSize: Int
     private let header: String
     private let requestsHeader: String
     private let emptyText: String
@@ -42,10 +41,11 @@ public actor UserListModule: Module {
     private let context: ModuleContext
     private var viewer: UserID? { context.viewer.map { UserID($0) } }
 
+    private var entries: PagedList<UserListEntry>
     /// The entries shown.
-    public private(set) var state: LoadState<[UserListEntry]> = .idle
+    public var state: LoadState<[UserListEntry]> { entries.state }
     /// Whether another page exists.
-    public private(set) var hasMore = false
+    public var hasMore: Bool { entries.hasMore }
     /// A message about the last failed action.
     public private(set) var notice: String?
     private var writesInFlight: Set<UserID> = []
@@ -59,7 +59,7 @@ public actor UserListModule: Module {
         self.list = list
         let wording = try UserCellWording(parameters: parameters)
         presenter = try parameters.string("presenter") == "friend" ? FriendCellPresenter(wording: wording) : FollowCellPresenter(wording: wording)
-        pageSize = try parameters.int("pageSize")
+        entries = PagedList(pageSize: try parameters.int("pageSize"))
         let header = try parameters.string("header")
         self.header = header.isEmpty ? list.rawValue.prefix(1).uppercased() + list.rawValue.dropFirst() : header
         requestsHeader = try parameters.string("requestsHeader")
@@ -70,22 +70,13 @@ public actor UserListModule: Module {
     }
 
     public func load(_ request: LoadRequest) async throws {
-        let shown = request == .nextPage ? (state.value ?? []) : []
-        if request == .nextPage {
-            guard hasMore, !shown.isEmpty, !state.isBusy else { return }
-            state = .paging(shown)
-            await context.setNeedsRender()
-        } else if state.value == nil {
-            state = .loading
-        }
+        guard let fetch = entries.begin(request) else { return }
+        if fetch.showsIndicator { await context.setNeedsRender() }
         do {
-            let page = try await relationships.users(list, of: user, viewer: viewer, page: PageRequest(offset: shown.count, limit: pageSize))
-            let known = Set(shown.map(\.id))
-            let all = shown + page.items.filter { !known.contains($0.id) }
-            state = all.isEmpty ? .empty : .loaded(all)
-            hasMore = page.hasMore
+            let page = try await relationships.users(list, of: user, viewer: viewer, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
+            entries.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
         } catch {
-            if !shown.isEmpty { state = .loaded(shown) }
+            entries.fail(fetch)
             throw error
         }
     }
@@ -93,10 +84,7 @@ public actor UserListModule: Module {
     public func render() -> ViewNode {
         state.render(id: "users", loadingMessage: "Loading…", emptyMessage: emptyText) { entries in
             var children: [ViewNode] = [.list("list", sections: sections(of: entries))]
-            if hasMore {
-                children.append(
-                    .button("more", title: moreTitle, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(context.id.rawValue)])))
-            }
+            if let more = self.entries.moreButton(title: moreTitle, module: context.id) { children.append(more) }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
             return .stack("content", children)
         }
@@ -124,11 +112,11 @@ public actor UserListModule: Module {
     /// Changes the row at once, writes, and settles on the answer or rolls back.
     public func perform(_ event: Event) async {
         guard let change = Self.change(for: event.name), let viewer, let target = event.payload["user"]?.stringValue.map({ UserID($0) }),
-            let original = state.value?.first(where: { $0.id == target }), !writesInFlight.contains(target)
+            let original = entries.item(withID: target), !writesInFlight.contains(target)
         else { return }
         writesInFlight.insert(target)
         defer { writesInFlight.remove(target) }
-        replace(Self.predicted(original, change))
+        entries.replace(Self.predicted(original, change))
         notice = nil
         await context.setNeedsRender()
         do {
@@ -140,9 +128,9 @@ public actor UserListModule: Module {
             case .friendship(let friendship):
                 settled.friendState = try await relationships.changeFriendship(friendship, from: viewer, with: target)
             }
-            replace(settled)
+            entries.replace(settled)
         } catch {
-            replace(original)
+            entries.replace(original)
             notice = "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.message(for: error))"
         }
         await context.setNeedsRender()
@@ -173,14 +161,5 @@ public actor UserListModule: Module {
         case .friendship(.remove): entry.friendState = .none
         }
         return entry
-    }
-
-    private func replace(_ entry: UserListEntry) {
-        func swap(_ entries: [UserListEntry]) -> [UserListEntry] { entries.map { $0.id == entry.id ? entry : $0 } }
-        switch state {
-        case .loaded(let entries): state = .loaded(swap(entries))
-        case .paging(let entries): state = .paging(swap(entries))
-        default: break
-        }
     }
 }
