@@ -156,13 +156,8 @@ struct SceneValidator {
 
     /// The layout as written for a variant: its own, or the nearest scene's in the chain.
     private func declaredLayout(of variant: ResolvedVariant) -> (String, String, [LayoutItem]?) {
+        // A variant's own layout (or one a variant it extends wrote), as resolution found it.
         if let declared = variant.declaredLayout { return (declared.file, declared.path, declared.items) }
-        if !variant.path.isEmpty, let definition = definitionsByFile[variant.file],
-            let index = Int(variant.path.dropFirst("variants[".count).dropLast()),
-            definition.variants.indices.contains(index), let layout = definition.variants[index].layout
-        {
-            return (variant.file, "\(variant.path).layout", layout)
-        }
         // The base layout: the first definition up the chain that declares one.
         var definition = definitionsByFile[variant.file]
         var hops = 0
