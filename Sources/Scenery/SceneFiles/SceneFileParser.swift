@@ -300,12 +300,7 @@ struct SceneFileParser {
         instance.path = path
         instance.file = file
         if let paramsNode = fields["params"], let members = objectMembers(paramsNode, path: join(path, "params")) {
-            for member in members {
-                let memberPath = join(join(path, "params"), member.key)
-                sourceMap[memberPath] = member.value.location
-                checkTemplates(member.value, path: memberPath, allowsEventFields: false)
-                instance.parameters[member.key] = member.value.plainValue
-            }
+            instance.parameters = parameterValues(members, path: join(path, "params"))
         }
         if let timeoutNode = fields["timeout"] {
             if case .int(let milliseconds) = timeoutNode.value, (1...600_000).contains(milliseconds) {
@@ -396,6 +391,19 @@ struct SceneFileParser {
         return TabSpec(id: id, title: title, modules: idList(modulesNode, path: join(path, "modules")))
     }
 
+    /// Module parameter values as written (`$references` checked, not resolved), each
+    /// located for diagnostics.
+    private mutating func parameterValues(_ members: [SourceJSON.Member], path: String) -> [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
+        for member in members {
+            let memberPath = join(path, member.key)
+            sourceMap[memberPath] = member.value.location
+            checkTemplates(member.value, path: memberPath, allowsEventFields: false)
+            values[member.key] = member.value.plainValue
+        }
+        return values
+    }
+
     /// `"params"`: parameters changed on modules, `{ "<module id>": { "<name>": value } }`.
     private mutating func parameterChanges(_ node: SourceJSON.Node, path: String) -> [ModuleID: [String: JSONValue]] {
         guard let members = objectMembers(node, path: path) else { return [:] }
@@ -403,14 +411,7 @@ struct SceneFileParser {
         for member in object(members, path: path, allowed: members.map(\.key)).sorted(by: { $0.key < $1.key }) {
             let modulePath = join(path, member.key)
             guard let parameters = objectMembers(member.value, path: modulePath) else { continue }
-            var values: [String: JSONValue] = [:]
-            for parameter in parameters {
-                let parameterPath = join(modulePath, parameter.key)
-                sourceMap[parameterPath] = parameter.value.location
-                checkTemplates(parameter.value, path: parameterPath, allowsEventFields: false)
-                values[parameter.key] = parameter.value.plainValue
-            }
-            changes[ModuleID(member.key)] = values
+            changes[ModuleID(member.key)] = parameterValues(parameters, path: modulePath)
         }
         return changes
     }
