@@ -189,19 +189,14 @@ public actor SceneInstance {
             // A retry replaces the error block with the module's loading state at once.
             if slot.status != .idle { await requestRender(id) }
         }
-        let workID = nextWorkID
-        nextWorkID += 1
         let module = slot.module
         let window = request == .nextPage ? nil : windows[id]
-        let race = LoadRace {
+        let outcome = await run(timeout: slot.timeout) {
             try await module.load(request)
             // Fresh data: the rows of the window a host set are fetched before it renders.
             // Their failure is the module's to tell (as a failed next page), not a failed load.
             if let window { try? await module.load(window: window) }
         }
-        inFlight[workID] = race
-        let outcome = await race.outcome(timeout: slot.timeout)
-        inFlight[workID] = nil
         guard phase == .started else { return }  // left: nothing updates
         switch outcome {
         case .finished:
@@ -250,14 +245,19 @@ public actor SceneInstance {
     /// Has a module fetch what a window reaches, under its deadline. A failure leaves the
     /// module as it was (it says so in its own state); `false` when the scene was left.
     private func loadWindow(_ window: RowWindow, of slot: ModuleSlot) async -> Bool {
+        let module = slot.module
+        if case .cancelled = await run(timeout: slot.timeout, { try await module.load(window: window) }) { return false }
+        return true
+    }
+
+    /// Runs a module's work under a deadline, cancellable by ``leave()`` while it runs.
+    private func run(timeout: Duration, _ work: @escaping @Sendable () async throws -> Void) async -> LoadRace.Outcome {
         let workID = nextWorkID
         nextWorkID += 1
-        let module = slot.module
-        let race = LoadRace { try await module.load(window: window) }
+        let race = LoadRace(work)
         inFlight[workID] = race
-        let outcome = await race.outcome(timeout: slot.timeout)
+        let outcome = await race.outcome(timeout: timeout)
         inFlight[workID] = nil
-        if case .cancelled = outcome { return false }
-        return true
+        return outcome
     }
 }
