@@ -121,18 +121,19 @@ public struct TextRenderer: Sendable {
         }
         // Cells side by side: a grid's columns, as many minimum-width cells as fit, or a
         // carousel's band (every item, in bands of cells as wide as a card).
+        let cardWidth = min(width, 28)
         let cellsAcross: Int? =
             switch layout {
             case .rows: nil
             case .grid(let columns): columns > 1 ? columns : nil
             case .adaptiveGrid(let minimum): max(1, (width + 2) / (max(4, minimum) + 2))
-            case .carousel: max(1, (width + 2) / (min(width, 28) + 2))
+            case .carousel: max(1, (width + 2) / (cardWidth + 2))
             }
         if let columns = cellsAcross, columns > 1 || layout == .carousel {
             if layout == .carousel, !section.rows.isEmpty {
                 result.append(paint(["⇆ \(section.rows.count) item\(section.rows.count == 1 ? "" : "s"), side by side"], .dim)[0])
             }
-            let cellWidth = layout == .carousel ? min(width, 28) : max(4, (width - 2 * (columns - 1)) / columns)
+            let cellWidth = layout == .carousel ? cardWidth : max(4, (width - 2 * (columns - 1)) / columns)
             // Each cell keeps its own lines (a button stays whole), padded to the cell's width.
             let cells = section.rows.map { lines(for: $0, width: cellWidth) }
             var index = 0
