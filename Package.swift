@@ -7,12 +7,14 @@ let package = Package(
     products: [
         .library(name: "Scenery", targets: ["Scenery"]),
         .library(name: "SceneryTesting", targets: ["SceneryTesting"]),
+        .library(name: "SceneryScenes", targets: ["SceneryScenes"]),
         .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
         .library(name: "ProfileStore", targets: ["ProfileStore"]),
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
         .library(name: "SceneryServer", targets: ["SceneryServer"]),
         .library(name: "SceneryRemote", targets: ["SceneryRemote"]),
         .library(name: "SceneryURLSession", targets: ["SceneryURLSession"]),
+        .library(name: "SceneryTool", targets: ["SceneryTool"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
         .executable(name: "scenery-bench", targets: ["SceneryBench"]),
@@ -22,7 +24,7 @@ let package = Package(
         .plugin(name: "SceneryRenderCommand", targets: ["SceneryRenderCommand"]),
     ],
     dependencies: [
-        // Only the command-line tool uses this; the libraries depend on Foundation alone.
+        // Only the command-line tool (SceneryTool) uses this; the libraries depend on Foundation alone.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Only SceneryServer (the live browser host) and its tests use these.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
@@ -35,6 +37,23 @@ let package = Package(
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
         .target(name: "Scenery"),
         .target(name: "SceneryTesting", dependencies: ["Scenery"]),
+        // The bundled scene files (top-level Scenes/) as package resources, so that a
+        // dependency's scenes can extend them without a checkout on disk.
+        // Listed one by one (SwiftPM copies no folder it is itself in); a test checks that
+        // every file of Scenes/ is here.
+        .target(
+            name: "SceneryScenes", dependencies: ["Scenery"], path: "Scenes",
+            resources: [
+                .copy("blog-detail.json"),
+                .copy("follow-list.json"),
+                .copy("friend-list-zh.json"),
+                .copy("friend-list.json"),
+                .copy("scene.schema.json"),
+                .copy("user-blogs-zh.json"),
+                .copy("user-blogs.json"),
+                .copy("user-profile-zh.json"),
+                .copy("user-profile.json"),
+            ]),
 
         // The example profile domain: values and one service protocol per need.
         .target(name: "ProfileDomain"),
@@ -76,15 +95,16 @@ let package = Package(
 
         // The validator behind the build plugin (a plugin cannot use the target it is applied to).
         .executableTarget(name: "SceneryValidator", dependencies: ["Scenery", "SceneryProfile"]),
-        .executableTarget(
-            name: "SceneryCommand",
+        // The scenery tool as a library: every command, for the modules of a ModuleCatalog,
+        // so an outside package's executable is the whole tool with its own modules.
+        .target(
+            name: "SceneryTool",
             dependencies: [
-                "Scenery", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryServer", "SceneryRemote",
+                "Scenery", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryServer", "SceneryRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // Our own Scenes/ are validated by our own build; BundledScene completes scene ids.
-            plugins: ["SceneryValidationPlugin"]
-        ),
+            ]),
+        // `scenery` itself: SceneryTool with Scenery's own catalog.
+        .executableTarget(name: "SceneryCommand", dependencies: ["SceneryTool"]),
 
         // Benchmarks: swift build -c release && .build/release/scenery-bench (never run by the tests).
         .executableTarget(
@@ -108,7 +128,7 @@ let package = Package(
             dependencies: ["SceneryCommand", "Scenery", "SceneryServer", "ProfileStore", "ProfileDomain"]),
         .testTarget(
             name: "SceneFileToolingTests",
-            dependencies: ["Scenery", "SceneryProfile", "SceneryValidator"],
+            dependencies: ["Scenery", "SceneryProfile", "SceneryScenes", "SceneryValidator"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "SceneryServerTests",

@@ -12,14 +12,12 @@ public enum ProfileError: Error, Sendable, Hashable, LocalizedError {
     case storage(String)
     /// Imported data is unusable; each problem names its JSON path.
     case invalidData([DataProblem])
-    /// A fault injected on purpose (tests, demos).
-    case injected(String)
 
     /// Whether the error says a user or blog does not exist: asking again will not help.
     public var isNotFound: Bool {
         switch self {
         case .userNotFound, .blogNotFound: true
-        case .notPermitted, .storage, .invalidData, .injected: false
+        case .notPermitted, .storage, .invalidData: false
         }
     }
 
@@ -33,7 +31,6 @@ public enum ProfileError: Error, Sendable, Hashable, LocalizedError {
             problems.count == 1
                 ? "The data is invalid: \(problems[0]); nothing was imported."
                 : "The data has \(problems.count) problems; nothing was imported:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
-        case .injected(let message): message
         }
     }
 }

@@ -7,7 +7,7 @@
 /// ```
 public struct EventOutcome: Sendable, Hashable {
     /// Where the route ended.
-    public enum Result: Sendable, Hashable {
+    public enum Result: Sendable, Hashable, CustomStringConvertible {
         /// A level handled the event.
         case handled(by: RouteLevel)
         /// A level stopped it: a declined confirmation or a blocking rule.
@@ -16,6 +16,16 @@ public struct EventOutcome: Sendable, Hashable {
         case delivered
         /// The scene was left; nothing happened.
         case ignored
+
+        /// In words: `handled by module info`, `cancelled by scene`, `delivered to the host`, `ignored`.
+        public var description: String {
+            switch self {
+            case .handled(let level): "handled by \(level)"
+            case .cancelled(let level): "cancelled by \(level)"
+            case .delivered: "delivered to the host"
+            case .ignored: "ignored"
+            }
+        }
     }
 
     /// The event as it was sent.
@@ -49,14 +59,66 @@ public enum RouteLevel: Sendable, Hashable, CustomStringConvertible {
 public struct RouteStep: Sendable, Hashable, CustomStringConvertible {
     /// The level that decided.
     public var level: RouteLevel
-    /// What it did, in words: "passed", "handled", "asked 'Unfollow Alice?', declined".
-    public var action: String
+    /// What it did.
+    public var action: RouteAction
 
     /// Creates a step.
-    public init(_ level: RouteLevel, _ action: String) {
+    public init(_ level: RouteLevel, _ action: RouteAction) {
         self.level = level
         self.action = action
     }
 
+    /// `module info: passed`, `scene: asked 'Unfollow Alice?', declined`.
     public var description: String { "\(level): \(action)" }
+}
+
+/// What one level of the route did with an event: a value to match in tests and tools,
+/// with the sentence people read as its description.
+///
+/// ```swift
+/// #expect(outcome.route.map(\.action) == [.passed, .asked("Unfollow Alice?", confirmed: false)])
+/// ```
+public enum RouteAction: Sendable, Hashable, CustomStringConvertible {
+    /// The level dealt with it; it went no further.
+    case handled
+    /// It went on unchanged.
+    case passed
+    /// It went on as the event with this name.
+    case transformed(into: String)
+    /// The level asked the person, who answered.
+    case asked(String, confirmed: Bool)
+    /// A scene rule stopped it.
+    case blocked
+    /// A scene rule navigated to this scene.
+    case navigated(to: String)
+    /// The scene let it through to the module's default action and the host.
+    case letThrough
+    /// The module ran its default action (``Module/perform(_:)``).
+    case performed
+    /// The host received it.
+    case received
+    /// The scene loaded a module again (retry, refresh, next page); its status after.
+    case reloaded(ModuleID, LoadRequest, status: ModuleStatus)
+    /// The scene selected a tab.
+    case selectedTab(String)
+    /// A runtime event that named nothing there; the reason in words.
+    case ignored(String)
+
+    public var description: String {
+        switch self {
+        case .handled: "handled"
+        case .passed: "passed"
+        case .transformed(let name): "transformed to \(name)"
+        case .asked(let title, let confirmed): "asked '\(title)', \(confirmed ? "confirmed" : "declined")"
+        case .blocked: "blocked"
+        case .navigated(let scene): "navigated to \(scene)"
+        case .letThrough: "let through"
+        case .performed: "performed"
+        case .received: "received"
+        case .reloaded(let id, let request, let status):
+            "\(request == .initial ? "retried" : request == .refresh ? "refreshed" : "loaded more of") \(id): \(status.rawValue)"
+        case .selectedTab(let tab): "selected tab \(tab)"
+        case .ignored(let reason): "ignored: \(reason)"
+        }
+    }
 }

@@ -40,7 +40,7 @@ extension SceneInstance {
             self.current = event
         }
 
-        mutating func note(_ level: RouteLevel, _ action: String) {
+        mutating func note(_ level: RouteLevel, _ action: RouteAction) {
             steps.append(RouteStep(level, action))
         }
 
@@ -62,17 +62,17 @@ extension SceneInstance {
             let local = Event(event.name, from: event.source.localComponent, payload: event.payload)
             switch await slot.module.handle(local) {
             case .handled:
-                trace.note(.module(origin), "handled")
+                trace.note(.module(origin), .handled)
                 trace.result = .handled(by: .module(origin))
                 return
             case .pass:
-                trace.note(.module(origin), "passed")
+                trace.note(.module(origin), .passed)
             case .transform(let transformed):
                 trace.current = Event(transformed.name, from: transformed.source.qualified(by: origin), payload: transformed.payload)
-                trace.note(.module(origin), "transformed to \(transformed.name)")
+                trace.note(.module(origin), .transformed(into: transformed.name))
             case .confirm(let confirmation):
                 let accepted = await host.confirm(confirmation)
-                trace.note(.module(origin), "asked '\(confirmation.title)', \(accepted ? "confirmed" : "declined")")
+                trace.note(.module(origin), .asked(confirmation.title, confirmed: accepted))
                 guard accepted else {
                     trace.result = .cancelled(by: .module(origin))
                     return
@@ -86,7 +86,7 @@ extension SceneInstance {
         guard
             let rule = rules.first(where: { $0.matches(trace.current.name) && ($0.condition?.evaluate(in: environment) ?? true) })
         else {
-            trace.note(.scene, "passed")
+            trace.note(.scene, .passed)
             await letThrough(origin: origin, trace: &trace)
             return
         }
@@ -101,13 +101,13 @@ extension SceneInstance {
                     confirmLabel: resolve(template.confirmLabel, environment),
                     cancelLabel: resolve(template.cancelLabel, environment))
                 let accepted = await host.confirm(confirmation)
-                trace.note(.scene, "asked '\(confirmation.title)', \(accepted ? "confirmed" : "declined")")
+                trace.note(.scene, .asked(confirmation.title, confirmed: accepted))
                 guard accepted else {
                     trace.result = .cancelled(by: .scene)
                     return
                 }
             case .block:
-                trace.note(.scene, "blocked")
+                trace.note(.scene, .blocked)
                 trace.result = .cancelled(by: .scene)
                 return
             case .navigate(let scene, let arguments):
@@ -116,18 +116,18 @@ extension SceneInstance {
                     arguments: arguments.mapValues { $0.resolvingTemplates(in: environment, allowsEventFields: true) },
                     trigger: trace.current.name)
                 trace.navigations.append(intent)
-                trace.note(.scene, "navigated to \(scene)")
+                trace.note(.scene, .navigated(to: scene))
                 await host.navigate(to: intent)
             case .continue:
                 if !delivered {
-                    trace.note(.scene, "let through")
+                    trace.note(.scene, .letThrough)
                     await letThrough(origin: origin, trace: &trace)
                     delivered = true
                 }
             }
         }
         if !delivered {
-            trace.note(.scene, "let through")
+            trace.note(.scene, .letThrough)
             await letThrough(origin: origin, trace: &trace)
         }
     }
@@ -142,11 +142,11 @@ extension SceneInstance {
         if let origin, let slot = slots[origin] {
             let local = Event(trace.current.name, from: trace.current.source.localComponent, payload: trace.current.payload)
             await slot.module.perform(local)
-            trace.note(.module(origin), "performed")
+            trace.note(.module(origin), .performed)
         }
         guard phase != .left else { return }
         await host.receive(trace.current)
-        trace.note(.host, "received")
+        trace.note(.host, .received)
         trace.result = .delivered
     }
 
@@ -155,7 +155,7 @@ extension SceneInstance {
         case SceneEvents.retry, SceneEvents.refresh, SceneEvents.loadMore:
             let id = event.payload["module"]?.stringValue.map { ModuleID($0) } ?? event.source.moduleComponent
             guard slots[id] != nil else {
-                trace.note(.scene, "ignored: no module '\(id)'")
+                trace.note(.scene, .ignored("no module '\(id)'"))
                 trace.result = .handled(by: .scene)
                 return
             }
@@ -166,21 +166,20 @@ extension SceneInstance {
                 default: .initial
                 }
             await load(id, request)
-            let status = slots[id]?.status.rawValue ?? "unknown"
-            trace.note(.scene, "\(request == .initial ? "retried" : request == .refresh ? "refreshed" : "loaded more of") \(id): \(status)")
+            if let status = slots[id]?.status { trace.note(.scene, .reloaded(id, request, status: status)) }
         case SceneEvents.selectTab:
             guard let switchID = event.payload["tabs"]?.stringValue, let tab = event.payload["tab"]?.stringValue,
                 let tabs = tabs(ofSwitch: switchID),
                 let newTab = tabs.first(where: { $0.id == tab })
             else {
-                trace.note(.scene, "ignored: no such tab")
+                trace.note(.scene, .ignored("no such tab"))
                 trace.result = .handled(by: .scene)
                 return
             }
             await selectTab(newTab, in: switchID, tabs: tabs)
-            trace.note(.scene, "selected tab \(tab)")
+            trace.note(.scene, .selectedTab(tab))
         default:
-            trace.note(.scene, "ignored: unknown runtime event")
+            trace.note(.scene, .ignored("unknown runtime event"))
         }
         trace.result = .handled(by: .scene)
     }

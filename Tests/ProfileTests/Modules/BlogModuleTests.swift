@@ -1,6 +1,7 @@
 import ProfileDomain
 import Scenery
 import SceneryBlogs
+import SceneryProfile
 import Testing
 
 @Suite struct BlogModuleTests {
@@ -124,7 +125,7 @@ import Testing
         let blogs = try module(author: "1", viewer: nil)
         try await blogs.load(.initial)
         backend.injector.currentPlan = FaultPlan([.fail(.blogs, operations: [.read])])
-        await #expect(throws: ProfileError.self) { try await blogs.load(.nextPage) }
+        await #expect(throws: InjectedFault.self) { try await blogs.load(.nextPage) }
         #expect(rows(await blogs.render()).count == 10)
         #expect(await blogs.notice == "Couldn't load more: The blogs service is unavailable (injected fault).")
     }
@@ -162,7 +163,7 @@ actor CountingBlogs: BlogService {
 
     func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
         requests.append(page)
-        if failing { throw ProfileError.injected("The blog service is down (injected).") }
+        if failing { throw InjectedFault(service: .blogs, message: "The blog service is down (injected).") }
         return try await base.blogs(by: author, viewer: viewer, page: page)
     }
 

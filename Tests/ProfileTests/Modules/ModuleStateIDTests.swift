@@ -2,6 +2,7 @@ import ProfileDomain
 import Scenery
 import SceneryBlogs
 import SceneryDrafts
+import SceneryProfile
 import SceneryTesting
 import SceneryUserInfo
 import SceneryUserList
@@ -17,7 +18,7 @@ import Testing
     /// next page, empty, and an action that fails and leaves a notice. Returns every
     /// rendering seen, named by the state it shows.
     func renderings(
-        of module: any Module, log: RenderLog, service: ServiceKind, action: Event?, emptyModule: (any Module)?
+        of module: any Module, log: RenderLog, service: ServiceName, action: Event?, emptyModule: (any Module)?
     ) async -> [(String, ViewNode)] {
         var seen: [(String, ViewNode)] = [("idle", await module.render())]
         backend.injector.currentPlan = FaultPlan([.fail(service, operations: [.read])])

@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryProfile
 import SceneryUserInfo
 import Testing
 
@@ -40,7 +41,7 @@ import Testing
     @Test func failsLoudlyForAnUnknownUserOrAFailingService() async throws {
         await #expect(throws: ProfileError.userNotFound("42")) { try await module(user: "42", viewer: nil).load(.initial) }
         backend.injector.currentPlan = FaultPlan([.fail(.profiles)])
-        await #expect(throws: ProfileError.self) { try await module(user: "1", viewer: nil).load(.initial) }
+        await #expect(throws: InjectedFault.self) { try await module(user: "1", viewer: nil).load(.initial) }
     }
 
     @Test func unfollowIsOptimisticAndRollsBackWhenTheWriteFails() async throws {

@@ -1,30 +1,17 @@
-import Synchronization
+import ProfileDomain
+import Scenery
 
-/// Holds a ``FaultPlan`` that may change while services run (a test makes a service fail,
-/// then recover), and applies it to calls.
-public final class FaultInjector: Sendable {
-    private let plan: Mutex<FaultPlan>
-
-    public init(_ plan: FaultPlan = FaultPlan()) {
-        self.plan = Mutex(plan)
-    }
-
-    /// The plan in force.
-    public var currentPlan: FaultPlan {
-        get { plan.withLock { $0 } }
-        set { plan.withLock { $0 = newValue } }
-    }
-
-    /// Applies the faults for one call: waits for latencies, throws for failures.
-    /// - Throws: ``ProfileError/injected(_:)``, or `CancellationError` while waiting.
-    public func apply(_ service: ServiceKind, _ operation: OperationKind) async throws {
-        for fault in plan.withLock({ $0.faults(for: service, operation) }) {
-            switch fault {
-            case .latency(let duration): try await Task.sleep(for: duration)
-            case .failure(let message): throw ProfileError.injected(message)
-            }
-        }
-    }
+extension ServiceName {
+    /// `ProfileService`: profiles and the viewer's relationship to them.
+    public static let profiles: ServiceName = "profiles"
+    /// `BlogService`: blogs and likes.
+    public static let blogs: ServiceName = "blogs"
+    /// `DraftService`: the owner's drafts.
+    public static let drafts: ServiceName = "drafts"
+    /// `RelationshipService`: follows and friendships.
+    public static let relationships: ServiceName = "relationships"
+    /// The profile services, for tools that offer faults by name.
+    public static let profileServices: [ServiceName] = [.profiles, .blogs, .drafts, .relationships]
 }
 
 extension ProfileServices {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ProfileDomain
 import Scenery
 
 /// Faults on purpose, for demos: make a service fail or slow.
@@ -7,7 +6,7 @@ struct FaultOptions: ParsableArguments {
     @Option(
         name: .customLong("fail"),
         help: ArgumentHelp(
-            "Make a service fail: profiles, blogs, drafts or relationships, optionally :reads or :writes (e.g. blogs:writes). Repeatable.",
+            "Make a service fail: \(ModuleCatalog.current.services.map(\.rawValue).joined(separator: ", ")); optionally :reads or :writes (e.g. blogs:writes). Repeatable.",
             valueName: "service[:reads|writes]"))
     var failures: [String] = []
 
@@ -53,13 +52,13 @@ struct FaultOptions: ParsableArguments {
         return FaultPlan(rules)
     }
 
-    private static func service(_ name: String, option: String) throws -> ServiceKind {
-        guard let service = ServiceKind(rawValue: name) else {
-            let names = ServiceKind.allCases.map(\.rawValue)
+    private static func service(_ name: String, option: String) throws -> ServiceName {
+        let names = ModuleCatalog.current.services.map(\.rawValue)
+        guard names.contains(name) else {
             let close = Suggestion.closest(to: name, in: names).map { " Did you mean '\($0)'?" } ?? ""
             throw ValidationError("'\(option)': unknown service '\(name)'.\(close) Services: \(names.joined(separator: ", ")).")
         }
-        return service
+        return ServiceName(name)
     }
 
     /// A duration with its unit (`300ms`, `2s`, `1.5s`), at most a minute. A bare number is

@@ -81,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
 /// Polls a scene directory and hands the server new scenes when a file changes.
 struct SceneWatcher: Sendable {
     let directory: String
-    let services: ProfileServices
+    let services: ToolServices
 
     /// A file's content, to tell what changed.
     private func snapshot() -> [String: Data] {

@@ -18,8 +18,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            var registry = ModuleCatalog.registry(services: nil)
-            ModuleCatalog.addBuiltInScenes(to: &registry)
+            var registry = try ModuleCatalog.current.toolRegistry(services: nil)
             var checked: [URL] = []
             var context: [URL] = []
             for path in paths.isEmpty ? ["Scenes"] : paths {

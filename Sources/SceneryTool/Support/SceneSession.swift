@@ -3,6 +3,7 @@ import Foundation
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryProfile
 
 /// The options `run` and `interact` share: where the scenes and the data are, and faults.
 struct SessionOptions: ParsableArguments {
@@ -21,12 +22,13 @@ struct SessionOptions: ParsableArguments {
 struct SceneSession {
     let registry: SceneRegistry
     let store: SQLiteProfileStore
-    /// The store's services with the faults asked for.
-    let services: ProfileServices
+    /// The store's services with the faults asked for, for the catalog's modules.
+    let services: ToolServices
 
     init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions) async throws {
         store = try database.openStore()
-        services = ProfileServices(store).injectingFaults(from: FaultInjector(try faults.plan()))
+        let injector = FaultInjector(try faults.plan())
+        services = ToolServices(profiles: ProfileServices(store).injectingFaults(from: injector), faults: injector, databasePath: store.path)
         registry = try await scenes.loadRegistry(services: services)
     }
 

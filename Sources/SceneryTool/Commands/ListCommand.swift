@@ -14,11 +14,29 @@ struct ListCommand: AsyncParsableCommand {
         ))
     var manifest = false
 
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp("With --manifest: only this module type (repeatable), as a package writes the manifest of its own modules.", valueName: "type"))
+    var types: [String] = []
+
+    func validate() throws {
+        if !types.isEmpty, !manifest {
+            throw ValidationError("--type chooses the module types of a manifest; use it with --manifest.")
+        }
+    }
+
     func run() async throws {
         try await reportingFailures {
             let registry = try await scenes.loadRegistry(services: nil)
             if manifest {
-                Output.write(try ModuleManifest(modules: registry.moduleDescriptors).jsonText())
+                let known = registry.moduleDescriptors.map(\.type)
+                for type in types where !known.contains(type) {
+                    throw CommandFailure(
+                        "--type \(type): no module type '\(type)' is registered\(didYouMean(type, in: known)); types: \(known.joined(separator: ", ")).",
+                        code: .usage)
+                }
+                let chosen = registry.moduleDescriptors.filter { types.isEmpty || types.contains($0.type) }
+                Output.write(try ModuleManifest(modules: chosen).jsonText())
                 return
             }
             Output.line("Module types:")

@@ -7,7 +7,7 @@ import Scenery
 struct ContextOptions: ParsableArguments {
     @Argument(
         help: "The scene id: a file name in the scene directory, without .json.",
-        completion: .list(BundledScene.allCases.map(\.rawValue)))
+        completion: .list(ModuleCatalog.current.sceneIDs))
     var scene: String
 
     @Option(help: "The signed-in user's id; leave out for a signed-out viewer.")

@@ -3,7 +3,6 @@ import Foundation
 import Scenery
 
 /// The `scenery` command: run, explore, validate and list scenes, and manage the data.
-@main
 struct SceneryCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenery",
@@ -18,8 +17,7 @@ struct SceneryCLI: AsyncParsableCommand {
     )
 
     /// Runs the tool, first catching a mistyped command name to suggest the right one.
-    static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+    static func run(_ arguments: [String]) async {
         if let first = arguments.first, !first.hasPrefix("-"), first != "help" {
             let names = configuration.subcommands.map { $0._commandName }
             if !names.contains(first) {

@@ -1,23 +1,14 @@
-/// Which service a fault applies to.
-public enum ServiceKind: String, Sendable, Hashable, CaseIterable {
-    case profiles, blogs, drafts, relationships
-}
-
-/// Reads fetch; writes change data (like, follow, friendship).
-public enum OperationKind: String, Sendable, Hashable, CaseIterable {
-    case read, write
-}
-
-/// Faults to inject into the profile services, for tests and demos.
+/// Faults to inject into services, for tests and demos: make a named service fail or slow
+/// down, for reads, writes or both.
 ///
 /// ```swift
-/// let injector = FaultInjector(FaultPlan([.fail(.blogs, operations: [.write])]))
-/// let services = ProfileServices(store).injectingFaults(from: injector)
+/// let injector = FaultInjector(FaultPlan([.fail("blogs", operations: [.write]), .delay("bin", by: .seconds(2))]))
+/// let services = ProfileServices(store).injectingFaults(from: injector)   // SceneryProfile
 /// ```
 public struct FaultPlan: Sendable, Hashable {
     /// What happens to a matching call.
     public enum Fault: Sendable, Hashable {
-        /// The call throws ``ProfileError/injected(_:)`` with this message.
+        /// The call throws ``InjectedFault`` with this message.
         case failure(String)
         /// The call waits this long first (cancellably), then proceeds.
         case latency(Duration)
@@ -25,25 +16,25 @@ public struct FaultPlan: Sendable, Hashable {
 
     /// A fault and the calls it applies to.
     public struct Rule: Sendable, Hashable {
-        public var service: ServiceKind
+        public var service: ServiceName
         public var operations: Set<OperationKind>
         public var fault: Fault
 
-        public init(service: ServiceKind, operations: Set<OperationKind> = Set(OperationKind.allCases), fault: Fault) {
+        public init(service: ServiceName, operations: Set<OperationKind> = Set(OperationKind.allCases), fault: Fault) {
             self.service = service
             self.operations = operations
             self.fault = fault
         }
 
         /// Calls to `service` fail.
-        public static func fail(_ service: ServiceKind, operations: Set<OperationKind> = Set(OperationKind.allCases)) -> Rule {
+        public static func fail(_ service: ServiceName, operations: Set<OperationKind> = Set(OperationKind.allCases)) -> Rule {
             Rule(
                 service: service, operations: operations,
                 fault: .failure("The \(service.rawValue) service is unavailable (injected fault)."))
         }
 
         /// Calls to `service` take `duration` longer.
-        public static func delay(_ service: ServiceKind, by duration: Duration) -> Rule {
+        public static func delay(_ service: ServiceName, by duration: Duration) -> Rule {
             Rule(service: service, fault: .latency(duration))
         }
     }
@@ -56,7 +47,7 @@ public struct FaultPlan: Sendable, Hashable {
     }
 
     /// The faults for one call.
-    public func faults(for service: ServiceKind, _ operation: OperationKind) -> [Fault] {
+    public func faults(for service: ServiceName, _ operation: OperationKind) -> [Fault] {
         rules.filter { $0.service == service && $0.operations.contains(operation) }.map(\.fault)
     }
 }

@@ -2,11 +2,10 @@ import ArgumentParser
 import Foundation
 import ProfileDomain
 import Scenery
-import SceneryProfile
 import SceneryRemote
 import SceneryServer
 
-/// Where the scene files are: the scenes built into the tool, and optionally a directory
+/// Where the scene files are: the scenes of the tool's catalog, and optionally a directory
 /// or a scene server whose scenes add to them or replace them by id.
 struct SceneOptions: ParsableArguments {
     @Option(
@@ -56,9 +55,9 @@ struct SceneOptions: ParsableArguments {
     /// versions from the cache, then a refresh; problems are printed as warnings and the
     /// scenes the tool had stay).
     ///
-    /// - Parameter services: The backend for the profile modules; `nil` declares them for
+    /// - Parameter services: The data for the catalog's modules; `nil` declares them for
     ///   validation only.
-    func loadRegistry(services: ProfileServices?) async throws -> SceneRegistry {
+    func loadRegistry(services: ToolServices?) async throws -> SceneRegistry {
         guard let server else { return try Self.loadRegistry(directory: directory, services: services) }
         let remote = RemoteScenes(
             server: server, registry: try Self.loadRegistry(directory: nil, services: services), transport: NIOSceneTransport(),
@@ -70,9 +69,8 @@ struct SceneOptions: ParsableArguments {
     }
 
     /// A registry with the built-in scenes and those of `directory` over them.
-    static func loadRegistry(directory: String?, services: ProfileServices?) throws -> SceneRegistry {
-        var registry = ModuleCatalog.registry(services: services)
-        ModuleCatalog.addBuiltInScenes(to: &registry)
+    static func loadRegistry(directory: String?, services: ToolServices?) throws -> SceneRegistry {
+        var registry = try ModuleCatalog.current.toolRegistry(services: services)
         guard let directory else { return registry }
         let contents = try SceneDirectory(path: directory, option: "--scenes")
         try contents.declareManifests(in: &registry)
@@ -87,21 +85,14 @@ struct SceneOptions: ParsableArguments {
     }
 }
 
-/// The module types and scenes the command-line tool has built in.
-enum ModuleCatalog {
-    static func registry(services: ProfileServices?) -> SceneRegistry {
-        var registry = SceneRegistry()
-        if let services {
-            registry.registerProfileModules(services)
-        } else {
-            registry.declareProfileModules()
+extension ModuleCatalog {
+    /// ``registry(services:)``, with a failure worded for the command line.
+    func toolRegistry(services: ToolServices?) throws -> SceneRegistry {
+        do {
+            return try registry(services: services)
+        } catch let error as SceneryError {
+            throw CommandFailure("The tool's own scenes cannot be read: \(error.description) Reinstall the tool with its resources.", code: .sceneryError)
         }
-        return registry
-    }
-
-    /// Adds the scenes of this package's `Scenes/`, embedded at build time.
-    static func addBuiltInScenes(to registry: inout SceneRegistry) {
-        registry.addScenes(sources: BundledScene.allCases.map { ($0.rawValue, $0.source, "Scenes/\($0.rawValue).json") })
     }
 }
 

@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+// An outside package: a module Scenery does not have (a recycle bin of deleted blogs, for
+// their owner only), its scene, and the whole scenery tool with it — no edit to Scenery.
+import PackageDescription
+
+let package = Package(
+    name: "RecycleBin",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "RecycleBin", targets: ["RecycleBin"]),
+        .executable(name: "recycle-bin", targets: ["recycle-bin"]),
+    ],
+    dependencies: [
+        // In an app: .package(url: "https://github.com/…/Scenery", from: "0.3.0").
+        .package(name: "Scenery", path: "../..")
+    ],
+    targets: [
+        // The module, its service, its scene and the catalog entry that registers them.
+        .target(
+            name: "RecycleBin",
+            dependencies: [
+                .product(name: "Scenery", package: "Scenery"),
+                .product(name: "ProfileDomain", package: "Scenery"),
+                .product(name: "SceneryTool", package: "Scenery"),
+            ],
+            resources: [.copy("Scenes")]),
+        // The full scenery tool, with the recycle bin.
+        .executableTarget(
+            name: "recycle-bin",
+            dependencies: ["RecycleBin", .product(name: "SceneryTool", package: "Scenery")]),
+        .testTarget(
+            name: "RecycleBinTests",
+            dependencies: [
+                "RecycleBin", "recycle-bin",
+                .product(name: "Scenery", package: "Scenery"),
+                .product(name: "SceneryTesting", package: "Scenery"),
+                .product(name: "SceneryTool", package: "Scenery"),
+                .product(name: "ProfileStore", package: "Scenery"),
+                .product(name: "SceneryProfile", package: "Scenery"),
+            ],
+            // Recorded scene scripts, read from (and recorded into) the checkout.
+            exclude: ["Scripts"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

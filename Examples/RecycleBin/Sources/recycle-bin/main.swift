@@ -1,0 +1,4 @@
+import RecycleBin
+import SceneryTool
+
+await SceneryTool.main(catalog: .profile + .recycleBin)

@@ -1,0 +1,47 @@
+import Foundation
+import Scenery
+
+/// The scene files that ship with Scenery (this folder, `Scenes/`), as package resources.
+///
+/// An app or a tool that depends on the `SceneryScenes` product gets them without a checkout
+/// on disk, so its own scene files can extend them (`"extends": "user-profile"`):
+///
+/// ```swift
+/// var registry = SceneRegistry()
+/// registry.registerProfileModules(services)
+/// try registry.addScenes(files: BundledScenes.files)            // Scenery's scenes…
+/// try registry.addScenes(files: MyApp.sceneFiles)                // …and the app's over them, by id
+/// ```
+public enum BundledScenes {
+    /// The folder of the scene files (and `scene.schema.json`) in this product's resources.
+    public static var directory: URL {
+        Bundle.module.resourceURL ?? Bundle.module.bundleURL
+    }
+
+    /// The scene files, sorted by name: every `*.json` but the schema and manifests
+    /// (``SceneRegistry/isSceneFile(_:)``).
+    public static var files: [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter(SceneRegistry.isSceneFile).sorted().map { directory.appending(path: $0) }
+    }
+
+    /// The ids of the bundled scenes (the file names without `.json`).
+    public static var ids: [String] {
+        files.map { $0.deletingPathExtension().lastPathComponent }
+    }
+
+    /// The JSON Schema of scene files, for editors.
+    public static var schema: URL {
+        directory.appending(path: "scene.schema.json")
+    }
+}
+
+extension SceneRegistry {
+    /// Adds Scenery's bundled scenes (``BundledScenes``) without validating them, named
+    /// `Scenes/<file>` in diagnostics. Add your own scenes after them: a scene replaces the
+    /// bundled one with its id, and may extend any of them.
+    /// - Throws: ``SceneryError`` if a resource cannot be read.
+    public mutating func addBundledScenes() throws(SceneryError) {
+        try addScenes(files: BundledScenes.files, displayRoot: URL(filePath: "Scenes", directoryHint: .isDirectory))
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The `scenery` command-line tool as a library: every command, for the module types and
+/// scenes of a ``ModuleCatalog``.
+///
+/// An outside package's executable target is the whole tool with its own modules:
+///
+/// ```swift
+/// // Sources/recycle-bin/main.swift
+/// import RecycleBin
+/// import SceneryTool
+///
+/// await SceneryTool.main(catalog: .profile + .recycleBin)
+/// ```
+///
+/// ```text
+/// $ swift run recycle-bin run user-profile-bin --viewer 1 --arg user=1
+/// $ swift run recycle-bin validate Scenes
+/// $ swift run recycle-bin serve
+/// ```
+public enum SceneryTool {
+    /// Runs the tool with the process's arguments and exits with its status (see
+    /// `scenery --help` for the exit codes).
+    ///
+    /// - Parameter catalog: The module types, scenes and services the commands know.
+    public static func main(catalog: ModuleCatalog = .profile) async {
+        await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// Runs the tool with these arguments (the command name first, as in `["run", "user-profile"]`).
+    public static func main(catalog: ModuleCatalog, arguments: [String]) async {
+        await ModuleCatalog.$current.withValue(catalog) {
+            await SceneryCLI.run(arguments)
+        }
+    }
+}
