@@ -19,7 +19,7 @@ public enum BundledScenes {
     }
 
     /// The scene files, sorted by name: every `*.json` but the schema and manifests
-    /// (``SceneRegistry/isSceneFile(_:)``).
+    /// (`SceneRegistry/isSceneFile(_:)`).
     public static var files: [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter(SceneRegistry.isSceneFile).sorted().map { directory.appending(path: $0) }

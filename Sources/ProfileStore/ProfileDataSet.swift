@@ -175,7 +175,7 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
     }
 
     /// Reads a data set from JSON.
-    /// - Throws: ``ProfileError/invalidData(_:)`` with the JSON path of the problem.
+    /// - Throws: `ProfileError/invalidData(_:)` with the JSON path of the problem.
     public static func decode(from data: Data) throws(ProfileError) -> ProfileDataSet {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -248,7 +248,7 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
 extension SQLiteProfileStore {
     /// Replaces everything in the database with `dataSet`, in one transaction.
     ///
-    /// - Throws: ``ProfileError/invalidData(_:)`` listing every problem of the data set;
+    /// - Throws: `ProfileError/invalidData(_:)` listing every problem of the data set;
     ///   nothing is changed then.
     public func importData(_ dataSet: ProfileDataSet) throws(ProfileError) {
         try withConnection { connection throws(ProfileError) in try Self.replaceAll(with: dataSet, in: connection) }

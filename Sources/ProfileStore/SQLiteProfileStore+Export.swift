@@ -7,7 +7,7 @@ extension SQLiteProfileStore {
     /// Holds the whole data set in memory; ``exportJSON(to:)`` writes the same data one
     /// record at a time.
     ///
-    /// - Throws: ``ProfileError/storage(_:)`` naming the database, the table and the row of a
+    /// - Throws: `ProfileError/storage(_:)` naming the database, the table and the row of a
     ///   value this program cannot have written (an id that is not an integer, a date outside
     ///   the years 1–9999), rather than exporting something that cannot be imported again.
     public func exportData() throws(ProfileError) -> ProfileDataSet {
@@ -32,7 +32,7 @@ extension SQLiteProfileStore {
     /// ```
     ///
     /// - Parameter write: Receives the text in order, in chunks of about 64 KB.
-    /// - Throws: ``ProfileError/storage(_:)`` for a row this program cannot have written
+    /// - Throws: `ProfileError/storage(_:)` for a row this program cannot have written
     ///   (as ``exportData()``), or what `write` throws. Part of the text may have been
     ///   written by then: write to a temporary file and keep it only if this returns.
     public func exportJSON(to write: (String) throws -> Void) throws {
@@ -208,7 +208,7 @@ extension SQLiteProfileStore {
     /// author's newest, in one transaction: long lists to try (a profile with 10,000 blogs).
     ///
     /// - Returns: The ids of the new blogs.
-    /// - Throws: ``ProfileError/userNotFound(_:)`` for an unknown author; nothing is added then.
+    /// - Throws: `ProfileError/userNotFound(_:)` for an unknown author; nothing is added then.
     @discardableResult
     public func addGeneratedBlogs(count: Int, author: UserID) throws(ProfileError) -> ClosedRange<Int64> {
         precondition(count >= 1, "count must be at least 1")

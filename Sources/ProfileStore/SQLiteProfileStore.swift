@@ -21,7 +21,7 @@ public final class SQLiteProfileStore: Sendable {
     /// Opens the database at `path`, creating its file if needed (and its directory when
     /// `createsDirectory` is true), applying migrations, and seeding the demo data into a
     /// new database when `seedDemoData` is true.
-    /// - Throws: ``ProfileError/storage(_:)`` if it cannot be opened or migrated, or its
+    /// - Throws: `ProfileError/storage(_:)` if it cannot be opened or migrated, or its
     ///   directory does not exist and `createsDirectory` is false.
     public init(path: String, seedDemoData: Bool = true, createsDirectory: Bool = false) throws(ProfileError) {
         if path != ":memory:" {

@@ -7,7 +7,7 @@ import Scenery
 /// sends `blog.open` with the blog's id for the scene to navigate. Refresh and "Load more"
 /// are the runtime's `scenery.refresh` and `scenery.loadMore`.
 ///
-/// When a host shows a window of the list (``SceneInstance/setWindow(_:for:)``, a browser
+/// When a host shows a window of the list (`SceneInstance/setWindow(_:for:)`, a browser
 /// scrolling), the module fetches the rows the window reaches and renders only those, with
 /// the list's full size; the host scrolls instead of asking for more.
 ///

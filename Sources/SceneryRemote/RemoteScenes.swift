@@ -22,7 +22,7 @@ import Scenery
 /// The server publishes `index.json` (`{ "scenes": [ { "id": "user-profile", "etag": "\"…\"" } ] }`)
 /// and `<id>.json` for each scene (`scenery serve` does). A refresh reads the index, then
 /// fetches with `If-None-Match` only the scenes whose tag changed. A new version becomes
-/// active only if ``SceneCatalog`` accepts it (compatible with this app, valid with its
+/// active only if `SceneCatalog` accepts it (compatible with this app, valid with its
 /// module types and every scene that extends it); otherwise the version the app had stays
 /// and an ``Event`` says why, with file, line and column. A scene the index no longer lists
 /// is withdrawn: the bundled version comes back. A server that is down, slow,

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// A page is rendered on the server (readable before any script runs), then a small script
 /// opens a WebSocket, sends the id of each control a person activates, and applies the
-/// numbered DOM operations the server sends back. One ``SceneInstance`` lives per open page;
+/// numbered DOM operations the server sends back. One `SceneInstance` lives per open page;
 /// the viewer comes only from a signed sign-in cookie.
 ///
 /// ```swift
@@ -22,7 +22,7 @@ import Synchronization
 ///
 /// Routes: `/` (the scenes), `/scenes/{id}?name=value…` (a scene), `/sign-in` (GET a page,
 /// POST `user=ID`), `/sign-out` (POST), `/preview/{id}?…` (when enabled), `/live` (the
-/// WebSocket), `/assets/scenery.js` and `/assets/scenery.css`. Build ``application()`` to
+/// WebSocket), `/assets/scenery.js` and `/assets/scenery.css`. Build ``application(onListening:)`` to
 /// test it, or ``router()`` to mount it in an application of your own.
 public final class SceneryServer: Sendable {
     /// How the server listens and what it allows.

@@ -1,7 +1,7 @@
 import Foundation
 import Scenery
 
-/// A ``SceneHost`` that keeps its own copy of the scene's tree and applies every update's
+/// A `SceneHost` that keeps its own copy of the scene's tree and applies every update's
 /// patches to it, as a real host does, checking the update stream on the way.
 ///
 /// Use it to prove that what a module sends a host adds up: after any sequence of
@@ -18,7 +18,7 @@ import Scenery
 /// ```
 ///
 /// It checks that sequence numbers follow one another without gaps and that every patch
-/// list applies (``PatchableTree``). Updates that arrive before ``attach(to:)`` returns are
+/// list applies (`PatchableTree`). Updates that arrive before ``attach(to:)`` returns are
 /// kept and applied after the snapshot, as a host that opens a live connection first and
 /// asks for the tree second must do.
 public final class MirroringHost: SceneHost, Sendable {

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The harness is exhaustive, as TCA's `TestStore` is: a load, a send or a tap whose tree
 /// changed must describe the new tree; each update the module announced along the way
-/// (``ModuleContext/setNeedsRender()``) must be taken with ``receiveUpdate(timeout:_:)``
+/// (`ModuleContext/setNeedsRender()`) must be taken with ``receiveUpdate(timeout:_:)``
 /// and each event it passed on with ``receiveEvent(_:timeout:_:)``; and ``finish()`` fails
 /// if anything was left unaccounted for. Each failure is an ``ExpectationFailure`` that says
 /// what happened and what the tree is.
@@ -31,12 +31,12 @@ public final class ModuleHarness<M: Module>: Sendable {
     /// Makes the module from parameters, with the defaults of its descriptor filled in.
     ///
     /// - Parameters:
-    ///   - type: The module type; its ``Module/descriptor`` checks and completes `parameters`.
+    ///   - type: The module type; its `Module/descriptor` checks and completes `parameters`.
     ///   - parameters: The values a scene file would give.
     ///   - viewer: Who is looking, `nil` when signed out.
     ///   - id: The module's id in its (imagined) scene.
-    ///   - make: The factory, as registered with ``SceneRegistry/register(_:factory:)``.
-    /// - Throws: ``ParameterError`` if the parameters do not fit the descriptor, or what `make` throws.
+    ///   - make: The factory, as registered with `SceneRegistry/register(_:factory:)`.
+    /// - Throws: `ParameterError` if the parameters do not fit the descriptor, or what `make` throws.
     public init(
         _ type: M.Type, parameters: [String: JSONValue] = [:], viewer: String? = nil, id: ModuleID = "module",
         make: (ModuleParameters, ModuleContext) throws -> M
@@ -62,7 +62,9 @@ public final class ModuleHarness<M: Module>: Sendable {
     /// Loads, as the runtime does for a first load, a refresh or the next page, and checks the
     /// tree after it.
     ///
-    /// - Parameter assert: Checks the new tree; needed when the tree changed (throw to fail).
+    /// - Parameters:
+    ///   - request: The first load, a refresh, or the next page.
+    ///   - assert: Checks the new tree; needed when the tree changed (throw to fail).
     /// - Throws: What the load throws (the runtime would show the module's error block), or
     ///   ``ExpectationFailure`` for an effect left unaccounted for before it, or a changed
     ///   tree with no `assert`.
@@ -74,9 +76,9 @@ public final class ModuleHarness<M: Module>: Sendable {
 
     /// Sends an event from one of the module's nodes, as a host does on a tap.
     ///
-    /// The module's ``Module/handle(_:)`` decides; an event it passes on (or transforms) is
+    /// The module's `Module/handle(_:)` decides; an event it passes on (or transforms) is
     /// recorded as sent up — take it with ``receiveEvent(_:timeout:_:)`` — and, when
-    /// `letThrough` (no scene rule stops it), its ``Module/perform(_:)`` runs. A question the
+    /// `letThrough` (no scene rule stops it), its `Module/perform(_:)` runs. A question the
     /// module asks is recorded too and answered with `confirming`.
     /// - Returns: What the module decided.
     @discardableResult
@@ -141,7 +143,7 @@ public final class ModuleHarness<M: Module>: Sendable {
         try assert(event)
     }
 
-    /// Takes the oldest question the module asked (``EventDisposition/confirm(_:)``) and
+    /// Takes the oldest question the module asked (`EventDisposition/confirm(_:)`) and
     /// hands it to `assert`.
     public func receiveConfirmation(timeout: Duration = .seconds(2), _ assert: (Confirmation) throws -> Void = { _ in }) async throws {
         let effect = try await effects.next(within: timeout, waitingFor: "a question")

@@ -70,6 +70,7 @@ public struct RecordedScript: Codable, Sendable, Hashable {
     /// screen and each event's route against the recording.
     ///
     /// - Parameters:
+    ///   - file: The script (JSON); recording rewrites it.
     ///   - record: Record instead of check (the file is rewritten with what happened).
     ///   - registry: Makes the registry (modules with their services, and scenes) for the
     ///     script's `data`.

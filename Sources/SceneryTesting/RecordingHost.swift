@@ -1,7 +1,7 @@
 import Scenery
 import Synchronization
 
-/// A ``SceneHost`` for tests: it records every event, navigation and update it receives,
+/// A `SceneHost` for tests: it records every event, navigation and update it receives,
 /// and answers confirmations with a ``ScriptedConfirmer``.
 ///
 /// ```swift

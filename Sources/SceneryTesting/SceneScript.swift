@@ -31,7 +31,7 @@ public struct SceneScript: Sendable {
         case tap(NodeID, answering: [Bool] = [])
         /// Check where the last event's route ended.
         case expectResult(EventOutcome.Result)
-        /// Check the last event's route, as ``RouteStep`` descriptions.
+        /// Check the last event's route, as `RouteStep` descriptions.
         case expectRoute([String])
         /// Check the scenes the last event navigated to.
         case expectNavigations([String])
@@ -72,7 +72,7 @@ public struct SceneScript: Sendable {
 
     /// Runs the script.
     /// - Throws: ``ExpectationFailure`` for the first step that fails, or the
-    ///   ``SceneryError`` if the scene cannot be assembled.
+    ///   `SceneryError` if the scene cannot be assembled.
     @discardableResult
     public func run() async throws -> Transcript {
         let host = RecordingHost(confirmer: ScriptedConfirmer())

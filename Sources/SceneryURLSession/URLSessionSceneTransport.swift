@@ -5,7 +5,7 @@ import SceneryRemote
     import FoundationNetworking
 #endif
 
-/// ``SceneTransport`` over `URLSession`: what an app uses to take scenes from a server.
+/// `SceneTransport` over `URLSession`: what an app uses to take scenes from a server.
 ///
 /// ```swift
 /// let scenes = RemoteScenes(server: url, registry: registry, transport: URLSessionSceneTransport(), cache: cache)

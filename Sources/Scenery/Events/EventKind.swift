@@ -113,9 +113,14 @@ extension ModuleDescriptor {
     /// Creates a descriptor whose events are declared as kinds.
     ///
     /// - Parameters:
+    ///   - type: The name scene files use for the module type.
+    ///   - summary: One sentence for tools (`scenery list`).
+    ///   - version: The module's version, for scenes that require a newer one.
+    ///   - parameters: The parameters scene files may give.
     ///   - sends: Every event the module's nodes send.
     ///   - performs: The events the module acts on itself in ``Module/perform(_:)`` once the
     ///     scene lets them through (see ``defaultActions``).
+    ///   - ownerOnlyParameter: The user parameter that must be the viewer (private data).
     public init(
         type: String, summary: String, version: Int = 1, parameters: [ParameterSpec] = [], sends: [any AnyEventKind],
         performs: [any AnyEventKind] = [], ownerOnlyParameter: String? = nil

@@ -2,7 +2,7 @@
 ///
 /// A host answers confirmations, carries out navigation, receives the events that were
 /// let all the way through, and learns which module subtrees changed. The `scenery`
-/// command, a UIKit view controller and ``SceneryTesting``'s `RecordingHost` are hosts.
+/// command, a UIKit view controller and `SceneryTesting`'s `RecordingHost` are hosts.
 ///
 /// ```swift
 /// struct AlertHost: SceneHost {

@@ -169,8 +169,10 @@ public struct SceneRegistry: Sendable {
 
     /// Loads the given scene files, validates all scenes, and returns every problem found.
     ///
-    /// - Parameter displayRoot: When given, file names in diagnostics are shown relative to
-    ///   this directory's parent (`Scenes/user-profile.json`); otherwise as given.
+    /// - Parameters:
+    ///   - files: The scene files; each scene's id is its file name without `.json`.
+    ///   - displayRoot: When given, file names in diagnostics are shown relative to
+    ///     this directory's parent (`Scenes/user-profile.json`); otherwise as given.
     public mutating func loadScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
         try addScenes(files: files, displayRoot: displayRoot)
         _ = problems  // validate everything in one pass, then read it scene by scene

@@ -29,6 +29,7 @@ public struct HTMLRenderer: Sendable {
     /// The page for a tree: a document with the title as its `h1` and the tree in `main`.
     ///
     /// - Parameters:
+    ///   - node: The tree (a scene's, or any subtree).
     ///   - title: The page title and heading.
     ///   - language: The `lang` of the page (BCP 47), such as the scene file's `language`.
     public func render(_ node: ViewNode, title: String = "Scenery", language: String = "en") -> String {

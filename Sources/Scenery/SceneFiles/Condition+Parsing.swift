@@ -7,7 +7,9 @@ extension Condition {
 
     /// Parses a condition.
     ///
-    /// - Parameter allowsEventFields: Whether `event.x` operands are allowed (in event rules).
+    /// - Parameters:
+    ///   - source: The condition's text, as a scene file writes it (`viewer == user`).
+    ///   - allowsEventFields: Whether `event.x` operands are allowed (in event rules).
     /// - Throws: ``SyntaxError`` naming the problem and its offset.
     public init(parsing source: String, allowsEventFields: Bool = false) throws(SyntaxError) {
         var parser = ConditionParser(tokens: try ConditionLexer.tokens(of: source), allowsEventFields: allowsEventFields)

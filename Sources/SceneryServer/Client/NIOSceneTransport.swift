@@ -5,14 +5,14 @@ import NIOPosix
 import Scenery
 import SceneryRemote
 
-/// ``SceneTransport`` over SwiftNIO, for plain `http://` scene servers: what the `scenery`
+/// `SceneTransport` over SwiftNIO, for plain `http://` scene servers: what the `scenery`
 /// command uses with `--scenes http://HOST:PORT/scenes`.
 ///
 /// The command carries NIO already (for `serve`); fetching with URLSession instead would
 /// load libcurl and its libraries at every start of every command. Apps use
 /// `URLSessionSceneTransport`, which also speaks HTTPS.
 ///
-/// Enforces the ``RemoteScenes/Limits``: the body is read up to the limit and no further,
+/// Enforces the `RemoteScenes/Limits`: the body is read up to the limit and no further,
 /// the whole exchange (connection included) has a deadline, and redirects are followed
 /// (up to five) only to the same host and port.
 public struct NIOSceneTransport: SceneTransport {

@@ -36,7 +36,7 @@ public struct ModuleCatalog: Sendable {
     public private(set) var modules: [ModuleDescriptor]
     /// The names `--fail` and `--latency` accept.
     public private(set) var services: [ServiceName]
-    /// Events the catalog's hosts handle (see ``SceneRegistry/declareHostEvents(_:)``).
+    /// Events the catalog's hosts handle (see `SceneRegistry/declareHostEvents(_:)`).
     public private(set) var hostEvents: [String]
     private var sceneFolders: [SceneFolder]
     private var registrations: [Registration]
@@ -98,7 +98,7 @@ public struct ModuleCatalog: Sendable {
     ///
     /// - Parameter services: The data for the modules; `nil` declares the module types for
     ///   validation only.
-    /// - Throws: ``SceneryError`` if a scene folder cannot be read, or what a registration throws.
+    /// - Throws: `SceneryError` if a scene folder cannot be read, or what a registration throws.
     public func registry(services: ToolServices?) throws -> SceneRegistry {
         var registry = SceneRegistry()
         if let services {

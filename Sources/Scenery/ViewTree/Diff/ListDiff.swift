@@ -17,8 +17,8 @@
 /// ```
 ///
 /// The two initialisers have different labels on purpose: a row type that is both
-/// `Identifiable` and `Hashable` is matched by its ``Swift/Identifiable/id`` with
-/// ``init(from:to:)``, never by its whole value.
+/// `Identifiable` and `Hashable` is matched by its `Identifiable.id` with
+/// `init(from:to:)`, never by its whole value.
 ///
 /// Ids should be unique. Duplicates never crash and cost about what unique ids cost: the
 /// k-th occurrence of an id in one list is paired with the k-th in the other (moves are
@@ -44,7 +44,7 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// Items that moved, by new index ascending.
     public var moves: [Move] = []
     /// New indices of items in both lists whose content changed, ascending (only from
-    /// ``init(from:to:)``, which compares items).
+    /// `init(from:to:)`, which compares items).
     public var updates: [Int] = []
     /// Ids that occur more than once in either list, in no particular order.
     public var duplicateIDs: [ID] = []
