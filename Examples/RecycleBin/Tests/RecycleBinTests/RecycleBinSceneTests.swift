@@ -31,7 +31,6 @@ import Testing
         try await SceneScript(
             "user-profile-bin", context: SceneContext(viewer: "1", arguments: ["user": "1"]), registry: registry,
             steps: [
-                .tap("sections#bin"),
                 .expect(.showsModule("bin")),
                 .expect(.shows("Draft of March")),
                 .tap("bin/row.7.restore", answering: [true]),
