@@ -78,7 +78,7 @@ struct BenchmarkOptions {
 enum Benchmark: String, CaseIterable, ExpressibleByArgument {
     case diff, duplicates, update, assembly, loading, rendering
     case coldStart = "cold-start"
-    case memory
+    case memory, events
 
     var summary: String {
         switch self {
@@ -90,6 +90,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .rendering: "text, JSON and HTML of 10,000 rows"
         case .coldStart: "scenery vs a trivial executable (target: 2x)"
         case .memory: "peak memory of 100,000 rows, windowed and whole"
+        case .events: "typed event payloads against dictionaries"
         }
     }
 
@@ -103,6 +104,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .rendering: try await RenderingBenchmark.run(options)
         case .coldStart: try ColdStartBenchmark.run(options)
         case .memory: try MemoryBenchmark.run(options)
+        case .events: EventBenchmark.run(options)
         }
     }
 }

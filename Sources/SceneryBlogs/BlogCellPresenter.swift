@@ -55,7 +55,7 @@ public struct BlogCellPresenter: Sendable, Hashable {
             likeLine.append(
                 .button(
                     "\(id).like", title: title,
-                    sends: EventDescriptor("blog.like", payload: ["blog": .int(Int(blog.id)), "liked": .bool(!blog.likedByViewer)]),
+                    sends: BlogEvents.like.descriptor(BlogEvents.Like(blog: blog.id, liked: !blog.likedByViewer)),
                     style: blog.likedByViewer ? .secondary : .primary))
         }
         return ViewNode.stack(

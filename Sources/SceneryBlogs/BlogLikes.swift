@@ -9,8 +9,8 @@ struct BlogLikes {
 
     /// The like event's blog id and wanted state, if the event is a like.
     static func request(in event: Event) -> (blog: Int64, liked: Bool?)? {
-        guard event.name == "blog.like", let id = event.payload["blog"]?.intValue else { return nil }
-        return (Int64(id), event.payload["liked"]?.boolValue)
+        guard let like = try? BlogEvents.like.payload(of: event) else { return nil }
+        return (like.blog, like.liked)
     }
 
     /// The blog after a like or unlike the viewer asked for, before the server answers.

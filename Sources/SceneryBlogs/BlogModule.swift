@@ -26,7 +26,7 @@ public actor BlogModule: Module {
             ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
             ParameterSpec("refreshTitle", .string, default: "Refresh", summary: "The refresh button."),
         ] + BlogWording.parameters,
-        events: ["blog.open"])
+        sends: [BlogEvents.open])
 
     private let author: UserID
     private let header: String
@@ -89,7 +89,7 @@ public actor BlogModule: Module {
     /// One blog's row (selecting it sends `blog.open`).
     private func row(_ blog: Blog) -> ViewNode {
         BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil).render()
-            .selectable(sending: EventDescriptor("blog.open", payload: ["blog": .int(Int(blog.id))]))
+            .selectable(sending: BlogEvents.open.descriptor(BlogEvents.Open(blog: blog.id)))
     }
 
     /// Renders one row again (`blog.27`), so a like costs one row, not the list.

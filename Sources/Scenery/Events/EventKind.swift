@@ -34,8 +34,9 @@ public struct EventKind<Payload: Codable & Sendable>: AnyEventKind, Hashable {
 
     /// What a control sends for this event with `payload`.
     ///
-    /// The payload is encoded with `JSONEncoder`; a value that does not encode to a JSON
-    /// object (a bare number, say) is sent under the key `value`.
+    /// The payload is encoded with ``JSONValueEncoder`` (no text in between, so a control per
+    /// row costs little); a value that does not encode to a JSON object (a bare number, say)
+    /// is sent under the key `value`.
     public func descriptor(_ payload: Payload) -> EventDescriptor {
         EventDescriptor(name, payload: Self.encode(payload))
     }
@@ -68,9 +69,9 @@ public struct EventKind<Payload: Codable & Sendable>: AnyEventKind, Hashable {
     }
 
     private static func encode(_ payload: Payload) -> [String: JSONValue] {
-        guard let data = try? JSONEncoder().encode(payload), let value = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-            return [:]
-        }
+        // A payload whose own encode(to:) throws sends no fields; the handler's
+        // payload(of:) then says what is missing.
+        guard let value = try? JSONValueEncoder().encode(payload) else { return [:] }
         if case .object(let members) = value { return members }
         return ["value": value]
     }
