@@ -14,9 +14,18 @@ import Scenery
 /// ```
 public enum BundledScenes {
     /// The folder of the scene files (and `scene.schema.json`) in this product's resources.
-    public static var directory: URL {
-        Bundle.module.resourceURL ?? Bundle.module.bundleURL
-    }
+    public static let directory: URL = {
+        #if os(Linux)
+            // SwiftPM copies the resources beside the executable: look there first, without
+            // making a Foundation Bundle (about 0.7 ms of the tool's 20 ms start).
+            if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                let beside = URL(filePath: executable).deletingLastPathComponent()
+                    .appending(path: "Scenery_SceneryScenes.resources", directoryHint: .isDirectory)
+                if FileManager.default.fileExists(atPath: beside.appending(path: "user-profile.json").path) { return beside }
+            }
+        #endif
+        return Bundle.module.resourceURL ?? Bundle.module.bundleURL
+    }()
 
     /// The scene files, sorted by name: every `*.json` but the schema and manifests
     /// (`SceneRegistry/isSceneFile(_:)`).

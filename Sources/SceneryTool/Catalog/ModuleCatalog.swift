@@ -38,13 +38,21 @@ public struct ModuleCatalog: Sendable {
     public private(set) var services: [ServiceName]
     /// Events the catalog's hosts handle (see `SceneRegistry/declareHostEvents(_:)`).
     public private(set) var hostEvents: [String]
+    /// The ids of the catalog's scenes, sorted (read once, when the catalog is made).
+    public private(set) var sceneIDs: [String]
     private var sceneFolders: [SceneFolder]
     private var registrations: [Registration]
 
-    /// A folder of scene files, and the name diagnostics give it.
+    /// A folder of scene files (listed once), and the name diagnostics give it.
     private struct SceneFolder: Sendable {
-        var directory: URL
+        var files: [URL]
         var displayRoot: URL
+
+        init(directory: URL, displayRoot: URL) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            files = names.filter(SceneRegistry.isSceneFile).sorted().map { directory.appending(path: $0) }
+            self.displayRoot = displayRoot
+        }
     }
 
     /// Creates a catalog part.
@@ -64,18 +72,20 @@ public struct ModuleCatalog: Sendable {
         self.services = services
         self.hostEvents = hostEvents
         self.sceneFolders = scenes.map { [SceneFolder(directory: $0, displayRoot: $0)] } ?? []
+        self.sceneIDs = Self.ids(of: sceneFolders)
         self.registrations = [register]
     }
 
     /// Scenery's profile modules (`UserInfoModule`, `BlogModule`, `BlogPostModule`,
     /// `DraftModule`, `UserListModule`) over the tool's database, and the bundled scenes.
-    public static var profile: ModuleCatalog {
+    public static let profile: ModuleCatalog = {
         var catalog = ModuleCatalog(modules: ProfileModules.descriptors, services: ServiceName.profileServices) { registry, services in
             registry.registerProfileModules(services.profiles)
         }
         catalog.sceneFolders = [SceneFolder(directory: BundledScenes.directory, displayRoot: URL(filePath: "Scenes", directoryHint: .isDirectory))]
+        catalog.sceneIDs = ids(of: catalog.sceneFolders)
         return catalog
-    }
+    }()
 
     /// Both catalogs: the module types, services and host events of each, and the scenes of
     /// `rhs` over those of `lhs`.
@@ -85,13 +95,13 @@ public struct ModuleCatalog: Sendable {
         catalog.services += rhs.services.filter { !lhs.services.contains($0) }
         catalog.hostEvents += rhs.hostEvents
         catalog.sceneFolders += rhs.sceneFolders
+        catalog.sceneIDs = ids(of: catalog.sceneFolders)
         catalog.registrations += rhs.registrations
         return catalog
     }
 
-    /// The ids of the catalog's scenes, sorted.
-    public var sceneIDs: [String] {
-        Set(sceneFolders.flatMap { Self.sceneFiles(in: $0.directory) }.map { $0.deletingPathExtension().lastPathComponent }).sorted()
+    private static func ids(of folders: [SceneFolder]) -> [String] {
+        Set(folders.flatMap(\.files).map { $0.deletingPathExtension().lastPathComponent }).sorted()
     }
 
     /// A registry with the catalog's module types and scenes (read, not yet validated).
@@ -108,14 +118,9 @@ public struct ModuleCatalog: Sendable {
         }
         registry.declareHostEvents(hostEvents)
         for folder in sceneFolders {
-            try registry.addScenes(files: Self.sceneFiles(in: folder.directory), displayRoot: folder.displayRoot)
+            try registry.addScenes(files: folder.files, displayRoot: folder.displayRoot)
         }
         return registry
-    }
-
-    private static func sceneFiles(in directory: URL) -> [URL] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter(SceneRegistry.isSceneFile).sorted().map { directory.appending(path: $0) }
     }
 }
 
