@@ -30,9 +30,12 @@ public enum BundledScenes {
     /// The scene files, sorted by name: every `*.json` but the schema and manifests
     /// (`SceneRegistry/isSceneFile(_:)`).
     public static var files: [URL] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter(SceneRegistry.isSceneFile).sorted().map { directory.appending(path: $0) }
+        (try? SceneRegistry.sceneFiles(in: directory)) ?? []
     }
+
+    /// The folder diagnostics name the bundled scenes by: `Scenes/user-profile.json`, where
+    /// they are in Scenery's repository.
+    public static let displayRoot = URL(filePath: "Scenes", directoryHint: .isDirectory)
 
     /// The ids of the bundled scenes (the file names without `.json`).
     public static var ids: [String] {
@@ -51,6 +54,6 @@ extension SceneRegistry {
     /// bundled one with its id, and may extend any of them.
     /// - Throws: ``SceneryError`` if a resource cannot be read.
     public mutating func addBundledScenes() throws(SceneryError) {
-        try addScenes(files: BundledScenes.files, displayRoot: URL(filePath: "Scenes", directoryHint: .isDirectory))
+        try addScenes(files: BundledScenes.files, displayRoot: BundledScenes.displayRoot)
     }
 }

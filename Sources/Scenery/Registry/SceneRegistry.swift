@@ -154,17 +154,22 @@ public struct SceneRegistry: Sendable {
     /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
     ///   cannot be listed.
     public mutating func loadScenes(in directory: URL) throws(SceneryError) -> [Diagnostic] {
-        let files: [URL]
+        try loadScenes(files: Self.sceneFiles(in: directory), displayRoot: directory)
+    }
+
+    /// The scene files of a directory (``isSceneFile(_:)``), sorted by name.
+    /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
+    ///   cannot be listed.
+    public static func sceneFiles(in directory: URL) throws(SceneryError) -> [URL] {
         do {
-            files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-                .filter(Self.isSceneFile).sorted()
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter(isSceneFile).sorted()
                 .map { directory.appending(path: $0, directoryHint: .notDirectory) }
         } catch {
             throw SceneryError(
                 .unreadableFile,
                 "Cannot list the scene directory '\(directory.path)': \(error.localizedDescription). Pass an existing directory of scene files.")
         }
-        return try loadScenes(files: files, displayRoot: directory)
     }
 
     /// Loads the given scene files, validates all scenes, and returns every problem found.

@@ -38,21 +38,24 @@ public struct ModuleCatalog: Sendable {
     public private(set) var services: [ServiceName]
     /// Events the catalog's hosts handle (see `SceneRegistry/declareHostEvents(_:)`).
     public private(set) var hostEvents: [String]
-    /// The ids of the catalog's scenes, sorted (read once, when the catalog is made).
-    public private(set) var sceneIDs: [String]
     private var sceneFolders: [SceneFolder]
     private var registrations: [Registration]
 
-    /// A folder of scene files (listed once), and the name diagnostics give it.
+    /// The scene files of a folder (listed once, when the catalog is made), and the name
+    /// diagnostics give the folder.
     private struct SceneFolder: Sendable {
         var files: [URL]
         var displayRoot: URL
+    }
 
-        init(directory: URL, displayRoot: URL) {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            files = names.filter(SceneRegistry.isSceneFile).sorted().map { directory.appending(path: $0) }
-            self.displayRoot = displayRoot
-        }
+    private init(
+        modules: [ModuleDescriptor], sceneFolders: [SceneFolder], services: [ServiceName], hostEvents: [String], registrations: [Registration]
+    ) {
+        self.modules = modules
+        self.sceneFolders = sceneFolders
+        self.services = services
+        self.hostEvents = hostEvents
+        self.registrations = registrations
     }
 
     /// Creates a catalog part.
@@ -68,24 +71,16 @@ public struct ModuleCatalog: Sendable {
         modules: [ModuleDescriptor], scenes: URL? = nil, services: [ServiceName] = [], hostEvents: [String] = [],
         register: @escaping Registration
     ) {
-        self.modules = modules
-        self.services = services
-        self.hostEvents = hostEvents
-        self.sceneFolders = scenes.map { [SceneFolder(directory: $0, displayRoot: $0)] } ?? []
-        self.sceneIDs = Self.ids(of: sceneFolders)
-        self.registrations = [register]
+        let folders = scenes.map { [SceneFolder(files: (try? SceneRegistry.sceneFiles(in: $0)) ?? [], displayRoot: $0)] } ?? []
+        self.init(modules: modules, sceneFolders: folders, services: services, hostEvents: hostEvents, registrations: [register])
     }
 
     /// Scenery's profile modules (`UserInfoModule`, `BlogModule`, `BlogPostModule`,
     /// `DraftModule`, `UserListModule`) over the tool's database, and the bundled scenes.
-    public static let profile: ModuleCatalog = {
-        var catalog = ModuleCatalog(modules: ProfileModules.descriptors, services: ServiceName.profileServices) { registry, services in
-            registry.registerProfileModules(services.profiles)
-        }
-        catalog.sceneFolders = [SceneFolder(directory: BundledScenes.directory, displayRoot: URL(filePath: "Scenes", directoryHint: .isDirectory))]
-        catalog.sceneIDs = ids(of: catalog.sceneFolders)
-        return catalog
-    }()
+    public static let profile = ModuleCatalog(
+        modules: ProfileModules.descriptors, sceneFolders: [SceneFolder(files: BundledScenes.files, displayRoot: BundledScenes.displayRoot)],
+        services: ServiceName.profileServices, hostEvents: [],
+        registrations: [{ registry, services in registry.registerProfileModules(services.profiles) }])
 
     /// Both catalogs: the module types, services and host events of each, and the scenes of
     /// `rhs` over those of `lhs`.
@@ -95,13 +90,13 @@ public struct ModuleCatalog: Sendable {
         catalog.services += rhs.services.filter { !lhs.services.contains($0) }
         catalog.hostEvents += rhs.hostEvents
         catalog.sceneFolders += rhs.sceneFolders
-        catalog.sceneIDs = ids(of: catalog.sceneFolders)
         catalog.registrations += rhs.registrations
         return catalog
     }
 
-    private static func ids(of folders: [SceneFolder]) -> [String] {
-        Set(folders.flatMap(\.files).map { $0.deletingPathExtension().lastPathComponent }).sorted()
+    /// The ids of the catalog's scenes, sorted (from the folders listed when it was made).
+    public var sceneIDs: [String] {
+        Set(sceneFolders.flatMap(\.files).map { $0.deletingPathExtension().lastPathComponent }).sorted()
     }
 
     /// A registry with the catalog's module types and scenes (read, not yet validated).
