@@ -111,11 +111,7 @@ public final class ModuleHarness<M: Module>: Sendable {
     public func tap(
         _ control: NodeID, letThrough: Bool = true, confirming: Bool = true, _ assert: ((ViewNode) throws -> Void)? = nil
     ) async throws -> EventDisposition {
-        let tree = await module.render()
-        guard let action = tree.action(withID: control) else {
-            let available = tree.actions.map(\.id.rawValue).joined(separator: ", ")
-            throw ExpectationFailure("There is no control '\(control)' to tap; controls: \(available.isEmpty ? "none" : available).")
-        }
+        let action = try await module.render().actionToTap(control)
         return try await send(action.event, letThrough: letThrough, confirming: confirming, assert)
     }
 

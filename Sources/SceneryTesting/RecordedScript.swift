@@ -132,12 +132,11 @@ public struct RecordedScript: Codable, Sendable, Hashable {
         for (index, step) in steps.enumerated() {
             let event: Event
             if let id = step.tap {
-                let tree = await instance.render()
-                guard let action = tree.action(withID: id) else {
-                    let available = tree.actions.map(\.id.rawValue).joined(separator: ", ")
-                    throw ExpectationFailure("\(file): step \(index + 1) taps '\(id)', which the screen does not have; controls: \(available).")
+                do {
+                    event = try await instance.render().actionToTap(id).event
+                } catch {
+                    throw ExpectationFailure("\(file): step \(index + 1): \(error.message)")
                 }
-                event = action.event
             } else if let sent = step.send {
                 event = sent
             } else {

@@ -89,14 +89,13 @@ public struct SceneScript: Sendable {
                 outcomes.append(await scene.send(event))
                 problem = unusedAnswers(host)
             case .tap(let id, let answers):
-                let tree = await scene.render()
-                if let action = tree.action(withID: id) {
+                do {
+                    let action = try await scene.render().actionToTap(id)
                     host.confirmer.enqueue(answers)
                     outcomes.append(await scene.send(action.event))
                     problem = unusedAnswers(host)
-                } else {
-                    let available = tree.actions.map(\.id.rawValue).joined(separator: ", ")
-                    problem = "there is no control '\(id)' to tap; controls: \(available.isEmpty ? "none" : available)."
+                } catch {
+                    problem = error.message
                 }
             case .expectResult(let expected):
                 problem = lastOutcome(outcomes) { outcome in
