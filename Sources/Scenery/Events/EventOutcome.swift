@@ -17,12 +17,12 @@ public struct EventOutcome: Sendable, Hashable {
         /// The scene was left; nothing happened.
         case ignored
 
-        /// In words: `handled by module info`, `cancelled by scene`, `delivered to the host`, `ignored`.
+        /// In words: `handled by module info`, `cancelled by scene`, `delivered`, `ignored`.
         public var description: String {
             switch self {
             case .handled(let level): "handled by \(level)"
             case .cancelled(let level): "cancelled by \(level)"
-            case .delivered: "delivered to the host"
+            case .delivered: "delivered"
             case .ignored: "ignored"
             }
         }

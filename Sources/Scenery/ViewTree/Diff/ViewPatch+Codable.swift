@@ -135,7 +135,7 @@ private struct ShallowNode: Codable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ShallowKeys.self)
         // Encode the node, then drop the id and the children.
-        let full = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(node))
+        let full = try JSONValueEncoder().encode(node)
         guard case .object(var fields) = full else { return }
         for key in ["id", "children", "sections", "content"] { fields[key] = nil }
         for (key, value) in fields { try container.encode(value, forKey: ShallowKeys(key)) }
