@@ -56,12 +56,12 @@ let package = Package(
             ]),
 
         // The example profile domain: values and one service protocol per need.
-        .target(name: "ProfileDomain"),
+        .target(name: "ProfileDomain", dependencies: ["Scenery"]),
         // The embedded default backend: the system's SQLite.
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "ProfileStore", dependencies: ["ProfileDomain", "CSQLite"]),
+        .target(name: "ProfileStore", dependencies: ["Scenery", "ProfileDomain", "CSQLite"]),
 
         // The profile modules, each alone so the compiler keeps them apart.
         .target(name: "SceneryUserInfo", dependencies: ["Scenery", "ProfileDomain"]),

@@ -1,5 +1,6 @@
 import Foundation
 import ProfileDomain
+import Scenery
 
 /// The whole profile data set as JSON: what `scenery data export` writes and
 /// `scenery data import` reads, so people can load their own data.
@@ -120,16 +121,16 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         var problems: [DataProblem] = []
         func add(_ path: String, _ message: String) { problems.append(DataProblem(path: path, message: message)) }
         if format != "scenery.profile-data" {
-            add("format", "is '\(format)'; a profile data file has \"format\": \"scenery.profile-data\".")
+            add("format", "is \(format.quoted); a profile data file has \"format\": \"scenery.profile-data\".")
         }
         if version != 1 { add("version", "is \(version); this program reads version 1.") }
         var userIDs: Set<UserID> = []
         for (index, user) in users.enumerated() {
             if user.id.rawValue.isEmpty { add("users[\(index)].id", "is empty; give every user an id.") }
-            if !userIDs.insert(user.id).inserted { add("users[\(index)].id", "'\(user.id)' is used twice; ids must be unique.") }
+            if !userIDs.insert(user.id).inserted { add("users[\(index)].id", "\(user.id.rawValue.quoted) is used twice; ids must be unique.") }
         }
         func check(_ id: UserID, _ path: String) {
-            if !userIDs.contains(id) { add(path, "names the user '\(id)', who is not in \"users\".") }
+            if !userIDs.contains(id) { add(path, "names the user \(id.rawValue.quoted), who is not in \"users\".") }
         }
         // What the database can hold and export again: years 1 to 9999.
         func check(_ date: Date, _ path: String) {

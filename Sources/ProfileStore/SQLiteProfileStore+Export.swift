@@ -1,5 +1,6 @@
 import Foundation
 import ProfileDomain
+import Scenery
 
 extension SQLiteProfileStore {
     /// Everything in the database, in id order.
@@ -82,7 +83,7 @@ struct RecordReader {
 
     func unreadable(_ table: String, _ row: Int, _ column: String, _ value: SQLValue, _ expected: String) -> ProfileError {
         .storage(
-            "The database '\(path)' holds \(value.text ?? "NULL") in \(table), row \(row + 1) (ordered by id), column \(column), which must be \(expected); this program did not write it. Fix the row, or import a data set."
+            "The database \(path.quoted) holds \(value.text ?? "NULL") in \(table), row \(row + 1) (ordered by id), column \(column), which must be \(expected); this program did not write it. Fix the row, or import a data set."
         )
     }
 

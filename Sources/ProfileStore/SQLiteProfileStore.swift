@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Synchronization
+import Scenery
 
 /// The embedded profile backend: a SQLite database with migrations, seeded with demo
 /// data on first use. It provides all four profile services.
@@ -21,14 +22,28 @@ public final class SQLiteProfileStore: Sendable {
     /// Opens the database at `path`, creating its file if needed (and its directory when
     /// `createsDirectory` is true), applying migrations, and seeding the demo data into a
     /// new database when `seedDemoData` is true.
-    /// - Throws: `ProfileError/storage(_:)` if it cannot be opened or migrated, or its
-    ///   directory does not exist and `createsDirectory` is false.
-    public init(path: String, seedDemoData: Bool = true, createsDirectory: Bool = false) throws(ProfileError) {
+    ///
+    /// A database whose file (or folder) this process cannot write is opened for reading:
+    /// everything that only reads works, and a write fails with an error that says the
+    /// database is read-only (see ``isReadOnly``). Pass `requiresWriting` to fail at once
+    /// instead, for work that is nothing but writes (an import).
+    ///
+    /// While another process holds a lock on the database, opening waits up to
+    /// `lockTimeout`, calling `whileLocked` once when it starts waiting (a command prints a
+    /// notice there), then fails with a message that names the database and what to do.
+    ///
+    /// - Throws: `ProfileError/storage(_:)` if it cannot be opened or migrated, its
+    ///   directory does not exist and `createsDirectory` is false, it stays locked, or it is
+    ///   read-only and `requiresWriting` is true (or it would need changes to be read).
+    public init(
+        path: String, seedDemoData: Bool = true, createsDirectory: Bool = false, requiresWriting: Bool = false,
+        lockTimeout: Duration = .seconds(30), whileLocked: () -> Void = {}
+    ) throws(ProfileError) {
         if path != ":memory:" {
             let directory = URL(filePath: path).deletingLastPathComponent()
             var isDirectory: ObjCBool = false
             if !createsDirectory, !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw .storage("The directory '\(directory.path)' of the database '\(path)' does not exist; create it first, or choose another path.")
+                throw .storage("The directory \(directory.path.quoted) of the database \(path.quoted) does not exist; create it first, or choose another path.")
             }
         }
         if path != ":memory:", createsDirectory {
@@ -36,15 +51,46 @@ public final class SQLiteProfileStore: Sendable {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
-                throw .storage("Cannot create the directory '\(directory.path)': \(error.localizedDescription)")
+                throw .storage("Cannot create the directory \(directory.path.quoted): \(error.localizedDescription)")
             }
         }
-        let connection = try SQLiteConnection(path: path)
-        if path != ":memory:" { try connection.execute("PRAGMA journal_mode = WAL") }
-        try Migrations.prepare(connection, seed: seedDemoData ? DemoData.dataSet : nil)
+        var connection = try SQLiteConnection(path: path)
+        if connection.isReadOnly {
+            guard !requiresWriting else {
+                throw .storage(
+                    "The database \(path.quoted) is read-only (its file or folder cannot be written) and this command changes data; nothing was changed. Make both writable, or use another --database."
+                )
+            }
+            connection = try Self.openReadOnly(path)
+        }
+        let opened = connection
+        try LockWait.retrying(on: opened, path: path, timeout: lockTimeout, whileLocked: whileLocked) { () throws(ProfileError) in
+            if opened.isReadOnly {
+                try Migrations.check(opened, seeding: seedDemoData)
+            } else {
+                if path != ":memory:" { try opened.execute("PRAGMA journal_mode = WAL") }
+                try Migrations.prepare(opened, seed: seedDemoData ? DemoData.dataSet : nil)
+            }
+        }
         self.path = path
-        self.connection = Mutex(connection)
+        self.connection = Mutex(opened)
     }
+
+    /// Opens a database this process cannot write: with locking when SQLite can make the
+    /// WAL's shared-memory file, else as an immutable file (its folder is read-only too).
+    private static func openReadOnly(_ path: String) throws(ProfileError) -> SQLiteConnection {
+        let shared = try SQLiteConnection(path: path, mode: .readOnly)
+        do {
+            _ = try shared.query("PRAGMA user_version")
+            return shared
+        } catch {
+            return try SQLiteConnection(path: path, mode: .immutable)
+        }
+    }
+
+    /// Whether the database is open for reading only: its file or folder cannot be written
+    /// by this process. Reads work; a write throws `ProfileError/storage(_:)` saying so.
+    public var isReadOnly: Bool { connection.withLock { $0.isReadOnly } }
 
     /// A private in-memory database, for tests.
     public static func inMemory(seedDemoData: Bool = true) throws(ProfileError) -> SQLiteProfileStore {
@@ -261,7 +307,7 @@ extension SQLiteProfileStore: RelationshipService {
                 case (.request, _):
                     return state
                 case (.accept, _):
-                    throw .notPermitted("There is no friend request from '\(other)' to accept.")
+                    throw .notPermitted("There is no friend request from \(other.rawValue.quoted) to accept.")
                 case (.remove, _):
                     try connection.run(
                         "DELETE FROM friendships WHERE (requester = ?1 AND addressee = ?2) OR (requester = ?2 AND addressee = ?1)", [a, b])

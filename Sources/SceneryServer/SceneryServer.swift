@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import Scenery
 import Synchronization
 
@@ -100,22 +102,35 @@ public final class SceneryServer: Sendable {
 
     /// Runs the server until the task is cancelled; `onListening` receives the address
     /// (`http://127.0.0.1:8080`) once it accepts connections.
+    /// - Throws: ``ConfigurationError`` if the configuration cannot be served (see
+    ///   ``Configuration/validate()``), or what the server throws while it runs.
     public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        try configuration.validate()
         let app = application(onListening: onListening)
         try await app.runService()
     }
 
     /// The application, for tests (HummingbirdTesting) and for running it yourself.
+    ///
+    /// Every connection's first request is checked and timed before it is parsed (see
+    /// ``Configuration/headerTimeout``); kept-alive connections close after
+    /// ``Configuration/idleTimeout``.
     public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let router = router()
         let host = configuration.host
+        let webSocket = WebSocketServerConfiguration(
+            maxFrameSize: configuration.maxMessageSize, autoPing: .enabled(timePeriod: .seconds(20)), validateUTF8: true)
+        let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
+        let limits = FirstRequestGuard.Limits(headerTimeout: TimeAmount(configuration.headerTimeout), maxHeadBytes: configuration.maxHeadBytes)
+        let webSocketResponder = router.buildResponder()
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router,
-                configuration: .init(
-                    ws: WebSocketServerConfiguration(
-                        maxFrameSize: configuration.maxMessageSize, autoPing: .enabled(timePeriod: .seconds(20)), validateUTF8: true))),
+            server: HTTPServerBuilder { responder in
+                GuardedChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder, configuration: .init(http1: http1, ws: webSocket)),
+                    limits: limits)
+            },
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "Scenery"),
             services: [SessionSweeper(sessions: sessions)],
             onServerRunning: { channel in

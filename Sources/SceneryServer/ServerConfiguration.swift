@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 
 extension SceneryServer {
     /// How a server listens, signs its cookies, and bounds what a client may cost it.
@@ -19,8 +20,11 @@ extension SceneryServer {
         public var signInDuration: Duration = .seconds(7 * 24 * 3600)
         /// Label each module's card with its id and type.
         public var showsModuleLabels = false
-        /// Serve `/preview/{id}`: a scene for its owner, another viewer and a signed-out
-        /// viewer side by side. For authors; it shows each variant whoever asks.
+        /// Serve `/preview/{id}`: a scene's variants side by side, for authors. Off by default;
+        /// allowed only on a loopback ``host`` (the server refuses to start otherwise), and
+        /// answered only to requests from this machine. A preview frame shows a scene as the
+        /// signed-in author or signed out, never as someone else: private modules show the
+        /// author's own data only.
         public var enablesPreview = false
         /// How long a page's scene is kept while its socket is gone, so a reconnect resumes
         /// it (selected tab, pages loaded) instead of starting over.
@@ -41,6 +45,20 @@ extension SceneryServer {
         public var rowWindow: Int? = 60
         /// How many recent updates a page session keeps to replay after a reconnect.
         public var replayedUpdates = 64
+        /// How long a connection may take to send a request's headers, and a form its body;
+        /// past it the server answers `408 Request Timeout` and closes the connection.
+        public var headerTimeout: Duration = .seconds(10)
+        public var bodyTimeout: Duration = .seconds(10)
+        /// How long a kept-alive connection may wait between requests before it is closed.
+        public var idleTimeout: Duration = .seconds(60)
+        /// The largest request head (request line and headers), in bytes.
+        public var maxHeadBytes = 32 * 1024
+        /// Pages one signed-in viewer may hold open at once (a page counts until its socket
+        /// has been gone for ``reconnectGrace``); past it a new page is refused with
+        /// `429 Too Many Requests` and a message saying so.
+        public var maxPagesPerViewer = 32
+        /// Pages one address may hold open at once, signed in or not.
+        public var maxPagesPerAddress = 128
         /// Pages may open their socket only from these origins; `nil` allows the server's
         /// own origin (`http://HOST:PORT` as the request names it) only.
         public var allowedOrigins: Set<String>?
@@ -51,6 +69,39 @@ extension SceneryServer {
             self.port = port
             self.cookieSecret = cookieSecret ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) }
         }
+
+        /// Checks that the settings can be served as they are.
+        /// - Throws: ``ConfigurationError`` when the preview is enabled on an address other
+        ///   machines can reach, or a limit is not positive.
+        public func validate() throws(ConfigurationError) {
+            if enablesPreview, !Self.isLoopback(host) {
+                throw ConfigurationError(
+                    "The preview shows scenes as their authors see them, so it is served on a loopback address only (127.0.0.1 or ::1), not \(host.quoted); serve authoring on 127.0.0.1, or turn the preview off for \(host.quoted)."
+                )
+            }
+            if maxPagesPerViewer < 1 || maxPagesPerAddress < 1 {
+                throw ConfigurationError("The page limits must be at least 1 (per viewer: \(maxPagesPerViewer), per address: \(maxPagesPerAddress)).")
+            }
+        }
+
+        /// Whether an address (or host name) is this machine's loopback: `localhost`,
+        /// 127.0.0.0/8, `::1`, or 127.0.0.0/8 mapped into IPv6.
+        public static func isLoopback(_ host: String) -> Bool {
+            var host = host.lowercased()
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+            if host.hasPrefix("::ffff:") { host = String(host.dropFirst("::ffff:".count)) }
+            let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        }
+    }
+
+    /// A server configuration that cannot be served, with what to change.
+    public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+        /// What is wrong and how to fix it.
+        public let description: String
+
+        init(_ description: String) { self.description = description }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 
 /// What went wrong in a profile service, in words a person can act on.
 public enum ProfileError: Error, Sendable, Hashable, LocalizedError {
@@ -23,7 +24,7 @@ public enum ProfileError: Error, Sendable, Hashable, LocalizedError {
 
     public var errorDescription: String? {
         switch self {
-        case .userNotFound(let id): "No user with id '\(id)' exists."
+        case .userNotFound(let id): "No user with id \(id.rawValue.quoted) exists."
         case .blogNotFound(let id): "No blog with id \(id) exists."
         case .notPermitted(let message): message
         case .storage(let message): "The database failed: \(message)"

@@ -1,4 +1,5 @@
 import ProfileDomain
+import Scenery
 
 /// The schema, as numbered steps. A database records how many it has applied in
 /// `PRAGMA user_version`; opening applies the rest, each in a transaction.
@@ -65,16 +66,18 @@ enum Migrations {
     /// too: that is the half-made database this replaces.
     @discardableResult
     static func prepare(_ connection: SQLiteConnection, seed: ProfileDataSet?) throws(ProfileError) -> Int {
-        try connection.transaction { () throws(ProfileError) -> Int in
+        // Most opens find the database up to date: they read, and take no write lock.
+        if try isCurrent(connection, seeding: seed != nil) { return steps.count }
+        return try connection.transaction { () throws(ProfileError) -> Int in
             let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
             guard version <= steps.count else {
                 throw .storage(
-                    "The database '\(connection.path)' has schema version \(version), newer than this program knows (\(steps.count)); use a newer scenery, or another --database."
+                    "The database \(connection.path.quoted) has schema version \(version), newer than this program knows (\(steps.count)); use a newer scenery, or another --database."
                 )
             }
             guard version >= 0 else {
                 throw .storage(
-                    "The database '\(connection.path)' has schema version \(version), which no version of scenery writes; it was not made by this program: use another --database."
+                    "The database \(connection.path.quoted) has schema version \(version), which no version of scenery writes; it was not made by this program: use another --database."
                 )
             }
             for index in version..<steps.count {
@@ -90,6 +93,26 @@ enum Migrations {
                 try SQLiteProfileStore.insertAll(seed, in: connection)
             }
             return version
+        }
+    }
+
+    /// Whether the schema is at this program's version (and, when `seeding`, has users):
+    /// nothing to write.
+    static func isCurrent(_ connection: SQLiteConnection, seeding: Bool) throws(ProfileError) -> Bool {
+        let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
+        guard version == steps.count else { return false }
+        guard seeding else { return true }
+        return try connection.query("SELECT EXISTS (SELECT 1 FROM users)").first?.first?.integer == 1
+    }
+
+    /// For a database opened read-only: fails unless it can be read as it is (migrations
+    /// and seeding would write).
+    static func check(_ connection: SQLiteConnection, seeding: Bool) throws(ProfileError) {
+        let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
+        guard version == steps.count else {
+            throw .storage(
+                "The database \(connection.path.quoted) is read-only and has schema version \(version), not \(steps.count): it must be upgraded (or created), which writes. Make its file and folder writable once, or use another --database."
+            )
         }
     }
 }

@@ -1,5 +1,6 @@
 import CSQLite
 import ProfileDomain
+import Scenery
 
 /// A value SQLite stores.
 enum SQLValue: Sendable, Hashable {
@@ -57,20 +58,74 @@ final class SQLiteConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     let path: String
 
-    /// Opens (creating if needed) the database at `path`; `:memory:` for a private
-    /// in-memory database.
-    init(path: String) throws(ProfileError) {
+    /// How a connection opens its file.
+    enum Mode {
+        /// Read and write, creating the file if needed (SQLite falls back to reading only
+        /// when the file cannot be written: see ``isReadOnly``).
+        case readWrite
+        /// Read only, with the usual locking (needs the WAL's shared-memory file).
+        case readOnly
+        /// Read only, without locking, for a read-only file in a folder this process cannot
+        /// write (SQLite cannot make the WAL's shared-memory file there).
+        case immutable
+    }
+
+    /// Opens the database at `path` (creating it if needed, in `.readWrite` mode);
+    /// `:memory:` for a private in-memory database.
+    init(path: String, mode: Mode = .readWrite) throws(ProfileError) {
         self.path = path
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        var name = path
+        switch mode {
+        case .readWrite:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            if path != ":memory:" { name = Self.uri(path) }
+        case .readOnly:
+            flags |= SQLITE_OPEN_READONLY
+            name = Self.uri(path) + "?mode=ro"
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY
+            name = Self.uri(path) + "?mode=ro&immutable=1"
+        }
+        let status = sqlite3_open_v2(name, &handle, flags, nil)
         guard status == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(status)"
             sqlite3_close_v2(handle)
             handle = nil
-            throw .storage("Cannot open the database '\(path)': \(message). Check the path and its permissions.")
+            throw .storage("Cannot open the database \(path.quoted): \(message). Check the path and its permissions.")
         }
         sqlite3_busy_timeout(handle, 5_000)
         try execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// A `file:` URI for a path (so a path with `?` or `#` still names a file).
+    private static func uri(_ path: String) -> String {
+        var allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/-_.~".utf8)
+        allowed.insert(UInt8(ascii: ":"))
+        var text = "file:"
+        for byte in path.utf8 {
+            if allowed.contains(byte) {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                text += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return text
+    }
+
+    /// Whether SQLite opened the file for reading only (it does when the file or its
+    /// folder cannot be written, whatever mode was asked for).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// Whether the last call failed because another connection holds a lock.
+    var lastErrorWasBusy: Bool {
+        let code = sqlite3_errcode(handle) & 0xFF
+        return code == SQLITE_BUSY || code == SQLITE_LOCKED
+    }
+
+    /// How long a statement waits for another connection's lock before failing.
+    func setBusyTimeout(_ milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
     }
 
     deinit {
@@ -78,16 +133,22 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     private func error(_ context: String) -> ProfileError {
-        .storage("\(context) in '\(path)': \(String(cString: sqlite3_errmsg(handle)))")
+        if sqlite3_errcode(handle) & 0xFF == SQLITE_READONLY {
+            return .storage(
+                "The database \(path.quoted) is read-only (its file or folder cannot be written), so this change was not saved; make both writable, or use another --database."
+            )
+        }
+        return .storage("\(context) in \(path.quoted): \(String(cString: sqlite3_errmsg(handle)))")
     }
 
     /// Runs one or more statements without arguments (schema, pragmas).
     func execute(_ sql: String) throws(ProfileError) {
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
-            let text = message.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(message)
-            throw .storage("\(text) (in '\(path)')")
+            if sqlite3_errcode(handle) & 0xFF == SQLITE_READONLY { throw error("") }
+            let text = String(cString: sqlite3_errmsg(handle))
+            throw .storage("\(text) (in \(path.quoted))")
         }
     }
 
@@ -195,5 +256,12 @@ final class SQLiteConnection: @unchecked Sendable {
                     String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
                 } ?? "")
         }
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -63,7 +63,7 @@ public struct EventKind<Payload: Codable & Sendable>: AnyEventKind, Hashable {
             throw EventPayloadError(
                 event: name,
                 message:
-                    "The event '\(name)' carries \(event.payload.keys.sorted()), which is not a \(Payload.self): \(SceneryError.message(for: error)). Send it with the kind's descriptor(_:)."
+                    "The event \(name.quoted) carries \(event.payload.keys.sorted()), which is not a \(Payload.self): \(SceneryError.message(for: error)). Send it with the kind's descriptor(_:)."
             )
         }
     }

@@ -36,17 +36,17 @@ public struct ModuleParameters: Sendable, Hashable {
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let spec = descriptor.parameter(named: name) else {
                 let hint = Suggestion.hint(for: name, in: descriptor.parameters.map(\.name), listing: "parameters")
-                throw ParameterError(message: "\(descriptor.type) has no parameter '\(name)'\(hint).")
+                throw ParameterError(message: "\(descriptor.type) has no parameter \(name.quoted)\(hint).")
             }
             guard let coerced = spec.type.coerce(value) else {
-                throw ParameterError(message: "'\(name)' of \(descriptor.type) must be \(spec.type.phrase), not \(value.kindDescription).")
+                throw ParameterError(message: "\(name.quoted) of \(descriptor.type) must be \(spec.type.phrase), not \(value.kindDescription).")
             }
             if let problem = spec.restrictionProblem(coerced) { throw ParameterError(message: "\(descriptor.type): \(problem).") }
             checked[name] = coerced
         }
         for spec in descriptor.parameters where checked[spec.name] == nil {
             guard let fallback = spec.defaultValue else {
-                throw ParameterError(message: "\(descriptor.type) needs the parameter '\(spec.name)' (\(spec.type.phrase)); give it a value.")
+                throw ParameterError(message: "\(descriptor.type) needs the parameter \(spec.name.quoted) (\(spec.type.phrase)); give it a value.")
             }
             checked[spec.name] = fallback
         }
@@ -79,10 +79,10 @@ public struct ModuleParameters: Sendable, Hashable {
 
     private func typed<T>(_ name: String, _ expected: String, _ read: (JSONValue) -> T?) throws(ParameterError) -> T {
         guard let value = values[name] else {
-            throw ParameterError(message: "The parameter '\(name)' is missing; give it in the scene file's \"params\".")
+            throw ParameterError(message: "The parameter \(name.quoted) is missing; give it in the scene file's \"params\".")
         }
         guard let typed = read(value) else {
-            throw ParameterError(message: "The parameter '\(name)' must be \(expected), not \(value.kindDescription).")
+            throw ParameterError(message: "The parameter \(name.quoted) must be \(expected), not \(value.kindDescription).")
         }
         return typed
     }

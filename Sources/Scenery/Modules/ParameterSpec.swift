@@ -29,10 +29,10 @@ public struct ParameterSpec: Sendable, Hashable {
     /// Why `value` (already of the right type) is not allowed, or `nil` if it is.
     func restrictionProblem(_ value: JSONValue) -> String? {
         if let allowed = allowedValues, let text = value.stringValue, !allowed.contains(text) {
-            return "'\(text)' is not an allowed value of '\(name)'\(Suggestion.hint(for: text, in: allowed, listing: "allowed values"))"
+            return "\(text.quoted) is not an allowed value of \(name.quoted)\(Suggestion.hint(for: text, in: allowed, listing: "allowed values"))"
         }
         if let range, let number = value.intValue, !range.contains(number) {
-            return "'\(name)' must be from \(range.lowerBound) to \(range.upperBound), not \(number)"
+            return "\(name.quoted) must be from \(range.lowerBound) to \(range.upperBound), not \(number)"
         }
         return nil
     }

@@ -60,9 +60,9 @@ public struct ModuleManifest: Sendable, Codable {
     public static func load(from file: URL) throws(SceneryError) -> ModuleManifest {
         let data: Data
         do {
-            data = try Data(contentsOf: file)
+            data = try RegularFile.contents(of: file.path, limit: SceneRegistry.largestSceneFile)
         } catch {
-            throw SceneryError(.unreadableFile, "Cannot read the module manifest '\(file.path)': \(error.localizedDescription).")
+            throw SceneryError(.unreadableFile, "Cannot read the module manifest \(file.path.quoted): \(error.description).")
         }
         do {
             return try JSONDecoder().decode(ModuleManifest.self, from: data)

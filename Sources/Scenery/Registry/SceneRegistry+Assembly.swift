@@ -24,12 +24,12 @@ extension SceneRegistry {
     {
         guard sceneIDs.contains(sceneID) else {
             throw SceneryError(
-                .unknownScene, "No scene '\(sceneID)' is registered\(Suggestion.hint(for: sceneID, in: sceneIDs, listing: "scenes")).")
+                .unknownScene, "No scene \(sceneID.quoted) is registered\(Suggestion.hint(for: sceneID, in: sceneIDs, listing: "scenes")).")
         }
         let problems = diagnostics(for: sceneID)
         guard !problems.containsErrors else {
             throw SceneryError(
-                .invalidScene, "The scene '\(sceneID)' has errors; fix them and load it again:",
+                .invalidScene, "The scene \(sceneID.quoted) has errors; fix them and load it again:",
                 diagnostics: problems.filter { $0.severity == .error })
         }
         let resolved = try resolve(sceneID)
@@ -38,7 +38,7 @@ extension SceneRegistry {
         let environment = context.environment()
         guard let variant = resolved.variants.first(where: { $0.condition?.evaluate(in: environment) ?? true }) else {
             // Unreachable: resolution always ends with an unconditional variant.
-            throw SceneryError(.invalidScene, "No variant of '\(sceneID)' applies to this context.")
+            throw SceneryError(.invalidScene, "No variant of \(sceneID.quoted) applies to this context.")
         }
 
         let link = SceneLink()
@@ -47,7 +47,7 @@ extension SceneRegistry {
             guard let registration = registrations[instance.type], let factory = registration.factory else {
                 throw SceneryError(
                     .moduleCreationFailed,
-                    "The module type '\(instance.type)' is declared but has no factory; register it with register(_:factory:) to assemble '\(sceneID)'.")
+                    "The module type \(instance.type.quoted) is declared but has no factory; register it with register(_:factory:) to assemble \(sceneID.quoted).")
             }
             let descriptor = registration.descriptor
             let parameters = try moduleParameters(for: instance, descriptor: descriptor, environment: environment, sceneID: sceneID)
@@ -60,7 +60,7 @@ extension SceneRegistry {
             } catch {
                 throw SceneryError(
                     .moduleCreationFailed,
-                    "Cannot create the module '\(instance.id)' (\(instance.type)) of '\(sceneID)': \(SceneryError.message(for: error))")
+                    "Cannot create the module \(instance.id.rawValue.quoted) (\(instance.type)) of \(sceneID.quoted): \(SceneryError.message(for: error))")
             }
             slots.append(
                 SceneInstance.ModuleSlot(
@@ -83,7 +83,7 @@ extension SceneRegistry {
         for key in given.keys.sorted() where !names.contains(key) {
             throw SceneryError(
                 .invalidArgument,
-                "The scene '\(scene.id)' has no parameter '\(key)'\(Suggestion.hint(for: key, in: names, listing: "parameters")).")
+                "The scene \(scene.id.quoted) has no parameter \(key.quoted)\(Suggestion.hint(for: key, in: names, listing: "parameters")).")
         }
         for spec in scene.parameters {
             guard let value = given[spec.name] else {
@@ -92,7 +92,7 @@ extension SceneRegistry {
                 } else {
                     throw SceneryError(
                         .invalidArgument,
-                        "The scene '\(scene.id)' needs the argument '\(spec.name)' (\(spec.type.phrase)); pass it, for example --arg \(spec.name)=….")
+                        "The scene \(scene.id.quoted) needs the argument \(spec.name.quoted) (\(spec.type.phrase)); pass it, for example --arg \(spec.name)=….")
                 }
                 continue
             }
@@ -103,7 +103,7 @@ extension SceneRegistry {
             guard let converted else {
                 throw SceneryError(
                     .invalidArgument,
-                    "The argument '\(spec.name)' of '\(scene.id)' must be \(spec.type.phrase), not \(value.kindDescription) '\(value.plainText)'.")
+                    "The argument \(spec.name.quoted) of \(scene.id.quoted) must be \(spec.type.phrase), not \(value.kindDescription) \(value.plainText.quoted).")
             }
             arguments[spec.name] = converted
         }
@@ -123,15 +123,15 @@ extension SceneRegistry {
                 }
                 throw SceneryError(
                     .invalidArgument,
-                    "The module '\(instance.id)' of '\(sceneID)' needs '\(spec.name)', which is empty in this context (is the viewer signed in?).")
+                    "The module \(instance.id.rawValue.quoted) of \(sceneID.quoted) needs \(spec.name.quoted), which is empty in this context (is the viewer signed in?).")
             }
             guard let typed = spec.type.coerce(value) else {
                 throw SceneryError(
                     .invalidArgument,
-                    "The module '\(instance.id)' of '\(sceneID)' got \(value.kindDescription) for '\(spec.name)', which must be \(spec.type.phrase).")
+                    "The module \(instance.id.rawValue.quoted) of \(sceneID.quoted) got \(value.kindDescription) for \(spec.name.quoted), which must be \(spec.type.phrase).")
             }
             if let problem = spec.restrictionProblem(typed) {
-                throw SceneryError(.invalidArgument, "The module '\(instance.id)' of '\(sceneID)': \(problem).")
+                throw SceneryError(.invalidArgument, "The module \(instance.id.rawValue.quoted) of \(sceneID.quoted): \(problem).")
             }
             values[spec.name] = typed
         }

@@ -168,7 +168,7 @@ public struct SceneRegistry: Sendable {
         } catch {
             throw SceneryError(
                 .unreadableFile,
-                "Cannot list the scene directory '\(directory.path)': \(error.localizedDescription). Pass an existing directory of scene files.")
+                "Cannot list the scene directory \(directory.path.quoted): \(error.localizedDescription). Pass an existing directory of scene files.")
         }
     }
 
@@ -184,23 +184,34 @@ public struct SceneRegistry: Sendable {
         return files.flatMap { diagnostics(for: Self.sceneID(of: $0)) }
     }
 
+    /// The largest scene file read, in bytes; a larger one is an error of its own.
+    public static let largestSceneFile = 4 << 20
+
     /// Reads scene files without validating them: each scene is validated when it is first
     /// assembled or asked for its diagnostics, so running one scene costs that scene, not the
     /// whole directory. Returns the problems of files that are not scene files at all (not
-    /// JSON, not an object); other problems come from ``diagnostics(for:)``.
+    /// JSON, not an object, not readable); other problems come from ``diagnostics(for:)``.
+    ///
+    /// A file that cannot be read (a FIFO, a directory or device named like a scene file, a
+    /// symbolic link loop, more than ``largestSceneFile`` bytes) is reported as an error of
+    /// its own scene; the other files load as usual. Nothing blocks on a FIFO.
     @discardableResult
     public mutating func addScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
         let root = displayRoot?.lastPathComponent
         for file in files {
             let name = file.lastPathComponent
             let display = root.map { "\($0)/\(name)" } ?? file.relativePath
-            let data: Data
+            let id = Self.sceneID(ofFileNamed: name)
             do {
-                data = try Data(contentsOf: file)
+                let data = try RegularFile.contents(of: file.path, limit: Self.largestSceneFile)
+                addDefinition(id: id, bytes: Array(data), file: display)
             } catch {
-                throw SceneryError(.unreadableFile, "Cannot read the scene file '\(display)': \(error.localizedDescription).")
+                let problem = Diagnostic(
+                    .error, "Cannot read the scene file: \(error.description); replace it with a scene file or remove it.", file: display,
+                    location: nil)
+                setScene(id: id, definition: nil, bytes: [], parseDiagnostics: [problem])
+                sources[id] = nil  // no text to publish
             }
-            addDefinition(id: Self.sceneID(ofFileNamed: name), bytes: Array(data), file: display)
         }
         revalidate()
         return files.flatMap { unparsable[Self.sceneID(of: $0)] ?? [] }

@@ -13,11 +13,15 @@ extension SceneryServer {
 
     /// The server's routes, for mounting in an application of your own (with
     /// `.http1WebSocketUpgrade(webSocketRouter:)` so `/live` can upgrade).
-    public func router() -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    public func router() -> Router<SceneryRequestContext> {
+        let router = Router(context: SceneryRequestContext.self)
         router.middlewares.add(SecurityHeaders())
-        router.get("/") { request, _ in
-            self.html(Pages.index(registry: self.registry, users: self.users, viewer: self.viewer(of: request), previews: self.configuration.enablesPreview))
+        router.middlewares.add(NoBodyUnlessPosted())
+        router.get("/") { request, context in
+            self.html(
+                Pages.index(
+                    registry: self.registry, users: self.users, viewer: self.viewer(of: request),
+                    previews: self.configuration.enablesPreview && context.isFromLoopback))
         }
         router.get("/assets/scenery.js") { _, _ in
             Self.asset(ClientScript.source, type: "text/javascript; charset=utf-8")
@@ -35,13 +39,13 @@ extension SceneryServer {
             // `<id>.json` is the scene file itself, `index.json` the list of them (for apps
             // that take their scenes from this server); anything else is the page.
             if id.hasSuffix(".json") { return self.sceneFile(String(id.dropLast(".json".count)), request: request) }
-            return await self.scenePage(id, request: request, viewer: self.viewer(of: request)?.id)
+            return await self.scenePage(id, request: request, context: context, viewer: self.viewer(of: request)?.id)
         }
         router.get("/preview/:id") { request, context in
-            try await self.previewPage(try context.parameters.require("id"), request: request)
+            try await self.previewPage(try context.parameters.require("id"), request: request, context: context)
         }
         router.get("/preview/:id/frame") { request, context in
-            try await self.previewFrame(try context.parameters.require("id"), request: request)
+            try await self.previewFrame(try context.parameters.require("id"), request: request, context: context)
         }
         router.ws("/live") { request, _ in
             self.mayUpgrade(request) ? .upgrade([:]) : .dontUpgrade
@@ -78,24 +82,37 @@ extension SceneryServer {
         return arguments
     }
 
-    /// A page path the request may return to: local paths only (no `//host`).
+    /// A page path the request may return to after signing in or out, or `nil` to send
+    /// the person home.
+    ///
+    /// Browsers drop tabs and newlines from a URL and read a backslash as a slash, so
+    /// `/<TAB>/evil.example` and `/\\evil.example` both mean `//evil.example`: another site.
+    /// The value is percent-decoded once (as the form and the query are), then accepted only
+    /// if it is a path on this server: it starts with one `/` that is not followed by another
+    /// `/` or a backslash, and holds no control character, backslash or encoded form of one.
     static func localPath(_ value: Substring?) -> String? {
-        guard let value, let decoded = String(value).removingPercentEncoding, decoded.hasPrefix("/"), !decoded.hasPrefix("//"),
-            !decoded.contains("\\"), decoded.utf8.count < 2048
-        else { return nil }
+        guard let value, value.utf8.count < 2048, let decoded = String(value).removingPercentEncoding else { return nil }
+        // A second decoding must not reveal what the first would have refused.
+        let twice = decoded.removingPercentEncoding ?? decoded
+        for text in [decoded, twice] {
+            guard text.hasPrefix("/"), !text.hasPrefix("//"),
+                !text.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+            else { return nil }
+        }
         return decoded
     }
 
     /// A live scene page: the scene assembled for the viewer, its first rendering, and a
     /// session for the page's socket.
-    func scenePage(_ sceneID: String, request: Request, viewer: String?, framed: Bool = false) async -> Response {
+    func scenePage(_ sceneID: String, request: Request, context: SceneryRequestContext, viewer: String?, framed: Bool = false) async -> Response {
         let signedIn = users.first { $0.id == viewer }
+        if let refusal = await pageLimitRefusal(viewer: viewer, address: context.peer, signedIn: signedIn) { return refusal }
         let returnTo = request.uri.description
         let arguments = Self.arguments(of: request).filter { framed ? $0.key != "as" : true }
         let registry = self.registry
         let session = PageSession(
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
-            configuration: configuration, logger: logger, isPreview: framed)
+            configuration: configuration, logger: logger, isPreview: framed, address: context.peer)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(sceneID, for: SceneContext(viewer: viewer, arguments: arguments), host: session.host)
@@ -121,24 +138,84 @@ extension SceneryServer {
         return html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
     }
 
-    /// The scene for its owner, another viewer and a signed-out viewer, side by side.
-    func previewPage(_ sceneID: String, request: Request) async throws -> Response {
+    /// The page limits: a viewer (or an address) that holds as many pages as it may gets a
+    /// page that says so instead of a new one.
+    func pageLimitRefusal(viewer: String?, address: String, signedIn: SignInUser?) async -> Response? {
+        let (byViewer, byAddress) = await sessions.openPages(viewer: viewer, address: address)
+        let limit: Int
+        if viewer != nil, byViewer >= configuration.maxPagesPerViewer {
+            limit = configuration.maxPagesPerViewer
+        } else if byAddress >= configuration.maxPagesPerAddress {
+            limit = configuration.maxPagesPerAddress
+        } else {
+            return nil
+        }
+        logger.notice("refused a page for \(viewer.map { "viewer \($0.quoted)" } ?? "a signed-out viewer") at \(address): \(limit) pages open")
+        var response = html(
+            Pages.problem(
+                title: "Too many open pages",
+                message:
+                    "You have \(limit) pages of this site open, the most one person may hold at once. Close pages you no longer need (a closed page counts for another minute), then load this one again.",
+                viewer: signedIn, returnTo: "/"),
+            status: .tooManyRequests)
+        response.headers[.retryAfter] = "60"
+        return response
+    }
+
+    // MARK: Preview
+
+    /// Why a preview request is refused, or `nil` when it may be served: the server must
+    /// have been started for authoring, and the request must come from this machine.
+    func previewRefusal(_ request: Request, context: SceneryRequestContext) throws -> Response? {
         guard configuration.enablesPreview else { throw HTTPError(.notFound) }
+        guard context.isFromLoopback else {
+            logger.notice("refused a preview request from \(context.peer)")
+            return html(
+                Pages.problem(
+                    title: "The preview is for authors on this machine",
+                    message:
+                        "The preview answers requests from this machine only (a loopback address). Open it in a browser on the machine that runs scenery serve.",
+                    viewer: viewer(of: request), returnTo: "/"),
+                status: .forbidden)
+        }
+        return nil
+    }
+
+    /// A scene's variants side by side: its owner's (the signed-in author viewing their
+    /// own data), another viewer's (the author viewing someone else's), and signed out.
+    func previewPage(_ sceneID: String, request: Request, context: SceneryRequestContext) async throws -> Response {
+        if let refusal = try previewRefusal(request, context: context) { return refusal }
         let registry = self.registry
+        let author = viewer(of: request)
         guard registry.sceneIDs.contains(sceneID) else {
             return html(
-                Pages.problem(title: "No such scene", message: "No scene '\(sceneID)' is registered.", viewer: viewer(of: request), returnTo: "/"),
+                Pages.problem(title: "No such scene", message: "No scene \(sceneID.quoted) is registered.", viewer: author, returnTo: "/"),
                 status: .notFound)
         }
-        let arguments = Self.arguments(of: request)
-        let owner = registry.parameters(of: sceneID).first { $0.type == .userID }.flatMap { arguments[$0.name]?.stringValue }
-        let other = users.first { $0.id != owner }?.id
+        let arguments = Self.arguments(of: request).filter { $0.key != "as" }
+        let ownerParameter = registry.parameters(of: sceneID).first { $0.type == .userID }?.name
         var frames: [(String, String)] = []
-        if let owner { frames.append(("Its owner (viewer \(owner))", framePath(sceneID, arguments, as: owner))) }
-        if let other { frames.append(("Another viewer (viewer \(other))", framePath(sceneID, arguments, as: other))) }
+        var notes: [String] = []
+        if let author, let ownerParameter {
+            var own = arguments
+            own[ownerParameter] = .string(author.id)
+            frames.append(("Its owner (you, on your own data)", framePath(sceneID, own, as: author.id)))
+            let requested = arguments[ownerParameter]?.stringValue
+            let other = requested.flatMap { id in id == author.id ? nil : id } ?? users.first { $0.id != author.id }?.id
+            if let other {
+                var others = arguments
+                others[ownerParameter] = .string(other)
+                frames.append(("Another viewer (you, on user \(other)'s)", framePath(sceneID, others, as: author.id)))
+            }
+        } else if author != nil {
+            frames.append(("Signed in (you)", framePath(sceneID, arguments, as: author?.id)))
+        } else if ownerParameter != nil {
+            notes.append("Sign in to see the owner's and another viewer's variants: the preview shows them with your own data.")
+        }
         frames.append(("Signed out", framePath(sceneID, arguments, as: nil)))
         return html(
-            Pages.preview(title: registry.title(of: sceneID) ?? sceneID, frames: frames, viewer: viewer(of: request), returnTo: request.uri.description))
+            Pages.preview(
+                title: registry.title(of: sceneID) ?? sceneID, frames: frames, notes: notes, viewer: author, returnTo: request.uri.description))
     }
 
     private func framePath(_ sceneID: String, _ arguments: [String: JSONValue], as viewer: String?) -> String {
@@ -148,18 +225,30 @@ extension SceneryServer {
             of: "?", with: "/frame?")
     }
 
-    /// One context of a preview (`as=ID`, empty for signed out).
-    func previewFrame(_ sceneID: String, request: Request) async throws -> Response {
-        guard configuration.enablesPreview else { throw HTTPError(.notFound) }
-        let viewer = request.uri.queryParameters["as"].map(String.init).flatMap { id in users.contains { $0.id == id } ? id : nil }
-        return await scenePage(sceneID, request: request, viewer: viewer, framed: true)
+    /// One frame of a preview: the scene as the signed-in author (`as` is their id) or
+    /// signed out (`as` is empty). A frame never shows a scene as anyone else.
+    func previewFrame(_ sceneID: String, request: Request, context: SceneryRequestContext) async throws -> Response {
+        if let refusal = try previewRefusal(request, context: context) { return refusal }
+        let author = viewer(of: request)
+        let asked = request.uri.queryParameters["as"].map(String.init) ?? ""
+        guard asked.isEmpty || asked == author?.id else {
+            logger.notice("refused a preview frame as viewer \(asked.quoted) for \(author.map { "viewer \($0.id.quoted)" } ?? "a signed-out author")")
+            return html(
+                Pages.problem(
+                    title: "A preview shows your own view only",
+                    message:
+                        "A preview frame shows a scene as you (\(author.map { "viewer \($0.id)" } ?? "signed out")) or signed out, not as viewer \(asked.quoted). Sign in as that viewer to see their variant.",
+                    viewer: author, returnTo: "/"),
+                status: .forbidden)
+        }
+        return await scenePage(sceneID, request: request, context: context, viewer: asked.isEmpty ? nil : author?.id, framed: true)
     }
 
     // MARK: Sign-in
 
     func signIn(_ request: Request, context: some RequestContext) async throws -> Response {
         guard sameOrigin(request) else { throw HTTPError(.forbidden, message: "Sign-in requests must come from this site's own pages.") }
-        let form = try await Self.form(of: request)
+        let form = try await form(of: request)
         guard let id = form["user"], let user = users.first(where: { $0.id == id }) else {
             return html(
                 Pages.problem(title: "No such user", message: "Choose one of the users on the sign-in page.", viewer: nil, returnTo: "/"), status: .badRequest)
@@ -175,15 +264,31 @@ extension SceneryServer {
 
     func signOut(_ request: Request, context: some RequestContext) async throws -> Response {
         guard sameOrigin(request) else { throw HTTPError(.forbidden, message: "Sign-out requests must come from this site's own pages.") }
-        let form = try await Self.form(of: request)
+        let form = try await form(of: request)
         var response = Response(status: .seeOther, headers: [.location: Self.localPath(form["next"].map { Substring($0) }) ?? "/"])
         response.setCookie(Cookie(name: Self.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
         return response
     }
 
-    /// A URL-encoded form body (at most 4 KB).
-    static func form(of request: Request) async throws -> [String: String] {
-        let body = try await request.body.collect(upTo: 4096)
+    /// A URL-encoded form body (at most 4 KB), which must arrive within
+    /// ``Configuration/bodyTimeout``.
+    /// - Throws: `HTTPError` 408 (closing the connection) when the body is too slow, 413
+    ///   when it is too large.
+    func form(of request: Request) async throws -> [String: String] {
+        let timeout = configuration.bodyTimeout
+        let body = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await request.body.collect(upTo: 4096) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let body = first else {
+                throw HTTPError(
+                    .requestTimeout, headers: [.connection: "close"], message: "The form did not arrive within the time allowed; send it again.")
+            }
+            return body
+        }
         var fields: [String: String] = [:]
         for pair in String(buffer: body).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -224,8 +329,9 @@ extension SceneryServer {
             try await outbound.close(.unknown(4404), reason: "This page's scene has ended; load the page again.")
             return
         }
-        // The socket belongs to the viewer the page was made for (a preview chose its viewer).
-        guard session.isPreview || session.viewer == viewer(of: request)?.id else {
+        // The socket belongs to the viewer the page was made for. A signed-out preview frame
+        // (public data only) also serves its signed-in author's socket.
+        guard session.viewer == viewer(of: request)?.id || (session.isPreview && session.viewer == nil) else {
             logger.notice("refused page \(id): the socket's viewer is not the page's")
             try await outbound.close(.policyViolation, reason: "This page belongs to another sign-in; load it again.")
             return
@@ -269,6 +375,19 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         response.headers[.xContentTypeOptions] = "nosniff"
         if let name = HTTPField.Name("Referrer-Policy") { response.headers[name] = "same-origin" }
         return response
+    }
+}
+
+/// Refuses a request body where no route reads one (anything but POST): a client that
+/// announces a body and sends it slowly would otherwise hold its connection open.
+struct NoBodyUnlessPosted<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.method != .post,
+            request.headers[.transferEncoding] != nil || (request.headers[.contentLength].flatMap { Int($0) } ?? 0) > 0
+        {
+            throw HTTPError(.badRequest, headers: [.connection: "close"], message: "This address takes no request body; send the request without one.")
+        }
+        return try await next(request, context)
     }
 }
 

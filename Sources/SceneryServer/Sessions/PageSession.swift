@@ -18,6 +18,8 @@ actor PageSession {
     nonisolated let host: PageHost
     /// A preview's page: its viewer was chosen by the server, not by a sign-in.
     nonisolated let isPreview: Bool
+    /// The address the page was requested from (for the per-address page limit).
+    nonisolated let address: String
     private let configuration: SceneryServer.Configuration
     private let logger: Logger
 
@@ -38,7 +40,10 @@ actor PageSession {
     private let created = ContinuousClock.now
     private var bucket: TokenBucket
     private var refusedInARow = 0
-    private var events: AsyncStream<PageAction>.Continuation?
+    /// Controls the page activated, run one at a time in order; and where the page wants
+    /// each long list's window, run apart so a slow action never holds a scroll back.
+    private var events: AsyncStream<NodeID>.Continuation?
+    private var windowMoves: AsyncStream<(ModuleID, Int)>.Continuation?
     /// Where the page's window of each long list starts (kept for a scene replaced by a new version).
     private var windowStarts: [ModuleID: Int] = [:]
     private var confirmations: [Int: CheckedContinuation<Bool, Never>] = [:]
@@ -47,9 +52,10 @@ actor PageSession {
 
     init(
         id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
-        configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false
+        configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown"
     ) {
         self.isPreview = isPreview
+        self.address = address
         self.id = id
         self.viewer = viewer
         self.sceneID = sceneID
@@ -67,17 +73,25 @@ actor PageSession {
         self.scene = scene
         planner.reset(to: snapshot.node)
         sceneSequence = snapshot.sequence
-        let (stream, continuation) = AsyncStream.makeStream(of: PageAction.self, bufferingPolicy: .bufferingOldest(64))
-        events = continuation
-        // Events and window moves run one after another, apart from the socket, so that a
-        // confirmation's answer can arrive while an event waits for it.
+        // Events run one after another, apart from the socket, so that a confirmation's
+        // answer can arrive while an event waits for it. At most `queuedActions` wait; the
+        // page is told when one more is refused.
+        let (controls, controlContinuation) = AsyncStream.makeStream(
+            of: NodeID.self, bufferingPolicy: .bufferingOldest(Self.queuedActions))
+        events = controlContinuation
         Task { [weak self] in
-            for await action in stream {
+            for await node in controls {
                 guard let self else { return }
-                switch action {
-                case .control(let node): await self.run(node)
-                case .window(let module, let start): await self.moveWindow(of: module, to: start)
-                }
+                await self.run(node)
+            }
+        }
+        // Window moves only say where the page is now: the newest one wins.
+        let (moves, moveContinuation) = AsyncStream.makeStream(of: (ModuleID, Int).self, bufferingPolicy: .bufferingNewest(1))
+        windowMoves = moveContinuation
+        Task { [weak self] in
+            for await (module, start) in moves {
+                guard let self else { return }
+                await self.moveWindow(of: module, to: start)
             }
         }
         releaseHeld()
@@ -259,7 +273,9 @@ actor PageSession {
                 return
             }
             refusedInARow = 0
-            events?.yield(.control(NodeID(node)))
+            if case .dropped = events?.yield(NodeID(node)) {
+                refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full")
+            }
         case "window":
             // The page scrolled a long list: where its window should start now.
             guard configuration.rowWindow != nil, let module = message.module, let start = message.start,
@@ -273,7 +289,7 @@ actor PageSession {
                 return
             }
             refusedInARow = 0
-            events?.yield(.window(ModuleID(module), start))
+            windowMoves?.yield((ModuleID(module), start))
         case "answer":
             guard let number = message.id, let waiting = confirmations.removeValue(forKey: number) else {
                 refuse("No question is waiting for that answer.", logged: "answer to no confirmation")
@@ -298,6 +314,9 @@ actor PageSession {
         logger.notice("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): refused \(logged)")
         send(["t": "refused", "message": .string(reason)])
     }
+
+    /// How many activated controls may wait to run; one more is refused with a message.
+    static let queuedActions = 64
 
     /// The largest row index a page may ask a window to start at.
     static let largestRowIndex = 100_000_000
@@ -343,6 +362,7 @@ actor PageSession {
         outbox?.finish()
         outbox = nil
         events?.finish()
+        windowMoves?.finish()
         for (_, waiting) in confirmations { waiting.resume(returning: false) }
         confirmations = [:]
         await scene?.leave()
@@ -384,12 +404,4 @@ struct ClientMessage: Decodable {
     var accept: Bool?
     var module: String?
     var start: Int?
-}
-
-/// What a page asked the scene to do, in the order asked.
-enum PageAction: Sendable {
-    /// A control was activated.
-    case control(NodeID)
-    /// A long list scrolled: its window starts at this row now.
-    case window(ModuleID, Int)
 }

@@ -16,6 +16,17 @@ actor SessionStore {
 
     var count: Int { sessions.count }
 
+    /// How many open pages belong to `viewer` (none when signed out) and to `address`.
+    func openPages(viewer: String?, address: String) -> (byViewer: Int, byAddress: Int) {
+        var byViewer = 0
+        var byAddress = 0
+        for session in sessions.values {
+            if let viewer, session.viewer == viewer { byViewer += 1 }
+            if session.address == address { byAddress += 1 }
+        }
+        return (byViewer, byAddress)
+    }
+
     /// Ends and forgets expired sessions; returns how many.
     @discardableResult
     func sweep(now: ContinuousClock.Instant = .now) async -> Int {

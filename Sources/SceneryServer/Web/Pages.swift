@@ -125,8 +125,12 @@ enum Pages {
     }
 
     /// A scene for three viewers side by side, each a live page of its own.
-    static func preview(title: String, frames: [(label: String, path: String)], viewer: SignInUser?, returnTo: String) -> String {
-        var body = "<h1>\(escape(title)): every variant</h1>\n<div class=\"preview\">\n"
+    static func preview(
+        title: String, frames: [(label: String, path: String)], notes: [String] = [], viewer: SignInUser?, returnTo: String
+    ) -> String {
+        var body = "<h1>\(escape(title)): every variant</h1>\n"
+        for note in notes { body += "<p class=\"note\">\(escape(note))</p>\n" }
+        body += "<div class=\"preview\">\n"
         for frame in frames {
             body += """
                 <section class="variant" aria-label="\(attribute(frame.label))"><h2>\(escape(frame.label))</h2>\

@@ -30,9 +30,9 @@ struct DataCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try database.openStore()
+                let store = try database.openStore(requiresWriting: true)
                 let ids = try store.addGeneratedBlogs(count: blogs, author: UserID(user))
-                Output.line("Added \(blogs) blogs by user \(user) (ids \(ids.lowerBound)–\(ids.upperBound)) to '\(database.path)'.")
+                Output.line("Added \(blogs) blogs by user \(user) (ids \(ids.lowerBound)–\(ids.upperBound)) to \(database.path.quoted).")
             }
         }
     }
@@ -48,9 +48,9 @@ struct DataCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let dataSet = DemoData.dataSet
-                try database.openStore(seedDemoData: false).importData(dataSet)
+                try database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
                 Output.line(
-                    "Reset '\(database.path)' to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts.")
+                    "Reset \(database.path.quoted) to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts.")
             }
         }
     }
@@ -77,7 +77,7 @@ struct DataCommand: AsyncParsableCommand {
                     try store.exportJSON { chunk in try handle.write(contentsOf: Data(chunk.utf8)) }
                     try handle.write(contentsOf: Data("\n".utf8))
                 }
-                Output.line("Exported the data of '\(database.path)' to \(file).")
+                Output.line("Exported the data of \(database.path.quoted) to \(file).")
             }
         }
 
@@ -100,7 +100,7 @@ struct DataCommand: AsyncParsableCommand {
                         default: "not a regular file"
                         }
                     throw CommandFailure(
-                        "'\(path)' is \(what), not a file; nothing was written. Give the path of a file, or '-' for standard output.",
+                        "\(path.quoted) is \(what), not a file; nothing was written. Give the path of a file, or '-' for standard output.",
                         code: .sceneryError)
                 }
             }
@@ -109,7 +109,7 @@ struct DataCommand: AsyncParsableCommand {
                 let handle = try? FileHandle(forWritingTo: temporary)
             else {
                 throw CommandFailure(
-                    "Cannot write '\(path)': cannot create a file in '\(target.deletingLastPathComponent().path)'; nothing was written.",
+                    "Cannot write \(path.quoted): cannot create a file in \(target.deletingLastPathComponent().path.quoted); nothing was written.",
                     code: .sceneryError)
             }
             do {
@@ -120,12 +120,12 @@ struct DataCommand: AsyncParsableCommand {
                 try? FileManager.default.removeItem(at: temporary)
                 if let failure = error as? CommandFailure { throw failure }
                 if error is ProfileError { throw error }
-                throw CommandFailure("Cannot write '\(path)': \(error.localizedDescription); nothing was written.", code: .sceneryError)
+                throw CommandFailure("Cannot write \(path.quoted): \(error.localizedDescription); nothing was written.", code: .sceneryError)
             }
             guard rename(temporary.path, target.path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 try? FileManager.default.removeItem(at: temporary)
-                throw CommandFailure("Cannot write '\(path)': \(reason); nothing was written.", code: .sceneryError)
+                throw CommandFailure("Cannot write \(path.quoted): \(reason); nothing was written.", code: .sceneryError)
             }
         }
     }
@@ -140,58 +140,78 @@ struct DataCommand: AsyncParsableCommand {
 
         @OptionGroup var database: DatabaseOptions
 
+        /// The largest data file read (the generated data sets of a million blogs are
+        /// about 250 MB).
+        static let largestFile = 2 << 30
+
         func run() async throws {
             try await reportingFailures {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-                    throw CommandFailure("No such file '\(file)'; give the path of a data file (scenery data export writes one).", code: .sceneryError)
-                }
-                guard !isDirectory.boolValue else {
-                    throw CommandFailure("'\(file)' is a directory; give the path of a data file (scenery data export writes one).", code: .sceneryError)
-                }
-                let data: Data
+                let existed = FileManager.default.fileExists(atPath: database.path)
                 do {
-                    data = try Data(contentsOf: URL(filePath: file))
-                } catch {
-                    throw CommandFailure("Cannot read '\(file)': \(error.localizedDescription).", code: .sceneryError)
-                }
-                guard !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
-                    throw CommandFailure(
-                        "'\(file)' is empty; a data file is a JSON object (format scenery.profile-data, as scenery data export writes); nothing was imported.",
-                        code: .invalidFile)
-                }
-                let problems: [DataProblem]
-                do {
-                    let dataSet = try ProfileDataSet.decode(from: data)
-                    try database.openStore(seedDemoData: false).importData(dataSet)
+                    let dataSet = try decodedFile()
+                    try database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
                     Output.line(
-                        "Imported \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts into '\(database.path)'.")
-                    return
-                } catch ProfileError.invalidData(let found) {
-                    problems = found
-                }
-                // Point at each problem's line and column, as compilers do.
-                let locator: JSONLocator
-                do throws(JSONSyntaxError) {
-                    locator = try JSONLocator(bytes: Array(data))
+                        "Imported \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts into \(database.path.quoted).")
                 } catch {
-                    Output.line("\(file):\(error.location.line):\(error.location.column): error: \(error.message)")
-                    throw CommandFailure("'\(file)' is not valid JSON; nothing was imported.", code: .invalidFile)
+                    // An import is one transaction, so a failed one changed nothing; a database
+                    // file it created to import into is removed.
+                    if !existed { removeDatabaseFiles() }
+                    let failure =
+                        error as? CommandFailure ?? CommandFailure(SceneryError.message(for: error), code: .sceneryError)
+                    throw CommandFailure("\(failure.description) Nothing was imported; the database is unchanged.", code: failure.code)
                 }
-                var located = problems.map { (place: locator.location(of: $0.path), message: "\($0)") }
-                // The decoder rejects a number it cannot hold without saying where (the
-                // document parsed above, so that is what it means): point at each one.
-                let numbers = locator.numbersOutsideIntegers
-                if problems.contains(where: { $0.path.isEmpty }), !numbers.isEmpty {
-                    located = numbers.map { number in
-                        (number.location, "\(number.path): must be a whole number from \(Int64.min) to \(Int64.max); fix that value.")
-                    }
-                }
-                for problem in located {
-                    Output.line("\(file):\(problem.place.line):\(problem.place.column): error: \(problem.message)")
-                }
-                throw CommandFailure("\(located.count) problem(s) in '\(file)'; nothing was imported.", code: .invalidFile)
             }
+        }
+
+        /// The data set in the file, or a failure naming what is wrong (each problem is
+        /// printed at its line and column first).
+        private func decodedFile() throws -> ProfileDataSet {
+            let data: Data
+            do {
+                data = try RegularFile.contents(of: file, limit: Self.largestFile)
+            } catch {
+                let advice =
+                    FileManager.default.fileExists(atPath: file)
+                    ? "give the path of a data file (scenery data export writes one)." : "check the path (scenery data export writes a data file)."
+                throw CommandFailure("Cannot read \(file.quoted): \(error.description); \(advice)", code: .sceneryError)
+            }
+            guard !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+                throw CommandFailure(
+                    "\(file.quoted) is empty; a data file is a JSON object (format scenery.profile-data, as scenery data export writes).",
+                    code: .invalidFile)
+            }
+            let problems: [DataProblem]
+            switch Result(catching: { try ProfileDataSet.decode(from: data) }) {
+            case .success(let dataSet): return dataSet
+            case .failure(ProfileError.invalidData(let found)): problems = found
+            case .failure(let error): throw error
+            }
+            // Point at each problem's line and column, as compilers do.
+            let locator: JSONLocator
+            do throws(JSONSyntaxError) {
+                locator = try JSONLocator(bytes: Array(data))
+            } catch {
+                Output.line("\(file):\(error.location.line):\(error.location.column): error: \(error.message)")
+                throw CommandFailure("\(file.quoted) is not valid JSON.", code: .invalidFile)
+            }
+            var located = problems.map { (place: locator.location(of: $0.path), message: "\($0)") }
+            // The decoder rejects a number it cannot hold without saying where (the
+            // document parsed above, so that is what it means): point at each one.
+            let numbers = locator.numbersOutsideIntegers
+            if problems.contains(where: { $0.path.isEmpty }), !numbers.isEmpty {
+                located = numbers.map { number in
+                    (number.location, "\(number.path): must be a whole number from \(Int64.min) to \(Int64.max); fix that value.")
+                }
+            }
+            for problem in located {
+                Output.line("\(file):\(problem.place.line):\(problem.place.column): error: \(problem.message)")
+            }
+            throw CommandFailure("\(located.count) problem(s) in \(file.quoted).", code: .invalidFile)
+        }
+
+        /// Removes a database file (and SQLite's companions) that this import created.
+        private func removeDatabaseFiles() {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
         }
     }
 }

@@ -75,7 +75,7 @@ struct InteractCommand: AsyncParsableCommand {
                     let actions = page.host.tree?.actions ?? []
                     guard let action = Self.action(for: command, in: actions) else {
                         if json {
-                            StreamLine.write(["type": "error", "message": .string("No action '\(command)'.")])
+                            StreamLine.write(["type": "error", "message": .string("No action \(command.quoted).")])
                         } else {
                             Output.line("No action '\(TerminalText.sanitized(command))'. Type a number from the list, or show, back, help, quit.")
                         }
@@ -97,7 +97,7 @@ struct InteractCommand: AsyncParsableCommand {
                             await showWhole(next)
                         } catch {
                             await page.scene.appear()
-                            Output.line("Cannot open '\(intent.scene)': \(SceneryError.message(for: error))")
+                            Output.line("Cannot open \(intent.scene.quoted): \(SceneryError.message(for: error))")
                         }
                     }
                 }

@@ -66,13 +66,13 @@ struct RunCommand: AsyncParsableCommand {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard let tabSwitch = switches.first(where: { $0.id == parts[0] }) else {
                 let known = switches.map(\.id)
-                let hint = known.isEmpty ? "this variant of '\(scene.sceneID)' has no tab switch" : "its tab switches: \(known.joined(separator: ", "))"
+                let hint = known.isEmpty ? "this variant of \(scene.sceneID.quoted) has no tab switch" : "its tab switches: \(known.joined(separator: ", "))"
                 throw CommandFailure(
-                    "No tab switch '\(parts[0])' in '\(scene.sceneID)'\(didYouMean(parts[0], in: known)); \(hint).", code: .usage)
+                    "No tab switch \(parts[0].quoted) in \(scene.sceneID.quoted)\(didYouMean(parts[0], in: known)); \(hint).", code: .usage)
             }
             guard tabSwitch.tabs.contains(parts[1]) else {
                 throw CommandFailure(
-                    "The tab switch '\(tabSwitch.id)' has no tab '\(parts[1])'\(didYouMean(parts[1], in: tabSwitch.tabs)); its tabs: \(tabSwitch.tabs.joined(separator: ", ")).",
+                    "The tab switch \(tabSwitch.id.quoted) has no tab \(parts[1].quoted)\(didYouMean(parts[1], in: tabSwitch.tabs)); its tabs: \(tabSwitch.tabs.joined(separator: ", ")).",
                     code: .usage)
             }
             await scene.send(Event(SceneEvents.selectTab, from: NodeID(tabSwitch.id), payload: ["tabs": .string(tabSwitch.id), "tab": .string(parts[1])]))

@@ -21,7 +21,7 @@ struct ContextOptions: ParsableArguments {
             throw ValidationError("'--viewer' needs a user id, for example --viewer 1; leave it out to view signed out.")
         }
         for pair in arguments where !pair.contains("=") || pair.hasPrefix("=") {
-            throw ValidationError("'--arg \(pair)' must have the form name=value, for example --arg user=1.")
+            throw ValidationError("--arg \(pair.quoted) must have the form name=value, for example --arg user=1.")
         }
     }
 
@@ -40,7 +40,7 @@ struct ContextOptions: ParsableArguments {
     func checkedContext(in session: SceneSession) async throws -> SceneContext {
         if let viewer, try await !session.userExists(UserID(viewer)) {
             throw CommandFailure(
-                "No user with id '\(viewer)' exists in \(session.databaseDescription); sign in as an existing user (see 'scenery data export -'), or leave out --viewer to view signed out.",
+                "No user with id \(viewer.quoted) exists in \(session.databaseDescription); sign in as an existing user (see 'scenery data export -'), or leave out --viewer to view signed out.",
                 code: .usage)
         }
         return context

@@ -12,6 +12,17 @@ struct DatabaseOptions: ParsableArguments {
             valueName: "path"))
     var database: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "How long to wait for a database another process has locked, in seconds, before giving up.", valueName: "seconds"))
+    var lockTimeout: Double = 30
+
+    func validate() throws {
+        guard lockTimeout >= 0, lockTimeout <= 3600 else {
+            throw ValidationError("--lock-timeout must be from 0 to 3600 seconds, not \(lockTimeout).")
+        }
+    }
+
     /// The database path in force.
     var path: String { database ?? Self.defaultPath }
 
@@ -23,11 +34,22 @@ struct DatabaseOptions: ParsableArguments {
         return URL(filePath: dataHome).appending(path: "scenery/demo.sqlite").path
     }
 
-    /// Opens the store, creating and seeding it if it is new.
-    func openStore(seedDemoData: Bool = true) throws -> SQLiteProfileStore {
+    /// Opens the store, creating and seeding it if it is new. A read-only database opens
+    /// for reading, unless the command `requiresWriting`; a locked one is waited for with a
+    /// notice on standard error, up to `--lock-timeout`.
+    func openStore(seedDemoData: Bool = true, requiresWriting: Bool = false) throws -> SQLiteProfileStore {
+        let path = self.path
+        let timeout = lockTimeout
         do {
             // Only the default location is created; a path someone typed must exist.
-            return try SQLiteProfileStore(path: path, seedDemoData: seedDemoData, createsDirectory: database == nil && Self.environmentPath == nil)
+            return try SQLiteProfileStore(
+                path: path, seedDemoData: seedDemoData, createsDirectory: database == nil && Self.environmentPath == nil,
+                requiresWriting: requiresWriting, lockTimeout: .milliseconds(Int64(timeout * 1000))
+            ) {
+                Output.status(
+                    "Waiting for the database \(path.quoted): another process holds a lock (giving up after \(Int(timeout)) s; --lock-timeout changes that)…\n"
+                )
+            }
         } catch {
             throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
         }

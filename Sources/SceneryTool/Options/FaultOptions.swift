@@ -45,7 +45,7 @@ struct FaultOptions: ParsableArguments {
             let service = try Self.service(parts[0], option: "--latency \(latency)")
             guard let duration = Self.duration(parts[1]) else {
                 throw ValidationError(
-                    "'--latency \(latency)': '\(parts[1])' is not a duration with a unit; write 300ms, 2s or 1.5s (at most 60s).")
+                    "'--latency \(latency)': \(parts[1].quoted) is not a duration with a unit; write 300ms, 2s or 1.5s (at most 60s).")
             }
             rules.append(.delay(service, by: duration))
         }
@@ -56,7 +56,7 @@ struct FaultOptions: ParsableArguments {
         let names = ModuleCatalog.current.services.map(\.rawValue)
         guard names.contains(name) else {
             let close = Suggestion.closest(to: name, in: names).map { " Did you mean '\($0)'?" } ?? ""
-            throw ValidationError("'\(option)': unknown service '\(name)'.\(close) Services: \(names.joined(separator: ", ")).")
+            throw ValidationError("\(option.quoted): unknown service \(name.quoted).\(close) Services: \(names.joined(separator: ", ")).")
         }
         return ServiceName(name)
     }

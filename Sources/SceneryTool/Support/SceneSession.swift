@@ -45,7 +45,7 @@ struct SceneSession {
     }
 
     /// The database, for messages.
-    var databaseDescription: String { "the database '\(store.path)'" }
+    var databaseDescription: String { "the database \(store.path.quoted)" }
 
     /// Assembles and starts a scene, showing progress on a terminal.
     func open(_ sceneID: String, for context: SceneContext, host: any SceneHost) async throws -> SceneInstance {

@@ -1,0 +1,41 @@
+import Foundation
+import ProfileDomain
+import Scenery
+
+/// Waiting for another process's lock while a database is opened: a notice once, retries
+/// until a deadline, then an error that names the database and what to do.
+enum LockWait {
+    /// Runs `body` until it does not fail on a lock, or `timeout` has passed. Each try waits
+    /// briefly for the lock itself (a quarter of a second), so the notice comes early.
+    static func retrying(
+        on connection: SQLiteConnection, path: String, timeout: Duration, whileLocked: () -> Void, _ body: () throws(ProfileError) -> Void
+    ) throws(ProfileError) {
+        let deadline = ContinuousClock.now + timeout
+        var noticed = false
+        connection.setBusyTimeout(250)
+        defer { connection.setBusyTimeout(5_000) }
+        while true {
+            do {
+                try body()
+                return
+            } catch {
+                guard connection.lastErrorWasBusy else { throw error }
+                guard ContinuousClock.now < deadline else {
+                    throw .storage(
+                        "The database \(path.quoted) is locked by another process (waited \(Self.seconds(timeout)) s); let that process finish (an import or a generate, say) or stop it, then try again, or use another --database."
+                    )
+                }
+                if !noticed {
+                    noticed = true
+                    whileLocked()
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+    }
+}

@@ -1,0 +1,36 @@
+extension String {
+    /// The text in single quotes for a message, short enough to read: hostile or mistaken
+    /// input (a 10,000-digit viewer id, a path pasted twice) is shortened to its first
+    /// characters and its length, and control characters are written as escapes so that
+    /// input cannot end a line or colour a terminal.
+    ///
+    /// ```swift
+    /// "42".quoted                                   // '42'
+    /// String(repeating: "9", count: 10_000).quoted  // '99999…' (10000 characters)
+    /// "a\nb".quoted                                 // 'a\nb'
+    /// ```
+    package var quoted: String { quoted(limit: 48) }
+
+    /// ``quoted`` with the number of characters kept before the ellipsis.
+    package func quoted(limit: Int) -> String {
+        let count = self.count
+        let kept = count > limit ? String(prefix(limit)) : self
+        var escaped = ""
+        for scalar in kept.unicodeScalars {
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return count > limit ? "'\(escaped)…' (\(count) characters)" : "'\(escaped)'"
+    }
+}
+
+extension Substring {
+    /// ``Swift/String/quoted`` for a part of a string.
+    package var quoted: String { String(self).quoted }
+}
