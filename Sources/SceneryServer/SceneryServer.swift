@@ -112,7 +112,7 @@ public final class SceneryServer: Sendable {
 
     /// The application, for tests (HummingbirdTesting) and for running it yourself.
     ///
-    /// Every connection's first request is checked and timed before it is parsed (see
+    /// Every request is checked and timed before it is parsed (see
     /// ``Configuration/headerTimeout``); kept-alive connections close after
     /// ``Configuration/idleTimeout``.
     public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
@@ -121,7 +121,9 @@ public final class SceneryServer: Sendable {
         let webSocket = WebSocketServerConfiguration(
             maxFrameSize: configuration.maxMessageSize, autoPing: .enabled(timePeriod: .seconds(20)), validateUTF8: true)
         let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
-        let limits = FirstRequestGuard.Limits(headerTimeout: TimeAmount(configuration.headerTimeout), maxHeadBytes: configuration.maxHeadBytes)
+        let limits = RequestGuard.Limits(
+            headerTimeout: TimeAmount(configuration.headerTimeout), bodyTimeout: TimeAmount(configuration.bodyTimeout),
+            maxHeadBytes: configuration.maxHeadBytes)
         let webSocketResponder = router.buildResponder()
         return Application(
             router: router,

@@ -45,8 +45,9 @@ extension SceneryServer {
         public var rowWindow: Int? = 60
         /// How many recent updates a page session keeps to replay after a reconnect.
         public var replayedUpdates = 64
-        /// How long a connection may take to send a request's headers, and a form its body;
-        /// past it the server answers `408 Request Timeout` and closes the connection.
+        /// How long a client may take to send a request's headers (from their first byte, or
+        /// from the connection's start), and its body (from the end of its headers); past it
+        /// the server answers `408 Request Timeout` and closes the connection.
         public var headerTimeout: Duration = .seconds(10)
         public var bodyTimeout: Duration = .seconds(10)
         /// How long a kept-alive connection may wait between requests before it is closed.

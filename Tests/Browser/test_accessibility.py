@@ -32,7 +32,8 @@ def test_every_scene_page_has_no_violation(server, browser, viewer, role):
     found = {}
     for path in SCENES:
         open_live(page, server.url + path)
-        page.wait_for_timeout(200)  # images fail over to their fallback circles
+        # Every image has loaded or failed over to its fallback circle.
+        page.wait_for_function("Array.from(document.images).every(image => image.complete)")
         problems = violations(page)
         if problems:
             found[path] = problems
@@ -58,6 +59,5 @@ def test_the_drafts_tab_and_a_confirmation_have_no_violation(server, browser):
 @pytest.mark.parametrize("path", ["/", "/sign-in", "/preview/user-profile?user=1", "/scenes/no-such-scene"])
 def test_the_servers_own_pages_have_no_violation(server, context, path):
     page = context.new_page()
-    page.goto(server.url + path)
-    page.wait_for_timeout(300)
+    page.goto(server.url + path, wait_until="load")
     assert violations(page) == []

@@ -43,12 +43,26 @@ def title_at(index):
     return f"Generated post {index - 26}"
 
 
+# True once the window holds every row the viewport shows (the page asked for a window
+# and the server's patch arrived): what the tests wait for instead of a pause.
+WINDOW_COVERS_VIEW = r"""(() => {
+    const section = """ + SECTION + r""";
+    const list = section.querySelector(':scope > ul');
+    const pitch = Number(section.dataset.pitch || '0');
+    if (!list || !pitch) return false;
+    const first = Number(section.dataset.firstRow), rows = list.children.length, total = Number(section.dataset.totalRows);
+    const top = list.getBoundingClientRect().top;
+    const firstSeen = Math.max(0, Math.floor(-top / pitch));
+    const lastSeen = Math.min(total, Math.ceil((window.innerHeight - top) / pitch));
+    return first <= firstSeen && lastSeen <= first + rows;
+})()"""
+
+
 def scroll_until_window_moves(page, y):
     before = window_state(page)["first"]
     page.evaluate(f"window.scrollTo(0, {y})")
     expect(page.locator("#blogs\\/all")).not_to_have_attribute("data-first-row", str(before), timeout=10_000)
-    # Let the trailing request after the scroll settle.
-    page.wait_for_timeout(400)
+    page.wait_for_function(WINDOW_COVERS_VIEW, timeout=10_000)
     return window_state(page)
 
 
@@ -74,10 +88,13 @@ def test_scrolling_row_by_row_moves_the_window_by_patches(long_list, context):
     frames = []
     page.on("websocket", lambda socket: socket.on("framereceived", lambda frame: frames.append(frame)))
     open_live(page, long_list.url + "/scenes/user-profile?user=1")
+    page.mouse.move(400, 400)
     for _ in range(25):
+        before = page.evaluate("window.scrollY")
         page.mouse.wheel(0, 600)
-        page.wait_for_timeout(60)
-    page.wait_for_timeout(600)
+        page.wait_for_function(f"window.scrollY > {before}", timeout=10_000)
+    page.wait_for_function(SECTION + ".dataset.firstRow !== '0'", timeout=10_000)
+    page.wait_for_function(WINDOW_COVERS_VIEW, timeout=10_000)
     state = window_state(page)
     assert state["first"] > 0 and state["rows"] <= WINDOW, state
     patches = [frame for frame in frames if '"t":"patch"' in frame]

@@ -11,26 +11,75 @@ import WSClient
 
 @testable import SceneryServer
 
-/// What a page socket received, and a way to wait for it. (`NSLock`, which the thread
-/// sanitizer understands: the reader and the test read and write it at once.)
+/// What a page socket received, and a way to wait for it: each message (and the socket's
+/// end) checks the waiting conditions; nothing polls. (A recursive `NSRecursiveLock`, which
+/// the thread sanitizer understands, so a condition can read what arrived while the lock is
+/// held.)
 final class Received: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSRecursiveLock()
     private var messages: [JSONValue] = []
+    private var ended = false
+    private var waiters: [(condition: @Sendable (Received) -> Bool, resume: CheckedContinuation<Void, Never>)] = []
 
     func append(_ text: String) {
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return }
         lock.withLock { messages.append(value) }
+        wake()
+    }
+
+    /// The socket closed: nothing more will arrive.
+    func end() {
+        lock.withLock { ended = true }
+        wake()
     }
 
     var all: [JSONValue] { lock.withLock { messages } }
 
+    var hasEnded: Bool { lock.withLock { ended } }
+
     func of(_ type: String) -> [JSONValue] { all.filter { $0["t"]?.stringValue == type } }
+
+    /// Waits until `condition` holds or the socket ends. The suite's time limit, not a
+    /// timer here, bounds a wait for something that never comes.
+    func wait(until condition: @escaping @Sendable (Received) -> Bool) async {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> Bool in
+                if ended || condition(self) { return true }
+                waiters.append((condition, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    private func wake() {
+        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            var ready: [CheckedContinuation<Void, Never>] = []
+            waiters.removeAll { waiter in
+                guard ended || waiter.condition(self) else { return false }
+                ready.append(waiter.resume)
+                return true
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
 }
 
-@Suite struct LiveSocketTests {
+/// One step of a conversation with a page socket.
+enum Step: Sendable {
+    /// Send a message.
+    case send(String)
+    /// Wait until what arrived satisfies the condition (or the socket closes).
+    case waitUntil(@Sendable (Received) -> Bool)
+}
+
+@Suite(.timeLimit(.minutes(1))) struct LiveSocketTests {
     let fixture: ServerFixture
 
     init() throws { fixture = try ServerFixture() }
+
+    init(fixture: ServerFixture) { self.fixture = fixture }
 
     /// Opens a scene page and returns its session id.
     func openPage(_ client: some TestClientProtocol, _ uri: String, cookie: String? = nil) async throws -> String {
@@ -38,38 +87,55 @@ final class Received: @unchecked Sendable {
         return try #require(String(buffer: response.body).sessionID)
     }
 
-    /// Connects to a page's socket, sends `messages` one by one (`pause` apart), then reads
-    /// until `until` holds or a few seconds pass.
-    func talk(
-        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil,
-        send messages: [String], pause: Duration = .milliseconds(30), until: @escaping @Sendable (Received) -> Bool
-    ) async throws -> Received {
+    /// Connects to a page's socket and takes the steps in order; then closes the socket
+    /// (unless the server did). Returns what arrived and how the server closed the socket.
+    func converse(
+        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, _ steps: [Step]
+    ) async throws -> (received: Received, close: WebSocketCloseFrame?) {
         let received = Received()
         var headers = ServerFixture.headers(port: client.port, cookie: cookie)
         if let origin { headers[.origin] = origin }
+        var close: WebSocketCloseFrame?
         do {
-            try await client.ws("/live?session=\(session)&since=\(since)", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)) {
-                inbound, outbound, _ in
+            close = try await client.ws(
+                "/live?session=\(session)&since=\(since)", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)
+            ) { inbound, outbound, _ in
                 let reader = Task {
+                    defer { received.end() }
                     for try await message in inbound.messages(maxSize: 1 << 20) {
                         if case .text(let text) = message { received.append(text) }
                     }
                 }
-                for message in messages {
-                    try await outbound.write(.text(message))
-                    if pause > .zero { try await Task.sleep(for: pause) }
+                for step in steps {
+                    switch step {
+                    case .send(let message):
+                        if !received.hasEnded { try await outbound.write(.text(message)) }
+                    case .waitUntil(let condition):
+                        await received.wait(until: condition)
+                    }
                 }
-                let deadline = ContinuousClock.now + .seconds(5)
-                while !until(received), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                reader.cancel()
-                try? await outbound.close(.normalClosure, reason: nil)
+                if received.hasEnded {
+                    _ = await reader.result
+                } else {
+                    reader.cancel()
+                    try? await outbound.close(.normalClosure, reason: nil)
+                }
             }
         } catch is CancellationError where !Task.isCancelled {
             // Once the reader is cancelled, the WebSocket client can end its close handshake
             // with that reader's `CancellationError` (seen under load in CI). The socket is
             // closed either way, and what was received is all the test asks for.
         }
-        return received
+        return (received, close)
+    }
+
+    /// Sends `messages`, then waits until `until` holds (or the socket closes).
+    func talk(
+        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil,
+        send messages: [String], until: @escaping @Sendable (Received) -> Bool
+    ) async throws -> Received {
+        try await converse(client, session: session, since: since, cookie: cookie, origin: origin, messages.map(Step.send) + [.waitUntil(until)])
+            .received
     }
 
     @Test func aLikeComesBackAsNumberedDOMOperationsWithServerHTML() async throws {
@@ -95,19 +161,28 @@ final class Received: @unchecked Sendable {
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let declined = try await talk(
-                client, session: session, cookie: bob, send: [#"{"t":"event","node":"info/follow"}"#, #"{"t":"answer","id":1,"accept":false}"#]
-            ) {
-                !$0.of("confirm").isEmpty
-            }
+            // Each answer is sent once its question has arrived, never on a timer.
+            let declined = try await converse(
+                client, session: session, cookie: bob,
+                [
+                    .send(#"{"t":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty },
+                    .send(#"{"t":"answer","id":1,"accept":false}"#),
+                    // Events run in order: the declined one is over once a like after it shows.
+                    .send(#"{"t":"event","node":"blogs/blog.26.like"}"#), .waitUntil { !$0.of("patch").isEmpty || !$0.of("refused").isEmpty },
+                ]
+            ).received
             #expect(declined.of("confirm").first?["title"] == "Unfollow Alice Liddell?")
+            #expect(declined.of("refused").isEmpty, "\(declined.all)")
             #expect(try await fixture.store.profile(of: "1", viewer: "2").viewerFollows == true, "declined: still following")
-            let accepted = try await talk(
-                client, session: session, since: 0, cookie: bob, send: [#"{"t":"event","node":"info/follow"}"#, #"{"t":"answer","id":2,"accept":true}"#]
-            ) {
-                !$0.of("patch").isEmpty
-            }
+            let accepted = try await converse(
+                client, session: session, since: 0, cookie: bob,
+                [
+                    .send(#"{"t":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty },
+                    .send(#"{"t":"answer","id":2,"accept":true}"#), .waitUntil { !$0.of("patch").isEmpty },
+                ]
+            ).received
             #expect(!accepted.of("patch").isEmpty)
+            #expect(accepted.of("refused").isEmpty, "\(accepted.all)")
             #expect(try await fixture.store.profile(of: "1", viewer: "2").viewerFollows == false, "accepted: unfollowed")
         }
     }
@@ -168,7 +243,7 @@ final class Received: @unchecked Sendable {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1")
             let flood = Array(repeating: #"{"t":"event","node":"blogs/refresh"}"#, count: 60)
-            let received = try await talk(client, session: session, send: flood, pause: .zero) { $0.of("refused").count >= 20 }
+            let received = try await talk(client, session: session, send: flood) { $0.of("refused").count >= 20 }
             #expect(received.of("refused").count >= 20, "a burst beyond the allowance is refused")
             #expect(received.of("refused").first?["message"] == "Too many actions at once; wait a moment.")
         }
@@ -216,10 +291,10 @@ final class Received: @unchecked Sendable {
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let received = try await talk(client, session: session, cookie: fixture.cookie(for: "1"), send: [#"{"t":"event","node":"blogs/blog.27.like"}"#]) {
-                _ in false
-            }
+            let (received, close) = try await converse(
+                client, session: session, cookie: fixture.cookie(for: "1"), [.send(#"{"t":"event","node":"blogs/blog.27.like"}"#), .waitUntil { _ in false }])
             #expect(received.all.isEmpty, "nothing is sent to another viewer")
+            #expect(close?.closeCode == .policyViolation, "the server closed the socket, saying why")
             #expect(try await fixture.store.blog(27, viewer: "1").likedByViewer == false)
         }
     }
@@ -243,8 +318,37 @@ final class Received: @unchecked Sendable {
 
     @Test func anUnknownSessionIsToldToLoadThePageAgain() async throws {
         try await fixture.server.application().test(.live) { client in
-            let received = try await talk(client, session: "0123456789abcdef", send: []) { _ in false }
+            let (received, close) = try await converse(client, session: "0123456789abcdef", [.waitUntil { _ in false }])
             #expect(received.all.isEmpty)
+            #expect(close?.closeCode == .unknown(4404), "closed with the code that makes the page load again")
+            #expect(close?.reason == "This page's scene has ended; load the page again.")
+        }
+    }
+
+    @Test func theSixtyFifthWaitingActionIsRefusedAndScrollingIsNotHeldBack() async throws {
+        let fixture = try ServerFixture {
+            $0.eventBurst = 500
+            $0.eventsPerSecond = 1000
+        }
+        let sockets = LiveSocketTests(fixture: fixture)
+        let bob = fixture.cookie(for: "2")
+        try await fixture.server.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+            let waiting = PageSession.queuedActions
+            let likes = Array(repeating: Step.send(#"{"t":"event","node":"blogs/blog.26.like"}"#), count: waiting + 1)
+            let received = try await sockets.converse(
+                client, session: session, cookie: bob,
+                // The unfollow question holds the queue: its event waits for an answer.
+                [.send(#"{"t":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty }] + likes + [
+                    .waitUntil { !$0.of("refused").isEmpty },
+                    // A scroll while actions wait still moves the window.
+                    .send(#"{"t":"window","module":"blogs","start":5}"#), .waitUntil { !$0.of("patch").isEmpty },
+                    .send(#"{"t":"answer","id":1,"accept":false}"#),
+                ]
+            ).received
+            #expect(received.of("refused").map { $0["message"] } == ["Too many actions are waiting; wait for them to finish, then try again."])
+            let patch = try #require(received.of("patch").first)
+            #expect(patch.compactJSON.contains(#""op":"window""#), "the first patch is the scroll's, not a like's: \(patch.compactJSON)")
         }
     }
 }

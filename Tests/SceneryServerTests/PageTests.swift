@@ -123,4 +123,34 @@ import Testing
             }
         }
     }
+
+    @Test(arguments: [
+        "%2F%09%2Fevil.example", "/%09/evil.example", "/\t/evil.example", "/%0A/evil.example", "/%0D/evil.example", "%2F%5Cevil.example",
+        "/\\evil.example", "//evil.example", "%2F%2Fevil.example", "%252F%252Fevil.example", "/%252F/evil.example", "https://evil.example",
+        "evil.example", "/%00/evil.example", "%2F%E2%80%AE/evil", "",
+    ])
+    func aNextPageOffThisSiteSendsThePersonHome(next: String) async throws {
+        #expect(SceneryServer.localPath(Substring(next)) == nil, "\(next)")
+        try await fixture.server.application().test(.live) { client in
+            var headers = ServerFixture.headers()
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let encoded = next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let response = try await client.execute(
+                uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "user=2&next=\(encoded)"))
+            #expect(response.status == .seeOther)
+            let location = response.headers[.location] ?? ""
+            #expect(location == "/", "\(next) → \(location.debugDescription)")
+            #expect(!location.contains("\t") && !location.contains("\\") && !location.hasPrefix("//"))
+        }
+    }
+
+    @Test func theSignInFormCarriesOnlyAPathOfThisSite() async throws {
+        try await fixture.server.application().test(.router) { client in
+            let forged = try await client.execute(uri: "/sign-in?next=%2F%09%2Fevil.example", method: .get)
+            #expect(forged.text.contains(#"name="next" value="/""#))
+            #expect(!forged.text.contains("evil.example"))
+            let local = try await client.execute(uri: "/sign-in?next=%2Fscenes%2Fuser-profile%3Fuser%3D1", method: .get)
+            #expect(local.text.contains(#"name="next" value="/scenes/user-profile?user=1""#))
+        }
+    }
 }

@@ -2,18 +2,18 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// A server child channel that puts a ``FirstRequestGuard`` in front of another one
-/// (Hummingbird's HTTP/1.1 channel with WebSocket upgrade), so every connection's first
-/// request is checked and timed before the server parses it.
+/// A server child channel that puts a ``RequestGuard`` in front of another one
+/// (Hummingbird's HTTP/1.1 channel with WebSocket upgrade), so every request is checked
+/// and timed before the server parses it.
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
 
     let inner: Inner
-    let limits: FirstRequestGuard.Limits
+    let limits: RequestGuard.Limits
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         do {
-            try channel.pipeline.syncOperations.addHandler(FirstRequestGuard(limits: limits), position: .first)
+            try channel.pipeline.syncOperations.addHandler(RequestGuard(limits: limits), position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }

@@ -96,10 +96,16 @@ extension SceneryServer {
         let twice = decoded.removingPercentEncoding ?? decoded
         for text in [decoded, twice] {
             guard text.hasPrefix("/"), !text.hasPrefix("//"),
-                !text.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+                !text.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || Self.isBidiControl($0) })
             else { return nil }
         }
         return decoded
+    }
+
+    /// Whether a character reorders text around it (which could make a path read as
+    /// another).
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        [0x061C, 0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// A live scene page: the scene assembled for the viewer, its first rendering, and a
@@ -270,25 +276,10 @@ extension SceneryServer {
         return response
     }
 
-    /// A URL-encoded form body (at most 4 KB), which must arrive within
-    /// ``Configuration/bodyTimeout``.
-    /// - Throws: `HTTPError` 408 (closing the connection) when the body is too slow, 413
-    ///   when it is too large.
+    /// A URL-encoded form body (at most 4 KB). (How long it may take to arrive is the
+    /// connection's ``Configuration/bodyTimeout``.)
     func form(of request: Request) async throws -> [String: String] {
-        let timeout = configuration.bodyTimeout
-        let body = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await request.body.collect(upTo: 4096) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let body = first else {
-                throw HTTPError(
-                    .requestTimeout, headers: [.connection: "close"], message: "The form did not arrive within the time allowed; send it again.")
-            }
-            return body
-        }
+        let body = try await request.body.collect(upTo: 4096)
         var fields: [String: String] = [:]
         for pair in String(buffer: body).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

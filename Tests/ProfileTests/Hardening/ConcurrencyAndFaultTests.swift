@@ -32,7 +32,7 @@ final class SlowBlogs: BlogService {
     func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int { try await base.setLiked(liked, blog: blog, by: user) }
 }
 
-@Suite struct ConcurrencyAndFaultTests {
+@Suite(.timeLimit(.minutes(1))) struct ConcurrencyAndFaultTests {
     /// 100 users and one blog.
     static func crowd() throws -> SQLiteProfileStore {
         let store = try SQLiteProfileStore.inMemory(seedDemoData: false)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Scenery
 
-@Suite struct LoadingTests {
+@Suite(.timeLimit(.minutes(1))) struct LoadingTests {
     static let threeModules = """
         {
           "parameters": { "user": "userID" },
@@ -37,7 +37,7 @@ import Testing
         let scene = try registry.instantiate("three", for: context, host: RecordingHost())
         let started = Task { await scene.start() }
         // a finishes while b is held back; the scene is not ready until b is released.
-        while !service.journal.all.contains("loaded a") { await Task.yield() }
+        await service.journal.wait { $0.contains("loaded a") }
         #expect(await scene.status(of: "b") == .loading)
         slow.open()
         await started.value
@@ -97,7 +97,7 @@ import Testing
         let host = RecordingHost()
         let scene = try registry.instantiate("three", for: context, host: host)
         let started = Task { await scene.start() }
-        while service.journal.all.filter({ $0.hasPrefix("load ") }).count < 3 { await Task.yield() }
+        await service.journal.wait { $0.filter { $0.hasPrefix("load ") }.count == 3 }
         await scene.leave()
         await started.value
         gate.open()

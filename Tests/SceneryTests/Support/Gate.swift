@@ -51,7 +51,40 @@ final class Rendezvous: Sendable {
 
 /// A thread-safe log of strings, for ordering assertions.
 final class Journal: Sendable {
-    private let entries = Mutex<[String]>([])
-    func record(_ entry: String) { entries.withLock { $0.append(entry) } }
-    var all: [String] { entries.withLock { $0 } }
+    private struct State {
+        var entries: [String] = []
+        var waiters: [(condition: @Sendable ([String]) -> Bool, resume: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    func record(_ entry: String) {
+        let ready = state.withLock { state in
+            state.entries.append(entry)
+            var ready: [CheckedContinuation<Void, Never>] = []
+            let entries = state.entries
+            state.waiters.removeAll { waiter in
+                guard waiter.condition(entries) else { return false }
+                ready.append(waiter.resume)
+                return true
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    var all: [String] { state.withLock { $0.entries } }
+
+    /// Waits until the entries satisfy `condition`, woken by each new entry (nothing
+    /// polls; the suite's time limit bounds a wait for an entry that never comes).
+    func wait(until condition: @escaping @Sendable ([String]) -> Bool) async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if condition(state.entries) { return true }
+                state.waiters.append((condition, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
 }

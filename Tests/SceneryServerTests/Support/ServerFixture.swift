@@ -16,7 +16,8 @@ struct ServerFixture {
     let server: SceneryServer
 
     static let scenesDirectory = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appending(path: "Scenes")
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "Scenes")
 
     init(configure: (inout SceneryServer.Configuration) -> Void = { _ in }) throws {
         store = try SQLiteProfileStore.inMemory(seedDemoData: true)

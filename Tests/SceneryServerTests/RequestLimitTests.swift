@@ -1,0 +1,153 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import SceneryServer
+
+/// What a client that does not follow HTTP gets: an answer and a closed connection, never
+/// silence; and how many pages one person may hold.
+@Suite(.timeLimit(.minutes(1))) struct RequestLimitTests {
+    @Test(arguments: [
+        ("GET /\u{0}scenes HTTP/1.1\r\nHost: localhost\r\n\r\n", "The request line holds a control character"),
+        ("GET scenes/user-profile HTTP/1.1\r\nHost: localhost\r\n\r\n", "The request target must be a path starting with '/'"),
+        ("GET http://evil.example/ HTTP/1.1\r\nHost: localhost\r\n\r\n", "The request target must be a path starting with '/'"),
+        ("GET / HTTP/1.1\r\nHost: local\u{0}host\r\n\r\n", "A request header holds a control character"),
+    ])
+    func aMalformedRequestIsAnsweredBadRequestAndClosed(request: String, reason: String) async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server.application().test(.live) { client in
+            let connection = try RawConnection(port: client.port!)
+            connection.send(request)
+            let (text, closed) = await connection.readUntilClosed()
+            #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(text)")
+            #expect(text.contains(reason))
+            #expect(closed, "the server closes the connection")
+        }
+    }
+
+    @Test func headersThatNeverEndAreAnsweredRequestTimeoutAndClosed() async throws {
+        let fixture = try ServerFixture { $0.headerTimeout = .milliseconds(300) }
+        try await fixture.server.application().test(.live) { client in
+            let connection = try RawConnection(port: client.port!)
+            connection.send("GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1")
+            let (text, closed) = await connection.readUntilClosed()
+            #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
+            #expect(closed)
+        }
+    }
+
+    @Test func aConnectionThatSendsNothingIsClosed() async throws {
+        let fixture = try ServerFixture { $0.headerTimeout = .milliseconds(300) }
+        try await fixture.server.application().test(.live) { client in
+            let connection = try RawConnection(port: client.port!)
+            let (text, closed) = await connection.readUntilClosed()
+            #expect(text.hasPrefix("HTTP/1.1 408"), "\(text)")
+            #expect(closed)
+        }
+    }
+
+    @Test func aFormBodyThatNeverArrivesIsAnsweredRequestTimeoutAndClosed() async throws {
+        let fixture = try ServerFixture { $0.bodyTimeout = .milliseconds(300) }
+        try await fixture.server.application().test(.live) { client in
+            let connection = try RawConnection(port: client.port!)
+            connection.send(
+                "POST /sign-in HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nuser=")
+            let (text, closed) = await connection.readUntilClosed()
+            #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
+            #expect(!text.lowercased().contains("set-cookie"), "no one was signed in")
+            #expect(closed)
+        }
+    }
+
+    @Test func aBodyWhereNoRouteReadsOneIsRefusedAndClosed() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server.application().test(.live) { client in
+            let connection = try RawConnection(port: client.port!)
+            connection.send("GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\nabc")
+            let (text, closed) = await connection.readUntilClosed()
+            #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(text)")
+            #expect(closed)
+        }
+    }
+
+    @Test func aMalformedSecondRequestOnAKeptAliveConnectionIsAnsweredToo() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.server.application().test(.live) { client in
+            let connection = try RawConnection(port: client.port!)
+            connection.send("GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET /\u{0} HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let (text, closed) = await connection.readUntilClosed()
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served")
+            #expect(text.contains("HTTP/1.1 400 Bad Request\r\n"), "\(text.suffix(300))")
+            #expect(closed)
+        }
+    }
+
+    @Test func aViewerMayHoldOnlySoManyPages() async throws {
+        let fixture = try ServerFixture { $0.maxPagesPerViewer = 2 }
+        let bob = fixture.cookie(for: "2")
+        try await fixture.server.application().test(.router) { client in
+            for _ in 0..<2 {
+                let page = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: [.cookie: bob])
+                #expect(page.status == .ok)
+            }
+            let refused = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: [.cookie: bob])
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "60")
+            #expect(refused.text.contains("You have 2 pages of this site open, the most one person may hold at once."))
+            #expect(refused.text.sessionID == nil, "no session was made")
+            let alice = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: [.cookie: fixture.cookie(for: "1")])
+            #expect(alice.status == .ok, "another viewer is not held back")
+            #expect(await fixture.server.openPages == 3)
+        }
+    }
+
+    @Test func anAddressMayHoldOnlySoManyPagesSignedOut() async throws {
+        let fixture = try ServerFixture { $0.maxPagesPerAddress = 3 }
+        try await fixture.server.application().test(.live) { client in
+            for _ in 0..<3 {
+                #expect(try await client.execute(uri: "/scenes/user-profile?user=1", method: .get).status == .ok)
+            }
+            let refused = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.text.contains("Too many open pages"))
+        }
+    }
+
+    @Test func aChunkedBodyOrABadLengthIsRefused() async throws {
+        let fixture = try ServerFixture()
+        for (head, status) in [
+            ("POST /sign-in HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n", "411 Length Required"),
+            ("POST /sign-in HTTP/1.1\r\nHost: localhost\r\nContent-Length: ten\r\n\r\n", "400 Bad Request"),
+            ("POST /sign-in HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", "400 Bad Request"),
+            ("POST /sign-in HTTP/1.1\r\nHost: localhost\r\nContent-Length: 99999999\r\n\r\n", "413 Content Too Large"),
+        ] {
+            try await fixture.server.application().test(.live) { client in
+                let connection = try RawConnection(port: client.port!)
+                connection.send(head)
+                let (text, closed) = await connection.readUntilClosed()
+                #expect(text.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(head.debugDescription): \(text)")
+                #expect(closed)
+            }
+        }
+    }
+
+    @Test func aSlowSecondRequestClosesTheConnection() async throws {
+        let fixture = try ServerFixture { $0.headerTimeout = .milliseconds(300) }
+        try await fixture.server.application().test(.live) { client in
+            let connection = try RawConnection(port: client.port!)
+            connection.send("GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET / HTTP/1.1\r\nHost: loc")
+            let (text, closed) = await connection.readUntilClosed()
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served")
+            #expect(!text.contains("408"), "no answer written where a response may be on its way")
+            #expect(closed)
+        }
+    }
+
+    @Test func limitsThatAreNotPositiveAreAConfigurationError() throws {
+        var configuration = SceneryServer.Configuration()
+        configuration.maxPagesPerViewer = 0
+        #expect(throws: SceneryServer.ConfigurationError.self) { try configuration.validate() }
+    }
+}
