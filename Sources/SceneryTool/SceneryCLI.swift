@@ -22,7 +22,7 @@ struct SceneryCLI: AsyncParsableCommand {
             let names = configuration.subcommands.map { $0._commandName }
             if !names.contains(first) {
                 Output.error(
-                    "Unknown command '\(TerminalText.sanitized(first))'\(didYouMean(first, in: names)); commands: \(names.joined(separator: ", ")). See 'scenery --help'."
+                    "Unknown command \(first.quoted)\(didYouMean(first, in: names)); commands: \(names.joined(separator: ", ")). See 'scenery --help'."
                 )
                 Foundation.exit(CommandFailure.Code.usage.rawValue)
             }

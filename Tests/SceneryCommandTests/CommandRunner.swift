@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ProfileStore
 import Testing
 
@@ -34,13 +35,21 @@ struct CommandRunner {
 
     /// Runs `scenery` with arguments and standard input, in the package root (so
     /// `Scenes/` is found), and waits at most a minute.
+    ///
+    /// With `unprivileged`, the command runs as the user `nobody` when the tests run as
+    /// root (for whom no file is read-only), so that file permissions apply to it.
     func run(
         _ arguments: [String], input: String = "", environment extra: [String: String] = [:], in workingDirectory: URL? = nil,
-        standardOutput: String? = nil
+        standardOutput: String? = nil, unprivileged: Bool = false
     ) async throws -> Result {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
+        if unprivileged, getuid() == 0 {
+            process.executableURL = URL(filePath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Self.executable.path] + arguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = workingDirectory ?? Self.packageRoot
         var environment = ProcessInfo.processInfo.environment
         environment["SCENERY_DATABASE"] = database
@@ -75,6 +84,44 @@ struct CommandRunner {
             status: process.terminationStatus,
             output: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
             error: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Starts `scenery` and returns at once; `errorLines` yields what it writes on standard
+    /// error, line by line, as it writes it (so a test can wait for a notice).
+    func start(_ arguments: [String]) throws -> (process: Process, errorLines: AsyncStream<String>) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.packageRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["SCENERY_DATABASE"] = database
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardError = pipe
+        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+        let pending = Mutex(Data())
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty {
+                handle.readabilityHandler = nil
+                continuation.finish()
+                return
+            }
+            let complete = pending.withLock { buffer -> [String] in
+                buffer.append(chunk)
+                var lines: [String] = []
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                }
+                return lines
+            }
+            for line in complete { continuation.yield(line) }
+        }
+        try process.run()
+        return (process, lines)
     }
 
     /// The database the runs used, opened directly.

@@ -145,7 +145,7 @@ import Testing
             """, named: "bad.json")
         #expect(result.status == 1)
         #expect(result.output == "\(file.path):4:5: error: follows[0]: a user cannot follow themselves.\n")
-        #expect(result.error == "error: 1 problem(s) in '\(file.path)'; nothing was imported.\n")
+        #expect(result.error == "error: 1 problem(s) in '\(file.path)'. Nothing was imported; the database is unchanged.\n")
         #expect(try cli.store().exportData() == DemoData.dataSet)
     }
 
@@ -170,7 +170,7 @@ import Testing
                 \(file.path):5:13: error: blogs[1].id: must be a whole number from -9223372036854775808 to 9223372036854775807; fix that value.
 
                 """)
-        #expect(result.error == "error: 2 problem(s) in '\(file.path)'; nothing was imported.\n")
+        #expect(result.error == "error: 2 problem(s) in '\(file.path)'. Nothing was imported; the database is unchanged.\n")
         #expect(try cli.store().exportData() == DemoData.dataSet)
     }
 
@@ -226,6 +226,7 @@ import Testing
         let emptyResult = try await cli.run(["data", "import", empty.path])
         #expect(emptyResult.status == 1)
         #expect(emptyResult.error.contains("is empty; a data file is a JSON object"))
+        #expect(emptyResult.error.hasSuffix("Nothing was imported; the database is unchanged.\n"))
         let array = cli.directory.appending(path: "array.json")
         try Data("[]".utf8).write(to: array)
         let arrayResult = try await cli.run(["data", "import", array.path])
@@ -234,7 +235,8 @@ import Testing
         #expect(!arrayResult.output.contains("Dictionary<"))
         let directory = try await cli.run(["data", "import", cli.directory.path])
         #expect(directory.status == 2)
-        #expect(directory.error.contains("is a directory; give the path of a data file"))
+        #expect(directory.error.contains("it is a directory, not a file; give the path of a data file"))
+        #expect(directory.error.hasSuffix("Nothing was imported; the database is unchanged.\n"))
         #expect(!directory.error.contains("NSCocoaErrorDomain"))
     }
 

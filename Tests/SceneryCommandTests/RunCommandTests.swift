@@ -34,8 +34,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--rows", "5..2"], "'--rows 5..2' is not a range of rows"),
-        (["--rows", "blogs:9..<3"], "'--rows blogs:9..<3' is not a range of rows"),
+        (["--rows", "5..2"], "--rows '5..2' is not a range of rows"),
+        (["--rows", "blogs:9..<3"], "--rows 'blogs:9..<3' is not a range of rows"),
         (["--rows", "nope:1..<3"], "'--rows' names module 'nope', which scene 'user-profile' does not have (its modules: info, friends, blogs)."),
     ])
     func badRowsAreRefusedWithWhatToWrite(arguments: [String], message: String) async throws {
@@ -121,13 +121,13 @@ import Testing
         (["run", "user-profil", "--viewer", "1", "--arg", "user=1"], Int32(2), "No scene 'user-profil' is registered; did you mean 'user-profile'?"),
         (["run", "user-profile", "--viewer", "1"], 2, "needs the argument 'user'"),
         (["run", "user-profile", "--arg", "user=1", "--arg", "usr=2"], 2, "has no parameter 'usr'; did you mean 'user'?"),
-        (["run", "user-profile", "--arg", "user"], 64, "'--arg user' must have the form name=value"),
+        (["run", "user-profile", "--arg", "user"], 64, "--arg 'user' must have the form name=value"),
         (["run", "user-profile", "--arg", "user=1", "--format", "xml"], 64, "The value 'xml' is invalid for '--format <format>'"),
         (["run", "user-profile", "--arg", "user=1", "--fail", "blog"], 64, "unknown service 'blog'. Did you mean 'blogs'?"),
         (["run", "user-profile", "--arg", "user=1", "--latency", "blogs=soon"], 64, "'soon' is not a duration"),
         (
             ["run", "user-profile", "--arg", "user=1", "--scenes", "/nonexistent"], 2,
-            "No such file or directory --scenes /nonexistent; pass scene files or a directory of them."
+            "No such file or directory --scenes '/nonexistent'; pass scene files or a directory of them."
         ),
         (["frobnicate"], 64, "Unknown command 'frobnicate'; commands: run, interact, serve, validate, list, data."),
         (["valdate"], 64, "Unknown command 'valdate' (did you mean 'validate'?)"),

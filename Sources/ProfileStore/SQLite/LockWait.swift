@@ -35,7 +35,6 @@ enum LockWait {
     }
 
     private static func seconds(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        (Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18).formatted(.number)
     }
 }

@@ -6,10 +6,10 @@ extension String {
     ///
     /// ```swift
     /// "42".quoted                                   // '42'
-    /// String(repeating: "9", count: 10_000).quoted  // '99999…' (10000 characters)
+    /// String(repeating: "9", count: 10_000).quoted  // '999…999…' (10000 characters), 200 kept
     /// "a\nb".quoted                                 // 'a\nb'
     /// ```
-    package var quoted: String { quoted(limit: 48) }
+    package var quoted: String { quoted(limit: 200) }
 
     /// ``quoted`` with the number of characters kept before the ellipsis.
     package func quoted(limit: Int) -> String {

@@ -148,8 +148,7 @@ struct DataCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let existed = FileManager.default.fileExists(atPath: database.path)
                 do {
-                    let dataSet = try decodedFile()
-                    try database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
+                    let dataSet = try importFile()
                     Output.line(
                         "Imported \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts into \(database.path.quoted).")
                 } catch {
@@ -163,9 +162,9 @@ struct DataCommand: AsyncParsableCommand {
             }
         }
 
-        /// The data set in the file, or a failure naming what is wrong (each problem is
-        /// printed at its line and column first).
-        private func decodedFile() throws -> ProfileDataSet {
+        /// Imports the file's data set in one transaction, or fails naming what is wrong
+        /// (each problem of the data is printed at its line and column first).
+        private func importFile() throws -> ProfileDataSet {
             let data: Data
             do {
                 data = try RegularFile.contents(of: file, limit: Self.largestFile)
@@ -181,7 +180,12 @@ struct DataCommand: AsyncParsableCommand {
                     code: .invalidFile)
             }
             let problems: [DataProblem]
-            switch Result(catching: { try ProfileDataSet.decode(from: data) }) {
+            let imported = Result { () throws -> ProfileDataSet in
+                let dataSet = try ProfileDataSet.decode(from: data)
+                try database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
+                return dataSet
+            }
+            switch imported {
             case .success(let dataSet): return dataSet
             case .failure(ProfileError.invalidData(let found)): problems = found
             case .failure(let error): throw error

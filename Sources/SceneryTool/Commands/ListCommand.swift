@@ -32,7 +32,7 @@ struct ListCommand: AsyncParsableCommand {
                 let known = registry.moduleDescriptors.map(\.type)
                 for type in types where !known.contains(type) {
                     throw CommandFailure(
-                        "--type \(type): no module type \(type.quoted) is registered\(didYouMean(type, in: known)); types: \(known.joined(separator: ", ")).",
+                        "--type: no module type \(type.quoted) is registered\(didYouMean(type, in: known)); types: \(known.joined(separator: ", ")).",
                         code: .usage)
                 }
                 let chosen = registry.moduleDescriptors.filter { types.isEmpty || types.contains($0.type) }

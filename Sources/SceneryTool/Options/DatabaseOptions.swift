@@ -47,7 +47,7 @@ struct DatabaseOptions: ParsableArguments {
                 requiresWriting: requiresWriting, lockTimeout: .milliseconds(Int64(timeout * 1000))
             ) {
                 Output.status(
-                    "Waiting for the database \(path.quoted): another process holds a lock (giving up after \(Int(timeout)) s; --lock-timeout changes that)…\n"
+                    "Waiting for the database \(path.quoted): another process holds a lock (giving up after \(timeout.formatted(.number)) s; --lock-timeout changes that)…\n"
                 )
             }
         } catch {

@@ -18,7 +18,7 @@ struct RowsOption: ParsableArguments {
     func validate() throws {
         if let text, Self.parse(text) == nil {
             throw ValidationError(
-                "'--rows \(text)' is not a range of rows; write START..<END or START...END with START ≤ END (for example 100..<150), optionally after a module id and a colon (blogs:100..<150)."
+                "--rows \(text.quoted) is not a range of rows; write START..<END or START...END with START ≤ END (for example 100..<150), optionally after a module id and a colon (blogs:100..<150)."
             )
         }
     }

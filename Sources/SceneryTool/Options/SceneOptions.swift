@@ -106,7 +106,7 @@ struct SceneDirectory {
     /// - Throws: ``CommandFailure`` if it does not exist or holds neither.
     init(path: String, option: String? = nil) throws {
         var isDirectory: ObjCBool = false
-        let named = option.map { "\($0) \(path)" } ?? "\(path.quoted)"
+        let named = option.map { "\($0) \(path.quoted)" } ?? path.quoted
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure("No such file or directory \(named); pass scene files or a directory of them.", code: .sceneryError)
         }
