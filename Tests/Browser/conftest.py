@@ -63,7 +63,7 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server():
-    running = Server("--watch")
+    running = Server("--watch", "--preview")
     yield running
     running.stop()
 

@@ -33,7 +33,7 @@ def test_every_scene_page_has_no_violation(server, browser, viewer, role):
     for path in SCENES:
         open_live(page, server.url + path)
         # Every image has loaded or failed over to its fallback circle.
-        page.wait_for_function("Array.from(document.images).every(image => image.complete)")
+        page.wait_for_function("() => Array.from(document.images).every(image => image.complete)")
         problems = violations(page)
         if problems:
             found[path] = problems

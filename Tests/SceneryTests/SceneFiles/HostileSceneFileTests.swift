@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Scenery
@@ -69,5 +70,37 @@ import Testing
     @Test func controlCharactersAndNULsInKeysAreReported() {
         #expect(load("{ \"mod\u{0}ules\": [] }").containsErrors)
         #expect(load("{ \"title\": \"a\u{1}b\" }").first?.message.contains("Control character") == true)
+    }
+
+    @Test func aFileThatCannotBeReadIsAnErrorOfItsOwnSceneAndTheOthersLoad() throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "scenery-unreadable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Fine" } } ] }"#.utf8)
+            .write(to: directory.appending(path: "good.json"))
+        #expect(mkfifo(directory.appending(path: "pipe.json").path, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appending(path: "loop.json").path, withDestinationPath: directory.appending(path: "loop.json").path)
+        try FileManager.default.createDirectory(at: directory.appending(path: "folder.json"), withIntermediateDirectories: false)
+        let huge = FileManager.default.createFile(
+            atPath: directory.appending(path: "huge.json").path, contents: Data(count: SceneRegistry.largestSceneFile + 1))
+        #expect(huge)
+        var registry = SceneRegistry()
+        // Nothing blocks on the FIFO; each bad file is a problem of its own scene.
+        let problems = try registry.loadScenes(in: directory)
+        #expect(registry.diagnostics(for: "good").isEmpty)
+        #expect(registry.source(of: "good") != nil)
+        let expected = [
+            "folder": "it is a directory, not a file", "huge": "more than the \(SceneRegistry.largestSceneFile) allowed",
+            "loop": "its symbolic links form a loop", "pipe": "it is a FIFO, not a file",
+        ]
+        for (id, reason) in expected {
+            let found = registry.diagnostics(for: id)
+            #expect(found.count == 1 && found[0].severity == .error, "\(id): \(found)")
+            #expect(found.first?.message.contains(reason) == true, "\(id): \(found)")
+            #expect(found.first?.file.hasSuffix("\(id).json") == true)
+            #expect(registry.source(of: id) == nil, "nothing to publish for \(id)")
+        }
+        #expect(problems.count == 4)
     }
 }

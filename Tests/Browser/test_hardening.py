@@ -1,0 +1,132 @@
+"""What an attacker tries in a browser: the preview as someone else, a socket for another
+page, a sign-in that leads off the site, and a scene folder full of files that are not
+files. Nobody's drafts reach anybody else, and the server keeps working."""
+import json
+import os
+
+from playwright.sync_api import expect
+
+from conftest import open_live, sign_in
+
+DRAFT_TITLES = ["Through the looking glass", "草稿：下一篇茶会", "李雷的草稿"]
+
+
+def frame_texts(page):
+    return [frame.content() for frame in page.frames]
+
+
+def socket_messages(page, session, messages, until):
+    """Opens a WebSocket to the page socket of `session` from inside `page` (same origin,
+    same cookies), sends `messages`, and returns what arrived once a message of type
+    `until` arrived (`None`: once the server closed the socket)."""
+    return page.evaluate(
+        """async ([session, messages, until]) => {
+            const received = [];
+            const done = list => until !== null && list.some(message => message.t === until);
+            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0`);
+            return await new Promise(resolve => {
+                socket.onopen = () => messages.forEach(message => socket.send(message));
+                socket.onmessage = event => {
+                    received.push(JSON.parse(event.data));
+                    if (done(received)) { socket.close(); resolve({ received, code: null }); }
+                };
+                socket.onclose = event => resolve({ received, code: event.code });
+            });
+        }""",
+        [session, messages, until])
+
+
+def test_signed_out_the_preview_shows_only_the_signed_out_variant(server, context):
+    page = context.new_page()
+    page.goto(server.url + "/preview/user-profile?user=1")
+    expect(page.get_by_text("Sign in to see the owner's and another viewer's variants")).to_be_visible()
+    expect(page.locator("iframe")).to_have_count(1)
+    expect(page.frame_locator("iframe").nth(0).get_by_role("heading", name="Alice Liddell")).to_be_visible()
+    expect(page.frame_locator("iframe").nth(0).get_by_role("tab", name="Drafts")).to_have_count(0)
+    for text in frame_texts(page):
+        for title in DRAFT_TITLES:
+            assert title not in text
+
+
+def test_another_viewer_previews_with_their_own_data_only(server, context):
+    page = context.new_page()
+    sign_in(page, server, "Bob Chen")
+    page.goto(server.url + "/preview/user-profile?user=1")
+    expect(page.locator("iframe")).to_have_count(3)
+    owner = page.frame_locator("iframe").nth(0)
+    expect(owner.get_by_role("heading", name="Bob Chen")).to_be_visible()  # Bob's own profile
+    owner.get_by_role("tab", name="Drafts").click()
+    expect(owner.locator("#drafts\\/drafts\\.empty")).to_be_visible()  # Bob has no drafts
+    for text in frame_texts(page):
+        for title in DRAFT_TITLES:
+            assert title not in text
+
+
+def test_a_forged_as_gets_a_refusal_not_a_page(server, context):
+    page = context.new_page()
+    for signed_in in (None, "Bob Chen"):
+        if signed_in:
+            sign_in(page, server, signed_in)
+        for scene in ("user-profile", "user-profile-zh"):
+            response = page.goto(server.url + f"/preview/{scene}/frame?as=1&user=1")
+            assert response.status == 403
+            expect(page.get_by_role("heading", name="A preview shows your own view only")).to_be_visible()
+            content = page.content()
+            assert "data-session" not in content
+            for title in DRAFT_TITLES:
+                assert title not in content
+
+
+def test_a_preview_socket_drives_only_its_own_page(server, context):
+    page = context.new_page()
+    sign_in(page, server, "Bob Chen")
+    open_live(page, server.url + "/preview/blog-detail/frame?as=&blog=26")
+    session = page.locator("main").get_attribute("data-session")
+    result = socket_messages(page, session, [json.dumps({"t": "event", "node": "sections#drafts"})],
+                             "refused")
+    assert [message["message"] for message in result["received"] if message["t"] == "refused"] == ["That control is not on this page."]
+    assert not any(title in json.dumps(result["received"], ensure_ascii=False) for title in DRAFT_TITLES)
+    # Alice's own preview frame, then Bob's sign-in on its socket: closed, nothing sent.
+    other = context.browser.new_context()
+    alice = other.new_page()
+    sign_in(alice, server, "Alice Liddell")
+    open_live(alice, server.url + "/preview/user-profile/frame?as=1&user=1")
+    alice_session = alice.locator("main").get_attribute("data-session")
+    other.close()
+    stolen = socket_messages(page, alice_session, [json.dumps({"t": "event", "node": "sections#drafts"})], None)
+    assert stolen["received"] == []
+    assert stolen["code"] == 1008
+
+
+def test_a_sign_in_never_leads_off_the_site(server, context):
+    page = context.new_page()
+    page.goto(server.url + "/sign-in?next=%2F%09%2Fevil.example")
+    page.get_by_role("button", name="Sign in as Bob Chen").click()
+    page.wait_for_load_state()
+    assert page.url == server.url + "/"
+    expect(page.get_by_text("Signed in as")).to_be_visible()
+
+
+def test_files_that_are_not_files_do_not_stop_other_scenes_reloading(server, context):
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/friend-list?user=1")
+    scene = server.scenes / "friend-list.json"
+    original = scene.read_text(encoding="utf-8")
+    fifo = server.scenes / "zz-pipe.json"
+    loop = server.scenes / "zz-loop.json"
+    os.mkfifo(fifo)
+    os.symlink(loop, loop)
+    try:
+        overlay = page.locator("#scenery-errors")
+        expect(overlay).to_contain_text("zz-pipe.json", timeout=5000)
+        expect(overlay).to_contain_text("it is a FIFO, not a file")
+        expect(overlay).to_contain_text("zz-loop.json")
+        scene.write_text(original.replace('"presenter": "friend" }', '"presenter": "friend", "header": "Everyone I know" }'),
+                         encoding="utf-8")
+        expect(page.get_by_role("heading", name="Everyone I know")).to_be_visible(timeout=5000)
+    finally:
+        scene.write_text(original, encoding="utf-8")
+        fifo.unlink()
+        loop.unlink()
+    expect(page.locator("#scenery-errors")).to_have_count(0, timeout=5000)
+    expect(page.get_by_role("heading", name="Everyone I know")).to_have_count(0)
