@@ -1,7 +1,7 @@
 import Foundation
 import ProfileDomain
-import Synchronization
 import Scenery
+import Synchronization
 
 /// The embedded profile backend: a SQLite database with migrations, seeded with demo
 /// data on first use. It provides all four profile services.

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import ProfileStore
+import Synchronization
 import Testing
 
 /// Runs the built `scenery` executable in a process of its own, with a private database.

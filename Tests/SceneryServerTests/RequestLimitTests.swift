@@ -53,7 +53,8 @@ import Testing
         try await fixture.server.application().test(.live) { client in
             let connection = try RawConnection(port: client.port!)
             connection.send(
-                "POST /sign-in HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nuser=")
+                "POST /sign-in HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nuser="
+            )
             let (text, closed) = await connection.readUntilClosed()
             #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
             #expect(!text.lowercased().contains("set-cookie"), "no one was signed in")

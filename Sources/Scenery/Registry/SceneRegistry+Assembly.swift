@@ -47,7 +47,8 @@ extension SceneRegistry {
             guard let registration = registrations[instance.type], let factory = registration.factory else {
                 throw SceneryError(
                     .moduleCreationFailed,
-                    "The module type \(instance.type.quoted) is declared but has no factory; register it with register(_:factory:) to assemble \(sceneID.quoted).")
+                    "The module type \(instance.type.quoted) is declared but has no factory; register it with register(_:factory:) to assemble \(sceneID.quoted)."
+                )
             }
             let descriptor = registration.descriptor
             let parameters = try moduleParameters(for: instance, descriptor: descriptor, environment: environment, sceneID: sceneID)
@@ -103,7 +104,8 @@ extension SceneRegistry {
             guard let converted else {
                 throw SceneryError(
                     .invalidArgument,
-                    "The argument \(spec.name.quoted) of \(scene.id.quoted) must be \(spec.type.phrase), not \(value.kindDescription) \(value.plainText.quoted).")
+                    "The argument \(spec.name.quoted) of \(scene.id.quoted) must be \(spec.type.phrase), not \(value.kindDescription) \(value.plainText.quoted)."
+                )
             }
             arguments[spec.name] = converted
         }
@@ -123,12 +125,14 @@ extension SceneRegistry {
                 }
                 throw SceneryError(
                     .invalidArgument,
-                    "The module \(instance.id.rawValue.quoted) of \(sceneID.quoted) needs \(spec.name.quoted), which is empty in this context (is the viewer signed in?).")
+                    "The module \(instance.id.rawValue.quoted) of \(sceneID.quoted) needs \(spec.name.quoted), which is empty in this context (is the viewer signed in?)."
+                )
             }
             guard let typed = spec.type.coerce(value) else {
                 throw SceneryError(
                     .invalidArgument,
-                    "The module \(instance.id.rawValue.quoted) of \(sceneID.quoted) got \(value.kindDescription) for \(spec.name.quoted), which must be \(spec.type.phrase).")
+                    "The module \(instance.id.rawValue.quoted) of \(sceneID.quoted) got \(value.kindDescription) for \(spec.name.quoted), which must be \(spec.type.phrase)."
+                )
             }
             if let problem = spec.restrictionProblem(typed) {
                 throw SceneryError(.invalidArgument, "The module \(instance.id.rawValue.quoted) of \(sceneID.quoted): \(problem).")

@@ -50,7 +50,8 @@ struct DataCommand: AsyncParsableCommand {
                 let dataSet = DemoData.dataSet
                 try database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
                 Output.line(
-                    "Reset \(database.path.quoted) to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts.")
+                    "Reset \(database.path.quoted) to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts."
+                )
             }
         }
     }

@@ -42,7 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("'--port \(port)' is not a port; use 1–65535, or 0 for any free port.") }
         if preview, !SceneryServer.Configuration.isLoopback(host) {
             throw ValidationError(
-                "--preview shows scenes as their authors see them, so it is served on a loopback --host only (127.0.0.1 or ::1), not \(host.quoted); drop --preview, or serve on 127.0.0.1.")
+                "--preview shows scenes as their authors see them, so it is served on a loopback --host only (127.0.0.1 or ::1), not \(host.quoted); drop --preview, or serve on 127.0.0.1."
+            )
         }
         guard (0...10_000).contains(windowRows) else {
             throw ValidationError("'--window-rows \(windowRows)' must be between 0 (whole lists) and 10000; 60 suits most screens.")

@@ -29,7 +29,8 @@ struct RowsOption: ParsableArguments {
         if let module {
             guard scene.modules.contains(module) else {
                 let known = scene.modules.map(\.rawValue).joined(separator: ", ")
-                throw CommandFailure("'--rows' names module \(module.rawValue.quoted), which scene \(scene.sceneID.quoted) does not have (its modules: \(known)).", code: .usage)
+                throw CommandFailure(
+                    "'--rows' names module \(module.rawValue.quoted), which scene \(scene.sceneID.quoted) does not have (its modules: \(known)).", code: .usage)
             }
             await scene.setWindow(window, for: module)
         } else {
