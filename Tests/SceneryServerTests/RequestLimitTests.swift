@@ -9,6 +9,19 @@ import Testing
 /// What a client that does not follow HTTP gets: an answer and a closed connection, never
 /// silence; and how many pages one person may hold.
 @Suite(.timeLimit(.minutes(1))) struct RequestLimitTests {
+    /// Sends `request` as raw bytes to a live server configured by `configure`, and returns
+    /// what came back until the server closed the connection.
+    func exchange(
+        _ request: String, configure: (inout SceneryServer.Configuration) -> Void = { _ in }
+    ) async throws -> (text: String, closed: Bool) {
+        let fixture = try ServerFixture(configure: configure)
+        return try await fixture.server.application().test(.live) { client in
+            let connection = try RawConnection(port: client.port!)
+            if !request.isEmpty { connection.send(request) }
+            return await connection.readUntilClosed()
+        }
+    }
+
     @Test(arguments: [
         ("GET /\u{0}scenes HTTP/1.1\r\nHost: localhost\r\n\r\n", "The request line holds a control character"),
         ("GET scenes/user-profile HTTP/1.1\r\nHost: localhost\r\n\r\n", "The request target must be a path starting with '/'"),
@@ -16,73 +29,44 @@ import Testing
         ("GET / HTTP/1.1\r\nHost: local\u{0}host\r\n\r\n", "A request header holds a control character"),
     ])
     func aMalformedRequestIsAnsweredBadRequestAndClosed(request: String, reason: String) async throws {
-        let fixture = try ServerFixture()
-        try await fixture.server.application().test(.live) { client in
-            let connection = try RawConnection(port: client.port!)
-            connection.send(request)
-            let (text, closed) = await connection.readUntilClosed()
-            #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(text)")
-            #expect(text.contains(reason))
-            #expect(closed, "the server closes the connection")
-        }
+        let (text, closed) = try await exchange(request)
+        #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(text)")
+        #expect(text.contains(reason))
+        #expect(closed, "the server closes the connection")
     }
 
     @Test func headersThatNeverEndAreAnsweredRequestTimeoutAndClosed() async throws {
-        let fixture = try ServerFixture { $0.headerTimeout = .milliseconds(300) }
-        try await fixture.server.application().test(.live) { client in
-            let connection = try RawConnection(port: client.port!)
-            connection.send("GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1")
-            let (text, closed) = await connection.readUntilClosed()
-            #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
-            #expect(closed)
-        }
+        let (text, closed) = try await exchange("GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1", configure: { $0.headerTimeout = .milliseconds(300) })
+        #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
+        #expect(closed)
     }
 
     @Test func aConnectionThatSendsNothingIsClosed() async throws {
-        let fixture = try ServerFixture { $0.headerTimeout = .milliseconds(300) }
-        try await fixture.server.application().test(.live) { client in
-            let connection = try RawConnection(port: client.port!)
-            let (text, closed) = await connection.readUntilClosed()
-            #expect(text.hasPrefix("HTTP/1.1 408"), "\(text)")
-            #expect(closed)
-        }
+        let (text, closed) = try await exchange("", configure: { $0.headerTimeout = .milliseconds(300) })
+        #expect(text.hasPrefix("HTTP/1.1 408"), "\(text)")
+        #expect(closed)
     }
 
     @Test func aFormBodyThatNeverArrivesIsAnsweredRequestTimeoutAndClosed() async throws {
-        let fixture = try ServerFixture { $0.bodyTimeout = .milliseconds(300) }
-        try await fixture.server.application().test(.live) { client in
-            let connection = try RawConnection(port: client.port!)
-            connection.send(
-                "POST /sign-in HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nuser="
-            )
-            let (text, closed) = await connection.readUntilClosed()
-            #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
-            #expect(!text.lowercased().contains("set-cookie"), "no one was signed in")
-            #expect(closed)
-        }
+        let (text, closed) = try await exchange(
+            "POST /sign-in HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nuser=",
+            configure: { $0.bodyTimeout = .milliseconds(300) })
+        #expect(text.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(text)")
+        #expect(!text.lowercased().contains("set-cookie"), "no one was signed in")
+        #expect(closed)
     }
 
     @Test func aBodyWhereNoRouteReadsOneIsRefusedAndClosed() async throws {
-        let fixture = try ServerFixture()
-        try await fixture.server.application().test(.live) { client in
-            let connection = try RawConnection(port: client.port!)
-            connection.send("GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\nabc")
-            let (text, closed) = await connection.readUntilClosed()
-            #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(text)")
-            #expect(closed)
-        }
+        let (text, closed) = try await exchange("GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\nabc")
+        #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(text)")
+        #expect(closed)
     }
 
     @Test func aMalformedSecondRequestOnAKeptAliveConnectionIsAnsweredToo() async throws {
-        let fixture = try ServerFixture()
-        try await fixture.server.application().test(.live) { client in
-            let connection = try RawConnection(port: client.port!)
-            connection.send("GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET /\u{0} HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            let (text, closed) = await connection.readUntilClosed()
-            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served")
-            #expect(text.contains("HTTP/1.1 400 Bad Request\r\n"), "\(text.suffix(300))")
-            #expect(closed)
-        }
+        let (text, closed) = try await exchange("GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET /\u{0} HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served")
+        #expect(text.contains("HTTP/1.1 400 Bad Request\r\n"), "\(text.suffix(300))")
+        #expect(closed)
     }
 
     @Test func aViewerMayHoldOnlySoManyPages() async throws {
@@ -117,33 +101,25 @@ import Testing
     }
 
     @Test func aChunkedBodyOrABadLengthIsRefused() async throws {
-        let fixture = try ServerFixture()
         for (head, status) in [
             ("POST /sign-in HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n", "411 Length Required"),
             ("POST /sign-in HTTP/1.1\r\nHost: localhost\r\nContent-Length: ten\r\n\r\n", "400 Bad Request"),
             ("POST /sign-in HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", "400 Bad Request"),
             ("POST /sign-in HTTP/1.1\r\nHost: localhost\r\nContent-Length: 99999999\r\n\r\n", "413 Content Too Large"),
         ] {
-            try await fixture.server.application().test(.live) { client in
-                let connection = try RawConnection(port: client.port!)
-                connection.send(head)
-                let (text, closed) = await connection.readUntilClosed()
-                #expect(text.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(head.debugDescription): \(text)")
-                #expect(closed)
-            }
+            let (text, closed) = try await exchange(head)
+            #expect(text.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(head.debugDescription): \(text)")
+            #expect(closed)
         }
     }
 
     @Test func aSlowSecondRequestClosesTheConnection() async throws {
-        let fixture = try ServerFixture { $0.headerTimeout = .milliseconds(300) }
-        try await fixture.server.application().test(.live) { client in
-            let connection = try RawConnection(port: client.port!)
-            connection.send("GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET / HTTP/1.1\r\nHost: loc")
-            let (text, closed) = await connection.readUntilClosed()
-            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served")
-            #expect(!text.contains("408"), "no answer written where a response may be on its way")
-            #expect(closed)
-        }
+        let (text, closed) = try await exchange(
+            "GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET / HTTP/1.1\r\nHost: loc",
+            configure: { $0.headerTimeout = .milliseconds(300) })
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served")
+        #expect(!text.contains("408"), "no answer written where a response may be on its way")
+        #expect(closed)
     }
 
     @Test func limitsThatAreNotPositiveAreAConfigurationError() throws {
