@@ -35,6 +35,14 @@ final class RawConnection: @unchecked Sendable {
     /// Everything the server sends until it closes the connection. `safety` only keeps a
     /// broken server from hanging the suite; `closed` says whether the server closed it.
     func readUntilClosed(safety: Duration = .seconds(30)) async -> (text: String, closed: Bool) {
+        await read(until: { _ in false }, safety: safety)
+    }
+
+    /// What the server sends until `isEnough` holds for everything received so far, or the
+    /// server closes the connection.
+    func read(
+        until isEnough: @escaping @Sendable (String) -> Bool, safety: Duration = .seconds(30)
+    ) async -> (text: String, closed: Bool) {
         let descriptor = self.descriptor
         let milliseconds = Int32(safety.components.seconds * 1000)
         return await withCheckedContinuation { continuation in
@@ -53,6 +61,7 @@ final class RawConnection: @unchecked Sendable {
                         break
                     }
                     received += buffer[..<count]
+                    if isEnough(String(decoding: received, as: UTF8.self)) { break }
                 }
                 continuation.resume(returning: (String(decoding: received, as: UTF8.self), closed))
             }
