@@ -252,18 +252,21 @@ extension SQLiteProfileStore {
     /// - Throws: `ProfileError/invalidData(_:)` listing every problem of the data set;
     ///   nothing is changed then.
     public func importData(_ dataSet: ProfileDataSet) throws(ProfileError) {
-        try withConnection { connection throws(ProfileError) in try Self.replaceAll(with: dataSet, in: connection) }
+        try withConnection { connection throws(ProfileError) in
+            let problems = dataSet.problems
+            guard problems.isEmpty else { throw .invalidData(problems) }
+            try committing([.everything], in: connection) { () throws(ProfileError) in try Self.replaceAll(with: dataSet, in: connection) }
+        }
     }
 
+    /// Replaces every row with the data set's, inside the caller's transaction.
     static func replaceAll(with dataSet: ProfileDataSet, in connection: SQLiteConnection) throws(ProfileError) {
         let problems = dataSet.problems
         guard problems.isEmpty else { throw .invalidData(problems) }
-        try connection.transaction { () throws(ProfileError) in
-            for table in ["likes", "friendships", "follows", "drafts", "blogs", "users"] {
-                try connection.run("DELETE FROM \(table)")
-            }
-            try insertAll(dataSet, in: connection)
+        for table in ["likes", "friendships", "follows", "drafts", "blogs", "users"] {
+            try connection.run("DELETE FROM \(table)")
         }
+        try insertAll(dataSet, in: connection)
     }
 
     /// Inserts one blog, inside the caller's transaction.

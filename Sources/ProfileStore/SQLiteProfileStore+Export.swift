@@ -215,7 +215,7 @@ extension SQLiteProfileStore {
         precondition(count >= 1, "count must be at least 1")
         return try withConnection { connection throws(ProfileError) in
             try Self.requireUser(author, in: connection)
-            return try connection.transaction { () throws(ProfileError) in
+            return try committing([.blogs(of: author), .profile(author)], in: connection) { () throws(ProfileError) in
                 let firstID = (try connection.query("SELECT COALESCE(MAX(id), 0) FROM blogs").first?.first?.checkedInteger ?? 0) + 1
                 let newest =
                     try connection.query("SELECT MAX(created_at) FROM blogs WHERE author = ?", [SQLValue(author)]).first?.first?.real

@@ -16,6 +16,10 @@ import Synchronization
 /// not at all. One connection serves all calls, one at a time.
 public final class SQLiteProfileStore: Sendable {
     private let connection: Mutex<SQLiteConnection>
+    /// This process's subscribers to changes, by entity.
+    let hub = ProfileChangeHub()
+    /// Where the watcher for other processes' writes stands.
+    let watch: Mutex<WatchState>
     /// The database file, or `:memory:`.
     public let path: String
 
@@ -73,6 +77,7 @@ public final class SQLiteProfileStore: Sendable {
             }
         }
         self.path = path
+        self.watch = Mutex(Self.initialWatchState(opened))
         self.connection = Mutex(opened)
     }
 
@@ -193,7 +198,7 @@ extension SQLiteProfileStore: BlogService {
 
     public func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int {
         try withConnection { connection throws(ProfileError) in
-            try connection.transaction { () throws(ProfileError) -> Int in
+            try committing([.blog(blog)], in: connection) { () throws(ProfileError) -> Int in
                 guard try !connection.query("SELECT 1 FROM blogs WHERE id = ?", [SQLValue(blog)]).isEmpty else {
                     throw .blogNotFound(blog)
                 }
@@ -274,8 +279,9 @@ extension SQLiteProfileStore: RelationshipService {
 
     public func setFollowing(_ following: Bool, follower: UserID, followee: UserID) async throws {
         guard follower != followee else { throw ProfileError.notPermitted("You cannot follow yourself.") }
+        let changes: [ProfileChange] = [.profile(follower), .profile(followee), .relationships(of: follower), .relationships(of: followee)]
         try withConnection { connection throws(ProfileError) in
-            try connection.transaction { () throws(ProfileError) in
+            try committing(changes, in: connection) { () throws(ProfileError) in
                 try Self.requireUser(follower, in: connection)
                 try Self.requireUser(followee, in: connection)
                 if following {
@@ -289,8 +295,9 @@ extension SQLiteProfileStore: RelationshipService {
 
     public func changeFriendship(_ change: FriendshipChange, from user: UserID, with other: UserID) async throws -> FriendState {
         guard user != other else { throw ProfileError.notPermitted("You cannot befriend yourself.") }
+        let changes: [ProfileChange] = [.profile(user), .profile(other), .relationships(of: user), .relationships(of: other)]
         return try withConnection { connection throws(ProfileError) in
-            try connection.transaction { () throws(ProfileError) -> FriendState in
+            try committing(changes, in: connection) { () throws(ProfileError) -> FriendState in
                 try Self.requireUser(user, in: connection)
                 try Self.requireUser(other, in: connection)
                 let (a, b) = (SQLValue(user), SQLValue(other))

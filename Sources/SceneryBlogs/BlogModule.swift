@@ -48,9 +48,17 @@ public actor BlogModule: Module {
     /// A message about the last failed action.
     public private(set) var notice: String?
     private var likesInFlight: Set<Int64> = []
+    /// The rows' live subscription (each blog it holds), while the module is visible.
+    private let live: LiveChanges
+    private var isVisible = false
+    /// The rows the host shows, when it shows a window of the list.
+    private var window: RowWindow?
+    /// Rows that changed while their like was being written: fetched once it settles.
+    private var changedMeanwhile: Set<Int64> = []
 
     /// Creates the module from its parameters and service.
-    public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService) throws {
+    public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ProfileChangeFeed)? = nil) throws {
+        live = LiveChanges(changes)
         author = UserID(try parameters.string("author"))
         list = PagedList(pageSize: try parameters.int("pageSize"))
         header = try parameters.string("header")
@@ -70,6 +78,8 @@ public actor BlogModule: Module {
 
     /// Fetches the blogs up to the end of `window` that are not loaded yet, in one request.
     public func load(window: RowWindow) async throws {
+        self.window = window
+        followRows()
         guard let fetch = list.fetch(reaching: window) else { return }
         try await run(fetch)
     }
@@ -79,11 +89,71 @@ public actor BlogModule: Module {
             let page = try await blogs.blogs(by: author, viewer: context.viewer.map { UserID($0) }, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
             list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
             notice = nil
+            followRows()
         } catch {
             list.fail(fetch)
             if !fetch.replaces { notice = "Couldn't load more: \(SceneryError.message(for: error))" }
             throw error
         }
+    }
+
+    // MARK: Live
+
+    /// Follows the blogs it holds while visible: a like by anyone updates that row.
+    public func appear() async {
+        isVisible = true
+        followRows()
+    }
+
+    public func disappear() async {
+        isVisible = false
+        live.stop()
+    }
+
+    /// Subscribes to the author's list (a blog added or removed) and exactly the rows
+    /// shown now: the window's, or every row loaded.
+    private func followRows() {
+        guard isVisible, state.hasResult else { return }
+        let held = state.value ?? []
+        var shown = held[...]
+        if let window {
+            shown = held[min(window.start, held.count)..<min(window.start + window.count, held.count)]
+        }
+        let entities = Set(shown.map { ProfileChange.blog($0.id) }).union([.blogs(of: author)])
+        live.follow(entities) { [weak self] change in await self?.changed(change) }
+    }
+
+    /// Something it shows changed: one blog is fetched again as this viewer sees it and its
+    /// row rendered; a changed list (or a feed that lost track) is fetched again whole.
+    private func changed(_ change: ProfileChange) async {
+        switch change {
+        case .blog(let id): await refetch(id)
+        case .blogs, .everything: await reloadList()
+        default: break
+        }
+    }
+
+    private func reloadList() async {
+        do {
+            try await run(list.reload())
+            if let window, let more = list.fetch(reaching: window) { try await run(more) }
+        } catch {
+            notice = "Couldn't show the latest blogs: \(SceneryError.message(for: error))"
+        }
+        await context.setNeedsRender()
+    }
+
+    private func refetch(_ id: Int64) async {
+        guard list.item(withID: id) != nil else { return }
+        guard !likesInFlight.contains(id) else {
+            changedMeanwhile.insert(id)
+            return
+        }
+        guard let fresh = try? await blogs.blog(id, viewer: context.viewer.map { UserID($0) }),
+            let held = list.item(withID: id), !likesInFlight.contains(id), fresh != held
+        else { return }
+        list.replace(fresh)
+        await context.setNeedsRender(["blog.\(id)"])
     }
 
     /// One blog's row (selecting it sends `blog.open`).
@@ -134,6 +204,9 @@ public actor BlogModule: Module {
         list.replace(settled)
         notice = failure
         if failure != nil { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
+        likesInFlight.remove(id)
+        // Someone else changed this blog while the like was written: show the stored count.
+        if changedMeanwhile.remove(id) != nil { await refetch(id) }
         return .handled
     }
 }

@@ -25,8 +25,13 @@ public actor BlogPostModule: Module {
     /// A message about the last failed action.
     public private(set) var notice: String?
     private var isWriting = false
+    /// The blog's live subscription, while the module is visible.
+    private let live: LiveChanges
+    /// A change arrived while a like was being written: fetch again once it settles.
+    private var changedMeanwhile = false
 
-    public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService) throws {
+    public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ProfileChangeFeed)? = nil) throws {
+        live = LiveChanges(changes)
         id = Int64(try parameters.int("blog"))
         wording = try BlogWording(parameters: parameters)
         self.blogs = blogs
@@ -36,6 +41,24 @@ public actor BlogPostModule: Module {
     public func load(_ request: LoadRequest) async throws {
         if state.value == nil { state = .loading }
         state = .loaded(try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }))
+    }
+
+    /// Follows the blog's changes (likes by anyone) while visible.
+    public func appear() async {
+        live.follow([.blog(id)]) { [weak self] _ in await self?.blogChanged() }
+    }
+
+    public func disappear() async { live.stop() }
+
+    private func blogChanged() async {
+        guard state.value != nil else { return }
+        guard !isWriting else {
+            changedMeanwhile = true
+            return
+        }
+        guard let fresh = try? await blogs.blog(id, viewer: context.viewer.map { UserID($0) }), !isWriting, fresh != state.value else { return }
+        state = .loaded(fresh)
+        await context.setNeedsRender()
     }
 
     public func render() -> ViewNode {
@@ -69,6 +92,11 @@ public actor BlogPostModule: Module {
         state = .loaded(settled)
         notice = failure
         await context.setNeedsRender()
+        if changedMeanwhile {
+            changedMeanwhile = false
+            isWriting = false
+            await blogChanged()
+        }
         return .handled
     }
 }

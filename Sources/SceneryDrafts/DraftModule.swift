@@ -43,8 +43,14 @@ public actor DraftModule: Module {
     public var state: LoadState<[Draft]> { list.state }
     /// Whether another page exists.
     public var hasMore: Bool { list.hasMore }
+    /// Why the drafts shown may be out of date (the latest could not be fetched).
+    public private(set) var notice: String?
 
-    public init(parameters: ModuleParameters, context: ModuleContext, drafts: any DraftService) throws {
+    /// The drafts' live subscription, while the module is visible (to its owner only).
+    private let live: LiveChanges
+
+    public init(parameters: ModuleParameters, context: ModuleContext, drafts: any DraftService, changes: (any ProfileChangeFeed)? = nil) throws {
+        live = LiveChanges(changes)
         owner = UserID(try parameters.string("owner"))
         list = PagedList(pageSize: try parameters.int("pageSize"))
         header = try parameters.string("header")
@@ -65,13 +71,39 @@ public actor DraftModule: Module {
         }
         guard let fetch = list.begin(request) else { return }
         if fetch.showsIndicator { await context.setNeedsRender() }
+        try await run(fetch, viewer: UserID(viewer))
+    }
+
+    private func run(_ fetch: PagedList<Draft>.Fetch, viewer: UserID) async throws {
         do {
-            let page = try await drafts.drafts(of: owner, viewer: UserID(viewer), page: PageRequest(offset: fetch.offset, limit: fetch.limit))
+            let page = try await drafts.drafts(of: owner, viewer: viewer, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
             list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
         } catch {
             list.fail(fetch)
             throw error
         }
+    }
+
+    /// Follows the owner's drafts while visible, for the owner alone: nobody else's page
+    /// even subscribes to them.
+    public func appear() async {
+        guard viewerIsOwner else { return }
+        live.follow([.drafts(of: owner)]) { [weak self] _ in await self?.draftsChanged() }
+    }
+
+    public func disappear() async { live.stop() }
+
+    /// The owner's drafts changed (another tab, an import): every row shown is fetched
+    /// again; if that fails, the drafts shown stay, with a notice.
+    private func draftsChanged() async {
+        guard state.hasResult else { return }
+        do {
+            try await run(list.reload(), viewer: owner)
+            notice = nil
+        } catch {
+            notice = "Couldn't show the latest drafts: \(SceneryError.message(for: error))"
+        }
+        await context.setNeedsRender()
     }
 
     public func render() -> ViewNode {
@@ -83,6 +115,7 @@ public actor DraftModule: Module {
             let rows = drafts.map { draft in DraftCellPresenter(draft: draft, untitled: untitled, editedFormat: editedFormat).render() }
             var children: [ViewNode] = [.list("list", sections: [.init(id: "all", header: header, rows: rows)])]
             if let more = list.moreButton(title: moreTitle, module: context.id) { children.append(more) }
+            if let notice { children.append(.text("notice", notice, role: .caption)) }
             return .stack("content", children)
         }
     }

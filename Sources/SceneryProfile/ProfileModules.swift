@@ -29,19 +29,20 @@ extension SceneRegistry {
         let recognisesPermanent = isPermanentFailure
         isPermanentFailure = { error in recognisesPermanent(error) || (error as? ProfileError)?.isNotFound == true }
         register(UserInfoModule.self) { parameters, context in
-            try UserInfoModule(parameters: parameters, context: context, profiles: services.profiles, relationships: services.relationships)
+            try UserInfoModule(
+                parameters: parameters, context: context, profiles: services.profiles, relationships: services.relationships, changes: services.changes)
         }
         register(BlogModule.self) { parameters, context in
-            try BlogModule(parameters: parameters, context: context, blogs: services.blogs)
+            try BlogModule(parameters: parameters, context: context, blogs: services.blogs, changes: services.changes)
         }
         register(BlogPostModule.self) { parameters, context in
-            try BlogPostModule(parameters: parameters, context: context, blogs: services.blogs)
+            try BlogPostModule(parameters: parameters, context: context, blogs: services.blogs, changes: services.changes)
         }
         register(DraftModule.self) { parameters, context in
-            try DraftModule(parameters: parameters, context: context, drafts: services.drafts)
+            try DraftModule(parameters: parameters, context: context, drafts: services.drafts, changes: services.changes)
         }
         register(UserListModule.self) { parameters, context in
-            try UserListModule(parameters: parameters, context: context, relationships: services.relationships)
+            try UserListModule(parameters: parameters, context: context, relationships: services.relationships, changes: services.changes)
         }
     }
 

@@ -21,7 +21,7 @@ extension ProfileServices {
             profiles: FaultyProfiles(base: profiles, injector: injector),
             blogs: FaultyBlogs(base: blogs, injector: injector),
             drafts: FaultyDrafts(base: drafts, injector: injector),
-            relationships: FaultyRelationships(base: relationships, injector: injector))
+            relationships: FaultyRelationships(base: relationships, injector: injector), changes: changes)
     }
 }
 

@@ -32,11 +32,17 @@ public actor UserInfoModule: Module {
     /// A message about the last failed action, shown under the block.
     public private(set) var notice: String?
     private var isWriting = false
+    /// The profile's live subscription, while the module is visible.
+    private let live: LiveChanges
+    /// A change arrived while a follow was being written: fetch again once it is done.
+    private var changedMeanwhile = false
 
     /// Creates the module from its parameters and services.
     public init(
-        parameters: ModuleParameters, context: ModuleContext, profiles: any ProfileService, relationships: any RelationshipService
+        parameters: ModuleParameters, context: ModuleContext, profiles: any ProfileService, relationships: any RelationshipService,
+        changes: (any ProfileChangeFeed)? = nil
     ) throws {
+        live = LiveChanges(changes)
         user = UserID(try parameters.string("user"))
         wording = try UserInfoWording(parameters: parameters)
         self.profiles = profiles
@@ -48,6 +54,26 @@ public actor UserInfoModule: Module {
         if state.value == nil { state = .loading }
         state = .loaded(try await profiles.profile(of: user, viewer: viewer))
         notice = nil
+    }
+
+    /// Follows the profile's changes (counts, name) while visible.
+    public func appear() async {
+        live.follow([.profile(user)]) { [weak self] _ in await self?.profileChanged() }
+    }
+
+    public func disappear() async { live.stop() }
+
+    /// Someone changed the profile: fetch it again (after a follow in flight settles).
+    private func profileChanged() async {
+        guard state.value != nil else { return }
+        guard !isWriting else {
+            changedMeanwhile = true
+            return
+        }
+        guard let fresh = try? await profiles.profile(of: user, viewer: viewer), !isWriting else { return }
+        guard fresh != state.value else { return }
+        state = .loaded(fresh)
+        await context.setNeedsRender()
     }
 
     public func render() -> ViewNode {
@@ -111,6 +137,13 @@ public actor UserInfoModule: Module {
             notice = "Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.message(for: error))"
         }
         await context.setNeedsRender()
+        // Another change came while writing: the count the page shows is fetched, not
+        // guessed (a rollback never erases someone else's change).
+        if changedMeanwhile {
+            changedMeanwhile = false
+            isWriting = false
+            await profileChanged()
+        }
     }
 
     private func apply(following: Bool) {

@@ -50,7 +50,15 @@ public actor UserListModule: Module {
     public private(set) var notice: String?
     private var writesInFlight: Set<UserID> = []
 
-    public init(parameters: ModuleParameters, context: ModuleContext, relationships: any RelationshipService) throws {
+    /// The list's live subscription, while the module is visible.
+    private let live: LiveChanges
+    /// A change arrived while a row was being written: reload once the writes are done.
+    private var changedMeanwhile = false
+
+    public init(
+        parameters: ModuleParameters, context: ModuleContext, relationships: any RelationshipService, changes: (any ProfileChangeFeed)? = nil
+    ) throws {
+        live = LiveChanges(changes)
         user = UserID(try parameters.string("user"))
         let listName = try parameters.string("list")
         guard let list = UserListKind(rawValue: listName) else {
@@ -72,6 +80,10 @@ public actor UserListModule: Module {
     public func load(_ request: LoadRequest) async throws {
         guard let fetch = entries.begin(request) else { return }
         if fetch.showsIndicator { await context.setNeedsRender() }
+        try await run(fetch)
+    }
+
+    private func run(_ fetch: PagedList<UserListEntry>.Fetch) async throws {
         do {
             let page = try await relationships.users(list, of: user, viewer: viewer, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
             entries.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
@@ -79,6 +91,34 @@ public actor UserListModule: Module {
             entries.fail(fetch)
             throw error
         }
+    }
+
+    /// Follows the relationships of the list's user (who is in it) and of the viewer (how
+    /// each row reads for them) while visible.
+    public func appear() async {
+        var entities: Set<ProfileChange> = [.relationships(of: user)]
+        if let viewer { entities.insert(.relationships(of: viewer)) }
+        live.follow(entities) { [weak self] _ in await self?.listChanged() }
+    }
+
+    public func disappear() async { live.stop() }
+
+    /// Someone changed who is in the list or how it reads: every row shown is fetched
+    /// again (after this viewer's own writes settle); if that fails, the rows shown stay,
+    /// with a notice.
+    private func listChanged() async {
+        guard state.hasResult else { return }
+        guard writesInFlight.isEmpty else {
+            changedMeanwhile = true
+            return
+        }
+        do {
+            try await run(entries.reload())
+            notice = nil
+        } catch {
+            notice = "Couldn't show the latest list: \(SceneryError.message(for: error))"
+        }
+        await context.setNeedsRender()
     }
 
     public func render() -> ViewNode {
@@ -134,6 +174,11 @@ public actor UserListModule: Module {
             notice = "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.message(for: error))"
         }
         await context.setNeedsRender()
+        writesInFlight.remove(target)
+        if writesInFlight.isEmpty, changedMeanwhile {
+            changedMeanwhile = false
+            await listChanged()
+        }
     }
 
     enum Change {

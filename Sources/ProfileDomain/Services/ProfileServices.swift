@@ -51,19 +51,23 @@ public struct ProfileServices: Sendable {
     public var blogs: any BlogService
     public var drafts: any DraftService
     public var relationships: any RelationshipService
+    /// Where modules learn that what they show changed, from any writer; `nil` for a backend
+    /// that does not say (modules then show what they loaded until refreshed).
+    public var changes: (any ProfileChangeFeed)?
 
     public init(
         profiles: any ProfileService, blogs: any BlogService, drafts: any DraftService,
-        relationships: any RelationshipService
+        relationships: any RelationshipService, changes: (any ProfileChangeFeed)? = nil
     ) {
         self.profiles = profiles
         self.blogs = blogs
         self.drafts = drafts
         self.relationships = relationships
+        self.changes = changes
     }
 
     /// All four services from one backend that provides them all.
     public init(_ backend: some ProfileService & BlogService & DraftService & RelationshipService) {
-        self.init(profiles: backend, blogs: backend, drafts: backend, relationships: backend)
+        self.init(profiles: backend, blogs: backend, drafts: backend, relationships: backend, changes: backend as? any ProfileChangeFeed)
     }
 }

@@ -55,6 +55,15 @@ enum Migrations {
         """
         CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
         """,
+        // 3: the change feed: what each write changed (an entity and its id), written in the
+        // write's transaction, read by other processes' stores (see SQLiteProfileStore+Changes).
+        """
+        CREATE TABLE changes (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            entity TEXT NOT NULL,
+            key TEXT NOT NULL DEFAULT ''
+        );
+        """,
     ]
 
     /// Brings the schema up to date and, for a new database, seeds it with `seed`, in one

@@ -40,6 +40,15 @@ extension LoadState {
         }
     }
 
+    /// Whether a request succeeded, with data or with nothing to show: what a live module
+    /// checks before fetching again because its data changed elsewhere.
+    public var hasResult: Bool {
+        switch self {
+        case .loaded, .paging, .empty: true
+        case .idle, .loading, .failed: false
+        }
+    }
+
     /// The name of the case, for logs and tests ("loading", "paging").
     public var phase: String {
         switch self {

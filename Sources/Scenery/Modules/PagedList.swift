@@ -79,6 +79,14 @@ public struct PagedList<Item: Identifiable & Sendable>: Sendable where Item.ID: 
         }
     }
 
+    /// A fetch of every row loaded again (a page at least), replacing the list: for data
+    /// that changed elsewhere, so that the rows a host shows stay loaded.
+    /// The list shows what it showed until the answer comes (no loading state), and keeps
+    /// it if the fetch fails.
+    public func reload() -> Fetch {
+        Fetch(offset: 0, limit: max(pageSize, state.value?.count ?? 0), replaces: true, showsIndicator: false, generation: generation)
+    }
+
     /// The fetch of the rows a window reaches that are not loaded (from the last loaded row
     /// to the window's end, in one request), or `nil` when they are all here. It changes
     /// nothing until it finishes.

@@ -1,0 +1,129 @@
+import Foundation
+import ProfileDomain
+import ProfileStore
+import Scenery
+import SceneryTesting
+import Synchronization
+import Testing
+
+/// Live data across viewers: what one person changes reaches every open scene that shows
+/// it, as the rows that changed, and only the scenes allowed to see it.
+@Suite(.timeLimit(.minutes(1))) struct LiveDataTests {
+    let backend: Backend
+    let registry: SceneRegistry
+
+    init() throws {
+        backend = try Backend()
+        registry = try backend.registry()
+    }
+
+    /// A scene of `user`'s profile open for `viewer`, with a host that records its updates.
+    func open(_ viewer: String?, profileOf user: String = "1") async throws -> (scene: SceneInstance, host: RecordingHost) {
+        let host = RecordingHost()
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": .string(user)]), host: host)
+        await scene.appear()
+        _ = await scene.snapshot()  // the host's copy of the tree, which updates patch
+        host.reset()
+        return (scene, host)
+    }
+
+    @Test func anotherViewersLikeReachesAnOpenPageAsThatRowOnly() async throws {
+        let bob = try await open("2")
+        let carol = try await open("7")
+        let before = try await backend.store.blog(26, viewer: "7")
+        let like = try #require(await bob.scene.render().action(withID: "blogs/blog.26.like"))
+        await bob.scene.send(like.event)
+        #expect(await carol.host.waitForUpdates { $0.contains { $0.touches("blogs/blog.26") } }, "Bob's like reached Carol's page")
+        let touched = carol.host.updates.flatMap(\.touchedIDs)
+        #expect(!touched.isEmpty && touched.allSatisfy { $0.isWithin("blogs/blog.26") }, "that row only: \(touched)")
+        let row = await carol.scene.render().texts(of: "blogs/blog.26")
+        #expect(row.contains("Likes: \(before.likes + 1)"), "\(row)")
+        #expect(row.contains("Like") && !row.contains("Unlike"), "Carol's own like state, not Bob's: \(row)")
+    }
+
+    @Test func anUnfollowChangesTheFollowerCountOnEveryOpenCard() async throws {
+        let carol = try await open("7")
+        let signedOut = try await open(nil)
+        let followers = try await backend.store.profile(of: "1", viewer: nil).followerCount
+        try await backend.store.setFollowing(false, follower: "2", followee: "1")
+        for page in [carol, signedOut] {
+            #expect(await page.host.waitForUpdates { $0.contains { $0.module == "info" } })
+            let card = await page.scene.render().texts(of: "info")
+            #expect(card.contains { $0.contains("\(followers - 1)") && $0.lowercased().contains("follower") }, "\(card)")
+        }
+    }
+
+    @Test func acceptingAFriendRequestUpdatesBothPeoplesCarousels() async throws {
+        let alice = try await open("1", profileOf: "1")
+        let four = try await open("4", profileOf: "4")
+        _ = try await backend.store.changeFriendship(.accept, from: "1", with: "4")
+        for page in [alice, four] {
+            #expect(await page.host.waitForUpdates { $0.contains { $0.module == "friends" } })
+        }
+        let aliceFriends = await alice.scene.render().texts(of: "friends")
+        #expect(!aliceFriends.contains("Accept"), "the request became a friendship: \(aliceFriends)")
+        #expect(await four.scene.render().texts(of: "friends").contains("Alice Liddell"))
+    }
+
+    @Test func draftsAreFollowedByTheirOwnerAloneAndOnlyWhileShown() async throws {
+        let alice = try await open("1")
+        let bob = try await open("2")
+        #expect(backend.store.subscriptionCount(for: .drafts(of: "1")) == 0, "the drafts tab is hidden")
+        await alice.scene.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "drafts"]))
+        #expect(backend.store.subscriptionCount(for: .drafts(of: "1")) == 1, "Alice's page only; Bob's never subscribes")
+        // A draft saved through an import reaches Alice's drafts tab.
+        // A draft saved through an import (which also renames Alice, which Bob's page shows)
+        // reaches Alice's drafts tab.
+        var data = try backend.store.exportData()
+        data.drafts.append(Draft(id: 99, owner: "1", title: "Written elsewhere", body: "", editedAt: Date()))
+        let alicesRecord = try #require(data.users.firstIndex { $0.id == "1" })
+        data.users[alicesRecord].name = "Alice Pleasance Liddell"
+        try backend.store.importData(data)
+        #expect(await alice.host.waitForUpdates { updates in updates.contains { $0.node.visibleTexts.contains { $0.contains("Written elsewhere") } } })
+        // The import announced everything: Bob's page fetched what it shows, and no draft.
+        #expect(await bob.host.waitForUpdates { updates in updates.contains { $0.node.visibleTexts.contains { $0.contains("Alice Pleasance Liddell") } } })
+        for update in bob.host.updates { #expect(!update.node.visibleTexts.contains { $0.contains("Written elsewhere") }) }
+        await alice.scene.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "blogs"]))
+        #expect(backend.store.subscriptionCount(for: .drafts(of: "1")) == 0, "hidden again: no subscription")
+    }
+
+    @Test func aBlogOutsideTheWindowIsNotFollowed() async throws {
+        let host = RecordingHost()
+        let scene = try registry.instantiate("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)
+        await scene.setWindow(RowWindow(start: 0, count: 5), for: "blogs")
+        await scene.start()
+        await scene.appear()
+        let shown = try await backend.store.blogs(by: "1", viewer: "7", page: PageRequest(offset: 0, limit: 5)).items.map(\.id)
+        let outside = try await backend.store.blogs(by: "1", viewer: "7", page: PageRequest(offset: 10, limit: 1)).items[0].id
+        #expect(backend.store.subscriptionCount(for: .blog(outside)) == 0, "a change to it causes no query and no message")
+        for id in shown { #expect(backend.store.subscriptionCount(for: .blog(id)) == 1) }
+        await scene.setWindow(RowWindow(start: 8, count: 5), for: "blogs")
+        #expect(backend.store.subscriptionCount(for: .blog(outside)) == 1, "scrolled into the window: followed")
+        for id in shown { #expect(backend.store.subscriptionCount(for: .blog(id)) == 0, "scrolled away: not followed") }
+        await scene.leave()
+        #expect(backend.store.subscriptionCount == 0, "a page that was left holds nothing")
+    }
+}
+
+extension SceneUpdate {
+    /// The ids of the elements the update's patches change.
+    var touchedIDs: [NodeID] {
+        patches.map { patch in
+            switch patch {
+            case .delete(let id), .move(let id, _, _), .update(let id, _): id
+            case .insert(let element, _, _): element.id
+            }
+        }
+    }
+
+    /// Whether a patch changes `id` or something inside it.
+    func touches(_ id: NodeID) -> Bool { touchedIDs.contains { $0.isWithin(id) } }
+}
+
+extension NodeID {
+    /// Whether this is `other` or an element inside it (`blogs/blog.26.like` is within
+    /// `blogs/blog.26`).
+    func isWithin(_ other: NodeID) -> Bool {
+        self == other || rawValue.hasPrefix(other.rawValue + ".") || rawValue.hasPrefix(other.rawValue + "/")
+    }
+}
