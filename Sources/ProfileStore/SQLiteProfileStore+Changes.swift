@@ -32,12 +32,21 @@ extension SQLiteProfileStore: ProfileChangeFeed {
     public func subscriptionCount(for entity: ProfileChange) -> Int { hub.subscriptionCount(for: entity) }
 
     /// Records `changes` in the current transaction of `connection`.
+    /// Fails, and so rolls the write back, when the table is gone: a change is never made
+    /// unannounced.
     static func record(_ changes: [ProfileChange], in connection: SQLiteConnection) throws(ProfileError) {
-        for change in changes {
-            let (entity, key) = change.row
-            try connection.run("INSERT INTO changes (entity, key) VALUES (?, ?)", [.text(entity), .text(key)])
+        do {
+            for change in changes {
+                let (entity, key) = change.row
+                try connection.run("INSERT INTO changes (entity, key) VALUES (?, ?)", [.text(entity), .text(key)])
+            }
+            try connection.run("DELETE FROM changes WHERE id <= (SELECT MAX(id) FROM changes) - ?", [.integer(changesKept)])
+        } catch {
+            guard (try? Migrations.hasChangesTable(connection)) == false else { throw error }
+            throw .storage(
+                "The database \(connection.path.quoted) has lost its 'changes' table (open pages learn of writes through it), so nothing was written. Restart the server or run any scenery command on the database to make the table again."
+            )
         }
-        try connection.run("DELETE FROM changes WHERE id <= (SELECT MAX(id) FROM changes) - ?", [.integer(changesKept)])
     }
 
     /// Runs a write that records `changes` (with ``record(_:in:)``), then publishes them
@@ -78,9 +87,16 @@ extension SQLiteProfileStore: ProfileChangeFeed {
     /// Where the watcher starts: the newest change now.
     static func initialWatchState(_ connection: SQLiteConnection) -> WatchState {
         var state = WatchState()
-        state.lastSeen = ((try? connection.query("SELECT COALESCE(MAX(id), 0) FROM changes").first?.first?.checkedInteger) ?? nil) ?? 0
+        state.lastSeen = (try? lastChangeID(connection)) ?? 0
         state.dataVersion = (try? connection.query("PRAGMA data_version").first?.first?.checkedInteger) ?? nil
         return state
+    }
+
+    /// The id of the newest change ever recorded (rows may have been removed since; the
+    /// table's ids are never reused).
+    static func lastChangeID(_ connection: SQLiteConnection) throws(ProfileError) -> Int64 {
+        let sql = "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0), COALESCE((SELECT MAX(id) FROM changes), 0))"
+        return try connection.query(sql).first?.first?.checkedInteger ?? 0
     }
 
     private func startWatching() {
@@ -118,13 +134,13 @@ extension SQLiteProfileStore: ProfileChangeFeed {
                 let (low, high) = (bounds[0].checkedInteger ?? 0, bounds[1].checkedInteger ?? 0)
                 let rows = try connection.query(
                     "SELECT id, entity, key FROM changes WHERE id > ? ORDER BY id LIMIT ?", [.integer(lastSeen), .integer(Self.changesKept + 1)])
-                let newest = max(high, rows.last?[0].checkedInteger ?? 0)
+                let newest = max(try Self.lastChangeID(connection), rows.last?[0].checkedInteger ?? 0)
                 return watch.withLock { state -> [ProfileChange] in
                     state.dataVersion = version
                     state.hasFailed = false
                     defer { state.lastSeen = newest }
                     // Rows gone before they were read, or a table emptied or replaced.
-                    if high < lastSeen || (lastSeen > 0 && low > lastSeen + 1) || rows.count > Int(Self.changesKept) {
+                    if high < lastSeen || (rows.first.map { _ in low > lastSeen + 1 } ?? false) || rows.count > Int(Self.changesKept) {
                         state.own = []
                         return [.everything]
                     }

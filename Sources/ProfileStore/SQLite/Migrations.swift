@@ -57,14 +57,18 @@ enum Migrations {
         """,
         // 3: the change feed: what each write changed (an entity and its id), written in the
         // write's transaction, read by other processes' stores (see SQLiteProfileStore+Changes).
-        """
-        CREATE TABLE changes (
+        changesTable,
+    ]
+
+    /// The change feed's table. Opening a database whose table was deleted makes it again
+    /// (the feed then tells every page to fetch what it shows).
+    static let changesTable = """
+        CREATE TABLE IF NOT EXISTS changes (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             entity TEXT NOT NULL,
             key TEXT NOT NULL DEFAULT ''
         );
-        """,
-    ]
+        """
 
     /// Brings the schema up to date and, for a new database, seeds it with `seed`, in one
     /// write transaction: concurrent first runs wait for each other (the version is read
@@ -92,6 +96,7 @@ enum Migrations {
             for index in version..<steps.count {
                 try connection.execute(steps[index])
             }
+            try connection.execute(changesTable)
             try connection.execute("PRAGMA user_version = \(steps.count)")
             var halfMade = false
             if version == 1 {
@@ -109,9 +114,14 @@ enum Migrations {
     /// nothing to write.
     static func isCurrent(_ connection: SQLiteConnection, seeding: Bool) throws(ProfileError) -> Bool {
         let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
-        guard version == steps.count else { return false }
+        guard version == steps.count, try hasChangesTable(connection) else { return false }
         guard seeding else { return true }
         return try connection.query("SELECT EXISTS (SELECT 1 FROM users)").first?.first?.integer == 1
+    }
+
+    /// Whether the change feed's table exists (someone may have deleted it).
+    static func hasChangesTable(_ connection: SQLiteConnection) throws(ProfileError) -> Bool {
+        try connection.query("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'changes')").first?.first?.integer == 1
     }
 
     /// For a database opened read-only: fails unless it can be read as it is (migrations

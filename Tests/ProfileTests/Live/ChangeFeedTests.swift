@@ -1,0 +1,100 @@
+import Foundation
+import ProfileDomain
+import Testing
+
+@testable import ProfileStore
+
+/// The SQLite store's change feed: what it announces, to whom, across connections and
+/// processes, and what happens when its table is damaged.
+@Suite(.timeLimit(.minutes(1))) struct ChangeFeedTests {
+    func temporaryPath() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "scenery-feed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appending(path: "demo.sqlite").path
+    }
+
+    @Test func aWriteIsAnnouncedToTheSubscribersOfWhatItChangedAndAFailedOneIsNot() async throws {
+        let store = try SQLiteProfileStore.inMemory()
+        let blog26 = ChangeRecorder(store, following: [.blog(26)])
+        let blog27 = ChangeRecorder(store, following: [.blog(27)])
+        let follows = ChangeRecorder(store, following: [.profile("1")])
+        await #expect(throws: ProfileError.self) { _ = try await store.setLiked(true, blog: 999_999, by: "2") }
+        _ = try await store.setLiked(true, blog: 26, by: "2")
+        #expect(await blog26.wait(for: .blog(26)))
+        #expect(blog26.changes == [.blog(26)], "the failed write announced nothing")
+        try await store.setFollowing(false, follower: "2", followee: "1")
+        #expect(await follows.wait(for: .profile("1")))
+        #expect(blog27.changes.isEmpty, "a change wakes only the subscribers of its entity")
+        #expect(follows.changes == [.profile("1")])
+    }
+
+    @Test func anotherConnectionsWriteReachesSubscribers() async throws {
+        let path = try temporaryPath()
+        let server = try SQLiteProfileStore(path: path)
+        let other = try SQLiteProfileStore(path: path)  // another process, as SQLite sees it
+        let recorder = ChangeRecorder(server, following: [.blog(26), .drafts(of: "1")])
+        _ = try await other.setLiked(true, blog: 26, by: "2")
+        #expect(await recorder.wait(for: .blog(26)))
+        var data = try other.exportData()
+        data.drafts.append(Draft(id: 50, owner: "1", title: "From the other process", body: "", editedAt: Date()))
+        try other.importData(data)
+        #expect(await recorder.wait(for: .everything), "an import changes anything: everyone fetches again")
+    }
+
+    @Test func aChangeRemovedBeforeItWasReadMakesSubscribersFetchEverything() async throws {
+        let path = try temporaryPath()
+        let server = try SQLiteProfileStore(path: path)
+        let other = try SQLiteProfileStore(path: path)
+        let recorder = ChangeRecorder(server, following: [.blog(26)])
+        // A change recorded and removed before the server looked (a burst past the bound, or
+        // someone cleaning the table).
+        try other.writeUnseen { connection throws(ProfileError) in
+            _ = try connection.run("INSERT INTO changes (entity, key) VALUES ('blog', '27')")
+            _ = try connection.run("DELETE FROM changes")
+        }
+        _ = try await other.setLiked(true, blog: 26, by: "3")
+        #expect(await recorder.wait(for: .everything), "a change it never read: fetch everything rather than miss it")
+    }
+
+    @Test func aTamperedRowMakesSubscribersFetchEverything() async throws {
+        let path = try temporaryPath()
+        let server = try SQLiteProfileStore(path: path)
+        let other = try SQLiteProfileStore(path: path)
+        let recorder = ChangeRecorder(server, following: [.blog(26)])
+        try other.withConnection { connection throws(ProfileError) in
+            _ = try connection.run("INSERT INTO changes (entity, key) VALUES ('blog', 'twenty-six')")
+        }
+        #expect(await recorder.wait(for: .everything))
+    }
+
+    @Test func aDeletedChangesTableIsAnErrorNamingTheDatabaseAndOpeningItAgainMakesTheTable() async throws {
+        let path = try temporaryPath()
+        let server = try SQLiteProfileStore(path: path)
+        let recorder = ChangeRecorder(server, following: [.blog(26)])
+        let likes = try await server.blog(26, viewer: nil).likes
+        try server.withConnection { connection throws(ProfileError) in try connection.execute("DROP TABLE changes") }
+        do {
+            _ = try await server.setLiked(true, blog: 26, by: "2")
+            Issue.record("a write with no changes table must fail")
+        } catch let error as ProfileError {
+            #expect((error.errorDescription ?? "").contains(path), "\(error)")
+            #expect((error.errorDescription ?? "").contains("'changes' table"), "\(error)")
+            #expect((error.errorDescription ?? "").contains("nothing was written"), "\(error)")
+        }
+        #expect(try await server.blog(26, viewer: nil).likes == likes, "the like was rolled back with its announcement")
+        _ = try SQLiteProfileStore(path: path)  // any command on the database
+        _ = try await server.setLiked(true, blog: 26, by: "2")
+        #expect(try await server.blog(26, viewer: nil).likes == likes + 1)
+        #expect(await recorder.wait(for: .blog(26)))
+    }
+}
+
+extension SQLiteProfileStore {
+    /// Runs raw SQL on the store's connection, in a transaction of its own, as another
+    /// program would (nothing announced).
+    func writeUnseen(_ body: (SQLiteConnection) throws(ProfileError) -> Void) throws(ProfileError) {
+        try withConnection { connection throws(ProfileError) in
+            try connection.transaction { () throws(ProfileError) in try body(connection) }
+        }
+    }
+}
