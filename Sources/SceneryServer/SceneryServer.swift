@@ -70,13 +70,18 @@ public final class SceneryServer: Sendable {
             if let registry { state.registry = registry }
             state.errors = errors
         }
-        for session in await sessions.all {
-            await session.showErrors(errors)
-            guard let registry, Self.depends(session.sceneID, on: changed, in: registry) else { continue }
-            do {
-                try await session.replaceScene(using: registry)
-            } catch {
-                await session.showErrors(error.description)
+        // Every page at once: a slow page never holds the others back.
+        await withTaskGroup(of: Void.self) { group in
+            for session in await sessions.all {
+                group.addTask {
+                    await session.showErrors(errors)
+                    guard let registry, Self.depends(session.sceneID, on: changed, in: registry) else { return }
+                    do throws(SceneryError) {
+                        try await session.replaceScene(using: registry)
+                    } catch {
+                        await session.showErrors(error.description)
+                    }
+                }
             }
         }
     }

@@ -92,6 +92,8 @@ enum Step: Sendable {
     case send(String)
     /// Wait until what arrived satisfies the condition (or the socket closes).
     case waitUntil(@Sendable (Received) -> Bool)
+    /// Do something elsewhere while the socket is open (another viewer acts).
+    case run(@Sendable () async throws -> Void)
 }
 
 @Suite(.timeLimit(.minutes(1))) struct LiveSocketTests {
@@ -132,6 +134,8 @@ enum Step: Sendable {
                         if !received.hasEnded { try await outbound.write(.text(message)) }
                     case .waitUntil(let condition):
                         await received.wait(until: condition)
+                    case .run(let action):
+                        try await action()
                     }
                 }
                 if received.hasEnded {

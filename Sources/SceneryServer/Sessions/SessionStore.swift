@@ -30,19 +30,27 @@ actor SessionStore {
     /// Ends and forgets expired sessions; returns how many.
     @discardableResult
     func sweep(now: ContinuousClock.Instant = .now) async -> Int {
-        var ended = 0
+        var expired: [PageSession] = []
         for (id, session) in sessions where await session.isExpired(now: now) {
-            await session.end()
             sessions[id] = nil
-            ended += 1
+            expired.append(session)
         }
-        return ended
+        await Self.end(expired)
+        return expired.count
     }
 
     /// Ends every session (the server stops).
     func endAll() async {
-        for session in sessions.values { await session.end() }
+        let all = Array(sessions.values)
         sessions = [:]
+        await Self.end(all)
+    }
+
+    /// Ends sessions concurrently: one slow to leave its scene holds no other back.
+    private static func end(_ sessions: [PageSession]) async {
+        await withTaskGroup(of: Void.self) { group in
+            for session in sessions { group.addTask { await session.end() } }
+        }
     }
 
     /// A new session id: 128 random bits as hex.
