@@ -89,6 +89,32 @@ struct CommandRunner {
     /// Starts `scenery` and returns at once; `errorLines` yields what it writes on standard
     /// error, line by line, as it writes it (so a test can wait for a notice).
     func start(_ arguments: [String]) throws -> (process: Process, errorLines: AsyncStream<String>) {
+        let process = makeProcess(arguments)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardError = pipe
+        let lines = Self.lines(of: pipe)
+        try process.run()
+        return (process, lines)
+    }
+
+    /// Starts `scenery` with standard input a pipe the test writes to (`input`), and its
+    /// standard output as lines, as it writes them (a prompt is not a line: it is yielded
+    /// with the next one).
+    func startInteractive(_ arguments: [String]) throws -> (process: Process, input: FileHandle, outputLines: AsyncStream<String>) {
+        let process = makeProcess(arguments)
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let lines = Self.lines(of: output)
+        try process.run()
+        return (process, input.fileHandleForWriting, lines)
+    }
+
+    private func makeProcess(_ arguments: [String]) -> Process {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -96,10 +122,11 @@ struct CommandRunner {
         var environment = ProcessInfo.processInfo.environment
         environment["SCENERY_DATABASE"] = database
         process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardError = pipe
+        return process
+    }
+
+    /// What a pipe carries, line by line, as it arrives; the stream ends with the pipe.
+    private static func lines(of pipe: Pipe) -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
         let pending = Mutex(Data())
         pipe.fileHandleForReading.readabilityHandler = { handle in
@@ -120,8 +147,7 @@ struct CommandRunner {
             }
             for line in complete { continuation.yield(line) }
         }
-        try process.run()
-        return (process, lines)
+        return lines
     }
 
     /// The database the runs used, opened directly.

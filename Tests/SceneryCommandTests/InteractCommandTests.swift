@@ -13,6 +13,32 @@ import Testing
         output.split(separator: "\n").last { $0.hasSuffix("  " + id) }?.split(separator: " ").first.map(String.init)
     }
 
+    @Test(.timeLimit(.minutes(1))) func aChangeMadeByAnotherProcessIsPrintedWhileItWaitsForInput() async throws {
+        defer { cli.cleanUp() }
+        let likes = try await cli.store().blog(26, viewer: nil).likes
+        let (process, input, output) = try cli.startInteractive(["interact", "user-profile", "--viewer", "7", "--arg", "user=1", "--width", "100"])
+        var lines = output.makeAsyncIterator()
+        var printed: [String] = []
+        /// Reads output until a line holds `text` (or the output ends).
+        func read(until text: String) async -> Bool {
+            while let line = await lines.next() {
+                printed.append(line)
+                if line.contains(text) { return true }
+            }
+            return false
+        }
+        #expect(await read(until: "Actions:"), "the scene was printed: \(printed)")
+        #expect(await read(until: "blogs/blog.26.like"), "and its actions")
+        // Bob likes blog 26 in another process (another connection to the database file).
+        _ = try await cli.store().setLiked(true, blog: 26, by: "2")
+        #expect(await read(until: "· changed elsewhere"), "\(printed.suffix(5))")
+        #expect(await read(until: "Likes: \(likes + 1)"), "\(printed.suffix(5))")
+        try input.write(contentsOf: Data("quit\n".utf8))
+        while await lines.next() != nil {}
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test func aScriptedSessionLikesUnfollowsAndNavigates() async throws {
         defer { cli.cleanUp() }
         // Handles come from the listing: 4 = Unfollow, 9 = Like on blog 26, 8 = blog 26 itself.

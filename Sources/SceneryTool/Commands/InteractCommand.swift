@@ -9,7 +9,8 @@ struct InteractCommand: AsyncParsableCommand {
         commandName: "interact",
         abstract: "Run a scene live: type an action's number to like, follow, select, refresh, load more or switch tabs.",
         discussion: """
-            Commands: a number (or a control's id) activates it and prints what changed; 'show' prints \
+            Commands: a number (or a control's id) activates it and prints what changed; changes made \
+            elsewhere (another viewer, another process) are printed as they arrive; 'show' prints \
             the whole scene; 'back' returns to the previous scene; 'resync' sends the whole tree again \
             (JSON); 'help'; 'quit'. Confirmations are asked as 'Unfollow Alice? [y/N]'. Colour is used \
             on a terminal unless NO_COLOR is set. Example: printf '3\\ny\\nquit\\n' | scenery interact user-profile --viewer 2 --arg user=1
@@ -44,11 +45,28 @@ struct InteractCommand: AsyncParsableCommand {
             let viewerContext = try await context.checkedContext(in: session)
             var stack = [try await open(context.scene, for: viewerContext, session: session, input: input)]
             await showWhole(stack[0])
+            var prompts = true
             while true {
-                if !json { Output.write("> ") }
-                guard let line = await input.next() else {
+                if prompts, !json { Output.write("> ") }
+                prompts = true
+                let line: String
+                switch await input.nextInput() {
+                case .line(let typed):
+                    line = typed
+                case .end:
                     if !json { Output.line() }
-                    break
+                    for page in stack.reversed() { await page.scene.leave() }
+                    return
+                case .woken:
+                    // The scene changed while waiting (someone else's change): print it, or
+                    // wait on without a new prompt if an action's output already showed it.
+                    guard let page = stack.last, page.host.hasUnprintedChanges else {
+                        prompts = false
+                        continue
+                    }
+                    if !json { Output.line("\n· changed elsewhere") }
+                    await showChanges(page)
+                    continue
                 }
                 let command = line.trimmingCharacters(in: .whitespaces)
                 guard let page = stack.last else { break }

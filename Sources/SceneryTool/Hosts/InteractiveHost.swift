@@ -42,6 +42,9 @@ final class InteractiveHost: SceneHost, Sendable {
     /// The host's copy of the tree.
     var tree: ViewNode? { mirror.withLock { $0.tree?.root } }
 
+    /// Whether updates (or a needed resync) wait to be printed.
+    var hasUnprintedChanges: Bool { mirror.withLock { !$0.unprinted.isEmpty || $0.needsResync } }
+
     /// Whether an update was missed or did not apply: take the whole tree again.
     var needsResync: Bool { mirror.withLock { $0.needsResync } }
 
@@ -53,10 +56,13 @@ final class InteractiveHost: SceneHost, Sendable {
         }
     }
 
+    /// Keeps the update for printing and wakes the command loop, which prints what changed
+    /// while it waits for input (another viewer's like, another process's import).
     func sceneDidUpdate(_ update: SceneUpdate) async {
         mirror.withLock { mirror in
             if mirror.tree == nil { mirror.early.append(update) } else { Self.apply(update, to: &mirror) }
         }
+        input.wake()
     }
 
     private static func apply(_ update: SceneUpdate, to mirror: inout Mirror) {
