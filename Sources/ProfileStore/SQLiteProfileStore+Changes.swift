@@ -19,7 +19,7 @@ extension SQLiteProfileStore: ProfileChangeFeed {
     /// How often the store looks for other processes' writes while anyone subscribes.
     static let watchInterval: Duration = .milliseconds(200)
 
-    public func changes(to entities: Set<ProfileChange>) -> AsyncStream<ProfileChange> {
+    public func changes(to entities: Set<ProfileChange>) -> ProfileChanges {
         let stream = hub.changes(to: entities)
         startWatching()
         return stream

@@ -39,9 +39,10 @@ public enum ProfileChange: Hashable, Sendable, CustomStringConvertible {
 /// Where a module learns that the data it shows changed, from any writer: this process or
 /// another one on the same database.
 ///
-/// A subscription lasts until its stream is no longer iterated (the iterating task is
-/// cancelled); it receives only the changes it asked for, and ``ProfileChange/everything``.
+/// A subscription lasts until the task iterating it is cancelled; it receives only the
+/// changes it asked for, and ``ProfileChange/everything``, merged by entity while it is busy
+/// (see ``ProfileChanges``).
 public protocol ProfileChangeFeed: Sendable {
-    /// The changes to `entities` from now on.
-    func changes(to entities: Set<ProfileChange>) -> AsyncStream<ProfileChange>
+    /// The changes to `entities` from now on. The subscription is open on return.
+    func changes(to entities: Set<ProfileChange>) -> ProfileChanges
 }

@@ -98,3 +98,33 @@ extension SQLiteProfileStore {
         }
     }
 }
+
+/// How a subscriber that is busy receives what changed meanwhile.
+@Suite(.timeLimit(.minutes(1))) struct ChangeMergingTests {
+    @Test func aBusySubscriberGetsEachEntityOnceAndEverythingReplacesWhatWaits() async {
+        let hub = ProfileChangeHub()
+        var changes = hub.changes(to: [.blog(1), .blog(2)]).makeAsyncIterator()
+        hub.publish(Array(repeating: ProfileChange.blog(1), count: 10) + [.blog(2), .blog(1), .blog(3)])
+        #expect(await changes.next() == .blog(1))
+        #expect(await changes.next() == .blog(2), "ten changes to blog 1 while busy are one; blog 3 is not followed")
+        hub.publish([.blog(2), .everything, .blog(1)])
+        #expect(await changes.next() == .everything, "everything replaces what waited, and what came after it")
+        hub.publish([.blog(2)])
+        #expect(await changes.next() == .blog(2))
+    }
+
+    @Test func cancellingTheIteratingTaskEndsTheSubscription() async {
+        let hub = ProfileChangeHub()
+        let changes = hub.changes(to: [.blog(1)])
+        #expect(hub.subscriptionCount(for: .blog(1)) == 1)
+        let task = Task {
+            var received = 0
+            for await _ in changes { received += 1 }
+            return received
+        }
+        task.cancel()
+        #expect(await task.value == 0)
+        #expect(hub.subscriptionCount == 0, "the hub forgot the subscriber")
+        hub.publish([.blog(1)])  // no one to deliver to; nothing kept
+    }
+}

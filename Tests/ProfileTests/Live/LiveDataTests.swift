@@ -87,6 +87,36 @@ import Testing
         #expect(backend.store.subscriptionCount(for: .drafts(of: "1")) == 0, "hidden again: no subscription")
     }
 
+    @Test func aThousandLikesFromFiftyWritersEndWithTheRightCountOnEveryOpenPage() async throws {
+        // A thousand people, and fifty pages of Alice's profile open (signed in and out).
+        var data = try backend.store.exportData()
+        let likers = (1000..<2000).map { UserID(String($0)) }
+        data.users += likers.map { User(id: $0, name: "Reader \($0.rawValue)") }
+        try backend.store.importData(data)
+        let viewers: [String?] = ["2", "3", "5", "6", "7", nil]
+        var pages: [(scene: SceneInstance, host: RecordingHost)] = []
+        for index in 0..<50 { pages.append(try await open(viewers[index % viewers.count])) }
+        let before = try await backend.store.blog(26, viewer: nil).likes
+        // Fifty writers at once, twenty likes each.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<50 {
+                group.addTask { [store = backend.store] in
+                    for liker in likers[(writer * 20)..<(writer * 20 + 20)] { _ = try await store.setLiked(true, blog: 26, by: liker) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let expected = "Likes: \(before + 1000)"
+        #expect(try await backend.store.blog(26, viewer: nil).likes == before + 1000)
+        for (index, page) in pages.enumerated() {
+            let arrived = await page.host.waitForUpdates { updates in updates.contains { $0.node.visibleTexts.contains(expected) } }
+            #expect(arrived, "page \(index) shows \(expected)")
+            let shown = await page.scene.snapshot().node.node(withID: "blogs/blog.26.likes")?.visibleTexts
+            #expect(shown == [expected], "page \(index): no lost or doubled update")
+        }
+        for page in pages { await page.scene.leave() }
+    }
+
     @Test func aBlogOutsideTheWindowIsNotFollowed() async throws {
         let host = RecordingHost()
         let scene = try registry.instantiate("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)

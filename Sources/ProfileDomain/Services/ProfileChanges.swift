@@ -1,0 +1,101 @@
+import Synchronization
+
+/// The changes a subscriber has not handled yet, as an asynchronous sequence: what
+/// ``ProfileChangeFeed/changes(to:)`` returns.
+///
+/// A subscriber that falls behind never loses a change and never handles one twice for
+/// nothing: changes waiting for it are merged by entity (blog 26 liked ten times while the
+/// subscriber fetched is one `blog 26`), and ``ProfileChange/everything`` replaces whatever
+/// waits. So what waits is bounded by what the subscriber follows, whatever the rate of
+/// writes, and the subscriber fetches each entity once per round.
+///
+/// One task iterates it. The subscription ends when that task is cancelled (or the feed
+/// finishes it); the feed then forgets the subscriber.
+///
+/// ```swift
+/// for await change in feed.changes(to: [.blog(26)]) {
+///     await refetch(change)
+/// }
+/// ```
+public struct ProfileChanges: AsyncSequence, Sendable {
+    public typealias Element = ProfileChange
+
+    let subscription: Subscription
+
+    public func makeAsyncIterator() -> Iterator { Iterator(subscription: subscription) }
+
+    /// Waits for the next change to handle.
+    public struct Iterator: AsyncIteratorProtocol {
+        let subscription: Subscription
+
+        /// The oldest change waiting (merged by entity), or `nil` once the subscription ended.
+        public mutating func next() async -> ProfileChange? { await subscription.next() }
+    }
+
+    /// Changes waiting for one subscriber, and the subscriber waiting for them.
+    final class Subscription: Sendable {
+        private struct State {
+            var waiting: [ProfileChange] = []
+            var waiter: CheckedContinuation<ProfileChange?, Never>?
+            var hasEnded = false
+        }
+
+        private let state = Mutex(State())
+        /// Called once when the subscription ends (the feed forgets it).
+        private let onEnd: @Sendable () -> Void
+
+        init(onEnd: @escaping @Sendable () -> Void) {
+            self.onEnd = onEnd
+        }
+
+        /// Hands a change to the subscriber, or keeps it (merged) until it asks.
+        func deliver(_ change: ProfileChange) {
+            let waiter = state.withLock { state -> CheckedContinuation<ProfileChange?, Never>? in
+                guard !state.hasEnded else { return nil }
+                if let waiter = state.waiter {
+                    state.waiter = nil
+                    return waiter
+                }
+                if change == .everything {
+                    state.waiting = [.everything]
+                } else if !state.waiting.contains(change), !state.waiting.contains(.everything) {
+                    state.waiting.append(change)
+                }
+                return nil
+            }
+            waiter?.resume(returning: change)
+        }
+
+        /// How many changes wait (at most one per entity followed, plus `everything`).
+        var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+        func next() async -> ProfileChange? {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let ready = state.withLock { state -> ProfileChange?? in
+                        if state.hasEnded { return .some(nil) }
+                        if !state.waiting.isEmpty { return .some(state.waiting.removeFirst()) }
+                        state.waiter = continuation
+                        return .none
+                    }
+                    if let ready { continuation.resume(returning: ready) }
+                }
+            } onCancel: {
+                end()
+            }
+        }
+
+        /// Ends the subscription: a waiting `next()` returns `nil`, and the feed forgets it.
+        func end() {
+            let (waiter, ended) = state.withLock { state -> (CheckedContinuation<ProfileChange?, Never>?, Bool) in
+                guard !state.hasEnded else { return (nil, false) }
+                state.hasEnded = true
+                state.waiting = []
+                defer { state.waiter = nil }
+                return (state.waiter, true)
+            }
+            waiter?.resume(returning: nil)
+            if ended { onEnd() }
+        }
+    }
+}
