@@ -138,7 +138,8 @@ public actor BlogModule: Module {
             try await run(list.reload())
             if let window, let more = list.fetch(reaching: window) { try await run(more) }
         } catch {
-            notice = "Couldn't show the latest blogs: \(SceneryError.message(for: error))"
+            notice = LiveChanges.staleNotice(error)
+            live.retry(.blogs(of: author))
         }
         await context.setNeedsRender()
     }
@@ -149,11 +150,22 @@ public actor BlogModule: Module {
             changedMeanwhile.insert(id)
             return
         }
-        guard let fresh = try? await blogs.blog(id, viewer: context.viewer.map { UserID($0) }),
-            let held = list.item(withID: id), !likesInFlight.contains(id), fresh != held
-        else { return }
+        let fresh: Blog
+        do {
+            fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
+        } catch {
+            notice = LiveChanges.staleNotice(error)
+            live.retry(.blog(id))
+            return await context.setNeedsRender()
+        }
+        let hadNotice = notice != nil
+        notice = nil
+        guard let held = list.item(withID: id), !likesInFlight.contains(id), fresh != held else {
+            if hadNotice { await context.setNeedsRender() }
+            return
+        }
         list.replace(fresh)
-        await context.setNeedsRender(["blog.\(id)"])
+        if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
     }
 
     /// One blog's row (selecting it sends `blog.open`).

@@ -56,7 +56,20 @@ public actor BlogPostModule: Module {
             changedMeanwhile = true
             return
         }
-        guard let fresh = try? await blogs.blog(id, viewer: context.viewer.map { UserID($0) }), !isWriting, fresh != state.value else { return }
+        let fresh: Blog
+        do {
+            fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
+        } catch {
+            notice = LiveChanges.staleNotice(error)
+            live.retry(.blog(id))
+            return await context.setNeedsRender()
+        }
+        let hadNotice = notice != nil
+        notice = nil
+        guard !isWriting, fresh != state.value else {
+            if hadNotice { await context.setNeedsRender() }
+            return
+        }
         state = .loaded(fresh)
         await context.setNeedsRender()
     }

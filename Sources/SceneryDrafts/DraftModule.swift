@@ -101,7 +101,8 @@ public actor DraftModule: Module {
             try await run(list.reload(), viewer: owner)
             notice = nil
         } catch {
-            notice = "Couldn't show the latest drafts: \(SceneryError.message(for: error))"
+            notice = LiveChanges.staleNotice(error)
+            live.retry(.drafts(of: owner))
         }
         await context.setNeedsRender()
     }

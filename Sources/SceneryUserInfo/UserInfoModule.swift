@@ -70,8 +70,20 @@ public actor UserInfoModule: Module {
             changedMeanwhile = true
             return
         }
-        guard let fresh = try? await profiles.profile(of: user, viewer: viewer), !isWriting else { return }
-        guard fresh != state.value else { return }
+        let fresh: UserProfile
+        do {
+            fresh = try await profiles.profile(of: user, viewer: viewer)
+        } catch {
+            notice = LiveChanges.staleNotice(error)
+            live.retry(.profile(user))
+            return await context.setNeedsRender()
+        }
+        let hadNotice = notice != nil
+        notice = nil
+        guard !isWriting, fresh != state.value else {
+            if hadNotice { await context.setNeedsRender() }
+            return
+        }
         state = .loaded(fresh)
         await context.setNeedsRender()
     }

@@ -116,7 +116,8 @@ public actor UserListModule: Module {
             try await run(entries.reload())
             notice = nil
         } catch {
-            notice = "Couldn't show the latest list: \(SceneryError.message(for: error))"
+            notice = LiveChanges.staleNotice(error)
+            live.retry(.relationships(of: user))
         }
         await context.setNeedsRender()
     }

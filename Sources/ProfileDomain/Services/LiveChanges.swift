@@ -1,3 +1,4 @@
+import Scenery
 import Synchronization
 
 /// A module's subscription to the changes of what it shows, held while it is visible.
@@ -14,12 +15,25 @@ import Synchronization
 /// public func disappear() async { live.stop() }
 /// ```
 public final class LiveChanges: Sendable {
+    private struct Following {
+        let entities: Set<ProfileChange>
+        let task: Task<Void, Never>
+        let apply: @Sendable (ProfileChange) async -> Void
+        /// Which `follow` this is: a retry of an earlier one is dropped.
+        let generation: Int
+    }
+
     private let feed: (any ProfileChangeFeed)?
-    private let current = Mutex<(entities: Set<ProfileChange>, task: Task<Void, Never>)?>(nil)
+    private let current = Mutex<Following?>(nil)
+    private let generations = Atomic<Int>(0)
+    /// How long ``retry(_:)`` waits before handing a change to the module again.
+    public let retryDelay: Duration
 
     /// A subscription through `feed`; with no feed, ``follow(_:_:)`` does nothing.
-    public init(_ feed: (any ProfileChangeFeed)?) {
+    /// `retryDelay` is how long a change whose fetch failed waits before it is tried again.
+    public init(_ feed: (any ProfileChangeFeed)?, retryDelay: Duration = .seconds(2)) {
         self.feed = feed
+        self.retryDelay = retryDelay
     }
 
     deinit { current.withLock { $0?.task.cancel() } }
@@ -40,8 +54,28 @@ public final class LiveChanges: Sendable {
                     await apply(change)
                 }
             }
-            current = (entities, task)
+            let generation = generations.add(1, ordering: .relaxed).newValue
+            current = Following(entities: entities, task: task, apply: apply, generation: generation)
         }
+    }
+
+    /// Hands `change` to the module again after ``retryDelay``, unless the subscription
+    /// stopped or changed meanwhile: for a fetch that failed (the store was locked, say),
+    /// so that what the module shows catches up once it can.
+    public func retry(_ change: ProfileChange) {
+        guard let (apply, generation) = current.withLock({ current in current.map { ($0.apply, $0.generation) } }) else { return }
+        let delay = retryDelay
+        Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard let self, current.withLock({ $0?.generation == generation }) else { return }
+            await apply(change)
+        }
+    }
+
+    /// What a module shows when it could not fetch what changed: what it shows may be out
+    /// of date, why, and that it tries again (with ``retry(_:)``).
+    public static func staleNotice(_ error: any Error) -> String {
+        "Couldn't show the latest: \(SceneryError.message(for: error)) Trying again."
     }
 
     /// Ends the subscription.

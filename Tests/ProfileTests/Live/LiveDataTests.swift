@@ -2,6 +2,7 @@ import Foundation
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryProfile
 import SceneryTesting
 import Synchronization
 import Testing
@@ -109,12 +110,28 @@ import Testing
         let expected = "Likes: \(before + 1000)"
         #expect(try await backend.store.blog(26, viewer: nil).likes == before + 1000)
         for (index, page) in pages.enumerated() {
-            let arrived = await page.host.waitForUpdates { updates in updates.contains { $0.node.visibleTexts.contains(expected) } }
+            let arrived = await page.host.waitForUpdates { updates in updates.contains { $0.shows(expected, at: "blogs/blog.26.likes") } }
             #expect(arrived, "page \(index) shows \(expected)")
             let shown = await page.scene.snapshot().node.node(withID: "blogs/blog.26.likes")?.visibleTexts
             #expect(shown == [expected], "page \(index): no lost or doubled update")
         }
         for page in pages { await page.scene.leave() }
+    }
+
+    @Test func aChangeThatCannotBeFetchedShowsAStaleNoticeAndIsTriedAgain() async throws {
+        let carol = try await open("7")
+        let before = try await backend.store.blog(26, viewer: "7").likes
+        backend.injector.currentPlan = FaultPlan([.init(service: .blogs, operations: [.read], fault: .failure("The database is locked."))])
+        _ = try await backend.store.setLiked(true, blog: 26, by: "2")
+        let notice = "Couldn't show the latest: The database is locked. Trying again."
+        #expect(await carol.host.waitForUpdates { $0.contains { $0.node.visibleTexts.contains(notice) } }, "the module says it may be out of date")
+        #expect(await carol.scene.snapshot().node.node(withID: "info") != nil, "the rest of the page keeps working")
+        backend.injector.currentPlan = FaultPlan()
+        let expected = "Likes: \(before + 1)"
+        #expect(await carol.host.waitForUpdates { $0.contains { $0.shows(expected, at: "blogs/blog.26.likes") } }, "tried again, it catches up")
+        let shown = await carol.scene.snapshot().node
+        #expect(shown.node(withID: "blogs/blog.26.likes")?.visibleTexts == [expected])
+        #expect(!shown.visibleTexts.contains(notice), "and the notice is gone")
     }
 
     @Test func aBlogOutsideTheWindowIsNotFollowed() async throws {
@@ -145,6 +162,9 @@ extension SceneUpdate {
             }
         }
     }
+
+    /// Whether the update's tree shows exactly `text` at the node `id`.
+    func shows(_ text: String, at id: NodeID) -> Bool { node.node(withID: id)?.visibleTexts == [text] }
 
     /// Whether a patch changes `id` or something inside it.
     func touches(_ id: NodeID) -> Bool { touchedIDs.contains { $0.isWithin(id) } }
