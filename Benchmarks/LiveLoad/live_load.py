@@ -2,10 +2,13 @@
 """Load generator for `scenery serve`: opens N live profile pages (each a page session with
 its WebSocket), measures the server's memory per idle session, then has every page send
 likes and tab switches and measures event-to-update latency; also time to first byte of a
-page. A benchmark you run, not a test.
+page. With --fanout, N pages of Alice's profile (signed in as several people, and signed
+out) wait while one more page likes a blog, round after round: the time from the like to
+each page's patch of that row (p50, p99, and the last page). A benchmark you run, not a test.
 
     swift build -c release --product scenery
     python3 Benchmarks/LiveLoad/live_load.py --sessions 100 1000
+    python3 Benchmarks/LiveLoad/live_load.py --fanout --sessions 100 1000
 
 It starts the release `scenery serve` itself on a free loopback port with a fresh demo
 database, and stops it at the end. Needs Python's `websockets` package.
@@ -88,12 +91,59 @@ class Page:
         return finished - started
 
 
+class Listener:
+    """A page that only watches: the time each round's patch of blog 26's row arrived."""
+
+    def __init__(self, socket):
+        self.socket = socket
+        self.arrived = None
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self):
+        async for message in self.socket:
+            if '"t":"patch"' in message and "blogs/blog.26.likes" in message and self.arrived and not self.arrived.done():
+                self.arrived.set_result(time.perf_counter())
+
+
+async def fanout(host, port, pid, count, rounds):
+    """One like reaching `count` open pages that show its row."""
+    cookies = [await sign_in(host, port, user) for user in ("3", "5", "6", "7")] + [None]
+    before = rss_kib(pid)
+    listeners = []
+    for index in range(count):
+        page, _ = await open_page(host, port, "/scenes/user-profile?user=1", cookies[index % len(cookies)])
+        page.reader.cancel()
+        listeners.append(Listener(page.socket))
+    await asyncio.sleep(1)
+    idle = rss_kib(pid)
+    liker, _ = await open_page(host, port, "/scenes/user-profile?user=1", await sign_in(host, port, "2"))
+    per_page, last = [], []
+    for _ in range(rounds):
+        loop = asyncio.get_running_loop()
+        for listener in listeners:
+            listener.arrived = loop.create_future()
+        started = time.perf_counter()
+        await liker.act("blogs/blog.26.like")  # like, then unlike next round: every round changes the count
+        arrivals = await asyncio.gather(*(asyncio.wait_for(listener.arrived, timeout=30) for listener in listeners))
+        latencies = [arrived - started for arrived in arrivals]
+        per_page += latencies
+        last.append(max(latencies))
+    for listener in listeners:
+        await listener.socket.close()
+    await liker.socket.close()
+    return {
+        "sessions": count, "idle_kib_per_session": (idle - before) / count, "rounds": rounds,
+        "p50_ms": statistics.median(per_page) * 1000, "p99_ms": percentile(per_page, 0.99) * 1000,
+        "last_p50_ms": statistics.median(last) * 1000, "last_max_ms": max(last) * 1000,
+    }
+
+
 async def open_page(host, port, path, cookie):
-    status, _, content, ttfb = await http(host, port, "GET", path, {"Cookie": cookie})
+    status, _, content, ttfb = await http(host, port, "GET", path, {"Cookie": cookie} if cookie else {})
     assert status == 200, status
     session = re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
     socket = await websockets.connect(f"ws://{host}:{port}/live?session={session}&since=0",
-                                      additional_headers={"Cookie": cookie, "Origin": f"http://{host}:{port}"},
+                                      additional_headers={**({"Cookie": cookie} if cookie else {}), "Origin": f"http://{host}:{port}"},
                                       max_queue=None, ping_interval=None)
     return Page(session, socket, cookie), ttfb
 
@@ -142,16 +192,25 @@ def main():
     parser.add_argument("--sessions", type=int, nargs="+", default=[100, 1000], help="page counts to measure, each on a fresh server")
     parser.add_argument("--rounds", type=int, default=3, help="events each page sends (one per round)")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
+    parser.add_argument("--fanout", action="store_true", help="measure one like reaching every open page instead")
     arguments = parser.parse_args()
     machine = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2; nproc"], capture_output=True, text=True).stdout.split("\n")
     print(f"machine: {machine[0].strip()}, {machine[1]} cores; load average {open('/proc/loadavg').read().split()[:3]}")
     for count in arguments.sessions:
         directory = tempfile.mkdtemp(prefix="scenery-load-")
         environment = dict(os.environ, SCENERY_DATABASE=os.path.join(directory, "demo.sqlite"))
-        server = subprocess.Popen([arguments.binary, "serve", "--port", "0"], env=environment, stdout=subprocess.PIPE, text=True)
+        limits = ["--max-pages-per-viewer", str(count + 1), "--max-pages-per-address", str(count + 1)]
+        server = subprocess.Popen([arguments.binary, "serve", "--port", "0", *limits], env=environment, stdout=subprocess.PIPE, text=True)
         try:
             address = server.stdout.readline().strip().removeprefix("Listening on ")
             parsed = urllib.parse.urlparse(address)
+            if arguments.fanout:
+                result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
+                print(
+                    f"{result['sessions']:>5} pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['rounds']} likes; "
+                    f"like → each page's patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms; "
+                    f"→ last page p50 {result['last_p50_ms']:.2f} ms, worst {result['last_max_ms']:.2f} ms")
+                continue
             result = asyncio.run(run(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
             print(
                 f"{result['sessions']:>5} sessions: idle {result['idle_kib_per_session']:.1f} KiB/session "

@@ -36,6 +36,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How many rows of a long list a page holds at once, moved as the person scrolls; 0 sends whole lists.")
     var windowRows = 60
 
+    @Option(help: "How many pages one signed-in person may hold open at once (more are refused with 429).")
+    var maxPagesPerViewer = SceneryServer.Configuration().maxPagesPerViewer
+
+    @Option(help: "How many pages one client address may hold open at once (more are refused with 429).")
+    var maxPagesPerAddress = SceneryServer.Configuration().maxPagesPerAddress
+
     @OptionGroup var options: SessionOptions
 
     func validate() throws {
@@ -47,6 +53,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...10_000).contains(windowRows) else {
             throw ValidationError("'--window-rows \(windowRows)' must be between 0 (whole lists) and 10000; 60 suits most screens.")
+        }
+        for (name, value) in [("--max-pages-per-viewer", maxPagesPerViewer), ("--max-pages-per-address", maxPagesPerAddress)] where value < 1 {
+            throw ValidationError("'\(name) \(value)' must be at least 1: it is how many pages may be open at once.")
         }
     }
 
@@ -69,6 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.showsModuleLabels = debug
             configuration.rowWindow = windowRows > 0 ? windowRows : nil
             configuration.enablesPreview = preview
+            configuration.maxPagesPerViewer = maxPagesPerViewer
+            configuration.maxPagesPerAddress = maxPagesPerAddress
             var logger = Logger(label: "scenery.serve")
             logger.logLevel = .notice
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)

@@ -134,6 +134,33 @@ import Testing
         #expect(!shown.visibleTexts.contains(notice), "and the notice is gone")
     }
 
+    @Test func aChangeCostsOneQueryPerPageThatShowsItAndNothingElsewhere() async throws {
+        let counting = CountingBlogs(base: backend.store)
+        var registry = SceneRegistry()
+        registry.registerProfileModules(ProfileServices(profiles: backend.store, blogs: counting, drafts: backend.store, relationships: backend.store, changes: backend.store))
+        _ = try registry.loadScenes(in: Backend.scenesDirectory)
+        var pages: [(scene: SceneInstance, host: RecordingHost)] = []
+        for viewer in ["2", "3", "5", "6", "7", nil, "2", "3", "5", "7"] {
+            let host = RecordingHost()
+            let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: host)
+            await scene.appear()
+            _ = await scene.snapshot()
+            pages.append((scene, host))
+        }
+        let before = try await backend.store.blog(26, viewer: nil).likes
+        let earlier = await counting.blogQueries.count
+        // Blog 5 is on no page (each shows the ten newest); blog 26 is on all ten.
+        _ = try await backend.store.setLiked(true, blog: 5, by: "2")
+        _ = try await backend.store.setLiked(true, blog: 26, by: "2")
+        for page in pages {
+            #expect(await page.host.waitForUpdates { $0.contains { $0.shows("Likes: \(before + 1)", at: "blogs/blog.26.likes") } })
+            #expect(!page.host.updates.contains { $0.touches("blogs/blog.5") }, "no message for a row no page shows")
+        }
+        let queries = await counting.blogQueries.dropFirst(earlier)
+        #expect(Array(queries) == Array(repeating: 26, count: 10), "one query per page that shows the row, none for blog 5: \(queries)")
+        for page in pages { await page.scene.leave() }
+    }
+
     @Test func aBlogOutsideTheWindowIsNotFollowed() async throws {
         let host = RecordingHost()
         let scene = try registry.instantiate("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)

@@ -152,6 +152,8 @@ import Testing
 actor CountingBlogs: BlogService {
     let base: any BlogService
     private(set) var requests: [PageRequest] = []
+    /// The ids of the single blogs asked for, in order.
+    private(set) var blogQueries: [Int64] = []
     private var failing: Bool
 
     init(base: any BlogService, failing: Bool = false) {
@@ -167,7 +169,10 @@ actor CountingBlogs: BlogService {
         return try await base.blogs(by: author, viewer: viewer, page: page)
     }
 
-    func blog(_ id: Int64, viewer: UserID?) async throws -> Blog { try await base.blog(id, viewer: viewer) }
+    func blog(_ id: Int64, viewer: UserID?) async throws -> Blog {
+        blogQueries.append(id)
+        return try await base.blog(id, viewer: viewer)
+    }
 
     func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int {
         try await base.setLiked(liked, blog: blog, by: user)
