@@ -137,7 +137,9 @@ import Testing
     @Test func aChangeCostsOneQueryPerPageThatShowsItAndNothingElsewhere() async throws {
         let counting = CountingBlogs(base: backend.store)
         var registry = SceneRegistry()
-        registry.registerProfileModules(ProfileServices(profiles: backend.store, blogs: counting, drafts: backend.store, relationships: backend.store, changes: backend.store))
+        let services = ProfileServices(
+            profiles: backend.store, blogs: counting, drafts: backend.store, relationships: backend.store, changes: backend.store)
+        registry.registerProfileModules(services)
         _ = try registry.loadScenes(in: Backend.scenesDirectory)
         var pages: [(scene: SceneInstance, host: RecordingHost)] = []
         for viewer in ["2", "3", "5", "6", "7", nil, "2", "3", "5", "7"] {
