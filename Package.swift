@@ -109,7 +109,9 @@ let package = Package(
         // Benchmarks: swift build -c release && .build/release/scenery-bench (never run by the tests).
         .executableTarget(
             name: "SceneryBench",
-            dependencies: ["Scenery", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "Scenery", "ProfileStore", "SceneryProfile", "SceneryScenes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // What the scenery command's cold start is compared with: Foundation and a small JSON.
         .executableTarget(name: "ColdStartBaseline", path: "Benchmarks/ColdStartBaseline"),
 

@@ -57,6 +57,14 @@ enum Measure {
         await withoutActuallyEscaping(body) { await interleaved(rounds: rounds, [$0])[0] }
     }
 
+    /// Resident memory of this process now, in KiB (Linux; 0 elsewhere).
+    static var residentMemoryKiB: Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
+        return Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
     /// Peak resident memory of this process, in MiB.
     ///
     /// On Linux this reads `VmHWM` from `/proc/self/status`: `getrusage`'s `ru_maxrss`

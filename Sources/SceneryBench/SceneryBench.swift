@@ -39,6 +39,9 @@ struct SceneryBench: AsyncParsableCommand {
     @Option(name: .customLong("memory-probe"), help: ArgumentHelp(visibility: .private))
     var memoryProbe: String?
 
+    @Option(name: .customLong("live-memory-probe"), help: ArgumentHelp(visibility: .private))
+    var liveMemoryProbe: String?
+
     mutating func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
     }
@@ -46,6 +49,10 @@ struct SceneryBench: AsyncParsableCommand {
     func run() async throws {
         if let memoryProbe {
             await MemoryBenchmark.probe(memoryProbe)
+            return
+        }
+        if let liveMemoryProbe {
+            await FanOutBenchmark.probe(liveMemoryProbe)
             return
         }
         let selected = benchmarks.isEmpty ? Benchmark.allCases : benchmarks
@@ -79,6 +86,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
     case diff, duplicates, update, assembly, loading, rendering
     case coldStart = "cold-start"
     case memory, events
+    case fanOut = "fan-out"
 
     var summary: String {
         switch self {
@@ -91,6 +99,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .coldStart: "scenery vs a trivial executable (target: 2x)"
         case .memory: "peak memory of 100,000 rows, windowed and whole"
         case .events: "typed event payloads against dictionaries"
+        case .fanOut: "one like reaching 100 and 1,000 live scenes; idle memory with and without subscriptions"
         }
     }
 
@@ -105,6 +114,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .coldStart: try ColdStartBenchmark.run(options)
         case .memory: try MemoryBenchmark.run(options)
         case .events: EventBenchmark.run(options)
+        case .fanOut: try await FanOutBenchmark.run(options)
         }
     }
 }

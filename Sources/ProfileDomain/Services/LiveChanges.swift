@@ -49,7 +49,7 @@ public final class LiveChanges: Sendable {
             if current?.entities == entities { return }
             current?.task.cancel()
             let changes = feed.changes(to: entities)
-            let task = Task {
+            let task = Task(priority: .utility) {
                 for await change in changes {
                     await apply(change)
                 }
