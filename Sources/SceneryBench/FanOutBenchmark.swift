@@ -28,8 +28,9 @@ enum FanOutBenchmark {
         table.notes.append(
             "Scenes of Alice's profile for five viewers in turn (four signed in, one signed out), each with a host that keeps the updates; "
                 + "\(likes) likes (like, unlike, …) by Bob written to the store (SQLite, a file); time from the write to each host's update of that row.")
-        table.notes.append("Idle memory: RSS growth per scene after assembling, appearing and snapshotting N scenes, each case in a fresh process; "
-            + "'static' scenes have no change feed (modules show what they loaded), 'live' ones subscribe while visible.")
+        table.notes.append(
+            "Idle memory: RSS growth per scene after assembling, appearing and snapshotting N scenes, each case in a fresh process; "
+                + "'static' scenes have no change feed (modules show what they loaded), 'live' ones subscribe while visible.")
         return table
     }
 
@@ -46,7 +47,8 @@ enum FanOutBenchmark {
         var scenes: [SceneInstance] = []
         for index in 0..<count {
             let host = ArrivalHost(watching: "blogs/blog.26.likes")
-            let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewers[index % viewers.count], arguments: ["user": "1"]), host: host)
+            let scene = try await registry.assemble(
+                "user-profile", for: SceneContext(viewer: viewers[index % viewers.count], arguments: ["user": "1"]), host: host)
             await scene.appear()
             _ = await scene.snapshot()
             hosts.append(host)
