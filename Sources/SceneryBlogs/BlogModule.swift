@@ -47,6 +47,9 @@ public actor BlogModule: Module {
     public var total: Int? { list.total }
     /// A message about the last failed action.
     public private(set) var notice: String?
+    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
+    /// a fetch succeeds; a notice about a failed action is not).
+    private var noticeIsStale = false
     private var likesInFlight: Set<Int64> = []
     /// The rows' live subscription (each blog it holds), while the module is visible.
     private let live: LiveChanges
@@ -89,10 +92,14 @@ public actor BlogModule: Module {
             let page = try await blogs.blogs(by: author, viewer: context.viewer.map { UserID($0) }, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
             list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
             notice = nil
+            noticeIsStale = false
             followRows()
         } catch {
             list.fail(fetch)
-            if !fetch.replaces { notice = "Couldn't load more: \(SceneryError.message(for: error))" }
+            if !fetch.replaces {
+                notice = "Couldn't load more: \(SceneryError.message(for: error))"
+                noticeIsStale = false
+            }
             throw error
         }
     }
@@ -139,6 +146,7 @@ public actor BlogModule: Module {
             if let window, let more = list.fetch(reaching: window) { try await run(more) }
         } catch {
             notice = LiveChanges.staleNotice(error)
+            noticeIsStale = true
             live.retry(.blogs(of: author))
         }
         await context.setNeedsRender()
@@ -155,11 +163,12 @@ public actor BlogModule: Module {
             fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
         } catch {
             notice = LiveChanges.staleNotice(error)
+            noticeIsStale = true
             live.retry(.blog(id))
             return await context.setNeedsRender()
         }
-        let hadNotice = notice != nil
-        notice = nil
+        let hadNotice = noticeIsStale
+        if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
         guard let held = list.item(withID: id), !likesInFlight.contains(id), fresh != held else {
             if hadNotice { await context.setNeedsRender() }
             return
@@ -210,11 +219,13 @@ public actor BlogModule: Module {
         list.replace(BlogLikes.toggled(original, liked: liked))
         let hadNotice = notice != nil
         notice = nil
+        noticeIsStale = false
         // Only the row changed (unless a notice appears or goes): re-render just the row.
         if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
         let (settled, failure) = await likes.write(liked, on: original)
         list.replace(settled)
         notice = failure
+        noticeIsStale = false
         if failure != nil { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
         likesInFlight.remove(id)
         // Someone else changed this blog while the like was written: show the stored count.

@@ -24,6 +24,9 @@ public actor BlogPostModule: Module {
     public private(set) var state: LoadState<Blog> = .idle
     /// A message about the last failed action.
     public private(set) var notice: String?
+    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
+    /// a fetch succeeds; a notice about a failed action is not).
+    private var noticeIsStale = false
     private var isWriting = false
     /// The blog's live subscription, while the module is visible.
     private let live: LiveChanges
@@ -61,11 +64,12 @@ public actor BlogPostModule: Module {
             fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
         } catch {
             notice = LiveChanges.staleNotice(error)
+            noticeIsStale = true
             live.retry(.blog(id))
             return await context.setNeedsRender()
         }
-        let hadNotice = notice != nil
-        notice = nil
+        let hadNotice = noticeIsStale
+        if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
         guard !isWriting, fresh != state.value else {
             if hadNotice { await context.setNeedsRender() }
             return
@@ -104,6 +108,7 @@ public actor BlogPostModule: Module {
         let (settled, failure) = await BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) }).write(liked, on: original)
         state = .loaded(settled)
         notice = failure
+        noticeIsStale = false
         await context.setNeedsRender()
         if changedMeanwhile {
             changedMeanwhile = false

@@ -45,6 +45,9 @@ public actor DraftModule: Module {
     public var hasMore: Bool { list.hasMore }
     /// Why the drafts shown may be out of date (the latest could not be fetched).
     public private(set) var notice: String?
+    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
+    /// a fetch succeeds; a notice about a failed action is not).
+    private var noticeIsStale = false
 
     /// The drafts' live subscription, while the module is visible (to its owner only).
     private let live: LiveChanges
@@ -99,9 +102,10 @@ public actor DraftModule: Module {
         guard state.hasResult else { return }
         do {
             try await run(list.reload(), viewer: owner)
-            notice = nil
+            if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
         } catch {
             notice = LiveChanges.staleNotice(error)
+            noticeIsStale = true
             live.retry(.drafts(of: owner))
         }
         await context.setNeedsRender()

@@ -31,6 +31,9 @@ public actor UserInfoModule: Module {
     public private(set) var state: LoadState<UserProfile> = .idle
     /// A message about the last failed action, shown under the block.
     public private(set) var notice: String?
+    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
+    /// a fetch succeeds; a notice about a failed action is not).
+    private var noticeIsStale = false
     private var isWriting = false
     /// The profile's live subscription, while the module is visible.
     private let live: LiveChanges
@@ -54,6 +57,7 @@ public actor UserInfoModule: Module {
         if state.value == nil { state = .loading }
         state = .loaded(try await profiles.profile(of: user, viewer: viewer))
         notice = nil
+        noticeIsStale = false
     }
 
     /// Follows the profile's changes (counts, name) while visible.
@@ -75,11 +79,12 @@ public actor UserInfoModule: Module {
             fresh = try await profiles.profile(of: user, viewer: viewer)
         } catch {
             notice = LiveChanges.staleNotice(error)
+            noticeIsStale = true
             live.retry(.profile(user))
             return await context.setNeedsRender()
         }
-        let hadNotice = notice != nil
-        notice = nil
+        let hadNotice = noticeIsStale
+        if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
         guard !isWriting, fresh != state.value else {
             if hadNotice { await context.setNeedsRender() }
             return
@@ -140,6 +145,7 @@ public actor UserInfoModule: Module {
         defer { isWriting = false }
         apply(following: follow)
         notice = nil
+        noticeIsStale = false
         await context.setNeedsRender()
         do {
             try await relationships.setFollowing(follow, follower: viewer, followee: user)
@@ -147,6 +153,7 @@ public actor UserInfoModule: Module {
             apply(following: !follow)
             let name = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording).name
             notice = "Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.message(for: error))"
+            noticeIsStale = false
         }
         await context.setNeedsRender()
         // Another change came while writing: the count the page shows is fetched, not

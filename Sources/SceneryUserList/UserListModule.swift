@@ -48,6 +48,11 @@ public actor UserListModule: Module {
     public var hasMore: Bool { entries.hasMore }
     /// A message about the last failed action.
     public private(set) var notice: String?
+    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
+    /// a fetch succeeds; a notice about a failed action is not).
+    private var noticeIsStale = false
+    /// The rows this viewer changed on this page: a live reload keeps them in place.
+    private var actedOn: Set<UserID> = []
     private var writesInFlight: Set<UserID> = []
 
     /// The list's live subscription, while the module is visible.
@@ -113,10 +118,15 @@ public actor UserListModule: Module {
             return
         }
         do {
+            let shown = entries.state.value ?? []
             try await run(entries.reload())
-            notice = nil
+            // A row this viewer acted on stays where it was, as it was (the person just
+            // unfollowed someone in a list of people they follow: the row says "Follow").
+            for (index, entry) in shown.enumerated() where actedOn.contains(entry.id) { entries.insert(entry, at: index) }
+            if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
         } catch {
             notice = LiveChanges.staleNotice(error)
+            noticeIsStale = true
             live.retry(.relationships(of: user))
         }
         await context.setNeedsRender()
@@ -159,6 +169,7 @@ public actor UserListModule: Module {
         defer { writesInFlight.remove(target) }
         entries.replace(Self.predicted(original, change))
         notice = nil
+        noticeIsStale = false
         await context.setNeedsRender()
         do {
             var settled = original
@@ -170,9 +181,11 @@ public actor UserListModule: Module {
                 settled.friendState = try await relationships.changeFriendship(friendship, from: viewer, with: target)
             }
             entries.replace(settled)
+            actedOn.insert(target)
         } catch {
             entries.replace(original)
             notice = "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.message(for: error))"
+            noticeIsStale = false
         }
         await context.setNeedsRender()
         writesInFlight.remove(target)

@@ -117,6 +117,17 @@ public struct PagedList<Item: Identifiable & Sendable>: Sendable where Item.ID: 
         if case .paging(let shown) = state, !fetch.replaces { state = .loaded(shown) }
     }
 
+    /// Puts `item` among the loaded rows at `index` (clamped), if no row has its id: a row
+    /// the service no longer lists but the person just acted on (someone unfollowed from a
+    /// list of people they follow), kept in place until the list is refreshed.
+    public mutating func insert(_ item: Item, at index: Int) {
+        let items = state.value ?? []
+        guard !items.contains(where: { $0.id == item.id }) else { return }
+        var updated = items
+        updated.insert(item, at: max(0, min(index, items.count)))
+        state = .loaded(updated)
+    }
+
     /// Puts `item` in place of the loaded item with its id (an optimistic change, or its
     /// rollback); nothing happens when it is not loaded.
     public mutating func replace(_ item: Item) {

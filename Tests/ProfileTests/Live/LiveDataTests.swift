@@ -163,6 +163,35 @@ import Testing
         for page in pages { await page.scene.leave() }
     }
 
+    @Test func aRollbackNeverErasesSomeoneElsesNewerChange() async throws {
+        // Carol's like waits at a gate while it is written, and then fails.
+        let gate = GatedLikes(base: backend.store)
+        var registry = SceneRegistry()
+        registry.registerProfileModules(
+            ProfileServices(profiles: backend.store, blogs: gate, drafts: backend.store, relationships: backend.store, changes: backend.store))
+        _ = try registry.loadScenes(in: Backend.scenesDirectory)
+        let host = RecordingHost()
+        let carol = try await registry.assemble("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)
+        await carol.appear()
+        let before = try await backend.store.blog(26, viewer: "7").likes
+        let like = try #require(await carol.snapshot().node.action(withID: "blogs/blog.26.like"))
+        let carolsLike = Task { await carol.send(like.event) }
+        await gate.waitUntilAWriteWaits()
+        // Meanwhile Bob's like is saved; then Carol's write fails.
+        _ = try await backend.store.setLiked(true, blog: 26, by: "2")
+        host.reset()
+        gate.release()
+        _ = await carolsLike.value
+        let expected = "Likes: \(before + 1)"
+        #expect(await host.waitForUpdates { $0.contains { $0.shows(expected, at: "blogs/blog.26.likes") } }, "Bob's like shows")
+        let shown = await carol.snapshot().node
+        #expect(shown.node(withID: "blogs/blog.26.likes")?.visibleTexts == [expected], "and stays: \(shown.texts(of: "blogs"))")
+        #expect(shown.node(withID: "blogs/blog.26.like")?.visibleTexts == ["Like"], "Carol's own like was rolled back")
+        #expect(shown.visibleTexts.contains { $0.contains("The disk is full.") }, "and she is told why")
+        #expect(try await backend.store.blog(26, viewer: "7").likes == before + 1)
+        await carol.leave()
+    }
+
     @Test func aBlogOutsideTheWindowIsNotFollowed() async throws {
         let host = RecordingHost()
         let scene = try registry.instantiate("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)
@@ -204,5 +233,61 @@ extension NodeID {
     /// `blogs/blog.26`).
     func isWithin(_ other: NodeID) -> Bool {
         self == other || rawValue.hasPrefix(other.rawValue + ".") || rawValue.hasPrefix(other.rawValue + "/")
+    }
+}
+
+/// A blog service whose likes wait at a gate until the test releases them, then fail.
+final class GatedLikes: BlogService {
+    private struct State {
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var watcher: CheckedContinuation<Void, Never>?
+        var isOpen = false
+    }
+
+    private let base: any BlogService
+    private let state = Mutex(State())
+
+    init(base: any BlogService) { self.base = base }
+
+    /// Returns once a like is waiting at the gate.
+    func waitUntilAWriteWaits() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if !state.waiting.isEmpty { return true }
+                state.watcher = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Lets every waiting like (and every later one) through, to fail.
+    func release() {
+        let waiting = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
+        try await base.blogs(by: author, viewer: viewer, page: page)
+    }
+
+    func blog(_ id: Int64, viewer: UserID?) async throws -> Blog { try await base.blog(id, viewer: viewer) }
+
+    func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int {
+        await withCheckedContinuation { continuation in
+            let (pass, watcher) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+                if state.isOpen { return (true, nil) }
+                state.waiting.append(continuation)
+                defer { state.watcher = nil }
+                return (false, state.watcher)
+            }
+            if pass { continuation.resume() }
+            watcher?.resume()
+        }
+        throw ProfileError.storage("The disk is full.")
     }
 }
