@@ -16,7 +16,7 @@ import Synchronization
 ///     try RecycleBinModule(parameters: $0, context: $1, bin: bin)
 /// }
 /// try await harness.load { tree in try RenderExpectation.shows("Draft of March").verify(tree) }
-/// try await harness.tap("row.7/restore") { tree in try RenderExpectation.hides("Draft of March").verify(tree) }
+/// try await harness.tap("row.7.restore") { tree in try RenderExpectation.hides("Draft of March").verify(tree) }
 /// try harness.receiveEvent("bin.restored") { #expect($0.payload["blog"] == 7) }
 /// try harness.finish()
 /// ```

@@ -13,7 +13,7 @@ import Scenery
 /// ```json
 /// { "scene": "user-profile-bin", "viewer": "1", "arguments": { "user": "1" },
 ///   "data": { "bin": [ { "id": 7, "title": "Draft of March" } ] },
-///   "steps": [ { "tap": "bin/row.7/restore", "answers": [true] } ] }
+///   "steps": [ { "tap": "bin/row.7.restore", "answers": [true] } ] }
 /// ```
 ///
 /// ```swift
@@ -39,7 +39,7 @@ public struct RecordedScript: Codable, Sendable, Hashable {
 
     /// One thing a person does.
     public struct Step: Codable, Sendable, Hashable {
-        /// Activate the control with this id (`bin/row.7/restore`).
+        /// Activate the control with this id (`bin/row.7.restore`).
         public var tap: NodeID?
         /// Or send this event.
         public var send: Event?

@@ -22,6 +22,22 @@ import Testing
         }
     }
 
+    @Test func aManifestBesideTheScenesDoesNotHideTheRegisteredModule() async throws {
+        defer { cli.cleanUp() }
+        // As a package keeps it: the manifest of its modules in its own scenes folder.
+        let scenes = cli.directory.appending(path: "Scenes")
+        try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
+        let manifest = try await cli.run(["list", "--manifest", "--type", "UserInfoModule"])
+        #expect(manifest.status == 0, "\(manifest.error)")
+        try Data(manifest.output.utf8).write(to: scenes.appending(path: "profile.modules.json"))
+        let card = #"{ "parameters": { "user": "userID" }, "modules": [ { "id": "card", "type": "UserInfoModule", "params": { "user": "$user" } } ] }"#
+        try Data(card.utf8).write(to: scenes.appending(path: "card.json"))
+        let result = try await cli.run(["run", "card", "--viewer", "2", "--arg", "user=1", "--scenes", scenes.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("Alice Liddell"))
+        #expect(!result.error.contains("has no factory"))
+    }
+
     @Test func rowsShowsAWindowOfALongList() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["run", "user-profile", "--arg", "user=1", "--rows", "blogs:20..<23"])

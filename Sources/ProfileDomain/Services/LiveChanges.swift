@@ -24,7 +24,7 @@ public final class LiveChanges: Sendable {
     }
 
     private let feed: (any ProfileChangeFeed)?
-    private let current = Mutex<Following?>(nil)
+    private let current = Locked<Following?>(nil)
     private let generations = Atomic<Int>(0)
     /// How long ``retry(_:)`` waits before handing a change to the module again.
     public let retryDelay: Duration

@@ -1,3 +1,4 @@
+import Scenery
 import Synchronization
 
 /// Fans changes out to subscribers by entity: one change wakes only the subscriptions that
@@ -25,7 +26,7 @@ public final class ProfileChangeHub: ProfileChangeFeed {
         var next = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a hub with no subscribers.
     public init() {}

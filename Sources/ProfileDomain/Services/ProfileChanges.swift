@@ -1,3 +1,4 @@
+import Scenery
 import Synchronization
 
 /// The changes a subscriber has not handled yet, as an asynchronous sequence: what
@@ -40,7 +41,7 @@ public struct ProfileChanges: AsyncSequence, Sendable {
             var hasEnded = false
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
         /// Called once when the subscription ends (the feed forgets it).
         private let onEnd: @Sendable () -> Void
 

@@ -98,11 +98,13 @@ extension SceneRegistry {
                 rules = variant.events + rules
             }
             let last = chain.steps[chain.steps.count - 1].variant
+            for problem in placementProblems(of: modules) where !problems.contains(problem) { problems.append(problem) }
             return ResolvedVariant(
                 name: chain.name, condition: chain.condition, modules: modules, layout: completeLayout(layout, modules: modules), rules: rules,
                 file: last.file, path: last.path, declaredLayout: declaredLayout)
         }
         if !base.variants.contains(where: { $0.condition == nil }) {
+            for problem in placementProblems(of: base.modules) where !problems.contains(problem) { problems.append(problem) }
             resolved.append(
                 ResolvedVariant(
                     name: "default", condition: nil, modules: base.modules, layout: completeLayout(base.layout, modules: base.modules),
@@ -378,7 +380,67 @@ extension SceneRegistry {
                 items.append(.tabs(id: id, tabs: kept))
             }
         }
-        items += modules.map(\.id).filter { !placed.contains($0) }.map(LayoutItem.module)
-        return items
+        var top = 0
+        var bottom: [ModuleID] = []
+        for module in modules where !placed.contains(module.id) {
+            placed.insert(module.id)
+            guard let placement = module.placement else {
+                bottom.append(module.id)
+                continue
+            }
+            if placement == .top {
+                items.insert(.module(module.id), at: top)
+                top += 1
+            } else if !Self.place(module.id, placement, in: &items) {
+                bottom.append(module.id)  // its anchor is not on the page (a diagnostic says so)
+            }
+        }
+        return items + bottom.map(LayoutItem.module)
+    }
+
+    /// Puts `id` next to its placement's anchor, at the top level or inside the anchor's tab;
+    /// `false` when the anchor is not in `items`.
+    private static func place(_ id: ModuleID, _ placement: ModuleInstance.Placement, in items: inout [LayoutItem]) -> Bool {
+        guard let anchor = placement.anchor else { return false }
+        let offset = if case .after = placement { 1 } else { 0 }
+        for (index, item) in items.enumerated() {
+            switch item {
+            case .module(let other) where other == anchor:
+                items.insert(.module(id), at: index + offset)
+                return true
+            case .module:
+                continue
+            case .tabs(let switchID, var tabs):
+                for tabIndex in tabs.indices {
+                    guard let position = tabs[tabIndex].modules.firstIndex(of: anchor) else { continue }
+                    tabs[tabIndex].modules.insert(id, at: position + offset)
+                    items[index] = .tabs(id: switchID, tabs: tabs)
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    /// Errors for modules placed next to a module the scene does not have.
+    func placementProblems(of modules: [ModuleInstance]) -> [Diagnostic] {
+        let ids = modules.map(\.id.rawValue)
+        var problems: [Diagnostic] = []
+        for module in modules {
+            guard let placement = module.placement, let anchor = placement.anchor else { continue }
+            let key = if case .after = placement { "after" } else { "before" }
+            let path = "\(module.path).\(key)"
+            let location = definitions.values.first { $0.file == module.file }?.location(of: path)
+            if anchor == module.id {
+                problems.append(Diagnostic(.error, "'\(module.id)' cannot be placed \(key) itself; name another module.", file: module.file, location: location, path: path))
+            } else if !ids.contains(anchor.rawValue) {
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "'\(module.id)' is placed \(key) '\(anchor)', which is not a module of this scene\(Suggestion.didYouMean(anchor.rawValue, in: ids.filter { $0 != module.id.rawValue })); name one of its modules.",
+                        file: module.file, location: location, path: path))
+            }
+        }
+        return problems
     }
 }

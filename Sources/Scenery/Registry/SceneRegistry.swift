@@ -133,7 +133,12 @@ public struct SceneRegistry: Sendable {
 
     /// Declares a module type for validation only: scenes using it validate, but cannot be
     /// assembled until a factory is registered. Tools that check scene files use this.
+    ///
+    /// A type already registered with a factory stays as registered: its compiled descriptor
+    /// is what a manifest is generated from, so a manifest found beside the scene files (a
+    /// package's own `Scenes/` folder) never takes the factory away.
     public mutating func declare(_ descriptor: ModuleDescriptor) {
+        if registrations[descriptor.type]?.factory != nil { return }
         registrations[descriptor.type] = Registration(descriptor: descriptor, factory: nil)
         revalidate()
     }

@@ -71,6 +71,29 @@ public struct ModuleInstance: Sendable, Hashable {
     /// How the module's list lays out its items (the `"display"` key), or `nil` for the
     /// module's own choice. The module's rows are the same nodes in every layout.
     public var display: ViewNode.ListLayout?
+    /// Where a module that no layout names goes (the `"after"`, `"before"` or `"at": "top"`
+    /// key), or `nil` for the bottom of the page.
+    public var placement: Placement?
+
+    /// Where a module the layout does not name is placed: at the top of the page, or next to
+    /// another module (inside the same tab when that module is in one).
+    ///
+    /// ```json
+    /// "add": [ { "id": "bin", "type": "RecycleBinModule", "after": "info" } ]
+    /// ```
+    public enum Placement: Sendable, Hashable {
+        case top
+        case after(ModuleID)
+        case before(ModuleID)
+
+        /// The module it is placed next to, if any.
+        public var anchor: ModuleID? {
+            switch self {
+            case .top: nil
+            case .after(let id), .before(let id): id
+            }
+        }
+    }
 
     public init(id: ModuleID, type: String, parameters: [String: JSONValue] = [:], timeout: Duration? = nil, display: ViewNode.ListLayout? = nil) {
         self.id = id

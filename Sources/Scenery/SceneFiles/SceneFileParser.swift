@@ -65,7 +65,7 @@ struct SceneFileParser {
         "params", "layout", "variants", "events",
     ]
     static let variantKeys = ["name", "extends", "when", "add", "remove", "replace", "params", "layout", "tabs", "events"]
-    static let moduleKeys = ["id", "type", "params", "timeout", "display"]
+    static let moduleKeys = ["id", "type", "params", "timeout", "display", "after", "before", "at"]
     static let ruleKeys = ["on", "when", "steps", "confirm", "navigate", "block"]
 
     /// `format`, `requires` and `fallback`.
@@ -310,7 +310,31 @@ struct SceneFileParser {
             }
         }
         if let displayNode = fields["display"] { instance.display = display(displayNode, path: join(path, "display")) }
+        instance.placement = placement(fields, path: path)
         return instance
+    }
+
+    /// `"after": "id"`, `"before": "id"` or `"at": "top"`: at most one of them.
+    private mutating func placement(_ fields: [String: SourceJSON.Node], path: String) -> ModuleInstance.Placement? {
+        let given = ["after", "before", "at"].filter { fields[$0] != nil }
+        guard let key = given.first, let node = fields[key] else { return nil }
+        if given.count > 1 {
+            error(
+                "A module is placed once: use one of \(given.map { "\"\($0)\"" }.joined(separator: ", ")), not several.", at: node.location,
+                path: join(path, given[1]))
+            return nil
+        }
+        guard let value = string(node, path: join(path, key)) else { return nil }
+        switch key {
+        case "at":
+            guard value == "top" else {
+                error("'at' places a module at \"top\"; use \"after\" or \"before\" with a module id to place it elsewhere.", at: node.location, path: join(path, "at"))
+                return nil
+            }
+            return .top
+        case "after": return .after(ModuleID(value))
+        default: return .before(ModuleID(value))
+        }
     }
 
     /// How a module's list lays out its items: `"rows"`, `"carousel"`, `{ "columns": 3 }`

@@ -42,6 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How many pages one client address may hold open at once (more are refused with 429).")
     var maxPagesPerAddress = SceneryServer.Configuration().maxPagesPerAddress
 
+    @OptionGroup var signingKey: SigningKeyOption
+
     @OptionGroup var options: SessionOptions
 
     func validate() throws {
@@ -61,6 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
+            let key = try signingKey.key(servingOn: host)
             let session = try await options.session()
             var scenes = options.scenes
             if watch, scenes.server != nil {
@@ -74,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let registry = try await scenes.loadRegistry(services: session.services)
             let users = try session.store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
-            var configuration = SceneryServer.Configuration(host: host, port: port)
+            var configuration = SceneryServer.Configuration(host: host, port: port, cookieSecret: key)
             configuration.showsModuleLabels = debug
             configuration.rowWindow = windowRows > 0 ? windowRows : nil
             configuration.enablesPreview = preview

@@ -1,3 +1,4 @@
+import Scenery
 import ProfileDomain
 import Synchronization
 
@@ -11,8 +12,8 @@ final class ChangeRecorder: Sendable {
         var expired: Set<Int> = []
     }
 
-    private let log = Mutex(Log())
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let log = Locked(Log())
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     /// Starts recording the changes to `entities`; the subscription is open on return.
     init(_ feed: any ProfileChangeFeed, following entities: Set<ProfileChange>) {

@@ -93,6 +93,14 @@ import Testing
         _ = try await registry.assemble("list", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: RecordingHost())
     }
 
+    @Test func aManifestDeclaringARegisteredTypeKeepsItsFactory() async throws {
+        var registry = SceneRegistry.testing(TestService())
+        registry.declare(ProfileTestModule.descriptor)  // the package's manifest, found beside its scenes
+        #expect(registry.addScene(id: "list", source: Fixtures.list).isEmpty)
+        let scene = try await registry.assemble("list", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: RecordingHost())
+        #expect(scene.modules.count == 1)
+    }
+
     @Test func declaredModulesValidateButCannotBeAssembled() async {
         var registry = SceneRegistry()
         registry.declare(ProfileTestModule.descriptor)

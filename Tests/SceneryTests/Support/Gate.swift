@@ -1,4 +1,4 @@
-import Synchronization
+import Scenery
 
 /// A one-shot signal tests use instead of sleeps: waiters suspend until `open()`.
 final class Gate: Sendable {
@@ -7,7 +7,7 @@ final class Gate: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func open() {
         let waiters = state.withLock { state in
@@ -33,7 +33,7 @@ final class Gate: Sendable {
 /// Counts arrivals and opens its gate when `count` have arrived: proves that `count`
 /// tasks were in flight at the same time.
 final class Rendezvous: Sendable {
-    private let arrived = Mutex(0)
+    private let arrived = Locked(0)
     private let gate = Gate()
     let count: Int
 
@@ -56,7 +56,7 @@ final class Journal: Sendable {
         var waiters: [(condition: @Sendable ([String]) -> Bool, resume: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func record(_ entry: String) {
         let ready = state.withLock { state in

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `scenery serve` as several servers of one site run it: the key sign-in cookies are
+/// signed with is shared through a file, and never silently made up for a server other
+/// machines can reach.
+@Suite(.timeLimit(.minutes(1))) struct ServeCommandTests {
+    let cli: CommandRunner
+
+    init() throws { cli = try CommandRunner() }
+
+    func write(_ text: String, to name: String) throws -> String {
+        let url = cli.directory.appending(path: name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test func aServerOtherMachinesCanReachNeedsASharedKey() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["serve", "--host", "0.0.0.0", "--port", "0"])
+        #expect(result.status == 64)
+        #expect(result.error.contains("--host '0.0.0.0' serves other machines"), "\(result.error)")
+        #expect(result.error.contains("--secret-file PATH (or set SCENERY_SECRET_FILE)"))
+    }
+
+    @Test func aMissingOrShortKeyIsAClearError() async throws {
+        defer { cli.cleanUp() }
+        let missing = try await cli.run(["serve", "--port", "0", "--secret-file", "/nonexistent/key"])
+        #expect(missing.status == 64)
+        #expect(missing.error.contains("Cannot read the signing key '/nonexistent/key' (--secret-file)"), "\(missing.error)")
+        let short = try write("0123456789\n", to: "short.key")
+        let tooShort = try await cli.run(["serve", "--port", "0"], environment: ["SCENERY_SECRET_FILE": short])
+        #expect(tooShort.status == 64)
+        #expect(tooShort.error.contains("(SCENERY_SECRET_FILE) is 10 bytes; use at least 32 random bytes"), "\(tooShort.error)")
+    }
+
+    @Test func serversSharingAKeyShareSignIns() async throws {
+        defer { cli.cleanUp() }
+        let key = try write("c2NlbmVyeS10ZXN0LWtleS10aGF0LWlzLWxvbmctZW5vdWdoLWZvci1obWFj\n", to: "site.key")
+        let first = try await Server(cli, ["serve", "--port", "0", "--secret-file", key])
+        let second = try await Server(cli, ["serve", "--port", "0", "--secret-file", key])
+        let unshared = try await Server(cli, ["serve", "--port", "0"])
+        defer { for server in [first, second, unshared] { server.stop() } }
+        let cookie = try await first.signIn(user: "2")
+        #expect(try await first.page(cookie: cookie).contains("Signed in as <strong>Bob Chen</strong>"))
+        #expect(try await second.page(cookie: cookie).contains("Signed in as <strong>Bob Chen</strong>"), "the same key: signed in there too")
+        #expect(try await !unshared.page(cookie: cookie).contains("Signed in as"), "a key of its own: signed out there")
+    }
+}
+
+/// A `scenery serve` process on a free port, and the two requests the tests make.
+struct Server {
+    let process: Process
+    let address: String
+
+    init(_ cli: CommandRunner, _ arguments: [String]) async throws {
+        let (process, _, output) = try cli.startInteractive(arguments)
+        var lines = output.makeAsyncIterator()
+        guard let first = await lines.next(), first.hasPrefix("Listening on ") else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "scenery serve did not start"])
+        }
+        self.process = process
+        address = String(first.dropFirst("Listening on ".count))
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Signs in as `user` the way the sign-in form does; returns the cookie it set.
+    func signIn(user: String) async throws -> String {
+        var request = URLRequest(url: URL(string: address + "/sign-in")!)
+        request.httpMethod = "POST"
+        request.setValue(address, forHTTPHeaderField: "Origin")
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("user=\(user)&next=/".utf8)
+        let (_, response) = try await Self.session.data(for: request)
+        let header = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Set-Cookie") ?? ""
+        return String(header.prefix { $0 != ";" })
+    }
+
+    /// The index page as the holder of `cookie` sees it.
+    func page(cookie: String) async throws -> String {
+        var request = URLRequest(url: URL(string: address + "/")!)
+        request.setValue(cookie, forHTTPHeaderField: "Cookie")
+        let (data, _) = try await Self.session.data(for: request)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A session that neither follows redirects nor keeps cookies: the tests carry them.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+    }()
+}
+
+final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
