@@ -432,7 +432,9 @@ extension SceneRegistry {
             let path = "\(module.path).\(key)"
             let location = definitions.values.first { $0.file == module.file }?.location(of: path)
             if anchor == module.id {
-                problems.append(Diagnostic(.error, "'\(module.id)' cannot be placed \(key) itself; name another module.", file: module.file, location: location, path: path))
+                problems.append(
+                    Diagnostic(.error, "'\(module.id)' cannot be placed \(key) itself; name another module.", file: module.file, location: location, path: path)
+                )
             } else if !ids.contains(anchor.rawValue) {
                 problems.append(
                     Diagnostic(

@@ -328,7 +328,9 @@ struct SceneFileParser {
         switch key {
         case "at":
             guard value == "top" else {
-                error("'at' places a module at \"top\"; use \"after\" or \"before\" with a module id to place it elsewhere.", at: node.location, path: join(path, "at"))
+                error(
+                    "'at' places a module at \"top\"; use \"after\" or \"before\" with a module id to place it elsewhere.", at: node.location,
+                    path: join(path, "at"))
                 return nil
             }
             return .top

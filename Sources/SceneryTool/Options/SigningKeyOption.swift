@@ -40,7 +40,9 @@ struct SigningKeyOption: ParsableArguments {
         do {
             data = try RegularFile.contents(of: file, limit: Self.largestFile)
         } catch {
-            throw CommandFailure("Cannot read the signing key \(file.quoted) (\(origin)): \(error.description); pass a file of at least \(Self.minimumLength) random bytes.", code: .usage)
+            throw CommandFailure(
+                "Cannot read the signing key \(file.quoted) (\(origin)): \(error.description); pass a file of at least \(Self.minimumLength) random bytes.",
+                code: .usage)
         }
         var bytes = [UInt8](data)
         while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }

@@ -1,5 +1,5 @@
-import Scenery
 import ProfileDomain
+import Scenery
 import Synchronization
 
 /// Subscribes to a change feed and records what arrives, for tests that wait on changes
