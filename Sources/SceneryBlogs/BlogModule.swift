@@ -45,11 +45,10 @@ public actor BlogModule: Module {
     public var hasMore: Bool { list.hasMore }
     /// How many blogs the author has, when the service says.
     public var total: Int? { list.total }
-    /// A message about the last failed action.
-    public private(set) var notice: String?
-    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
-    /// a fetch succeeds; a notice about a failed action is not).
-    private var noticeIsStale = false
+    /// A message about the last failed action, or saying that what is shown may be out of
+    /// date (a live change could not be fetched; it is tried again).
+    public var notice: String? { noticeLine.text }
+    private var noticeLine = ModuleNotice()
     private var likesInFlight: Set<Int64> = []
     /// The rows' live subscription (each blog it holds), while the module is visible.
     private let live: LiveChanges
@@ -91,14 +90,12 @@ public actor BlogModule: Module {
         do {
             let page = try await blogs.blogs(by: author, viewer: context.viewer.map { UserID($0) }, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
             list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
-            notice = nil
-            noticeIsStale = false
+            noticeLine.show(nil)
             followRows()
         } catch {
             list.fail(fetch)
             if !fetch.replaces {
-                notice = "Couldn't load more: \(SceneryError.message(for: error))"
-                noticeIsStale = false
+                noticeLine.show("Couldn't load more: \(SceneryError.message(for: error))")
             }
             throw error
         }
@@ -106,10 +103,11 @@ public actor BlogModule: Module {
 
     // MARK: Live
 
-    /// Follows the blogs it holds while visible: a like by anyone updates that row.
+    /// Follows the blogs it holds while visible: a like by anyone updates that row. Shown
+    /// again after being hidden, it fetches its rows again (they may have changed).
     public func appear() async {
         isVisible = true
-        followRows()
+        if followRows() { await reloadList() }
     }
 
     public func disappear() async {
@@ -118,16 +116,18 @@ public actor BlogModule: Module {
     }
 
     /// Subscribes to the author's list (a blog added or removed) and exactly the rows
-    /// shown now: the window's, or every row loaded.
-    private func followRows() {
-        guard isVisible, state.hasResult else { return }
+    /// shown now: the window's, or every row loaded. Returns whether changes may have been
+    /// missed while it was hidden.
+    @discardableResult
+    private func followRows() -> Bool {
+        guard isVisible, state.hasResult else { return false }
         let held = state.value ?? []
         var shown = held[...]
         if let window {
             shown = held[min(window.start, held.count)..<min(window.start + window.count, held.count)]
         }
         let entities = Set(shown.map { ProfileChange.blog($0.id) }).union([.blogs(of: author)])
-        live.follow(entities) { [weak self] change in await self?.changed(change) }
+        return live.follow(entities) { [weak self] change in await self?.changed(change) }
     }
 
     /// Something it shows changed: one blog is fetched again as this viewer sees it and its
@@ -145,8 +145,7 @@ public actor BlogModule: Module {
             try await run(list.reload())
             if let window, let more = list.fetch(reaching: window) { try await run(more) }
         } catch {
-            notice = LiveChanges.staleNotice(error)
-            noticeIsStale = true
+            noticeLine.showStale(error)
             live.retry(.blogs(of: author))
         }
         await context.setNeedsRender()
@@ -162,13 +161,11 @@ public actor BlogModule: Module {
         do {
             fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
         } catch {
-            notice = LiveChanges.staleNotice(error)
-            noticeIsStale = true
+            noticeLine.showStale(error)
             live.retry(.blog(id))
             return await context.setNeedsRender()
         }
-        let hadNotice = noticeIsStale
-        if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
+        let hadNotice = noticeLine.clearStale()
         guard let held = list.item(withID: id), !likesInFlight.contains(id), fresh != held else {
             if hadNotice { await context.setNeedsRender() }
             return
@@ -218,14 +215,12 @@ public actor BlogModule: Module {
         defer { likesInFlight.remove(id) }
         list.replace(BlogLikes.toggled(original, liked: liked))
         let hadNotice = notice != nil
-        notice = nil
-        noticeIsStale = false
+        noticeLine.show(nil)
         // Only the row changed (unless a notice appears or goes): re-render just the row.
         if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
         let (settled, failure) = await likes.write(liked, on: original)
         list.replace(settled)
-        notice = failure
-        noticeIsStale = false
+        noticeLine.show(failure)
         if failure != nil { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
         likesInFlight.remove(id)
         // Someone else changed this blog while the like was written: show the stored count.

@@ -22,11 +22,10 @@ public actor BlogPostModule: Module {
 
     /// The blog shown.
     public private(set) var state: LoadState<Blog> = .idle
-    /// A message about the last failed action.
-    public private(set) var notice: String?
-    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
-    /// a fetch succeeds; a notice about a failed action is not).
-    private var noticeIsStale = false
+    /// A message about the last failed action, or saying that what is shown may be out of
+    /// date (a live change could not be fetched; it is tried again).
+    public var notice: String? { noticeLine.text }
+    private var noticeLine = ModuleNotice()
     private var isWriting = false
     /// The blog's live subscription, while the module is visible.
     private let live: LiveChanges
@@ -46,9 +45,11 @@ public actor BlogPostModule: Module {
         state = .loaded(try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }))
     }
 
-    /// Follows the blog's changes (likes by anyone) while visible.
+    /// Follows the blog's changes (likes by anyone) while visible; shown again after being
+    /// hidden, it fetches the blog again.
     public func appear() async {
-        live.follow([.blog(id)]) { [weak self] _ in await self?.blogChanged() }
+        let missed = live.follow([.blog(id)]) { [weak self] _ in await self?.blogChanged() }
+        if missed { await blogChanged() }
     }
 
     public func disappear() async { live.stop() }
@@ -63,13 +64,11 @@ public actor BlogPostModule: Module {
         do {
             fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
         } catch {
-            notice = LiveChanges.staleNotice(error)
-            noticeIsStale = true
+            noticeLine.showStale(error)
             live.retry(.blog(id))
             return await context.setNeedsRender()
         }
-        let hadNotice = noticeIsStale
-        if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
+        let hadNotice = noticeLine.clearStale()
         guard !isWriting, fresh != state.value else {
             if hadNotice { await context.setNeedsRender() }
             return
@@ -107,8 +106,7 @@ public actor BlogPostModule: Module {
         await context.setNeedsRender()
         let (settled, failure) = await BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) }).write(liked, on: original)
         state = .loaded(settled)
-        notice = failure
-        noticeIsStale = false
+        noticeLine.show(failure)
         await context.setNeedsRender()
         if changedMeanwhile {
             changedMeanwhile = false

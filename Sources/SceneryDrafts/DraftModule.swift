@@ -43,11 +43,10 @@ public actor DraftModule: Module {
     public var state: LoadState<[Draft]> { list.state }
     /// Whether another page exists.
     public var hasMore: Bool { list.hasMore }
-    /// Why the drafts shown may be out of date (the latest could not be fetched).
-    public private(set) var notice: String?
-    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
-    /// a fetch succeeds; a notice about a failed action is not).
-    private var noticeIsStale = false
+    /// A message about the last failed action, or saying that what is shown may be out of
+    /// date (a live change could not be fetched; it is tried again).
+    public var notice: String? { noticeLine.text }
+    private var noticeLine = ModuleNotice()
 
     /// The drafts' live subscription, while the module is visible (to its owner only).
     private let live: LiveChanges
@@ -89,9 +88,11 @@ public actor DraftModule: Module {
 
     /// Follows the owner's drafts while visible, for the owner alone: nobody else's page
     /// even subscribes to them.
+    /// Shown again after being hidden, it fetches the drafts again.
     public func appear() async {
         guard viewerIsOwner else { return }
-        live.follow([.drafts(of: owner)]) { [weak self] _ in await self?.draftsChanged() }
+        let missed = live.follow([.drafts(of: owner)]) { [weak self] _ in await self?.draftsChanged() }
+        if missed { await draftsChanged() }
     }
 
     public func disappear() async { live.stop() }
@@ -102,10 +103,9 @@ public actor DraftModule: Module {
         guard state.hasResult else { return }
         do {
             try await run(list.reload(), viewer: owner)
-            if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
+            noticeLine.clearStale()
         } catch {
-            notice = LiveChanges.staleNotice(error)
-            noticeIsStale = true
+            noticeLine.showStale(error)
             live.retry(.drafts(of: owner))
         }
         await context.setNeedsRender()

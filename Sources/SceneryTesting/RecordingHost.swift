@@ -14,14 +14,10 @@ public final class RecordingHost: SceneHost, Sendable {
     private struct Log {
         var events: [Event] = []
         var navigations: [NavigationIntent] = []
-        var updates: [SceneUpdate] = []
-        var waiters: [Int: (condition: @Sendable ([SceneUpdate]) -> Bool, resume: CheckedContinuation<Bool, Never>)] = [:]
-        var nextWaiter = 0
-        /// Waits whose time ran out before they were registered.
-        var expired: Set<Int> = []
     }
 
     private let log = Mutex(Log())
+    private let updateLog = AwaitableLog<SceneUpdate>()
     /// Answers confirmations and remembers them.
     public let confirmer: ScriptedConfirmer
 
@@ -43,17 +39,7 @@ public final class RecordingHost: SceneHost, Sendable {
     }
 
     public func sceneDidUpdate(_ update: SceneUpdate) async {
-        let ready = log.withLock { log -> [CheckedContinuation<Bool, Never>] in
-            log.updates.append(update)
-            let updates = log.updates
-            var ready: [CheckedContinuation<Bool, Never>] = []
-            for (number, waiter) in log.waiters where waiter.condition(updates) {
-                ready.append(waiter.resume)
-                log.waiters[number] = nil
-            }
-            return ready
-        }
-        for continuation in ready { continuation.resume(returning: true) }
+        updateLog.append(update)
     }
 
     /// Waits until the updates received so far satisfy `condition` (checked at once, then
@@ -71,36 +57,7 @@ public final class RecordingHost: SceneHost, Sendable {
     public func waitForUpdates(
         timeout: Duration = .seconds(10), until condition: @escaping @Sendable ([SceneUpdate]) -> Bool
     ) async -> Bool {
-        let number = log.withLock { log in
-            defer { log.nextWaiter += 1 }
-            return log.nextWaiter
-        }
-        let expiry = Task {
-            do { try await Task.sleep(for: timeout) } catch { return }  // the update came first
-            expire(number)
-        }
-        defer { expiry.cancel() }
-        return await withCheckedContinuation { continuation in
-            let now = log.withLock { log -> Bool? in
-                if condition(log.updates) { return true }
-                if log.expired.remove(number) != nil { return false }
-                log.waiters[number] = (condition, continuation)
-                return nil
-            }
-            if let now { continuation.resume(returning: now) }
-        }
-    }
-
-    /// Ends a wait whose time ran out (or marks it, if it is not registered yet).
-    private func expire(_ number: Int) {
-        let waiter = log.withLock { log -> CheckedContinuation<Bool, Never>? in
-            guard let waiter = log.waiters.removeValue(forKey: number) else {
-                log.expired.insert(number)
-                return nil
-            }
-            return waiter.resume
-        }
-        waiter?.resume(returning: false)
+        await updateLog.wait(timeout: timeout, until: condition)
     }
 
     /// Events that reached the host, in order.
@@ -110,7 +67,7 @@ public final class RecordingHost: SceneHost, Sendable {
     public var navigations: [NavigationIntent] { log.withLock { $0.navigations } }
 
     /// Subtree updates, in order.
-    public var updates: [SceneUpdate] { log.withLock { $0.updates } }
+    public var updates: [SceneUpdate] { updateLog.elements }
 
     /// Confirmations asked, in order.
     public var confirmations: [Confirmation] { confirmer.asked }
@@ -120,7 +77,7 @@ public final class RecordingHost: SceneHost, Sendable {
         log.withLock { log in
             log.events = []
             log.navigations = []
-            log.updates = []
         }
+        updateLog.removeAll()
     }
 }

@@ -29,11 +29,10 @@ public actor UserInfoModule: Module {
 
     /// The module's data.
     public private(set) var state: LoadState<UserProfile> = .idle
-    /// A message about the last failed action, shown under the block.
-    public private(set) var notice: String?
-    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
-    /// a fetch succeeds; a notice about a failed action is not).
-    private var noticeIsStale = false
+    /// A message about the last failed action, or saying that what is shown may be out of
+    /// date (a live change could not be fetched; it is tried again).
+    public var notice: String? { noticeLine.text }
+    private var noticeLine = ModuleNotice()
     private var isWriting = false
     /// The profile's live subscription, while the module is visible.
     private let live: LiveChanges
@@ -56,13 +55,14 @@ public actor UserInfoModule: Module {
     public func load(_ request: LoadRequest) async throws {
         if state.value == nil { state = .loading }
         state = .loaded(try await profiles.profile(of: user, viewer: viewer))
-        notice = nil
-        noticeIsStale = false
+        noticeLine.show(nil)
     }
 
-    /// Follows the profile's changes (counts, name) while visible.
+    /// Follows the profile's changes (counts, name) while visible; shown again after being
+    /// hidden, it fetches the profile again.
     public func appear() async {
-        live.follow([.profile(user)]) { [weak self] _ in await self?.profileChanged() }
+        let missed = live.follow([.profile(user)]) { [weak self] _ in await self?.profileChanged() }
+        if missed { await profileChanged() }
     }
 
     public func disappear() async { live.stop() }
@@ -78,13 +78,11 @@ public actor UserInfoModule: Module {
         do {
             fresh = try await profiles.profile(of: user, viewer: viewer)
         } catch {
-            notice = LiveChanges.staleNotice(error)
-            noticeIsStale = true
+            noticeLine.showStale(error)
             live.retry(.profile(user))
             return await context.setNeedsRender()
         }
-        let hadNotice = noticeIsStale
-        if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
+        let hadNotice = noticeLine.clearStale()
         guard !isWriting, fresh != state.value else {
             if hadNotice { await context.setNeedsRender() }
             return
@@ -144,16 +142,14 @@ public actor UserInfoModule: Module {
         isWriting = true
         defer { isWriting = false }
         apply(following: follow)
-        notice = nil
-        noticeIsStale = false
+        noticeLine.show(nil)
         await context.setNeedsRender()
         do {
             try await relationships.setFollowing(follow, follower: viewer, followee: user)
         } catch {
             apply(following: !follow)
             let name = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording).name
-            notice = "Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.message(for: error))"
-            noticeIsStale = false
+            noticeLine.show("Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.message(for: error))")
         }
         await context.setNeedsRender()
         // Another change came while writing: the count the page shows is fetched, not

@@ -46,11 +46,10 @@ public actor UserListModule: Module {
     public var state: LoadState<[UserListEntry]> { entries.state }
     /// Whether another page exists.
     public var hasMore: Bool { entries.hasMore }
-    /// A message about the last failed action.
-    public private(set) var notice: String?
-    /// Whether ``notice`` says only that what is shown may be out of date (cleared once
-    /// a fetch succeeds; a notice about a failed action is not).
-    private var noticeIsStale = false
+    /// A message about the last failed action, or saying that what is shown may be out of
+    /// date (a live change could not be fetched; it is tried again).
+    public var notice: String? { noticeLine.text }
+    private var noticeLine = ModuleNotice()
     /// The rows this viewer changed on this page: a live reload keeps them in place.
     private var actedOn: Set<UserID> = []
     private var writesInFlight: Set<UserID> = []
@@ -99,11 +98,13 @@ public actor UserListModule: Module {
     }
 
     /// Follows the relationships of the list's user (who is in it) and of the viewer (how
-    /// each row reads for them) while visible.
+    /// each row reads for them) while visible; shown again after being hidden, it fetches
+    /// its rows again.
     public func appear() async {
         var entities: Set<ProfileChange> = [.relationships(of: user)]
         if let viewer { entities.insert(.relationships(of: viewer)) }
-        live.follow(entities) { [weak self] _ in await self?.listChanged() }
+        let missed = live.follow(entities) { [weak self] _ in await self?.listChanged() }
+        if missed { await listChanged() }
     }
 
     public func disappear() async { live.stop() }
@@ -123,10 +124,9 @@ public actor UserListModule: Module {
             // A row this viewer acted on stays where it was, as it was (the person just
             // unfollowed someone in a list of people they follow: the row says "Follow").
             for (index, entry) in shown.enumerated() where actedOn.contains(entry.id) { entries.insert(entry, at: index) }
-            if noticeIsStale { (notice, noticeIsStale) = (nil, false) }
+            noticeLine.clearStale()
         } catch {
-            notice = LiveChanges.staleNotice(error)
-            noticeIsStale = true
+            noticeLine.showStale(error)
             live.retry(.relationships(of: user))
         }
         await context.setNeedsRender()
@@ -168,8 +168,7 @@ public actor UserListModule: Module {
         writesInFlight.insert(target)
         defer { writesInFlight.remove(target) }
         entries.replace(Self.predicted(original, change))
-        notice = nil
-        noticeIsStale = false
+        noticeLine.show(nil)
         await context.setNeedsRender()
         do {
             var settled = original
@@ -184,8 +183,7 @@ public actor UserListModule: Module {
             actedOn.insert(target)
         } catch {
             entries.replace(original)
-            notice = "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.message(for: error))"
-            noticeIsStale = false
+            noticeLine.show("Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.message(for: error))")
         }
         await context.setNeedsRender()
         writesInFlight.remove(target)

@@ -6,11 +6,13 @@ import Synchronization
 /// A module starts it in `appear()` with the entities it shows (``follow(_:_:)``), starts it
 /// again when those change (a new page of rows), and ends it in `disappear()` (``stop()``):
 /// a hidden tab, a row window scrolled away or a page that was left costs nothing per
-/// change. Changes reach `apply` one at a time, in order.
+/// change. Changes reach `apply` one at a time, in order. When it follows again after a
+/// stop, ``follow(_:_:)`` says so, and the module fetches what it shows again.
 ///
 /// ```swift
 /// public func appear() async {
-///     live.follow([.profile(user)]) { [weak self] _ in await self?.reload() }
+///     let missed = live.follow([.profile(user)]) { [weak self] _ in await self?.reload() }
+///     if missed { await reload() }
 /// }
 /// public func disappear() async { live.stop() }
 /// ```
@@ -26,6 +28,7 @@ public final class LiveChanges: Sendable {
     private let feed: (any ProfileChangeFeed)?
     private let current = Locked<Following?>(nil)
     private let generations = Atomic<Int>(0)
+    private let stoppedSinceFollowing = Atomic<Bool>(false)
     /// How long ``retry(_:)`` waits before handing a change to the module again.
     public let retryDelay: Duration
 
@@ -43,8 +46,14 @@ public final class LiveChanges: Sendable {
 
     /// Follows `entities` from now on, replacing what was followed (nothing happens if it is
     /// the same set). The subscription is open when this returns.
-    public func follow(_ entities: Set<ProfileChange>, _ apply: @escaping @Sendable (ProfileChange) async -> Void) {
-        guard let feed else { return }
+    ///
+    /// Returns whether changes may have been missed: the subscription was stopped since it
+    /// last followed (the module was hidden). The module then fetches what it shows again,
+    /// so that a tab selected again, or a page gone back to, shows what is true now.
+    @discardableResult
+    public func follow(_ entities: Set<ProfileChange>, _ apply: @escaping @Sendable (ProfileChange) async -> Void) -> Bool {
+        guard let feed else { return false }
+        let missed = stoppedSinceFollowing.exchange(false, ordering: .acquiringAndReleasing)
         current.withLock { current in
             if current?.entities == entities { return }
             current?.task.cancel()
@@ -57,6 +66,7 @@ public final class LiveChanges: Sendable {
             let generation = generations.add(1, ordering: .relaxed).newValue
             current = Following(entities: entities, task: task, apply: apply, generation: generation)
         }
+        return missed
     }
 
     /// Hands `change` to the module again after ``retryDelay``, unless the subscription
@@ -80,10 +90,12 @@ public final class LiveChanges: Sendable {
 
     /// Ends the subscription.
     public func stop() {
-        current.withLock { current in
+        let wasFollowing = current.withLock { current in
+            defer { current = nil }
             current?.task.cancel()
-            current = nil
+            return current != nil
         }
+        if wasFollowing { stoppedSinceFollowing.store(true, ordering: .releasing) }
     }
 
     /// Whether it is following anything.

@@ -192,6 +192,18 @@ import Testing
         await carol.leave()
     }
 
+    @Test func aPageShownAgainShowsWhatChangedWhileItWasHidden() async throws {
+        let carol = try await open("7")
+        let before = try await backend.store.blog(26, viewer: "7").likes
+        await carol.scene.disappear()  // another scene on top, or another tab
+        #expect(backend.store.subscriptionCount(for: .blog(26)) == 0, "hidden: nothing followed")
+        _ = try await backend.store.setLiked(true, blog: 26, by: "2")
+        await carol.scene.appear()
+        let shown = await carol.scene.snapshot().node
+        #expect(shown.node(withID: "blogs/blog.26.likes")?.visibleTexts == ["Likes: \(before + 1)"], "caught up as it appeared")
+        #expect(backend.store.subscriptionCount(for: .blog(26)) == 1)
+    }
+
     @Test func aBlogOutsideTheWindowIsNotFollowed() async throws {
         let host = RecordingHost()
         let scene = try registry.instantiate("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)

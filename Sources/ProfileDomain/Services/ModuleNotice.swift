@@ -1,0 +1,45 @@
+/// The line a module shows under its content: why an action failed, or that what it shows
+/// may be out of date (a live change could not be fetched).
+///
+/// The two differ in how they go: a stale notice goes as soon as a fetch succeeds
+/// (``clearStale()``); a notice about a failed action stays until the next action.
+///
+/// ```swift
+/// private var noticeLine = ModuleNotice()
+/// public var notice: String? { noticeLine.text }
+///
+/// do { fresh = try await blogs.blog(id, viewer: viewer) } catch {
+///     noticeLine.showStale(error)
+///     live.retry(.blog(id))
+/// }
+/// ```
+public struct ModuleNotice: Sendable, Hashable {
+    /// The text shown, if any.
+    public private(set) var text: String?
+    /// Whether the text says only that what is shown may be out of date.
+    public private(set) var isStale = false
+
+    /// No notice.
+    public init() {}
+
+    /// Shows the outcome of an action: a message, or none.
+    public mutating func show(_ text: String?) {
+        self.text = text
+        isStale = false
+    }
+
+    /// Says that what is shown may be out of date, and why (``LiveChanges/staleNotice(_:)``).
+    public mutating func showStale(_ error: any Error) {
+        text = LiveChanges.staleNotice(error)
+        isStale = true
+    }
+
+    /// Removes a stale notice (a fetch succeeded); `true` if there was one, so that the
+    /// module renders the line away.
+    @discardableResult
+    public mutating func clearStale() -> Bool {
+        guard isStale else { return false }
+        (text, isStale) = (nil, false)
+        return true
+    }
+}
