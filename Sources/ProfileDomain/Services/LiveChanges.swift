@@ -19,10 +19,17 @@ import Synchronization
 public final class LiveChanges: Sendable {
     private struct Following {
         let entities: Set<ProfileChange>
+        let changes: ProfileChanges
         let task: Task<Void, Never>
         let apply: @Sendable (ProfileChange) async -> Void
         /// Which `follow` this is: a retry of an earlier one is dropped.
         let generation: Int
+
+        /// Unsubscribes at once (the feed forgets it now, not when the task next waits).
+        func end() {
+            changes.end()
+            task.cancel()
+        }
     }
 
     private let feed: (any ProfileChangeFeed)?
@@ -39,7 +46,7 @@ public final class LiveChanges: Sendable {
         self.retryDelay = retryDelay
     }
 
-    deinit { current.withLock { $0?.task.cancel() } }
+    deinit { current.withLock { $0?.end() } }
 
     /// What the subscription follows now (empty when stopped).
     public var entities: Set<ProfileChange> { current.withLock { $0?.entities ?? [] } }
@@ -56,7 +63,7 @@ public final class LiveChanges: Sendable {
         let missed = stoppedSinceFollowing.exchange(false, ordering: .acquiringAndReleasing)
         current.withLock { current in
             if current?.entities == entities { return }
-            current?.task.cancel()
+            current?.end()
             let changes = feed.changes(to: entities)
             let task = Task(priority: .utility) {
                 for await change in changes {
@@ -64,7 +71,7 @@ public final class LiveChanges: Sendable {
                 }
             }
             let generation = generations.add(1, ordering: .relaxed).newValue
-            current = Following(entities: entities, task: task, apply: apply, generation: generation)
+            current = Following(entities: entities, changes: changes, task: task, apply: apply, generation: generation)
         }
         return missed
     }
@@ -92,7 +99,7 @@ public final class LiveChanges: Sendable {
     public func stop() {
         let wasFollowing = current.withLock { current in
             defer { current = nil }
-            current?.task.cancel()
+            current?.end()
             return current != nil
         }
         if wasFollowing { stoppedSinceFollowing.store(true, ordering: .releasing) }

@@ -25,6 +25,10 @@ public struct ProfileChanges: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator { Iterator(subscription: subscription) }
 
+    /// Ends the subscription now: the feed forgets it at once, and an iteration waiting for
+    /// a change ends (cancelling the iterating task does the same, once it next waits).
+    public func end() { subscription.end() }
+
     /// Waits for the next change to handle.
     public struct Iterator: AsyncIteratorProtocol {
         let subscription: Subscription
