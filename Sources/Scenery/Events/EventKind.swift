@@ -46,6 +46,10 @@ public struct EventKind<Payload: Codable & Sendable>: AnyEventKind, Hashable {
         Event(name, from: source, payload: Self.encode(payload))
     }
 
+    /// The keys `Payload` reads (its coding keys), found by decoding it once from a
+    /// recording decoder.
+    public var payloadKeys: Set<String>? { PayloadKeys.of(Payload.self) }
+
     /// Whether `event` is of this kind (by name).
     public func matches(_ event: Event) -> Bool {
         event.name == name
@@ -81,6 +85,13 @@ public struct EventKind<Payload: Codable & Sendable>: AnyEventKind, Hashable {
 public protocol AnyEventKind: Sendable {
     /// The event's name.
     var name: String { get }
+    /// The keys of its payload, for validating a scene rule's `$event.key` and `event.key`;
+    /// `nil` when they are not known.
+    var payloadKeys: Set<String>? { get }
+}
+
+extension AnyEventKind {
+    public var payloadKeys: Set<String>? { nil }
 }
 
 /// The payload of an event does not decode as its kind's payload type.
@@ -129,5 +140,8 @@ extension ModuleDescriptor {
         self.init(
             type: type, summary: summary, version: version, parameters: parameters, events: Set(sends.map(\.name)),
             defaultActions: Set(performs.map(\.name)), ownerOnlyParameter: ownerOnlyParameter)
+        for kind in sends {
+            if let keys = kind.payloadKeys { payloadKeys[kind.name] = keys }
+        }
     }
 }

@@ -11,7 +11,11 @@ public enum Suggestion {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let distance = editDistance(name.lowercased(), candidate.lowercased(), limit: limit)
-            if distance <= limit, distance < (best?.distance ?? .max) {
+            // The nearest; between equally near ones, the first in alphabetical order, so
+            // the answer does not depend on the order of a set.
+            if distance <= limit,
+                distance < (best?.distance ?? .max) || (distance == best?.distance && candidate < (best?.candidate ?? ""))
+            {
                 best = (candidate, distance)
             }
         }
@@ -34,12 +38,15 @@ public enum Suggestion {
         return "; \(list)"
     }
 
-    /// Levenshtein distance, giving up (returning `limit + 1`) past `limit`.
+    /// Edit distance counting an insertion, a deletion, a substitution or a swap of two
+    /// neighbouring characters ("titel" for "title") as one edit (optimal string
+    /// alignment), giving up (returning `limit + 1`) past `limit`.
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         let a = Array(a)
         let b = Array(b)
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
@@ -47,10 +54,13 @@ public enum Suggestion {
             var rowMinimum = current[0]
             for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
                 rowMinimum = min(rowMinimum, current[j])
             }
             if rowMinimum > limit { return limit + 1 }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }

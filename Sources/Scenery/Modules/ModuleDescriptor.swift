@@ -26,6 +26,10 @@ public struct ModuleDescriptor: Sendable, Hashable {
     /// only announce something (a row was selected) and need a scene rule or the host to
     /// handle them; validation warns about those that have neither.
     public var defaultActions: Set<String>
+    /// The payload keys of the events among ``events`` whose payloads are declared (typed
+    /// events, `sends:`), by event name: validation checks a rule's `$event.key` and
+    /// `event.key` against them.
+    public var payloadKeys: [String: Set<String>] = [:]
     /// Whether the module may only be shown to the user named by one of its parameters
     /// (``ownerOnlyParameter``). Validation rejects scene variants that could show it to
     /// anyone else.

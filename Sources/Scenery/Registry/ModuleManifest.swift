@@ -12,6 +12,7 @@ import Foundation
 ///                     { "name": "style", "type": "string", "default": "plain", "allowedValues": ["plain", "loud"] },
 ///                     { "name": "count", "type": "int", "default": 1, "range": [1, 10] } ],
 ///     "events": ["greeting.wave"],
+///     "payloads": { "greeting.wave": ["to", "style"] },
 ///     "ownerOnlyParameter": null } ] }
 /// ```
 ///
@@ -82,12 +83,16 @@ public struct ModuleManifest: Sendable, Codable {
         var parameters: [Parameter]?
         var events: [String]?
         var defaultActions: [String]?
+        /// The payload keys of the typed events among `events`.
+        var payloads: [String: [String]]?
         var ownerOnlyParameter: String?
 
         var descriptor: ModuleDescriptor {
-            ModuleDescriptor(
+            var descriptor = ModuleDescriptor(
                 type: type, summary: summary ?? "", version: version ?? 1, parameters: (parameters ?? []).map(\.spec), events: Set(events ?? []),
                 defaultActions: Set(defaultActions ?? []), ownerOnlyParameter: ownerOnlyParameter)
+            descriptor.payloadKeys = (payloads ?? [:]).mapValues(Set.init)
+            return descriptor
         }
 
         init(_ descriptor: ModuleDescriptor) {
@@ -97,6 +102,7 @@ public struct ModuleManifest: Sendable, Codable {
             parameters = descriptor.parameters.map(Parameter.init)
             events = descriptor.events.isEmpty ? nil : descriptor.events.sorted()
             defaultActions = descriptor.defaultActions.isEmpty ? nil : descriptor.defaultActions.sorted()
+            payloads = descriptor.payloadKeys.isEmpty ? nil : descriptor.payloadKeys.mapValues { $0.sorted() }
             ownerOnlyParameter = descriptor.ownerOnlyParameter
         }
     }

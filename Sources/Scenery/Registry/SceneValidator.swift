@@ -64,11 +64,19 @@ struct SceneValidator {
 
         let parameters = Dictionary(resolved.parameters.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         var emitted: Set<String> = []
+        // The payload keys of each event whose every sender declares them (typed events).
+        var payloads: [String: Set<String>] = [:]
+        var untyped: Set<String> = []
         for variant in resolved.variants {
             for instance in variant.modules {
-                emitted.formUnion(registry.registrations[instance.type]?.descriptor.events ?? [])
+                guard let descriptor = registry.registrations[instance.type]?.descriptor else { continue }
+                emitted.formUnion(descriptor.events)
+                for event in descriptor.events {
+                    if let keys = descriptor.payloadKeys[event] { payloads[event, default: []].formUnion(keys) } else { untyped.insert(event) }
+                }
             }
         }
+        for event in untyped { payloads[event] = nil }
 
         var earlier: [ResolvedVariant] = []
         for variant in resolved.variants {
@@ -86,7 +94,7 @@ struct SceneValidator {
             }
             checkLayout(variant)
             for rule in variant.rules {
-                check(rule, parameters: parameters, emitted: emitted)
+                check(rule, parameters: parameters, emitted: emitted, payloadKeys: rule.on.hasSuffix("*") ? nil : payloads[rule.on])
             }
         }
     }
@@ -290,7 +298,9 @@ struct SceneValidator {
         }
     }
 
-    private mutating func check(_ rule: EventRule, parameters: [String: ParameterSpec], emitted: Set<String>) {
+    /// `payloadKeys`: the keys of the rule's event payload when every module that sends it
+    /// declares them; `$event.key` and `event.key` must name one.
+    private mutating func check(_ rule: EventRule, parameters: [String: ParameterSpec], emitted: Set<String>, payloadKeys: Set<String>?) {
         let file = rule.file
         let path = rule.path
         let isBuiltIn = SceneEvents.isBuiltIn(rule.on)
@@ -305,34 +315,56 @@ struct SceneValidator {
         }
         if let condition = rule.condition {
             checkNames(in: condition, parameters: parameters, file: file, path: "\(path).when")
+            if let payloadKeys {
+                for name in condition.eventFieldNames where !payloadKeys.contains(name) {
+                    error(unknownField("event.\(name)", name, of: rule.on, keys: payloadKeys), file: file, path: "\(path).when")
+                }
+            }
         }
         for (index, step) in rule.steps.enumerated() {
             let stepPath = definitionsByFile[file]?.sourceMap["\(path).steps"] != nil ? "\(path).steps[\(index)]" : path
             switch step {
             case .confirm(let template):
                 let confirmPath = stepPath == path ? "\(path).confirm" : "\(stepPath).confirm"
-                for text in [template.title, template.message, template.confirmLabel, template.cancelLabel].compactMap({ $0 }) {
-                    checkReferences(in: .string(text), parameters: parameters, file: file, path: confirmPath, inEventRule: true)
+                let fields = [("title", template.title), ("message", template.message), ("confirm", template.confirmLabel), ("cancel", template.cancelLabel)]
+                for case (let key, let text?) in fields {
+                    // Each text at its own place when the file has it (a default label has none).
+                    let textPath = location(file, "\(confirmPath).\(key)") == nil ? confirmPath : "\(confirmPath).\(key)"
+                    checkReferences(in: .string(text), parameters: parameters, file: file, path: textPath, inEventRule: true, event: (rule.on, payloadKeys))
                 }
             case .navigate(let scene, let arguments):
                 let navigatePath = stepPath == path ? "\(path).navigate" : "\(stepPath).navigate"
-                checkNavigation(to: scene, arguments: arguments, parameters: parameters, file: file, path: navigatePath)
+                checkNavigation(to: scene, arguments: arguments, parameters: parameters, file: file, path: navigatePath, event: (rule.on, payloadKeys))
             case .block, .continue:
                 break
             }
         }
     }
 
-    /// Reports `$references` to undeclared scene parameters; returns whether all are known.
+    /// The message for a payload field the event does not declare.
+    private func unknownField(_ written: String, _ field: String, of event: String, keys: Set<String>) -> String {
+        let listed = keys.isEmpty ? "it has no payload" : "its payload has \(keys.sorted().joined(separator: ", "))"
+        return "'\(written)' is not a field of '\(event)'\(Suggestion.didYouMean(field, in: keys)): \(listed)."
+    }
+
+    /// Reports `$references` to undeclared scene parameters (and, in an event rule whose
+    /// payload is declared, to fields it does not have); returns whether all are known.
     @discardableResult
     private mutating func checkReferences(
-        in value: JSONValue, parameters: [String: ParameterSpec], file: String, path: String, inEventRule: Bool
+        in value: JSONValue, parameters: [String: ParameterSpec], file: String, path: String, inEventRule: Bool,
+        event: (name: String, keys: Set<String>?)? = nil
     ) -> Bool {
         switch value {
         case .string(let text) where text.utf8.contains(UInt8(ascii: "$")):
             guard let template = try? Template(parsing: text, allowsEventFields: inEventRule) else { return false }
             var allKnown = true
             for (reference, offset) in template.references {
+                if case .eventField(let field) = reference, let event, let keys = event.keys, !keys.contains(field) {
+                    allKnown = false
+                    let place = location(file, path).map { SourcePosition(line: $0.line, column: $0.column + 1 + offset) }
+                    report(Diagnostic(.error, unknownField("$event.\(field)", field, of: event.name, keys: keys), file: file, location: place, path: path))
+                    continue
+                }
                 guard case .parameter(let name) = reference, parameters[name] == nil else { continue }
                 allKnown = false
                 let alternative = inEventRule ? " or use $event.\(name) for a payload field" : ""
@@ -346,11 +378,13 @@ struct SceneValidator {
             }
             return allKnown
         case .array(let values):
-            return values.map { checkReferences(in: $0, parameters: parameters, file: file, path: path, inEventRule: inEventRule) }
+            return values.map { checkReferences(in: $0, parameters: parameters, file: file, path: path, inEventRule: inEventRule, event: event) }
                 .allSatisfy { $0 }
         case .object(let members):
             return members.sorted { $0.key < $1.key }
-                .map { checkReferences(in: $0.value, parameters: parameters, file: file, path: "\(path).\($0.key)", inEventRule: inEventRule) }
+                .map {
+                    checkReferences(in: $0.value, parameters: parameters, file: file, path: "\(path).\($0.key)", inEventRule: inEventRule, event: event)
+                }
                 .allSatisfy { $0 }
         default:
             return true
@@ -358,10 +392,11 @@ struct SceneValidator {
     }
 
     private mutating func checkNavigation(
-        to scene: String, arguments: [String: JSONValue], parameters: [String: ParameterSpec], file: String, path: String
+        to scene: String, arguments: [String: JSONValue], parameters: [String: ParameterSpec], file: String, path: String,
+        event: (name: String, keys: Set<String>?)
     ) {
         for (key, value) in arguments.sorted(by: { $0.key < $1.key }) {
-            checkReferences(in: value, parameters: parameters, file: file, path: "\(path).args.\(key)", inEventRule: true)
+            checkReferences(in: value, parameters: parameters, file: file, path: "\(path).args.\(key)", inEventRule: true, event: event)
         }
         guard sceneIDSet.contains(scene) else {
             error(

@@ -101,24 +101,29 @@ public struct Condition: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Condition {
-    /// The scene parameters the condition names.
-    var parameterNames: [String] {
-        var names: [String] = []
-        func visit(_ operand: Operand) {
-            if case .parameter(let name) = operand { names.append(name) }
-        }
+    /// Every operand of the condition, in order.
+    private var operands: [Operand] {
+        var found: [Operand] = []
         func visit(_ expression: Expression) {
             switch expression {
-            case .compare(let lhs, _, let rhs):
-                visit(lhs)
-                visit(rhs)
-            case .truthy(let operand): visit(operand)
+            case .compare(let lhs, _, let rhs): found += [lhs, rhs]
+            case .truthy(let operand): found.append(operand)
             case .not(let inner): visit(inner)
             case .all(let operands), .any(let operands): operands.forEach(visit)
             }
         }
         visit(expression)
-        return names
+        return found
+    }
+
+    /// The scene parameters the condition names.
+    var parameterNames: [String] {
+        operands.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
+    }
+
+    /// The event payload fields the condition names (`event.following`).
+    var eventFieldNames: [String] {
+        operands.compactMap { if case .eventField(let name) = $0 { name } else { nil } }
     }
 
     /// Whether the condition can only hold when the viewer is the user named by `parameter`:
