@@ -15,7 +15,9 @@ let package = Package(
         .library(name: "SceneryRemote", targets: ["SceneryRemote"]),
         .library(name: "SceneryURLSession", targets: ["SceneryURLSession"]),
         .library(name: "SceneryTool", targets: ["SceneryTool"]),
+        .library(name: "SceneryServeTool", targets: ["SceneryServeTool"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
+        .executable(name: "scenery-serve", targets: ["SceneryServeCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
         .executable(name: "scenery-bench", targets: ["SceneryBench"]),
         .executable(name: "cold-start-baseline", targets: ["ColdStartBaseline"]),
@@ -100,11 +102,21 @@ let package = Package(
         .target(
             name: "SceneryTool",
             dependencies: [
-                "Scenery", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryServer", "SceneryRemote",
+                "Scenery", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // `scenery` itself: SceneryTool with Scenery's own catalog.
+        // `serve` as a command a tool adds (ToolCommand.serve): the only part of the tool that
+        // builds the web server (Hummingbird, NIO, swift-crypto).
+        .target(
+            name: "SceneryServeTool",
+            dependencies: [
+                "SceneryTool", "Scenery", "ProfileDomain", "SceneryServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // `scenery` itself: SceneryTool with Scenery's own catalog, and no web server, so the
+        // quick start compiles only what it runs; `scenery serve` runs `scenery-serve`.
         .executableTarget(name: "SceneryCommand", dependencies: ["SceneryTool"]),
+        .executableTarget(name: "SceneryServeCommand", dependencies: ["SceneryTool", "SceneryServeTool"]),
 
         // Benchmarks: swift build -c release && .build/release/scenery-bench (never run by the tests).
         .executableTarget(
@@ -127,7 +139,7 @@ let package = Package(
         .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"], exclude: ["Golden"]),
         .testTarget(
             name: "SceneryCommandTests",
-            dependencies: ["SceneryCommand", "Scenery", "SceneryServer", "ProfileStore", "ProfileDomain"]),
+            dependencies: ["SceneryCommand", "SceneryServeCommand", "Scenery", "SceneryServer", "ProfileStore", "ProfileDomain"]),
         .testTarget(
             name: "SceneFileToolingTests",
             dependencies: ["Scenery", "SceneryProfile", "SceneryScenes", "SceneryValidator"],
@@ -142,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "SceneryRemoteTests",
             dependencies: [
-                "SceneryRemote", "SceneryURLSession", "SceneryServer", "Scenery", "SceneryTesting",
+                "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryTool", "Scenery", "SceneryTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(

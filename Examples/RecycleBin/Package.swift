@@ -15,19 +15,24 @@ let package = Package(
         .package(name: "Scenery", path: "../..")
     ],
     targets: [
-        // The module, its service, its scene and the catalog entry that registers them.
+        // The module, its service and its scene files: what an app that shows the bin links
+        // (Scenery and the profile domain; no tool, no web server).
         .target(
             name: "RecycleBin",
             dependencies: [
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "ProfileDomain", package: "Scenery"),
-                .product(name: "SceneryTool", package: "Scenery"),
             ],
             resources: [.copy("Scenes")]),
-        // The full scenery tool, with the recycle bin.
+        // The full scenery tool with the recycle bin: the catalog that registers it, and serve.
         .executableTarget(
             name: "recycle-bin",
-            dependencies: ["RecycleBin", .product(name: "SceneryTool", package: "Scenery")]),
+            dependencies: [
+                "RecycleBin",
+                .product(name: "Scenery", package: "Scenery"),
+                .product(name: "SceneryTool", package: "Scenery"),
+                .product(name: "SceneryServeTool", package: "Scenery"),
+            ]),
         .testTarget(
             name: "RecycleBinTests",
             dependencies: [

@@ -2,9 +2,10 @@ import Foundation
 
 /// How ``RemoteScenes`` talks HTTP: one bounded GET at a time.
 ///
-/// Apps use `URLSessionSceneTransport` (the SceneryURLSession library); the `scenery`
-/// command uses `NIOSceneTransport` (SceneryServer), because it carries SwiftNIO already and
-/// linking URLSession on Linux would load libcurl and its libraries at every start.
+/// Apps use `URLSessionSceneTransport` (the SceneryURLSession library); a server on SwiftNIO
+/// can use `NIOSceneTransport` (SceneryServer). The `scenery` command fetches over a plain
+/// socket of its own: linking URLSession on Linux would load libcurl and its libraries at
+/// every start, and NIO would make its first build compile a network stack.
 ///
 /// A transport must enforce ``RemoteScenes/Limits``: stop reading past
 /// ``RemoteScenes/Limits/maximumBytes``, give up after ``RemoteScenes/Limits/timeout``, and

@@ -4,19 +4,24 @@ import Scenery
 
 /// The `scenery` command: run, explore, validate and list scenes, and manage the data.
 struct SceneryCLI: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "scenery",
-        abstract: "Compose screens from self-managing modules: run, explore, validate and list scenes.",
-        discussion: """
-            Exit codes: 0 success; 1 a scene or data file has errors; 2 unknown scene, bad \
-            argument value, module failure, database error or output that could not be written; \
-            64 bad command-line usage.
-            """,
-        version: sceneryVersion,
-        subcommands: [RunCommand.self, InteractCommand.self, ServeCommand.self, ValidateCommand.self, ListCommand.self, DataCommand.self]
-    )
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "scenery",
+            abstract: "Compose screens from self-managing modules: run, explore, validate and list scenes.",
+            discussion: """
+                Exit codes: 0 success; 1 a scene or data file has errors; 2 unknown scene, bad \
+                argument value, module failure, database error or output that could not be written; \
+                64 bad command-line usage.
+                """,
+            version: sceneryVersion,
+            subcommands: [RunCommand.self, InteractCommand.self] + ToolCommand.added.map(\.type)
+                + (ToolCommand.added.contains { $0.name == "serve" } ? [] : [ServeForwarder.self])
+                + [ValidateCommand.self, ListCommand.self, DataCommand.self]
+        )
+    }
 
-    /// Runs the tool, first catching a mistyped command name to suggest the right one.
+    /// Runs the tool, first catching a mistyped command name to suggest the right one, and
+    /// handing `serve` to its own executable when this tool was built without it.
     static func run(_ arguments: [String]) async {
         if let first = arguments.first, !first.hasPrefix("-"), first != "help" {
             let names = configuration.subcommands.map { $0._commandName }
@@ -25,6 +30,9 @@ struct SceneryCLI: AsyncParsableCommand {
                     "Unknown command \(first.quoted)\(didYouMean(first, in: names)); commands: \(names.joined(separator: ", ")). See 'scenery --help'."
                 )
                 Foundation.exit(CommandFailure.Code.usage.rawValue)
+            }
+            if first == ServeForwarder.configuration.commandName, !ToolCommand.added.contains(where: { $0.name == first }) {
+                ServeForwarder.forward(Array(arguments.dropFirst()))
             }
         }
         await main(arguments)

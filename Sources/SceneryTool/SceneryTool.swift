@@ -16,21 +16,28 @@ import Foundation
 /// ```text
 /// $ swift run recycle-bin run user-profile-bin --viewer 1 --arg user=1
 /// $ swift run recycle-bin validate Scenes
-/// $ swift run recycle-bin serve
 /// ```
+///
+/// `serve` compiles a web server, so it is a command a tool adds (``ToolCommand``):
+/// `SceneryTool.main(catalog: …, adding: [.serve])` with `import SceneryServeTool`.
 public enum SceneryTool {
     /// Runs the tool with the process's arguments and exits with its status (see
     /// `scenery --help` for the exit codes).
     ///
-    /// - Parameter catalog: The module types, scenes and services the commands know.
-    public static func main(catalog: ModuleCatalog = .profile) async {
-        await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()))
+    /// - Parameters:
+    ///   - catalog: The module types, scenes and services the commands know.
+    ///   - commands: Commands beyond the ones every tool has, such as `.serve` from
+    ///     `SceneryServeTool`.
+    public static func main(catalog: ModuleCatalog = .profile, adding commands: [ToolCommand] = []) async {
+        await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()), adding: commands)
     }
 
     /// Runs the tool with these arguments (the command name first, as in `["run", "user-profile"]`).
-    public static func main(catalog: ModuleCatalog, arguments: [String]) async {
-        await ModuleCatalog.$current.withValue(catalog) {
-            await SceneryCLI.run(arguments)
+    public static func main(catalog: ModuleCatalog, arguments: [String], adding commands: [ToolCommand] = []) async {
+        await ToolCommand.$added.withValue(commands) {
+            await ModuleCatalog.$current.withValue(catalog) {
+                await SceneryCLI.run(arguments)
+            }
         }
     }
 }

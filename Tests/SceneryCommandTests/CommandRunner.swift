@@ -40,14 +40,14 @@ struct CommandRunner {
     /// root (for whom no file is read-only), so that file permissions apply to it.
     func run(
         _ arguments: [String], input: String = "", environment extra: [String: String] = [:], in workingDirectory: URL? = nil,
-        standardOutput: String? = nil, unprivileged: Bool = false
+        standardOutput: String? = nil, unprivileged: Bool = false, executable: URL? = nil
     ) async throws -> Result {
         let process = Process()
         if unprivileged, getuid() == 0 {
             process.executableURL = URL(filePath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", Self.executable.path] + arguments
         } else {
-            process.executableURL = Self.executable
+            process.executableURL = executable ?? Self.executable
             process.arguments = arguments
         }
         process.currentDirectoryURL = workingDirectory ?? Self.packageRoot

@@ -19,6 +19,31 @@ import Testing
         return url.path
     }
 
+    @Test func serveRunsTheServerExecutableBesideTheTool() async throws {
+        defer { cli.cleanUp() }
+        let help = try await cli.run(["serve", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("USAGE: scenery serve"), "\(help.output)")
+        #expect(help.output.contains("--secret-file"), "the real serve command's help: \(help.output)")
+        let wrong = try await cli.run(["serve", "--port", "99999"])
+        #expect(wrong.status == 64)
+        #expect(wrong.error.contains("'--port 99999' is not a port"), "\(wrong.error)")
+    }
+
+    @Test func aToolBuiltWithoutTheServerSaysHowToBuildIt() async throws {
+        defer { cli.cleanUp() }
+        let copy = cli.directory.appending(path: "scenery")
+        try FileManager.default.copyItem(at: CommandRunner.executable, to: copy)
+        let result = try await cli.run(["serve", "--port", "0"], executable: copy)
+        #expect(result.status == 64)
+        #expect(
+            result.error.contains(
+                "'serve' is the separate executable 'scenery-serve', so that running scenes does not compile a web server, and it is not built: run 'swift build --product scenery-serve' once"
+            ), "\(result.error)")
+        let listed = try await cli.run(["--help"], executable: copy)
+        #expect(listed.output.contains("serve"), "serve is still listed: \(listed.output)")
+    }
+
     @Test func aServerOtherMachinesCanReachNeedsASharedKey() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["serve", "--host", "0.0.0.0", "--port", "0"])

@@ -6,6 +6,7 @@ import Scenery
 import SceneryRemote
 import SceneryServer
 import SceneryTesting
+import SceneryTool
 import SceneryURLSession
 import Testing
 
@@ -155,7 +156,7 @@ import Testing
     }
 
     /// Each way a server can misbehave gives a diagnostic and leaves the last good scene,
-    /// through either transport.
+    /// through every transport (the app's URLSession, NIO, and the tool's socket).
     @Test(
         arguments: [
             ("huge", "sent more than 65536 bytes"),
@@ -165,10 +166,15 @@ import Testing
             ("elsewhere", "redirected to another host"),
             ("broken", "answered 500"),
             ("traversal", "not a valid scene id"),
-        ], ["URLSession", "NIO"])
+        ], ["URLSession", "NIO", "socket"])
     func badServersChangeNothing(case: (kind: String, expected: String), transportName: String) async throws {
         let (kind, expected) = `case`
-        let transport: any SceneTransport = transportName == "NIO" ? NIOSceneTransport() : URLSessionSceneTransport()
+        let transport: any SceneTransport =
+            switch transportName {
+            case "NIO": NIOSceneTransport()
+            case "socket": SocketSceneTransport()
+            default: URLSessionSceneTransport()
+            }
         let router = Router()
         let json: HTTPFields = [.contentType: "application/json"]
         @Sendable func index(_ id: String = "home") -> Response {

@@ -5,12 +5,11 @@ import NIOPosix
 import Scenery
 import SceneryRemote
 
-/// `SceneTransport` over SwiftNIO, for plain `http://` scene servers: what the `scenery`
-/// command uses with `--scenes http://HOST:PORT/scenes`.
+/// `SceneTransport` over SwiftNIO, for plain `http://` scene servers: for a Swift server
+/// that runs on NIO already and fetches scenes from another.
 ///
-/// The command carries NIO already (for `serve`); fetching with URLSession instead would
-/// load libcurl and its libraries at every start of every command. Apps use
-/// `URLSessionSceneTransport`, which also speaks HTTPS.
+/// Apps use `URLSessionSceneTransport`, which also speaks HTTPS; the `scenery` command
+/// fetches over a plain socket, so that it builds without NIO.
 ///
 /// Enforces the `RemoteScenes/Limits`: the body is read up to the limit and no further,
 /// the whole exchange (connection included) has a deadline, and redirects are followed

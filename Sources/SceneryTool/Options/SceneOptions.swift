@@ -3,17 +3,18 @@ import Foundation
 import ProfileDomain
 import Scenery
 import SceneryRemote
-import SceneryServer
 
 /// Where the scene files are: the scenes of the tool's catalog, and optionally a directory
 /// or a scene server whose scenes add to them or replace them by id.
-struct SceneOptions: ParsableArguments {
+package struct SceneOptions: ParsableArguments {
+    package init() {}
+
     @Option(
         name: .customLong("scenes"),
         help: ArgumentHelp(
             "A directory of scene files (and *.modules.json manifests), or the address of a scene server (http://HOST:PORT/scenes, as scenery serve publishes), to use over the scenes built into the tool; a scene replaces the built-in one with its id.",
             valueName: "dir|url"))
-    var directory: String?
+    package var directory: String?
 
     @Option(
         name: .customLong("cache"),
@@ -23,12 +24,12 @@ struct SceneOptions: ParsableArguments {
     var cache: String?
 
     /// The scene server, when `--scenes` is an address.
-    var server: URL? {
+    package var server: URL? {
         guard let directory, directory.hasPrefix("http://") || directory.hasPrefix("https://") else { return nil }
         return URL(string: directory)
     }
 
-    mutating func validate() throws {
+    package mutating func validate() throws {
         if let directory, directory.hasPrefix("http://") || directory.hasPrefix("https://"), server?.host == nil {
             throw ValidationError("--scenes \(directory) is not an address of a scene server; give one like http://127.0.0.1:8080/scenes.")
         }
@@ -57,10 +58,10 @@ struct SceneOptions: ParsableArguments {
     ///
     /// - Parameter services: The data for the catalog's modules; `nil` declares them for
     ///   validation only.
-    func loadRegistry(services: ToolServices?) async throws -> SceneRegistry {
+    package func loadRegistry(services: ToolServices?) async throws -> SceneRegistry {
         guard let server else { return try Self.loadRegistry(directory: directory, services: services) }
         let remote = RemoteScenes(
-            server: server, registry: try Self.loadRegistry(directory: nil, services: services), transport: NIOSceneTransport(),
+            server: server, registry: try Self.loadRegistry(directory: nil, services: services), transport: SocketSceneTransport(),
             cache: SceneCache(directory: cacheDirectory),
             limits: .init(timeout: .seconds(5)))
         let problems = await remote.loadCache() + remote.refresh()
@@ -69,7 +70,7 @@ struct SceneOptions: ParsableArguments {
     }
 
     /// A registry with the built-in scenes and those of `directory` over them.
-    static func loadRegistry(directory: String?, services: ToolServices?) throws -> SceneRegistry {
+    package static func loadRegistry(directory: String?, services: ToolServices?) throws -> SceneRegistry {
         var registry = try ModuleCatalog.current.toolRegistry(services: services)
         guard let directory else { return registry }
         let contents = try SceneDirectory(path: directory, option: "--scenes")

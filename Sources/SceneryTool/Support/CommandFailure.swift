@@ -4,8 +4,8 @@ import ProfileDomain
 import Scenery
 
 /// A failure the tool reports on standard error with a documented exit code.
-struct CommandFailure: Error, CustomStringConvertible {
-    enum Code: Int32 {
+package struct CommandFailure: Error, CustomStringConvertible {
+    package enum Code: Int32 {
         /// A scene or data file has errors.
         case invalidFile = 1
         /// Unknown scene, bad argument value, module failure, database, unreadable file or
@@ -15,10 +15,10 @@ struct CommandFailure: Error, CustomStringConvertible {
         case usage = 64
     }
 
-    var description: String
-    var code: Code
+    package var description: String
+    package var code: Code
 
-    init(_ description: String, code: Code) {
+    package init(_ description: String, code: Code) {
         self.description = description
         self.code = code
     }
@@ -26,7 +26,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 
 extension AsyncParsableCommand {
     /// Runs `body`, printing a failure as `error: …` on standard error and exiting with its code.
-    func reportingFailures(_ body: () async throws -> Void) async throws {
+    package func reportingFailures(_ body: () async throws -> Void) async throws {
         Output.ignoreBrokenPipes()
         do {
             try await body()

@@ -6,9 +6,9 @@
 
 /// Environment variables, read one at a time (`ProcessInfo.environment` copies them all
 /// into a dictionary, which a short command run pays for at every start).
-enum Environment {
+package enum Environment {
     /// The variable's value, or `nil` when it is unset or empty.
-    static func value(_ name: String) -> String? {
+    package static func value(_ name: String) -> String? {
         guard let pointer = getenv(name) else { return nil }
         let value = String(cString: pointer)
         return value.isEmpty ? nil : value

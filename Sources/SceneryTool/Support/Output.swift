@@ -5,18 +5,18 @@ import Synchronization
 /// read) and never fatal: a write that fails (a full disk, a closed pipe or descriptor)
 /// is remembered, later output is dropped, and the command ends with exit code 2 and a
 /// message on standard error where that is still open (``CommandFailure/outputFailed``).
-enum Output {
+package enum Output {
     private static let failure = Mutex<String?>(nil)
 
     static func write(_ text: String) {
         write(text, to: STDOUT_FILENO, name: "standard output")
     }
 
-    static func line(_ text: String = "") {
+    package static func line(_ text: String = "") {
         write(text + "\n")
     }
 
-    static func error(_ message: String) {
+    package static func error(_ message: String) {
         write("error: \(message)\n", to: STDERR_FILENO, name: "standard error")
     }
 

@@ -6,24 +6,26 @@ import Scenery
 import SceneryProfile
 
 /// The options `run` and `interact` share: where the scenes and the data are, and faults.
-struct SessionOptions: ParsableArguments {
-    @OptionGroup var scenes: SceneOptions
+package struct SessionOptions: ParsableArguments {
+    @OptionGroup package var scenes: SceneOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var faults: FaultOptions
 
+    package init() {}
+
     /// Opens the store (with the faults) and loads the scenes.
-    func session() async throws -> SceneSession {
+    package func session() async throws -> SceneSession {
         try await SceneSession(scenes: scenes, database: database, faults: faults)
     }
 }
 
 /// What `run` and `interact` share: the store (with any faults), the registry, and
 /// assembling a scene with the loading indicator.
-struct SceneSession {
+package struct SceneSession {
     let registry: SceneRegistry
-    let store: SQLiteProfileStore
+    package let store: SQLiteProfileStore
     /// The store's services with the faults asked for, for the catalog's modules.
-    let services: ToolServices
+    package let services: ToolServices
 
     init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions) async throws {
         store = try database.openStore()

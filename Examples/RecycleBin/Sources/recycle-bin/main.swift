@@ -1,4 +1,5 @@
-import RecycleBin
+// The whole scenery tool with the recycle bin (the catalog beside this file), serve included.
+import SceneryServeTool
 import SceneryTool
 
-await SceneryTool.main(catalog: .profile + .recycleBin)
+await SceneryTool.main(catalog: .profile + .recycleBin, adding: [.serve])

@@ -7,6 +7,7 @@ import SceneryProfile
 import SceneryTesting
 import SceneryTool
 import Testing
+import recycle_bin
 
 /// The scene that extends Scenery's profile, the recorded script, and the generated manifest.
 @Suite struct RecycleBinSceneTests {

@@ -1,4 +1,5 @@
 import Foundation
+import RecycleBin
 import Scenery
 import SceneryTool
 
@@ -15,13 +16,5 @@ extension ModuleCatalog {
                 try RecycleBinModule(parameters: parameters, context: context, bin: faulty)
             }
         }
-    }
-}
-
-/// The package's scene files (`Sources/RecycleBin/Scenes`, shipped as resources).
-public enum RecycleBinScenes {
-    /// Their folder among the package's resources.
-    public static var directory: URL {
-        (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appending(path: "Scenes", directoryHint: .isDirectory)
     }
 }

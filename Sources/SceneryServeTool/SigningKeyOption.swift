@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Scenery
 import SceneryServer
+import SceneryTool
 
 /// Where `serve` finds the key it signs sign-in cookies with: one key shared by every server
 /// of a site, so that a person signed in on one is signed in on all of them.

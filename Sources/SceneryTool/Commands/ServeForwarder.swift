@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `serve` in a tool built without the server: runs the executable `TOOL-serve` beside this
+/// one with the same arguments (`scenery serve --port 9000` runs `scenery-serve --port 9000`),
+/// so running scenes never compiles a web server and serving them is still one command.
+struct ServeForwarder: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the scenes as live web pages (runs the separate executable TOOL-serve; see its --help).")
+
+    @Argument(parsing: .captureForPassthrough, help: "The arguments of TOOL-serve.")
+    var arguments: [String] = []
+
+    func run() async throws {
+        Self.forward(arguments)
+    }
+
+    /// Replaces this process with `TOOL-serve arguments…`, or exits with a usage error saying
+    /// how to build it.
+    static func forward(_ arguments: [String]) -> Never {
+        let executable = URL(filePath: Bundle.main.executablePath ?? CommandLine.arguments[0])
+        let tool = executable.lastPathComponent
+        let server = executable.deletingLastPathComponent().appending(path: "\(tool)-serve").path
+        guard FileManager.default.isExecutableFile(atPath: server) else {
+            Output.error(
+                "'serve' is the separate executable '\(tool)-serve', so that running scenes does not compile a web server, and it is not built: run 'swift build --product \(tool)-serve' once (then '\(tool) serve' runs it), or 'swift run \(tool)-serve' with the same arguments."
+            )
+            Foundation.exit(CommandFailure.Code.usage.rawValue)
+        }
+        let argv = ([server] + arguments).map { strdup($0) } + [nil]
+        execv(server, argv)
+        Output.error("Cannot run \(server.quoted): \(String(cString: strerror(errno))).")
+        Foundation.exit(CommandFailure.Code.sceneryError.rawValue)
+    }
+}
