@@ -26,6 +26,10 @@ public final class ModuleHarness<M: Module>: Sendable {
     /// The module's id, as the context gave it.
     public let id: ModuleID
     private let effects: EffectLog
+    /// Who may take each owner-only action (see `ModuleDescriptor.ownerOnlyActions`), and
+    /// who is looking: the harness refuses such an action as the router does.
+    private let actionOwners: [String: (parameter: String, owner: String?)]
+    private let viewer: String?
     private let lastTree: Mutex<ViewNode?> = Mutex(nil)
 
     /// Makes the module from parameters, with the defaults of its descriptor filled in.
@@ -47,7 +51,12 @@ public final class ModuleHarness<M: Module>: Sendable {
             guard let module = holder.module else { return }
             effects.append(HarnessEffect.update(await module.render()))
         }
-        let module = try make(try ModuleParameters(for: M.descriptor, parameters), context)
+        let checked = try ModuleParameters(for: M.descriptor, parameters)
+        let module = try make(checked, context)
+        actionOwners = M.descriptor.ownerOnlyActions.mapValues { parameter in
+            (parameter, checked[parameter].flatMap { $0.stringValue ?? $0.intValue.map(String.init) })
+        }
+        self.viewer = viewer
         holder.module = module
         self.module = module
         self.id = id
@@ -98,7 +107,15 @@ public final class ModuleHarness<M: Module>: Sendable {
         }
         if let up {
             effects.append(.event(up))
-            if letThrough { await module.perform(up) }
+            if letThrough, let owner = actionOwners[up.name], owner.owner == nil || owner.owner != viewer {
+                effects.append(.refusal("only the user named by '\(owner.parameter)' may take this action", up))
+            } else if letThrough {
+                do {
+                    try await module.perform(up)
+                } catch {
+                    effects.append(.failure(SceneryError.message(for: error), up))
+                }
+            }
         }
         try await checkTree(after: "sending '\(event.name)'", assert)
         return disposition
@@ -137,6 +154,28 @@ public final class ModuleHarness<M: Module>: Sendable {
             throw ExpectationFailure("Expected the event '\(name)' sent up, but the module's next effect was \(effect.description)")
         }
         try assert(event)
+    }
+
+    /// Takes the oldest failure of the module's default action (its `Module/perform(_:)`
+    /// threw) and hands its message to `assert`.
+    /// - Throws: ``ExpectationFailure`` if none comes, or the oldest effect is not a failure.
+    public func receiveFailure(timeout: Duration = .seconds(2), _ assert: (String) throws -> Void = { _ in }) async throws {
+        let effect = try await effects.next(within: timeout, waitingFor: "a failed action")
+        guard case .failure(let reason, _) = effect else {
+            throw ExpectationFailure("Expected a failed action, but the module's next effect was \(effect.description)")
+        }
+        try assert(reason)
+    }
+
+    /// Takes the oldest owner-only action the harness refused, as the router does, because
+    /// the viewer is not its owner (`ModuleDescriptor.ownerOnlyActions`); `perform` did not run.
+    /// - Throws: ``ExpectationFailure`` if none comes, or the oldest effect is not a refusal.
+    public func receiveRefusal(timeout: Duration = .seconds(2), _ assert: (String) throws -> Void = { _ in }) async throws {
+        let effect = try await effects.next(within: timeout, waitingFor: "a refused action")
+        guard case .refusal(let reason, _) = effect else {
+            throw ExpectationFailure("Expected a refused action, but the module's next effect was \(effect.description)")
+        }
+        try assert(reason)
     }
 
     /// Takes the oldest question the module asked (`EventDisposition/confirm(_:)`) and
@@ -192,12 +231,16 @@ enum HarnessEffect: Sendable {
     case update(ViewNode)
     case event(Event)
     case confirmation(Confirmation, Event)
+    case failure(String, Event)
+    case refusal(String, Event)
 
     var description: String {
         switch self {
         case .update(let tree): "an update of the tree:\n\(TextRenderer().render(tree))"
         case .event(let event): "the event '\(event.name)' \(event.payload.isEmpty ? "" : "with \(event.payload) ")sent up"
         case .confirmation(let confirmation, let event): "a question '\(confirmation.title)' before '\(event.name)'"
+        case .failure(let reason, let event): "the action of '\(event.name)' failed: \(reason)"
+        case .refusal(let reason, let event): "'\(event.name)' refused: \(reason)"
         }
     }
 }

@@ -133,7 +133,9 @@ public actor UserInfoModule: Module {
     }
 
     /// Follows or unfollows at once, then writes; rolls back if the write fails.
-    public func perform(_ event: Event) async {
+    /// - Throws: The write's error, after rolling back and showing it (the route says the
+    ///   action failed).
+    public func perform(_ event: Event) async throws {
         guard event.name == "user.follow" || event.name == "user.unfollow", let viewer, viewer != user,
             let profile = state.value, !isWriting
         else { return }
@@ -144,9 +146,11 @@ public actor UserInfoModule: Module {
         apply(following: follow)
         noticeLine.show(nil)
         await context.setNeedsRender()
+        var failure: (any Error)?
         do {
             try await relationships.setFollowing(follow, follower: viewer, followee: user)
         } catch {
+            failure = error
             apply(following: !follow)
             let name = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording).name
             noticeLine.show("Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.message(for: error))")
@@ -159,6 +163,7 @@ public actor UserInfoModule: Module {
             isWriting = false
             await profileChanged()
         }
+        if let failure { throw failure }
     }
 
     private func apply(following: Bool) {

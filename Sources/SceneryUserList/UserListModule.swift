@@ -161,7 +161,9 @@ public actor UserListModule: Module {
     }
 
     /// Changes the row at once, writes, and settles on the answer or rolls back.
-    public func perform(_ event: Event) async {
+    /// - Throws: The write's error, after rolling back and showing it (the route says the
+    ///   action failed).
+    public func perform(_ event: Event) async throws {
         guard let change = Self.change(for: event.name), let viewer, let target = event.payload["user"]?.stringValue.map({ UserID($0) }),
             let original = entries.item(withID: target), !writesInFlight.contains(target)
         else { return }
@@ -170,6 +172,7 @@ public actor UserListModule: Module {
         entries.replace(Self.predicted(original, change))
         noticeLine.show(nil)
         await context.setNeedsRender()
+        var failure: (any Error)?
         do {
             var settled = original
             switch change {
@@ -182,6 +185,7 @@ public actor UserListModule: Module {
             entries.replace(settled)
             actedOn.insert(target)
         } catch {
+            failure = error
             entries.replace(original)
             noticeLine.show("Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.message(for: error))")
         }
@@ -191,6 +195,7 @@ public actor UserListModule: Module {
             changedMeanwhile = false
             await listChanged()
         }
+        if let failure { throw failure }
     }
 
     enum Change {

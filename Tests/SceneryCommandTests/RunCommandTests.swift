@@ -38,6 +38,35 @@ import Testing
         #expect(!result.error.contains("has no factory"))
     }
 
+    @Test func anAppSceneExtendsTheBundledSceneOfTheSameIdAndEveryCommandAgrees() async throws {
+        defer { cli.cleanUp() }
+        let scenes = cli.directory.appending(path: "Scenes")
+        try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
+        let profile = #"""
+            { "extends": "user-profile",
+              "modules": [ { "id": "latest", "type": "BlogModule", "params": { "author": "$user", "pageSize": 1, "header": "Latest" } } ] }
+            """#
+        try Data(profile.utf8).write(to: scenes.appending(path: "user-profile.json"))
+        let validate = try await cli.run(["validate", scenes.path])
+        #expect(validate.status == 0, "\(validate.output)\(validate.error)")
+        #expect(!validate.error.contains("cycle"))
+        let list = try await cli.run(["list", "--scenes", scenes.path])
+        #expect(list.status == 0, "\(list.error)")
+        #expect(list.output.components(separatedBy: "\n").filter { $0.hasPrefix("  user-profile(") }.count == 1, "\(list.output)")
+        #expect(list.output.contains("  user-profile(user: userID)\n      variants: owner, default"), "\(list.output)")
+        #expect(!list.output.contains("/replaced"))
+        for viewer in ["1", "2"] {
+            let run = try await cli.run(["run", "user-profile", "--viewer", viewer, "--arg", "user=1", "--scenes", scenes.path])
+            #expect(run.status == 0, "\(run.error)")
+            #expect(run.output.contains("latest · BlogModule"), "the app's module, for viewer \(viewer)")
+            #expect(run.output.contains("info · UserInfoModule"), "the bundled scene's modules")
+        }
+        let owner = try await cli.run(["run", "user-profile", "--viewer", "1", "--arg", "user=1", "--scenes", scenes.path, "--select", "sections=drafts"])
+        #expect(owner.output.contains("drafts · DraftModule"), "the owner's variant is kept")
+        let other = try await cli.run(["run", "user-profile", "--viewer", "2", "--arg", "user=1", "--scenes", scenes.path, "--format", "json"])
+        #expect(!other.output.contains("DraftModule"), "and still the owner's only")
+    }
+
     @Test func rowsShowsAWindowOfALongList() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["run", "user-profile", "--arg", "user=1", "--rows", "blogs:20..<23"])

@@ -133,13 +133,15 @@ extension ModuleDescriptor {
     ///   - performs: The events the module acts on itself in ``Module/perform(_:)`` once the
     ///     scene lets them through (see ``defaultActions``).
     ///   - ownerOnlyParameter: The user parameter that must be the viewer (private data).
+    ///   - ownerOnlyActions: Actions only the user named by a parameter may take, by event
+    ///     name (see ``ownerOnlyActions``).
     public init(
         type: String, summary: String, version: Int = 1, parameters: [ParameterSpec] = [], sends: [any AnyEventKind],
-        performs: [any AnyEventKind] = [], ownerOnlyParameter: String? = nil
+        performs: [any AnyEventKind] = [], ownerOnlyParameter: String? = nil, ownerOnlyActions: [String: String] = [:]
     ) {
         self.init(
             type: type, summary: summary, version: version, parameters: parameters, events: Set(sends.map(\.name)),
-            defaultActions: Set(performs.map(\.name)), ownerOnlyParameter: ownerOnlyParameter)
+            defaultActions: Set(performs.map(\.name)), ownerOnlyParameter: ownerOnlyParameter, ownerOnlyActions: ownerOnlyActions)
         for kind in sends {
             if let keys = kind.payloadKeys { payloadKeys[kind.name] = keys }
         }

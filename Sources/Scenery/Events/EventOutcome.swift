@@ -16,14 +16,19 @@ public struct EventOutcome: Sendable, Hashable {
         case delivered
         /// The scene was left; nothing happened.
         case ignored
+        /// A level's action failed (a module's ``Module/perform(_:)`` threw): the event
+        /// went no further, and the host did not receive it.
+        case failed(in: RouteLevel, reason: String)
 
-        /// In words: `handled by module info`, `cancelled by scene`, `delivered`, `ignored`.
+        /// In words: `handled by module info`, `cancelled by scene`, `delivered`, `ignored`,
+        /// `failed in module bin: …`.
         public var description: String {
             switch self {
             case .handled(let level): "handled by \(level)"
             case .cancelled(let level): "cancelled by \(level)"
             case .delivered: "delivered"
             case .ignored: "ignored"
+            case .failed(let level, let reason): "failed in \(level): \(reason)"
             }
         }
     }
@@ -95,6 +100,11 @@ public enum RouteAction: Sendable, Hashable, CustomStringConvertible {
     case letThrough
     /// The module ran its default action (``Module/perform(_:)``).
     case performed
+    /// The module's default action failed, for this reason; the event went no further.
+    case failed(String)
+    /// The router refused an owner-only action (``ModuleDescriptor/ownerOnlyActions``) to
+    /// someone else, for this reason; nothing performed it and the host did not receive it.
+    case refused(String)
     /// The host received it.
     case received
     /// The scene loaded a module again (retry, refresh, next page); its status after.
@@ -114,6 +124,8 @@ public enum RouteAction: Sendable, Hashable, CustomStringConvertible {
         case .navigated(let scene): "navigated to \(scene)"
         case .letThrough: "let through"
         case .performed: "performed"
+        case .failed(let reason): "failed: \(reason)"
+        case .refused(let reason): "refused: \(reason)"
         case .received: "received"
         case .reloaded(let id, let request, let status):
             "\(request == .initial ? "retried" : request == .refresh ? "refreshed" : "loaded more of") \(id): \(status.rawValue)"

@@ -82,7 +82,26 @@ public protocol Module: Actor {
 
     /// Runs the default action of an event this module passed on, once the scene let it
     /// through. The default implementation does nothing.
-    func perform(_ event: Event) async
+    ///
+    /// Throw when the action did not happen (a write failed and was rolled back): the route
+    /// then ends `module ID: failed: <the error's message>`, the outcome is
+    /// ``EventOutcome/Result/failed(in:reason:)``, and the host does not receive the event,
+    /// since nothing happened to tell it of. Show the failure in the module as well: people
+    /// see the module, not the route.
+    ///
+    /// ```swift
+    /// func perform(_ event: Event) async throws {
+    ///     guard let restore = try? Self.restore.payload(of: event) else { return }
+    ///     do {
+    ///         try await bin.restore(restore.blog, owner: owner)
+    ///     } catch {
+    ///         notice = "Couldn't restore: \(SceneryError.message(for: error))"
+    ///         await context.setNeedsRender()
+    ///         throw error
+    ///     }
+    /// }
+    /// ```
+    func perform(_ event: Event) async throws
 
     /// The module became visible. The default implementation does nothing.
     func appear() async
@@ -96,7 +115,7 @@ extension Module {
     public func load(window: RowWindow) async throws {}
     public func render(_ id: NodeID) -> ViewNode? { nil }
     public func handle(_ event: Event) async -> EventDisposition { .pass }
-    public func perform(_ event: Event) async {}
+    public func perform(_ event: Event) async throws {}
     public func appear() async {}
     public func disappear() async {}
 }

@@ -34,6 +34,12 @@ public struct ModuleDescriptor: Sendable, Hashable {
     /// (``ownerOnlyParameter``). Validation rejects scene variants that could show it to
     /// anyone else.
     public var ownerOnlyParameter: String?
+    /// Actions only one user may take, by event name: the `userID` parameter naming that
+    /// user (deleting a blog on a list everyone sees: `["blog.delete": "author"]`). The
+    /// router refuses such an event for anyone else before ``Module/perform(_:)`` or the host
+    /// sees it, whatever the scene's rules say (`module blogs: refused: …`), so neither the
+    /// scene file nor a forged message can take it for someone else.
+    public var ownerOnlyActions: [String: String] = [:]
     /// The module's version, starting at 1: raise it when the module gains parameters or
     /// behaviour that scene files may come to rely on. A scene file delivered to apps already
     /// installed names the lowest version it works with in `requires` (``SceneRequirements``).
@@ -47,7 +53,8 @@ public struct ModuleDescriptor: Sendable, Hashable {
         parameters: [ParameterSpec] = [],
         events: Set<String> = [],
         defaultActions: Set<String> = [],
-        ownerOnlyParameter: String? = nil
+        ownerOnlyParameter: String? = nil,
+        ownerOnlyActions: [String: String] = [:]
     ) {
         self.type = type
         self.version = version
@@ -56,6 +63,7 @@ public struct ModuleDescriptor: Sendable, Hashable {
         self.events = events
         self.defaultActions = defaultActions
         self.ownerOnlyParameter = ownerOnlyParameter
+        self.ownerOnlyActions = ownerOnlyActions
     }
 
     /// The parameter with the given name, if declared.

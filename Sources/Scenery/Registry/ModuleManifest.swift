@@ -86,12 +86,14 @@ public struct ModuleManifest: Sendable, Codable {
         /// The payload keys of the typed events among `events`.
         var payloads: [String: [String]]?
         var ownerOnlyParameter: String?
+        var ownerOnlyActions: [String: String]?
 
         var descriptor: ModuleDescriptor {
             var descriptor = ModuleDescriptor(
                 type: type, summary: summary ?? "", version: version ?? 1, parameters: (parameters ?? []).map(\.spec), events: Set(events ?? []),
                 defaultActions: Set(defaultActions ?? []), ownerOnlyParameter: ownerOnlyParameter)
             descriptor.payloadKeys = (payloads ?? [:]).mapValues(Set.init)
+            descriptor.ownerOnlyActions = ownerOnlyActions ?? [:]
             return descriptor
         }
 
@@ -104,6 +106,7 @@ public struct ModuleManifest: Sendable, Codable {
             defaultActions = descriptor.defaultActions.isEmpty ? nil : descriptor.defaultActions.sorted()
             payloads = descriptor.payloadKeys.isEmpty ? nil : descriptor.payloadKeys.mapValues { $0.sorted() }
             ownerOnlyParameter = descriptor.ownerOnlyParameter
+            ownerOnlyActions = descriptor.ownerOnlyActions.isEmpty ? nil : descriptor.ownerOnlyActions
         }
     }
 

@@ -63,9 +63,12 @@ extension SceneRegistry {
                     .moduleCreationFailed,
                     "Cannot create the module \(instance.id.rawValue.quoted) (\(instance.type)) of \(sceneID.quoted): \(SceneryError.message(for: error))")
             }
-            slots.append(
-                SceneInstance.ModuleSlot(
-                    instance: instance, descriptor: descriptor, module: module, timeout: instance.timeout ?? defaultModuleTimeout))
+            var slot = SceneInstance.ModuleSlot(
+                instance: instance, descriptor: descriptor, module: module, timeout: instance.timeout ?? defaultModuleTimeout)
+            for (event, parameter) in descriptor.ownerOnlyActions {
+                slot.actionOwners[event] = parameters[parameter].flatMap { $0.stringValue ?? $0.intValue.map(String.init) }
+            }
+            slots.append(slot)
         }
         let scene = SceneInstance(
             sceneID: sceneID, variant: variant.name, context: context, layout: variant.layout, rules: variant.rules,

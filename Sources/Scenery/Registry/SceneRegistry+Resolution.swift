@@ -138,6 +138,15 @@ extension SceneRegistry {
                 break
             }
             let child = chain.last!
+            guard parent != child.id else {
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "The scene '\(child.id)' extends its own id, which builds on the scene '\(child.id)' it replaces, and none was added before it; add the scenes it builds on first (registry.addBundledScenes() for Scenery's), or extend another scene.",
+                        file: child.file, location: child.location(of: "extends"), path: "extends"))
+                failure = .unknownAncestor
+                break
+            }
             guard let parentDefinition = definitions[parent] else {
                 problems.append(
                     Diagnostic(

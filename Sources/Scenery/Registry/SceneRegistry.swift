@@ -31,6 +31,9 @@ public struct SceneRegistry: Sendable {
 
     private(set) var registrations: [String: Registration] = [:]
     private(set) var definitions: [String: SceneDefinition] = [:]
+    /// For each scene replaced by a file that extends its own id: the hidden id under which
+    /// the scene it builds on is kept (``replacedSceneID(of:)``).
+    private(set) var replacedScenes: [String: String] = [:]
     /// Problems by scene id, computed when first needed after a change and then kept, so
     /// adding many scenes one by one validates once, not once per scene.
     private var validation = ValidationCache()
@@ -254,7 +257,27 @@ public struct SceneRegistry: Sendable {
     }
 
     /// Puts a parsed scene (or the problems of a file that could not be parsed) in place.
+    ///
+    /// A scene that extends its own id (`"extends": "user-profile"` in `user-profile.json`)
+    /// builds on the scene of that id it replaces: the last one added that does not extend
+    /// its own id, kept under a hidden id. Any other scene replaces the id outright.
     mutating func setScene(id: String, definition: SceneDefinition?, bytes: [UInt8], parseDiagnostics: [Diagnostic]) {
+        var definition = definition
+        if definition?.extends == id {
+            if replacedScenes[id] == nil, var replaced = definitions[id] {
+                let hidden = Self.replacedSceneID(of: id)
+                replaced.id = hidden
+                definitions[hidden] = replaced
+                sources[hidden] = sources[id]
+                replacedScenes[id] = hidden
+            }
+            // With nothing to build on, `extends` stays the scene's own id: an error that
+            // says so when the scene is resolved.
+            if let hidden = replacedScenes[id] { definition?.extends = hidden }
+        } else if let hidden = replacedScenes.removeValue(forKey: id) {
+            definitions[hidden] = nil
+            sources[hidden] = nil
+        }
         definitions[id] = definition
         unparsable[id] = parseDiagnostics
         sources[id] = bytes
@@ -263,6 +286,10 @@ public struct SceneRegistry: Sendable {
 
     /// Forgets a scene (its definition, problems and text).
     mutating func removeScene(id: String) {
+        if let hidden = replacedScenes.removeValue(forKey: id) {
+            definitions[hidden] = nil
+            sources[hidden] = nil
+        }
         definitions[id] = nil
         unparsable[id] = nil
         sources[id] = nil
@@ -275,9 +302,16 @@ public struct SceneRegistry: Sendable {
         sources[sceneID].map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The ids of all known scenes, sorted, including scenes with errors.
+    /// The ids of all known scenes, sorted, including scenes with errors (not the scenes
+    /// others replaced and build on).
     public var sceneIDs: [String] {
-        Set(definitions.keys).union(unparsable.filter { !$0.value.isEmpty }.keys).sorted()
+        Set(definitions.keys).subtracting(replacedScenes.values).union(unparsable.filter { !$0.value.isEmpty }.keys).sorted()
+    }
+
+    /// The hidden id under which a scene replaced by one that extends it is kept: the
+    /// scene's id and `/replaced`, which no file name can give.
+    static func replacedSceneID(of id: String) -> String {
+        "\(id)/replaced"
     }
 
     /// The definition of a scene, if it could be parsed.

@@ -17,7 +17,12 @@ struct SceneValidator {
     init(registry: SceneRegistry) {
         self.registry = registry.detachedFromValidation
         var byFile: [String: SceneDefinition] = [:]
-        for definition in registry.definitions.values { byFile[definition.file] = definition }
+        // A scene replaced by one that extends it may come from a file of the same name (an
+        // app's Scenes/user-profile.json over the bundled one): the visible scene wins.
+        let replaced = Set(registry.replacedScenes.values)
+        for definition in registry.definitions.values.sorted(by: { replaced.contains($0.id) && !replaced.contains($1.id) }) {
+            byFile[definition.file] = definition
+        }
         definitionsByFile = byFile
         sceneIDs = registry.sceneIDs
         sceneIDSet = Set(sceneIDs)
@@ -49,6 +54,10 @@ struct SceneValidator {
 
     private mutating func error(_ message: String, file: String, path: String) {
         report(Diagnostic(.error, message, file: file, location: location(file, path), path: path))
+    }
+
+    private mutating func warning(_ message: String, file: String, path: String) {
+        report(Diagnostic(.warning, message, file: file, location: location(file, path), path: path))
     }
 
     private mutating func validate(_ sceneID: String) {
@@ -90,6 +99,7 @@ struct SceneValidator {
             for instance in variant.modules {
                 check(instance, parameters: parameters)
                 checkPrivacy(of: instance, in: variant)
+                checkActionOwners(of: instance)
                 checkEventsAreHandled(from: instance, in: variant)
             }
             checkLayout(variant)
@@ -250,6 +260,25 @@ struct SceneValidator {
     static func isCompatible(_ source: ParameterType, with target: ParameterType) -> Bool {
         source == target || (source == .int && target == .double) || (source == .userID && target == .string)
             || (source == .string && target == .userID) || (source == .int && target == .userID)
+    }
+
+    /// An owner-only action's owner is a `userID` parameter the module declares, so that the
+    /// router can tell who may take it; the instance should give it (else nobody may).
+    private mutating func checkActionOwners(of instance: ModuleInstance) {
+        guard let descriptor = registry.registrations[instance.type]?.descriptor else { return }
+        for (event, parameter) in descriptor.ownerOnlyActions.sorted(by: { $0.key < $1.key }) {
+            guard let spec = descriptor.parameter(named: parameter), spec.type == .userID else {
+                error(
+                    "\(descriptor.type) declares '\(event)' an owner-only action of the parameter '\(parameter)', which it does not declare as a userID parameter; fix the module's descriptor (ownerOnlyActions).",
+                    file: instance.file, path: instance.path)
+                continue
+            }
+            if instance.parameters[parameter] == nil, spec.defaultValue == nil {
+                warning(
+                    "\(descriptor.type) '\(instance.id)' gives no '\(parameter)', so nobody may take its owner-only action '\(event)'; give \"\(parameter)\": \"$viewer\" or a scene parameter.",
+                    file: instance.file, path: instance.path)
+            }
+        }
     }
 
     /// An owner-only module may appear only where the viewer must be its owner.

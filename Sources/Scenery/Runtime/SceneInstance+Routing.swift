@@ -136,13 +136,28 @@ extension SceneInstance {
         JSONValue.string(text).resolvingTemplates(in: environment, allowsEventFields: true).plainText
     }
 
-    /// Runs the origin module's default action, then hands the event to the host.
+    /// Runs the origin module's default action, then hands the event to the host (unless
+    /// the action failed).
     private func letThrough(origin: ModuleID?, trace: inout Trace) async {
         guard phase != .left else { return }
+        if let origin, let slot = slots[origin], let owner = slot.actionOwners[trace.current.name], owner == nil || owner != context.viewer {
+            // An owner-only action, and the viewer is not its owner: nothing may take it.
+            let parameter = slot.descriptor.ownerOnlyActions[trace.current.name] ?? "owner"
+            trace.note(.module(origin), .refused("only the user named by '\(parameter)' may take this action"))
+            trace.result = .cancelled(by: .module(origin))
+            return
+        }
         if let origin, let slot = slots[origin] {
             let local = Event(trace.current.name, from: trace.current.source.localComponent, payload: trace.current.payload)
-            await slot.module.perform(local)
-            trace.note(.module(origin), .performed)
+            do {
+                try await slot.module.perform(local)
+                trace.note(.module(origin), .performed)
+            } catch {
+                let reason = SceneryError.message(for: error)
+                trace.note(.module(origin), .failed(reason))
+                trace.result = .failed(in: .module(origin), reason: reason)
+                return
+            }
         }
         guard phase != .left else { return }
         await host.receive(trace.current)

@@ -76,6 +76,9 @@ public actor SceneInstance {
         let descriptor: ModuleDescriptor
         let module: any Module
         let timeout: Duration
+        /// The owner-only actions of the module's descriptor, by event name: the id of the
+        /// only user who may take each (`nil` when its parameter names nobody).
+        var actionOwners: [String: String?] = [:]
         var status: ModuleStatus = .idle
         var failure: String?
         /// Whether trying the failed load again may help (not for a missing record).

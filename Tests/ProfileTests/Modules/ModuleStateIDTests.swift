@@ -33,7 +33,7 @@ import Testing
         backend.injector.currentPlan = FaultPlan([.fail(service, operations: [.read, .write])])
         try? await module.load(.nextPage)
         if let action {
-            if await module.handle(action) == .pass { await module.perform(action) }
+            if await module.handle(action) == .pass { try? await module.perform(action) }
         }
         seen.append(("with a notice", await module.render()))
         backend.injector.currentPlan = FaultPlan()

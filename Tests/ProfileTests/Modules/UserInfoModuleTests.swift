@@ -49,7 +49,9 @@ import Testing
         let info = try module(user: "1", viewer: "2", log: log)
         try await info.load(.initial)
         backend.injector.currentPlan = FaultPlan([.fail(.relationships, operations: [.write])])
-        await info.perform(Event("user.unfollow", from: "follow"))
+        await #expect(throws: InjectedFault.self, "the route says the action failed") {
+            try await info.perform(Event("user.unfollow", from: "follow"))
+        }
         #expect(log.all.map { $0.texts(of: "follow") } == [["Follow"], ["Unfollow"]], "flipped at once, then rolled back")
         #expect(log.all.map { $0.texts(of: "followers") } == [["Followers: 4"], ["Followers: 5"]])
         #expect(await info.notice == "Couldn't unfollow Alice Liddell: The relationships service is unavailable (injected fault).")
@@ -59,7 +61,7 @@ import Testing
     @Test func unfollowPersistsWhenTheWriteSucceeds() async throws {
         let info = try module(user: "1", viewer: "2")
         try await info.load(.initial)
-        await info.perform(Event("user.unfollow", from: "follow"))
+        try await info.perform(Event("user.unfollow", from: "follow"))
         #expect(await info.render().texts(of: "follow") == ["Follow"])
         #expect(try await backend.store.profile(of: "1", viewer: "2").viewerFollows == false)
     }

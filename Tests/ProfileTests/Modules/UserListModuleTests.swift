@@ -42,7 +42,9 @@ import Testing
         let people = try module(user: "1", list: "followers", presenter: "follow", viewer: "1", log: log)
         try await people.load(.initial)
         backend.injector.currentPlan = FaultPlan([.fail(.relationships, operations: [.write])])
-        await people.perform(Event("user.follow", from: "user.5.action", payload: ["user": "5", "name": "Dana Quiet"]))
+        await #expect(throws: InjectedFault.self) {
+            try await people.perform(Event("user.follow", from: "user.5.action", payload: ["user": "5", "name": "Dana Quiet"]))
+        }
         #expect(log.all.map { $0.texts(of: "user.5.action") } == [["Following"], ["+ Follow"]])
         #expect(await people.notice == "Couldn't update Dana Quiet: The relationships service is unavailable (injected fault).")
         #expect(try await backend.store.profile(of: "5", viewer: "1").viewerFollows == false)
@@ -53,7 +55,7 @@ import Testing
         let people = try module(user: "1", list: "followers", presenter: "friend", viewer: "5")
         try await people.load(.initial)
         #expect(await people.render().texts(of: "user.2.action") == ["Accept"])
-        await people.perform(Event("friend.accept", from: "user.2.action", payload: ["user": "2"]))
+        try await people.perform(Event("friend.accept", from: "user.2.action", payload: ["user": "2"]))
         #expect(await people.render().texts(of: "user.2.action") == ["Friends"])
         let friends = try await backend.store.users(.friends, of: "5", viewer: nil, page: PageRequest(limit: 10))
         #expect(friends.items.map(\.id) == ["2"])

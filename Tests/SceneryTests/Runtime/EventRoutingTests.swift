@@ -52,6 +52,20 @@ import Testing
         #expect(service.journal.all.contains("unfollow 1"))
     }
 
+    @Test func anActionThatFailsEndsTheRouteThereAndNeverReachesTheHost() async throws {
+        service.setBehavior(.fail("The follow service is down."), for: "write")
+        let host = RecordingHost()
+        let scene = try await registry.assemble("list", for: otherViewer, host: host)
+        let outcome = try await unfollow(in: scene)
+        #expect(outcome.route.map(\.description) == ["module info: passed", "scene: passed", "module info: failed: The follow service is down."])
+        #expect(outcome.route.last?.action == .failed("The follow service is down."))
+        #expect(outcome.result == .failed(in: .module("info"), reason: "The follow service is down."))
+        #expect(outcome.result.description == "failed in module info: The follow service is down.")
+        #expect(host.receivedEvents.isEmpty, "nothing happened to tell the host of")
+        #expect(!service.journal.all.contains("unfollow 1"))
+        #expect(await scene.render().visibleTexts.contains("Unfollow"), "still following")
+    }
+
     @Test func moduleThatHandlesAnEventStopsItThere() async throws {
         let host = RecordingHost()
         let scene = try await registry.assemble("list", for: otherViewer, host: host)

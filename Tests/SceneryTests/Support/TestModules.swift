@@ -33,6 +33,12 @@ final class TestService: Sendable {
         behaviors.withLock { $0[key] = behavior }
     }
 
+    /// Throws when writes are set to fail (the behavior for "write").
+    func write(_ entry: String) throws {
+        if case .fail(let message) = behaviors.withLock({ $0["write"] }) { throw TestServiceError(message: message) }
+        journal.record(entry)
+    }
+
     func fetch(_ key: String) async throws {
         journal.record("load \(key)")
         switch behaviors.withLock({ $0[key] }) ?? .succeed {
@@ -107,10 +113,10 @@ actor ProfileTestModule: Module {
         }
     }
 
-    func perform(_ event: Event) async {
+    func perform(_ event: Event) async throws {
         guard event.name == "user.unfollow" else { return }
+        try service.write("unfollow \(user)")
         isFollowing = false
-        service.journal.record("unfollow \(user)")
         await context.setNeedsRender()
     }
 

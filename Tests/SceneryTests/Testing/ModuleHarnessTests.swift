@@ -40,6 +40,21 @@ import Testing
         #expect(service.journal.all.contains("unfollow 1"))
     }
 
+    @Test func aFailedActionIsAnEffectTheTestTakes() async throws {
+        service.setBehavior(.fail("The follow service is down."), for: "write")
+        let harness = try profile()
+        try await harness.load { _ in }
+        try await harness.tap("follow") { _ in }
+        try await harness.receiveEvent("user.unfollow")
+        try await harness.receiveFailure { #expect($0 == "The follow service is down.") }
+        try harness.finish()
+        try await harness.tap("follow") { _ in }
+        try await harness.receiveEvent("user.unfollow")
+        let unaccounted = #expect(throws: ExpectationFailure.self) { try harness.finish() }
+        #expect(unaccounted?.message.contains("the action of 'user.unfollow' failed: The follow service is down.") == true)
+        #expect(!service.journal.all.contains("unfollow 1"))
+    }
+
     @Test func anEffectLeftUnaccountedForFailsTheNextStep() async throws {
         let harness = try profile()
         try await harness.load { _ in }

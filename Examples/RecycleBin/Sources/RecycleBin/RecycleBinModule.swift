@@ -38,7 +38,10 @@ public actor RecycleBinModule: Module {
         ],
         sends: [restore],
         performs: [restore],
-        ownerOnlyParameter: "owner")
+        ownerOnlyParameter: "owner",
+        // Only the bin's owner may restore, whatever a scene or a forged message says: the
+        // router refuses it to anyone else before perform(_:) runs.
+        ownerOnlyActions: [restore.name: "owner"])
 
     /// The error a non-owner gets.
     public static let privacyMessage = "The recycle bin is private: only its owner can see it."
@@ -99,7 +102,9 @@ public actor RecycleBinModule: Module {
     }
 
     /// Restores the blog once the scene let `bin.restore` through: it leaves the list at once.
-    public func perform(_ event: Event) async {
+    /// - Throws: The bin's error, after showing it under the list (the route says the
+    ///   restore failed, and the host never hears of it).
+    public func perform(_ event: Event) async throws {
         guard let restore = try? Self.restore.payload(of: event), case .loaded(let blogs) = state else { return }
         do {
             try await bin.restore(restore.blog, owner: owner)
@@ -108,6 +113,8 @@ public actor RecycleBinModule: Module {
             restoreFailure = nil
         } catch {
             restoreFailure = "Couldn't restore: \(SceneryError.message(for: error))"
+            await context.setNeedsRender()
+            throw error
         }
         await context.setNeedsRender()
     }

@@ -48,6 +48,17 @@ import Testing
         #expect(try await bin.deletedBlogs(of: "1", viewer: "1") == [march])
     }
 
+    @Test func aForgedRestoreFromAnotherViewerIsRefusedBeforeTheModuleActs() async throws {
+        let bin = DemoRecycleBin(["1": [march]])
+        let harness = try harness(viewer: "2", bin: bin)
+        let forged = RecycleBinModule.restore.event(.init(blog: 7, title: "Draft of March"), from: "row.7.restore")
+        try await harness.send(forged) { tree in try RenderExpectation.hides("Draft of March").verify(tree) }
+        try await harness.receiveEvent("bin.restore")
+        try await harness.receiveRefusal { #expect($0 == "only the user named by 'owner' may take this action") }
+        try harness.finish()
+        #expect(try await bin.deletedBlogs(of: "1", viewer: "1") == [march], "nothing restored")
+    }
+
     @Test func anotherViewerNeverSeesTheBin() async throws {
         let harness = try harness(viewer: "2", bin: DemoRecycleBin(["1": [march]]))
         await #expect(throws: ProfileError.notPermitted(RecycleBinModule.privacyMessage)) { try await harness.load() }
@@ -66,6 +77,8 @@ import Testing
         }
         try await harness.receiveEvent("bin.restore")
         try await harness.receiveUpdate { _ in }
+        // The action failed: the route says so, and the host never hears of the restore.
+        try await harness.receiveFailure { #expect($0 == "The bin service is unavailable (injected fault).") }
         try harness.finish()
     }
 
