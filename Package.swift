@@ -42,7 +42,7 @@ let package = Package(
         // The bundled scene files (top-level Scenes/) as package resources, so that a
         // dependency's scenes can extend them without a checkout on disk.
         // Listed one by one (SwiftPM copies no folder it is itself in); a test checks that
-        // every file of Scenes/ is here.
+        // every file of Scenes/ is here. The build plugin validates them.
         .target(
             name: "SceneryScenes", dependencies: ["Scenery"], path: "Scenes",
             resources: [
@@ -55,7 +55,9 @@ let package = Package(
                 .copy("user-blogs.json"),
                 .copy("user-profile-zh.json"),
                 .copy("user-profile.json"),
-            ]),
+            ],
+            // Validated on every build: a broken scene file fails `swift build`.
+            plugins: ["SceneryValidationPlugin"]),
 
         // The example profile domain: values and one service protocol per need.
         .target(name: "ProfileDomain", dependencies: ["Scenery"]),

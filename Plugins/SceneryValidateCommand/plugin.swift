@@ -7,20 +7,11 @@ import PackagePlugin
 struct SceneryValidateCommand: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         let paths = arguments.isEmpty ? [context.package.directoryURL.appending(path: "Scenes")] : arguments.map { URL(filePath: $0) }
-        var files: [URL] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
-                Diagnostics.error("No such file or directory '\(path.path)'; pass scene files or a directory of them.")
-                throw ExitCode.failure
-            }
-            if isDirectory.boolValue {
-                files += ((try? FileManager.default.contentsOfDirectory(at: path, includingPropertiesForKeys: nil)) ?? [])
-                    .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasSuffix(".schema.json") }
-            } else {
-                files.append(path)
-            }
+        for path in paths where !FileManager.default.fileExists(atPath: path.path) {
+            Diagnostics.error("No such file or directory '\(path.path)'; pass scene files or a directory of them.")
+            throw ExitCode.failure
         }
+        let files = SceneFiles.find(in: paths)
         let tool = try context.tool(named: "SceneryValidator")
         let process = try Process.run(tool.url, arguments: files.map(\.path))
         process.waitUntilExit()

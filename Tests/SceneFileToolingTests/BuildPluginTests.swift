@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// A package that depends on Scenery by path and applies the build plugin: a broken scene
-/// fails its build with the right diagnostic, a correct one builds and the generated
-/// `BundledScene` lists the scenes.
+/// A package that depends on Scenery by path and applies the build plugin to a target with
+/// a `Scenes` folder resource: a broken scene fails its build with the right diagnostic, a
+/// correct one builds and the generated `BundledScene` lists the scenes.
 @Suite(.serialized) struct BuildPluginTests {
     @Test func aBrokenSceneFailsTheBuildAndACorrectOnePasses() async throws {
         let work = FileManager.default.temporaryDirectory.appending(path: "scenery-plugin-\(UUID().uuidString)")
@@ -24,6 +24,7 @@ import Testing
                 targets: [
                     .executableTarget(
                         name: "Consumer",
+                        resources: [.copy("Scenes")],
                         plugins: [.plugin(name: "SceneryValidationPlugin", package: "\(scenery.lastPathComponent)")])
                 ]
             )
@@ -32,7 +33,8 @@ import Testing
         ).write(to: package.appending(path: "Package.swift"))
         let scratch = ["--scratch-path", work.appending(path: "build").path]
         // 1. A broken scene: the build fails with file:line:column.
-        let broken = package.appending(path: "Scenes/broken.json")
+        // The target's own scene files (its Scenes folder resource), not the package root's.
+        let broken = package.appending(path: "Sources/Consumer/Scenes/broken.json")
         try Data(
             """
             {

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ModuleManifestTests {
     @Test func declaresModuleTypesForValidation() throws {
-        let manifest = try ModuleManifest.load(from: Paths.fixtures.appending(path: "PluginConsumer/Scenes/greeting.modules.json"))
+        let manifest = try ModuleManifest.load(from: Paths.fixtures.appending(path: "PluginConsumer/Sources/Consumer/Scenes/greeting.modules.json"))
         let greeting = try #require(manifest.modules.first)
         #expect(greeting.type == "GreetingModule")
         #expect(greeting.events == ["greeting.wave"])
@@ -22,7 +22,7 @@ import Testing
     /// An event a module lets bubble must end somewhere: a rule, the module's own default
     /// action, or a host event the app declared. Otherwise its control does nothing.
     @Test func anEventNothingHandlesIsAWarningAtTheModule() throws {
-        let manifest = try ModuleManifest.load(from: Paths.fixtures.appending(path: "PluginConsumer/Scenes/greeting.modules.json"))
+        let manifest = try ModuleManifest.load(from: Paths.fixtures.appending(path: "PluginConsumer/Sources/Consumer/Scenes/greeting.modules.json"))
         var registry = SceneRegistry()
         registry.declareModules(from: manifest)
         let source = """

@@ -71,7 +71,7 @@ import Testing
 
     @Test func manifestsDeclareModulesAndAreNeverReadAsScenes() async throws {
         defer { cli.cleanUp() }
-        let fixture = CommandRunner.packageRoot.appending(path: "Tests/SceneFileToolingTests/Fixtures/PluginConsumer/Scenes")
+        let fixture = CommandRunner.packageRoot.appending(path: "Tests/SceneFileToolingTests/Fixtures/PluginConsumer/Sources/Consumer/Scenes")
         let validate = try await cli.run(["validate", fixture.path])
         #expect(validate.status == 0, "\(validate.output)\(validate.error)")
         #expect(validate.output == "2 scene file(s) valid.\n")

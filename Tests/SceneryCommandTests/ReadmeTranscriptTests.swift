@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Every terminal transcript in the README (`$ swift run scenery …` followed by its
-/// output) is run on fresh demo data and must print exactly what the README shows, so a
-/// reader who copies a command gets the output they were promised, and a copied line greps.
+/// Every terminal transcript in the README and in the guides (the DocC articles of
+/// `Sources/Scenery/Scenery.docc`) — `$ swift run scenery …` followed by its output — is
+/// run on fresh demo data and must print exactly what is shown, so a reader who copies a
+/// command gets the output they were promised, and a copied line greps.
 @Suite struct ReadmeTranscriptTests {
     /// One command of a transcript, what it is fed, and what it prints.
     struct Transcript: CustomTestStringConvertible, Sendable {
@@ -14,11 +15,18 @@ import Testing
     }
 
     static let readme = CommandRunner.packageRoot.appending(path: "README.md")
+    static let guides = CommandRunner.packageRoot.appending(path: "Sources/Scenery/Scenery.docc")
+
+    /// The README and every article.
+    static let documents: [URL] = {
+        let articles = (try? FileManager.default.contentsOfDirectory(atPath: guides.path)) ?? []
+        return [readme] + articles.filter { $0.hasSuffix(".md") }.sorted().map { guides.appending(path: $0) }
+    }()
 
     /// The transcripts of the README's ```text blocks. In an `interact` transcript, what the
     /// person typed follows the `> ` and `[y/N] ` prompts.
     static let transcripts: [Transcript] = {
-        guard let text = try? String(contentsOf: readme, encoding: .utf8) else { return [] }
+        let text = documents.compactMap { try? String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
         var found: [Transcript] = []
         for block in text.components(separatedBy: "```text\n").dropFirst() {
             let body = block.components(separatedBy: "\n```")[0]
@@ -47,7 +55,10 @@ import Testing
         }
     }()
 
-    @Test func theReadmeHasTranscripts() {
+    @Test func theReadmeAndTheGuidesHaveTranscripts() throws {
+        #expect(Self.documents.count >= 10, "the README and the guides")
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        #expect(readme.contains("$ swift run scenery run "), "the README shows a transcript too")
         #expect(Self.transcripts.count >= 6)
         #expect(Self.transcripts.contains { $0.arguments.first == "interact" })
     }

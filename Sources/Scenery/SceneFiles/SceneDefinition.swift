@@ -1,8 +1,8 @@
 /// A scene as a scene file describes it: parameters, modules, variants, layout, event rules.
 ///
 /// Definitions are data, loaded at run time from `Scenes/<id>.json` by
-/// ``SceneRegistry/loadScenes(in:)``; the file name is the scene id. See the README's
-/// "Scene files" section for the format.
+/// ``SceneRegistry/loadScenes(in:)``; the file name is the scene id. See <doc:SceneFiles>
+/// for the format.
 public struct SceneDefinition: Sendable {
     /// The scene id: the file name without `.json`.
     public var id: String

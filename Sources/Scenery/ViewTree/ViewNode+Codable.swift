@@ -1,7 +1,7 @@
 import Foundation
 
 /// The JSON form of a view tree: every node is an object with `id` and `type`, and
-/// the fields of its type. See the "View tree JSON format" section of the README.
+/// the fields of its type. See <doc:UpdatesAndOrdering>.
 extension ViewNode: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, type, text, role, url, symbol, alt, title, event, style, axis, children

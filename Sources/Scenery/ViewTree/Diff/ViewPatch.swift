@@ -9,7 +9,7 @@
 ///    ascending index, so each index is final;
 /// 4. apply `update`s: an element's own properties, never its children.
 ///
-/// JSON (see the README's "Patch stream format"):
+/// JSON (see <doc:UpdatesAndOrdering>):
 /// ```json
 /// {"op":"delete","id":"blogs/blog.3"}
 /// {"op":"insert","parent":"blogs/all","index":0,"node":{…}}

@@ -1,2 +1,2 @@
-// Uses what the Scenery build plugin generated from Scenes/: the build fails if a scene is invalid.
+// Uses what the Scenery build plugin generated from its Scenes folder: the build fails if a scene is invalid.
 print(BundledScene.allCases.map(\.rawValue).joined(separator: ","))
