@@ -22,24 +22,13 @@ public struct NIOSceneTransport: SceneTransport {
     }
 
     public func get(_ url: URL, headers: [String: String], limits: RemoteScenes.Limits) async throws(SceneTransportFailure) -> SceneTransportResponse {
-        var current = url
-        for _ in 0..<5 {
-            let response = try await getOnce(current, headers: headers, limits: limits)
-            guard (300..<400).contains(response.status), response.status != 304, let location = response.headers["location"],
-                let next = URL(string: location, relativeTo: current)?.absoluteURL,
-                next.scheme == current.scheme, next.host == current.host, next.port == current.port
-            else { return response }
-            current = next
+        try await PlainHTTP.followingRedirects(from: url) { (url) async throws(SceneTransportFailure) in
+            try await getOnce(url, headers: headers, limits: limits)
         }
-        throw SceneTransportFailure("\(url.absoluteString) redirected more than five times")
     }
 
     private func getOnce(_ url: URL, headers: [String: String], limits: RemoteScenes.Limits) async throws(SceneTransportFailure) -> SceneTransportResponse {
-        guard url.scheme == "http", let host = url.host, !host.isEmpty else {
-            throw SceneTransportFailure(
-                "\(url.absoluteString) is not an http:// address; the scenery command fetches scenes over plain HTTP (apps use URLSessionSceneTransport for HTTPS)"
-            )
-        }
+        let host = try PlainHTTP.host(of: url)
         let port = url.port ?? 80
         var path = url.path.isEmpty ? "/" : url.path
         if let query = url.query { path += "?\(query)" }
