@@ -76,9 +76,15 @@ struct SceneValidator {
         // The payload keys of each event whose every sender declares them (typed events).
         var payloads: [String: Set<String>] = [:]
         var untyped: Set<String> = []
+        // A module of an unknown type (already an error) may send anything: the rules are not
+        // checked against what the others send, so one typo does not cascade.
+        var hasUnknownType = false
         for variant in resolved.variants {
             for instance in variant.modules {
-                guard let descriptor = registry.registrations[instance.type]?.descriptor else { continue }
+                guard let descriptor = registry.registrations[instance.type]?.descriptor else {
+                    hasUnknownType = true
+                    continue
+                }
                 emitted.formUnion(descriptor.events)
                 for event in descriptor.events {
                     if let keys = descriptor.payloadKeys[event] { payloads[event, default: []].formUnion(keys) } else { untyped.insert(event) }
@@ -104,7 +110,9 @@ struct SceneValidator {
             }
             checkLayout(variant)
             for rule in variant.rules {
-                check(rule, parameters: parameters, emitted: emitted, payloadKeys: rule.on.hasSuffix("*") ? nil : payloads[rule.on])
+                check(
+                    rule, parameters: parameters, emitted: hasUnknownType ? nil : emitted,
+                    payloadKeys: rule.on.hasSuffix("*") || hasUnknownType ? nil : payloads[rule.on])
             }
         }
     }
@@ -329,11 +337,12 @@ struct SceneValidator {
 
     /// `payloadKeys`: the keys of the rule's event payload when every module that sends it
     /// declares them; `$event.key` and `event.key` must name one.
-    private mutating func check(_ rule: EventRule, parameters: [String: ParameterSpec], emitted: Set<String>, payloadKeys: Set<String>?) {
+    /// `emitted`: the events the scene's modules send, `nil` when a module's type is unknown.
+    private mutating func check(_ rule: EventRule, parameters: [String: ParameterSpec], emitted: Set<String>?, payloadKeys: Set<String>?) {
         let file = rule.file
         let path = rule.path
         let isBuiltIn = SceneEvents.isBuiltIn(rule.on)
-        if !isBuiltIn {
+        if !isBuiltIn, let emitted {
             let matched = rule.on.hasSuffix("*") ? emitted.contains { rule.matches($0) } : emitted.contains(rule.on)
             if !matched {
                 let list = emitted.isEmpty ? "no module here emits events" : "events emitted here: \(emitted.sorted().joined(separator: ", "))"

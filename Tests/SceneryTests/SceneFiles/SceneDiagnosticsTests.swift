@@ -276,6 +276,15 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                 }
                 """,
             line: 3, column: 16, message: "'timeout' must be a whole number of milliseconds from 1 to 600000."),
+        BadScene(
+            name: "an unknown module type, and nothing else: its rules are not checked against the other modules",
+            source: """
+                {
+                  "modules": [ { "id": "a", "type": "TextModul" } ],
+                  "events": [ { "on": "item.pick", "when": "event.x == 1", "confirm": { "title": "Sure $event.titel?" } } ]
+                }
+                """,
+            line: 2, column: 37, message: "Unknown module type 'TextModul'; did you mean 'TextModule'?"),
     ]
 
     func diagnostics(of source: String) -> [Diagnostic] {
@@ -312,10 +321,13 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                     { "id": "b", "type": "ProfileModule", "params": { "user": "$who" } },
                     { "id": "c", "type": "ItemsModule", "params": { "owner": "$user", "pageSize": true } }
                   ],
-                  "events": [ { "on": "nothing.here", "block": true } ]
+                  "events": [ { "on": "nothing.here", "navigate": { "scene": "nowhere" } } ]
                 }
                 """)
-        #expect(found.map { $0.location?.line } == [4, 5, 6, 8])
+        // The rule's event is not checked against the modules (the unknown type may send
+        // it), its navigation is.
+        #expect(found.map { $0.location?.line } == [4, 5, 6, 8], "\(found.map(\.description))")
+        #expect(!found.contains { $0.message.contains("No module in this scene emits") })
     }
 
     @Test func checksReferencesEvenWhenTheModuleTypeIsUnknown() {
