@@ -157,21 +157,14 @@ public actor BlogModule: Module {
             changedMeanwhile.insert(id)
             return
         }
-        let fresh: Blog
-        do {
-            fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
-        } catch {
-            noticeLine.showStale(error)
-            live.retry(.blog(id))
-            return await context.setNeedsRender()
-        }
-        let hadNotice = noticeLine.clearStale()
-        guard let held = list.item(withID: id), !likesInFlight.contains(id), fresh != held else {
-            if hadNotice { await context.setNeedsRender() }
+        let fetched = await Result { try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }) }
+        let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .blog(id), with: live)
+        guard let fresh, let held = list.item(withID: id), !likesInFlight.contains(id), fresh != held else {
+            if noticeChanged { await context.setNeedsRender() }
             return
         }
         list.replace(fresh)
-        if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
+        if noticeChanged { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
     }
 
     /// One blog's row (selecting it sends `blog.open`).

@@ -60,17 +60,10 @@ public actor BlogPostModule: Module {
             changedMeanwhile = true
             return
         }
-        let fresh: Blog
-        do {
-            fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
-        } catch {
-            noticeLine.showStale(error)
-            live.retry(.blog(id))
-            return await context.setNeedsRender()
-        }
-        let hadNotice = noticeLine.clearStale()
-        guard !isWriting, fresh != state.value else {
-            if hadNotice { await context.setNeedsRender() }
+        let fetched = await Result { try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }) }
+        let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .blog(id), with: live)
+        guard let fresh, !isWriting, fresh != state.value else {
+            if noticeChanged { await context.setNeedsRender() }
             return
         }
         state = .loaded(fresh)

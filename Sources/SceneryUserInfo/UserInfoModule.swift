@@ -74,17 +74,10 @@ public actor UserInfoModule: Module {
             changedMeanwhile = true
             return
         }
-        let fresh: UserProfile
-        do {
-            fresh = try await profiles.profile(of: user, viewer: viewer)
-        } catch {
-            noticeLine.showStale(error)
-            live.retry(.profile(user))
-            return await context.setNeedsRender()
-        }
-        let hadNotice = noticeLine.clearStale()
-        guard !isWriting, fresh != state.value else {
-            if hadNotice { await context.setNeedsRender() }
+        let fetched = await Result { try await profiles.profile(of: user, viewer: viewer) }
+        let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .profile(user), with: live)
+        guard let fresh, !isWriting, fresh != state.value else {
+            if noticeChanged { await context.setNeedsRender() }
             return
         }
         state = .loaded(fresh)

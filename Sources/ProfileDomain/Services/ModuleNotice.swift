@@ -34,6 +34,28 @@ public struct ModuleNotice: Sendable, Hashable {
         isStale = true
     }
 
+    /// Takes what fetching a live change came to: a failure shows the stale notice and has
+    /// `live` try `change` again; a success removes a stale notice. Returns the value
+    /// fetched (`nil` after a failure) and whether the line changed, so that the module
+    /// renders it.
+    ///
+    /// ```swift
+    /// let fetched = await Result { try await blogs.blog(id, viewer: viewer) }
+    /// let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .blog(id), with: live)
+    /// ```
+    public mutating func settle<Value>(
+        _ fetched: Result<Value, any Error>, retrying change: ProfileChange, with live: LiveChanges
+    ) -> (value: Value?, noticeChanged: Bool) {
+        switch fetched {
+        case .success(let value):
+            return (value, clearStale())
+        case .failure(let error):
+            showStale(error)
+            live.retry(change)
+            return (nil, true)
+        }
+    }
+
     /// Removes a stale notice (a fetch succeeded); `true` if there was one, so that the
     /// module renders the line away.
     @discardableResult
