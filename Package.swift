@@ -159,6 +159,14 @@ let package = Package(
                 "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryTool", "Scenery", "SceneryTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
+        // The guides' Swift samples as code that compiles and runs, and the check that every
+        // ```swift block of the README and the articles stands in it.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "Scenery", "SceneryTesting", "SceneryScenes", "ProfileDomain", "ProfileStore", "SceneryProfile", "SceneryBlogs",
+                "SceneryRemote", "SceneryURLSession",
+            ]),
         .testTarget(
             name: "ProfileTests",
             dependencies: [

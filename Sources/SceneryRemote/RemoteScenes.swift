@@ -185,7 +185,9 @@ public actor RemoteScenes {
     }
 
     /// Refreshes if the last refresh is at least ``refreshInterval`` ago (or there was none);
-    /// returns `nil` when it was not due.
+    /// returns `nil` when it was not due. What it rejected also reaches ``events()``, so an
+    /// app that watches those may ignore the result.
+    @discardableResult
     public func refreshIfDue() async -> [Diagnostic]? {
         if let lastRefresh, ContinuousClock.now - lastRefresh < refreshInterval { return nil }
         return await refresh()

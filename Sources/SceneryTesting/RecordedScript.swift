@@ -11,7 +11,7 @@ import Scenery
 /// recording, commit it, and run again.
 ///
 /// ```json
-/// { "scene": "user-profile-bin", "viewer": "1", "arguments": { "user": "1" },
+/// { "scene": "user-profile", "viewer": "1", "arguments": { "user": "1" },
 ///   "data": { "bin": [ { "id": 7, "title": "Draft of March" } ] },
 ///   "steps": [ { "tap": "bin/row.7.restore", "answers": [true] } ] }
 /// ```

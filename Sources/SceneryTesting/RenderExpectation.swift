@@ -55,6 +55,13 @@ extension RenderExpectation {
         }
     }
 
+    /// The tree has no node with the id: a control this viewer must not be offered, say.
+    public static func lacksNode(_ id: NodeID) -> RenderExpectation {
+        RenderExpectation("have no node '\(id)'") { tree in
+            tree.node(withID: id) == nil ? nil : "it has one."
+        }
+    }
+
     /// The tree shows the module, optionally with a status.
     public static func showsModule(_ id: ModuleID, status: ModuleStatus? = nil) -> RenderExpectation {
         RenderExpectation("show module '\(id)'\(status.map { " \($0.rawValue)" } ?? "")") { tree in

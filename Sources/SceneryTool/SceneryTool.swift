@@ -14,7 +14,7 @@ import Foundation
 /// ```
 ///
 /// ```text
-/// $ swift run recycle-bin run user-profile-bin --viewer 1 --arg user=1
+/// $ swift run recycle-bin run user-profile --viewer 1 --arg user=1
 /// $ swift run recycle-bin validate Scenes
 /// ```
 ///

@@ -389,22 +389,22 @@ extension SceneRegistry {
                 items.append(.tabs(id: id, tabs: kept))
             }
         }
+        // Modules the layout does not name go to the bottom, in module order; then those with
+        // a placement go next to their anchor, which may be one of those (a scene with no
+        // layout of its own places an added module "after" an inherited one, too).
+        let unplaced = modules.filter { !placed.contains($0.id) }
+        items += unplaced.filter { $0.placement == nil }.map { LayoutItem.module($0.id) }
         var top = 0
-        var bottom: [ModuleID] = []
-        for module in modules where !placed.contains(module.id) {
-            placed.insert(module.id)
-            guard let placement = module.placement else {
-                bottom.append(module.id)
-                continue
-            }
+        for module in unplaced {
+            guard let placement = module.placement else { continue }
             if placement == .top {
                 items.insert(.module(module.id), at: top)
                 top += 1
             } else if !Self.place(module.id, placement, in: &items) {
-                bottom.append(module.id)  // its anchor is not on the page (a diagnostic says so)
+                items.append(.module(module.id))  // its anchor is not on the page (a diagnostic says so)
             }
         }
-        return items + bottom.map(LayoutItem.module)
+        return items
     }
 
     /// Puts `id` next to its placement's anchor, at the top level or inside the anchor's tab;

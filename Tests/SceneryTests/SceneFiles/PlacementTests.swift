@@ -50,6 +50,23 @@ import Testing
         #expect(modules == ["info", "friends", "blogs", "drafts", "note"])
     }
 
+    @Test func anAddedModuleIsPlacedInAPageWithNoLayoutOfItsOwn() async throws {
+        let plain = """
+            { "parameters": { "user": "userID" }, "modules": [
+              { "id": "info", "type": "ProfileModule", "params": { "user": "$user" } },
+              { "id": "friends", "type": "ProfileModule", "params": { "user": "$user" } },
+              { "id": "blogs", "type": "ProfileModule", "params": { "user": "$user" } } ] }
+            """
+        let modules = try await order(
+            of: """
+                { "extends": "profile", "modules": [
+                  { "id": "album", "type": "ProfileModule", "params": { "user": "$user" }, "after": "friends" },
+                  { "id": "banner", "type": "ProfileModule", "params": { "user": "$user" }, "at": "top" },
+                  { "id": "footer", "type": "ProfileModule", "params": { "user": "$user" } } ] }
+                """, extending: plain)
+        #expect(modules == ["banner", "info", "friends", "album", "blogs", "footer"])
+    }
+
     @Test func aPlacementNextToNoModuleIsAnErrorWithWhereAndWhatToDo() {
         var registry = SceneRegistry.testing(TestService())
         registry.addScene(id: "profile", source: Self.profile)

@@ -38,6 +38,19 @@ import Testing
         #expect(try await bin.deletedBlogs(of: "1", viewer: "1") == [april])
     }
 
+    /// The sample of the Testing guide, word for word (DocumentationSampleTests checks it stands here).
+    @Test func theTestingGuideSampleRuns() async throws {
+        let bin = DemoRecycleBin(["1": [march, april]])
+        let harness = try ModuleHarness(RecycleBinModule.self, parameters: ["owner": "1"], viewer: "1") {
+            try RecycleBinModule(parameters: $0, context: $1, bin: bin)
+        }
+        try await harness.load { try RenderExpectation.shows("Draft of March").verify($0) }
+        try await harness.tap("row.7.restore") { try RenderExpectation.hides("Draft of March").verify($0) }
+        try await harness.receiveEvent("bin.restore") { #expect($0.payload["blog"] == 7) }
+        try await harness.receiveUpdate { _ in }  // the module's setNeedsRender() after restoring
+        try harness.finish()  // fails on anything left unaccounted for
+    }
+
     @Test func aRestoreTheSceneStopsChangesNothing() async throws {
         let bin = DemoRecycleBin(["1": [march]])
         let harness = try harness(viewer: "1", bin: bin)

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// Every Swift sample in the README and the guides (the DocC articles of
+/// `Sources/Scenery/Scenery.docc`) is compiled code: each ```swift block must stand, line
+/// for line (indentation aside), in a Swift file that a build compiles — this target's
+/// `Samples/`, or the example package's sources and tests, which `.ci/run` builds. A sample
+/// that drifts from the API then fails here, naming the article and the line, instead of
+/// misleading a reader. The samples in `Samples/` also run where they can (their tests).
+@Suite struct DocumentationSampleTests {
+    /// One ```swift block of a document.
+    struct Sample: CustomTestStringConvertible, Sendable {
+        var document: String
+        var line: Int
+        var lines: [String]
+        var testDescription: String { "\(document):\(line)" }
+    }
+
+    static let packageRoot = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let guides = packageRoot.appending(path: "Sources/Scenery/Scenery.docc")
+
+    /// Blocks that are not Swift a target compiles, each with the reason; matched by the
+    /// document and the block's first line, so a new block cannot hide among them.
+    static let notCompiled: [String: String] = [
+        "SceneFiles.md: // Package.swift of your app":
+            "a fragment of a package manifest; Tests/SceneFileToolingTests builds a real consumer package with the plugin"
+    ]
+
+    /// The README and every article, with their ```swift blocks.
+    static let samples: [Sample] = {
+        let articles = ((try? FileManager.default.contentsOfDirectory(atPath: guides.path)) ?? []).filter { $0.hasSuffix(".md") }.sorted()
+        let documents = [packageRoot.appending(path: "README.md")] + articles.map { guides.appending(path: $0) }
+        var found: [Sample] = []
+        for document in documents {
+            guard let text = try? String(contentsOf: document, encoding: .utf8) else { continue }
+            var current: Sample?
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
+                    current = Sample(document: document.lastPathComponent, line: index + 1, lines: [])
+                } else if let sample = current, line.trimmingCharacters(in: .whitespaces) == "```" {
+                    found.append(sample)
+                    current = nil
+                } else {
+                    current?.lines.append(String(line))
+                }
+            }
+        }
+        return found
+    }()
+
+    /// The lines of every Swift file that a build compiles and a sample may stand in.
+    static let compiledSources: [(file: String, lines: [String])] = {
+        let folders = [
+            packageRoot.appending(path: "Tests/DocumentationTests/Samples"),
+            packageRoot.appending(path: "Examples/RecycleBin/Sources"),
+            packageRoot.appending(path: "Examples/RecycleBin/Tests"),
+        ]
+        var sources: [(String, [String])] = []
+        for folder in folders {
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+            for file in files where file.pathExtension == "swift" {
+                guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+                sources.append((file.lastPathComponent, normalized(text.components(separatedBy: "\n"))))
+            }
+        }
+        return sources
+    }()
+
+    /// Lines without their indentation, trailing spaces and the spaces that align comments
+    /// (runs of spaces count as one), blank lines dropped: the formatter's layout of a line
+    /// and the article's may differ in nothing else.
+    static func normalized(_ lines: [String]) -> [String] {
+        lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }.filter { !$0.isEmpty }
+    }
+
+    @Test func theGuidesHaveSwiftSamples() {
+        #expect(Self.samples.count >= 12, "found \(Self.samples.map(\.testDescription))")
+        #expect(Self.compiledSources.count >= 5)
+    }
+
+    @Test(arguments: samples)
+    func everySwiftSampleIsCompiledCode(_ sample: Sample) {
+        let wanted = Self.normalized(sample.lines)
+        guard let first = wanted.first else {
+            Issue.record("\(sample.testDescription): an empty ```swift block; remove it")
+            return
+        }
+        if Self.notCompiled["\(sample.document): \(first)"] != nil { return }
+        let standsSomewhere = Self.compiledSources.contains { source in
+            source.lines.indices.contains { start in
+                start + wanted.count <= source.lines.count && Array(source.lines[start..<start + wanted.count]) == wanted
+            }
+        }
+        #expect(
+            standsSomewhere,
+            """
+            \(sample.testDescription): this ```swift sample is not in any compiled file. Put it, line for line, in a file of \
+            Tests/DocumentationTests/Samples (inside a function where it is statements) and make that compile, or correct \
+            the article to match the code that does. It starts: \(first)
+            """)
+    }
+
+    @Test func everyExemptBlockStillExists() {
+        let firstLines = Set(Self.samples.compactMap { sample in Self.normalized(sample.lines).first.map { "\(sample.document): \($0)" } })
+        for key in Self.notCompiled.keys {
+            #expect(firstLines.contains(key), "'\(key)' is exempt but no longer in the guides; remove it from notCompiled")
+        }
+    }
+}
