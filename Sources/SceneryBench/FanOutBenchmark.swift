@@ -50,7 +50,7 @@ enum FanOutBenchmark {
             let scene = try await registry.assemble(
                 "user-profile", for: SceneContext(viewer: viewers[index % viewers.count], arguments: ["user": "1"]), host: host)
             await scene.appear()
-            _ = await scene.snapshot()
+            _ = await scene.takeBaseline()
             hosts.append(host)
             scenes.append(scene)
         }
@@ -106,7 +106,7 @@ enum FanOutBenchmark {
                     "user-profile", for: SceneContext(viewer: viewers[index % viewers.count], arguments: ["user": "1"]), host: NullSceneHost())
             else { return }
             await scene.appear()
-            _ = await scene.snapshot()
+            _ = await scene.takeBaseline()
             scenes.append(scene)
             if index == 0 { baseline = Measure.residentMemoryKiB }
         }

@@ -18,7 +18,7 @@ enum UpdateBenchmark {
             }
             registry.addScene(id: "long", source: #"{ "modules": [ { "id": "list", "type": "LongList", "params": { "rows": \#(count) } } ] }"#)
             let scene = try await registry.assemble("long", for: SceneContext(viewer: nil), host: NullHost(counter: counter))
-            let tree = PatchableTree(await scene.snapshot().node)
+            let tree = PatchableTree(await scene.takeBaseline().node)
             let list = holder.module.withLock { $0 }!
             var row = 0
             let rowOnly = await Measure.repeated(rounds: options.rounds(200)) {

@@ -11,26 +11,30 @@ import Scenery
 /// ```swift
 /// let host = MirroringHost()
 /// let scene = try await registry.assemble("profile", for: context, host: host)
-/// await host.attach(to: scene)          // takes a snapshot; updates apply from here on
+/// await host.attach(to: scene)          // takes a baseline; updates apply from here on
 /// await scene.send(Event("blog.like", from: "blogs/blog.7/like"))
 /// #expect(host.problems.isEmpty)
 /// #expect(host.tree == (await scene.render()))
 /// ```
 ///
-/// It checks that sequence numbers follow one another without gaps and that every patch
-/// list applies (`PatchableTree`). Updates that arrive before ``attach(to:)`` returns are
-/// kept and applied after the snapshot, as a host that opens a live connection first and
-/// asks for the tree second must do.
+/// It consumes the stream through ``SceneMirror``, as every host does: sequence numbers
+/// must follow one another without gaps and every patch list must apply. Updates that
+/// arrive before ``attach(to:)`` returns are kept and applied after the baseline, as a host
+/// that opens a live connection first and asks for the tree second must do.
 public final class MirroringHost: SceneHost, Sendable {
     private struct State {
-        var tree: PatchableTree?
-        var sequence = 0
-        /// Whether a snapshot is on its way (attaches run one at a time), and the updates that
-        /// arrived meanwhile (applied on top of the snapshot when it comes in).
-        var isAttaching = false
-        var recorded: [SceneUpdate] = []
+        var mirror = SceneMirror()
         var problems: [String] = []
         var applied: [SceneUpdate] = []
+
+        /// Notes what became of updates: applied ones in order, problems in words.
+        mutating func note(_ outcome: SceneMirror.Outcome, of update: SceneUpdate?) {
+            switch outcome {
+            case .applied: if let update { applied.append(update) }
+            case .alreadyApplied, .held: break
+            case .needsBaseline(let reason): if problems.last != reason { problems.append(reason) }
+            }
+        }
     }
 
     /// `NSLock` rather than `Mutex`: the thread sanitizer sees its ordering.
@@ -50,10 +54,10 @@ public final class MirroringHost: SceneHost, Sendable {
         self.confirmer = confirmer
     }
 
-    /// Takes the scene's tree as this host's copy (also to resynchronise), then applies
+    /// Takes the scene's baseline as this host's copy (also to resynchronise), then applies
     /// the updates that arrived meanwhile and are newer than it. Attaches run one at a time,
-    /// as a host must: a snapshot makes the scene drop the updates it includes, so an older
-    /// snapshot taken in after a newer one could not be caught up.
+    /// as a host must: a baseline makes the scene drop the updates it includes, so an older
+    /// baseline taken in after a newer one could not be caught up.
     public func attach(to scene: SceneInstance) async {
         await attaches.run { await self.attachNow(to: scene) }
     }
@@ -61,14 +65,16 @@ public final class MirroringHost: SceneHost, Sendable {
     private let attaches = Serializer()
 
     private func attachNow(to scene: SceneInstance) async {
-        withState { $0.isAttaching = true }
-        let snapshot = await scene.snapshot()
+        withState { $0.mirror.prepareToAttach() }
+        let baseline = await scene.takeBaseline()
         withState { state in
-            state.tree = PatchableTree(snapshot.node)
-            state.sequence = snapshot.sequence
-            for update in state.recorded { Self.apply(update, to: &state) }
-            state.isAttaching = false
-            state.recorded = []
+            var appliedNow: [SceneUpdate] = []
+            let outcome = state.mirror.attach(baseline) { tree, update in
+                try tree.apply(update.patches)
+                appliedNow.append(update)
+            }
+            state.applied += appliedNow
+            state.note(outcome, of: nil)
         }
     }
 
@@ -80,37 +86,16 @@ public final class MirroringHost: SceneHost, Sendable {
 
     public func sceneDidUpdate(_ update: SceneUpdate) async {
         withState { state in
-            // While a snapshot is on its way, updates wait for it (the scene may already have
-            // dropped older ones that the current copy would need).
-            if state.isAttaching {
-                state.recorded.append(update)
-            } else {
-                Self.apply(update, to: &state)
-            }
-        }
-    }
-
-    private static func apply(_ update: SceneUpdate, to state: inout State) {
-        guard let tree = state.tree, update.sequence > state.sequence else { return }  // none yet, or already in the snapshot
-        guard update.sequence == state.sequence + 1 else {
-            state.problems.append("Update \(update.sequence) arrived after \(state.sequence): \(update.sequence - state.sequence - 1) missing.")
-            state.sequence = update.sequence
-            return
-        }
-        state.sequence = update.sequence
-        do {
-            try tree.apply(update.patches)
-            state.applied.append(update)
-        } catch {
-            state.problems.append("Update \(update.sequence) (\(update.node.id)) did not apply: \(error)")
+            let outcome = state.mirror.receive(update)
+            state.note(outcome, of: update)
         }
     }
 
     /// The host's copy of the tree, or `nil` before ``attach(to:)``.
-    public var tree: ViewNode? { withState { $0.tree?.root } }
+    public var tree: ViewNode? { withState { $0.mirror.tree } }
 
-    /// The last update applied (or taken in with a snapshot).
-    public var sequence: Int { withState { $0.sequence } }
+    /// The last update applied (or taken in with a baseline).
+    public var sequence: Int { withState { $0.mirror.sequence } }
 
     /// How many updates were applied since the host was created.
     public var appliedUpdates: Int { withState { $0.applied.count } }

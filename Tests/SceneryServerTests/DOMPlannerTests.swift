@@ -9,10 +9,9 @@ import Testing
     }
 
     func plan(from old: ViewNode, to new: ViewNode) throws -> [DOMPlanner.Operation] {
-        var planner = DOMPlanner(tree: old, renderer: HTMLRenderer())
-        let planned = planner.operations(for: ViewTreeDiff(from: old, to: new).patches)
-        let operations = try #require(planned)
-        #expect(planner.tree.root == new, "the page's copy follows the scene")
+        let tree = PatchableTree(old)
+        let operations = try DOMPlanner(renderer: HTMLRenderer()).operations(for: ViewTreeDiff(from: old, to: new).patches, in: tree)
+        #expect(tree.root == new, "the page's copy follows the scene")
         return operations
     }
 
@@ -79,7 +78,7 @@ import Testing
     }
 
     @Test func patchesForAnotherTreeAskForTheWholePage() {
-        var planner = DOMPlanner(tree: Self.list([("all", ["a"])]), renderer: HTMLRenderer())
-        #expect(planner.operations(for: [.delete("nowhere")]) == nil)
+        let tree = PatchableTree(Self.list([("all", ["a"])]))
+        #expect(throws: DOMPlanner.Mismatch.self) { try DOMPlanner(renderer: HTMLRenderer()).operations(for: [.delete("nowhere")], in: tree) }
     }
 }

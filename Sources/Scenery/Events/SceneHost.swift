@@ -35,14 +35,14 @@ extension SceneHost {
 /// A module's state change updates its frame (a ``ViewNode/Kind/module(_:)`` node);
 /// selecting a tab updates the tab switch.
 ///
-/// ``patches`` take the tree the host last got (from ``SceneInstance/snapshot()`` or earlier
+/// ``patches`` take the tree the host last got (from ``SceneInstance/takeBaseline()`` or earlier
 /// updates) to the new one, touching only what changed; hosts that redraw whole subtrees
 /// can use ``node`` instead.
 ///
 /// Updates form a stream: a scene numbers them 1, 2, 3, … in ``sequence`` and delivers
 /// them in that order, one at a time, each made against the tree the previous one left.
 /// Applied in order, they always apply. A host that sees a gap (it dropped one) or
-/// distrusts its copy takes ``SceneInstance/snapshot()`` again and drops updates numbered
+/// distrusts its copy takes ``SceneInstance/takeBaseline()`` again and drops updates numbered
 /// at or below the snapshot's ``SceneSnapshot/sequence``.
 public struct SceneUpdate: Sendable, Hashable {
     /// The new subtree; replaces the node with the same id.

@@ -1,11 +1,12 @@
 extension SceneInstance {
-    /// The whole scene's view tree: a vertical stack of module frames and tab switches,
-    /// ids qualified by module.
+    /// The whole scene's view tree as it is now: a vertical stack of module frames and tab
+    /// switches, ids qualified by module.
     ///
-    /// The tree becomes the host's copy, as with ``snapshot()``: later updates take it to
-    /// the next state. Use ``snapshot()`` to learn the sequence number it stands at.
+    /// A query: the host's baseline and the updates on their way to it are left as they
+    /// are. A host that keeps a copy of the tree and applies updates to it takes its copy
+    /// with ``takeBaseline()`` instead (see ``SceneMirror``).
     public func render() async -> ViewNode {
-        await snapshot().node
+        await renderTree().node
     }
 
     /// The whole tree as a document: like ``render()``, but every tab switch also carries

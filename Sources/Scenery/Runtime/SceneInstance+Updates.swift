@@ -1,7 +1,7 @@
 /// How a scene keeps its host's copy of the tree in step, whatever runs concurrently.
 ///
 /// The scene keeps a model of what the host has (`frames`, `shownTabs`): the tree of the
-/// last ``SceneInstance/snapshot()`` plus every update made since. Three rules make every
+/// last ``SceneInstance/takeBaseline()`` plus every update made since. Three rules make every
 /// update apply to the host's copy in the order delivered:
 ///
 /// 1. **Render, then commit without suspending.** Rendering a module is an `await` (a hop
@@ -38,7 +38,7 @@ extension SceneInstance {
     /// from inside the host's own `sceneDidUpdate`, which must not wait for itself).
     ///
     /// Nothing is rendered for a module the host does not show: before the host's first
-    /// ``snapshot()``, there is nothing to update, and a long list is not rendered for nobody.
+    /// ``takeBaseline()``, there is nothing to update, and a long list is not rendered for nobody.
     func requestRender(_ id: ModuleID, nodes: [NodeID]? = nil) async {
         guard phase != .left, slots[id] != nil else { return }
         changeCount[id, default: 0] += 1
@@ -213,69 +213,89 @@ extension SceneInstance {
         }
     }
 
-    /// The whole tree, which becomes the host's copy: later updates are diffed against it.
+    /// Takes the whole tree as the host's new baseline: later updates are diffed against
+    /// it, and updates queued for the host that it already includes are dropped.
     ///
     /// Use it for the host's first tree and to resynchronise: a host that missed an update
-    /// (a gap in ``SceneUpdate/sequence``) or distrusts its copy takes this tree and drops
-    /// updates numbered at or below ``SceneSnapshot/sequence``.
+    /// (a gap in ``SceneUpdate/sequence``) or distrusts its copy takes a new baseline and
+    /// drops updates numbered at or below ``SceneSnapshot/sequence``. ``SceneMirror`` does
+    /// that bookkeeping; to look at the tree without touching the host's baseline, use
+    /// ``render()``.
     ///
     /// A module that changes while the tree is being rendered sends that change as the
-    /// next update, numbered after the snapshot; it may reach the host before this call
-    /// returns, so a host keeps such updates and applies them to the snapshot's tree.
+    /// next update, numbered after the baseline; it may reach the host before this call
+    /// returns, so a host keeps such updates and applies them to the baseline's tree
+    /// (``SceneMirror/prepareToAttach()`` holds them).
     ///
-    /// Updates the snapshot includes and that were not delivered yet are dropped, so a host
-    /// takes snapshots one at a time: an older snapshot taken in after a newer one could not
+    /// Updates the baseline includes and that were not delivered yet are dropped, so a host
+    /// takes baselines one at a time: an older baseline taken in after a newer one could not
     /// be caught up.
     ///
     /// ```swift
-    /// let snapshot = await scene.snapshot()
-    /// let tree = PatchableTree(snapshot.node)
-    /// var last = snapshot.sequence
-    /// // in sceneDidUpdate(_ update:)
-    /// if update.sequence <= last { return }                 // already in the snapshot
-    /// guard update.sequence == last + 1 else { resync(); return }
-    /// try tree.apply(update.patches)
-    /// last = update.sequence
+    /// var mirror = SceneMirror()
+    /// mirror.prepareToAttach()
+    /// mirror.attach(await scene.takeBaseline())
     /// ```
+    public func takeBaseline() async -> SceneSnapshot {
+        let rendered = await renderTree()
+        // The host's copy is now this tree; queued updates are part of it already.
+        frames = rendered.frames
+        shownTabs = rendered.selections
+        hostHasTree = phase != .left
+        outbox.removeAll()
+        markDelivered(through: sequence)
+        let snapshot = SceneSnapshot(node: rendered.node, sequence: sequence)
+        // A module that changed, or a tab selected, while this tree was being rendered sends
+        // that change next.
+        let stale = rendered.counts.filter { changeCount[$0.key, default: 0] != $0.value }.map(\.key)
+        let switched = rendered.selections.filter { tabSelection[$0.key] != $0.value }.map(\.key)
+        for switchID in switched { await commitSelectedTab(of: switchID) }
+        for id in stale { await requestRender(id) }
+        return snapshot
+    }
+
+    /// The host's new baseline; the former name of ``takeBaseline()``.
+    @available(*, deprecated, renamed: "takeBaseline()", message: "snapshot() resets the host's baseline; the new name says so.")
     public func snapshot() async -> SceneSnapshot {
-        var counts: [ModuleID: Int] = [:]
-        var newFrames: [ModuleID: RenderedFrame] = [:]
-        var selections: [String: String] = [:]
+        await takeBaseline()
+    }
+
+    /// The tree of the selected tabs, each shown module rendered once, with what a baseline
+    /// records of it: each module's change count when it was rendered, its frame, and each
+    /// tab switch's selection.
+    func renderTree() async -> RenderedTree {
+        var rendered = RenderedTree()
         var children: [ViewNode] = []
         for item in layout {
             switch item {
             case .module(let id):
-                counts[id] = changeCount[id, default: 0]
-                let frame = await makeFrame(id)
-                newFrames[id] = RenderedFrame(node: frame, paths: nil)
-                children.append(frame)
+                children.append(await frame(of: id, into: &rendered))
             case .tabs(let switchID, let tabs):
                 let selection = tabSelection[switchID] ?? tabs.first?.id ?? ""
                 var content: [ViewNode] = []
-                for id in tabs.first(where: { $0.id == selection })?.modules ?? [] {
-                    counts[id] = changeCount[id, default: 0]
-                    let frame = await makeFrame(id)
-                    newFrames[id] = RenderedFrame(node: frame, paths: nil)
-                    content.append(frame)
-                }
-                selections[switchID] = selection
+                for id in tabs.first(where: { $0.id == selection })?.modules ?? [] { content.append(await frame(of: id, into: &rendered)) }
+                rendered.selections[switchID] = selection
                 children.append(tabSwitch(switchID, tabs, selection: selection, content: content))
             }
         }
-        // The host's copy is now this tree; queued updates are part of it already.
-        frames = newFrames
-        shownTabs = selections
-        hostHasTree = phase != .left
-        outbox.removeAll()
-        markDelivered(through: sequence)
-        let snapshot = SceneSnapshot(node: .stack("scene", children), sequence: sequence)
-        // A module that changed, or a tab selected, while this tree was being rendered sends
-        // that change next.
-        let stale = counts.filter { changeCount[$0.key, default: 0] != $0.value }.map(\.key)
-        let switched = selections.filter { tabSelection[$0.key] != $0.value }.map(\.key)
-        for switchID in switched { await commitSelectedTab(of: switchID) }
-        for id in stale { await requestRender(id) }
-        return snapshot
+        rendered.node = .stack("scene", children)
+        return rendered
+    }
+
+    /// A module's frame, noting its change count before rendering and the frame after.
+    private func frame(of id: ModuleID, into rendered: inout RenderedTree) async -> ViewNode {
+        rendered.counts[id] = changeCount[id, default: 0]
+        let frame = await makeFrame(id)
+        rendered.frames[id] = RenderedFrame(node: frame, paths: nil)
+        return frame
+    }
+
+    /// A rendering of the whole scene, and what a baseline keeps of it.
+    struct RenderedTree {
+        var node: ViewNode = .stack("scene", [])
+        var counts: [ModuleID: Int] = [:]
+        var frames: [ModuleID: RenderedFrame] = [:]
+        var selections: [String: String] = [:]
     }
 }
 

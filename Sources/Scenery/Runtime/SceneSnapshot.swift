@@ -1,6 +1,6 @@
 /// A scene's whole tree and the point of its update stream it stands at.
 ///
-/// Get one from ``SceneInstance/snapshot()``: it becomes the host's copy, and the next
+/// Get one from ``SceneInstance/takeBaseline()``: it becomes the host's copy, and the next
 /// update the host should apply is numbered ``sequence`` + 1.
 public struct SceneSnapshot: Sendable, Hashable {
     /// The whole tree.

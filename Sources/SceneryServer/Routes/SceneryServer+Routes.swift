@@ -133,8 +133,8 @@ extension SceneryServer {
         await session.setInitialWindows(of: scene)
         await scene.start()
         await scene.appear()
-        let snapshot = await scene.snapshot()
-        await session.install(scene, snapshot: snapshot)
+        let snapshot = await scene.takeBaseline()
+        await session.install(scene, baseline: snapshot)
         await sessions.add(session)
         if let errors = currentErrors { await session.showErrors(errors) }
         let title = registry.title(of: sceneID) ?? sceneID

@@ -24,12 +24,11 @@ actor PageSession {
     private let logger: Logger
 
     private var scene: SceneInstance?
-    private var planner: DOMPlanner
-    /// The scene update the page's copy stands at, and updates that came before the scene
-    /// was installed or while it is being reset.
-    private var sceneSequence = 0
-    private var held: [SceneUpdate] = []
-    private var isHolding = true
+    private let planner: DOMPlanner
+    /// The page's copy of the tree (what the browser shows), kept in step with the scene's
+    /// updates; it holds the updates that come before the scene is installed or while the
+    /// page is being reset.
+    private var mirror = SceneMirror()
     /// Messages to the page: numbered, the recent ones kept for replay.
     private var pageSequence = 0
     private var recent: [(sequence: Int, text: String)] = []
@@ -63,16 +62,14 @@ actor PageSession {
         self.configuration = configuration
         self.logger = logger
         host = PageHost()
-        planner = DOMPlanner(tree: .stack("scene", []), renderer: renderer)
+        planner = DOMPlanner(renderer: renderer)
         bucket = TokenBucket(rate: configuration.eventsPerSecond, capacity: configuration.eventBurst)
     }
 
-    /// Installs the started scene and the snapshot the page was rendered from; updates that
+    /// Installs the started scene and the baseline the page was rendered from; updates that
     /// arrived meanwhile and are newer apply next.
-    func install(_ scene: SceneInstance, snapshot: SceneSnapshot) {
+    func install(_ scene: SceneInstance, baseline: SceneSnapshot) {
         self.scene = scene
-        planner.reset(to: snapshot.node)
-        sceneSequence = snapshot.sequence
         // Events run one after another, apart from the socket, so that a confirmation's
         // answer can arrive while an event waits for it. At most `queuedActions` wait; the
         // page is told when one more is refused.
@@ -94,32 +91,27 @@ actor PageSession {
                 await self.moveWindow(of: module, to: start)
             }
         }
-        releaseHeld()
+        if !takeIn(baseline, sendingWholeScene: false) { Task { await resetPage() } }
     }
 
     /// The page's copy of the tree (what the browser shows).
-    var tree: ViewNode { planner.tree.root }
+    var tree: ViewNode { mirror.tree ?? .stack("scene", []) }
 
     // MARK: Scene → page
 
     func sceneDidUpdate(_ update: SceneUpdate) async {
         guard !hasEnded else { return }
-        if isHolding {
-            held.append(update)
-            return
-        }
-        guard update.sequence > sceneSequence else { return }  // already in the page's tree
-        guard update.sequence == sceneSequence + 1, let operations = planner.operations(for: update.patches) else {
-            logger.warning("page \(id): update \(update.sequence) does not follow \(sceneSequence) or does not apply; sending the whole scene")
+        var patches: [[DOMPlanner.Operation]] = []
+        let outcome = mirror.receive(update) { tree, update in patches.append(try planner.operations(for: update.patches, in: tree)) }
+        for operations in patches { sendPatch(operations) }
+        if case .needsBaseline(let reason) = outcome {
+            logger.warning("page \(id): \(reason) Sending the whole scene.")
             await resetPage()
-            return
         }
-        sceneSequence = update.sequence
-        send(["t": "patch", "ops": .array(operations.map(\.json))], numbered: true)
     }
 
-    /// Gives the page the whole scene again, from a new snapshot. One reset at a time: a
-    /// snapshot makes the scene drop the updates it includes, so a second one asked for
+    /// Gives the page the whole scene again, from a new baseline. One reset at a time: a
+    /// baseline makes the scene drop the updates it includes, so a second one asked for
     /// meanwhile runs after the first instead of beside it.
     func resetPage() async {
         guard let scene, !hasEnded else { return }
@@ -130,12 +122,9 @@ actor PageSession {
         isResetting = true
         repeat {
             resetAgain = false
-            isHolding = true
-            let snapshot = await scene.snapshot()
-            planner.reset(to: snapshot.node)
-            sceneSequence = snapshot.sequence
-            sendWholeScene(snapshot.node)
-            releaseHeld()
+            mirror.prepareToAttach()
+            let baseline = await scene.takeBaseline()
+            if !takeIn(baseline, sendingWholeScene: true) { resetAgain = true }
         } while resetAgain && !hasEnded
         isResetting = false
     }
@@ -143,18 +132,20 @@ actor PageSession {
     private var isResetting = false
     private var resetAgain = false
 
-    private func releaseHeld() {
-        isHolding = false
-        let waiting = held
-        held = []
-        for update in waiting where update.sequence > sceneSequence {
-            guard update.sequence == sceneSequence + 1, let operations = planner.operations(for: update.patches) else {
-                Task { await resetPage() }
-                return
-            }
-            sceneSequence = update.sequence
-            send(["t": "patch", "ops": .array(operations.map(\.json))], numbered: true)
-        }
+    /// Takes a baseline in as the page's copy; sends the page the whole scene (unless it was
+    /// rendered from this baseline), then the updates that arrived meanwhile and are newer.
+    /// Returns `false` when one of those did not apply (the page needs another baseline).
+    private func takeIn(_ baseline: SceneSnapshot, sendingWholeScene: Bool) -> Bool {
+        var patches: [[DOMPlanner.Operation]] = []
+        let outcome = mirror.attach(baseline) { tree, update in patches.append(try planner.operations(for: update.patches, in: tree)) }
+        if sendingWholeScene { self.sendWholeScene(baseline.node) }
+        for operations in patches { sendPatch(operations) }
+        return outcome == .applied
+    }
+
+    /// Sends the page the DOM operations of one update, numbered.
+    private func sendPatch(_ operations: [DOMPlanner.Operation]) {
+        send(["t": "patch", "ops": .array(operations.map(\.json))], numbered: true)
     }
 
     /// Sends a message to the page; numbered messages are kept for replay after a reconnect.
@@ -231,12 +222,12 @@ actor PageSession {
             if let first = recent.first, first.sequence <= since + 1, since >= 0 {
                 for message in recent where message.sequence > since { continuation.yield(message.text) }
             } else {
-                sendWholeScene(planner.tree.root)
+                sendWholeScene(tree)
             }
         } else if since > pageSequence {
             // The page claims messages this session never sent (another server, a forged
             // number): give it the whole scene.
-            sendWholeScene(planner.tree.root)
+            sendWholeScene(tree)
         }
         return (stream, connection)
     }
@@ -268,7 +259,7 @@ actor PageSession {
                 refuse("Too many actions at once; wait a moment.", logged: "event flood")
                 return
             }
-            guard planner.tree.action(withID: NodeID(node)) != nil else {
+            guard mirror.action(withID: NodeID(node)) != nil else {
                 refuse("That control is not on this page.", logged: "unknown control '\(node.prefix(80))'")
                 return
             }
@@ -297,7 +288,7 @@ actor PageSession {
             }
             waiting.resume(returning: message.accept ?? false)
         case "resync":
-            sendWholeScene(planner.tree.root)
+            sendWholeScene(tree)
         default:
             refuse("Unknown message type.", logged: "unknown message type '\(message.t.prefix(40))'")
         }
@@ -339,7 +330,7 @@ actor PageSession {
 
     /// Runs an event the page asked for, against the page's current tree.
     private func run(_ node: NodeID) async {
-        guard let scene, !hasEnded, let action = planner.tree.action(withID: node) else {
+        guard let scene, !hasEnded, let action = mirror.action(withID: node) else {
             refuse("That control is no longer on this page.", logged: "control '\(node)' gone before it ran")
             return
         }
@@ -372,7 +363,7 @@ actor PageSession {
     /// selected tabs, and gives the page the whole scene.
     func replaceScene(using registry: SceneRegistry) async throws(SceneryError) {
         let next = try registry.instantiate(sceneID, for: SceneContext(viewer: viewer, arguments: arguments), host: host)
-        isHolding = true
+        mirror.prepareToAttach()
         await setInitialWindows(of: next)
         await next.start()
         if let previous = scene {
@@ -383,16 +374,11 @@ actor PageSession {
                 await next.send(Event(SceneEvents.selectTab, from: NodeID(tabSwitch.id), payload: ["tabs": .string(tabSwitch.id), "tab": .string(selected)]))
             }
             await previous.leave()
-            held = []  // the old scene's; the new scene's come from here on
+            mirror = SceneMirror()  // what it held was the old scene's; the new scene's come from here on
         }
         await next.appear()
         scene = next
-        let snapshot = await next.snapshot()
-        planner.reset(to: snapshot.node)
-        sceneSequence = snapshot.sequence
-        held = held.filter { $0.sequence > snapshot.sequence }
-        sendWholeScene(snapshot.node)
-        releaseHeld()
+        if !takeIn(await next.takeBaseline(), sendingWholeScene: true) { await resetPage() }
     }
 }
 

@@ -3,8 +3,9 @@ import Scenery
 /// Turns a scene update into operations on the page's DOM, with HTML from the server's
 /// renderer (the one renderer of record): the browser only applies them, by element id.
 ///
-/// The planner keeps the page's copy of the tree (what the browser shows), applies each
-/// update's patches to it, and emits operations in four phases, as ``ViewPatch`` applies:
+/// The planner applies each update's patches to the page's copy of the tree (what the
+/// browser shows, kept by the page's ``SceneMirror``) and emits operations in four phases,
+/// as ``ViewPatch`` applies:
 /// detach moved elements, remove deleted ones, insert and attach in order, then replace
 /// elements whose own properties changed with their new HTML. A replaced element brings
 /// its subtree, so operations inside it are left out (a move into it becomes a removal).
@@ -35,23 +36,18 @@ struct DOMPlanner {
         }
     }
 
-    /// The page's copy of the tree.
-    private(set) var tree: PatchableTree
     let renderer: HTMLRenderer
 
-    init(tree: ViewNode, renderer: HTMLRenderer) {
-        self.tree = PatchableTree(tree)
-        self.renderer = renderer
+    /// Patches do not fit the page's copy: the page must be given the whole tree again.
+    struct Mismatch: Error, CustomStringConvertible {
+        var description: String
     }
 
-    /// Starts again from a whole tree (after a resync).
-    mutating func reset(to node: ViewNode) {
-        tree = PatchableTree(node)
-    }
-
-    /// The operations for patches, or `nil` when they do not apply to the page's copy (the
-    /// page must then be given the whole tree again).
-    mutating func operations(for patches: [ViewPatch]) -> [Operation]? {
+    /// Applies patches to the page's copy of the tree and returns the operations that take
+    /// the browser's DOM along.
+    /// - Throws: ``Mismatch`` when the patches do not apply to `tree` (the page must then be
+    ///   given the whole tree again).
+    func operations(for patches: [ViewPatch], in tree: PatchableTree) throws(Mismatch) -> [Operation] {
         // A section whose window moved keeps its element: only its row numbers change.
         var windows: [Operation] = []
         var movedWindows: Set<NodeID> = []
@@ -62,7 +58,11 @@ struct DOMPlanner {
             windows.append(.window(id, firstRow: first, totalRows: total))
             movedWindows.insert(id)
         }
-        guard (try? tree.apply(patches)) != nil else { return nil }
+        do {
+            try tree.apply(patches)
+        } catch {
+            throw Mismatch(description: error.description)
+        }
         // Elements whose own properties changed are replaced whole; keep the outermost.
         let updated = patches.compactMap { patch -> NodeID? in
             if case .update(let id, _) = patch, !movedWindows.contains(id) { id } else { nil }
@@ -85,16 +85,16 @@ struct DOMPlanner {
                     attachments.append(.attach(id, parent: parent, index: index))
                 }
             case .insert(let element, let parent, let index):
-                guard let parent else { return nil }  // a new root: the page needs the whole tree
+                guard let parent else { throw Mismatch(description: "A new root: the page needs the whole tree.") }
                 if insideReplaced(element.id) { continue }
-                attachments.append(.insert(parent: parent, index: index, html: html(of: element, in: parent, at: index)))
+                attachments.append(.insert(parent: parent, index: index, html: html(of: element, in: parent, of: tree, at: index)))
             case .update:
                 continue
             }
         }
         let replacements = replaced.compactMap { id -> Operation? in
             guard let element = tree.element(id), let parent = tree.parent(of: id) else { return nil }
-            return .replace(id, html: html(of: element, in: parent, wrapped: false))
+            return .replace(id, html: html(of: element, in: parent, of: tree, wrapped: false))
         }
         let keptWindows = windows.filter { if case .window(let id, _, _) = $0 { !insideReplaced(id) } else { false } }
         return detaches + removals + attachments + replacements + keptWindows
@@ -102,7 +102,7 @@ struct DOMPlanner {
 
     /// An element's HTML; a row of a section comes in its `li` unless `wrapped` is false (in
     /// a window of a long list, the `li` says where the row at `index` is in the whole list).
-    private func html(of element: ViewElement, in parent: NodeID, at index: Int? = nil, wrapped: Bool = true) -> String {
+    private func html(of element: ViewElement, in parent: NodeID, of tree: PatchableTree, at index: Int? = nil, wrapped: Bool = true) -> String {
         switch element {
         case .section(let section):
             guard case .list(let layout)? = tree.properties(of: parent)?.kind else { return renderer.fragment(section) }

@@ -58,23 +58,17 @@ func assembleAProfile(store: some BlogService, host: some SceneHost) async throw
     _ = problems
 }
 
-/// Updates and ordering: a host that applies patches to its own copy of the tree.
-func applyUpdates(of scene: SceneInstance, update: SceneUpdate) async throws {
-    let tree = PatchableTree(await scene.render())
+/// Updates and ordering: a host's copy of the tree, kept by a scene mirror.
+func mirror(_ scene: SceneInstance, update: SceneUpdate, redraw: (ViewNode) -> Void, resynchronise: () -> Void) async {
+    var mirror = SceneMirror()
+    mirror.prepareToAttach()  // updates that arrive meanwhile are held
+    mirror.attach(await scene.takeBaseline())
     // in SceneHost.sceneDidUpdate(_:)
-    try tree.apply(update.patches)
-}
-
-/// Updates and ordering: the same host, ordered by sequence numbers.
-func applyInOrder(_ scene: SceneInstance, update: SceneUpdate, resync: () -> Void) async throws {
-    let snapshot = await scene.snapshot()
-    let tree = PatchableTree(snapshot.node)
-    var last = snapshot.sequence
-    // in sceneDidUpdate(_ update:)
-    if update.sequence <= last { return }  // already in the snapshot
-    guard update.sequence == last + 1 else { return resync() }
-    try tree.apply(update.patches)
-    last = update.sequence
+    switch mirror.receive(update) {
+    case .applied: redraw(update.node)
+    case .alreadyApplied, .held: break
+    case .needsBaseline: resynchronise()  // prepareToAttach, takeBaseline, attach again
+    }
 }
 
 @Suite struct GuideSamples {

@@ -83,7 +83,7 @@ final class SlowBlogs: BlogService {
         _ = try registry.loadScenes(in: Backend.scenesDirectory)
         let host = RecordingHost()
         let scene = try registry.instantiate("user-profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: host)
-        _ = await scene.render()  // the host shows the loading state
+        _ = await scene.takeBaseline()  // the host shows the loading state
         host.reset()
         let loading = Task { await scene.start() }
         while !blogs.started { await Task.yield() }

@@ -23,7 +23,7 @@ import Testing
         let host = RecordingHost()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": .string(user)]), host: host)
         await scene.appear()
-        _ = await scene.snapshot()  // the host's copy of the tree, which updates patch
+        _ = await scene.takeBaseline()  // the host's copy of the tree, which updates patch
         host.reset()
         return (scene, host)
     }
@@ -112,7 +112,7 @@ import Testing
         for (index, page) in pages.enumerated() {
             let arrived = await page.host.waitForUpdates { updates in updates.contains { $0.shows(expected, at: "blogs/blog.26.likes") } }
             #expect(arrived, "page \(index) shows \(expected)")
-            let shown = await page.scene.snapshot().node.node(withID: "blogs/blog.26.likes")?.visibleTexts
+            let shown = await page.scene.render().node(withID: "blogs/blog.26.likes")?.visibleTexts
             #expect(shown == [expected], "page \(index): no lost or doubled update")
         }
         for page in pages { await page.scene.leave() }
@@ -125,11 +125,11 @@ import Testing
         _ = try await backend.store.setLiked(true, blog: 26, by: "2")
         let notice = "Couldn't show the latest: The database is locked. Trying again."
         #expect(await carol.host.waitForUpdates { $0.contains { $0.node.visibleTexts.contains(notice) } }, "the module says it may be out of date")
-        #expect(await carol.scene.snapshot().node.node(withID: "info") != nil, "the rest of the page keeps working")
+        #expect(await carol.scene.render().node(withID: "info") != nil, "the rest of the page keeps working")
         backend.injector.currentPlan = FaultPlan()
         let expected = "Likes: \(before + 1)"
         #expect(await carol.host.waitForUpdates { $0.contains { $0.shows(expected, at: "blogs/blog.26.likes") } }, "tried again, it catches up")
-        let shown = await carol.scene.snapshot().node
+        let shown = await carol.scene.render()
         #expect(shown.node(withID: "blogs/blog.26.likes")?.visibleTexts == [expected])
         #expect(!shown.visibleTexts.contains(notice), "and the notice is gone")
     }
@@ -146,7 +146,7 @@ import Testing
             let host = RecordingHost()
             let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: host)
             await scene.appear()
-            _ = await scene.snapshot()
+            _ = await scene.takeBaseline()
             pages.append((scene, host))
         }
         let before = try await backend.store.blog(26, viewer: nil).likes
@@ -174,7 +174,7 @@ import Testing
         let carol = try await registry.assemble("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)
         await carol.appear()
         let before = try await backend.store.blog(26, viewer: "7").likes
-        let like = try #require(await carol.snapshot().node.action(withID: "blogs/blog.26.like"))
+        let like = try #require(await carol.takeBaseline().node.action(withID: "blogs/blog.26.like"))
         let carolsLike = Task { await carol.send(like.event) }
         await gate.waitUntilAWriteWaits()
         // Meanwhile Bob's like is saved; then Carol's write fails.
@@ -184,7 +184,7 @@ import Testing
         _ = await carolsLike.value
         let expected = "Likes: \(before + 1)"
         #expect(await host.waitForUpdates { $0.contains { $0.shows(expected, at: "blogs/blog.26.likes") } }, "Bob's like shows")
-        let shown = await carol.snapshot().node
+        let shown = await carol.render()
         #expect(shown.node(withID: "blogs/blog.26.likes")?.visibleTexts == [expected], "and stays: \(shown.texts(of: "blogs"))")
         #expect(shown.node(withID: "blogs/blog.26.like")?.visibleTexts == ["Like"], "Carol's own like was rolled back")
         #expect(shown.visibleTexts.contains { $0.contains("The disk is full.") }, "and she is told why")
@@ -199,7 +199,7 @@ import Testing
         #expect(backend.store.subscriptionCount(for: .blog(26)) == 0, "hidden: nothing followed")
         _ = try await backend.store.setLiked(true, blog: 26, by: "2")
         await carol.scene.appear()
-        let shown = await carol.scene.snapshot().node
+        let shown = await carol.scene.render()
         #expect(shown.node(withID: "blogs/blog.26.likes")?.visibleTexts == ["Likes: \(before + 1)"], "caught up as it appeared")
         #expect(backend.store.subscriptionCount(for: .blog(26)) == 1)
     }

@@ -68,7 +68,7 @@ import Testing
         let registry = try backend.registry()
         let host = RecordingHost()
         let scene = try await registry.assemble("friend-list", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
-        let before = await scene.render()
+        let before = await scene.takeBaseline().node
         guard case .list(_, let sections)? = before.node(withID: "people/list")?.kind else {
             Issue.record("no list")
             return

@@ -148,7 +148,7 @@ import Testing
     @Test func aLikeUpdatesOneRowWithMinimalPatches() async throws {
         let host = RecordingHost()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "5", arguments: ["user": "1"]), host: host)
-        let tree = PatchableTree(await scene.render())
+        let tree = PatchableTree(await scene.takeBaseline().node)
         host.reset()
         let like = try #require(await scene.render().action(withID: "blogs/blog.27.like"))
         await scene.send(like.event)

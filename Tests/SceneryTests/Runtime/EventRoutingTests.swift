@@ -71,7 +71,7 @@ import Testing
         let scene = try await registry.assemble("list", for: otherViewer, host: host)
         _ = try await unfollow(in: scene)
         host.reset()
-        let follow = try #require(await scene.render().action(withID: "info/follow"))
+        let follow = try #require(await scene.takeBaseline().node.action(withID: "info/follow"))
         #expect(follow.title == "Follow")
         let outcome = await scene.send(follow.event)
         #expect(outcome.result == .handled(by: .module("info")))

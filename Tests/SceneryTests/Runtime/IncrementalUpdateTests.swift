@@ -75,7 +75,7 @@ actor LongListModule: Module {
 
     @Test func aFullReRenderSendsPatchesForWhatChangedOnly() async throws {
         let (scene, host, module) = try await scene()
-        let before = PatchableTree(await scene.render())
+        let before = PatchableTree(await scene.takeBaseline().node)
         host.reset()
         await module.like(7, rowOnly: false)
         let update = try #require(host.updates.first)
@@ -86,7 +86,7 @@ actor LongListModule: Module {
 
     @Test func aOneRowChangeRendersOneRow() async throws {
         let (scene, host, module) = try await scene()
-        let tree = PatchableTree(await scene.render())
+        let tree = PatchableTree(await scene.takeBaseline().node)
         let rendersBefore = await module.fullRenders
         host.reset()
         await module.like(7, rowOnly: true)
@@ -121,7 +121,7 @@ actor LongListModule: Module {
         registry.addScene(id: "s", source: #"{ "modules": [ { "id": "m", "type": "Sloppy" } ] }"#)
         let host = RecordingHost()
         let scene = try await registry.assemble("s", for: SceneContext(viewer: nil), host: host)
-        let tree = PatchableTree(await scene.render())
+        let tree = PatchableTree(await scene.takeBaseline().node)
         let sloppy: Sloppy? = box.get()
         await sloppy?.grow()
         let update = try #require(host.updates.last)
@@ -134,8 +134,8 @@ actor LongListModule: Module {
         let (scene, host, module) = try await scene(rows: 100_000)
         host.reset()
         await scene.setWindow(RowWindow(start: 500, count: 50), for: "list")
-        #expect(host.updates.isEmpty, "nothing to update before the host has rendered")
-        let tree = await scene.render()
+        #expect(host.updates.isEmpty, "nothing to update before the host has a baseline")
+        let tree = await scene.takeBaseline().node
         #expect(await module.fullRenders == 0, "the 100,000 rows were never all rendered")
         guard case .list(_, let sections)? = tree.node(withID: "list/list")?.kind else {
             Issue.record("no list")

@@ -72,7 +72,7 @@ import Testing
         let scene = try await registry.assemble("three", for: context, host: host)
         service.setBehavior(.succeed, for: "b")
         host.reset()
-        let retry = try #require(await scene.render().action(withID: "b/error"))
+        let retry = try #require(await scene.takeBaseline().node.action(withID: "b/error"))
         let outcome = await scene.send(retry.event)
         #expect(outcome.result == .handled(by: .scene))
         #expect(outcome.route.map(\.description) == ["scene: retried b: ready"])

@@ -115,7 +115,7 @@ actor BinTestModule: Module {
             let host = RecordingHost()
             let scene = try await registry.assemble("bin", for: SceneContext(viewer: nil), host: host)
             let module: BinTestModule = try #require(box.get())
-            let tree = PatchableTree(await scene.render())
+            let tree = PatchableTree(await scene.takeBaseline().node)
             await withTaskGroup(of: Void.self) { group in
                 for item in 0..<12 {
                     group.addTask { await module.restore(item) }

@@ -1,0 +1,160 @@
+/// A host's copy of a live scene's tree, kept in step with the scene's update stream.
+///
+/// Every host that shows a scene somewhere else — a browser page, a terminal, a native
+/// view, a test — consumes the same stream the same way: take a baseline, hold the updates
+/// that arrive while it is on its way, drop those it already includes, apply the rest in
+/// order, and take a new baseline when one is missing or does not apply. `SceneMirror` is
+/// that logic, once; a host keeps one per scene it shows, inside its own isolation (an
+/// actor, or a lock), and tells it what arrives:
+///
+/// ```swift
+/// var mirror = SceneMirror()
+///
+/// // Attaching (and resynchronising): one baseline at a time.
+/// mirror.prepareToAttach()                         // updates arriving meanwhile are held
+/// let baseline = await scene.takeBaseline()
+/// mirror.attach(baseline)                           // applies the held ones newer than it
+///
+/// // In SceneHost.sceneDidUpdate(_:):
+/// switch mirror.receive(update) {
+/// case .applied: redraw(update.node)
+/// case .alreadyApplied, .held: break
+/// case .needsBaseline: resynchronise()               // attach again
+/// }
+/// ```
+///
+/// A host that turns patches into something of its own (DOM operations, say) applies them
+/// itself through `applying`, so that its own work and the mirror's tree move together.
+///
+/// The type is a value with no lock of its own, like a collection: a host that receives
+/// updates concurrently keeps it behind its actor or lock, and takes one baseline at a
+/// time (``SceneInstance/takeBaseline()`` makes the scene drop the updates a baseline
+/// includes, so an older baseline taken in after a newer one could not be caught up).
+public struct SceneMirror {
+    /// What became of an update the mirror received.
+    public enum Outcome: Sendable, Hashable, CustomStringConvertible {
+        /// Applied: the tree now includes it.
+        case applied
+        /// Already in the tree: it came with the baseline (or was received twice).
+        case alreadyApplied
+        /// Kept until the baseline on its way arrives, then applied if newer.
+        case held
+        /// Not applied: an update is missing before it, or its patches do not fit the tree.
+        /// Take a new baseline (``prepareToAttach()``, ``SceneInstance/takeBaseline()``,
+        /// ``attach(_:applying:)``); until then every update gets this answer.
+        case needsBaseline(reason: String)
+
+        public var description: String {
+            switch self {
+            case .applied: "applied"
+            case .alreadyApplied: "already applied"
+            case .held: "held for the baseline"
+            case .needsBaseline(let reason): "needs a baseline: \(reason)"
+            }
+        }
+    }
+
+    private var patchable: PatchableTree?
+    private var held: [SceneUpdate] = []
+    private var isHolding = true
+    private var missing: String?
+
+    /// The sequence number of the last update the tree includes (``SceneSnapshot/sequence``
+    /// of the baseline, then of each update applied); `0` before the first baseline.
+    public private(set) var sequence = 0
+
+    /// A mirror with no tree yet. Until the first ``attach(_:applying:)``, updates are held.
+    public init() {}
+
+    /// The host's copy of the tree, or `nil` before the first baseline.
+    ///
+    /// Built from the mirror's patchable tree on each call; to find a control, use
+    /// ``action(withID:)``, which costs a lookup.
+    public var tree: ViewNode? { patchable?.root }
+
+    /// Whether the mirror has a tree (a baseline was attached).
+    public var isAttached: Bool { patchable != nil }
+
+    /// Whether updates are held for a baseline on its way.
+    public var isAttaching: Bool { isHolding }
+
+    /// Whether an update was missed or did not apply, so the tree is behind the scene until
+    /// the next baseline.
+    public var needsBaseline: Bool { missing != nil }
+
+    /// The control with an action id in the host's copy, or `nil` (see
+    /// ``PatchableTree/action(withID:)``).
+    public func action(withID id: NodeID) -> ViewAction? {
+        patchable?.action(withID: id)
+    }
+
+    /// Starts holding updates: call it before asking the scene for a baseline, so that the
+    /// updates the scene sends while it renders it are kept for ``attach(_:applying:)``.
+    public mutating func prepareToAttach() {
+        isHolding = true
+    }
+
+    /// Takes a baseline as the host's copy, then applies the held updates that are newer,
+    /// in order, through `apply`.
+    ///
+    /// - Parameters:
+    ///   - baseline: What ``SceneInstance/takeBaseline()`` returned.
+    ///   - apply: Applies one update's patches to the tree (and does the host's own work
+    ///     with them); throw when they do not apply. The default applies the patches.
+    /// - Returns: ``Outcome/applied`` when every held update applied (or none was held),
+    ///   else the ``Outcome/needsBaseline(reason:)`` of the first that did not.
+    @discardableResult
+    public mutating func attach(
+        _ baseline: SceneSnapshot, applying apply: (PatchableTree, SceneUpdate) throws -> Void = SceneMirror.applyPatches
+    ) -> Outcome {
+        patchable = PatchableTree(baseline.node)
+        sequence = baseline.sequence
+        missing = nil
+        isHolding = false
+        let waiting = held
+        held = []
+        for update in waiting {
+            if case .needsBaseline(let reason) = receive(update, applying: apply) { return .needsBaseline(reason: reason) }
+        }
+        return .applied
+    }
+
+    /// Receives the scene's next update: applies it through `apply` if it is the next in
+    /// the stream, holds it while a baseline is on its way, and says what became of it.
+    ///
+    /// - Parameters:
+    ///   - update: What ``SceneHost/sceneDidUpdate(_:)`` received.
+    ///   - apply: Applies the update's patches to the tree (and does the host's own work
+    ///     with them); throw when they do not apply. The default applies the patches.
+    @discardableResult
+    public mutating func receive(
+        _ update: SceneUpdate, applying apply: (PatchableTree, SceneUpdate) throws -> Void = SceneMirror.applyPatches
+    ) -> Outcome {
+        if isHolding {
+            held.append(update)
+            return .held
+        }
+        guard let patchable else { return .needsBaseline(reason: "No baseline was taken.") }
+        guard update.sequence > sequence else { return .alreadyApplied }
+        if let missing { return .needsBaseline(reason: missing) }
+        guard update.sequence == sequence + 1 else {
+            let reason = "Update \(update.sequence) arrived after \(sequence): \(update.sequence - sequence - 1) missing."
+            missing = reason
+            return .needsBaseline(reason: reason)
+        }
+        do {
+            try apply(patchable, update)
+        } catch {
+            let reason = "Update \(update.sequence) (\(update.node.id)) did not apply: \(error)"
+            missing = reason
+            return .needsBaseline(reason: reason)
+        }
+        sequence = update.sequence
+        return .applied
+    }
+
+    /// Applies an update's patches to the tree: the default of ``receive(_:applying:)``.
+    public static func applyPatches(_ tree: PatchableTree, _ update: SceneUpdate) throws {
+        try tree.apply(update.patches)
+    }
+}

@@ -1,0 +1,112 @@
+import SceneryTesting
+import Testing
+
+@testable import Scenery
+
+/// The consumer side of the update stream, once for every host: a baseline, updates held
+/// while it is on its way, those it includes dropped, the rest applied in order, and a new
+/// baseline asked for when one is missing or does not apply.
+@Suite struct SceneMirrorTests {
+    /// A one-row list whose row says `text`.
+    static func tree(_ text: String, rows: Int = 1) -> ViewNode {
+        .stack("scene", [.list("list", sections: [.init(id: "all", rows: (0..<rows).map { .text(NodeID("row.\($0)"), "\(text) \($0)") })])])
+    }
+
+    /// The update that takes `old` to `new`, numbered `sequence`.
+    static func update(_ old: ViewNode, _ new: ViewNode, sequence: Int) -> SceneUpdate {
+        SceneUpdate(node: new, module: nil, patches: ViewTreeDiff(from: old, to: new).patches, sequence: sequence)
+    }
+
+    let a = tree("a")
+    let b = tree("b")
+    let c = tree("c")
+
+    @Test func updatesBeforeTheFirstBaselineAreHeldAndTheNewerOnesAppliedOnTopOfIt() {
+        var mirror = SceneMirror()
+        #expect(mirror.receive(Self.update(a, b, sequence: 1)) == .held)
+        #expect(mirror.receive(Self.update(b, c, sequence: 2)) == .held)
+        #expect(!mirror.isAttached)
+        // The baseline already includes update 1; update 2 is applied on top of it.
+        #expect(mirror.attach(SceneSnapshot(node: b, sequence: 1)) == .applied)
+        #expect(mirror.tree == c)
+        #expect(mirror.sequence == 2)
+        #expect(!mirror.isAttaching)
+    }
+
+    @Test func anUpdateTheBaselineIncludesIsAlreadyApplied() {
+        var mirror = SceneMirror()
+        mirror.attach(SceneSnapshot(node: b, sequence: 1))
+        #expect(mirror.receive(Self.update(a, b, sequence: 1)) == .alreadyApplied)
+        #expect(mirror.receive(Self.update(b, c, sequence: 2)) == .applied)
+        #expect(mirror.tree == c)
+    }
+
+    @Test func aGapAsksForABaselineUntilOneIsAttached() {
+        var mirror = SceneMirror()
+        mirror.attach(SceneSnapshot(node: a, sequence: 0))
+        let gap = mirror.receive(Self.update(b, c, sequence: 2))
+        #expect(gap == .needsBaseline(reason: "Update 2 arrived after 0: 1 missing."))
+        #expect(mirror.needsBaseline)
+        // A later update that would follow the missing one is not applied over the hole.
+        #expect(mirror.receive(Self.update(c, a, sequence: 3)) == gap)
+        #expect(mirror.tree == a, "the copy is left as it was")
+        mirror.prepareToAttach()
+        #expect(mirror.receive(Self.update(a, b, sequence: 4)) == .held)
+        #expect(mirror.attach(SceneSnapshot(node: a, sequence: 3)) == .applied)
+        #expect(!mirror.needsBaseline)
+        #expect(mirror.tree == b)
+        #expect(mirror.sequence == 4)
+    }
+
+    @Test func patchesThatDoNotFitTheTreeAskForABaseline() {
+        var mirror = SceneMirror()
+        mirror.attach(SceneSnapshot(node: Self.tree("a", rows: 1), sequence: 0))
+        let outcome = mirror.receive(SceneUpdate(node: a, module: nil, patches: [.delete("row.9")], sequence: 1))
+        guard case .needsBaseline(let reason) = outcome else {
+            Issue.record("applied patches for a row the tree lacks: \(outcome)")
+            return
+        }
+        #expect(reason.contains("Update 1 (scene) did not apply"), "\(reason)")
+        #expect(mirror.sequence == 0)
+    }
+
+    @Test func aHostAppliesPatchesItsOwnWayAndAThrowAsksForABaseline() {
+        struct Refused: Error {}
+        var mirror = SceneMirror()
+        var seen: [Int] = []
+        mirror.attach(SceneSnapshot(node: a, sequence: 0))
+        let applied = mirror.receive(Self.update(a, b, sequence: 1)) { tree, update in
+            try tree.apply(update.patches)
+            seen.append(update.sequence)
+        }
+        #expect(applied == .applied)
+        #expect(seen == [1])
+        let refused = mirror.receive(Self.update(b, c, sequence: 2)) { _, _ in throw Refused() }
+        #expect(refused.description.hasPrefix("needs a baseline: Update 2 (scene) did not apply"), "\(refused)")
+    }
+
+    @Test func aHeldUpdateThatDoesNotFollowTheBaselineMakesAttachAskAgain() {
+        var mirror = SceneMirror()
+        #expect(mirror.receive(Self.update(b, c, sequence: 3)) == .held)
+        #expect(mirror.attach(SceneSnapshot(node: a, sequence: 1)) == .needsBaseline(reason: "Update 3 arrived after 1: 1 missing."))
+        #expect(mirror.tree == a)
+    }
+
+    @Test func lookingAtASceneNeitherStartsNorResetsItsUpdates() async throws {
+        let service = TestService()
+        let host = RecordingHost()
+        let scene = try await SceneRegistry.testing(service, scenes: Fixtures.all).assemble(
+            "profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: host)
+        let like = try #require(await scene.render().action(withID: "items/row.1.like"))
+        await scene.send(like.event)
+        #expect(host.updates.isEmpty, "render() is a query: a host that took no baseline gets no updates")
+        var mirror = SceneMirror()
+        let baseline = await scene.takeBaseline()
+        mirror.attach(baseline)
+        await scene.send(try #require(baseline.node.action(withID: "items/row.2.like")).event)
+        let update = try #require(host.updates.first)
+        _ = await scene.render()  // looking in between changes nothing for the host
+        #expect(mirror.receive(update) == .applied)
+        #expect(mirror.tree == (await scene.render()))
+    }
+}
