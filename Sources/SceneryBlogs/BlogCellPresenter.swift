@@ -49,22 +49,22 @@ public struct BlogCellPresenter: Sendable, Hashable {
     /// The cell: title, author and date, excerpt, likes with the like button; selecting it
     /// sends `blog.open` with the blog's id.
     public func render(showsBody: Bool = false) -> ViewNode {
-        let id = "blog.\(blog.id)"
-        var likeLine: [ViewNode] = [.text("\(id).likes", likes, role: .caption)]
+        let id = BlogNodeID(blog: blog.id)
+        var likeLine: [ViewNode] = [.text(id.part(.likes), likes, role: .caption)]
         if let title = likeButtonTitle {
             likeLine.append(
                 .button(
-                    "\(id).like", title: title,
+                    id.part(.like), title: title,
                     sends: BlogEvents.like.descriptor(BlogEvents.Like(blog: blog.id, liked: !blog.likedByViewer)),
                     style: blog.likedByViewer ? .secondary : .primary))
         }
         return ViewNode.stack(
-            NodeID(id),
+            id.row,
             [
-                .text("\(id).title", title, role: .headline),
-                .text("\(id).byline", "\(author) · \(date)", role: .caption),
-                .text("\(id).body", showsBody ? blog.body : excerpt),
-                .stack("\(id).actions", axis: .horizontal, likeLine),
+                .text(id.part(.title), title, role: .headline),
+                .text(id.part(.byline), "\(author) · \(date)", role: .caption),
+                .text(id.part(.body), showsBody ? blog.body : excerpt),
+                .stack(id.part(.actions), axis: .horizontal, likeLine),
             ])
     }
 }

@@ -164,7 +164,7 @@ public actor BlogModule: Module {
             return
         }
         list.replace(fresh)
-        if noticeChanged { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
+        if noticeChanged { await context.setNeedsRender() } else { await context.setNeedsRender([BlogNodeID(blog: id).row]) }
     }
 
     /// One blog's row (selecting it sends `blog.open`).
@@ -175,9 +175,7 @@ public actor BlogModule: Module {
 
     /// Renders one row again (`blog.27`), so a like costs one row, not the list.
     public func render(_ id: NodeID) -> ViewNode? {
-        guard id.rawValue.hasPrefix("blog."), let number = Int64(id.rawValue.dropFirst("blog.".count)),
-            let blog = list.item(withID: number)
-        else { return nil }
+        guard let number = BlogNodeID(row: id)?.blog, let blog = list.item(withID: number) else { return nil }
         return row(blog)
     }
 
@@ -210,11 +208,11 @@ public actor BlogModule: Module {
         let hadNotice = notice != nil
         noticeLine.show(nil)
         // Only the row changed (unless a notice appears or goes): re-render just the row.
-        if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
+        if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender([BlogNodeID(blog: id).row]) }
         let (settled, failure) = await likes.write(liked, on: original)
         list.replace(settled)
         noticeLine.show(failure)
-        if failure != nil { await context.setNeedsRender() } else { await context.setNeedsRender(["blog.\(id)"]) }
+        if failure != nil { await context.setNeedsRender() } else { await context.setNeedsRender([BlogNodeID(blog: id).row]) }
         likesInFlight.remove(id)
         // Someone else changed this blog while the like was written: show the stored count.
         if changedMeanwhile.remove(id) != nil { await refetch(id) }

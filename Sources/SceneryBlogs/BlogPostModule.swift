@@ -13,7 +13,7 @@ public actor BlogPostModule: Module {
         type: "BlogPostModule",
         summary: "One blog in full, with likes.",
         parameters: [ParameterSpec("blog", .int, summary: "The blog's id.")] + BlogWording.parameters,
-        events: ["user.open"])
+        sends: [UserEvents.open])
 
     private let id: Int64
     private let wording: BlogWording
@@ -73,11 +73,12 @@ public actor BlogPostModule: Module {
     public func render() -> ViewNode {
         state.render(id: "post") { blog in
             let cell = BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil).render(showsBody: true)
+            let id = BlogNodeID(blog: blog.id)
             var children = cell.children.map { node -> ViewNode in
                 switch node.id {
-                case "blog.\(blog.id).byline":
-                    node.selectable(sending: EventDescriptor("user.open", payload: ["user": .string(blog.author.rawValue)]))
-                case "blog.\(blog.id).title":
+                case id.part(.byline):
+                    node.selectable(sending: UserEvents.open.descriptor(.init(user: blog.author)))
+                case id.part(.title):
                     // Alone on its page, the blog's title is the page's main heading, not a row's.
                     if case .text(let title, _) = node.kind { ViewNode.text(node.id, title, role: .title) } else { node }
                 default:

@@ -17,8 +17,8 @@ public actor UserInfoModule: Module {
         type: "UserInfoModule",
         summary: "A user's avatar, name, summary and counts, with follow/unfollow.",
         parameters: [ParameterSpec("user", .userID, summary: "Whose profile to show.")] + UserInfoWording.parameters,
-        events: ["user.follow", "user.unfollow", "user.open", "user.blogs", "user.friends", "user.followers"],
-        defaultActions: ["user.follow", "user.unfollow"])
+        sends: [UserEvents.follow, UserEvents.unfollow, UserEvents.open, UserEvents.blogs, UserEvents.friends, UserEvents.followers],
+        performs: [UserEvents.follow, UserEvents.unfollow])
 
     private let user: UserID
     private let wording: UserInfoWording
@@ -89,25 +89,25 @@ public actor UserInfoModule: Module {
             let presenter = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording)
             var children: [ViewNode] = [
                 ViewNode.image("avatar", presenter.avatar, alt: presenter.avatarAlt)
-                    .selectable(sending: EventDescriptor("user.open", payload: ["user": .string(user.rawValue)])),
+                    .selectable(sending: UserEvents.open.descriptor(.init(user: user))),
                 .text("name", presenter.name, role: .title),
                 .text("summary", presenter.summary),
                 .stack(
                     "counts", axis: .horizontal,
                     [
                         .text("blogs", presenter.blogCount, role: .caption)
-                            .selectable(sending: EventDescriptor("user.blogs", payload: ["user": .string(user.rawValue)])),
+                            .selectable(sending: UserEvents.blogs.descriptor(.init(user: user))),
                         ViewNode.text("friends", presenter.friendCount, role: .caption)
-                            .selectable(sending: EventDescriptor("user.friends", payload: ["user": .string(user.rawValue)])),
+                            .selectable(sending: UserEvents.friends.descriptor(.init(user: user))),
                         ViewNode.text("followers", presenter.followerCount, role: .caption)
-                            .selectable(sending: EventDescriptor("user.followers", payload: ["user": .string(user.rawValue)])),
+                            .selectable(sending: UserEvents.followers.descriptor(.init(user: user))),
                     ]),
             ]
             if let title = presenter.followTitle {
                 children.append(
                     .button(
                         "follow", title: title,
-                        sends: EventDescriptor(presenter.followEvent, payload: ["user": .string(user.rawValue), "name": .string(presenter.name)]),
+                        sends: presenter.followEvent.descriptor(.init(user: user, name: presenter.name)),
                         style: profile.viewerFollows == true ? .destructive : .primary))
             }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
@@ -116,23 +116,18 @@ public actor UserInfoModule: Module {
     }
 
     public func handle(_ event: Event) async -> EventDisposition {
-        switch event.name {
-        case "user.follow", "user.unfollow":
-            // A write in flight: ignore the second tap rather than race it.
-            return isWriting ? .handled : .pass
-        default:
-            return .pass
-        }
+        // A write in flight: ignore the second tap rather than race it.
+        if UserEvents.follow.matches(event) || UserEvents.unfollow.matches(event) { return isWriting ? .handled : .pass }
+        return .pass
     }
 
     /// Follows or unfollows at once, then writes; rolls back if the write fails.
     /// - Throws: The write's error, after rolling back and showing it (the route says the
     ///   action failed).
     public func perform(_ event: Event) async throws {
-        guard event.name == "user.follow" || event.name == "user.unfollow", let viewer, viewer != user,
-            let profile = state.value, !isWriting
+        let follow = UserEvents.follow.matches(event)
+        guard follow || UserEvents.unfollow.matches(event), let viewer, viewer != user, let profile = state.value, !isWriting
         else { return }
-        let follow = event.name == "user.follow"
         guard (profile.viewerFollows == true) != follow else { return }
         isWriting = true
         defer { isWriting = false }

@@ -53,5 +53,5 @@ public struct UserInfoPresenter: Sendable, Hashable {
     }
 
     /// The event the follow button sends.
-    public var followEvent: String { profile.viewerFollows == true ? "user.unfollow" : "user.follow" }
+    public var followEvent: EventKind<UserEvents.Person> { profile.viewerFollows == true ? UserEvents.unfollow : UserEvents.follow }
 }

@@ -4,13 +4,13 @@ import Scenery
 /// The one layout every user row shares: avatar, name, a line of text, and an action button.
 /// Presenters decide the words and the button; the layout never changes.
 public struct UserCell: Sendable, Hashable {
-    /// The row's button: what it says and the event it sends.
+    /// The row's button: what it says and the event it sends (with the row's person).
     public struct Action: Sendable, Hashable {
         public var title: String
-        public var event: String
+        public var event: EventKind<UserEvents.Person>
         public var style: ViewNode.ButtonStyle
 
-        public init(title: String, event: String, style: ViewNode.ButtonStyle = .secondary) {
+        public init(title: String, event: EventKind<UserEvents.Person>, style: ViewNode.ButtonStyle = .secondary) {
             self.title = title
             self.event = event
             self.style = style
@@ -42,10 +42,10 @@ public struct UserCell: Sendable, Hashable {
             line.append(
                 .button(
                     "\(id).action", title: action.title,
-                    sends: EventDescriptor(action.event, payload: ["user": .string(user.rawValue), "name": .string(name)]),
+                    sends: action.event.descriptor(.init(user: user, name: name)),
                     style: action.style))
         }
         return ViewNode.stack(NodeID(id), [.stack("\(id).line", axis: .horizontal, line), .text("\(id).subtitle", subtitle, role: .caption)])
-            .selectable(sending: EventDescriptor("user.open", payload: ["user": .string(user.rawValue)]))
+            .selectable(sending: UserEvents.open.descriptor(.init(user: user)))
     }
 }

@@ -69,8 +69,8 @@ public struct FollowCellPresenter: UserCellPresenter {
         guard let viewer, viewer != entry.user.id else { return wording.baseCell(entry, action: nil) }
         let action =
             entry.viewerFollows
-            ? UserCell.Action(title: wording.followingTitle, event: "user.unfollow")
-            : UserCell.Action(title: wording.followTitle, event: "user.follow", style: .primary)
+            ? UserCell.Action(title: wording.followingTitle, event: UserEvents.unfollow)
+            : UserCell.Action(title: wording.followTitle, event: UserEvents.follow, style: .primary)
         return wording.baseCell(entry, action: action)
     }
 }
@@ -87,10 +87,10 @@ public struct FriendCellPresenter: UserCellPresenter {
         guard let viewer, viewer != entry.user.id else { return wording.baseCell(entry, action: nil) }
         let action: UserCell.Action =
             switch entry.friendState {
-            case .none: UserCell.Action(title: wording.addFriendTitle, event: "friend.request", style: .primary)
-            case .requested: UserCell.Action(title: wording.requestedTitle, event: "friend.withdraw")
-            case .incoming: UserCell.Action(title: wording.acceptTitle, event: "friend.accept", style: .primary)
-            case .friends: UserCell.Action(title: wording.friendsTitle, event: "friend.remove")
+            case .none: UserCell.Action(title: wording.addFriendTitle, event: UserEvents.requestFriendship, style: .primary)
+            case .requested: UserCell.Action(title: wording.requestedTitle, event: UserEvents.withdrawFriendRequest)
+            case .incoming: UserCell.Action(title: wording.acceptTitle, event: UserEvents.acceptFriendship, style: .primary)
+            case .friends: UserCell.Action(title: wording.friendsTitle, event: UserEvents.removeFriend)
             }
         return wording.baseCell(entry, action: action)
     }

@@ -27,8 +27,15 @@ public actor UserListModule: Module {
             ParameterSpec("emptyText", .string, default: "Nobody here yet.", summary: "Shown when the list is empty."),
             ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
         ] + UserCellWording.parameters,
-        events: ["user.follow", "user.unfollow", "friend.request", "friend.accept", "friend.remove", "friend.withdraw", "user.open"],
-        defaultActions: ["user.follow", "user.unfollow", "friend.request", "friend.accept", "friend.remove", "friend.withdraw"])
+        sends: UserListModule.actions + [UserEvents.open],
+        performs: UserListModule.actions)
+
+    /// The buttons' events: the relationship changes the module makes itself once the scene
+    /// lets them through.
+    static let actions = [
+        UserEvents.follow, UserEvents.unfollow, UserEvents.requestFriendship, UserEvents.acceptFriendship, UserEvents.removeFriend,
+        UserEvents.withdrawFriendRequest,
+    ]
 
     private let user: UserID
     private let list: UserListKind
@@ -155,16 +162,16 @@ public actor UserListModule: Module {
     }
 
     public func handle(_ event: Event) async -> EventDisposition {
-        guard Self.change(for: event.name) != nil, let target = event.payload["user"]?.stringValue else { return .pass }
+        guard Self.change(for: event) != nil, let target = Self.person(in: event)?.user else { return .pass }
         // A write for this row in flight: ignore the second tap rather than race it.
-        return writesInFlight.contains(UserID(target)) ? .handled : .pass
+        return writesInFlight.contains(target) ? .handled : .pass
     }
 
     /// Changes the row at once, writes, and settles on the answer or rolls back.
     /// - Throws: The write's error, after rolling back and showing it (the route says the
     ///   action failed).
     public func perform(_ event: Event) async throws {
-        guard let change = Self.change(for: event.name), let viewer, let target = event.payload["user"]?.stringValue.map({ UserID($0) }),
+        guard let change = Self.change(for: event), let viewer, let target = Self.person(in: event)?.user,
             let original = entries.item(withID: target), !writesInFlight.contains(target)
         else { return }
         writesInFlight.insert(target)
@@ -203,15 +210,18 @@ public actor UserListModule: Module {
         case friendship(FriendshipChange)
     }
 
-    static func change(for name: String) -> Change? {
-        switch name {
-        case "user.follow": .follow(true)
-        case "user.unfollow": .follow(false)
-        case "friend.request": .friendship(.request)
-        case "friend.accept": .friendship(.accept)
-        case "friend.remove", "friend.withdraw": .friendship(.remove)
-        default: nil
-        }
+    /// The person a relationship event is about, decoded as its kind declares.
+    static func person(in event: Event) -> UserEvents.Person? {
+        actions.lazy.compactMap { try? $0.payload(of: event) }.first
+    }
+
+    static func change(for event: Event) -> Change? {
+        if UserEvents.follow.matches(event) { return .follow(true) }
+        if UserEvents.unfollow.matches(event) { return .follow(false) }
+        if UserEvents.requestFriendship.matches(event) { return .friendship(.request) }
+        if UserEvents.acceptFriendship.matches(event) { return .friendship(.accept) }
+        if UserEvents.removeFriend.matches(event) || UserEvents.withdrawFriendRequest.matches(event) { return .friendship(.remove) }
+        return nil
     }
 
     static func predicted(_ entry: UserListEntry, _ change: Change) -> UserListEntry {

@@ -171,7 +171,7 @@ public struct HTMLRenderer: Sendable {
             html += "<div id=\"\(id)\" class=\"tabs\">\n<div role=\"tablist\">"
             for tab in tabs.tabs {
                 let selected = tab.id == tabs.selection
-                let node = Self.attribute("\(node.id.rawValue)#\(tab.id)")
+                let node = Self.attribute(NodeID.tabControl(tab.id, of: node.id).rawValue)
                 html +=
                     "<button type=\"button\" role=\"tab\" aria-selected=\"\(selected)\" aria-controls=\"\(id)--panel\" data-node=\"\(node)\" \(Self.eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
             }

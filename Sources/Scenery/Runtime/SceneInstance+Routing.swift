@@ -23,7 +23,10 @@ extension SceneInstance {
             await route(event, trace: &trace)
         }
         let outcome = trace.outcome
-        if phase != .left { eventLog.append(outcome) }
+        if phase != .left {
+            eventLog.append(outcome)
+            if eventLog.count > Self.keptEventOutcomes { eventLog.removeFirst(eventLog.count - Self.keptEventOutcomes) }
+        }
         return outcome
     }
 

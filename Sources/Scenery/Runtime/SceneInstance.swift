@@ -60,8 +60,13 @@ public actor SceneInstance {
     /// The row windows hosts asked for, by module.
     var windows: [ModuleID: RowWindow] = [:]
     var nextWorkID = 0
-    /// Every routed event's outcome, oldest first.
+    /// The outcomes of the most recent routed events (at most ``keptEventOutcomes``),
+    /// oldest first: what a test or a debugging host looks at, bounded so that a page open
+    /// for a day does not grow with every tap.
     public internal(set) var eventLog: [EventOutcome] = []
+
+    /// How many event outcomes ``eventLog`` keeps.
+    public static let keptEventOutcomes = 64
 
     enum Phase: Sendable { case created, started, left }
 

@@ -40,7 +40,7 @@ extension ViewNode {
             return [ViewAction(id: id, title: "Retry", event: Event(retry, from: id))]
         case .tabs(let tabs):
             return tabs.tabs.map { tab in
-                let id = NodeID("\(self.id.rawValue)#\(tab.id)")
+                let id = NodeID.tabControl(tab.id, of: self.id)
                 return ViewAction(id: id, title: tab.title, event: Event(tab.event, from: id))
             }
         default:

@@ -61,8 +61,8 @@ import Testing
         let entry = UserListEntry(user: User(id: "2", name: "Bob"), viewerFollows: true, friendState: .incoming)
         let follow = FollowCellPresenter().cell(for: entry, viewer: "1")
         let friend = FriendCellPresenter().cell(for: entry, viewer: "1")
-        #expect(follow.action == UserCell.Action(title: "Following", event: "user.unfollow"))
-        #expect(friend.action == UserCell.Action(title: "Accept", event: "friend.accept", style: .primary))
+        #expect(follow.action == UserCell.Action(title: "Following", event: UserEvents.unfollow))
+        #expect(friend.action == UserCell.Action(title: "Accept", event: UserEvents.acceptFriendship, style: .primary))
         #expect(follow.render().allNodes.map(\.id) == friend.render().allNodes.map(\.id), "same layout, different logic")
     }
 
@@ -74,7 +74,7 @@ import Testing
         let entry = UserListEntry(user: User(id: "2", name: "Bob"), viewerFollows: false, friendState: state)
         let cell = FriendCellPresenter().cell(for: entry, viewer: "1")
         #expect(cell.action?.title == title)
-        #expect(cell.action?.event == event)
+        #expect(cell.action?.event.name == event)
     }
 
     @Test func cellsHaveNoButtonForTheViewerThemselves() {

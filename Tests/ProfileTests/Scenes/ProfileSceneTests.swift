@@ -26,6 +26,20 @@ import Testing
             ])
     }
 
+    @Test func aMisspelledFieldOfAUserEventIsAnErrorBeforeAnyoneTaps() {
+        var registry = SceneRegistry()
+        registry.declareProfileModules()
+        let problems = registry.addScene(
+            id: "profile",
+            source: """
+                { "parameters": { "user": "userID" },
+                  "modules": [ { "id": "info", "type": "UserInfoModule", "params": { "user": "$user" } } ],
+                  "events": [ { "on": "user.unfollow", "confirm": { "title": "Unfollow $event.nmae?" } } ] }
+                """)
+        let errors = problems.filter { $0.severity == .error }.map(\.message)
+        #expect(errors == ["'$event.nmae' is not a field of 'user.unfollow' (did you mean 'name'?): its payload has name, user."], "\(problems)")
+    }
+
     @Test func theOwnerGetsBlogsAndDraftsTabs() async throws {
         try await SceneScript(
             "user-profile", context: SceneContext(viewer: "1", arguments: ["user": "1"]), registry: registry,

@@ -120,6 +120,18 @@ import Testing
         #expect(await scene.eventLog.count == 2)
     }
 
+    @Test func theEventLogKeepsTheMostRecentOutcomesOnly() async throws {
+        let scene = try await registry.assemble("profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: RecordingHost())
+        let total = SceneInstance.keptEventOutcomes + 6
+        for index in 0..<total {
+            await scene.send(Event("nobody.listens.\(index)", from: "info/none"))
+        }
+        let log = await scene.eventLog
+        #expect(log.count == SceneInstance.keptEventOutcomes)
+        #expect(log.first?.event.name == "nobody.listens.6", "the oldest six were dropped")
+        #expect(log.last?.event.name == "nobody.listens.\(total - 1)")
+    }
+
     @Test func eventRuleConditionsSeeThePayload() async throws {
         var registry = registry
         registry.addScene(

@@ -207,9 +207,8 @@ extension PatchableTree {
             }
         }
         // A tab: "switch#tab".
-        let parts = id.rawValue.split(separator: "#", maxSplits: 1).map(String.init)
-        guard parts.count == 2, case .tabs(let tabs, _)? = index[NodeID(parts[0])]?.properties.kind,
-            let tab = tabs.first(where: { $0.id == parts[1] })
+        guard let control = id.tabControl, case .tabs(let tabs, _)? = index[control.tabSwitch]?.properties.kind,
+            let tab = tabs.first(where: { $0.id == control.tab })
         else { return nil }
         return ViewAction(id: id, title: tab.title, event: Event(tab.event, from: id))
     }
