@@ -80,13 +80,13 @@ class Page:
 
     async def read(self):
         async for message in self.socket:
-            if '"t":"patch"' in message and self.waiting and not self.waiting.done():
+            if '"type":"patch"' in message and self.waiting and not self.waiting.done():
                 self.waiting.set_result(time.perf_counter())
 
     async def act(self, node):
         self.waiting = asyncio.get_running_loop().create_future()
         started = time.perf_counter()
-        await self.socket.send('{"t":"event","node":"%s"}' % node)
+        await self.socket.send('{"type":"event","node":"%s"}' % node)
         finished = await asyncio.wait_for(self.waiting, timeout=10)
         return finished - started
 
@@ -101,7 +101,7 @@ class Listener:
 
     async def read(self):
         async for message in self.socket:
-            if '"t":"patch"' in message and "blogs/blog.26.likes" in message and self.arrived and not self.arrived.done():
+            if '"type":"patch"' in message and "blogs/blog.26.likes" in message and self.arrived and not self.arrived.done():
                 self.arrived.set_result(time.perf_counter())
 
 
@@ -142,7 +142,7 @@ async def open_page(host, port, path, cookie):
     status, _, content, ttfb = await http(host, port, "GET", path, {"Cookie": cookie} if cookie else {})
     assert status == 200, status
     session = re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
-    socket = await websockets.connect(f"ws://{host}:{port}/live?session={session}&since=0",
+    socket = await websockets.connect(f"ws://{host}:{port}/live?session={session}&since=0&protocol=1",
                                       additional_headers={**({"Cookie": cookie} if cookie else {}), "Origin": f"http://{host}:{port}"},
                                       max_queue=None, ping_interval=None)
     return Page(session, socket, cookie), ttfb

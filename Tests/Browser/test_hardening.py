@@ -22,8 +22,8 @@ def socket_messages(page, session, messages, until):
     return page.evaluate(
         """async ([session, messages, until]) => {
             const received = [];
-            const done = list => until !== null && list.some(message => message.t === until);
-            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0`);
+            const done = list => until !== null && list.some(message => message.type === until);
+            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0&protocol=1`);
             return await new Promise(resolve => {
                 socket.onopen = () => messages.forEach(message => socket.send(message));
                 socket.onmessage = event => {
@@ -82,9 +82,9 @@ def test_a_preview_socket_drives_only_its_own_page(server, context):
     sign_in(page, server, "Bob Chen")
     open_live(page, server.url + "/preview/blog-detail/frame?as=&blog=26")
     session = page.locator("main").get_attribute("data-session")
-    result = socket_messages(page, session, [json.dumps({"t": "event", "node": "sections#drafts"})],
+    result = socket_messages(page, session, [json.dumps({"type": "event", "node": "sections#drafts"})],
                              "refused")
-    assert [message["message"] for message in result["received"] if message["t"] == "refused"] == ["That control is not on this page."]
+    assert [message["message"] for message in result["received"] if message["type"] == "refused"] == ["That control is not on this page."]
     assert not any(title in json.dumps(result["received"], ensure_ascii=False) for title in DRAFT_TITLES)
     # Alice's own preview frame, then Bob's sign-in on its socket: closed, nothing sent.
     other = context.browser.new_context()
@@ -93,7 +93,7 @@ def test_a_preview_socket_drives_only_its_own_page(server, context):
     open_live(alice, server.url + "/preview/user-profile/frame?as=1&user=1")
     alice_session = alice.locator("main").get_attribute("data-session")
     other.close()
-    stolen = socket_messages(page, alice_session, [json.dumps({"t": "event", "node": "sections#drafts"})], None)
+    stolen = socket_messages(page, alice_session, [json.dumps({"type": "event", "node": "sections#drafts"})], None)
     assert stolen["received"] == []
     assert stolen["code"] == 1008
 

@@ -143,12 +143,12 @@ def test_another_viewer_never_receives_drafts_whatever_the_client_sends(server, 
     # A hand-made client on the same page: forged controls, a draft id, a tab that is not there.
     page.evaluate(
         """(session) => new Promise((resolve) => {
-            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0`);
+            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0&protocol=1`);
             const replies = [];
             socket.onmessage = (event) => replies.push(event.data);
             socket.onopen = () => {
                 for (const node of ["drafts/draft.1", "sections#drafts", "drafts/more", "../../etc"]) {
-                    socket.send(JSON.stringify({ t: "event", node }));
+                    socket.send(JSON.stringify({ type: "event", node }));
                 }
                 setTimeout(() => { socket.close(); resolve(replies); }, 500);
             };

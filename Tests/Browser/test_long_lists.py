@@ -96,7 +96,7 @@ def test_scrolling_row_by_row_moves_the_window_by_patches(long_list, context):
     page.wait_for_function(WINDOW_COVERS_VIEW, timeout=10_000)
     state = window_state(page)
     assert state["first"] > 0 and state["rows"] <= WINDOW, state
-    patches = [frame for frame in frames if '"t":"patch"' in frame]
+    patches = [frame for frame in frames if '"type":"patch"' in frame]
     assert patches and all('"op":"reset"' not in frame for frame in frames)
     assert same_page(page)
 

@@ -41,7 +41,10 @@ import Testing
                 .insert(parent: "all", index: 2, html: "<li aria-posinset=\"14\" aria-setsize=\"1000\"><p id=\"row.13\">Row 13</p>\n</li>\n"),
                 .window("all", firstRow: 11, totalRows: 1000),
             ], "the section and the rows that stay are not sent again")
-        #expect(DOMPlanner.Operation.window("all", firstRow: 11, totalRows: 1000).json == ["op": "window", "id": "all", "first": 11, "total": 1000])
+        #expect(
+            try JSONValueEncoder().encode(DOMPlanner.Operation.window("all", firstRow: 11, totalRows: 1000)) == [
+                "op": "window", "id": "all", "first": 11, "total": 1000,
+            ])
     }
 
     @Test func aSectionWhoseHeadingChangesIsStillReplaced() throws {

@@ -29,13 +29,13 @@ import Testing
                 client, session: carolsPage, cookie: carol,
                 [
                     .run {
-                        _ = try await sockets.talk(client, session: bobsPage, cookie: bob, send: [#"{"t":"event","node":"blogs/blog.26.like"}"#]) {
+                        _ = try await sockets.talk(client, session: bobsPage, cookie: bob, send: [#"{"type":"event","node":"blogs/blog.26.like"}"#]) {
                             !$0.of("patch").isEmpty
                         }
                     },
                     .waitUntil { !$0.of("patch").isEmpty },
                 ])
-            let operations = received.of("patch").flatMap { $0["ops"].items }
+            let operations = received.of("patch").flatMap { $0["operations"].items }
             #expect(!operations.isEmpty, "Bob's like reached Carol's page without a reload")
             for operation in operations {
                 let id = operation["id"]?.stringValue ?? ""
@@ -56,7 +56,7 @@ import Testing
             let (forAlice, _) = try await sockets.converse(
                 client, session: alicesPage, cookie: alice,
                 [
-                    .send(#"{"t":"event","node":"sections#drafts"}"#),
+                    .send(#"{"type":"event","node":"sections#drafts"}"#),
                     .waitUntil { $0.all.description.contains("Through the looking glass") },
                     .run {
                         // An import from elsewhere: a new draft, and a new name Bob's page shows.

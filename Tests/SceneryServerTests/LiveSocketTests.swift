@@ -38,7 +38,7 @@ final class Received: @unchecked Sendable {
 
     var hasEnded: Bool { lock.withLock { ended } }
 
-    func of(_ type: String) -> [JSONValue] { all.filter { $0["t"]?.stringValue == type } }
+    func of(_ type: String) -> [JSONValue] { all.filter { $0["type"]?.stringValue == type } }
 
     /// Waits until `condition` holds, the socket ends, or `bound` passes (a safety bound for
     /// a wait on the server closing the socket, which the WebSocket client does not always
@@ -120,7 +120,7 @@ enum Step: Sendable {
         var close: WebSocketCloseFrame?
         do {
             close = try await client.ws(
-                "/live?session=\(session)&since=\(since)", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)
+                "/live?session=\(session)&since=\(since)&protocol=1", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)
             ) { inbound, outbound, _ in
                 let reader = Task {
                     defer { received.end() }
@@ -166,12 +166,12 @@ enum Step: Sendable {
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let received = try await talk(client, session: session, cookie: bob, send: [#"{"t":"event","node":"blogs/blog.26.like"}"#]) {
+            let received = try await talk(client, session: session, cookie: bob, send: [#"{"type":"event","node":"blogs/blog.26.like"}"#]) {
                 !$0.of("patch").isEmpty
             }
             let patch = try #require(received.of("patch").first)
-            #expect(patch["seq"] == 1)
-            guard case .array(let ops)? = patch["ops"] else {
+            #expect(patch["sequence"] == 1)
+            guard case .array(let ops)? = patch["operations"] else {
                 Issue.record("no operations in \(patch)")
                 return
             }
@@ -189,10 +189,10 @@ enum Step: Sendable {
             let declined = try await converse(
                 client, session: session, cookie: bob,
                 [
-                    .send(#"{"t":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty },
-                    .send(#"{"t":"answer","id":1,"accept":false}"#),
+                    .send(#"{"type":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty },
+                    .send(#"{"type":"answer","question":1,"accept":false}"#),
                     // Events run in order: the declined one is over once a like after it shows.
-                    .send(#"{"t":"event","node":"blogs/blog.26.like"}"#), .waitUntil { !$0.of("patch").isEmpty || !$0.of("refused").isEmpty },
+                    .send(#"{"type":"event","node":"blogs/blog.26.like"}"#), .waitUntil { !$0.of("patch").isEmpty || !$0.of("refused").isEmpty },
                 ]
             ).received
             #expect(declined.of("confirm").first?["title"] == "Unfollow Alice Liddell?")
@@ -201,10 +201,10 @@ enum Step: Sendable {
             let accepted = try await converse(
                 client, session: session, since: 0, cookie: bob,
                 [
-                    .send(#"{"t":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty },
-                    .send(#"{"t":"answer","id":2,"accept":true}"#),
+                    .send(#"{"type":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty },
+                    .send(#"{"type":"answer","question":2,"accept":true}"#),
                     // The unfollow is written before the next event runs: wait for a like's patch.
-                    .send(#"{"t":"event","node":"blogs/blog.27.like"}"#),
+                    .send(#"{"type":"event","node":"blogs/blog.27.like"}"#),
                     .waitUntil { $0.of("patch").contains { $0.compactJSON.contains("blog.27.like") } },
                 ]
             ).received
@@ -220,10 +220,10 @@ enum Step: Sendable {
             let html = String(buffer: page.body)
             #expect(html.contains(#"data-first-row="0" data-total-rows="27""#), "the page starts with a window of the blogs")
             let session = try #require(html.sessionID)
-            let received = try await talk(client, session: session, send: [#"{"t":"window","module":"blogs","start":5}"#]) {
+            let received = try await talk(client, session: session, send: [#"{"type":"window","module":"blogs","start":5}"#]) {
                 !$0.of("patch").isEmpty
             }
-            guard case .array(let operations)? = received.of("patch").first?["ops"] else {
+            guard case .array(let operations)? = received.of("patch").first?["operations"] else {
                 Issue.record("no patch: \(received.all)")
                 return
             }
@@ -236,28 +236,28 @@ enum Step: Sendable {
     @Test func navigationTellsThePageWhereToGo() async throws {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1")
-            let received = try await talk(client, session: session, send: [#"{"t":"event","node":"blogs/blog.27"}"#]) { !$0.of("navigate").isEmpty }
+            let received = try await talk(client, session: session, send: [#"{"type":"event","node":"blogs/blog.27"}"#]) { !$0.of("navigate").isEmpty }
             #expect(received.of("navigate").first?["url"] == "/scenes/blog-detail?blog=27")
         }
     }
 
     @Test(arguments: [
-        #"{"t":"event","node":"drafts/draft.1"}"#,  // a draft control, for someone who is not the owner
-        #"{"t":"event","node":"nothing/here"}"#,
-        #"{"t":"event"}"#,
-        #"{"t":"event","node":"blogs/blog.27.like","payload":{"blog":1}}"#.replacingOccurrences(of: "27", with: "9999"),
+        #"{"type":"event","node":"drafts/draft.1"}"#,  // a draft control, for someone who is not the owner
+        #"{"type":"event","node":"nothing/here"}"#,
+        #"{"type":"event"}"#,
+        #"{"type":"event","node":"blogs/blog.27.like","payload":{"blog":1}}"#.replacingOccurrences(of: "27", with: "9999"),
         #"not json at all"#,
-        #"{"t":"answer","id":77,"accept":true}"#,
-        #"{"t":"launch"}"#,
-        #"{"t":"window","module":"nothing","start":3}"#,
-        #"{"t":"window","module":"blogs","start":-1}"#,
-        #"{"t":"window","module":"blogs"}"#,
+        #"{"type":"answer","question":77,"accept":true}"#,
+        #"{"type":"launch"}"#,
+        #"{"type":"window","module":"nothing","start":3}"#,
+        #"{"type":"window","module":"blogs","start":-1}"#,
+        #"{"type":"window","module":"blogs"}"#,
     ])
     func forgedMessagesAreRefusedAndTheSessionCarriesOn(message: String) async throws {
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let received = try await talk(client, session: session, cookie: bob, send: [message, #"{"t":"event","node":"blogs/blog.26.like"}"#]) {
+            let received = try await talk(client, session: session, cookie: bob, send: [message, #"{"type":"event","node":"blogs/blog.26.like"}"#]) {
                 !$0.of("patch").isEmpty
             }
             #expect(received.of("refused").count == 1, "\(received.all)")
@@ -269,7 +269,7 @@ enum Step: Sendable {
     @Test func aFloodOfEventsIsRefusedAtABoundedCost() async throws {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1")
-            let flood = Array(repeating: #"{"t":"event","node":"blogs/refresh"}"#, count: 60)
+            let flood = Array(repeating: #"{"type":"event","node":"blogs/refresh"}"#, count: 60)
             let received = try await talk(client, session: session, send: flood) { $0.of("refused").count >= 20 }
             #expect(received.of("refused").count >= 20, "a burst beyond the allowance is refused")
             #expect(received.of("refused").first?["message"] == "Too many actions at once; wait a moment.")
@@ -281,13 +281,13 @@ enum Step: Sendable {
             let session = try await openPage(client, "/scenes/user-profile?user=1")
             let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: ServerFixture.headers())
             // 100 KB in one frame: more than the server takes.
-            let huge = try await client.ws("/live?session=\(session)&since=0", configuration: configuration) { inbound, outbound, _ in
+            let huge = try await client.ws("/live?session=\(session)&since=0&protocol=1", configuration: configuration) { inbound, outbound, _ in
                 try await outbound.write(.text(String(repeating: "x", count: 100_000)))
                 for try await _ in inbound.messages(maxSize: 1 << 20) {}
             }
             #expect(huge?.closeCode == .messageTooLarge)
             // Bytes that are not UTF-8 in a text frame.
-            let invalid = try await client.ws("/live?session=\(session)&since=0", configuration: configuration) { inbound, outbound, _ in
+            let invalid = try await client.ws("/live?session=\(session)&since=0&protocol=1", configuration: configuration) { inbound, outbound, _ in
                 var bytes = ByteBuffer()
                 bytes.writeBytes([0x7B, 0xFF, 0xFE, 0x7D])
                 try await outbound.write(.custom(.init(fin: true, opcode: .text, data: bytes)))
@@ -296,7 +296,7 @@ enum Step: Sendable {
             #expect(invalid?.closeCode == .dataInconsistentWithMessage)
             // The same page carries on.
             let received = try await talk(
-                client, session: session, send: [#"{"t":"event","node":"sections#drafts"}"#, #"{"t":"event","node":"blogs/refresh"}"#]
+                client, session: session, send: [#"{"type":"event","node":"sections#drafts"}"#, #"{"type":"event","node":"blogs/refresh"}"#]
             ) {
                 !$0.of("refused").isEmpty
             }
@@ -319,7 +319,8 @@ enum Step: Sendable {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
             let (received, close) = try await converse(
-                client, session: session, cookie: fixture.cookie(for: "1"), [.send(#"{"t":"event","node":"blogs/blog.27.like"}"#), .waitUntil { _ in false }])
+                client, session: session, cookie: fixture.cookie(for: "1"),
+                [.send(#"{"type":"event","node":"blogs/blog.27.like"}"#), .waitUntil { _ in false }])
             #expect(received.all.isEmpty, "nothing is sent to another viewer")
             if let close { #expect(close.closeCode == .policyViolation, "the server closed the socket, saying why") }
             #expect(try await fixture.store.blog(27, viewer: "1").likedByViewer == false)
@@ -331,13 +332,15 @@ enum Step: Sendable {
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: fixture.cookie(for: "1"))
             let cookie = fixture.cookie(for: "1")
             // Select the drafts tab, then drop the connection.
-            let first = try await talk(client, session: session, cookie: cookie, send: [#"{"t":"event","node":"sections#drafts"}"#]) { !$0.of("patch").isEmpty }
-            #expect(first.of("patch").first?["seq"] == 1)
+            let first = try await talk(client, session: session, cookie: cookie, send: [#"{"type":"event","node":"sections#drafts"}"#]) {
+                !$0.of("patch").isEmpty
+            }
+            #expect(first.of("patch").first?["sequence"] == 1)
             // A page that missed message 1 gets it again; the scene kept the selected tab.
             let replay = try await talk(client, session: session, since: 0, cookie: cookie, send: []) { !$0.of("patch").isEmpty }
-            #expect(replay.of("patch").first?["seq"] == 1)
+            #expect(replay.of("patch").first?["sequence"] == 1)
             // One that has it gets nothing more; the drafts are on the page.
-            let caughtUp = try await talk(client, session: session, since: 1, cookie: cookie, send: [#"{"t":"resync"}"#]) { !$0.of("reset").isEmpty }
+            let caughtUp = try await talk(client, session: session, since: 1, cookie: cookie, send: [#"{"type":"resync"}"#]) { !$0.of("reset").isEmpty }
             #expect(caughtUp.of("patch").isEmpty)
             #expect(caughtUp.of("reset").first?["html"]?.stringValue?.contains("Through the looking glass") == true)
         }
@@ -366,15 +369,15 @@ enum Step: Sendable {
         try await fixture.server.application().test(.live) { client in
             let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: bob)
             let waiting = PageSession.queuedActions
-            let likes = Array(repeating: Step.send(#"{"t":"event","node":"blogs/blog.26.like"}"#), count: waiting + 1)
+            let likes = Array(repeating: Step.send(#"{"type":"event","node":"blogs/blog.26.like"}"#), count: waiting + 1)
             let received = try await sockets.converse(
                 client, session: session, cookie: bob,
                 // The unfollow question holds the queue: its event waits for an answer.
-                [.send(#"{"t":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty }] + likes + [
+                [.send(#"{"type":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty }] + likes + [
                     .waitUntil { !$0.of("refused").isEmpty },
                     // A scroll while actions wait still moves the window.
-                    .send(#"{"t":"window","module":"blogs","start":5}"#), .waitUntil { !$0.of("patch").isEmpty },
-                    .send(#"{"t":"answer","id":1,"accept":false}"#),
+                    .send(#"{"type":"window","module":"blogs","start":5}"#), .waitUntil { !$0.of("patch").isEmpty },
+                    .send(#"{"type":"answer","question":1,"accept":false}"#),
                 ]
             ).received
             #expect(received.of("refused").map { $0["message"] } == ["Too many actions are waiting; wait for them to finish, then try again."])

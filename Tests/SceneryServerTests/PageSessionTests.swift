@@ -29,14 +29,14 @@ import Testing
     @Test func aReconnectGetsTheNumberedMessagesItMissed() async {
         let page = session(maxQueued: 256)
         _ = await page.attach(since: 0)
-        for _ in 0..<3 { await page.receive(#"{"t":"resync"}"#) }  // three numbered messages
+        for _ in 0..<3 { await page.receive(#"{"type":"resync"}"#) }  // three numbered messages
         let (messages, _) = await page.attach(since: 1)
         var replayed: [String] = []
         for await text in messages {
             replayed.append(text)
             if replayed.count == 2 { break }
         }
-        #expect(replayed.allSatisfy { $0.contains(#""t":"reset""#) })
-        #expect(replayed.map { $0.contains(#""seq":2"#) || $0.contains(#""seq":3"#) } == [true, true])
+        #expect(replayed.allSatisfy { $0.contains(#""type":"reset""#) })
+        #expect(replayed.map { $0.contains(#""sequence":2"#) || $0.contains(#""sequence":3"#) } == [true, true])
     }
 }

@@ -316,8 +316,18 @@ extension SceneryServer {
     func live(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, request: Request) async throws {
         let id = request.uri.queryParameters["session"].map(String.init) ?? ""
         let since = request.uri.queryParameters["since"].flatMap { Int($0) } ?? 0
+        // The page says which version of the page protocol it speaks; one from another
+        // version of the site is told to load itself again (which brings this server's script).
+        let spoken = request.uri.queryParameters["protocol"].map(String.init)
+        guard spoken == String(PageProtocol.version) else {
+            let reason =
+                spoken.map { "This page speaks page protocol \($0.prefix(8)), this server \(PageProtocol.version); load the page again." }
+                ?? "This page was made by an older version of the site; load it again."
+            try await outbound.close(.unknown(UInt16(PageProtocol.reloadCloseCode)), reason: reason)
+            return
+        }
         guard let session = await sessions.session(id), await !session.hasEnded else {
-            try await outbound.close(.unknown(4404), reason: "This page's scene has ended; load the page again.")
+            try await outbound.close(.unknown(UInt16(PageProtocol.reloadCloseCode)), reason: "This page's scene has ended; load the page again.")
             return
         }
         // The socket belongs to the viewer the page was made for. A signed-out preview frame

@@ -145,19 +145,15 @@ actor PageSession {
 
     /// Sends the page the DOM operations of one update, numbered.
     private func sendPatch(_ operations: [DOMPlanner.Operation]) {
-        send(["t": "patch", "ops": .array(operations.map(\.json))], numbered: true)
+        pageSequence += 1
+        send(.patch(sequence: pageSequence, operations: operations))
     }
 
     /// Sends a message to the page; numbered messages are kept for replay after a reconnect.
-    private func send(_ message: [String: JSONValue], numbered: Bool = false) {
-        var message = message
-        if numbered {
-            pageSequence += 1
-            message["seq"] = .int(pageSequence)
-        }
-        let text = JSONValue.object(message).compactJSON
-        if numbered {
-            recent.append((pageSequence, text))
+    private func send(_ message: PageProtocol.ServerMessage) {
+        let text = message.text
+        if let sequence = message.sequence {
+            recent.append((sequence, text))
             if recent.count > configuration.replayedUpdates { recent.removeFirst(recent.count - configuration.replayedUpdates) }
         }
         guard let outbox else { return }
@@ -172,23 +168,20 @@ actor PageSession {
 
     /// Sends the page the whole scene (a numbered reset), as its copy now stands.
     private func sendWholeScene(_ tree: ViewNode) {
-        send(["t": "reset", "html": .string(planner.renderer.fragment(tree))], numbered: true)
+        pageSequence += 1
+        send(.reset(sequence: pageSequence, html: planner.renderer.fragment(tree)))
     }
 
     func confirm(_ confirmation: Confirmation) async -> Bool {
         guard outbox != nil, !hasEnded else { return false }
         let number = nextConfirmation
         nextConfirmation += 1
-        send([
-            "t": "confirm", "id": .int(number), "title": .string(confirmation.title),
-            "message": confirmation.message.map(JSONValue.string) ?? .null,
-            "confirm": .string(confirmation.confirmLabel), "cancel": .string(confirmation.cancelLabel),
-        ])
+        send(.confirm(question: number, confirmation))
         return await withCheckedContinuation { confirmations[number] = $0 }
     }
 
     func navigate(to intent: NavigationIntent) {
-        send(["t": "navigate", "url": .string(Self.path(of: intent.scene, arguments: intent.arguments))])
+        send(.navigate(url: Self.path(of: intent.scene, arguments: intent.arguments)))
     }
 
     /// The page address of a scene with arguments.
@@ -204,7 +197,7 @@ actor PageSession {
     /// Tells the page that a scene file has errors (the text `scenery validate` prints), or
     /// that they are fixed (`nil`).
     func showErrors(_ text: String?) {
-        send(text.map { ["t": "errors", "text": .string($0)] } ?? ["t": "errors", "text": .null])
+        send(.errors(text))
     }
 
     // MARK: Page → scene
@@ -242,36 +235,44 @@ actor PageSession {
         confirmations = [:]
     }
 
-    /// What the page sent. Anything but a known control, an answer or a resync request is
-    /// refused and logged; the session carries on.
+    /// What the page sent (``PageProtocol/ClientMessage``). Anything but a known control,
+    /// an answer or a resync request is refused and logged; the session carries on.
     func receive(_ text: String) {
-        guard let data = text.data(using: .utf8), let message = try? JSONDecoder().decode(ClientMessage.self, from: data) else {
+        let message: PageProtocol.ClientMessage
+        do {
+            message = try JSONDecoder().decode(PageProtocol.ClientMessage.self, from: Data(text.utf8))
+        } catch let refusal as PageProtocol.ClientMessage.Refusal {
+            if case .unknownType(let type) = refusal {
+                refuse(refusal.message, logged: "unknown message type \(type.quoted)")
+            } else {
+                refuse(refusal.message, logged: "a message of no type of the protocol (\(text.utf8.count) bytes)")
+            }
+            return
+        } catch {
             refuse("The message is not valid JSON of the page protocol.", logged: "malformed message (\(text.utf8.count) bytes)")
             return
         }
-        switch message.t {
-        case "event":
-            guard let node = message.node, node.utf8.count <= 512 else {
-                refuse("An event must name a control.", logged: "event without a node")
+        switch message {
+        case .event(let node):
+            guard node.rawValue.utf8.count <= 512 else {
+                refuse("An event must name a control.", logged: "event with an overlong node")
                 return
             }
             guard bucket.take() else {
                 refuse("Too many actions at once; wait a moment.", logged: "event flood")
                 return
             }
-            guard mirror.action(withID: NodeID(node)) != nil else {
-                refuse("That control is not on this page.", logged: "unknown control '\(node.prefix(80))'")
+            guard mirror.action(withID: node) != nil else {
+                refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)")
                 return
             }
             refusedInARow = 0
-            if case .dropped = events?.yield(NodeID(node)) {
+            if case .dropped = events?.yield(node) {
                 refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full")
             }
-        case "window":
+        case .window(let module, let start):
             // The page scrolled a long list: where its window should start now.
-            guard configuration.rowWindow != nil, let module = message.module, let start = message.start,
-                (0...Self.largestRowIndex).contains(start), let scene, scene.modules.contains(ModuleID(module))
-            else {
+            guard configuration.rowWindow != nil, (0...Self.largestRowIndex).contains(start), let scene, scene.modules.contains(module) else {
                 refuse("A window names a module of this page and a row.", logged: "bad window message")
                 return
             }
@@ -280,17 +281,15 @@ actor PageSession {
                 return
             }
             refusedInARow = 0
-            windowMoves?.yield((ModuleID(module), start))
-        case "answer":
-            guard let number = message.id, let waiting = confirmations.removeValue(forKey: number) else {
+            windowMoves?.yield((module, start))
+        case .answer(let question, let accept):
+            guard let waiting = confirmations.removeValue(forKey: question) else {
                 refuse("No question is waiting for that answer.", logged: "answer to no confirmation")
                 return
             }
-            waiting.resume(returning: message.accept ?? false)
-        case "resync":
+            waiting.resume(returning: accept)
+        case .resync:
             sendWholeScene(tree)
-        default:
-            refuse("Unknown message type.", logged: "unknown message type '\(message.t.prefix(40))'")
         }
     }
 
@@ -303,7 +302,7 @@ actor PageSession {
     private func refuse(_ reason: String, logged: String) {
         refusedInARow += 1
         logger.notice("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): refused \(logged)")
-        send(["t": "refused", "message": .string(reason)])
+        send(.refused(message: reason))
     }
 
     /// How many activated controls may wait to run; one more is refused with a message.
@@ -380,14 +379,4 @@ actor PageSession {
         scene = next
         if !takeIn(await next.takeBaseline(), sendingWholeScene: true) { await resetPage() }
     }
-}
-
-/// A message from the page script.
-struct ClientMessage: Decodable {
-    var t: String
-    var node: String?
-    var id: Int?
-    var accept: Bool?
-    var module: String?
-    var start: Int?
 }

@@ -17,6 +17,8 @@ enum ClientScript {
           }, true);
           if (!main) return;
 
+          // The page protocol this script speaks (PageProtocol.version on the server).
+          const PROTOCOL = \#(PageProtocol.version);
           const session = main.dataset.session;
           let sequence = Number(main.dataset.sequence || "0");
           let socket = null;
@@ -42,7 +44,7 @@ enum ClientScript {
 
           function connect() {
             const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-            socket = new WebSocket(`${scheme}//${location.host}/live?session=${encodeURIComponent(session)}&since=${sequence}`);
+            socket = new WebSocket(`${scheme}//${location.host}/live?session=${encodeURIComponent(session)}&since=${sequence}&protocol=${PROTOCOL}`);
             socket.addEventListener("open", () => {
               attempts = 0;
               say("");
@@ -56,7 +58,8 @@ enum ClientScript {
             socket.addEventListener("close", (event) => {
               if (closedForGood) return;
               if (event.code === 4404) {
-                // The server no longer has this page's scene: load it afresh.
+                // The server no longer has this page's scene, or speaks another version of
+                // the page protocol: load the page afresh (with the server's own script).
                 say("This page expired; loading it again…", true);
                 location.reload();
                 return;
@@ -72,7 +75,7 @@ enum ClientScript {
             const text = JSON.stringify(message);
             if (socket && socket.readyState === WebSocket.OPEN) {
               socket.send(text);
-            } else if (message.t === "event" && queue.length < 20) {
+            } else if (message.type === "event" && queue.length < 20) {
               queue.push(text);
               say("Reconnecting… your action will be sent when the connection is back.", true);
             } else {
@@ -83,20 +86,20 @@ enum ClientScript {
           function receive(text) {
             let message;
             try { message = JSON.parse(text); } catch { return; }
-            if (typeof message.seq === "number") {
-              if (message.seq <= sequence) return;
-              if (message.seq !== sequence + 1) { send({ t: "resync" }); return; }
+            if (typeof message.sequence === "number") {
+              if (message.sequence <= sequence) return;
+              if (message.sequence !== sequence + 1) { send({ type: "resync" }); return; }
             }
-            switch (message.t) {
-              case "patch": keepingFocus(() => apply(message.ops)); break;
+            switch (message.type) {
+              case "patch": keepingFocus(() => apply(message.operations)); break;
               case "reset": keepingFocus(() => { document.getElementById("scene-root").innerHTML = message.html; }); spaceWindows(); break;
               case "confirm": ask(message); break;
               case "navigate": closedForGood = true; location.assign(message.url); break;
               case "refused": say(message.message); break;
               case "errors": showErrors(message.text); break;
             }
-            if (typeof message.seq === "number") {
-              sequence = message.seq;
+            if (typeof message.sequence === "number") {
+              sequence = message.sequence;
               main.dataset.sequence = String(sequence);
             }
             fallbackImages(document.getElementById("scene-root"));
@@ -201,7 +204,7 @@ enum ClientScript {
               const start = Math.max(0, Math.min(total - size, Math.round(firstSeen - (size - (lastSeen - firstSeen)) / 2)));
               if (asked.get(module) === start || start === first) continue;
               asked.set(module, start);
-              socket.send(JSON.stringify({ t: "window", module, start }));
+              socket.send(JSON.stringify({ type: "window", module, start }));
             }
           }
           let scrollFrame = 0;
@@ -234,7 +237,7 @@ enum ClientScript {
             const answer = (accept) => {
               if (answered) return;
               answered = true;
-              send({ t: "answer", id: message.id, accept });
+              send({ type: "answer", question: message.question, accept });
               dialog.close();
               dialog.remove();
             };
@@ -261,14 +264,14 @@ enum ClientScript {
             if (!control || !main.contains(control)) return;
             // A control inside a selectable row is its own control.
             event.preventDefault();
-            send({ t: "event", node: control.dataset.node });
+            send({ type: "event", node: control.dataset.node });
           });
           document.addEventListener("keydown", (event) => {
             if (event.key !== "Enter" && event.key !== " ") return;
             const control = event.target.closest("[data-node]");
             if (!control || control !== event.target || control.tagName === "BUTTON" || !main.contains(control)) return;
             event.preventDefault();
-            send({ t: "event", node: control.dataset.node });
+            send({ type: "event", node: control.dataset.node });
           });
 
           // The browser knows when the network is gone: stop waiting on a dead socket, and

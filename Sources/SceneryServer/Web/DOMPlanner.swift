@@ -10,8 +10,8 @@ import Scenery
 /// elements whose own properties changed with their new HTML. A replaced element brings
 /// its subtree, so operations inside it are left out (a move into it becomes a removal).
 struct DOMPlanner {
-    /// One operation the page script applies.
-    enum Operation: Equatable {
+    /// One operation the page script applies (its JSON: `{"op": "replace", "id": …, "html": …}`).
+    enum Operation: Equatable, Encodable {
         case detach(NodeID)
         case remove(NodeID)
         case insert(parent: NodeID, index: Int, html: String)
@@ -21,17 +21,38 @@ struct DOMPlanner {
         /// index and row count change, its heading and the rows that stay do not.
         case window(NodeID, firstRow: Int?, totalRows: Int?)
 
-        var json: JSONValue {
+        private enum Key: String, CodingKey {
+            case op, id, parent, index, html, first, total
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
             switch self {
-            case .detach(let id): ["op": "detach", "id": .string(id.rawValue)]
-            case .remove(let id): ["op": "remove", "id": .string(id.rawValue)]
+            case .detach(let id):
+                try container.encode("detach", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
+            case .remove(let id):
+                try container.encode("remove", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
             case .insert(let parent, let index, let html):
-                ["op": "insert", "parent": .string(parent.rawValue), "index": .int(index), "html": .string(html)]
+                try container.encode("insert", forKey: .op)
+                try container.encode(parent.rawValue, forKey: .parent)
+                try container.encode(index, forKey: .index)
+                try container.encode(html, forKey: .html)
             case .attach(let id, let parent, let index):
-                ["op": "attach", "id": .string(id.rawValue), "parent": .string(parent.rawValue), "index": .int(index)]
-            case .replace(let id, let html): ["op": "replace", "id": .string(id.rawValue), "html": .string(html)]
+                try container.encode("attach", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
+                try container.encode(parent.rawValue, forKey: .parent)
+                try container.encode(index, forKey: .index)
+            case .replace(let id, let html):
+                try container.encode("replace", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
+                try container.encode(html, forKey: .html)
             case .window(let id, let first, let total):
-                ["op": "window", "id": .string(id.rawValue), "first": first.map { .int($0) } ?? .null, "total": total.map { .int($0) } ?? .null]
+                try container.encode("window", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
+                try container.encode(first, forKey: .first)
+                try container.encode(total, forKey: .total)
             }
         }
     }

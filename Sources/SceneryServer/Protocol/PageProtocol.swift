@@ -1,0 +1,144 @@
+import Scenery
+
+/// The page protocol, version 1: the messages a live page and `scenery serve` exchange
+/// over the page socket (`/live?session=ID&since=N&protocol=1`), typed on both sides.
+///
+/// The page script (``ClientScript``) mirrors these types; the Serving guide documents them.
+/// A client announces the version it speaks in the socket's address: a client that names
+/// another version, or none (a page from before the protocol was versioned), is closed at
+/// once with ``reloadCloseCode`` and a reason that says to load the page again, which
+/// gives it the server's own script.
+///
+/// ```text
+/// page → server  {"type":"event","node":"blogs/blog.26.like"}
+/// server → page  {"type":"patch","sequence":4,"operations":[{"op":"replace","id":"blogs/blog.26.likes","html":"…"}]}
+/// ```
+enum PageProtocol {
+    /// The version this server speaks.
+    static let version = 1
+
+    /// The close code that tells a page to load itself again (its scene is gone from this
+    /// server, or it speaks another version of the protocol).
+    static let reloadCloseCode = 4404
+
+    /// What a page sends.
+    enum ClientMessage: Decodable, Equatable {
+        /// The person activated the control with this id.
+        case event(node: NodeID)
+        /// A long list was scrolled: where its window of rows should start now.
+        case window(module: ModuleID, start: Int)
+        /// The answer to a question the server asked (``ServerMessage/confirm(question:_:)``).
+        case answer(question: Int, accept: Bool)
+        /// The page's copy is off: send the whole scene.
+        case resync
+
+        private enum Key: String, CodingKey {
+            case type, node, module, start, question, accept
+            case legacyType = "t"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            guard let type = try container.decodeIfPresent(String.self, forKey: .type) else {
+                if container.contains(.legacyType) { throw Refusal.legacy }
+                throw Refusal.untyped
+            }
+            do {
+                switch type {
+                case "event": self = .event(node: NodeID(try container.decode(String.self, forKey: .node)))
+                case "window":
+                    self = .window(module: ModuleID(try container.decode(String.self, forKey: .module)), start: try container.decode(Int.self, forKey: .start))
+                case "answer":
+                    self = .answer(question: try container.decode(Int.self, forKey: .question), accept: try container.decode(Bool.self, forKey: .accept))
+                case "resync": self = .resync
+                default: throw Refusal.unknownType(type)
+                }
+            } catch is DecodingError {
+                throw Refusal.incomplete(type)
+            }
+        }
+
+        /// Why a message is not one of the protocol's, in words for the page.
+        enum Refusal: Error, Equatable {
+            case legacy, untyped
+            case unknownType(String)
+            case incomplete(String)
+
+            var message: String {
+                switch self {
+                case .legacy:
+                    "This page speaks the page protocol from before version \(PageProtocol.version) (messages with \"t\"); load the page again."
+                case .untyped: "A message names its \"type\"."
+                case .unknownType: "Unknown message type."
+                case .incomplete("event"): "An event must name a control (\"node\")."
+                case .incomplete("window"): "A window names a module of this page and a row (\"module\", \"start\")."
+                case .incomplete("answer"): "An answer names its \"question\" and whether to \"accept\"."
+                case .incomplete(let type): "A \(type.quoted) message lacks a field."
+                }
+            }
+        }
+    }
+
+    /// What the server sends a page.
+    enum ServerMessage: Encodable, Equatable {
+        /// Operations on the page's DOM for one update of the scene, numbered.
+        case patch(sequence: Int, operations: [DOMPlanner.Operation])
+        /// The whole scene as HTML, numbered (after a resync, or a scene file changed).
+        case reset(sequence: Int, html: String)
+        /// A question for the person; answer with ``ClientMessage/answer(question:accept:)``.
+        case confirm(question: Int, Confirmation)
+        /// Go to another page.
+        case navigate(url: String)
+        /// A scene file has errors (the text `scenery validate` prints), or no longer (`nil`).
+        case errors(String?)
+        /// The last message was refused, and why.
+        case refused(message: String)
+
+        /// The sequence number of a numbered message (kept for replay after a reconnect).
+        var sequence: Int? {
+            switch self {
+            case .patch(let sequence, _), .reset(let sequence, _): sequence
+            default: nil
+            }
+        }
+
+        /// The message as its JSON text.
+        var text: String {
+            (try? JSONValueEncoder().encode(self))?.compactJSON ?? #"{"type":"refused","message":"The server could not encode a message."}"#
+        }
+
+        private enum Key: String, CodingKey {
+            case type, sequence, operations, html, question, title, message, confirm, cancel, url, text
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            switch self {
+            case .patch(let sequence, let operations):
+                try container.encode("patch", forKey: .type)
+                try container.encode(sequence, forKey: .sequence)
+                try container.encode(operations, forKey: .operations)
+            case .reset(let sequence, let html):
+                try container.encode("reset", forKey: .type)
+                try container.encode(sequence, forKey: .sequence)
+                try container.encode(html, forKey: .html)
+            case .confirm(let question, let confirmation):
+                try container.encode("confirm", forKey: .type)
+                try container.encode(question, forKey: .question)
+                try container.encode(confirmation.title, forKey: .title)
+                try container.encode(confirmation.message, forKey: .message)
+                try container.encode(confirmation.confirmLabel, forKey: .confirm)
+                try container.encode(confirmation.cancelLabel, forKey: .cancel)
+            case .navigate(let url):
+                try container.encode("navigate", forKey: .type)
+                try container.encode(url, forKey: .url)
+            case .errors(let text):
+                try container.encode("errors", forKey: .type)
+                try container.encode(text, forKey: .text)
+            case .refused(let message):
+                try container.encode("refused", forKey: .type)
+                try container.encode(message, forKey: .message)
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Scenery
+import Testing
+
+@testable import SceneryServer
+
+/// The page protocol's messages, typed on the server: what a page may send decodes into
+/// one of four cases or is refused with a reason a person can act on; what the server sends
+/// encodes to the documented JSON.
+@Suite struct PageProtocolTests {
+    func decode(_ text: String) throws -> PageProtocol.ClientMessage {
+        try JSONDecoder().decode(PageProtocol.ClientMessage.self, from: Data(text.utf8))
+    }
+
+    @Test func thePagesMessagesDecode() throws {
+        #expect(try decode(#"{"type":"event","node":"blogs/blog.26.like"}"#) == .event(node: "blogs/blog.26.like"))
+        #expect(try decode(#"{"type":"window","module":"blogs","start":40}"#) == .window(module: "blogs", start: 40))
+        #expect(try decode(#"{"type":"answer","question":3,"accept":true}"#) == .answer(question: 3, accept: true))
+        #expect(try decode(#"{"type":"resync"}"#) == .resync)
+    }
+
+    @Test(arguments: [
+        (#"{"t":"event","node":"blogs/blog.26.like"}"#, PageProtocol.ClientMessage.Refusal.legacy),
+        (#"{"node":"blogs/blog.26.like"}"#, .untyped),
+        (#"{"type":"launch"}"#, .unknownType("launch")),
+        (#"{"type":"event"}"#, .incomplete("event")),
+        (#"{"type":"window","module":"blogs"}"#, .incomplete("window")),
+        (#"{"type":"answer","question":"three","accept":true}"#, .incomplete("answer")),
+    ])
+    func aMessageOutsideTheProtocolIsRefusedWithItsReason(text: String, refusal: PageProtocol.ClientMessage.Refusal) {
+        #expect(throws: refusal) { try decode(text) }
+    }
+
+    @Test func theOldShapeIsToldToLoadThePageAgain() {
+        #expect(
+            PageProtocol.ClientMessage.Refusal.legacy.message
+                == #"This page speaks the page protocol from before version 1 (messages with "t"); load the page again."#)
+    }
+
+    @Test func theServersMessagesEncodeToTheDocumentedJSON() {
+        let patch = PageProtocol.ServerMessage.patch(sequence: 4, operations: [.replace("blogs/blog.26.likes", html: "<p>2</p>"), .remove("x")])
+        #expect(
+            patch.text
+                == #"{"operations":[{"html":"<p>2</p>","id":"blogs/blog.26.likes","op":"replace"},{"id":"x","op":"remove"}],"sequence":4,"type":"patch"}"#)
+        #expect(PageProtocol.ServerMessage.reset(sequence: 5, html: "<div></div>").text == #"{"html":"<div></div>","sequence":5,"type":"reset"}"#)
+        let question = Confirmation(title: "Unfollow Alice?", message: nil, confirmLabel: "Unfollow", cancelLabel: "Cancel")
+        #expect(
+            PageProtocol.ServerMessage.confirm(question: 2, question).text
+                == #"{"cancel":"Cancel","confirm":"Unfollow","message":null,"question":2,"title":"Unfollow Alice?","type":"confirm"}"#)
+        #expect(PageProtocol.ServerMessage.navigate(url: "/scenes/blog-detail?blog=27").text == #"{"type":"navigate","url":"/scenes/blog-detail?blog=27"}"#)
+        #expect(PageProtocol.ServerMessage.errors(nil).text == #"{"text":null,"type":"errors"}"#)
+        #expect(PageProtocol.ServerMessage.refused(message: "No.").text == #"{"message":"No.","type":"refused"}"#)
+        #expect(patch.sequence == 4)
+        #expect(PageProtocol.ServerMessage.navigate(url: "/").sequence == nil)
+    }
+}
