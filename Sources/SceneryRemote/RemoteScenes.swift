@@ -125,10 +125,10 @@ public actor RemoteScenes {
         lastRefresh = .now
         let fetcher = SceneFetcher(transport: transport, limits: limits)
         let indexURL = server.appending(path: "index.json")
-        let entries: [IndexEntry]
+        let entries: [SceneIndex.Entry]
         do throws(SceneTransportFailure) {
             guard case .fresh(let data, _, _) = try await fetcher.get(indexURL) else { return [] }
-            entries = try Self.index(from: data, url: indexURL)
+            entries = try SceneIndex(from: data, url: indexURL).scenes
         } catch {
             return [unavailable(indexURL, error.description)]
         }
@@ -199,20 +199,4 @@ public actor RemoteScenes {
         return diagnostic
     }
 
-    struct IndexEntry: Decodable {
-        var id: String
-        var etag: String?
-    }
-
-    private struct Index: Decodable {
-        var scenes: [IndexEntry]
-    }
-
-    static func index(from data: Data, url: URL) throws(SceneTransportFailure) -> [IndexEntry] {
-        do {
-            return try JSONDecoder().decode(Index.self, from: data).scenes
-        } catch {
-            throw SceneTransportFailure("\(url.absoluteString) is not a scene index ({ \"scenes\": [ { \"id\": …, \"etag\": … } ] })")
-        }
-    }
 }

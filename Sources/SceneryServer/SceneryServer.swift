@@ -47,7 +47,8 @@ public final class SceneryServer: Sendable {
         self.configuration = configuration
         self.users = users
         cookies = SignedCookie(secret: configuration.cookieSecret)
-        renderer = HTMLRenderer(showsModuleLabels: configuration.showsModuleLabels)
+        // The page sends a control's node id only; the event stays on the server.
+        renderer = HTMLRenderer(showsModuleLabels: configuration.showsModuleLabels, carriesEvents: false)
         self.logger = logger ?? Logger(label: "scenery.server")
         state = Mutex(LibraryState(registry: registry, errors: nil))
     }

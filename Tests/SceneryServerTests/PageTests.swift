@@ -35,6 +35,8 @@ import Testing
                 #expect(page.contains(#"<script src="/assets/scenery.js" defer></script>"#))
                 #expect(page.sessionID != nil)
                 #expect(!page.contains("UserInfoModule</header>"), "no module labels without --debug")
+                #expect(page.contains(#"data-node="blogs/refresh""#), "controls say their node")
+                #expect(!page.contains("data-payload") && !page.contains("data-event"), "and nothing the page never sends")
             }
         }
     }

@@ -3,10 +3,10 @@
 /// ```swift
 /// Suggestion.closest(to: "blog", in: ["blogs", "drafts"])   // "blogs"
 /// ```
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `name` (ignoring case), if it is close enough to be a
     /// likely typo: within a third of the name's length, and at least 2 edits.
-    public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+    package static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
         let limit = max(2, name.count / 3)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {

@@ -21,9 +21,16 @@ public struct HTMLRenderer: Sendable {
     /// Whether each module's card is labelled with its id and type (for debugging scenes).
     public var showsModuleLabels: Bool
 
+    /// Whether controls carry the event they send (`data-event`/`data-action` and
+    /// `data-payload`), for a host page that wires controls up itself. A live page sends only
+    /// the control's `data-node` and leaves the event to the server, so its renderer turns
+    /// this off: no payload is encoded for every control of every fragment.
+    public var carriesEvents: Bool
+
     /// Creates a renderer.
-    public init(showsModuleLabels: Bool = false) {
+    public init(showsModuleLabels: Bool = false, carriesEvents: Bool = true) {
         self.showsModuleLabels = showsModuleLabels
+        self.carriesEvents = carriesEvents
     }
 
     /// The page for a tree: a document with the title as its `h1` and the tree in `main`.
@@ -133,7 +140,7 @@ public struct HTMLRenderer: Sendable {
             node.action.map { action in
                 let isLeaf = node.children.isEmpty && !node.isContainer
                 return
-                    " data-node=\"\(id)\" data-action=\"\(Self.attribute(action.name))\" data-payload=\"\(Self.attribute(Self.payload(action)))\" tabindex=\"0\""
+                    " data-node=\"\(id)\"\(eventAttributes(action, nameAttribute: "data-action")) tabindex=\"0\""
                     + (isLeaf ? " role=\"button\"" : "")
             } ?? ""
         switch node.kind {
@@ -150,7 +157,7 @@ public struct HTMLRenderer: Sendable {
             }
         case .button(let title, let event, let style):
             html +=
-                "<button type=\"button\" id=\"\(id)\" class=\"\(style.rawValue)\" data-node=\"\(id)\" \(Self.eventAttributes(event))>\(Self.escape(title))</button>\n"
+                "<button type=\"button\" id=\"\(id)\" class=\"\(style.rawValue)\" data-node=\"\(id)\"\(eventAttributes(event))>\(Self.escape(title))</button>\n"
         case .stack(let axis, let children):
             html += "<div id=\"\(id)\" class=\"stack \(axis.rawValue)\"\(selectable)>\n"
             for child in children { write(child, into: &html) }
@@ -173,7 +180,7 @@ public struct HTMLRenderer: Sendable {
                 let selected = tab.id == tabs.selection
                 let node = Self.attribute(NodeID.tabControl(tab.id, of: node.id).rawValue)
                 html +=
-                    "<button type=\"button\" role=\"tab\" aria-selected=\"\(selected)\" aria-controls=\"\(id)--panel\" data-node=\"\(node)\" \(Self.eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
+                    "<button type=\"button\" role=\"tab\" aria-selected=\"\(selected)\" aria-controls=\"\(id)--panel\" data-node=\"\(node)\"\(eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
             }
             let selectedTitle = tabs.tabs.first { $0.id == tabs.selection }?.title ?? tabs.selection
             html += "</div>\n<div id=\"\(id)--panel\" role=\"tabpanel\" aria-label=\"\(Self.attribute(selectedTitle))\" data-slot>\n"
@@ -183,7 +190,7 @@ public struct HTMLRenderer: Sendable {
             let live = placeholder.kind == .loading ? " role=\"status\"" : ""
             html += "<p id=\"\(id)\" class=\"placeholder \(placeholder.kind.rawValue)\"\(live)>\(Self.escape(placeholder.message))"
             if let retry = placeholder.retry {
-                html += " <button type=\"button\" data-node=\"\(id)\" \(Self.eventAttributes(retry))>Retry</button>"
+                html += " <button type=\"button\" data-node=\"\(id)\"\(eventAttributes(retry))>Retry</button>"
             }
             html += "</p>\n"
         case .module(let frame):
@@ -276,19 +283,17 @@ public struct HTMLRenderer: Sendable {
         return trimmed.hasPrefix("https://") || trimmed.hasPrefix("http://")
     }
 
-    /// `data-event="…" data-payload="…"`: what a control sends, for a host page to wire up.
-    private static func eventAttributes(_ event: EventDescriptor) -> String {
-        "data-event=\"\(attribute(event.name))\" data-payload=\"\(attribute(payload(event)))\""
-    }
-
-    private static func payload(_ event: EventDescriptor) -> String {
-        JSONValue.object(event.payload).compactJSON
+    /// ` data-event="…" data-payload="…"`: what a control sends, for a host page to wire up;
+    /// nothing when the renderer does not carry events.
+    private func eventAttributes(_ event: EventDescriptor, nameAttribute: String = "data-event") -> String {
+        guard carriesEvents else { return "" }
+        return " \(nameAttribute)=\"\(Self.attribute(event.name))\" data-payload=\"\(Self.attribute(JSONValue.object(event.payload).compactJSON))\""
     }
 }
 
 extension JSONValue {
     /// The value as compact JSON text with sorted keys.
-    public var compactJSON: String {
+    package var compactJSON: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"

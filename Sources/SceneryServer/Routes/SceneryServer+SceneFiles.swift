@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Scenery
+import SceneryRemote
 
 /// The scene files this server runs, published for apps that take newer scenes from it
 /// (`RemoteScenes` in SceneryRemote): `GET /scenes/index.json` lists them with their tags,
@@ -14,9 +15,8 @@ extension SceneryServer {
         let registry = self.registry
         let body: String
         if name == "index" {
-            let entries = registry.sceneIDs.compactMap { id in registry.source(of: id).map { (id, Self.entityTag(of: $0)) } }
-            let list = entries.map { #"    { "id": \#(Self.jsonString($0.0)), "etag": \#(Self.jsonString($0.1)) }"# }.joined(separator: ",\n")
-            body = "{\n  \"scenes\": [\n\(list)\n  ]\n}\n"
+            let entries = registry.sceneIDs.compactMap { id in registry.source(of: id).map { SceneIndex.Entry(id: id, etag: Self.entityTag(of: $0)) } }
+            body = SceneIndex(scenes: entries).jsonText
         } else if let source = registry.source(of: name) {
             body = source
         } else {

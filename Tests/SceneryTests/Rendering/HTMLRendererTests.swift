@@ -12,6 +12,22 @@ import Testing
         #expect(page.contains(#"data-module="info" data-type="UserInfoModule""#))
     }
 
+    @Test func aRendererForALivePageLeavesEventsToTheServer() {
+        let tree = ViewNode.stack(
+            "s",
+            [
+                .button("like", title: "Like", sends: EventDescriptor("blog.like", payload: ["blog": 7])),
+                ViewNode.text("row", "Row").selectable(sending: EventDescriptor("blog.open", payload: ["blog": 7])),
+            ])
+        let document = HTMLRenderer().fragment(tree)
+        #expect(document.contains(#"data-event="blog.like" data-payload="{&quot;blog&quot;:7}""#))
+        #expect(document.contains(#"data-action="blog.open""#))
+        let live = HTMLRenderer(carriesEvents: false).fragment(tree)
+        #expect(live.contains(#"data-node="like">Like</button>"#), "\(live)")
+        #expect(live.contains(#"data-node="row" tabindex="0""#), "\(live)")
+        #expect(!live.contains("data-payload") && !live.contains("data-event") && !live.contains("data-action"))
+    }
+
     @Test func escapesHostileTextEverywhere() {
         let hostile = #"<script>alert("x")</script>' onmouseover='steal()"#
         let tree = ViewNode.stack(
