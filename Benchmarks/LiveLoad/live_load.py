@@ -138,26 +138,41 @@ async def fanout(host, port, pid, count, rounds):
     }
 
 
-async def open_page(host, port, path, cookie):
+async def load_page(host, port, path, cookie):
+    """GETs a scene page: the server makes its page session. Returns the session and TTFB."""
     status, _, content, ttfb = await http(host, port, "GET", path, {"Cookie": cookie} if cookie else {})
     assert status == 200, status
-    session = re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
+    return re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode(), ttfb
+
+
+async def connect_page(host, port, session, cookie):
+    """Opens a loaded page's socket, as its script does."""
     socket = await websockets.connect(f"ws://{host}:{port}/live?session={session}&since=0&protocol=1",
                                       additional_headers={**({"Cookie": cookie} if cookie else {}), "Origin": f"http://{host}:{port}"},
                                       max_queue=None, ping_interval=None)
-    return Page(session, socket, cookie), ttfb
+    return Page(session, socket, cookie)
+
+
+async def open_page(host, port, path, cookie):
+    session, ttfb = await load_page(host, port, path, cookie)
+    return await connect_page(host, port, session, cookie), ttfb
 
 
 async def run(host, port, pid, count, rounds):
     alice, bob = await sign_in(host, port, "1"), await sign_in(host, port, "2")
     before = rss_kib(pid)
-    pages, ttfbs = [], []
+    loaded, ttfbs = [], []
     for index in range(count):
         # Half Alice on her own profile (tabs), half Bob on Alice's (likes).
         cookie = alice if index % 2 == 0 else bob
-        page, ttfb = await open_page(host, port, "/scenes/user-profile?user=1", cookie)
-        pages.append((page, cookie is alice))
+        session, ttfb = await load_page(host, port, "/scenes/user-profile?user=1", cookie)
+        loaded.append((session, cookie))
         ttfbs.append(ttfb)
+    await asyncio.sleep(1)
+    without_sockets = rss_kib(pid)  # the page sessions alone: scene, modules, the page's copy
+    pages = []
+    for session, cookie in loaded:
+        pages.append((await connect_page(host, port, session, cookie), cookie is alice))
     await asyncio.sleep(1)
     idle = rss_kib(pid)
     latencies, errors = [], 0
@@ -180,6 +195,7 @@ async def run(host, port, pid, count, rounds):
         await page.socket.close()
     return {
         "sessions": count, "idle_kib_per_session": (idle - before) / count, "rss_before_kib": before, "rss_idle_kib": idle,
+        "session_kib": (without_sockets - before) / count, "socket_kib": (idle - without_sockets) / count,
         "ttfb_p50_ms": statistics.median(ttfbs) * 1000, "ttfb_p99_ms": percentile(ttfbs, 0.99) * 1000,
         "events": len(latencies), "errors": errors,
         "p50_ms": statistics.median(latencies) * 1000 if latencies else None,
@@ -214,7 +230,8 @@ def main():
             result = asyncio.run(run(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
             print(
                 f"{result['sessions']:>5} sessions: idle {result['idle_kib_per_session']:.1f} KiB/session "
-                f"(RSS {result['rss_before_kib'] / 1024:.1f} → {result['rss_idle_kib'] / 1024:.1f} MiB); "
+                f"(page session {result['session_kib']:.1f} + its socket {result['socket_kib']:.1f}; "
+                f"RSS {result['rss_before_kib'] / 1024:.1f} → {result['rss_idle_kib'] / 1024:.1f} MiB); "
                 f"page TTFB p50 {result['ttfb_p50_ms']:.2f} ms, p99 {result['ttfb_p99_ms']:.2f} ms; "
                 f"{result['events']} events, {result['errors']} errors, event→update p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
         finally:

@@ -92,12 +92,13 @@ enum FanOutBenchmark {
         let parts = argument.split(separator: ":")
         guard parts.count == 2, let count = Int(parts[1]), let (store, directory) = try? temporaryStore() else { return }
         defer { try? FileManager.default.removeItem(at: directory) }
-        let live = parts[0] == "live"
+        let live = parts[0] != "static"  // "live", or "mirrored": live with a mirror per scene
         let services = ProfileServices(profiles: store, blogs: store, drafts: store, relationships: store, changes: live ? store : nil)
         guard let registry = try? registry(services) else { return }
         let viewers: [String?] = ["3", "5", "6", "7", nil]
         var scenes: [SceneInstance] = []
         scenes.reserveCapacity(count + 1)
+        var mirrors: [SceneMirror] = []
         var baseline = 0.0
         // One scene first, so that what every scene shares (code, caches, the store) is in.
         for index in 0...count {
@@ -106,12 +107,18 @@ enum FanOutBenchmark {
                     "user-profile", for: SceneContext(viewer: viewers[index % viewers.count], arguments: ["user": "1"]), host: NullSceneHost())
             else { return }
             await scene.appear()
-            _ = await scene.takeBaseline()
+            let taken = await scene.takeBaseline()
+            if parts[0] == "mirrored" {
+                // A host's own copy of the tree beside the scene's (what a page session keeps).
+                var mirror = SceneMirror()
+                mirror.attach(taken)
+                mirrors.append(mirror)
+            }
             scenes.append(scene)
             if index == 0 { baseline = Measure.residentMemoryKiB }
         }
         print(String(format: "%.1f", (Measure.residentMemoryKiB - baseline) / Double(count)))
-        withExtendedLifetime(scenes) {}
+        withExtendedLifetime((scenes, mirrors)) {}
     }
 
     // MARK: Support
