@@ -11,17 +11,34 @@ import Foundation
 /// ```
 public struct SceneryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of error, for code that reacts to it.
-    public enum Code: String, Sendable, Hashable {
+    ///
+    /// A struct, not an enum, so that a new kind in a later version breaks no `switch` of
+    /// yours (as swift-nio's `IOError` and swift-argument-parser's `CleanExit`): compare
+    /// with `==`, or `switch` with a `default`.
+    ///
+    /// ```swift
+    /// if error.code == .unknownScene { showSceneList() }
+    /// ```
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Kind: String, Sendable, Hashable {
+            case unknownScene, invalidScene, invalidArgument, moduleCreationFailed, unreadableFile
+        }
+
+        private let kind: Kind
+
         /// No scene with the id is registered.
-        case unknownScene
+        public static let unknownScene = Code(kind: .unknownScene)
         /// The scene file has errors; ``SceneryError/diagnostics`` lists them.
-        case invalidScene
+        public static let invalidScene = Code(kind: .invalidScene)
         /// An argument is missing, unknown or has the wrong type.
-        case invalidArgument
+        public static let invalidArgument = Code(kind: .invalidArgument)
         /// A module could not be created from its parameters.
-        case moduleCreationFailed
+        public static let moduleCreationFailed = Code(kind: .moduleCreationFailed)
         /// A scene file or directory could not be read.
-        case unreadableFile
+        public static let unreadableFile = Code(kind: .unreadableFile)
+
+        /// The kind's name: `unknownScene`, `invalidScene`, …
+        public var description: String { kind.rawValue }
     }
 
     /// The kind of error.

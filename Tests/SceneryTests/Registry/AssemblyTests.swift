@@ -75,6 +75,13 @@ import Testing
         }
     }
 
+    @Test func anErrorsCodeIsAValueThatComparesAndSaysItsName() {
+        let codes: [SceneryError.Code] = [.unknownScene, .invalidScene, .invalidArgument, .moduleCreationFailed, .unreadableFile]
+        #expect(Set(codes).count == 5)
+        #expect(codes.map(\.description) == ["unknownScene", "invalidScene", "invalidArgument", "moduleCreationFailed", "unreadableFile"])
+        #expect(SceneryError(.unknownScene, "x").code == .unknownScene)
+    }
+
     @Test func refusesToAssembleAnInvalidSceneAndSaysWhy() async {
         var registry = registry
         registry.addScene(id: "broken", source: #"{ "modules": [ { "id": "x", "type": "Nope" } ] }"#)
