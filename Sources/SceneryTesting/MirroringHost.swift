@@ -69,10 +69,7 @@ public final class MirroringHost: SceneHost, Sendable {
         let baseline = await scene.takeBaseline()
         withState { state in
             var appliedNow: [SceneUpdate] = []
-            let outcome = state.mirror.attach(baseline) { tree, update in
-                try tree.apply(update.patches)
-                appliedNow.append(update)
-            }
+            let outcome = state.mirror.attach(baseline) { appliedNow.append($0) }
             state.applied += appliedNow
             state.note(outcome, of: nil)
         }

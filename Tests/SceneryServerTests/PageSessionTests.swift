@@ -26,8 +26,12 @@ import Testing
         #expect(queued == 16, "what was queued stays bounded")
     }
 
-    @Test func aReconnectGetsTheNumberedMessagesItMissed() async {
+    @Test func aReconnectGetsTheNumberedMessagesItMissed() async throws {
         let page = session(maxQueued: 256)
+        var registry = SceneRegistry()
+        registry.addScene(id: "x", source: #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Hi" } } ] }"#)
+        let scene = try await registry.assemble("x", for: SceneContext(viewer: nil), host: page.host)
+        await page.install(scene, baseline: await scene.takeBaseline())
         _ = await page.attach(since: 0)
         for _ in 0..<3 { await page.receive(#"{"type":"resync"}"#) }  // three numbered messages
         let (messages, _) = await page.attach(since: 1)

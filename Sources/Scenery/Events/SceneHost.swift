@@ -57,10 +57,17 @@ public struct SceneUpdate: Sendable, Hashable {
     /// The update's place in its scene's stream: one more than the update before it
     /// (`0` for an update not made by a scene).
     public var sequence: Int
+    /// The subtree as the host had it before this update — what ``patches`` apply to — or
+    /// `nil` for an update not made by a scene. A host that keeps no copy of the tree works
+    /// from it and ``node`` (the browser host turns the patches into DOM operations so).
+    public var previous: ViewNode?
 
     /// Creates an update.
-    public init(node: ViewNode, module: ModuleID?, patches: [ViewPatch] = [], diagnostics: [String] = [], sequence: Int = 0) {
+    public init(
+        node: ViewNode, module: ModuleID?, patches: [ViewPatch] = [], diagnostics: [String] = [], sequence: Int = 0, previous: ViewNode? = nil
+    ) {
         self.sequence = sequence
+        self.previous = previous
         self.node = node
         self.module = module
         self.patches = patches

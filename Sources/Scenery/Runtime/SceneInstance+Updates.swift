@@ -105,7 +105,7 @@ extension SceneInstance {
         guard phase != .left, let previous = frames[id]?.node else { return sequence }
         frames[id] = RenderedFrame(node: frame, paths: nil)
         let diff = ViewTreeDiff(from: previous, to: frame)
-        return enqueue(SceneUpdate(node: frame, module: id, patches: diff.patches, diagnostics: diff.diagnostics))
+        return enqueue(SceneUpdate(node: frame, module: id, patches: diff.patches, diagnostics: diff.diagnostics, previous: previous))
     }
 
     /// Puts single nodes into the host's copy of a module's frame, each in place, and queues
@@ -125,7 +125,7 @@ extension SceneInstance {
             frames[id]?.node.replace(at: path[...], with: node)
             // A change of structure inside the node moves paths below it.
             if diff.patches.contains(where: { if case .update = $0 { false } else { true } }) { frames[id]?.paths = nil }
-            last = enqueue(SceneUpdate(node: node, module: id, patches: diff.patches, diagnostics: diff.diagnostics))
+            last = enqueue(SceneUpdate(node: node, module: id, patches: diff.patches, diagnostics: diff.diagnostics, previous: old))
         }
         return last
     }
@@ -148,7 +148,7 @@ extension SceneInstance {
         for (id, frame) in zip(tab.modules, content) { frames[id] = RenderedFrame(node: frame, paths: nil) }
         shownTabs[switchID] = tab.id
         let diff = ViewTreeDiff(from: before, to: after)
-        let committed = enqueue(SceneUpdate(node: after, module: nil, patches: diff.patches, diagnostics: diff.diagnostics))
+        let committed = enqueue(SceneUpdate(node: after, module: nil, patches: diff.patches, diagnostics: diff.diagnostics, previous: before))
         // A module that changed while it was rendered for the switch is rendered again.
         for (id, count) in counts where changeCount[id, default: 0] != count { await requestRender(id) }
         await deliver(through: committed)
@@ -303,4 +303,23 @@ extension SceneInstance {
 /// into the scene from its `sceneDidUpdate`).
 enum UpdateDelivery {
     @TaskLocal static var scene: ObjectIdentifier?
+}
+
+extension SceneInstance {
+    /// The control with an action id in the tree as the host was given it (its baseline and
+    /// the updates since), or `nil`: what a host checks a person's tap against without
+    /// keeping a copy of the tree. Ids as ``ViewNode/actions`` names them: a button's or
+    /// selectable node's id (`blogs/blog.27.like`), a placeholder's for its retry,
+    /// `switch#tab` for a tab.
+    public func action(withID id: NodeID) -> ViewAction? {
+        if let control = id.tabControl, let tabs = tabs(ofSwitch: control.tabSwitch.rawValue),
+            let shown = shownTabs[control.tabSwitch.rawValue]
+        {
+            return tabSwitch(control.tabSwitch.rawValue, tabs, selection: shown, content: []).action(withID: id)
+        }
+        guard let module = id.rawValue.split(separator: "/", maxSplits: 1).first, let frame = frames[ModuleID(String(module))]?.node else {
+            return nil
+        }
+        return frame.action(withID: id)
+    }
 }

@@ -23,8 +23,11 @@
 /// }
 /// ```
 ///
-/// A host that turns patches into something of its own (DOM operations, say) applies them
-/// itself through `applying`, so that its own work and the mirror's tree move together.
+/// A host that turns patches into something of its own (DOM operations, say) does that
+/// work in `applying`, after the mirror applied them to its tree, so that both move
+/// together. A host that needs no copy of the tree — it works from each update's
+/// ``SceneUpdate/previous`` and ``SceneUpdate/node``, or borrows the scene's model — makes
+/// the mirror with `keepsTree: false`: the ordering rules hold the same, for no copy.
 ///
 /// The type is a value with no lock of its own, like a collection: a host that receives
 /// updates concurrently keeps it behind its actor or lock, and takes one baseline at a
@@ -55,6 +58,8 @@ public struct SceneMirror {
     }
 
     private var patchable: PatchableTree?
+    private let keepsTree: Bool
+    private var baselineTaken = false
     private var held: [SceneUpdate] = []
     private var isHolding = true
     private var missing: String?
@@ -63,17 +68,23 @@ public struct SceneMirror {
     /// of the baseline, then of each update applied); `0` before the first baseline.
     public private(set) var sequence = 0
 
-    /// A mirror with no tree yet. Until the first ``attach(_:applying:)``, updates are held.
-    public init() {}
+    /// A mirror with no baseline yet. Until the first ``attach(_:applying:)``, updates are held.
+    ///
+    /// - Parameter keepsTree: Whether the mirror keeps a copy of the tree (``tree``,
+    ///   ``action(withID:)``); without one it keeps the stream in order only.
+    public init(keepsTree: Bool = true) {
+        self.keepsTree = keepsTree
+    }
 
-    /// The host's copy of the tree, or `nil` before the first baseline.
+    /// The host's copy of the tree, or `nil` before the first baseline (or for a mirror that
+    /// keeps no tree).
     ///
     /// Built from the mirror's patchable tree on each call; to find a control, use
     /// ``action(withID:)``, which costs a lookup.
     public var tree: ViewNode? { patchable?.root }
 
-    /// Whether the mirror has a tree (a baseline was attached).
-    public var isAttached: Bool { patchable != nil }
+    /// Whether a baseline was attached.
+    public var isAttached: Bool { baselineTaken }
 
     /// Whether updates are held for a baseline on its way.
     public var isAttaching: Bool { isHolding }
@@ -95,19 +106,18 @@ public struct SceneMirror {
     }
 
     /// Takes a baseline as the host's copy, then applies the held updates that are newer,
-    /// in order, through `apply`.
+    /// in order, each followed by `apply`.
     ///
     /// - Parameters:
     ///   - baseline: What ``SceneInstance/takeBaseline()`` returned.
-    ///   - apply: Applies one update's patches to the tree (and does the host's own work
-    ///     with them); throw when they do not apply. The default applies the patches.
+    ///   - apply: The host's own work with an update, once the mirror applied it; throw when
+    ///     it cannot be done (the update then counts as not applied).
     /// - Returns: ``Outcome/applied`` when every held update applied (or none was held),
     ///   else the ``Outcome/needsBaseline(reason:)`` of the first that did not.
     @discardableResult
-    public mutating func attach(
-        _ baseline: SceneSnapshot, applying apply: (PatchableTree, SceneUpdate) throws -> Void = SceneMirror.applyPatches
-    ) -> Outcome {
-        patchable = PatchableTree(baseline.node)
+    public mutating func attach(_ baseline: SceneSnapshot, applying apply: (SceneUpdate) throws -> Void = { _ in }) -> Outcome {
+        patchable = keepsTree ? PatchableTree(baseline.node) : nil
+        baselineTaken = true
         sequence = baseline.sequence
         missing = nil
         isHolding = false
@@ -119,22 +129,20 @@ public struct SceneMirror {
         return .applied
     }
 
-    /// Receives the scene's next update: applies it through `apply` if it is the next in
-    /// the stream, holds it while a baseline is on its way, and says what became of it.
+    /// Receives the scene's next update: applies it if it is the next in the stream (then
+    /// runs `apply`), holds it while a baseline is on its way, and says what became of it.
     ///
     /// - Parameters:
     ///   - update: What ``SceneHost/sceneDidUpdate(_:)`` received.
-    ///   - apply: Applies the update's patches to the tree (and does the host's own work
-    ///     with them); throw when they do not apply. The default applies the patches.
+    ///   - apply: The host's own work with the update, once the mirror applied it to its
+    ///     tree; throw when it cannot be done (the update then counts as not applied).
     @discardableResult
-    public mutating func receive(
-        _ update: SceneUpdate, applying apply: (PatchableTree, SceneUpdate) throws -> Void = SceneMirror.applyPatches
-    ) -> Outcome {
+    public mutating func receive(_ update: SceneUpdate, applying apply: (SceneUpdate) throws -> Void = { _ in }) -> Outcome {
         if isHolding {
             held.append(update)
             return .held
         }
-        guard let patchable else { return .needsBaseline(reason: "No baseline was taken.") }
+        guard baselineTaken else { return .needsBaseline(reason: "No baseline was taken.") }
         guard update.sequence > sequence else { return .alreadyApplied }
         if let missing { return .needsBaseline(reason: missing) }
         guard update.sequence == sequence + 1 else {
@@ -143,7 +151,8 @@ public struct SceneMirror {
             return .needsBaseline(reason: reason)
         }
         do {
-            try apply(patchable, update)
+            try patchable?.apply(update.patches)
+            try apply(update)
         } catch {
             let reason = "Update \(update.sequence) (\(update.node.id)) did not apply: \(error)"
             missing = reason
@@ -151,10 +160,5 @@ public struct SceneMirror {
         }
         sequence = update.sequence
         return .applied
-    }
-
-    /// Applies an update's patches to the tree: the default of ``receive(_:applying:)``.
-    public static func applyPatches(_ tree: PatchableTree, _ update: SceneUpdate) throws {
-        try tree.apply(update.patches)
     }
 }

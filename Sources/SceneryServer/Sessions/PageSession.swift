@@ -25,10 +25,11 @@ actor PageSession {
 
     private var scene: SceneInstance?
     private let planner: DOMPlanner
-    /// The page's copy of the tree (what the browser shows), kept in step with the scene's
-    /// updates; it holds the updates that come before the scene is installed or while the
-    /// page is being reset.
-    private var mirror = SceneMirror()
+    /// The scene's update stream, kept in order for the page; it holds the updates that
+    /// come before the scene is installed or while the page is being reset. It keeps no copy
+    /// of the tree: the page borrows the scene's (each update carries the subtree it
+    /// changes, and a tap is checked against the scene's model of the page).
+    private var mirror = SceneMirror(keepsTree: false)
     /// Messages to the page: numbered, the recent ones kept for replay.
     private var pageSequence = 0
     private var recent: [(sequence: Int, text: String)] = []
@@ -94,15 +95,12 @@ actor PageSession {
         if !takeIn(baseline, sendingWholeScene: false) { Task { await resetPage() } }
     }
 
-    /// The page's copy of the tree (what the browser shows).
-    var tree: ViewNode { mirror.tree ?? .stack("scene", []) }
-
     // MARK: Scene → page
 
     func sceneDidUpdate(_ update: SceneUpdate) async {
         guard !hasEnded else { return }
         var patches: [[DOMPlanner.Operation]] = []
-        let outcome = mirror.receive(update) { tree, update in patches.append(try planner.operations(for: update.patches, in: tree)) }
+        let outcome = mirror.receive(update) { patches.append(try planner.operations(for: $0)) }
         for operations in patches { sendPatch(operations) }
         if case .needsBaseline(let reason) = outcome {
             logger.warning("page \(id): \(reason) Sending the whole scene.")
@@ -137,7 +135,7 @@ actor PageSession {
     /// Returns `false` when one of those did not apply (the page needs another baseline).
     private func takeIn(_ baseline: SceneSnapshot, sendingWholeScene: Bool) -> Bool {
         var patches: [[DOMPlanner.Operation]] = []
-        let outcome = mirror.attach(baseline) { tree, update in patches.append(try planner.operations(for: update.patches, in: tree)) }
+        let outcome = mirror.attach(baseline) { patches.append(try planner.operations(for: $0)) }
         if sendingWholeScene { self.sendWholeScene(baseline.node) }
         for operations in patches { sendPatch(operations) }
         return outcome == .applied
@@ -215,12 +213,12 @@ actor PageSession {
             if let first = recent.first, first.sequence <= since + 1, since >= 0 {
                 for message in recent where message.sequence > since { continuation.yield(message.text) }
             } else {
-                sendWholeScene(tree)
+                Task { await resetPage() }
             }
         } else if since > pageSequence {
             // The page claims messages this session never sent (another server, a forged
             // number): give it the whole scene.
-            sendWholeScene(tree)
+            Task { await resetPage() }
         }
         return (stream, connection)
     }
@@ -237,7 +235,7 @@ actor PageSession {
 
     /// What the page sent (``PageProtocol/ClientMessage``). Anything but a known control,
     /// an answer or a resync request is refused and logged; the session carries on.
-    func receive(_ text: String) {
+    func receive(_ text: String) async {
         let message: PageProtocol.ClientMessage
         do {
             message = try JSONDecoder().decode(PageProtocol.ClientMessage.self, from: Data(text.utf8))
@@ -262,7 +260,7 @@ actor PageSession {
                 refuse("Too many actions at once; wait a moment.", logged: "event flood")
                 return
             }
-            guard mirror.action(withID: node) != nil else {
+            guard await scene?.action(withID: node) != nil else {
                 refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)")
                 return
             }
@@ -289,7 +287,7 @@ actor PageSession {
             }
             waiting.resume(returning: accept)
         case .resync:
-            sendWholeScene(tree)
+            await resetPage()
         }
     }
 
@@ -329,7 +327,7 @@ actor PageSession {
 
     /// Runs an event the page asked for, against the page's current tree.
     private func run(_ node: NodeID) async {
-        guard let scene, !hasEnded, let action = mirror.action(withID: node) else {
+        guard let scene, !hasEnded, let action = await scene.action(withID: node) else {
             refuse("That control is no longer on this page.", logged: "control '\(node)' gone before it ran")
             return
         }
@@ -373,7 +371,7 @@ actor PageSession {
                 await next.send(Event(SceneEvents.selectTab, from: NodeID(tabSwitch.id), payload: ["tabs": .string(tabSwitch.id), "tab": .string(selected)]))
             }
             await previous.leave()
-            mirror = SceneMirror()  // what it held was the old scene's; the new scene's come from here on
+            mirror = SceneMirror(keepsTree: false)  // what it held was the old scene's; the new scene's come from here on
         }
         await next.appear()
         scene = next

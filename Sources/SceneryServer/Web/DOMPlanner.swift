@@ -3,9 +3,10 @@ import Scenery
 /// Turns a scene update into operations on the page's DOM, with HTML from the server's
 /// renderer (the one renderer of record): the browser only applies them, by element id.
 ///
-/// The planner applies each update's patches to the page's copy of the tree (what the
-/// browser shows, kept by the page's ``SceneMirror``) and emits operations in four phases,
-/// as ``ViewPatch`` applies:
+/// The page keeps no copy of the tree: the planner works from each update alone — the
+/// subtree as the page has it (``SceneUpdate/previous``, which is the scene's model of the
+/// page, so they agree) with the update's patches applied to a copy of that subtree only —
+/// and emits operations in four phases, as ``ViewPatch`` applies:
 /// detach moved elements, remove deleted ones, insert and attach in order, then replace
 /// elements whose own properties changed with their new HTML. A replaced element brings
 /// its subtree, so operations inside it are left out (a move into it becomes a removal).
@@ -64,10 +65,17 @@ struct DOMPlanner {
         var description: String
     }
 
-    /// Applies patches to the page's copy of the tree and returns the operations that take
-    /// the browser's DOM along.
-    /// - Throws: ``Mismatch`` when the patches do not apply to `tree` (the page must then be
-    ///   given the whole tree again).
+    /// The operations that take the browser's DOM through one update of the scene.
+    /// - Throws: ``Mismatch`` when the update has no previous subtree or its patches do not
+    ///   apply to it (the page must then be given the whole tree again).
+    func operations(for update: SceneUpdate) throws(Mismatch) -> [Operation] {
+        guard let previous = update.previous else { throw Mismatch(description: "The update carries no previous subtree.") }
+        return try operations(for: update.patches, in: PatchableTree(previous))
+    }
+
+    /// Applies patches to a tree (the page's copy of a subtree) and returns the operations
+    /// that take the browser's DOM along.
+    /// - Throws: ``Mismatch`` when the patches do not apply to `tree`.
     func operations(for patches: [ViewPatch], in tree: PatchableTree) throws(Mismatch) -> [Operation] {
         // A section whose window moved keeps its element: only its row numbers change.
         var windows: [Operation] = []
@@ -114,8 +122,10 @@ struct DOMPlanner {
             }
         }
         let replacements = replaced.compactMap { id -> Operation? in
-            guard let element = tree.element(id), let parent = tree.parent(of: id) else { return nil }
-            return .replace(id, html: html(of: element, in: parent, of: tree, wrapped: false))
+            guard let element = tree.element(id) else { return nil }
+            // The subtree's own root has its parent outside it; a root is a node (a module
+            // frame, a tab switch, a row), whose HTML does not depend on its parent.
+            return .replace(id, html: html(of: element, in: tree.parent(of: id) ?? id, of: tree, wrapped: false))
         }
         let keptWindows = windows.filter { if case .window(let id, _, _) = $0 { !insideReplaced(id) } else { false } }
         return detaches + removals + attachments + replacements + keptWindows

@@ -28,10 +28,7 @@ final class InteractiveHost: SceneHost, Sendable {
         let baseline = await scene.takeBaseline()
         return state.withLock { state in
             var applied: [SceneUpdate] = []
-            state.mirror.attach(baseline) { tree, update in
-                try tree.apply(update.patches)
-                applied.append(update)
-            }
+            state.mirror.attach(baseline) { applied.append($0) }
             state.unprinted += applied
             return (state.mirror.tree ?? baseline.node, state.mirror.sequence)
         }

@@ -70,19 +70,29 @@ import Testing
         #expect(mirror.sequence == 0)
     }
 
-    @Test func aHostAppliesPatchesItsOwnWayAndAThrowAsksForABaseline() {
+    @Test func aHostDoesItsOwnWorkAfterTheMirrorAndAThrowAsksForABaseline() {
         struct Refused: Error {}
         var mirror = SceneMirror()
         var seen: [Int] = []
         mirror.attach(SceneSnapshot(node: a, sequence: 0))
-        let applied = mirror.receive(Self.update(a, b, sequence: 1)) { tree, update in
-            try tree.apply(update.patches)
-            seen.append(update.sequence)
-        }
-        #expect(applied == .applied)
+        #expect(mirror.receive(Self.update(a, b, sequence: 1)) { seen.append($0.sequence) } == .applied)
         #expect(seen == [1])
-        let refused = mirror.receive(Self.update(b, c, sequence: 2)) { _, _ in throw Refused() }
+        #expect(mirror.tree == b, "the mirror applied the patches before the host's work")
+        let refused = mirror.receive(Self.update(b, c, sequence: 2)) { _ in throw Refused() }
         #expect(refused.description.hasPrefix("needs a baseline: Update 2 (scene) did not apply"), "\(refused)")
+    }
+
+    @Test func aMirrorWithoutATreeKeepsTheStreamInOrderForNoCopy() {
+        var mirror = SceneMirror(keepsTree: false)
+        var applied: [Int] = []
+        #expect(mirror.receive(Self.update(a, b, sequence: 2)) == .held)
+        #expect(mirror.attach(SceneSnapshot(node: a, sequence: 1)) { applied.append($0.sequence) } == .applied)
+        #expect(mirror.isAttached)
+        #expect(mirror.tree == nil && mirror.action(withID: "row.0") == nil, "no copy of the tree")
+        #expect(mirror.receive(Self.update(b, c, sequence: 2)) == .alreadyApplied)
+        #expect(mirror.receive(Self.update(b, c, sequence: 3)) { applied.append($0.sequence) } == .applied)
+        #expect(mirror.receive(Self.update(b, c, sequence: 5)) == .needsBaseline(reason: "Update 5 arrived after 3: 1 missing."))
+        #expect(applied == [2, 3])
     }
 
     @Test func aHeldUpdateThatDoesNotFollowTheBaselineMakesAttachAskAgain() {
