@@ -17,7 +17,7 @@ import Scenery
 /// #expect(host.tree == (await scene.render()))
 /// ```
 ///
-/// It consumes the stream through ``SceneMirror``, as every host does: sequence numbers
+/// It consumes the stream through `SceneMirror`, as every host does: sequence numbers
 /// must follow one another without gaps and every patch list must apply. Updates that
 /// arrive before ``attach(to:)`` returns are kept and applied after the baseline, as a host
 /// that opens a live connection first and asks for the tree second must do.

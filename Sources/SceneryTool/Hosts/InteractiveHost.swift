@@ -3,7 +3,7 @@ import Scenery
 import Synchronization
 
 /// The host of one scene in an interactive session: keeps a copy of the scene's tree and
-/// applies every update to it through ``SceneMirror`` (as any real host does), asks
+/// applies every update to it through `SceneMirror` (as any real host does), asks
 /// confirmations on the terminal as `Unfollow Alice? [y/N]` (or as a JSON line), reading the
 /// answer from the same input as commands, and keeps the updates for printing.
 final class InteractiveHost: SceneHost, Sendable {
