@@ -53,12 +53,17 @@ class Server:
         self.url = first.strip().removeprefix("Listening on ")
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        shutil.rmtree(self.directory, ignore_errors=True)
+        stop_process(self.process, self.directory)
+
+
+def stop_process(process, directory):
+    """Ends a process the tests started (killing it after 10 s) and removes its folder."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

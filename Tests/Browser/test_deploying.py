@@ -13,7 +13,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, Server, open_live, same_page, sign_in
+from conftest import ROOT, Server, open_live, same_page, sign_in, stop_process
 
 CONFIGURATION = ROOT / "Examples" / "Deploying" / "nginx.conf"
 PROFILE = "/scenes/user-profile?user=1"
@@ -56,12 +56,7 @@ class Nginx:
                 time.sleep(0.05)
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        shutil.rmtree(self.directory, ignore_errors=True)
+        stop_process(self.process, self.directory)
 
 
 @pytest.fixture(scope="module")
