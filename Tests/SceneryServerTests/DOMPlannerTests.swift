@@ -15,6 +15,32 @@ import Testing
         return operations
     }
 
+    @Test(arguments: [
+        // A like: the count and the button change (the fast path, no tree built).
+        (
+            ViewNode.stack("row", [.text("row.likes", "Likes: 1"), .button("row.like", title: "Like", sends: EventDescriptor("like"))]),
+            ViewNode.stack("row", [.text("row.likes", "Likes: 2"), .button("row.like", title: "Unlike", sends: EventDescriptor("like"))])
+        ),
+        // A row added (the general path).
+        (
+            ViewNode.list("list", sections: [.init(id: "all", rows: [.text("a", "a")])]),
+            ViewNode.list("list", sections: [.init(id: "all", rows: [.text("a", "a"), .text("b", "b")])])
+        ),
+    ])
+    func anUpdatePlansTheSameOperationsAsThePagesCopyWould(old: ViewNode, new: ViewNode) throws {
+        let planner = DOMPlanner(renderer: HTMLRenderer())
+        let patches = ViewTreeDiff(from: old, to: new).patches
+        let fromUpdate = try planner.operations(for: SceneUpdate(node: new, module: nil, patches: patches, sequence: 1, previous: old))
+        #expect(fromUpdate == (try planner.operations(for: patches, in: PatchableTree(old))))
+        #expect(!fromUpdate.isEmpty)
+    }
+
+    @Test func anUpdateWithoutItsPreviousSubtreeAsksForTheWholeScene() {
+        let new = ViewNode.list("list", sections: [.init(id: "all", rows: [.text("a", "a"), .text("b", "b")])])
+        let update = SceneUpdate(node: new, module: nil, patches: [.insert(.node(.text("b", "b")), parent: "all", index: 1)], sequence: 1)
+        #expect(throws: DOMPlanner.Mismatch.self) { try DOMPlanner(renderer: HTMLRenderer()).operations(for: update) }
+    }
+
     @Test func aRowMovingToAnotherSectionIsDetachedAndAttachedNotReplaced() throws {
         let operations = try plan(
             from: Self.list([("requests", ["carol"]), ("friends", ["bob"])]), to: Self.list([("requests", []), ("friends", ["carol", "bob"])]))

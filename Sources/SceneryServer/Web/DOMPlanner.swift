@@ -69,8 +69,45 @@ struct DOMPlanner {
     /// - Throws: ``Mismatch`` when the update has no previous subtree or its patches do not
     ///   apply to it (the page must then be given the whole tree again).
     func operations(for update: SceneUpdate) throws(Mismatch) -> [Operation] {
+        if let replacements = Self.replacements(for: update, renderer: renderer) { return replacements }
         guard let previous = update.previous else { throw Mismatch(description: "The update carries no previous subtree.") }
         return try operations(for: update.patches, in: PatchableTree(previous))
+    }
+
+    /// The common case without building a tree: an update whose patches only change nodes'
+    /// own properties (a like's count and button) replaces the outermost of those nodes with
+    /// their new HTML, found in one walk of the update's new subtree. `nil` for any other
+    /// update (a structural change, a section's change), which takes the general path.
+    private static func replacements(for update: SceneUpdate, renderer: HTMLRenderer) -> [Operation]? {
+        var updated: Set<NodeID> = []
+        for patch in update.patches {
+            guard case .update(let id, let properties) = patch else { return nil }
+            if case .section = properties.kind { return nil }
+            updated.insert(id)
+        }
+        var outermost: [NodeID: ViewNode] = [:]
+        func visit(_ node: ViewNode, insideUpdated: Bool) {
+            let isUpdated = updated.contains(node.id)
+            if isUpdated, !insideUpdated { outermost[node.id] = node }
+            for child in node.children { visit(child, insideUpdated: insideUpdated || isUpdated) }
+        }
+        visit(update.node, insideUpdated: false)
+        var operations: [Operation] = []
+        var seen: Set<NodeID> = []
+        for case .update(let id, _) in update.patches {
+            guard seen.insert(id).inserted else { continue }
+            if let node = outermost[id] {
+                operations.append(.replace(id, html: renderer.fragment(node)))
+            } else if !updated.isEmpty, !Self.isInsideOutermost(id, outermost.keys, in: update.node) {
+                return nil  // not in the new subtree: let the general path say so
+            }
+        }
+        return operations
+    }
+
+    /// Whether `id` is inside one of `ancestors` in `tree`.
+    private static func isInsideOutermost(_ id: NodeID, _ ancestors: Dictionary<NodeID, ViewNode>.Keys, in tree: ViewNode) -> Bool {
+        ancestors.contains { tree.node(withID: $0)?.node(withID: id) != nil }
     }
 
     /// Applies patches to a tree (the page's copy of a subtree) and returns the operations
