@@ -86,28 +86,24 @@ struct DOMPlanner {
             updated.insert(id)
         }
         var outermost: [NodeID: ViewNode] = [:]
+        var found: Set<NodeID> = []
         func visit(_ node: ViewNode, insideUpdated: Bool) {
             let isUpdated = updated.contains(node.id)
-            if isUpdated, !insideUpdated { outermost[node.id] = node }
+            if isUpdated {
+                found.insert(node.id)
+                if !insideUpdated { outermost[node.id] = node }
+            }
             for child in node.children { visit(child, insideUpdated: insideUpdated || isUpdated) }
         }
         visit(update.node, insideUpdated: false)
+        // A patch for a node the new subtree lacks: let the general path say so.
+        guard found == updated else { return nil }
         var operations: [Operation] = []
         var seen: Set<NodeID> = []
-        for case .update(let id, _) in update.patches {
-            guard seen.insert(id).inserted else { continue }
-            if let node = outermost[id] {
-                operations.append(.replace(id, html: renderer.fragment(node)))
-            } else if !updated.isEmpty, !Self.isInsideOutermost(id, outermost.keys, in: update.node) {
-                return nil  // not in the new subtree: let the general path say so
-            }
+        for case .update(let id, _) in update.patches where seen.insert(id).inserted {
+            if let node = outermost[id] { operations.append(.replace(id, html: renderer.fragment(node))) }
         }
         return operations
-    }
-
-    /// Whether `id` is inside one of `ancestors` in `tree`.
-    private static func isInsideOutermost(_ id: NodeID, _ ancestors: Dictionary<NodeID, ViewNode>.Keys, in tree: ViewNode) -> Bool {
-        ancestors.contains { tree.node(withID: $0)?.node(withID: id) != nil }
     }
 
     /// Applies patches to a tree (the page's copy of a subtree) and returns the operations
