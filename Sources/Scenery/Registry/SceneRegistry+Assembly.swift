@@ -34,12 +34,14 @@ extension SceneRegistry {
         }
         let resolved = try resolve(sceneID)
         let arguments = try checkedArguments(context.arguments, for: resolved)
-        let context = SceneContext(viewer: context.viewer, arguments: arguments)
+        var context = context
+        context.arguments = arguments
         let environment = context.environment()
-        guard let variant = resolved.variants.first(where: { $0.condition?.evaluate(in: environment) ?? true }) else {
+        guard let chosen = resolved.variants.first(where: { $0.condition?.evaluate(in: environment) ?? true }) else {
             // Unreachable: resolution always ends with an unconditional variant.
             throw SceneryError(.invalidScene, "No variant of \(sceneID.quoted) applies to this context.")
         }
+        let (variant, assignments) = try applyExperiments(of: resolved, to: chosen, for: context)
 
         let link = SceneLink()
         var slots: [SceneInstance.ModuleSlot] = []
@@ -71,7 +73,7 @@ extension SceneRegistry {
             slots.append(slot)
         }
         let scene = SceneInstance(
-            sceneID: sceneID, variant: variant.name, context: context, layout: variant.layout, rules: variant.rules,
+            sceneID: sceneID, variant: chosen.name, assignments: assignments, context: context, layout: variant.layout, rules: variant.rules,
             slots: slots, host: host, isPermanentFailure: isPermanentFailure)
         link.scene = scene
         return scene

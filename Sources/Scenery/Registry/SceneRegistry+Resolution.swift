@@ -5,6 +5,8 @@ struct ResolvedScene: Sendable {
     /// The declared variants in order, then the scene's base (named "default") unless a
     /// declared variant always applies.
     var variants: [ResolvedVariant]
+    /// The experiments run on the scene, its ancestors' first, each with the file declaring it.
+    var experiments: [ResolvedExperiment] = []
 }
 
 /// One variant of a scene, ready to assemble.
@@ -20,6 +22,9 @@ struct ResolvedVariant: Sendable {
     /// The layout as a variant of its chain wrote it (before tab changes), and where: what
     /// the validator checks placements against. `nil`: the scene's base layout.
     var declaredLayout: (file: String, path: String, items: [LayoutItem])?
+    /// For an experiment's arm made into a variant: the experiment, the arm, and the variant
+    /// it was applied over (diagnostics name them).
+    var arm: (experiment: String, arm: String, over: String)? = nil
 }
 
 /// A variant and the inherited variants it builds on (`"extends"`), oldest first, each with
@@ -41,6 +46,7 @@ struct ResolvedBase: Sendable {
     var layout: [LayoutItem]?
     var rules: [EventRule] = []
     var variants: [VariantChain] = []
+    var experiments: [ResolvedExperiment] = []
 }
 
 /// Resolved bases by scene id (or the error that ended a scene's resolution), shared by the
@@ -90,6 +96,7 @@ extension SceneRegistry {
                     sceneFile: owner, problems: &problems)
                 modules = apply(
                     variant.parameterChanges, to: modules, file: variant.file, path: "\(variant.path).params", sceneFile: owner, problems: &problems)
+                modules = apply(variant.displayChanges, to: modules, file: variant.file, path: "\(variant.path).display", sceneFile: owner, problems: &problems)
                 if let own = variant.layout {
                     layout = own
                     declaredLayout = (variant.file, "\(variant.path).layout", own)
@@ -110,7 +117,7 @@ extension SceneRegistry {
                     name: "default", condition: nil, modules: base.modules, layout: completeLayout(base.layout, modules: base.modules),
                     rules: base.rules, file: definition.file, path: ""))
         }
-        return ResolvedScene(id: sceneID, parameters: base.parameters, variants: resolved)
+        return ResolvedScene(id: sceneID, parameters: base.parameters, variants: resolved, experiments: base.experiments)
     }
 
     /// The base of a scene: its chain of ancestors folded from the root down. Walks up to
@@ -196,6 +203,15 @@ extension SceneRegistry {
             if !scene.variants.isEmpty {
                 base.variants = variants(declaredBy: scene, inheriting: base.variants, problems: &problems)
             }
+            for experiment in scene.experiments {
+                // A child scene redeclaring an experiment replaces it, in its place.
+                let declared = ResolvedExperiment(experiment: experiment, owner: scene)
+                if let index = base.experiments.firstIndex(where: { $0.experiment.name == experiment.name }) {
+                    base.experiments[index] = declared
+                } else {
+                    base.experiments.append(declared)
+                }
+            }
             memo.bases[scene.id] = .success(base)
         }
         return base
@@ -209,7 +225,7 @@ extension SceneRegistry {
 
     /// Removes, replaces and adds modules: linear in the modules (an index by id, never a
     /// search per module).
-    private func apply(
+    func apply(
         remove: [ModuleID], replace: [ModuleInstance], add: [ModuleInstance], to base: [ModuleInstance],
         file: String, path: String, sceneFile: SceneDefinition, problems: inout [Diagnostic]
     ) -> [ModuleInstance] {
@@ -294,7 +310,7 @@ extension SceneRegistry {
 
     /// Merges parameter changes over the modules' own parameters, remembering where each
     /// changed value is written (so a bad value is reported there).
-    private func apply(
+    func apply(
         _ changes: [ModuleID: [String: JSONValue]], to modules: [ModuleInstance], file: String, path: String, sceneFile: SceneDefinition,
         problems: inout [Diagnostic]
     ) -> [ModuleInstance] {
@@ -318,9 +334,31 @@ extension SceneRegistry {
         return modules
     }
 
+    /// Changes how modules lay out their lists (`"display"`), reporting a module that is not there.
+    func apply(
+        _ changes: [ModuleID: ViewNode.ListLayout], to modules: [ModuleInstance], file: String, path: String, sceneFile: SceneDefinition,
+        problems: inout [Diagnostic]
+    ) -> [ModuleInstance] {
+        guard !changes.isEmpty else { return modules }
+        var modules = modules
+        for (id, display) in changes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let index = modules.firstIndex(where: { $0.id == id }) else {
+                let changePath = "\(path).\(id)"
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "Cannot change how '\(id)' is displayed: no such module here\(Suggestion.didYouMean(id.rawValue, in: modules.map(\.id.rawValue))).",
+                        file: file, location: sceneFile.location(of: changePath), path: changePath))
+                continue
+            }
+            modules[index].display = display
+        }
+        return modules
+    }
+
     /// Adds tabs to tab switches and changes tab titles; a switch or tab that is not there,
     /// or an added tab whose id is taken, is reported at the change.
-    private func apply(
+    func apply(
         _ changes: [TabChange], to layout: [LayoutItem]?, modules: [ModuleInstance], file: String, sceneFile: SceneDefinition,
         problems: inout [Diagnostic]
     ) -> [LayoutItem]? {
@@ -370,7 +408,7 @@ extension SceneRegistry {
 
     /// The layout with every module it does not place appended, in module order, and
     /// references to absent modules dropped (the validator reports those).
-    private func completeLayout(_ layout: [LayoutItem]?, modules: [ModuleInstance]) -> [LayoutItem] {
+    func completeLayout(_ layout: [LayoutItem]?, modules: [ModuleInstance]) -> [LayoutItem] {
         let present = Set(modules.map(\.id))
         var items: [LayoutItem] = []
         var placed: Set<ModuleID> = []

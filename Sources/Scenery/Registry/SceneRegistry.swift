@@ -324,6 +324,18 @@ public struct SceneRegistry: Sendable {
         inherited(sceneID) { $0.title }
     }
 
+    /// The experiments a scene runs, its own and those it inherits, in the order they apply;
+    /// empty for an unknown or invalid scene.
+    ///
+    /// ```swift
+    /// for experiment in registry.experiments(of: "user-profile") {
+    ///     print(experiment.name, experiment.arms.map(\.name))   // friends-layout ["carousel", "compact"]
+    /// }
+    /// ```
+    public func experiments(of sceneID: String) -> [Experiment] {
+        ((try? resolve(sceneID))?.experiments ?? []).map(\.experiment)
+    }
+
     /// A scene's language (BCP 47), from its file or the nearest scene it extends that has one.
     public func language(of sceneID: String) -> String? {
         inherited(sceneID) { $0.language }

@@ -115,6 +115,50 @@ struct SceneValidator {
                     payloadKeys: rule.on.hasSuffix("*") || hasUnknownType ? nil : payloads[rule.on])
             }
         }
+        checkExperiments(of: resolved, parameters: parameters, emitted: hasUnknownType ? nil : emitted)
+    }
+
+    // MARK: Experiments
+
+    /// Every arm is checked as a variant is, over each variant it can apply to (or the one it
+    /// extends), with the experiment's condition: an arm cannot show a private module to
+    /// someone who may not see it. Two experiments may not both rearrange the page.
+    private mutating func checkExperiments(of scene: ResolvedScene, parameters: [String: ParameterSpec], emitted: Set<String>?) {
+        var rearranging: ResolvedExperiment?
+        for experiment in scene.experiments {
+            let declared = experiment.experiment
+            if let condition = declared.condition {
+                checkNames(in: condition, parameters: parameters, file: declared.file, path: "\(declared.path).when")
+            }
+            if let arm = declared.arms.first(where: \.replacesLayout) {
+                let key = arm.changes.layout != nil ? "layout" : "extends"
+                if let earlier = rearranging {
+                    error(
+                        "The arm '\(arm.name)' of '\(declared.name)' replaces the page's layout, as an arm of '\(earlier.experiment.name)' does; one person can be in both, and only one layout can apply. Run them one after the other, or as one experiment with more arms.",
+                        file: arm.changes.file, path: "\(arm.changes.path).\(key)")
+                } else {
+                    rearranging = experiment
+                }
+            }
+            for arm in declared.arms {
+                let bases = arm.changes.extends == nil ? scene.variants : Array(scene.variants.prefix(1))
+                for base in bases {
+                    var problems: [Diagnostic] = []
+                    let variant = registry.variant(of: arm, in: experiment, over: base, of: scene, problems: &problems)
+                    for problem in problems { report(problem) }
+                    for instance in variant.modules {
+                        check(instance, parameters: parameters)
+                        checkPrivacy(of: instance, in: variant)
+                        checkActionOwners(of: instance)
+                        checkEventsAreHandled(from: instance, in: variant)
+                    }
+                    if arm.changes.layout != nil { checkLayout(variant) }
+                    for rule in arm.changes.events {
+                        check(rule, parameters: parameters, emitted: emitted, payloadKeys: nil)
+                    }
+                }
+            }
+        }
     }
 
     // MARK: Variants
@@ -302,11 +346,25 @@ struct SceneValidator {
         case .parameter(let name)?:
             if variant.condition?.requiresViewer(equalTo: name) == true { return }
             let place =
-                variant.path.isEmpty
-                ? "the scene's base modules, which apply to every viewer" : "the variant '\(variant.name)', whose condition does not ensure viewer == \(name)"
+                if let arm = variant.arm {
+                    "the arm '\(arm.arm)' of the experiment '\(arm.experiment)' (over the variant '\(arm.over)'), whose people are not all \(name)"
+                } else if variant.path.isEmpty {
+                    "the scene's base modules, which apply to every viewer"
+                } else {
+                    "the variant '\(variant.name)', whose condition does not ensure viewer == \(name)"
+                }
             // A variant that builds on another's modules from a file of its own (a child scene
-            // widening "when") is where the leak is written: report it there.
-            let atVariant = !variant.path.isEmpty && variant.file != instance.file
+            // widening "when"), or an arm that takes a module to more people, is where the
+            // leak is written: report it there.
+            let atVariant =
+                variant.arm != nil
+                ? !instance.path.hasPrefix(variant.path) : !variant.path.isEmpty && variant.file != instance.file
+            if variant.arm != nil && atVariant {
+                error(
+                    "\(descriptor.type) '\(instance.id)' shows private data of '$\(name)' but is in \(place); give the experiment \"when\": \"viewer == \(name)\", or do not extend a variant that shows it.",
+                    file: variant.file, path: variant.path)
+                return
+            }
             error(
                 "\(descriptor.type) '\(instance.id)' shows private data of '$\(name)' but is in \(place); move it into a variant with \"when\": \"viewer == \(name)\".",
                 file: atVariant ? variant.file : instance.file, path: atVariant ? variant.path : instance.path)

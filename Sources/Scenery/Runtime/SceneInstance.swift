@@ -23,6 +23,9 @@ public actor SceneInstance {
     public nonisolated let variant: String
     /// The context the scene was assembled for.
     public nonisolated let context: SceneContext
+    /// The arm of each experiment that takes part for the context, in the scene file's order;
+    /// empty when none does. See <doc:Experiments>.
+    public nonisolated let assignments: [ExperimentAssignment]
 
     nonisolated let layout: [LayoutItem]
     nonisolated let rules: [EventRule]
@@ -91,12 +94,13 @@ public actor SceneInstance {
     }
 
     init(
-        sceneID: String, variant: String, context: SceneContext, layout: [LayoutItem], rules: [EventRule],
+        sceneID: String, variant: String, assignments: [ExperimentAssignment] = [], context: SceneContext, layout: [LayoutItem], rules: [EventRule],
         slots: [ModuleSlot], host: any SceneHost, isPermanentFailure: @escaping @Sendable (any Error) -> Bool = { $0 is any PermanentError }
     ) {
         self.isPermanentFailure = isPermanentFailure
         self.sceneID = sceneID
         self.variant = variant
+        self.assignments = assignments
         self.context = context
         self.layout = layout
         self.rules = rules

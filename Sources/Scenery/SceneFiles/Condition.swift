@@ -39,6 +39,19 @@ public struct Condition: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { source }
 
+    init(source: String, expression: Expression) {
+        self.source = source
+        self.expression = expression
+    }
+
+    /// Both conditions (either alone when the other is `nil`): what holds for a viewer of an
+    /// experiment's arm over a variant.
+    static func all(_ first: Condition?, _ second: Condition?) -> Condition? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return Condition(source: "(\(first.source)) && (\(second.source))", expression: .all([first.expression, second.expression]))
+    }
+
     /// The values a condition is evaluated against.
     public struct Environment: Sendable {
         /// The signed-in user's id, `nil` when signed out.

@@ -32,6 +32,8 @@ public struct SceneDefinition: Sendable {
     public var variants: [Variant]
     /// Event rules applied at the scene level.
     public var events: [EventRule]
+    /// Experiments run on this scene (`"experiments"`), with the parent's not redeclared.
+    public var experiments: [Experiment] = []
     /// What the file needs from the app (`format`, `requires`, `fallback`).
     public var requirements = SceneRequirements()
 
@@ -155,6 +157,13 @@ public struct Variant: Sendable {
     public var extends: String?
     /// Parameters changed on the variant's modules, by module id (`"params"`).
     public var parameterChanges: [ModuleID: [String: JSONValue]] = [:]
+    /// How the variant's modules lay out their lists, by module id (`"display"`): a carousel
+    /// becomes rows without rewriting the module.
+    ///
+    /// ```json
+    /// "display": { "friends": "rows" }
+    /// ```
+    public var displayChanges: [ModuleID: ViewNode.ListLayout] = [:]
     /// Tabs added to the layout's tab switches and tab titles changed (`"tabs"`).
     public var tabChanges: [TabChange] = []
     /// The JSON path of this variant in its file.

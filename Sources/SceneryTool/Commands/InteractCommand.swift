@@ -110,7 +110,10 @@ struct InteractCommand: AsyncParsableCommand {
                         do {
                             await page.scene.disappear()
                             let next = try await open(
-                                intent.scene, for: SceneContext(viewer: context.viewer, arguments: intent.arguments), session: session, input: input)
+                                intent.scene,
+                                for: SceneContext(
+                                    viewer: context.viewer, arguments: intent.arguments, anonymousID: context.context.anonymousID,
+                                    armOverrides: context.context.armOverrides), session: session, input: input)
                             stack.append(next)
                             await showWhole(next)
                         } catch {

@@ -16,7 +16,20 @@ struct ContextOptions: ParsableArguments {
     @Option(name: .customLong("arg"), help: ArgumentHelp("A scene argument as name=value; repeat for several.", valueName: "name=value"))
     var arguments: [String] = []
 
+    @Option(
+        name: .customLong("arm"),
+        help: ArgumentHelp(
+            "Put the viewer in an experiment's arm, as experiment=arm (see 'scenery list'); repeat for several. Only where the experiment applies.",
+            valueName: "experiment=arm"))
+    var arms: [String] = []
+
+    @Option(help: ArgumentHelp("A stable anonymous id for a signed-out viewer, so experiments assign an arm.", valueName: "id"))
+    var visitor: String?
+
     func validate() throws {
+        for pair in arms where pair.split(separator: "=", omittingEmptySubsequences: false).count != 2 || pair.hasPrefix("=") || pair.hasSuffix("=") {
+            throw ValidationError("--arm \(pair.quoted) must have the form experiment=arm, for example --arm friends-layout=compact.")
+        }
         if let viewer, viewer.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("'--viewer' needs a user id, for example --viewer 1; leave it out to view signed out.")
         }
@@ -32,7 +45,12 @@ struct ContextOptions: ParsableArguments {
             guard let equals = pair.firstIndex(of: "=") else { continue }
             values[String(pair[..<equals])] = .string(String(pair[pair.index(after: equals)...]))
         }
-        return SceneContext(viewer: viewer, arguments: values)
+        var overrides: [String: String] = [:]
+        for pair in arms {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { overrides[parts[0]] = parts[1] }
+        }
+        return SceneContext(viewer: viewer, arguments: values, anonymousID: visitor, armOverrides: overrides)
     }
 
     /// The context, after checking that the viewer exists in the session's data (a viewer
@@ -41,6 +59,13 @@ struct ContextOptions: ParsableArguments {
         if let viewer, try await !session.userExists(UserID(viewer)) {
             throw CommandFailure(
                 "No user with id \(viewer.quoted) exists in \(session.databaseDescription); sign in as an existing user (see 'scenery data export -'), or leave out --viewer to view signed out.",
+                code: .usage)
+        }
+        let experiments = session.registry.experiments(of: scene).map(\.name)
+        for name in context.armOverrides.keys.sorted() where !experiments.contains(name) {
+            let known = experiments.isEmpty ? "\(scene.quoted) runs no experiment" : "its experiments: \(experiments.joined(separator: ", "))"
+            throw CommandFailure(
+                "--arm names the experiment \(name.quoted), which \(scene.quoted) does not run\(didYouMean(name, in: experiments)); \(known).",
                 code: .usage)
         }
         return context

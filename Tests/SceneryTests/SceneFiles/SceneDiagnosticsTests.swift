@@ -46,7 +46,7 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                 """,
             line: 3, column: 3,
             message:
-                "Unknown key \"varients\" in a scene file; did you mean 'variants'? (allowed keys: events, extends, fallback, format, language, layout, modules, parameters, params, remove, replace, requires, title, variants)."
+                "Unknown key \"varients\" in a scene file; did you mean 'variants'? (allowed keys: events, experiments, extends, fallback, format, language, layout, modules, parameters, params, remove, replace, requires, title, variants)."
         ),
         BadScene(
             name: "unknown module type",
