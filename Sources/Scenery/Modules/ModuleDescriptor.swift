@@ -40,6 +40,10 @@ public struct ModuleDescriptor: Sendable, Hashable {
     /// sees it, whatever the scene's rules say (`module blogs: refused: …`), so neither the
     /// scene file nor a forged message can take it for someone else.
     public var ownerOnlyActions: [String: String] = [:]
+    /// Whether the rows of the module's lists count impressions of their own (a blog seen
+    /// in a feed), besides the module's. Hosts report them; the scene counts each row once
+    /// per page session. See <doc:Experiments>.
+    public var countsRowImpressions = false
     /// The module's version, starting at 1: raise it when the module gains parameters or
     /// behaviour that scene files may come to rely on. A scene file delivered to apps already
     /// installed names the lowest version it works with in `requires` (``SceneRequirements``).
@@ -54,8 +58,10 @@ public struct ModuleDescriptor: Sendable, Hashable {
         events: Set<String> = [],
         defaultActions: Set<String> = [],
         ownerOnlyParameter: String? = nil,
-        ownerOnlyActions: [String: String] = [:]
+        ownerOnlyActions: [String: String] = [:],
+        countsRowImpressions: Bool = false
     ) {
+        self.countsRowImpressions = countsRowImpressions
         self.type = type
         self.version = version
         self.summary = summary

@@ -74,8 +74,9 @@ extension SceneRegistry {
         }
         let scene = SceneInstance(
             sceneID: sceneID, variant: chosen.name, assignments: assignments, context: context, layout: variant.layout, rules: variant.rules,
-            slots: slots, host: host, isPermanentFailure: isPermanentFailure)
+            slots: slots, host: host, isPermanentFailure: isPermanentFailure, impressionSink: impressionSink, impressionRule: impressionRule)
         link.scene = scene
+        scene.recordAssignments()
         return scene
     }
 

@@ -81,6 +81,12 @@ public struct SceneRegistry: Sendable {
     /// How long a module's first load may take when its scene file gives no `timeout`.
     public var defaultModuleTimeout: Duration = .seconds(10)
 
+    /// Where the scenes this registry assembles record experiment assignments, impressions
+    /// and exposures; `nil` (the default) records nothing. See <doc:Experiments>.
+    public var impressionSink: (any ImpressionSink)?
+    /// When a node reported visible counts as seen; half for one second by default.
+    public var impressionRule = ImpressionRule.standard
+
     /// Decides which load errors trying again cannot fix: a module that fails with one
     /// shows its error block without a retry control. The default recognises
     /// ``PermanentError``; set it to recognise a backend's own errors too.

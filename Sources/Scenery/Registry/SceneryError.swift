@@ -21,7 +21,7 @@ public struct SceneryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ```
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Kind: String, Sendable, Hashable {
-            case unknownScene, invalidScene, invalidArgument, moduleCreationFailed, unreadableFile
+            case unknownScene, invalidScene, invalidArgument, moduleCreationFailed, unreadableFile, notOnPage
         }
 
         private let kind: Kind
@@ -36,6 +36,9 @@ public struct SceneryError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let moduleCreationFailed = Code(kind: .moduleCreationFailed)
         /// A scene file or directory could not be read.
         public static let unreadableFile = Code(kind: .unreadableFile)
+        /// A host reported a node the page does not show (or does not count): see
+        /// ``SceneInstance/reportVisibility(of:fraction:at:)``.
+        public static let notOnPage = Code(kind: .notOnPage)
 
         /// The kind's name: `unknownScene`, `invalidScene`, …
         public var description: String { kind.rawValue }

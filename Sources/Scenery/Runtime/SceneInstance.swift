@@ -63,6 +63,10 @@ public actor SceneInstance {
     /// The row windows hosts asked for, by module.
     var windows: [ModuleID: RowWindow] = [:]
     var nextWorkID = 0
+    /// What was seen, for impressions and exposures (see `SceneInstance+Impressions`).
+    var impressions = ImpressionTracker()
+    nonisolated let impressionSink: (any ImpressionSink)?
+    nonisolated let impressionRule: ImpressionRule
     /// The outcomes of the most recent routed events (at most ``keptEventOutcomes``),
     /// oldest first: what a test or a debugging host looks at, bounded so that a page open
     /// for a day does not grow with every tap.
@@ -95,8 +99,11 @@ public actor SceneInstance {
 
     init(
         sceneID: String, variant: String, assignments: [ExperimentAssignment] = [], context: SceneContext, layout: [LayoutItem], rules: [EventRule],
-        slots: [ModuleSlot], host: any SceneHost, isPermanentFailure: @escaping @Sendable (any Error) -> Bool = { $0 is any PermanentError }
+        slots: [ModuleSlot], host: any SceneHost, isPermanentFailure: @escaping @Sendable (any Error) -> Bool = { $0 is any PermanentError },
+        impressionSink: (any ImpressionSink)? = nil, impressionRule: ImpressionRule = .standard
     ) {
+        self.impressionSink = impressionSink
+        self.impressionRule = impressionRule
         self.isPermanentFailure = isPermanentFailure
         self.sceneID = sceneID
         self.variant = variant

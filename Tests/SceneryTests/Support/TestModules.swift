@@ -135,7 +135,8 @@ actor ItemsTestModule: Module {
             ParameterSpec("total", .int, default: 5, summary: "Items in all."),
         ],
         events: ["item.open"],
-        defaultActions: ["item.open"])
+        defaultActions: ["item.open"],
+        countsRowImpressions: true)
 
     let pageSize: Int
     let total: Int
