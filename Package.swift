@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "SceneryServeTool",
             dependencies: [
-                "SceneryTool", "Scenery", "ProfileDomain", "SceneryServer",
+                "SceneryTool", "Scenery", "ProfileDomain", "ProfileStore", "SceneryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `scenery` itself: SceneryTool with Scenery's own catalog, and no web server, so the

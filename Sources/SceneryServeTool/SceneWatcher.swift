@@ -73,6 +73,8 @@ struct SceneWatcher: Sendable {
             return (id, source, "\(id).json")
         }
         registry.addScenes(sources: kept)
+        registry.impressionSink = previous.impressionSink
+        registry.impressionRule = previous.impressionRule
         await server.reload(
             registry, changed: changed.subtracting(broken), errors: problems.isEmpty ? nil : problems.map(\.description).joined(separator: "\n"))
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ProfileDomain
+import ProfileStore
 import Scenery
 import SceneryServer
 import SceneryTool
@@ -43,6 +44,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How many pages one client address may hold open at once (more are refused with 429).")
     var maxPagesPerAddress = SceneryServer.Configuration().maxPagesPerAddress
 
+    @Option(help: "How long a module (or a counted row) must stay on screen to count as seen, in seconds.")
+    var impressionSeconds = 1.0
+
+    @Option(help: "How much of a module (from 0 to 1) must be on screen to count as seen; a module taller than the window counts by the share of the window it fills.")
+    var impressionFraction = 0.5
+
     @OptionGroup var signingKey: SigningKeyOption
 
     @OptionGroup var options: SessionOptions
@@ -56,6 +63,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...10_000).contains(windowRows) else {
             throw ValidationError("'--window-rows \(windowRows)' must be between 0 (whole lists) and 10000; 60 suits most screens.")
+        }
+        guard impressionSeconds.isFinite, (0...60).contains(impressionSeconds) else {
+            throw ValidationError("'--impression-seconds \(impressionSeconds)' must be from 0 to 60 seconds; 1 is the common rule.")
+        }
+        guard impressionFraction.isFinite, impressionFraction > 0, impressionFraction <= 1 else {
+            throw ValidationError("'--impression-fraction \(impressionFraction)' must be more than 0 and at most 1; 0.5 (half) is the common rule.")
         }
         for (name, value) in [("--max-pages-per-viewer", maxPagesPerViewer), ("--max-pages-per-address", maxPagesPerAddress)] where value < 1 {
             throw ValidationError("'\(name) \(value)' must be at least 1: it is how many pages may be open at once.")
@@ -76,7 +89,17 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 scenes.directory = "Scenes"
             }
-            let registry = try await scenes.loadRegistry(services: session.services)
+            var logger = Logger(label: "scenery.serve")
+            logger.logLevel = .notice
+            var registry = try await scenes.loadRegistry(services: session.services)
+            // Experiments: what pages saw goes to --impressions, else the database's table.
+            registry.impressionRule = ImpressionRule(
+                minimumVisibleFraction: impressionFraction, minimumDuration: .milliseconds(Int((impressionSeconds * 1000).rounded())))
+            registry.impressionSink =
+                session.impressionSink
+                ?? SQLiteImpressionSink(store: session.store) { [logger] error in
+                    logger.warning("Impressions are not recorded: \(error.errorDescription ?? "the database could not be written.")")
+                }
             let users = try session.store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
             var configuration = SceneryServer.Configuration(host: host, port: port, cookieSecret: key)
             configuration.showsModuleLabels = debug
@@ -84,8 +107,6 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.enablesPreview = preview
             configuration.maxPagesPerViewer = maxPagesPerViewer
             configuration.maxPagesPerAddress = maxPagesPerAddress
-            var logger = Logger(label: "scenery.serve")
-            logger.logLevel = .notice
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
             let watcher = watch ? scenes.directory.map { SceneWatcher(directory: $0, services: session.services) } : nil
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -58,6 +58,23 @@ enum Migrations {
         // 3: the change feed: what each write changed (an entity and its id), written in the
         // write's transaction, read by other processes' stores (see SQLiteProfileStore+Changes).
         changesTable,
+        // 4: what pages recorded for experiments: assignments, impressions, exposures (see
+        // SQLiteProfileStore+Impressions). Not part of the data set: exports leave it out.
+        """
+        CREATE TABLE impressions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            time REAL NOT NULL,
+            scene TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            unit TEXT,
+            module TEXT,
+            node TEXT,
+            experiment TEXT,
+            arm TEXT
+        );
+        CREATE INDEX impressions_by_experiment ON impressions (experiment, arm, kind, unit);
+        """,
     ]
 
     /// The change feed's table. Opening a database whose table was deleted makes it again

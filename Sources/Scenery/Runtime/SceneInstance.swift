@@ -66,7 +66,11 @@ public actor SceneInstance {
     /// What was seen, for impressions and exposures (see `SceneInstance+Impressions`).
     var impressions = ImpressionTracker()
     nonisolated let impressionSink: (any ImpressionSink)?
-    nonisolated let impressionRule: ImpressionRule
+    /// When a node reported visible counts as seen (the registry's ``SceneRegistry/impressionRule``).
+    public nonisolated let impressionRule: ImpressionRule
+    /// The modules whose rows count impressions of their own
+    /// (``ModuleDescriptor/countsRowImpressions``): a host reports their rows' visibility too.
+    public nonisolated let modulesCountingRows: Set<ModuleID>
     /// The outcomes of the most recent routed events (at most ``keptEventOutcomes``),
     /// oldest first: what a test or a debugging host looks at, bounded so that a page open
     /// for a day does not grow with every tap.
@@ -104,6 +108,7 @@ public actor SceneInstance {
     ) {
         self.impressionSink = impressionSink
         self.impressionRule = impressionRule
+        self.modulesCountingRows = Set(slots.filter(\.descriptor.countsRowImpressions).map(\.instance.id))
         self.isPermanentFailure = isPermanentFailure
         self.sceneID = sceneID
         self.variant = variant

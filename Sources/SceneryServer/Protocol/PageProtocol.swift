@@ -31,9 +31,12 @@ enum PageProtocol {
         case answer(question: Int, accept: Bool)
         /// The page's copy is off: send the whole scene.
         case resync
+        /// How much of a module (or of a row of a module that counts rows) is on screen now,
+        /// from 0 to 1: sent when it crosses the impression threshold either way.
+        case visibility(node: NodeID, fraction: Double)
 
         private enum Key: String, CodingKey {
-            case type, node, module, start, question, accept
+            case type, node, module, start, question, accept, fraction
             case legacyType = "t"
         }
 
@@ -51,6 +54,8 @@ enum PageProtocol {
                 case "answer":
                     self = .answer(question: try container.decode(Int.self, forKey: .question), accept: try container.decode(Bool.self, forKey: .accept))
                 case "resync": self = .resync
+                case "visibility":
+                    self = .visibility(node: NodeID(try container.decode(String.self, forKey: .node)), fraction: try container.decode(Double.self, forKey: .fraction))
                 default: throw Refusal.unknownType(type)
                 }
             } catch is DecodingError {
@@ -73,6 +78,7 @@ enum PageProtocol {
                 case .incomplete("event"): "An event must name a control (\"node\")."
                 case .incomplete("window"): "A window names a module of this page and a row (\"module\", \"start\")."
                 case .incomplete("answer"): "An answer names its \"question\" and whether to \"accept\"."
+                case .incomplete("visibility"): "A visibility report names a \"node\" of this page and the \"fraction\" of it on screen."
                 case .incomplete(let type): "A \(type.quoted) message lacks a field."
                 }
             }

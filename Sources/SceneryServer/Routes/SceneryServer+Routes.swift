@@ -114,14 +114,26 @@ extension SceneryServer {
         let signedIn = users.first { $0.id == viewer }
         if let refusal = await pageLimitRefusal(viewer: viewer, address: context.peer, signedIn: signedIn) { return refusal }
         let returnTo = request.uri.description
-        let arguments = Self.arguments(of: request).filter { framed ? $0.key != "as" : true }
+        var arguments = Self.arguments(of: request)
+        // A preview frame (an author on this machine) may put itself in an experiment's arm
+        // with `arm.EXPERIMENT=ARM`; anywhere else that is a scene argument like any other.
+        var overrides: [String: String] = [:]
+        if framed {
+            arguments["as"] = nil
+            for (name, value) in arguments where name.hasPrefix(Self.armPrefix) {
+                overrides[String(name.dropFirst(Self.armPrefix.count))] = value.stringValue
+                arguments[name] = nil
+            }
+        }
+        let (visitor, isNewVisitor) = viewer == nil ? visitorID(of: request) : (nil, false)
         let registry = self.registry
         let session = PageSession(
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
-            configuration: configuration, logger: logger, isPreview: framed, address: context.peer)
+            configuration: configuration, logger: logger, isPreview: framed, address: context.peer, anonymousID: visitor,
+            armOverrides: overrides)
         let scene: SceneInstance
         do {
-            scene = try registry.instantiate(sceneID, for: SceneContext(viewer: viewer, arguments: arguments), host: session.host)
+            scene = try registry.instantiate(sceneID, for: session.context, host: session.host)
         } catch {
             let status: HTTPResponse.Status = error.code == .unknownScene ? .notFound : .badRequest
             return html(
@@ -140,8 +152,32 @@ extension SceneryServer {
         let title = registry.title(of: sceneID) ?? sceneID
         let page = Pages.scene(
             snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
-            returnTo: returnTo, renderer: renderer, showsBanner: !framed)
-        return html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
+            returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
+            modulesCountingRows: scene.modulesCountingRows)
+        var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
+        if isNewVisitor, let visitor {
+            response.setCookie(
+                Cookie(name: Self.visitorCookieName, value: visitor, maxAge: 365 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax))
+        }
+        return response
+    }
+
+    /// The query names a preview frame uses to choose an arm: `arm.friends-layout=compact`.
+    static let armPrefix = "arm."
+
+    /// The cookie that keeps a signed-out visitor's anonymous id, for experiments.
+    static let visitorCookieName = "scenery-visitor"
+
+    /// A signed-out visitor's anonymous id: the cookie's, when it holds a well-formed one
+    /// (it is no secret: choosing another only moves the visitor to another arm), else a
+    /// new random one to set.
+    func visitorID(of request: Request) -> (id: String, isNew: Bool) {
+        if let value = request.cookies[Self.visitorCookieName]?.value, (8...64).contains(value.utf8.count),
+            value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D })
+        {
+            return (value, false)
+        }
+        return (UUID().uuidString.lowercased(), true)
     }
 
     /// The page limits: a viewer (or an address) that holds as many pages as it may gets a

@@ -16,14 +16,25 @@ actor PageSession {
     nonisolated let sceneID: String
     nonisolated let arguments: [String: JSONValue]
     nonisolated let host: PageHost
+
+    /// The context the page's scene is assembled for.
+    nonisolated var context: SceneContext {
+        SceneContext(viewer: viewer, arguments: arguments, anonymousID: anonymousID, armOverrides: armOverrides)
+    }
     /// A preview's page: its viewer was chosen by the server, not by a sign-in.
     nonisolated let isPreview: Bool
     /// The address the page was requested from (for the per-address page limit).
     nonisolated let address: String
+    /// The signed-out visitor's id (for experiments), and the arms a preview frame chose.
+    nonisolated let anonymousID: String?
+    nonisolated let armOverrides: [String: String]
     private let configuration: SceneryServer.Configuration
     private let logger: Logger
 
     private var scene: SceneInstance?
+    /// The pending count of impressions a visibility report asked for, and when it runs.
+    private var impressionTimer: Task<Void, Never>?
+    private var impressionDeadline: ContinuousClock.Instant?
     private let planner: DOMPlanner
     /// The scene's update stream, kept in order for the page; it holds the updates that
     /// come before the scene is installed or while the page is being reset. It keeps no copy
@@ -52,8 +63,11 @@ actor PageSession {
 
     init(
         id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
-        configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown"
+        configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown",
+        anonymousID: String? = nil, armOverrides: [String: String] = [:]
     ) {
+        self.anonymousID = anonymousID
+        self.armOverrides = armOverrides
         self.isPreview = isPreview
         self.address = address
         self.id = id
@@ -288,7 +302,38 @@ actor PageSession {
             waiting.resume(returning: accept)
         case .resync:
             await resetPage()
+        case .visibility(let node, let fraction):
+            guard node.rawValue.utf8.count <= 512, let scene else {
+                refuse("A visibility report names a node of this page.", logged: "visibility report with an overlong node")
+                return
+            }
+            do {
+                let deadline = try await scene.reportVisibility(of: node, fraction: fraction, at: .now)
+                refusedInARow = 0
+                if let deadline { scheduleImpressions(at: deadline) }
+            } catch {
+                refuse("That is not on this page; nothing was counted.", logged: "visibility of \(node.rawValue.quoted): \(error.message)")
+            }
         }
+    }
+
+    /// Counts impressions at the scene's next deadline (one timer at a time, the earliest).
+    private func scheduleImpressions(at deadline: ContinuousClock.Instant) {
+        if let scheduled = impressionDeadline, scheduled <= deadline { return }
+        impressionTimer?.cancel()
+        impressionDeadline = deadline
+        impressionTimer = Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.countImpressions()
+        }
+    }
+
+    private func countImpressions() async {
+        impressionDeadline = nil
+        impressionTimer = nil
+        guard let scene, !hasEnded else { return }
+        if let next = await scene.recordImpressions(dueAt: .now) { scheduleImpressions(at: next) }
     }
 
     /// Whether a socket is attached.
@@ -353,13 +398,15 @@ actor PageSession {
         windowMoves?.finish()
         for (_, waiting) in confirmations { waiting.resume(returning: false) }
         confirmations = [:]
+        impressionTimer?.cancel()
+        impressionTimer = nil
         await scene?.leave()
     }
 
     /// Puts a new scene in place of the current one (a scene file changed), keeping the
     /// selected tabs, and gives the page the whole scene.
     func replaceScene(using registry: SceneRegistry) async throws(SceneryError) {
-        let next = try registry.instantiate(sceneID, for: SceneContext(viewer: viewer, arguments: arguments), host: host)
+        let next = try registry.instantiate(sceneID, for: context, host: host)
         mirror.prepareToAttach()
         await setInitialWindows(of: next)
         await next.start()

@@ -274,6 +274,42 @@ enum ClientScript {
             send({ type: "event", node: control.dataset.node });
           });
 
+          // --- Impressions: the page tells the server when a module (and each row of a module
+          // that counts rows) crosses the impression threshold, either way; the server times
+          // how long it stays and counts it once. A part taller than the window counts by the
+          // share of the window it fills.
+          const threshold = Number(main.dataset.impressionFraction || "0.5");
+          const rowModules = new Set((main.dataset.rowImpressions || "").split(" ").filter(Boolean));
+          const visible = new Map();
+          const observer = "IntersectionObserver" in window ? new IntersectionObserver((entries) => {
+            for (const entry of entries) {
+              const id = entry.target.id;
+              if (!id || !main.contains(entry.target)) continue;
+              const viewport = entry.rootBounds ? entry.rootBounds.height : window.innerHeight;
+              const share = viewport > 0 ? entry.intersectionRect.height / viewport : 0;
+              const fraction = Math.min(1, Math.round(Math.max(entry.intersectionRatio, share) * 1000) / 1000);
+              const isVisible = entry.isIntersecting && fraction >= threshold;
+              if ((visible.get(id) || false) === isVisible) continue;
+              visible.set(id, isVisible);
+              send({ type: "visibility", node: id, fraction: isVisible ? fraction : 0 });
+            }
+          }, { threshold: Array.from({ length: 21 }, (_, index) => index / 20) }) : null;
+          const watched = new WeakSet();
+          function watchVisibility() {
+            if (!observer) return;
+            for (const frame of main.querySelectorAll("section[data-module]")) {
+              const parts = [frame];
+              if (rowModules.has(frame.dataset.module)) parts.push(...frame.querySelectorAll("ul[data-slot] > li > [id]"));
+              for (const part of parts) {
+                if (watched.has(part)) continue;
+                watched.add(part);
+                observer.observe(part);
+              }
+            }
+          }
+          new MutationObserver(watchVisibility).observe(main, { childList: true, subtree: true });
+          watchVisibility();
+
           // The browser knows when the network is gone: stop waiting on a dead socket, and
           // come back as soon as it returns.
           window.addEventListener("offline", () => { if (socket) socket.close(); });

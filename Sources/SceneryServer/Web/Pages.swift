@@ -62,12 +62,17 @@ enum Pages {
     /// A live scene: the rendered tree inside `main`, with the session the script connects to.
     static func scene(
         _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
-        renderer: HTMLRenderer, showsBanner: Bool = true
+        renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = []
     ) -> String {
-        page(
+        // What the page script observes for impressions: the threshold it reports crossing,
+        // and the modules whose rows it watches too.
+        let rows = modulesCountingRows.map(\.rawValue).sorted().joined(separator: " ")
+        return page(
             title: title, language: language, viewer: viewer, returnTo: returnTo,
             main: "<h1>\(escape(title))</h1>\n<div id=\"scene-root\">\n\(renderer.fragment(tree))</div>\n",
-            mainAttributes: " data-session=\"\(attribute(session))\" data-sequence=\"0\"", showsBanner: showsBanner)
+            mainAttributes:
+                " data-session=\"\(attribute(session))\" data-sequence=\"0\" data-impression-fraction=\"\(impressionFraction)\" data-row-impressions=\"\(attribute(rows))\"",
+            showsBanner: showsBanner)
     }
 
     /// The list of scenes, each with links to try it (a form for its arguments).

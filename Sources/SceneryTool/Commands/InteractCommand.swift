@@ -157,6 +157,8 @@ struct InteractCommand: AsyncParsableCommand {
             StreamLine.tree(tree, scene: page.scene, sequence: sequence)
             return
         }
+        // What a terminal prints is on screen: every shown module counts as seen.
+        await page.scene.recordImpressionsOfShownModules()
         let renderer = renderer
         Output.line("══ \(TerminalText.sanitized(page.scene.sceneID)) (\(TerminalText.sanitized(page.scene.variant))) ══")
         Output.write(renderer.render(tree))
@@ -184,6 +186,7 @@ struct InteractCommand: AsyncParsableCommand {
         // A tab switch holds module frames: print it, not them again.
         let changed = shown.compactMap { tree.node(withID: $0) }
         let outermost = changed.filter { node in !changed.contains { $0.id != node.id && $0.node(withID: node.id) != nil } }
+        await page.scene.recordImpressionsOfShownModules()
         let renderer = renderer
         for node in outermost {
             Output.write(renderer.render(node))

@@ -46,7 +46,10 @@ struct RunCommand: AsyncParsableCommand {
             try await select(in: scene)
             try await rows.apply(to: scene)
             switch format {
-            case .text: Output.write(TextRenderer(width: width.columns()).render(await scene.render()))
+            case .text:
+                Output.write(TextRenderer(width: width.columns()).render(await scene.render()))
+                // Printed to a terminal, every shown module is seen (a document is not).
+                await scene.recordImpressionsOfShownModules()
             case .json: Output.write(JSONRenderer().render(await scene.renderDocument(), scene: scene.sceneID, variant: scene.variant))
             case .html:
                 let title = session.registry.title(of: scene.sceneID) ?? scene.sceneID

@@ -11,11 +11,17 @@ package struct SessionOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var faults: FaultOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Append experiment assignments, impressions and exposures to this file as JSON lines (read by 'scenery experiments report --log'). A module printed as text counts as seen.",
+            valueName: "path"))
+    var impressions: String?
+
     package init() {}
 
     /// Opens the store (with the faults) and loads the scenes.
     package func session() async throws -> SceneSession {
-        try await SceneSession(scenes: scenes, database: database, faults: faults)
+        try await SceneSession(scenes: scenes, database: database, faults: faults, impressions: impressions)
     }
 }
 
@@ -26,12 +32,22 @@ package struct SceneSession {
     package let store: SQLiteProfileStore
     /// The store's services with the faults asked for, for the catalog's modules.
     package let services: ToolServices
+    /// Where `--impressions` asked records to go, if it did.
+    package var impressionSink: (any ImpressionSink)? { registry.impressionSink }
 
-    init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions) async throws {
+    init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions, impressions: String? = nil) async throws {
         store = try database.openStore()
         let injector = FaultInjector(try faults.plan())
         services = ToolServices(profiles: ProfileServices(store).injectingFaults(from: injector), faults: injector, databasePath: store.path)
-        registry = try await scenes.loadRegistry(services: services)
+        var registry = try await scenes.loadRegistry(services: services)
+        if let impressions {
+            do {
+                registry.impressionSink = try JSONLinesImpressionSink(path: impressions)
+            } catch {
+                throw CommandFailure(error.message, code: .usage)
+            }
+        }
+        self.registry = registry
     }
 
     /// Whether a user exists in the data.

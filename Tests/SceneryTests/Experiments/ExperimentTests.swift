@@ -204,3 +204,38 @@ import Testing
         #expect(found.first?.location?.line == 11)
     }
 }
+
+/// The sample-ratio-mismatch check: a chi-squared test of assigned counts against weights.
+@Suite struct SampleRatioCheckTests {
+    @Test func anEvenSplitOfTenThousandIsNoMismatchAndAFiftyTwoFortyEightSplitIs() {
+        let even = SampleRatioCheck(counts: [5_030, 4_970], weights: [50, 50])
+        #expect(abs(even.chiSquared - 0.36) < 1e-9)
+        #expect(abs(even.pValue - 0.5485) < 1e-4)
+        #expect(!even.isMismatched)
+        let broken = SampleRatioCheck(counts: [5_200, 4_800], weights: [50, 50])
+        #expect(abs(broken.chiSquared - 16) < 1e-9)
+        #expect(abs(broken.pValue - 6.334e-5) < 1e-7)
+        #expect(broken.isMismatched)
+    }
+
+    @Test func thePValueMatchesTheChiSquaredTableForSeveralArms() {
+        // Critical values at p = 0.05 for 1, 2, 3 and 9 degrees of freedom.
+        for (statistic, degrees) in [(3.841, 1), (5.991, 2), (7.815, 3), (16.919, 9)] {
+            let p = SampleRatioCheck.upperRegularizedGamma(Double(degrees) / 2, statistic / 2)
+            #expect(abs(p - 0.05) < 2e-4, "df \(degrees): \(p)")
+        }
+        #expect(SampleRatioCheck.upperRegularizedGamma(1, 0) == 1)
+    }
+
+    @Test func aSimulatedRunOfTenThousandViewersPassesAndASkewedOneWarns() {
+        let experiment = Experiment(name: "friends-layout", arms: [.init(name: "a", weight: 50), .init(name: "b", weight: 50)])
+        var counts = [0, 0]
+        for viewer in 0..<10_000 { counts[experiment.arm(for: "\(viewer)").name == "a" ? 0 : 1] += 1 }
+        #expect(!SampleRatioCheck(counts: counts, weights: [50, 50]).isMismatched, "\(counts)")
+        // Declared 50/50, assigned 52/48: a broken split.
+        let skewed = Experiment(name: "friends-layout", arms: [.init(name: "a", weight: 52), .init(name: "b", weight: 48)])
+        var skewedCounts = [0, 0]
+        for viewer in 0..<10_000 { skewedCounts[skewed.arm(for: "\(viewer)").name == "a" ? 0 : 1] += 1 }
+        #expect(SampleRatioCheck(counts: skewedCounts, weights: [50, 50]).isMismatched, "\(skewedCounts)")
+    }
+}
