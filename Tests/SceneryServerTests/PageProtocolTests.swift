@@ -17,6 +17,7 @@ import Testing
         #expect(try decode(#"{"type":"window","module":"blogs","start":40}"#) == .window(module: "blogs", start: 40))
         #expect(try decode(#"{"type":"answer","question":3,"accept":true}"#) == .answer(question: 3, accept: true))
         #expect(try decode(#"{"type":"resync"}"#) == .resync)
+        #expect(try decode(#"{"type":"visibility","node":"friends","fraction":0.75}"#) == .visibility(node: "friends", fraction: 0.75))
     }
 
     @Test(arguments: [
@@ -26,6 +27,7 @@ import Testing
         (#"{"type":"event"}"#, .incomplete("event")),
         (#"{"type":"window","module":"blogs"}"#, .incomplete("window")),
         (#"{"type":"answer","question":"three","accept":true}"#, .incomplete("answer")),
+        (#"{"type":"visibility","node":"friends"}"#, .incomplete("visibility")),
     ])
     func aMessageOutsideTheProtocolIsRefusedWithItsReason(text: String, refusal: PageProtocol.ClientMessage.Refusal) {
         #expect(throws: refusal) { try decode(text) }

@@ -1,5 +1,6 @@
 import Logging
 import Scenery
+import SceneryTesting
 import Testing
 
 @testable import SceneryServer
@@ -42,5 +43,28 @@ import Testing
         }
         #expect(replayed.allSatisfy { $0.contains(#""type":"reset""#) })
         #expect(replayed.map { $0.contains(#""sequence":2"#) || $0.contains(#""sequence":3"#) } == [true, true])
+    }
+
+    @Test func visibilityReportsCountOncePerNodeAndOnlyForWhatThePageShows() async throws {
+        let page = session(maxQueued: 4096)
+        let journal = ImpressionJournal()
+        var registry = SceneRegistry()
+        registry.impressionSink = journal
+        registry.impressionRule = ImpressionRule(minimumDuration: .zero)
+        registry.addScene(id: "x", source: #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Hi" } } ] }"#)
+        let scene = try await registry.assemble("x", for: SceneContext(viewer: nil), host: page.host)
+        await page.install(scene, baseline: await scene.takeBaseline())
+        let (messages, _) = await page.attach(since: 0)
+        // A forged page floods reports: of its one module, and of nodes it does not show.
+        for _ in 0..<50 { await page.receive(#"{"type":"visibility","node":"t","fraction":1}"#) }
+        await page.receive(#"{"type":"visibility","node":"elsewhere","fraction":1}"#)
+        await page.receive(#"{"type":"visibility","node":"t/title","fraction":1}"#)
+        #expect(journal.records(.impression).map(\.module) == ["t"])
+        var refusals: [String] = []
+        for await text in messages {
+            refusals.append(text)
+            if refusals.count == 2 { break }
+        }
+        #expect(refusals.allSatisfy { $0 == #"{"message":"That is not on this page; nothing was counted.","type":"refused"}"# }, "\(refusals)")
     }
 }

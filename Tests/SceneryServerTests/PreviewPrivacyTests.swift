@@ -68,8 +68,10 @@ import WSClient
             let page = try await client.execute(uri: "/preview/user-profile?user=1", method: .get)
             #expect(page.status == .ok)
             #expect(page.text.contains("Sign in to see the owner&#39;s and another viewer&#39;s variants") || page.text.contains("Sign in to see the owner's"))
-            #expect(page.text.components(separatedBy: "<iframe").count == 2, "one frame: signed out")
+            #expect(page.text.components(separatedBy: "<iframe").count == 4, "signed out, then the experiment's two arms signed out")
             #expect(page.text.contains("/preview/user-profile/frame?as=&amp;user=1"))
+            #expect(page.text.contains("/preview/user-profile/frame?arm.friends-layout=compact&amp;as=&amp;user=1"))
+            #expect(!page.text.contains("as=1"), "never as anyone")
             let frame = try await client.execute(uri: "/preview/user-profile/frame?as=&user=1", method: .get)
             #expect(frame.status == .ok)
             expectNoDrafts(frame.text, "the signed-out frame")
@@ -102,6 +104,28 @@ import WSClient
             #expect(own.text.contains(#"data-node="sections#drafts""#), "Bob sees his own drafts tab")
             let others = try await client.execute(uri: "/preview/user-profile/frame?as=2&user=1", method: .get, headers: [.cookie: bob])
             expectNoDrafts(others.text, "Bob on Alice's profile")
+        }
+    }
+
+    @Test func thePreviewShowsEachArmOfAnExperimentSideBySide() async throws {
+        let bob = fixture.cookie(for: "2")
+        try await fixture.server.application().test(.live) { client in
+            let page = try await client.execute(uri: "/preview/user-profile?user=1", method: .get, headers: [.cookie: bob])
+            // friends-layout takes in viewers of someone else's profile: Bob on Alice's.
+            #expect(page.text.contains("Arm &#39;carousel&#39; of friends-layout (another viewer)") || page.text.contains("Arm 'carousel' of friends-layout (another viewer)"), "\(page.text)")
+            #expect(page.text.contains("/preview/user-profile/frame?arm.friends-layout=compact&amp;as=2&amp;user=1"), "\(page.text)")
+            let compact = try await client.execute(
+                uri: "/preview/user-profile/frame?arm.friends-layout=compact&as=2&user=1", method: .get, headers: [.cookie: bob])
+            #expect(compact.status == .ok)
+            #expect(!compact.text.contains("list carousel"), "the compact arm shows rows")
+            let carousel = try await client.execute(
+                uri: "/preview/user-profile/frame?arm.friends-layout=carousel&as=2&user=1", method: .get, headers: [.cookie: bob])
+            #expect(carousel.text.contains("list carousel"))
+            expectNoDrafts(compact.text, "an arm is no way into the owner's variant")
+            // Outside the preview, an arm is no query parameter: it is refused as an unknown argument.
+            let page2 = try await client.execute(uri: "/scenes/user-profile?user=1&arm.friends-layout=compact", method: .get, headers: [.cookie: bob])
+            #expect(page2.status == .badRequest)
+            #expect(page2.text.contains("has no parameter"))
         }
     }
 

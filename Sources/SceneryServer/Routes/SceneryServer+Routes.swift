@@ -236,25 +236,45 @@ extension SceneryServer {
         }
         let arguments = Self.arguments(of: request).filter { $0.key != "as" }
         let ownerParameter = registry.parameters(of: sceneID).first { $0.type == .userID }?.name
-        var frames: [(String, String)] = []
+        var contexts: [(label: String, arguments: [String: JSONValue], viewer: String?)] = []
         var notes: [String] = []
         if let author, let ownerParameter {
             var own = arguments
             own[ownerParameter] = .string(author.id)
-            frames.append(("Its owner (you, on your own data)", framePath(sceneID, own, as: author.id)))
+            contexts.append(("Its owner (you, on your own data)", own, author.id))
             let requested = arguments[ownerParameter]?.stringValue
             let other = requested.flatMap { id in id == author.id ? nil : id } ?? users.first { $0.id != author.id }?.id
             if let other {
                 var others = arguments
                 others[ownerParameter] = .string(other)
-                frames.append(("Another viewer (you, on user \(other)'s)", framePath(sceneID, others, as: author.id)))
+                contexts.append(("Another viewer (you, on user \(other)'s)", others, author.id))
             }
         } else if author != nil {
-            frames.append(("Signed in (you)", framePath(sceneID, arguments, as: author?.id)))
+            contexts.append(("Signed in (you)", arguments, author?.id))
         } else if ownerParameter != nil {
             notes.append("Sign in to see the owner's and another viewer's variants: the preview shows them with your own data.")
         }
-        frames.append(("Signed out", framePath(sceneID, arguments, as: nil)))
+        contexts.append(("Signed out", arguments, nil))
+        var frames = contexts.map { ($0.label, framePath(sceneID, $0.arguments, as: $0.viewer)) }
+        // Each arm of each experiment, side by side, in the first of those views the
+        // experiment takes part in.
+        for experiment in registry.experiments(of: sceneID) {
+            guard
+                let context = contexts.first(where: { context in
+                    experiment.condition?.evaluate(in: Condition.Environment(viewer: context.viewer, arguments: context.arguments)) ?? true
+                })
+            else {
+                notes.append("No view here takes part in the experiment \(experiment.name.quoted) (\(experiment.condition?.source ?? "")).")
+                continue
+            }
+            for arm in experiment.arms {
+                var chosen = context.arguments
+                chosen["\(Self.armPrefix)\(experiment.name)"] = .string(arm.name)
+                frames.append(
+                    ("Arm \(arm.name.quoted) of \(experiment.name) (\(context.label.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces).lowercased()))",
+                     framePath(sceneID, chosen, as: context.viewer)))
+            }
+        }
         return html(
             Pages.preview(
                 title: registry.title(of: sceneID) ?? sceneID, frames: frames, notes: notes, viewer: author, returnTo: request.uri.description))
