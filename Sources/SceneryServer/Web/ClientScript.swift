@@ -24,6 +24,9 @@ enum ClientScript {
           let socket = null;
           let attempts = 0;
           let queue = [];
+          // The latest visibility of each part, kept while the socket is away (not an action:
+          // nothing to tell the person).
+          const unsentVisibility = new Map();
           let closedForGood = false;
           const status = element("div", { id: "scenery-status", role: "status", "aria-live": "polite" });
           document.body.appendChild(status);
@@ -53,6 +56,9 @@ enum ClientScript {
               const waiting = queue;
               queue = [];
               for (const message of waiting) socket.send(message);
+              // What is on screen now, as last seen while the socket was away.
+              for (const message of unsentVisibility.values()) socket.send(message);
+              unsentVisibility.clear();
             });
             socket.addEventListener("message", (event) => receive(event.data));
             socket.addEventListener("close", (event) => {
@@ -75,6 +81,8 @@ enum ClientScript {
             const text = JSON.stringify(message);
             if (socket && socket.readyState === WebSocket.OPEN) {
               socket.send(text);
+            } else if (message.type === "visibility") {
+              unsentVisibility.set(message.node, text);
             } else if (message.type === "event" && queue.length < 20) {
               queue.push(text);
               say("Reconnecting… your action will be sent when the connection is back.", true);
