@@ -181,12 +181,12 @@ def test_preview_shows_every_variant_side_by_side(server, context):
     sign_in(page, server, "Alice Liddell")
     page.goto(server.url + "/preview/user-profile?user=1")
     frames = page.locator("iframe")
-    expect(frames).to_have_count(3)
+    expect(frames).to_have_count(5)  # owner, another viewer, signed out; then the two arms of friends-layout
     owner = page.frame_locator("iframe").nth(0)
     expect(owner.get_by_role("tab", name="Drafts")).to_be_visible()
     expect(page.frame_locator("iframe").nth(1).get_by_role("heading", name="Bob Chen")).to_be_visible()  # Alice on Bob's
     expect(page.frame_locator("iframe").nth(2).get_by_role("heading", name="Alice Liddell")).to_be_visible()  # signed out
-    for index in (1, 2):
+    for index in (1, 2, 3, 4):
         expect(page.frame_locator("iframe").nth(index).get_by_role("tab", name="Drafts")).to_have_count(0)
     owner.get_by_role("tab", name="Drafts").click()
     expect(owner.get_by_text("Through the looking glass")).to_be_visible()

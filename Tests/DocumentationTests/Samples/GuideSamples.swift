@@ -95,3 +95,12 @@ func mirror(_ scene: SceneInstance, update: SceneUpdate, redraw: (ViewNode) -> V
         ).run()
     }
 }
+
+/// Experiments: a host of your own reports what is on screen (never called here; the
+/// impression tests drive the same two methods with given instants).
+func moduleDidAppear(_ module: NodeID, fraction: Double, in scene: SceneInstance) async throws {
+    if let deadline = try await scene.reportVisibility(of: module, fraction: fraction, at: .now) {
+        try await ContinuousClock().sleep(until: deadline)
+        await scene.recordImpressions(dueAt: .now)
+    }
+}
