@@ -42,6 +42,9 @@ struct SceneryBench: AsyncParsableCommand {
     @Option(name: .customLong("live-memory-probe"), help: ArgumentHelp(visibility: .private))
     var liveMemoryProbe: String?
 
+    @Option(name: .customLong("experiment-memory-probe"), help: ArgumentHelp(visibility: .private))
+    var experimentMemoryProbe: String?
+
     mutating func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
     }
@@ -53,6 +56,10 @@ struct SceneryBench: AsyncParsableCommand {
         }
         if let liveMemoryProbe {
             await FanOutBenchmark.probe(liveMemoryProbe)
+            return
+        }
+        if let experimentMemoryProbe {
+            await ExperimentBenchmark.probe(experimentMemoryProbe)
             return
         }
         let selected = benchmarks.isEmpty ? Benchmark.allCases : benchmarks
@@ -85,7 +92,7 @@ struct BenchmarkOptions {
 enum Benchmark: String, CaseIterable, ExpressibleByArgument {
     case diff, duplicates, update, assembly, loading, rendering
     case coldStart = "cold-start"
-    case memory, events
+    case memory, events, experiments
     case fanOut = "fan-out"
 
     var summary: String {
@@ -99,6 +106,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .coldStart: "scenery vs a trivial executable (target: 2x)"
         case .memory: "peak memory of 100,000 rows, windowed and whole"
         case .events: "typed event payloads against dictionaries"
+        case .experiments: "assignment per assembly, a visibility report, memory per page, the sample-ratio check"
         case .fanOut: "one like reaching 100 and 1,000 live scenes; idle memory with and without subscriptions"
         }
     }
@@ -114,6 +122,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .coldStart: try ColdStartBenchmark.run(options)
         case .memory: try MemoryBenchmark.run(options)
         case .events: EventBenchmark.run(options)
+        case .experiments: try await ExperimentBenchmark.run(options)
         case .fanOut: try await FanOutBenchmark.run(options)
         }
     }

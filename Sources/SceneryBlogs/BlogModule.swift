@@ -26,7 +26,8 @@ public actor BlogModule: Module {
             ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
             ParameterSpec("refreshTitle", .string, default: "Refresh", summary: "The refresh button."),
         ] + BlogWording.parameters,
-        sends: [BlogEvents.open])
+        sends: [BlogEvents.open],
+        countsRowImpressions: true)
 
     private let author: UserID
     private let header: String

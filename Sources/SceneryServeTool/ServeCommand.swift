@@ -47,7 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How long a module (or a counted row) must stay on screen to count as seen, in seconds.")
     var impressionSeconds = 1.0
 
-    @Option(help: "How much of a module (from 0 to 1) must be on screen to count as seen; a module taller than the window counts by the share of the window it fills.")
+    @Option(
+        help:
+            "How much of a module (from 0 to 1) must be on screen to count as seen; a module taller than the window counts by the share of the window it fills."
+    )
     var impressionFraction = 0.5
 
     @OptionGroup var signingKey: SigningKeyOption

@@ -28,7 +28,8 @@ import Testing
         #expect(experiment.status == 64)
         #expect(
             experiment.error.contains(
-                "--arm names the experiment 'friends-layot', which 'user-profile' does not run (did you mean 'friends-layout'?); its experiments: friends-layout."))
+                "--arm names the experiment 'friends-layot', which 'user-profile' does not run (did you mean 'friends-layout'?); its experiments: friends-layout."
+            ))
         let arm = try await cli.run(["run", "user-profile", "--viewer", "2", "--arg", "user=1", "--arm", "friends-layout=compat"])
         #expect(arm.status != 0)
         #expect(arm.error.contains("has no arm 'compat'; did you mean 'compact'?"))
@@ -82,7 +83,8 @@ import Testing
     @Test func aLogLineThatIsNotARecordIsAnErrorAtItsLine() async throws {
         defer { cli.cleanUp() }
         let path = cli.directory.appending(path: "bad.jsonl").path
-        try Data(#"{"kind":"assignment","time":"2026-11-24T21:40:00Z","scene":"s","variant":"v"}"#.utf8 + Array("\n{oops\n".utf8)).write(to: URL(filePath: path))
+        try Data(#"{"kind":"assignment","time":"2026-11-24T21:40:00Z","scene":"s","variant":"v"}"#.utf8 + Array("\n{oops\n".utf8)).write(
+            to: URL(filePath: path))
         let result = try await cli.run(["experiments", "report", "--log", path])
         #expect(result.status == 2)
         #expect(result.error.contains("bad.jsonl:2: not an impression record"))

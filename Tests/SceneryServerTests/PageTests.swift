@@ -65,7 +65,10 @@ import Testing
     @Test func anotherViewerNeverGetsDraftsInAnyResponse() async throws {
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.router) { client in
-            for uri in ["/scenes/user-profile?user=1", "/scenes/user-profile-zh?user=1", "/", "/preview/user-profile?user=1"] {
+            for uri in [
+                "/scenes/user-profile?user=1", "/scenes/user-profile-zh?user=1", "/", "/preview/user-profile?user=1",
+                "/preview/user-profile/frame?arm.friends-layout=compact&as=2&user=1", "/scenes/user-profile?user=1&arm.friends-layout=compact",
+            ] {
                 try await client.execute(uri: uri, method: .get, headers: [.cookie: bob]) { response in
                     for title in ["Through the looking glass", "草稿：下一篇茶会", "DraftModule"] {
                         #expect(!response.text.contains(title), "\(uri) leaks \(title)")

@@ -112,7 +112,9 @@ import WSClient
         try await fixture.server.application().test(.live) { client in
             let page = try await client.execute(uri: "/preview/user-profile?user=1", method: .get, headers: [.cookie: bob])
             // friends-layout takes in viewers of someone else's profile: Bob on Alice's.
-            #expect(page.text.contains("Arm &#39;carousel&#39; of friends-layout (another viewer)") || page.text.contains("Arm 'carousel' of friends-layout (another viewer)"), "\(page.text)")
+            #expect(
+                page.text.contains("Arm &#39;carousel&#39; of friends-layout (another viewer)")
+                    || page.text.contains("Arm 'carousel' of friends-layout (another viewer)"), "\(page.text)")
             #expect(page.text.contains("/preview/user-profile/frame?arm.friends-layout=compact&amp;as=2&amp;user=1"), "\(page.text)")
             let compact = try await client.execute(
                 uri: "/preview/user-profile/frame?arm.friends-layout=compact&as=2&user=1", method: .get, headers: [.cookie: bob])

@@ -135,13 +135,17 @@ extension ModuleDescriptor {
     ///   - ownerOnlyParameter: The user parameter that must be the viewer (private data).
     ///   - ownerOnlyActions: Actions only the user named by a parameter may take, by event
     ///     name (see ``ownerOnlyActions``).
+    ///   - countsRowImpressions: Whether the rows of the module's lists count impressions of
+    ///     their own (see ``countsRowImpressions``).
     public init(
         type: String, summary: String, version: Int = 1, parameters: [ParameterSpec] = [], sends: [any AnyEventKind],
-        performs: [any AnyEventKind] = [], ownerOnlyParameter: String? = nil, ownerOnlyActions: [String: String] = [:]
+        performs: [any AnyEventKind] = [], ownerOnlyParameter: String? = nil, ownerOnlyActions: [String: String] = [:],
+        countsRowImpressions: Bool = false
     ) {
         self.init(
             type: type, summary: summary, version: version, parameters: parameters, events: Set(sends.map(\.name)),
-            defaultActions: Set(performs.map(\.name)), ownerOnlyParameter: ownerOnlyParameter, ownerOnlyActions: ownerOnlyActions)
+            defaultActions: Set(performs.map(\.name)), ownerOnlyParameter: ownerOnlyParameter, ownerOnlyActions: ownerOnlyActions,
+            countsRowImpressions: countsRowImpressions)
         for kind in sends {
             if let keys = kind.payloadKeys { payloadKeys[kind.name] = keys }
         }

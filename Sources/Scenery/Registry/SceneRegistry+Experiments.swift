@@ -66,7 +66,8 @@ extension SceneRegistry {
                 guard let chosenArm = experiment.arms.first(where: { $0.name == name }) else {
                     throw SceneryError(
                         .invalidArgument,
-                        "The experiment \(experiment.name.quoted) of \(scene.id.quoted) has no arm \(name.quoted)\(Suggestion.hint(for: name, in: experiment.arms.map(\.name), listing: "arms")).")
+                        "The experiment \(experiment.name.quoted) of \(scene.id.quoted) has no arm \(name.quoted)\(Suggestion.hint(for: name, in: experiment.arms.map(\.name), listing: "arms"))."
+                    )
                 }
                 arm = chosenArm
                 isOverridden = true

@@ -31,7 +31,8 @@ extension SceneInstance {
         guard let target = await impressionTarget(for: node) else {
             throw SceneryError(
                 .notOnPage,
-                "The node \(node.rawValue.quoted) is not on this page of \(sceneID.quoted), or does not count impressions (a module shown, or a row of a module that counts rows); nothing was counted.")
+                "The node \(node.rawValue.quoted) is not on this page of \(sceneID.quoted), or does not count impressions (a module shown, or a row of a module that counts rows); nothing was counted."
+            )
         }
         if let seen = impressions.report(target, fraction: fraction, at: instant, rule: impressionRule) { recordSeen([seen]) }
         return impressions.nextDeadline(rule: impressionRule)

@@ -593,7 +593,9 @@ struct SceneFileParser {
     /// An arm's `"weight"`: a positive, finite number.
     private mutating func weight(_ node: SourceJSON.Node?, arm: String, at armLocation: SourcePosition?, path: String) -> Double? {
         guard let node else {
-            error("The arm '\(arm)' needs a \"weight\": a positive number, its share against the other arms' (50 and 50 split evenly).", at: armLocation, path: path)
+            error(
+                "The arm '\(arm)' needs a \"weight\": a positive number, its share against the other arms' (50 and 50 split evenly).", at: armLocation,
+                path: path)
             return nil
         }
         let value: Double? =

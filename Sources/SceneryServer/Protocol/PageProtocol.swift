@@ -55,7 +55,8 @@ enum PageProtocol {
                     self = .answer(question: try container.decode(Int.self, forKey: .question), accept: try container.decode(Bool.self, forKey: .accept))
                 case "resync": self = .resync
                 case "visibility":
-                    self = .visibility(node: NodeID(try container.decode(String.self, forKey: .node)), fraction: try container.decode(Double.self, forKey: .fraction))
+                    self = .visibility(
+                        node: NodeID(try container.decode(String.self, forKey: .node)), fraction: try container.decode(Double.self, forKey: .fraction))
                 default: throw Refusal.unknownType(type)
                 }
             } catch is DecodingError {

@@ -271,8 +271,10 @@ extension SceneryServer {
                 var chosen = context.arguments
                 chosen["\(Self.armPrefix)\(experiment.name)"] = .string(arm.name)
                 frames.append(
-                    ("Arm \(arm.name.quoted) of \(experiment.name) (\(context.label.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces).lowercased()))",
-                     framePath(sceneID, chosen, as: context.viewer)))
+                    (
+                        "Arm \(arm.name.quoted) of \(experiment.name) (\(context.label.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces).lowercased()))",
+                        framePath(sceneID, chosen, as: context.viewer)
+                    ))
             }
         }
         return html(

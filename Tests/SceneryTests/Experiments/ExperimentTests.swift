@@ -167,7 +167,8 @@ import Testing
         let problem = found.first { $0.path.hasSuffix("extends") }
         #expect(
             problem?.message
-                == "The arm 'b' of the experiment 'w' extends 'ownr', which is not a variant of 'profile' (did you mean 'owner'?); name one of: owner, default.")
+                == "The arm 'b' of the experiment 'w' extends 'ownr', which is not a variant of 'profile' (did you mean 'owner'?); name one of: owner, default."
+        )
         #expect(problem?.location?.line == 11)
         #expect(problem?.location?.column == 114)
     }
@@ -182,7 +183,10 @@ import Testing
         let adding = problems(
             #"{ "name": "w", "arms": [ { "name": "a", "weight": 1 }, { "name": "b", "weight": 1, "add": [ { "id": "s2", "type": "SecretModule", "params": { "owner": "$user" } } ] } ] }"#
         )
-        #expect(adding.contains { $0.message.hasPrefix("SecretModule 's2' shows private data of '$user' but is in the arm 'b' of the experiment 'w' (over the variant 'default')") }, "\(adding)")
+        #expect(
+            adding.contains {
+                $0.message.hasPrefix("SecretModule 's2' shows private data of '$user' but is in the arm 'b' of the experiment 'w' (over the variant 'default')")
+            }, "\(adding)")
         let scoped = problems(
             #"{ "name": "w", "when": "viewer == user", "arms": [ { "name": "a", "weight": 1 }, { "name": "b", "weight": 1, "extends": "owner" } ] }"#)
         #expect(scoped.isEmpty, "\(scoped)")

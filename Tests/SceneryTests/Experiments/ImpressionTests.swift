@@ -14,7 +14,9 @@ import Testing
         if tabs {
             source = source.replacingOccurrences(
                 of: #""variants": ["#,
-                with: #""layout": [ { "id": "sections", "tabs": [ { "id": "a", "title": "A", "modules": ["info"] }, { "id": "b", "title": "B", "modules": ["list"] } ] } ], "variants": ["#)
+                with:
+                    #""layout": [ { "id": "sections", "tabs": [ { "id": "a", "title": "A", "modules": ["info"] }, { "id": "b", "title": "B", "modules": ["list"] } ] } ], "variants": ["#
+            )
         }
         var registry = SceneRegistry.testing(TestService())
         #expect(!registry.addScene(id: "profile", source: source).containsErrors)
