@@ -87,6 +87,7 @@ public struct ModuleManifest: Sendable, Codable {
         var payloads: [String: [String]]?
         var ownerOnlyParameter: String?
         var ownerOnlyActions: [String: String]?
+        var countsRowImpressions: Bool?
 
         var descriptor: ModuleDescriptor {
             var descriptor = ModuleDescriptor(
@@ -94,6 +95,7 @@ public struct ModuleManifest: Sendable, Codable {
                 defaultActions: Set(defaultActions ?? []), ownerOnlyParameter: ownerOnlyParameter)
             descriptor.payloadKeys = (payloads ?? [:]).mapValues(Set.init)
             descriptor.ownerOnlyActions = ownerOnlyActions ?? [:]
+            descriptor.countsRowImpressions = countsRowImpressions ?? false
             return descriptor
         }
 
@@ -107,6 +109,7 @@ public struct ModuleManifest: Sendable, Codable {
             payloads = descriptor.payloadKeys.isEmpty ? nil : descriptor.payloadKeys.mapValues { $0.sorted() }
             ownerOnlyParameter = descriptor.ownerOnlyParameter
             ownerOnlyActions = descriptor.ownerOnlyActions.isEmpty ? nil : descriptor.ownerOnlyActions
+            countsRowImpressions = descriptor.countsRowImpressions ? true : nil
         }
     }
 

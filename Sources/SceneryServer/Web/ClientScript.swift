@@ -290,6 +290,7 @@ enum ClientScript {
           const rowModules = new Set((main.dataset.rowImpressions || "").split(" ").filter(Boolean));
           const visible = new Map();
           const observer = "IntersectionObserver" in window ? new IntersectionObserver((entries) => {
+            if (document.visibilityState === "hidden") return;
             for (const entry of entries) {
               const id = entry.target.id;
               if (!id || !main.contains(entry.target)) continue;
@@ -302,7 +303,7 @@ enum ClientScript {
               send({ type: "visibility", node: id, fraction: isVisible ? fraction : 0 });
             }
           }, { threshold: Array.from({ length: 21 }, (_, index) => index / 20) }) : null;
-          const watched = new WeakSet();
+          let watched = new WeakSet();
           function watchVisibility() {
             if (!observer) return;
             for (const frame of main.querySelectorAll("section[data-module]")) {
@@ -317,6 +318,22 @@ enum ClientScript {
           }
           new MutationObserver(watchVisibility).observe(main, { childList: true, subtree: true });
           watchVisibility();
+          // A page in a background tab or a minimised window is not seen: what was visible
+          // stops counting, and counts again from when the page is shown.
+          document.addEventListener("visibilitychange", () => {
+            if (!observer) return;
+            if (document.visibilityState === "hidden") {
+              for (const [id, isVisible] of visible) {
+                if (!isVisible) continue;
+                visible.set(id, false);
+                send({ type: "visibility", node: id, fraction: 0 });
+              }
+            } else {
+              observer.disconnect();
+              watched = new WeakSet();
+              watchVisibility();
+            }
+          });
 
           // The browser knows when the network is gone: stop waiting on a dead socket, and
           // come back as soon as it returns.
