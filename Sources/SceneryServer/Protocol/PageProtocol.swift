@@ -100,11 +100,17 @@ enum PageProtocol {
         case errors(String?)
         /// The last message was refused, and why.
         case refused(message: String)
+        /// For a view-tree client: the whole scene as a view-tree document, numbered (at the
+        /// start of a socket that missed too much, after a resync, a changed scene file).
+        case tree(sequence: Int, document: ViewTreeDocument)
+        /// For a view-tree client: one update of the scene as view-tree patches, numbered;
+        /// `node` is the updated subtree's root (a module frame, a tab switch).
+        case patches(sequence: Int, module: ModuleID?, node: NodeID, patches: [ViewPatch])
 
         /// The sequence number of a numbered message (kept for replay after a reconnect).
         var sequence: Int? {
             switch self {
-            case .patch(let sequence, _), .reset(let sequence, _): sequence
+            case .patch(let sequence, _), .reset(let sequence, _), .tree(let sequence, _), .patches(let sequence, _, _, _): sequence
             default: nil
             }
         }
@@ -116,6 +122,7 @@ enum PageProtocol {
 
         private enum Key: String, CodingKey {
             case type, sequence, operations, html, question, title, message, confirm, cancel, url, text
+            case format, version, scene, variant, root, module, node, patches
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -145,6 +152,20 @@ enum PageProtocol {
             case .refused(let message):
                 try container.encode("refused", forKey: .type)
                 try container.encode(message, forKey: .message)
+            case .tree(let sequence, let document):
+                try container.encode("tree", forKey: .type)
+                try container.encode(sequence, forKey: .sequence)
+                try container.encode(document.format, forKey: .format)
+                try container.encode(document.version, forKey: .version)
+                try container.encode(document.scene, forKey: .scene)
+                try container.encode(document.variant, forKey: .variant)
+                try container.encode(document.root, forKey: .root)
+            case .patches(let sequence, let module, let node, let patches):
+                try container.encode("patches", forKey: .type)
+                try container.encode(sequence, forKey: .sequence)
+                try container.encode(module, forKey: .module)
+                try container.encode(node, forKey: .node)
+                try container.encode(patches, forKey: .patches)
             }
         }
     }

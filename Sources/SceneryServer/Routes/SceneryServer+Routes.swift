@@ -41,6 +41,12 @@ extension SceneryServer {
             if id.hasSuffix(".json") { return self.sceneFile(String(id.dropLast(".json".count)), request: request) }
             return await self.scenePage(id, request: request, context: context, viewer: self.viewer(of: request)?.id)
         }
+        // The same live scene for a client that reads the view tree (a native app, `scenery
+        // connect`): the scene as a view-tree document with its session, then `/live`.
+        router.get("/api/scenes/:id") { request, context in
+            await self.scenePage(
+                try context.parameters.require("id"), request: request, context: context, viewer: self.viewer(of: request)?.id, format: .viewTree)
+        }
         router.get("/preview/:id") { request, context in
             try await self.previewPage(try context.parameters.require("id"), request: request, context: context)
         }
@@ -110,9 +116,17 @@ extension SceneryServer {
 
     /// A live scene page: the scene assembled for the viewer, its first rendering, and a
     /// session for the page's socket.
-    func scenePage(_ sceneID: String, request: Request, context: SceneryRequestContext, viewer: String?, framed: Bool = false) async -> Response {
+    func scenePage(
+        _ sceneID: String, request: Request, context: SceneryRequestContext, viewer: String?, framed: Bool = false,
+        format: PageSession.Format = .html
+    ) async -> Response {
         let signedIn = users.first { $0.id == viewer }
-        if let refusal = await pageLimitRefusal(viewer: viewer, address: context.peer, signedIn: signedIn) { return refusal }
+        if let refusal = await pageLimitRefusal(viewer: viewer, address: context.peer, signedIn: signedIn) {
+            guard format == .viewTree else { return refusal }
+            return apiRefusal(
+                "You have as many live scenes of this site open as one person may hold; close some, then try again in a minute.",
+                status: .tooManyRequests)
+        }
         let returnTo = request.uri.description
         var arguments = Self.arguments(of: request)
         // A preview frame (an author on this machine) may put itself in an experiment's arm
@@ -130,12 +144,13 @@ extension SceneryServer {
         let session = PageSession(
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
             configuration: configuration, logger: logger, isPreview: framed, address: context.peer, anonymousID: visitor,
-            armOverrides: overrides)
+            armOverrides: overrides, format: format)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(sceneID, for: session.context, host: session.host)
         } catch {
             let status: HTTPResponse.Status = error.code == .unknownScene ? .notFound : .badRequest
+            if format == .viewTree { return apiRefusal(error.description, status: status) }
             return html(
                 Pages.problem(
                     title: status == .notFound ? "No such scene" : "This scene cannot open", message: error.description, viewer: signedIn, returnTo: "/"),
@@ -149,6 +164,9 @@ extension SceneryServer {
         await session.install(scene, baseline: snapshot)
         await sessions.add(session)
         if let errors = currentErrors { await session.showErrors(errors) }
+        if format == .viewTree {
+            return apiScene(snapshot.node, scene: scene, session: session.id, visitor: isNewVisitor ? visitor : nil)
+        }
         let title = registry.title(of: sceneID) ?? sceneID
         let page = Pages.scene(
             snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
@@ -160,6 +178,37 @@ extension SceneryServer {
                 Cookie(name: Self.visitorCookieName, value: visitor, maxAge: 365 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax))
         }
         return response
+    }
+
+    /// A live scene for a view-tree client: its session (for `/live`), the protocol version,
+    /// and the scene as a view-tree document, numbered 0.
+    ///
+    /// ```json
+    /// {"type":"tree","session":"…","protocol":1,"sequence":0,"format":"scenery.view-tree","version":1,
+    ///  "scene":"user-profile","variant":"default","root":{…}}
+    /// ```
+    func apiScene(_ tree: ViewNode, scene: SceneInstance, session: String, visitor: String?) -> Response {
+        let message = PageProtocol.ServerMessage.tree(
+            sequence: 0, document: ViewTreeDocument(scene: scene.sceneID, variant: scene.variant, root: tree))
+        var fields: [String: JSONValue] = [:]
+        if case .object(let encoded) = try? JSONValueEncoder().encode(message) { fields = encoded }
+        fields["session"] = .string(session)
+        fields["protocol"] = .int(PageProtocol.version)
+        var response = Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(fields).compactJSON)))
+        if let visitor {
+            response.setCookie(
+                Cookie(name: Self.visitorCookieName, value: visitor, maxAge: 365 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax))
+        }
+        return response
+    }
+
+    /// A refusal for a view-tree client, as JSON: `{"type":"refused","message":"…"}`.
+    func apiRefusal(_ message: String, status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: PageProtocol.ServerMessage.refused(message: message).text)))
     }
 
     /// The query names a preview frame uses to choose an arm: `arm.friends-layout=compact`.

@@ -11,7 +11,14 @@ import Scenery
 /// messages it missed (or the whole scene again) from the same scene instance, so its
 /// selected tab and loaded pages survive.
 actor PageSession {
+    /// What the page's client reads: HTML and DOM operations (the page script), or the
+    /// view tree and its patches (a native or terminal client, `/api/scenes/ID`).
+    enum Format: Sendable {
+        case html, viewTree
+    }
+
     nonisolated let id: String
+    nonisolated let format: Format
     nonisolated let viewer: String?
     nonisolated let sceneID: String
     nonisolated let arguments: [String: JSONValue]
@@ -64,8 +71,9 @@ actor PageSession {
     init(
         id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
         configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown",
-        anonymousID: String? = nil, armOverrides: [String: String] = [:]
+        anonymousID: String? = nil, armOverrides: [String: String] = [:], format: Format = .html
     ) {
+        self.format = format
         self.anonymousID = anonymousID
         self.armOverrides = armOverrides
         self.isPreview = isPreview
@@ -113,9 +121,9 @@ actor PageSession {
 
     func sceneDidUpdate(_ update: SceneUpdate) async {
         guard !hasEnded else { return }
-        var patches: [[DOMPlanner.Operation]] = []
-        let outcome = mirror.receive(update) { patches.append(try planner.operations(for: $0)) }
-        for operations in patches { sendPatch(operations) }
+        var patches: [Patch] = []
+        let outcome = mirror.receive(update) { patches.append(try patch(for: $0)) }
+        for patch in patches { sendPatch(patch) }
         if case .needsBaseline(let reason) = outcome {
             logger.warning("page \(id): \(reason) Sending the whole scene.")
             await resetPage()
@@ -148,17 +156,34 @@ actor PageSession {
     /// rendered from this baseline), then the updates that arrived meanwhile and are newer.
     /// Returns `false` when one of those did not apply (the page needs another baseline).
     private func takeIn(_ baseline: SceneSnapshot, sendingWholeScene: Bool) -> Bool {
-        var patches: [[DOMPlanner.Operation]] = []
-        let outcome = mirror.attach(baseline) { patches.append(try planner.operations(for: $0)) }
+        var patches: [Patch] = []
+        let outcome = mirror.attach(baseline) { patches.append(try patch(for: $0)) }
         if sendingWholeScene { self.sendWholeScene(baseline.node) }
-        for operations in patches { sendPatch(operations) }
+        for patch in patches { sendPatch(patch) }
         return outcome == .applied
     }
 
-    /// Sends the page the DOM operations of one update, numbered.
-    private func sendPatch(_ operations: [DOMPlanner.Operation]) {
+    /// What one update becomes for the page's client.
+    private enum Patch {
+        case operations([DOMPlanner.Operation])
+        case update(SceneUpdate)
+    }
+
+    private func patch(for update: SceneUpdate) throws -> Patch {
+        switch format {
+        case .html: .operations(try planner.operations(for: update))
+        case .viewTree: .update(update)
+        }
+    }
+
+    /// Sends the page one update, numbered: its DOM operations, or its view-tree patches.
+    private func sendPatch(_ patch: Patch) {
         pageSequence += 1
-        send(.patch(sequence: pageSequence, operations: operations))
+        switch patch {
+        case .operations(let operations): send(.patch(sequence: pageSequence, operations: operations))
+        case .update(let update):
+            send(.patches(sequence: pageSequence, module: update.module, node: update.node.id, patches: update.patches))
+        }
     }
 
     /// Sends a message to the page; numbered messages are kept for replay after a reconnect.
@@ -181,7 +206,10 @@ actor PageSession {
     /// Sends the page the whole scene (a numbered reset), as its copy now stands.
     private func sendWholeScene(_ tree: ViewNode) {
         pageSequence += 1
-        send(.reset(sequence: pageSequence, html: planner.renderer.fragment(tree)))
+        switch format {
+        case .html: send(.reset(sequence: pageSequence, html: planner.renderer.fragment(tree)))
+        case .viewTree: send(.tree(sequence: pageSequence, document: ViewTreeDocument(scene: sceneID, variant: scene?.variant, root: tree)))
+        }
     }
 
     func confirm(_ confirmation: Confirmation) async -> Bool {
