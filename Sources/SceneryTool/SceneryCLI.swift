@@ -14,7 +14,7 @@ struct SceneryCLI: AsyncParsableCommand {
                 64 bad command-line usage.
                 """,
             version: sceneryVersion,
-            subcommands: [RunCommand.self, InteractCommand.self] + ToolCommand.added.map(\.type)
+            subcommands: [RunCommand.self, InteractCommand.self, ConnectCommand.self] + ToolCommand.added.map(\.type)
                 + (ToolCommand.added.contains { $0.name == "serve" } ? [] : [ServeForwarder.self])
                 + [ValidateCommand.self, ListCommand.self, ExperimentsCommand.self, DataCommand.self]
         )

@@ -162,7 +162,7 @@ struct InteractCommand: AsyncParsableCommand {
         let renderer = renderer
         Output.line("══ \(TerminalText.sanitized(page.scene.sceneID)) (\(TerminalText.sanitized(page.scene.variant))) ══")
         Output.write(renderer.render(tree))
-        printActions(of: tree, in: tree)
+        Self.printActions(of: tree, in: tree)
     }
 
     /// Prints what the last action changed: the patches (JSON), or the module frames and
@@ -190,12 +190,12 @@ struct InteractCommand: AsyncParsableCommand {
         let renderer = renderer
         for node in outermost {
             Output.write(renderer.render(node))
-            printActions(of: node, in: tree)
+            Self.printActions(of: node, in: tree)
         }
     }
 
     /// The numbered actions of `node`, numbered as in the whole tree.
-    private func printActions(of node: ViewNode, in tree: ViewNode) {
+    static func printActions(of node: ViewNode, in tree: ViewNode) {
         let all = tree.actions
         let mine = Set(node.actions.map(\.id))
         let number = String(all.count).count

@@ -1,0 +1,189 @@
+import ArgumentParser
+import Foundation
+import Scenery
+
+/// `scenery connect`: a scene on a running `scenery serve`, in the terminal, over the
+/// view-tree protocol: the second client of the page socket, and the one a native host
+/// would be (`/api/scenes/ID`, then `/live`).
+struct ConnectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "connect",
+        abstract: "Open a scene on a running 'scenery serve' and use it live from the terminal (view-tree patches, not HTML).",
+        discussion: """
+            Signs in as --viewer, opens the scene, prints it with numbered actions, and prints what \
+            changes as it happens: your taps, and what other people change on the server. Commands: a \
+            number (or a control's id) taps it; 'show' prints the whole scene; 'quit'. A confirmation is \
+            asked as '? Unfollow Alice Liddell? [y/N]'. \
+            Example: printf '3\\ny\\nquit\\n' | scenery connect http://127.0.0.1:8080 user-profile --viewer 2 --arg user=1
+            """)
+
+    @Argument(help: "The server's address, as 'scenery serve' prints it (http://HOST:PORT).")
+    var server: String
+
+    @Argument(help: "The scene id.")
+    var scene: String
+
+    @Option(help: "Sign in as this user of the server; leave out to view signed out.")
+    var viewer: String?
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp("A scene argument as name=value; repeat for several.", valueName: "name=value"))
+    var arguments: [String] = []
+
+    @OptionGroup var width: WidthOption
+
+    func validate() throws {
+        for pair in arguments where !pair.contains("=") || pair.hasPrefix("=") {
+            throw ValidationError("--arg \(pair.quoted) must have the form name=value, for example --arg user=1.")
+        }
+        guard let url = URL(string: server), url.scheme == "http", url.host() != nil else {
+            throw ValidationError("\(server.quoted) is not a server address; give the one 'scenery serve' prints, such as http://127.0.0.1:8080.")
+        }
+    }
+
+    /// What the loop waits for: a line typed, or a message from the server.
+    private enum Input: Sendable {
+        case line(String?)
+        /// A message of the socket of the scene shown `generation`-th (older ones are stale).
+        case message(WebSocketClient.Message, generation: Int)
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            var client = try LiveSceneClient(server: URL(string: server)!)
+            if let viewer { try client.signIn(as: viewer) }
+            var query = URLComponents()
+            query.queryItems = arguments.map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return URLQueryItem(name: parts[0], value: parts.count > 1 ? parts[1] : "")
+            }
+            var path =
+                "/scenes/\(scene.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? scene)" + (query.percentEncodedQuery.map { "?\($0)" } ?? "")
+            // One stream for everything the loop waits on: typed lines (one reader for the
+            // whole run) and the current scene's socket messages.
+            let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
+            let input = LineReader()
+            let typing = Task {
+                while true {
+                    let line = await input.next()
+                    feed.yield(.line(line))
+                    if line == nil { return }
+                }
+            }
+            defer { typing.cancel() }
+            var iterator = inputs.makeAsyncIterator()
+            var generation = 0
+            while let next = try await show(path, client: &client, generation: generation, feed: feed, inputs: &iterator) {
+                path = next
+                generation += 1
+            }
+        }
+    }
+
+    /// Shows one scene until the person quits (`nil`) or the server navigates (the next path).
+    private func show(
+        _ path: String, client: inout LiveSceneClient, generation: Int, feed: AsyncStream<Input>.Continuation,
+        inputs: inout AsyncStream<Input>.Iterator
+    ) async throws -> String? {
+        let opened = try client.open(path)
+        var tree = PatchableTree(opened.document.root)
+        var sequence = opened.sequence
+        let socket = try client.connect(session: opened.session, since: sequence)
+        defer { socket.close() }
+        printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
+        let reading = Task {
+            for await message in socket.messages { feed.yield(.message(message, generation: generation)) }
+        }
+        defer { reading.cancel() }
+        var question: Int?
+        while let next = await inputs.next() {
+            if case .message(_, let from) = next, from != generation { continue }  // a scene shown before
+            switch next {
+            case .line(nil):
+                return nil
+            case .line(let text?):
+                let command = text.trimmingCharacters(in: .whitespaces)
+                if let asked = question {
+                    question = nil
+                    let accept = ["y", "yes"].contains(command.lowercased())
+                    socket.send(#"{"type":"answer","question":\#(asked),"accept":\#(accept)}"#)
+                    continue
+                }
+                switch command {
+                case "": continue
+                case "quit", "q", "exit": return nil
+                case "show": printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
+                default:
+                    guard let action = InteractCommand.action(for: command, in: tree.root.actions) else {
+                        Output.line("No action \(command.quoted); type a number from the list, 'show' or 'quit'.")
+                        continue
+                    }
+                    socket.send(JSONValue.object(["type": "event", "node": .string(action.id.rawValue)]).compactJSON)
+                }
+            case .message(.closed(let code, let reason), _):
+                if code == 4404 {
+                    Output.line("· \(TerminalText.sanitized(reason)) Opening it again.")
+                    return path
+                }
+                throw CommandFailure("The server closed the scene's socket\(reason.isEmpty ? "" : ": \(TerminalText.sanitized(reason))").", code: .sceneryError)
+            case .message(.text(let text), _):
+                guard let message = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), let type = message["type"]?.stringValue else {
+                    continue
+                }
+                switch type {
+                case "tree":
+                    guard let document = try? JSONDecoder().decode(ViewTreeDocument.self, from: Data(text.utf8)) else { continue }
+                    tree = PatchableTree(document.root)
+                    sequence = message["sequence"]?.intValue ?? sequence
+                    printWhole(tree.root, scene: document.scene ?? scene, variant: document.variant)
+                case "patches":
+                    guard let number = message["sequence"]?.intValue, number > sequence else { continue }
+                    guard number == sequence + 1, let encoded = message["patches"],
+                        let patches = try? JSONDecoder().decode([ViewPatch].self, from: Data(encoded.compactJSON.utf8))
+                    else {
+                        socket.send(#"{"type":"resync"}"#)
+                        continue
+                    }
+                    do {
+                        try tree.apply(patches)
+                    } catch {
+                        socket.send(#"{"type":"resync"}"#)
+                        continue
+                    }
+                    sequence = number
+                    let changed = message["node"]?.stringValue.map { NodeID($0) } ?? "scene"
+                    let whole = tree.root
+                    if let node = whole.node(withID: changed) {
+                        Output.write(renderer.render(node))
+                        InteractCommand.printActions(of: node, in: whole)
+                    }
+                case "confirm":
+                    question = message["question"]?.intValue
+                    let title = TerminalText.sanitized(message["title"]?.stringValue ?? "Are you sure?")
+                    let detail = message["message"]?.stringValue.map { " " + TerminalText.sanitized($0) } ?? ""
+                    Output.line("? \(title)\(detail) [y/N]")
+                case "navigate":
+                    guard let url = message["url"]?.stringValue, url.hasPrefix("/scenes/") else { continue }
+                    Output.line("→ \(TerminalText.sanitized(url))")
+                    return url
+                case "refused":
+                    Output.line("· refused: \(TerminalText.sanitized(message["message"]?.stringValue ?? ""))")
+                case "errors":
+                    if let errors = message["text"]?.stringValue { Output.line("· the scene file has errors:\n\(TerminalText.sanitized(errors))") }
+                default:
+                    continue
+                }
+            }
+        }
+        return nil
+    }
+
+    private var renderer: TextRenderer {
+        TextRenderer(width: width.columns(), usesColor: Output.outputIsTerminal && Environment.value("NO_COLOR") == nil)
+    }
+
+    private func printWhole(_ tree: ViewNode, scene: String, variant: String?) {
+        Output.line("══ \(TerminalText.sanitized(scene)) (\(TerminalText.sanitized(variant ?? "default"))) on \(TerminalText.sanitized(server)) ══")
+        Output.write(renderer.render(tree))
+        InteractCommand.printActions(of: tree, in: tree)
+    }
+}

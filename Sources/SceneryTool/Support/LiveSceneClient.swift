@@ -1,0 +1,256 @@
+import Foundation
+import Scenery
+
+/// The tool's client of a running `scenery serve`, for `scenery connect`: signs in, opens a
+/// scene as a view-tree document (`/api/scenes/ID`), and talks to its page socket (`/live`)
+/// in the page protocol, over a WebSocket of its own (RFC 6455, text frames, masked as a
+/// client must).
+struct LiveSceneClient: Sendable {
+    let host: String
+    let port: Int
+    /// The `Cookie` header: the signed-in viewer (and the visitor id the server set).
+    private(set) var cookies: [String: String] = [:]
+
+    /// The server's own origin, which it requires of sign-ins and sockets.
+    var origin: String { "http://\(host):\(port)" }
+
+    init(server: URL) throws(CommandFailure) {
+        guard server.scheme == "http", let host = server.host(), !host.isEmpty else {
+            throw CommandFailure(
+                "\(server.absoluteString.quoted) is not a server address; give one such as http://127.0.0.1:8080 (what 'scenery serve' prints).",
+                code: .usage)
+        }
+        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        port = server.port ?? 80
+    }
+
+    /// One HTTP exchange (`Connection: close`): status, headers by lowercased name, body.
+    func exchange(_ method: String, _ path: String, body: String? = nil) throws(CommandFailure) -> (status: Int, headers: [String: [String]], body: Data) {
+        let socket = try PlainSocket(host: host, port: port, timeout: .seconds(10))
+        defer { socket.close() }
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\nOrigin: \(origin)\r\n"
+        request += "User-Agent: scenery/\(sceneryVersion)\r\nAccept: application/json\r\n"
+        if !cookies.isEmpty { request += "Cookie: \(cookieHeader)\r\n" }
+        if let body {
+            request += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        } else {
+            request += "\r\n"
+        }
+        guard socket.write(Array(request.utf8)) else { throw lost }
+        var received: [UInt8] = []
+        while received.count < 64 * 1024 * 1024 {
+            let bytes = socket.read()
+            if bytes.isEmpty { break }
+            received += bytes
+        }
+        guard let (status, headers, rest) = Self.head(of: received) else { throw lost }
+        var body = rest
+        if let length = headers["content-length"]?.first.flatMap(Int.init), length <= body.count { body = Array(body.prefix(length)) }
+        return (status, headers, Data(body))
+    }
+
+    private var lost: CommandFailure {
+        CommandFailure("The server at \(origin) closed the connection without an answer; is it 'scenery serve'?", code: .sceneryError)
+    }
+
+    private var cookieHeader: String { cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+
+    /// Keeps the cookies a response sets.
+    mutating func keepCookies(from headers: [String: [String]]) {
+        for header in headers["set-cookie"] ?? [] {
+            let pair = header.prefix { $0 != ";" }
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            cookies[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+    }
+
+    /// Signs in as `viewer` the way the sign-in form does.
+    mutating func signIn(as viewer: String) throws(CommandFailure) {
+        let encoded = viewer.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? viewer
+        let response = try exchange("POST", "/sign-in", body: "user=\(encoded)&next=/")
+        guard response.status == 303, response.headers["set-cookie"] != nil else {
+            throw CommandFailure(
+                "The server at \(origin) did not sign in user \(viewer.quoted) (status \(response.status)); sign in as one of its users (see its /sign-in page).",
+                code: .usage)
+        }
+        keepCookies(from: response.headers)
+    }
+
+    /// Opens a scene (a path such as `/scenes/user-profile?user=1`, as navigation gives it)
+    /// as a view-tree document: its session, sequence and tree.
+    mutating func open(_ path: String) throws(CommandFailure) -> (session: String, sequence: Int, document: ViewTreeDocument) {
+        let response = try exchange("GET", "/api" + path)
+        keepCookies(from: response.headers)
+        let message = try? JSONDecoder().decode(JSONValue.self, from: response.body)
+        guard response.status == 200 else {
+            throw CommandFailure(
+                message?["message"]?.stringValue ?? "The server at \(origin) answered \(response.status) for \(path.quoted).", code: .sceneryError)
+        }
+        guard let session = message?["session"]?.stringValue, let sequence = message?["sequence"]?.intValue,
+            let document = try? JSONDecoder().decode(ViewTreeDocument.self, from: response.body)
+        else {
+            throw CommandFailure(
+                "The server at \(origin) did not send a view-tree scene for \(path.quoted); is it 'scenery serve' of this version?", code: .sceneryError)
+        }
+        return (session, sequence, document)
+    }
+
+    /// Connects to a session's page socket, having applied `since`; its messages arrive in
+    /// order on the stream, which ends when the socket closes (with the close reason, if any).
+    func connect(session: String, since: Int) throws(CommandFailure) -> WebSocketClient {
+        let socket = try PlainSocket(host: host, port: port, timeout: .seconds(10))
+        var key = [UInt8](repeating: 0, count: 16)
+        for index in key.indices { key[index] = UInt8.random(in: 0...255) }
+        let path = "/live?session=\(session.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? session)&since=\(since)&protocol=1"
+        var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        request += "Sec-WebSocket-Key: \(Data(key).base64EncodedString())\r\nSec-WebSocket-Version: 13\r\nOrigin: \(origin)\r\n"
+        if !cookies.isEmpty { request += "Cookie: \(cookieHeader)\r\n" }
+        guard socket.write(Array((request + "\r\n").utf8)) else { throw lost }
+        var received: [UInt8] = []
+        while true {
+            let bytes = socket.read()
+            guard !bytes.isEmpty else { throw lost }
+            received += bytes
+            if let (status, headers, rest) = Self.head(of: received) {
+                guard status == 101, headers["upgrade"]?.first?.lowercased() == "websocket" else {
+                    socket.close()
+                    throw CommandFailure("The server at \(origin) refused the scene's socket (status \(status)); open the scene again.", code: .sceneryError)
+                }
+                return WebSocketClient(socket: socket, buffered: rest)
+            }
+            if received.count > 64 * 1024 { throw lost }
+        }
+    }
+
+    /// Splits a response into its status, headers and the bytes after the head; `nil` until
+    /// the head is complete.
+    static func head(of bytes: [UInt8]) -> (status: Int, headers: [String: [String]], rest: [UInt8])? {
+        let end: [UInt8] = [13, 10, 13, 10]
+        guard let range = bytes.indices.dropLast(3).first(where: { Array(bytes[$0..<$0 + 4]) == end }) else { return nil }
+        let lines = String(decoding: bytes[..<range], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = lines.first.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? 0
+        var headers: [String: [String]] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased(), default: []].append(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        return (status, headers, Array(bytes[(range + 4)...]))
+    }
+}
+
+/// A client's WebSocket: text messages in, text messages out.
+final class WebSocketClient: Sendable {
+    private let socket: PlainSocket
+    /// Text messages as they arrive; ends when the socket closes, after a `closed` element
+    /// with the server's close code and reason.
+    let messages: AsyncStream<Message>
+
+    enum Message: Sendable {
+        case text(String)
+        case closed(code: Int?, reason: String)
+    }
+
+    init(socket: PlainSocket, buffered: [UInt8]) {
+        self.socket = socket
+        let (stream, continuation) = AsyncStream.makeStream(of: Message.self)
+        messages = stream
+        Thread.detachNewThread {
+            var reader = FrameReader(buffer: buffered)
+            var fragments: [UInt8] = []
+            while true {
+                guard let frame = reader.next(reading: socket) else {
+                    continuation.yield(.closed(code: nil, reason: "The connection was lost."))
+                    break
+                }
+                switch frame.opcode {
+                case 0x1, 0x0:
+                    fragments += frame.payload
+                    if frame.isFinal {
+                        continuation.yield(.text(String(decoding: fragments, as: UTF8.self)))
+                        fragments = []
+                    }
+                case 0x8:
+                    let code = frame.payload.count >= 2 ? Int(frame.payload[0]) << 8 | Int(frame.payload[1]) : nil
+                    let reason = frame.payload.count > 2 ? String(decoding: frame.payload[2...], as: UTF8.self) : ""
+                    socket.write(Self.frame(opcode: 0x8, payload: Array(frame.payload.prefix(2))))
+                    continuation.yield(.closed(code: code, reason: reason))
+                    socket.close()
+                    continuation.finish()
+                    return
+                case 0x9: socket.write(Self.frame(opcode: 0xA, payload: frame.payload))
+                default: break
+                }
+            }
+            socket.close()
+            continuation.finish()
+        }
+    }
+
+    /// Sends a text message; `false` when the socket is gone.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        socket.write(Self.frame(opcode: 0x1, payload: Array(text.utf8)))
+    }
+
+    /// Closes the socket normally.
+    func close() {
+        socket.write(Self.frame(opcode: 0x8, payload: [0x03, 0xE8]))
+        socket.close()
+    }
+
+    /// A masked client frame.
+    static func frame(opcode: UInt8, payload: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0x80 | opcode]
+        switch payload.count {
+        case ..<126: bytes.append(0x80 | UInt8(payload.count))
+        case ..<65_536: bytes += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default:
+            bytes.append(0x80 | 127)
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((UInt64(payload.count) >> UInt64(shift)) & 0xFF)) }
+        }
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+        bytes += mask
+        for (index, byte) in payload.enumerated() { bytes.append(byte ^ mask[index % 4]) }
+        return bytes
+    }
+}
+
+/// Server frames from a byte stream: unmasked, any length the server sends (up to 16 MB).
+private struct FrameReader {
+    struct Frame {
+        var isFinal: Bool
+        var opcode: UInt8
+        var payload: [UInt8]
+    }
+
+    var buffer: [UInt8]
+
+    /// The next frame, reading as needed; `nil` when the connection ends or breaks the rules.
+    mutating func next(reading socket: PlainSocket) -> Frame? {
+        while true {
+            if let frame = take() { return frame.payload.count > 16 * 1024 * 1024 ? nil : frame }
+            let bytes = socket.read()
+            if bytes.isEmpty { return nil }
+            buffer += bytes
+        }
+    }
+
+    private mutating func take() -> Frame? {
+        guard buffer.count >= 2 else { return nil }
+        var length = Int(buffer[1] & 0x7F)
+        var offset = 2
+        if length == 126 {
+            guard buffer.count >= 4 else { return nil }
+            length = Int(buffer[2]) << 8 | Int(buffer[3])
+            offset = 4
+        } else if length == 127 {
+            guard buffer.count >= 10 else { return nil }
+            length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+            offset = 10
+        }
+        guard length >= 0, buffer.count >= offset + length else { return nil }
+        let frame = Frame(isFinal: buffer[0] & 0x80 != 0, opcode: buffer[0] & 0x0F, payload: Array(buffer[offset..<offset + length]))
+        buffer.removeFirst(offset + length)
+        return frame
+    }
+}

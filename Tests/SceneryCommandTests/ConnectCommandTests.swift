@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `scenery connect`: the second client of the page socket, in a terminal, over view-tree
+/// patches. Against a real `scenery serve`: a tap, a confirmation answered, and another
+/// viewer's change seen live. Every step waits for the line it needs, never for a time.
+@Suite(.timeLimit(.minutes(1))) struct ConnectCommandTests {
+    let cli: CommandRunner
+
+    init() throws { cli = try CommandRunner() }
+
+    /// A running `scenery connect` and the lines it prints.
+    struct Terminal {
+        let process: Process
+        let input: FileHandle
+        var lines: AsyncStream<String>.Iterator
+
+        init(_ cli: CommandRunner, _ arguments: [String]) throws {
+            let started = try cli.startInteractive(["connect"] + arguments + ["--width", "70"])
+            process = started.process
+            input = started.input
+            lines = started.outputLines.makeAsyncIterator()
+        }
+
+        /// Reads lines until one satisfies `condition`; returns it (nil if the output ended).
+        mutating func line(where condition: (String) -> Bool) async -> String? {
+            while let line = await lines.next() {
+                if condition(line) { return line }
+            }
+            return nil
+        }
+
+        /// The number the action list gives the control with this id.
+        mutating func number(of control: String) async -> String? {
+            await line { $0.hasSuffix("  " + control) }.flatMap { $0.split(separator: " ").first.map(String.init) }
+        }
+
+        func type(_ text: String) {
+            input.write(Data((text + "\n").utf8))
+        }
+    }
+
+    @Test func aTerminalClientTapsAnswersAndSeesAnotherViewersChange() async throws {
+        defer { cli.cleanUp() }
+        let server = try await Server(cli, ["serve", "--port", "0"])
+        defer { server.stop() }
+        var bob = try Terminal(cli, [server.address, "user-profile", "--viewer", "2", "--arg", "user=1"])
+        #expect(await bob.line { $0.hasPrefix("══ user-profile (default) on \(server.address)") } != nil)
+        let unfollow = try #require(await bob.number(of: "info/follow"))
+        let like = try #require(await bob.number(of: "blogs/blog.26.like"))
+
+        bob.type(unfollow)
+        #expect(await bob.line { $0.hasPrefix("? Unfollow Alice Liddell?") } != nil)
+        bob.type("n")
+        bob.type(like)
+        // The liked row comes back as patches, printed on its own.
+        #expect(await bob.line { $0 == "Likes: 1  [ Unlike ]" } != nil)
+
+        var carol = try Terminal(cli, [server.address, "user-profile", "--viewer", "7", "--arg", "user=1"])
+        let carolsLike = try #require(await carol.number(of: "blogs/blog.26.like"))
+        carol.type(carolsLike)
+        #expect(await carol.line { $0 == "Likes: 2  [ Unlike ]" } != nil)
+        // Bob's terminal shows Carol's like: his button stays "Unlike", the count is hers too.
+        #expect(await bob.line { $0 == "Likes: 2  [ Unlike ]" } != nil)
+
+        for terminal in [bob, carol] {
+            terminal.type("quit")
+            terminal.process.waitUntilExit()
+            #expect(terminal.process.terminationStatus == 0)
+        }
+        let store = try cli.store()
+        #expect(try await store.profile(of: "1", viewer: "2").viewerFollows == true, "declined: Bob still follows Alice")
+        #expect(try await store.blog(26, viewer: "2").likes == 2)
+    }
+
+    @Test func aWrongAddressOrSceneIsAClearError() async throws {
+        defer { cli.cleanUp() }
+        let notAURL = try await cli.run(["connect", "127.0.0.1:8080", "user-profile"])
+        #expect(notAURL.status == 64)
+        #expect(notAURL.error.contains("is not a server address"))
+        let nobody = try await cli.run(["connect", "http://127.0.0.1:9", "user-profile"])
+        #expect(nobody.status == 2)
+        #expect(nobody.error.contains("Cannot reach 127.0.0.1:9"), "\(nobody.error)")
+        let server = try await Server(cli, ["serve", "--port", "0"])
+        defer { server.stop() }
+        let unknown = try await cli.run(["connect", server.address, "user-profil", "--arg", "user=1"])
+        #expect(unknown.status == 2)
+        #expect(unknown.error.contains("did you mean 'user-profile'?"), "\(unknown.error)")
+    }
+}
