@@ -42,7 +42,7 @@ import Testing
 
     @Test func aTerminalClientTapsAnswersAndSeesAnotherViewersChange() async throws {
         defer { cli.cleanUp() }
-        let server = try await Server(cli, ["serve", "--port", "0"])
+        let server = try await Server(cli, ["serve", "--port", "0", "--impression-seconds", "0"])
         defer { server.stop() }
         var bob = try Terminal(cli, [server.address, "user-profile", "--viewer", "2", "--arg", "user=1"])
         #expect(await bob.line { $0.hasPrefix("══ user-profile (default) on \(server.address)") } != nil)
@@ -70,6 +70,14 @@ import Testing
         }
         let store = try cli.store()
         #expect(try await store.profile(of: "1", viewer: "2").viewerFollows == true, "declined: Bob still follows Alice")
+        // A printed module is seen: both terminals are exposed to friends-layout (the server
+        // writes its records as they come; wait for them, not for a time).
+        var exposed = 0
+        for _ in 0..<200 where exposed < 2 {
+            exposed = try store.experimentTallies().first { $0.experiment == "friends-layout" }?.exposed.values.reduce(0, +) ?? 0
+            if exposed < 2 { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(exposed == 2)
         #expect(try await store.blog(26, viewer: "2").likes == 2)
     }
 

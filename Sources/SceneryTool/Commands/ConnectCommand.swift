@@ -90,6 +90,7 @@ struct ConnectCommand: AsyncParsableCommand {
         let socket = try client.connect(session: opened.session, since: sequence)
         defer { socket.close() }
         printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
+        reportShownModules(of: tree.root, on: socket)
         let reading = Task {
             for await message in socket.messages { feed.yield(.message(message, generation: generation)) }
         }
@@ -135,6 +136,7 @@ struct ConnectCommand: AsyncParsableCommand {
                     tree = PatchableTree(document.root)
                     sequence = message["sequence"]?.intValue ?? sequence
                     printWhole(tree.root, scene: document.scene ?? scene, variant: document.variant)
+                    reportShownModules(of: tree.root, on: socket)
                 case "patches":
                     guard let number = message["sequence"]?.intValue, number > sequence else { continue }
                     guard number == sequence + 1, let encoded = message["patches"],
@@ -175,6 +177,15 @@ struct ConnectCommand: AsyncParsableCommand {
             }
         }
         return nil
+    }
+
+    /// A printed module is on screen: the server counts its impression (and an experiment's
+    /// exposure) as it does for a browser's.
+    private func reportShownModules(of tree: ViewNode, on socket: WebSocketClient) {
+        for node in tree.allNodes {
+            guard case .module(let frame) = node.kind else { continue }
+            socket.send(JSONValue.object(["type": "visibility", "node": .string(frame.module.rawValue), "fraction": 1]).compactJSON)
+        }
     }
 
     private var renderer: TextRenderer {
