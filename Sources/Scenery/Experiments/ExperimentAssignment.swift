@@ -25,19 +25,25 @@ public struct ExperimentAssignment: Sendable, Hashable, Codable {
     /// experiment's arms for this context. Empty when the arms differ only in arrangement
     /// or rules: then the first impression of any module is.
     public var exposingModules: Set<ModuleID>
+    /// Whether the arms show this context anything different at all (an arm may change a
+    /// module this variant does not have); when they do not, nothing exposes it.
+    public var armsDiffer: Bool
 
     /// Creates an assignment.
-    public init(experiment: String, arm: String, unit: String, isOverridden: Bool = false, exposingModules: Set<ModuleID> = []) {
+    public init(
+        experiment: String, arm: String, unit: String, isOverridden: Bool = false, exposingModules: Set<ModuleID> = [], armsDiffer: Bool = true
+    ) {
         self.experiment = experiment
         self.arm = arm
         self.unit = unit
         self.isOverridden = isOverridden
         self.exposingModules = exposingModules
+        self.armsDiffer = armsDiffer
     }
 
     /// Whether an impression of `module` exposes the unit to the experiment.
     public func isExposed(by module: ModuleID) -> Bool {
-        exposingModules.isEmpty || exposingModules.contains(module)
+        armsDiffer && (exposingModules.isEmpty || exposingModules.contains(module))
     }
 
     /// A unit's stable place in [0, 1) for an experiment: 64-bit FNV-1a of the experiment's

@@ -81,10 +81,17 @@ extension SceneRegistry {
                 let shapes = Set(outcomes.map { $0.modules.first { $0.id == id }.map(ModuleShape.init) })
                 if shapes.count > 1 { exposing.insert(id) }
             }
+            // Arms that differ only in arrangement or rules expose on any module; arms that
+            // show this context nothing different expose on none.
+            let arrangements = Set(outcomes.map(\.layout))
+            let rules = Set(outcomes.map { $0.rules.map { "\($0.file)#\($0.path)" } })
+            let differ = !exposing.isEmpty || arrangements.count > 1 || rules.count > 1
             let index = experiment.arms.firstIndex { $0.name == arm.name } ?? 0
             variant = outcomes[index]
             assignments.append(
-                ExperimentAssignment(experiment: experiment.name, arm: arm.name, unit: unit, isOverridden: isOverridden, exposingModules: exposing))
+                ExperimentAssignment(
+                    experiment: experiment.name, arm: arm.name, unit: unit, isOverridden: isOverridden, exposingModules: exposing,
+                    armsDiffer: differ))
         }
         return (variant, assignments)
     }

@@ -124,6 +124,17 @@ import Testing
         #expect(scene.assignments.first?.isExposed(by: "info") == true)
     }
 
+    @Test func armsThatShowAContextNothingDifferentNeverExposeIt() async throws {
+        // The arm changes the owner's secret module, which a visitor's variant does not have.
+        let source = Self.profile.replacingOccurrences(
+            of: #""display": { "list": "rows" }, "params": { "list": { "pageSize": 2 } }"#,
+            with: #""extends": "owner", "params": { "secret": { "owner": "$user" } }"#
+        ).replacingOccurrences(of: #"{ "name": "list-layout","#, with: #"{ "name": "list-layout", "when": "viewer == user","#)
+        let owner = try await assemble(SceneContext(viewer: "1", arguments: ["user": "1"], armOverrides: ["list-layout": "carousel"]), in: registry(source))
+        #expect(owner.assignments.first?.armsDiffer == false, "the owner's page is the same under both arms")
+        #expect(owner.assignments.first?.isExposed(by: "list") == false)
+    }
+
     @Test func aChildSceneRunsItsParentsExperiments() async throws {
         var registry = registry()
         #expect(registry.addScene(id: "child", source: #"{ "extends": "profile", "title": "Child" }"#).isEmpty)
