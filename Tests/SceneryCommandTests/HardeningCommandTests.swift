@@ -1,4 +1,5 @@
 import Foundation
+import ProfileDomain
 import ProfileStore
 import Testing
 
@@ -79,6 +80,23 @@ import Testing
         #expect(result.error.contains("Waiting for the database '\(cli.database)': another process holds a lock"), "\(result.error)")
         #expect(result.error.contains("The database '\(cli.database)' is locked by another process (waited 0.5 s); let that process finish"))
         #expect(result.output.isEmpty)
+    }
+
+    @Test func aStoreLockedByAnotherProcessFailsWithAConflictToRetryNotAStorageFailure() async throws {
+        defer { cli.cleanUp() }
+        #expect(try await cli.run(["data", "reset"]).status == 0)
+        let holder = try LockHolder(database: cli.database)
+        defer { holder.release() }
+        #expect {
+            _ = try SQLiteProfileStore(path: cli.database, lockTimeout: .milliseconds(300))
+        } throws: { error in
+            guard let error = error as? ProfileError else { return false }
+            return error.kind == .conflict && error.message.contains("is locked by another process")
+        }
+        #expect(ProfileError.userNotFound("9").kind == .notFound)
+        #expect(ProfileError.userNotFound("9").isNotFound)
+        #expect(ProfileError.storage("x").kind == .storage)
+        #expect(ProfileError.invalidData([DataProblem(path: "users[0]", message: "bad")]).problems.count == 1)
     }
 
     @Test func aLockReleasedWhileWaitingLetsTheCommandGoOn() async throws {

@@ -1,39 +1,99 @@
 import Foundation
 import Scenery
 
-/// What went wrong in a profile service, in words a person can act on.
-public enum ProfileError: Error, Sendable, Hashable, LocalizedError {
+/// What went wrong in a profile service, in words a person can act on, with a kind a
+/// program can act on.
+///
+/// A struct, not an enum, so that a kind added later (a store on another engine has
+/// failures SQLite does not) breaks no `switch` in code that uses it: compare ``kind`` with
+/// `==`, or `switch` over it with a `default`.
+///
+/// ```swift
+/// do {
+///     try await blogs.setLiked(true, blog: 26, by: viewer)
+/// } catch let error as ProfileError where error.kind == .conflict {
+///     // another writer held the data: try again
+/// }
+/// ```
+public struct ProfileError: Error, Sendable, Hashable, LocalizedError {
+    /// What kind of failure it is.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Value: String, Sendable, Hashable {
+            case notFound, notPermitted, conflict, connectionLost, storage, invalidData
+        }
+
+        private let value: Value
+
+        /// No user or blog has the id: asking again will not help.
+        public static let notFound = Kind(value: .notFound)
+        /// The viewer may not do or see this.
+        public static let notPermitted = Kind(value: .notPermitted)
+        /// Another writer held the data (a lock, a serialization failure): the same request
+        /// may succeed if tried again.
+        public static let conflict = Kind(value: .conflict)
+        /// The connection to the database was lost; trying again once it is back may help.
+        public static let connectionLost = Kind(value: .connectionLost)
+        /// The store failed otherwise (a read-only file, a full disk, a schema it does not know).
+        public static let storage = Kind(value: .storage)
+        /// Imported data is unusable; ``ProfileError/problems`` names each problem.
+        public static let invalidData = Kind(value: .invalidData)
+
+        /// The kind's name: `notFound`, `conflict`, …
+        public var description: String { value.rawValue }
+    }
+
+    /// What kind of failure it is.
+    public var kind: Kind
+    /// What went wrong and what to do, for people.
+    public var message: String
+    /// For ``Kind/invalidData``: each problem with its JSON path.
+    public var problems: [DataProblem] = []
+
+    /// Creates an error of a kind with its message.
+    public init(_ kind: Kind, _ message: String, problems: [DataProblem] = []) {
+        self.kind = kind
+        self.message = message
+        self.problems = problems
+    }
+
     /// No user has the id.
-    case userNotFound(UserID)
+    public static func userNotFound(_ id: UserID) -> ProfileError {
+        ProfileError(.notFound, "No user with id \(id.rawValue.quoted) exists.")
+    }
+
     /// No blog has the id.
-    case blogNotFound(Int64)
-    /// The viewer may not do or see this.
-    case notPermitted(String)
+    public static func blogNotFound(_ id: Int64) -> ProfileError {
+        ProfileError(.notFound, "No blog with id \(id) exists.")
+    }
+
+    /// The viewer may not do or see this; the message says what.
+    public static func notPermitted(_ message: String) -> ProfileError {
+        ProfileError(.notPermitted, message)
+    }
+
     /// The store failed; the message says how.
-    case storage(String)
-    /// Imported data is unusable; each problem names its JSON path.
-    case invalidData([DataProblem])
+    public static func storage(_ message: String) -> ProfileError {
+        ProfileError(.storage, "The database failed: \(message)")
+    }
+
+    /// Another writer held the data; the message says what was not done.
+    public static func conflict(_ message: String) -> ProfileError {
+        ProfileError(.conflict, message)
+    }
+
+    /// Imported data is unusable; nothing was imported.
+    public static func invalidData(_ problems: [DataProblem]) -> ProfileError {
+        let message =
+            problems.count == 1
+            ? "The data is invalid: \(problems[0]); nothing was imported."
+            : "The data has \(problems.count) problems; nothing was imported:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+        return ProfileError(.invalidData, message, problems: problems)
+    }
 
     /// Whether the error says a user or blog does not exist: asking again will not help.
-    public var isNotFound: Bool {
-        switch self {
-        case .userNotFound, .blogNotFound: true
-        case .notPermitted, .storage, .invalidData: false
-        }
-    }
+    public var isNotFound: Bool { kind == .notFound }
 
-    public var errorDescription: String? {
-        switch self {
-        case .userNotFound(let id): "No user with id \(id.rawValue.quoted) exists."
-        case .blogNotFound(let id): "No blog with id \(id) exists."
-        case .notPermitted(let message): message
-        case .storage(let message): "The database failed: \(message)"
-        case .invalidData(let problems):
-            problems.count == 1
-                ? "The data is invalid: \(problems[0]); nothing was imported."
-                : "The data has \(problems.count) problems; nothing was imported:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
-        }
-    }
+    public var errorDescription: String? { message }
 }
 
 /// One problem in a data file: where (a JSON path such as `blogs[3].author`) and what.

@@ -21,9 +21,11 @@ enum LockWait {
             } catch {
                 guard connection.lastErrorWasBusy else { throw error }
                 guard ContinuousClock.now < deadline else {
-                    throw .storage(
+                    // A conflict: the same request may succeed once the other process is done.
+                    let failure = ProfileError.storage(
                         "The database \(path.quoted) is locked by another process (waited \(Self.seconds(timeout)) s); let that process finish (an import or a generate, say) or stop it, then try again, or use another --database."
                     )
+                    throw ProfileError(.conflict, failure.message)
                 }
                 if !noticed {
                     noticed = true

@@ -138,7 +138,11 @@ final class SQLiteConnection: @unchecked Sendable {
                 "The database \(path.quoted) is read-only (its file or folder cannot be written), so this change was not saved; make both writable, or use another --database."
             )
         }
-        return .storage("\(context) in \(path.quoted): \(String(cString: sqlite3_errmsg(handle)))")
+        let code = sqlite3_errcode(handle) & 0xFF
+        let failure = ProfileError.storage("\(context) in \(path.quoted): \(String(cString: sqlite3_errmsg(handle)))")
+        // Another connection held the lock past the busy timeout: the same write may succeed
+        // when tried again.
+        return code == SQLITE_BUSY || code == SQLITE_LOCKED ? ProfileError(.conflict, failure.message) : failure
     }
 
     /// Runs one or more statements without arguments (schema, pragmas).

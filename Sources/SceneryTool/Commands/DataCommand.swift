@@ -188,7 +188,7 @@ struct DataCommand: AsyncParsableCommand {
             }
             switch imported {
             case .success(let dataSet): return dataSet
-            case .failure(ProfileError.invalidData(let found)): problems = found
+            case .failure(let error as ProfileError) where error.kind == .invalidData: problems = error.problems
             case .failure(let error): throw error
             }
             // Point at each problem's line and column, as compilers do.

@@ -55,7 +55,7 @@ package struct SceneSession {
         do {
             _ = try await store.profile(of: id, viewer: nil)
             return true
-        } catch ProfileError.userNotFound {
+        } catch let error as ProfileError where error.kind == .notFound {
             return false
         } catch {
             throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)

@@ -189,7 +189,8 @@ import Testing
         #expect {
             try ProfileDataSet.decode(from: Data("{ not json".utf8))
         } throws: { error in
-            guard case .invalidData(let problems) = error as? ProfileError else { return false }
+            guard let error = error as? ProfileError, error.kind == .invalidData else { return false }
+            let problems = error.problems
             return problems.count == 1 && problems[0].message.hasPrefix("This is not valid JSON")
         }
     }
@@ -216,7 +217,8 @@ import Testing
         #expect {
             try SQLiteProfileStore(path: path)
         } throws: { error in
-            guard case .storage(let message) = error as? ProfileError else { return false }
+            guard let error = error as? ProfileError, error.kind == .storage else { return false }
+            let message = error.message
             return message.contains("has schema version 99, newer than this program knows")
         }
     }
@@ -266,7 +268,8 @@ import Testing
         #expect {
             try SQLiteProfileStore(path: path)
         } throws: { error in
-            guard case .storage(let message) = error as? ProfileError else { return false }
+            guard let error = error as? ProfileError, error.kind == .storage else { return false }
+            let message = error.message
             return message.contains("'\(path)' has schema version -5")
         }
     }
@@ -281,7 +284,8 @@ import Testing
         #expect {
             try SQLiteProfileStore(path: path).exportData()
         } throws: { error in
-            guard case .storage(let message) = error as? ProfileError else { return false }
+            guard let error = error as? ProfileError, error.kind == .storage else { return false }
+            let message = error.message
             return message.contains("'\(path)' holds 1e+300 in likes, row") && message.contains("column blog, which must be an integer")
         }
         do {
@@ -291,7 +295,8 @@ import Testing
         #expect {
             try SQLiteProfileStore(path: path).exportData()
         } throws: { error in
-            guard case .storage(let message) = error as? ProfileError else { return false }
+            guard let error = error as? ProfileError, error.kind == .storage else { return false }
+            let message = error.message
             return message.contains("column created_at, which must be a date between the years 1 and 9999")
         }
     }
