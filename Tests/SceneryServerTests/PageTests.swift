@@ -68,6 +68,7 @@ import Testing
             for uri in [
                 "/scenes/user-profile?user=1", "/scenes/user-profile-zh?user=1", "/", "/preview/user-profile?user=1",
                 "/preview/user-profile/frame?arm.friends-layout=compact&as=2&user=1", "/scenes/user-profile?user=1&arm.friends-layout=compact",
+                "/api/scenes/user-profile?user=1", "/api/scenes/user-profile-zh?user=1", "/api/scenes/user-profile?user=1&arm.friends-layout=compact",
             ] {
                 try await client.execute(uri: uri, method: .get, headers: [.cookie: bob]) { response in
                     for title in ["Through the looking glass", "草稿：下一篇茶会", "DraftModule"] {

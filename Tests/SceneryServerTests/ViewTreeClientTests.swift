@@ -43,6 +43,8 @@ import Testing
             let tree = try JSONDecoder().decode(ViewNode.self, from: Data(root.compactJSON.utf8))
             #expect(tree.node(withID: "blogs/blog.26.like") != nil)
             #expect(tree.node(withID: "sections") == nil, "Bob on Alice's profile: no drafts tab")
+            let own = try await open(client, "/api/scenes/user-profile?user=1", cookie: fixture.cookie(for: "1"))
+            #expect(own["root"]?.compactJSON.contains("DraftModule") == true, "Alice's own profile has her drafts module")
         }
     }
 
