@@ -59,6 +59,16 @@ import Testing
         #expect(assigned.reduce(0, +) == 5, "\(report.output)")
     }
 
+    @Test func impressionsGoToStandardOutputAmongTheStreamWithADash() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["run", "user-profile", "--viewer", "2", "--arg", "user=1", "--impressions", "-"])
+        #expect(result.status == 0, "\(result.error)")
+        let records = result.output.split(separator: "\n").filter { $0.hasPrefix(#"{"arm":"#) || $0.hasPrefix(#"{"kind":"#) }
+        #expect(records.contains { $0.contains(#""kind":"assignment""#) && $0.contains(#""unit":"2""#) })
+        #expect(records.contains { $0.contains(#""kind":"exposure""#) && $0.contains(#""module":"friends""#) })
+        #expect(result.output.contains("┌─ info · UserInfoModule"), "the page is printed too")
+    }
+
     @Test func theReportWarnsOfABrokenSplitAndNotOfAnEvenOne() async throws {
         defer { cli.cleanUp() }
         func log(carousel: Int, compact: Int) throws -> String {

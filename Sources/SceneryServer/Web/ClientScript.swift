@@ -100,7 +100,12 @@ enum ClientScript {
             }
             switch (message.type) {
               case "patch": keepingFocus(() => apply(message.operations)); break;
-              case "reset": keepingFocus(() => { document.getElementById("scene-root").innerHTML = message.html; }); spaceWindows(); break;
+              case "reset":
+                keepingFocus(() => { document.getElementById("scene-root").innerHTML = message.html; });
+                spaceWindows();
+                // New elements (perhaps of a new version of the scene): report them afresh.
+                visible.clear();
+                break;
               case "confirm": ask(message); break;
               case "navigate": closedForGood = true; location.assign(message.url); break;
               case "refused": say(message.message); break;

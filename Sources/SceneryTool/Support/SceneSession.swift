@@ -13,7 +13,7 @@ package struct SessionOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Append experiment assignments, impressions and exposures to this file as JSON lines (read by 'scenery experiments report --log'). A module printed as text counts as seen.",
+            "Append experiment assignments, impressions and exposures to this file as JSON lines (read by 'scenery experiments report --log'); '-' writes them to standard output, among the rest. A module printed as text counts as seen.",
             valueName: "path"))
     var impressions: String?
 
@@ -42,7 +42,7 @@ package struct SceneSession {
         var registry = try await scenes.loadRegistry(services: services)
         if let impressions {
             do {
-                registry.impressionSink = try JSONLinesImpressionSink(path: impressions)
+                registry.impressionSink = impressions == "-" ? JSONLinesImpressionSink() : try JSONLinesImpressionSink(path: impressions)
             } catch {
                 throw CommandFailure(error.message, code: .usage)
             }
