@@ -83,15 +83,7 @@ enum ExperimentBenchmark {
     }
 
     static func probeInFreshProcess(_ mode: String, pages: Int) throws -> String {
-        let process = Process()
-        process.executableURL = URL(filePath: CommandLine.arguments[0])
-        process.arguments = ["--experiment-memory-probe", "\(mode):\(pages)"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return output.trimmingCharacters(in: .whitespacesAndNewlines) + " KiB"
+        try Measure.inFreshProcess(["--experiment-memory-probe", "\(mode):\(pages)"]) + " KiB"
     }
 
     /// One measurement in this (fresh) process: prints the resident memory per page, KiB.

@@ -76,15 +76,7 @@ enum FanOutBenchmark {
     // MARK: Memory
 
     static func probeInFreshProcess(live: Bool, scenes: Int) throws -> String {
-        let process = Process()
-        process.executableURL = URL(filePath: CommandLine.arguments[0])
-        process.arguments = ["--live-memory-probe", "\(live ? "live" : "static"):\(scenes)"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return output.trimmingCharacters(in: .whitespacesAndNewlines) + " KiB"
+        try Measure.inFreshProcess(["--live-memory-probe", "\(live ? "live" : "static"):\(scenes)"]) + " KiB"
     }
 
     /// One measurement in this (fresh) process: prints the resident memory per scene, KiB.

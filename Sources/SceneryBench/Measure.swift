@@ -47,6 +47,20 @@ enum Measure {
         return samples
     }
 
+    /// What this benchmark executable prints when run again with `arguments` (a probe that
+    /// must measure in a fresh process), trimmed.
+    static func inFreshProcess(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(filePath: CommandLine.arguments[0])
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Times one body `rounds` times.
     static func repeated(rounds: Int, _ body: () -> Void) -> Samples {
         withoutActuallyEscaping(body) { interleaved(rounds: rounds, [$0])[0] }

@@ -6,16 +6,9 @@ enum MemoryBenchmark {
     static func run(_ options: BenchmarkOptions) throws -> Table {
         var table = Table("Peak memory: a 100,000-row list", header: ["rendered", "peak RSS"])
         for mode in ["data", "window", "full"] {
-            let process = Process()
-            process.executableURL = URL(filePath: CommandLine.arguments[0])
-            process.arguments = ["--memory-probe", mode]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let output = try Measure.inFreshProcess(["--memory-probe", mode])
             let label = ["data": "nothing (the module's data only)", "window": "a 50-row window", "full": "all 100,000 rows"][mode]!
-            table.add(label, output.trimmingCharacters(in: .whitespacesAndNewlines) + " MiB")
+            table.add(label, output + " MiB")
         }
         table.notes.append("Each case runs in a fresh process and reads VmHWM from /proc/self/status.")
         return table

@@ -174,8 +174,7 @@ extension SceneryServer {
             modulesCountingRows: scene.modulesCountingRows)
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if isNewVisitor, let visitor {
-            response.setCookie(
-                Cookie(name: Self.visitorCookieName, value: visitor, maxAge: 365 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax))
+            response.setCookie(Self.visitorCookie(visitor))
         }
         return response
     }
@@ -198,8 +197,7 @@ extension SceneryServer {
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(fields).compactJSON)))
         if let visitor {
-            response.setCookie(
-                Cookie(name: Self.visitorCookieName, value: visitor, maxAge: 365 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax))
+            response.setCookie(Self.visitorCookie(visitor))
         }
         return response
     }
@@ -216,6 +214,11 @@ extension SceneryServer {
 
     /// The cookie that keeps a signed-out visitor's anonymous id, for experiments.
     static let visitorCookieName = "scenery-visitor"
+
+    /// The cookie that keeps a new visitor's anonymous id for a year.
+    static func visitorCookie(_ visitor: String) -> Cookie {
+        Cookie(name: visitorCookieName, value: visitor, maxAge: 365 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax)
+    }
 
     /// A signed-out visitor's anonymous id: the cookie's, when it holds a well-formed one
     /// (it is no secret: choosing another only moves the visitor to another arm), else a

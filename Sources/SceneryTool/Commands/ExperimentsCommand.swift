@@ -129,7 +129,8 @@ struct ExperimentsCommand: AsyncParsableCommand {
 
         private static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
         private static func pad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
-        private static func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e12 ? "\(Int(value))" : "\(value)" }
+        /// A weight or threshold as written: `50`, not `50.0`.
+        static func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e12 ? "\(Int(value))" : "\(value)" }
         private static func pValue(_ value: Double) -> String { value < 0.0001 ? String(format: "%.1e", value) : String(format: "%.4f", value) }
     }
 }

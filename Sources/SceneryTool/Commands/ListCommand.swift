@@ -58,7 +58,7 @@ struct ListCommand: AsyncParsableCommand {
                 let variants = registry.variantNames(of: id)
                 if !variants.isEmpty { Output.line("      variants: \(variants.joined(separator: ", "))") }
                 for experiment in registry.experiments(of: id) {
-                    let arms = experiment.arms.map { "\($0.name) \($0.weight == $0.weight.rounded() ? "\(Int($0.weight))" : "\($0.weight)")" }
+                    let arms = experiment.arms.map { "\($0.name) \(ExperimentsCommand.ReportCommand.number($0.weight))" }
                     let who = experiment.condition.map { "; when \($0.source)" } ?? ""
                     Output.line("      experiment \(experiment.name): \(arms.joined(separator: ", "))\(who)")
                 }
