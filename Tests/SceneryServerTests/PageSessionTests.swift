@@ -1,6 +1,7 @@
 import Logging
 import Scenery
 import SceneryTesting
+import Synchronization
 import Testing
 
 @testable import SceneryServer
@@ -16,15 +17,35 @@ import Testing
 
     @Test func aPageThatDoesNotReadIsDisconnectedNotBuffered() async {
         let page = session(maxQueued: 16)
-        let (messages, _) = await page.attach(since: 0)
-        // Nobody reads `messages`; every refusal is a message to the page.
+        let socket = StalledSocket()
+        _ = await page.attach(since: 0, socket: socket)
+        // The socket takes no write; every refusal is a message to the page.
         for _ in 0..<16 { await page.receive("not json") }
         #expect(await page.isAttached, "up to the limit, messages wait")
         await page.receive("not json")
         #expect(await !page.isAttached, "past it, the socket is let go (the page reconnects and catches up)")
-        var queued = 0
-        for await _ in messages { queued += 1 }
-        #expect(queued == 16, "what was queued stays bounded")
+        await socket.closed()
+        #expect(socket.writesStarted <= 1, "nothing more is written to a socket that takes nothing")
+    }
+
+    @Test func messagesReachTheSocketInOrder() async throws {
+        let page = session(maxQueued: 256)
+        let socket = RecordingSocket()
+        _ = await page.attach(since: 0, socket: socket)
+        for index in 0..<20 { await page.showErrors("error number \(index).") }
+        let written = await socket.first(20)
+        let order = written.compactMap { text in (0..<20).first { text.contains("error number \($0).") } }
+        #expect(order == Array(0..<20), "messages reach the socket in the order they were sent")
+    }
+
+    @Test func aSocketThatANewerOneReplacedIsClosedAndReadNoMore() async {
+        let page = session(maxQueued: 256)
+        let first = RecordingSocket()
+        let older = await page.attach(since: 0, socket: first)
+        let newer = await page.attach(since: 0, socket: RecordingSocket())
+        await first.closed()
+        #expect(await !page.receive("not json", from: older), "the replaced socket's messages are not read")
+        #expect(await page.receive("not json", from: newer))
     }
 
     @Test func aReconnectGetsTheNumberedMessagesItMissed() async throws {
@@ -33,14 +54,11 @@ import Testing
         registry.addScene(id: "x", source: #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Hi" } } ] }"#)
         let scene = try await registry.assemble("x", for: SceneContext(viewer: nil), host: page.host)
         await page.install(scene, baseline: await scene.takeBaseline())
-        _ = await page.attach(since: 0)
+        _ = await page.attach(since: 0, socket: RecordingSocket())
         for _ in 0..<3 { await page.receive(#"{"type":"resync"}"#) }  // three numbered messages
-        let (messages, _) = await page.attach(since: 1)
-        var replayed: [String] = []
-        for await text in messages {
-            replayed.append(text)
-            if replayed.count == 2 { break }
-        }
+        let socket = RecordingSocket()
+        _ = await page.attach(since: 1, socket: socket)
+        let replayed = await socket.first(2)
         #expect(replayed.allSatisfy { $0.contains(#""type":"reset""#) })
         #expect(replayed.map { $0.contains(#""sequence":2"#) || $0.contains(#""sequence":3"#) } == [true, true])
     }
@@ -54,17 +72,65 @@ import Testing
         registry.addScene(id: "x", source: #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Hi" } } ] }"#)
         let scene = try await registry.assemble("x", for: SceneContext(viewer: nil), host: page.host)
         await page.install(scene, baseline: await scene.takeBaseline())
-        let (messages, _) = await page.attach(since: 0)
+        let socket = RecordingSocket()
+        _ = await page.attach(since: 0, socket: socket)
         // A forged page floods reports: of its one module, and of nodes it does not show.
         for _ in 0..<50 { await page.receive(#"{"type":"visibility","node":"t","fraction":1}"#) }
         await page.receive(#"{"type":"visibility","node":"elsewhere","fraction":1}"#)
         await page.receive(#"{"type":"visibility","node":"t/title","fraction":1}"#)
         #expect(journal.records(.impression).map(\.module) == ["t"])
-        var refusals: [String] = []
-        for await text in messages {
-            refusals.append(text)
-            if refusals.count == 2 { break }
-        }
+        let refusals = await socket.first(2)
         #expect(refusals.allSatisfy { $0 == #"{"message":"That is not on this page; nothing was counted.","type":"refused"}"# }, "\(refusals)")
+    }
+}
+
+/// A page socket that keeps what is written, for a test to read in order.
+private final class RecordingSocket: PageSocket {
+    private let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+    private let (closes, closing) = AsyncStream.makeStream(of: Void.self)
+
+    func write(_ text: String) async throws { continuation.yield(text) }
+    func close() async {
+        continuation.finish()
+        closing.finish()
+    }
+
+    /// The first `count` messages written (fewer if the socket closed before).
+    func first(_ count: Int) async -> [String] {
+        var written: [String] = []
+        for await text in stream {
+            written.append(text)
+            if written.count == count { break }
+        }
+        return written
+    }
+
+    /// Returns once the session closed the socket.
+    func closed() async {
+        for await _ in closes {}
+    }
+}
+
+/// A page socket whose writes never complete until it is closed: a page that reads nothing.
+private final class StalledSocket: PageSocket {
+    private let started = Mutex(0)
+    private let (gate, opening) = AsyncStream.makeStream(of: Void.self)
+    private let (closes, closing) = AsyncStream.makeStream(of: Void.self)
+
+    var writesStarted: Int { started.withLock { $0 } }
+
+    func write(_ text: String) async throws {
+        started.withLock { $0 += 1 }
+        for await _ in gate {}
+        throw CancellationError()
+    }
+
+    func close() async {
+        opening.finish()
+        closing.finish()
+    }
+
+    func closed() async {
+        for await _ in closes {}
     }
 }

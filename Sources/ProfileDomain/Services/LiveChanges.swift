@@ -20,15 +20,13 @@ public final class LiveChanges: Sendable {
     private struct Following {
         let entities: Set<ProfileChange>
         let changes: ProfileChanges
-        let task: Task<Void, Never>
         let apply: @Sendable (ProfileChange) async -> Void
         /// Which `follow` this is: a retry of an earlier one is dropped.
         let generation: Int
 
-        /// Unsubscribes at once (the feed forgets it now, not when the task next waits).
+        /// Unsubscribes at once: the feed forgets it, and a change being applied is the last.
         func end() {
             changes.end()
-            task.cancel()
         }
     }
 
@@ -64,14 +62,12 @@ public final class LiveChanges: Sendable {
         current.withLock { current in
             if current?.entities == entities { return }
             current?.end()
+            // No task waits for changes: one runs while changes wait to be applied, so a page
+            // that shows something nobody changes holds no task for it.
             let changes = feed.changes(to: entities)
-            let task = Task(priority: .utility) {
-                for await change in changes {
-                    await apply(change)
-                }
-            }
+            changes.subscription.handle(priority: .utility, apply)
             let generation = generations.add(1, ordering: .relaxed).newValue
-            current = Following(entities: entities, changes: changes, task: task, apply: apply, generation: generation)
+            current = Following(entities: entities, changes: changes, apply: apply, generation: generation)
         }
         return missed
     }

@@ -43,6 +43,15 @@ public struct ProfileChanges: AsyncSequence, Sendable {
             var waiting: [ProfileChange] = []
             var waiter: CheckedContinuation<ProfileChange?, Never>?
             var hasEnded = false
+            /// Who takes the changes when nothing iterates (``handle(priority:_:)``), and
+            /// whether a task is handing them over now.
+            var handler: Handler?
+            var isDraining = false
+        }
+
+        private struct Handler {
+            let priority: TaskPriority
+            let apply: @Sendable (ProfileChange) async -> Void
         }
 
         private let state = Locked(State())
@@ -69,6 +78,40 @@ public struct ProfileChanges: AsyncSequence, Sendable {
                 return nil
             }
             waiter?.resume(returning: change)
+            startDrainingIfNeeded()
+        }
+
+        /// Hands every change to `apply`, one at a time and in order, from a task that runs
+        /// only while changes wait: a subscriber that is not iterating holds no task while
+        /// nothing changes. Use it instead of iterating, not beside it.
+        func handle(priority: TaskPriority, _ apply: @escaping @Sendable (ProfileChange) async -> Void) {
+            state.withLock { $0.handler = Handler(priority: priority, apply: apply) }
+            startDrainingIfNeeded()
+        }
+
+        private func startDrainingIfNeeded() {
+            let handler = state.withLock { state -> Handler? in
+                guard let handler = state.handler, !state.isDraining, !state.hasEnded, !state.waiting.isEmpty else { return nil }
+                state.isDraining = true
+                return handler
+            }
+            guard let handler else { return }
+            Task(priority: handler.priority) {
+                while let change = self.takeForHandler() {
+                    await handler.apply(change)
+                }
+            }
+        }
+
+        /// The next change for the handler, or `nil` (and no task draining) when none waits.
+        private func takeForHandler() -> ProfileChange? {
+            state.withLock { state in
+                guard !state.hasEnded, !state.waiting.isEmpty else {
+                    state.isDraining = false
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
         }
 
         /// How many changes wait (at most one per entity followed, plus `everything`).
@@ -96,6 +139,7 @@ public struct ProfileChanges: AsyncSequence, Sendable {
                 guard !state.hasEnded else { return (nil, false) }
                 state.hasEnded = true
                 state.waiting = []
+                state.handler = nil
                 defer { state.waiter = nil }
                 return (state.waiter, true)
             }

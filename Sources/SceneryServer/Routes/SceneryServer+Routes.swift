@@ -56,7 +56,7 @@ extension SceneryServer {
         router.ws("/live") { request, _ in
             self.mayUpgrade(request) ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, context in
-            try await self.live(inbound: inbound, outbound: outbound, request: context.request)
+            try await self.live(inbound: inbound, outbound: outbound, request: context.request, channel: context.requestContext.channel)
         }
         return router
     }
@@ -423,7 +423,7 @@ extension SceneryServer {
         return request.uri.queryParameters["session"] != nil
     }
 
-    func live(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, request: Request) async throws {
+    func live(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, request: Request, channel: any Channel) async throws {
         let id = request.uri.queryParameters["session"].map(String.init) ?? ""
         let since = request.uri.queryParameters["since"].flatMap { Int($0) } ?? 0
         // The page says which version of the page protocol it speaks; one from another
@@ -447,31 +447,21 @@ extension SceneryServer {
             try await outbound.close(.policyViolation, reason: "This page belongs to another sign-in; load it again.")
             return
         }
-        let (messages, connection) = await session.attach(since: since)
+        // The session writes to the socket from a task of its own while it has something to
+        // send; this task reads what the page sends until the socket closes.
+        let connection = await session.attach(since: since, socket: WebSocketPageSocket(outbound: outbound, channel: channel))
         defer { Task { await session.detach(connection) } }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await text in messages { try await outbound.write(.text(text)) }
-                // The session closed the stream: a newer socket took over, or the page read too slowly.
-                if !Task.isCancelled { try await outbound.close(.normalClosure, reason: nil) }
+        // A frame that is too large or not UTF-8 ends this loop with an error that closes
+        // the socket with the matching code; the session stays for a reconnect.
+        for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
+            let text: String
+            if case .text(let received) = message { text = received } else { text = "" }
+            // A socket the session let go of (a newer one took over) is read no more.
+            guard await session.receive(text, from: connection) else { break }
+            if await session.isAbusive {
+                try await outbound.close(.policyViolation, reason: "Too many refused messages.")
+                break
             }
-            group.addTask {
-                // A frame that is too large or not UTF-8 ends this loop with an error that
-                // closes the socket with the matching code; the session stays for a reconnect.
-                for try await message in inbound.messages(maxSize: self.configuration.maxMessageSize) {
-                    guard case .text(let text) = message else {
-                        await session.receive("")
-                        continue
-                    }
-                    await session.receive(text)
-                    if await session.isAbusive {
-                        try await outbound.close(.policyViolation, reason: "Too many refused messages.")
-                        break
-                    }
-                }
-            }
-            _ = try await group.next()
-            group.cancelAll()
         }
     }
 }

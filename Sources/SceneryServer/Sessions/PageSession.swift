@@ -51,17 +51,20 @@ actor PageSession {
     /// Messages to the page: numbered, the recent ones kept for replay.
     private var pageSequence = 0
     private var recent: [(sequence: Int, text: String)] = []
-    /// The open socket, if any.
-    private var outbox: AsyncStream<String>.Continuation?
+    /// The open socket, if any, and the messages waiting to be written to it.
+    private var socket: Attachment?
     private var connection = 0
     private var detachedSince: ContinuousClock.Instant?
     private let created = ContinuousClock.now
     private var bucket: TokenBucket
     private var refusedInARow = 0
     /// Controls the page activated, run one at a time in order; and where the page wants
-    /// each long list's window, run apart so a slow action never holds a scroll back.
-    private var events: AsyncStream<NodeID>.Continuation?
-    private var windowMoves: AsyncStream<(ModuleID, Int)>.Continuation?
+    /// its long list's window (the newest move wins), run apart so a slow action never holds
+    /// a scroll back. Each queue has a task only while it has work: an idle page holds none.
+    private var queuedEvents: [NodeID] = []
+    private var isRunningEvents = false
+    private var pendingMove: (module: ModuleID, start: Int)?
+    private var isMovingWindow = false
     /// Where the page's window of each long list starts (kept for a scene replaced by a new version).
     private var windowStarts: [ModuleID: Int] = [:]
     private var confirmations: [Int: CheckedContinuation<Bool, Never>] = [:]
@@ -93,27 +96,6 @@ actor PageSession {
     /// arrived meanwhile and are newer apply next.
     func install(_ scene: SceneInstance, baseline: SceneSnapshot) {
         self.scene = scene
-        // Events run one after another, apart from the socket, so that a confirmation's
-        // answer can arrive while an event waits for it. At most `queuedActions` wait; the
-        // page is told when one more is refused.
-        let (controls, controlContinuation) = AsyncStream.makeStream(
-            of: NodeID.self, bufferingPolicy: .bufferingOldest(Self.queuedActions))
-        events = controlContinuation
-        Task { [weak self] in
-            for await node in controls {
-                guard let self else { return }
-                await self.run(node)
-            }
-        }
-        // Window moves only say where the page is now: the newest one wins.
-        let (moves, moveContinuation) = AsyncStream.makeStream(of: (ModuleID, Int).self, bufferingPolicy: .bufferingNewest(1))
-        windowMoves = moveContinuation
-        Task { [weak self] in
-            for await (module, start) in moves {
-                guard let self else { return }
-                await self.moveWindow(of: module, to: start)
-            }
-        }
         if !takeIn(baseline, sendingWholeScene: false) { Task { await resetPage() } }
     }
 
@@ -193,14 +175,43 @@ actor PageSession {
             recent.append((sequence, text))
             if recent.count > configuration.replayedUpdates { recent.removeFirst(recent.count - configuration.replayedUpdates) }
         }
-        guard let outbox else { return }
-        if case .dropped = outbox.yield(text) {
+        guard socket != nil else { return }
+        guard socket!.unwritten < configuration.maxQueuedMessages else {
             // The page does not read: close its socket; it reconnects and catches up.
             logger.notice("page \(id): more than \(configuration.maxQueuedMessages) messages unread; closing its socket")
-            outbox.finish()
-            self.outbox = nil
+            letGoOfSocket()
             detachedSince = .now
+            return
         }
+        socket!.queue.append(text)
+        if !socket!.isWriting {
+            socket!.isWriting = true
+            let number = socket!.number
+            Task { await writeQueuedMessages(to: number) }
+        }
+    }
+
+    /// Writes what waits for socket `number`, in order, until nothing does (or the socket is
+    /// gone); a message sent meanwhile joins the queue.
+    private func writeQueuedMessages(to number: Int) async {
+        while let attached = socket, attached.number == number, !attached.queue.isEmpty {
+            let text = socket!.queue.removeFirst()
+            socket!.inFlight = true
+            defer { if socket?.number == number { socket!.inFlight = false } }
+            do {
+                try await attached.socket.write(text)
+            } catch {
+                break  // the socket is closing; its reader detaches it
+            }
+        }
+        if socket?.number == number { socket!.isWriting = false }
+    }
+
+    /// Closes the attached socket, if any, and forgets it and what waited for it.
+    private func letGoOfSocket() {
+        guard let attached = socket else { return }
+        socket = nil
+        Task { await attached.socket.close() }
     }
 
     /// Sends the page the whole scene (a numbered reset), as its copy now stands.
@@ -213,7 +224,7 @@ actor PageSession {
     }
 
     func confirm(_ confirmation: Confirmation) async -> Bool {
-        guard outbox != nil, !hasEnded else { return false }
+        guard socket != nil, !hasEnded else { return false }
         let number = nextConfirmation
         nextConfirmation += 1
         send(.confirm(question: number, confirmation))
@@ -242,18 +253,17 @@ actor PageSession {
 
     // MARK: Page → scene
 
-    /// Attaches a socket: replays what the page missed since `since`, or the whole scene.
-    /// Returns the stream of messages to write and the connection's number.
-    func attach(since: Int) -> (AsyncStream<String>, Int) {
-        outbox?.finish()
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(configuration.maxQueuedMessages))
-        outbox = continuation
+    /// Attaches a socket (closing the one attached before): replays what the page missed
+    /// since `since`, or the whole scene. Returns the connection's number.
+    func attach(since: Int, socket newSocket: any PageSocket) -> Int {
+        letGoOfSocket()
         connection += 1
+        socket = Attachment(number: connection, socket: newSocket)
         detachedSince = nil
         refusedInARow = 0
         if since < pageSequence {
             if let first = recent.first, first.sequence <= since + 1, since >= 0 {
-                for message in recent where message.sequence > since { continuation.yield(message.text) }
+                for message in recent where message.sequence > since { replay(message.text) }
             } else {
                 Task { await resetPage() }
             }
@@ -262,17 +272,34 @@ actor PageSession {
             // number): give it the whole scene.
             Task { await resetPage() }
         }
-        return (stream, connection)
+        return connection
+    }
+
+    /// Queues a message kept for replay (it is in `recent` already).
+    private func replay(_ text: String) {
+        socket?.queue.append(text)
+        if socket?.isWriting == false {
+            socket!.isWriting = true
+            let number = socket!.number
+            Task { await writeQueuedMessages(to: number) }
+        }
     }
 
     /// The socket `connection` closed.
     func detach(_ connection: Int) {
         guard connection == self.connection else { return }
-        outbox?.finish()
-        outbox = nil
+        socket = nil
         detachedSince = .now
         for (_, waiting) in confirmations { waiting.resume(returning: false) }
         confirmations = [:]
+    }
+
+    /// What socket `connection` sent; returns `false`, reading nothing, when that socket
+    /// is no longer the page's (a newer one took over, or it was let go).
+    func receive(_ text: String, from connection: Int) async -> Bool {
+        guard connection == self.connection, socket != nil else { return false }
+        await receive(text)
+        return true
     }
 
     /// What the page sent (``PageProtocol/ClientMessage``). Anything but a known control,
@@ -307,8 +334,14 @@ actor PageSession {
                 return
             }
             refusedInARow = 0
-            if case .dropped = events?.yield(node) {
+            guard queuedEvents.count < Self.queuedActions else {
                 refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full")
+                return
+            }
+            queuedEvents.append(node)
+            if !isRunningEvents {
+                isRunningEvents = true
+                Task { await runQueuedEvents() }
             }
         case .window(let module, let start):
             // The page scrolled a long list: where its window should start now.
@@ -321,7 +354,11 @@ actor PageSession {
                 return
             }
             refusedInARow = 0
-            windowMoves?.yield((module, start))
+            pendingMove = (module, start)
+            if !isMovingWindow {
+                isMovingWindow = true
+                Task { await movePendingWindow() }
+            }
         case .answer(let question, let accept):
             guard let waiting = confirmations.removeValue(forKey: question) else {
                 refuse("No question is waiting for that answer.", logged: "answer to no confirmation")
@@ -365,7 +402,7 @@ actor PageSession {
     }
 
     /// Whether a socket is attached.
-    var isAttached: Bool { outbox != nil }
+    var isAttached: Bool { socket != nil }
 
     /// Whether a page that keeps sending what is refused should be disconnected.
     var isAbusive: Bool { refusedInARow > 100 }
@@ -391,11 +428,25 @@ actor PageSession {
         }
     }
 
-    /// Moves the window of a module's long list; the change reaches the page as patches.
-    private func moveWindow(of module: ModuleID, to start: Int) async {
-        guard let scene, !hasEnded, let rows = configuration.rowWindow else { return }
-        windowStarts[module] = start
-        await scene.setWindow(RowWindow(start: start, count: rows), for: module)
+    /// Moves windows of long lists to where the page last asked, until no move waits; the
+    /// changes reach the page as patches.
+    private func movePendingWindow() async {
+        while let (module, start) = pendingMove, let scene, !hasEnded, let rows = configuration.rowWindow {
+            pendingMove = nil
+            windowStarts[module] = start
+            await scene.setWindow(RowWindow(start: start, count: rows), for: module)
+        }
+        isMovingWindow = false
+    }
+
+    /// Runs the events the page asked for, one after another in order, until none waits.
+    /// Apart from the socket, so that a confirmation's answer can arrive while an event
+    /// waits for it.
+    private func runQueuedEvents() async {
+        while !queuedEvents.isEmpty, !hasEnded {
+            await run(queuedEvents.removeFirst())
+        }
+        isRunningEvents = false
     }
 
     /// Runs an event the page asked for, against the page's current tree.
@@ -411,7 +462,7 @@ actor PageSession {
 
     /// Whether the session has outlived its socket's grace period or never got one.
     func isExpired(now: ContinuousClock.Instant) -> Bool {
-        if outbox != nil { return false }
+        if socket != nil { return false }
         if let detachedSince { return now - detachedSince > configuration.reconnectGrace }
         return now - created > configuration.attachTimeout
     }
@@ -420,10 +471,9 @@ actor PageSession {
     func end() async {
         guard !hasEnded else { return }
         hasEnded = true
-        outbox?.finish()
-        outbox = nil
-        events?.finish()
-        windowMoves?.finish()
+        letGoOfSocket()
+        queuedEvents = []
+        pendingMove = nil
         for (_, waiting) in confirmations { waiting.resume(returning: false) }
         confirmations = [:]
         impressionTimer?.cancel()
@@ -451,5 +501,21 @@ actor PageSession {
         await next.appear()
         scene = next
         if !takeIn(await next.takeBaseline(), sendingWholeScene: true) { await resetPage() }
+    }
+}
+
+extension PageSession {
+    /// An attached socket and what waits to be written to it.
+    private struct Attachment {
+        let number: Int
+        let socket: any PageSocket
+        var queue: [String] = []
+        /// Whether a message taken from the queue is being written.
+        var inFlight = false
+        /// Whether a task is writing the queue.
+        var isWriting = false
+
+        /// Messages sent and not yet written: queued, or being written.
+        var unwritten: Int { queue.count + (inFlight ? 1 : 0) }
     }
 }

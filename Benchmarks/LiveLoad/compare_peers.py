@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Scenery beside a Python LiveView port (pyview-web) on the same ten-row page, with the same
+client: idle memory per live page, and event-to-update latency while the pages are open. A
+benchmark you run, not a test.
+
+    swift build -c release --product scenery
+    pip install pyview-web uvicorn websockets
+    python3 Benchmarks/LiveLoad/compare_peers.py --pages 1000
+
+The page: ten of Alice's blogs, each with its title, byline, excerpt, like count and a Like
+button (`Scenes/ten-rows.json` for Scenery, `Peer/ten_rows.py` for pyview-web). For each
+server, in turn and each fresh: open N live pages (load the page, then its socket, as a
+browser does), wait a second, read the server's RSS; then send `--events` likes, one at a
+time, each from a random page, and time each to the update it causes on that page.
+Scenery's like is a real write that also reaches every other open page (live data);
+pyview-web's changes the acting page's state only.
+"""
+import argparse
+import asyncio
+import json
+import os
+import pathlib
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+import websockets
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from live_load import ROOT, http, percentile, rss_kib, sign_in  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+class SceneryPage:
+    """A Scenery page: GET makes its page session, the socket speaks the page protocol."""
+
+    @staticmethod
+    async def load(host, port, cookie):
+        status, _, content, _ = await http(host, port, "GET", "/scenes/ten-rows?user=1", {"Cookie": cookie})
+        assert status == 200, status
+        return re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
+
+    @classmethod
+    async def connect(cls, host, port, cookie, session):
+        socket = await websockets.connect(
+            f"ws://{host}:{port}/live?session={session}&since=0&protocol=1",
+            additional_headers={"Cookie": cookie, "Origin": f"http://{host}:{port}"}, max_queue=None, ping_interval=None)
+        return cls(socket)
+
+    def __init__(self, socket):
+        self.socket, self.waiting = socket, None
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self):
+        async for message in self.socket:
+            if '"type":"patch"' in message and self.waiting and not self.waiting.done():
+                self.waiting.set_result(time.perf_counter())
+
+    async def like(self, blog):
+        self.waiting = asyncio.get_running_loop().create_future()
+        started = time.perf_counter()
+        await self.socket.send(json.dumps({"type": "event", "node": f"blogs/blog.{blog}.like"}))
+        return await asyncio.wait_for(self.waiting, timeout=30) - started
+
+
+class PeerPage:
+    """A pyview-web page: GET renders it statelessly, the socket joins the LiveView (Phoenix's
+    channel protocol) and keeps its state."""
+
+    @staticmethod
+    async def load(host, port, _cookie):
+        status, _, content, _ = await http(host, port, "GET", "/")
+        assert status == 200, status
+        return content.decode()
+
+    @classmethod
+    async def connect(cls, host, port, _cookie, text):
+        token = re.search(r'name="csrf-token" content="([^"]+)"', text).group(1)
+        session = re.search(r'data-phx-session="([^"]+)"', text).group(1)
+        topic = "lv:" + re.search(r'id="(phx-[^"]+)"', text).group(1)
+        socket = await websockets.connect(f"ws://{host}:{port}/live/websocket?_csrf_token={token}&vsn=2.0.0",
+                                          max_queue=None, ping_interval=None)
+        await socket.send(json.dumps(["1", "1", topic, "phx_join",
+                                      {"url": f"http://{host}:{port}/", "params": {"_csrf_token": token}, "session": session, "static": ""}]))
+        reply = json.loads(await socket.recv())
+        assert reply[3] == "phx_reply" and reply[4]["status"] == "ok", reply
+        return cls(socket, topic)
+
+    def __init__(self, socket, topic):
+        self.socket, self.topic, self.reference, self.waiting = socket, topic, 1, None
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self):
+        async for message in self.socket:
+            if self.waiting and not self.waiting.done() and json.loads(message)[1] == str(self.reference):
+                self.waiting.set_result(time.perf_counter())
+
+    async def like(self, blog):
+        self.reference += 1
+        self.waiting = asyncio.get_running_loop().create_future()
+        started = time.perf_counter()
+        await self.socket.send(json.dumps(["1", str(self.reference), self.topic, "event",
+                                           {"type": "click", "event": "like", "value": {"id": str(blog)}}]))
+        return await asyncio.wait_for(self.waiting, timeout=30) - started
+
+
+async def measure(kind, host, port, pid, pages, events):
+    cookie = await sign_in(host, port, "2") if kind is SceneryPage else None
+    await asyncio.sleep(0.5)
+    before = rss_kib(pid)
+    loaded = [await kind.load(host, port, cookie) for _ in range(pages)]
+    await asyncio.sleep(1)
+    without_sockets = rss_kib(pid)  # what a page holds before its socket opens (pyview-web: nothing)
+    opened = [await kind.connect(host, port, cookie, page) for page in loaded]
+    await asyncio.sleep(1)
+    idle = rss_kib(pid)
+    latencies = [await random.choice(opened).like(random.randint(18, 27)) for _ in range(events)]
+    for page in opened:
+        await page.socket.close()
+    return ((idle - before) / pages, (without_sockets - before) / pages), latencies
+
+
+def start(command, environment=None):
+    server = subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return server
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pages", type=int, nargs="+", default=[1000], help="open pages, each count on fresh servers")
+    parser.add_argument("--events", type=int, default=300, help="likes sent one at a time while the pages are open")
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
+    parser.add_argument("--peer-port", type=int, default=8765)
+    parser.add_argument("--peer-ws", default="wsproto", help="uvicorn's WebSocket implementation for the peer (wsproto or websockets)")
+    arguments = parser.parse_args()
+    machine = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2; nproc"], capture_output=True, text=True).stdout.split("\n")
+    print(f"machine: {machine[0].strip()}, {machine[1]} cores; load average {open('/proc/loadavg').read().split()[:3]}")
+    for count in arguments.pages:
+        directory = tempfile.mkdtemp(prefix="scenery-peers-")
+        environment = dict(os.environ, SCENERY_DATABASE=os.path.join(directory, "demo.sqlite"))
+        limits = ["--max-pages-per-viewer", str(count + 1), "--max-pages-per-address", str(count + 1)]
+        scenery = start([arguments.binary, "serve", "--port", "0", "--scenes", str(HERE / "Scenes"), "--window-rows", "10", *limits], environment)
+        try:
+            address = urllib.parse.urlparse(scenery.stdout.readline().strip().removeprefix("Listening on "))
+            memory, latencies = asyncio.run(measure(SceneryPage, address.hostname, address.port, scenery.pid, count, arguments.events))
+            report("Scenery", count, memory, latencies)
+        finally:
+            scenery.terminate()
+            scenery.wait(timeout=10)
+        peer = start([sys.executable, "-m", "uvicorn", "--app-dir", str(HERE / "Peer"), "ten_rows:app", "--port", str(arguments.peer_port),
+                      "--log-level", "warning", "--ws", arguments.peer_ws])
+        try:
+            for _ in range(100):  # until it accepts connections
+                try:
+                    asyncio.run(http("127.0.0.1", arguments.peer_port, "GET", "/"))
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            memory, latencies = asyncio.run(measure(PeerPage, "127.0.0.1", arguments.peer_port, peer.pid, count, arguments.events))
+            report("pyview-web", count, memory, latencies)
+        finally:
+            peer.terminate()
+            peer.wait(timeout=10)
+
+
+def report(name, pages, memory, latencies):
+    print(f"{name:>10}, {pages} pages: idle {memory[0]:.1f} KiB per page ({memory[1]:.1f} before its socket opens); {len(latencies)} likes, event → update "
+          f"p50 {statistics.median(latencies) * 1000:.2f} ms, p99 {percentile(latencies, 0.99) * 1000:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
