@@ -6,7 +6,7 @@ page. With --fanout, N pages of Alice's profile (signed in as several people, an
 out) wait while one more page likes a blog, round after round: the time from the like to
 each page's patch of that row (p50, p99, and the last page). A benchmark you run, not a test.
 
-    swift build -c release --product scenery
+    swift build -c release --product scenery && swift build -c release --product scenery-serve
     python3 Benchmarks/LiveLoad/live_load.py --sessions 100 1000
     python3 Benchmarks/LiveLoad/live_load.py --fanout --sessions 100 1000
 

@@ -10,25 +10,59 @@ public struct EventDescriptor: Sendable, Hashable, Codable {
     /// The event's name, such as `blog.like`.
     public var name: String
     /// Data the event carries, such as the id of the blog.
-    public var payload: [String: JSONValue]
+    public var payload: [String: JSONValue] {
+        get { fields.dictionary }
+        set { fields = Fields(newValue) }
+    }
+
+    /// The payload as kept: most controls send one field (a blog's id), kept in a small box
+    /// instead of a dictionary (about a third of the memory), since a live page holds a
+    /// descriptor per control.
+    private var fields: Fields
 
     /// Creates a descriptor.
     public init(_ name: String, payload: [String: JSONValue] = [:]) {
         self.name = name
-        self.payload = payload
+        self.fields = Fields(payload)
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
-        payload = try container.decodeIfPresent([String: JSONValue].self, forKey: .payload) ?? [:]
+        fields = Fields(try container.decodeIfPresent([String: JSONValue].self, forKey: .payload) ?? [:])
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
-        if !payload.isEmpty { try container.encode(payload, forKey: .payload) }
+        if fields != .none { try container.encode(payload, forKey: .payload) }
     }
 
     private enum CodingKeys: String, CodingKey { case name, payload }
+}
+
+extension EventDescriptor {
+    /// A payload in its canonical form: none, one field, or a dictionary of two or more
+    /// (so equal payloads are kept alike, and equality and hashing hold).
+    private enum Fields: Sendable, Hashable {
+        case none
+        indirect case one(String, JSONValue)
+        case many([String: JSONValue])
+
+        init(_ payload: [String: JSONValue]) {
+            switch payload.count {
+            case 0: self = .none
+            case 1: self = .one(payload.first!.key, payload.first!.value)
+            default: self = .many(payload)
+            }
+        }
+
+        var dictionary: [String: JSONValue] {
+            switch self {
+            case .none: [:]
+            case .one(let key, let value): [key: value]
+            case .many(let payload): payload
+            }
+        }
+    }
 }
