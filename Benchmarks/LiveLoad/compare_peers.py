@@ -141,6 +141,7 @@ def main():
     parser.add_argument("--pages", type=int, nargs="+", default=[1000], help="open pages, each count on fresh servers")
     parser.add_argument("--events", type=int, default=300, help="likes sent one at a time while the pages are open")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
+    parser.add_argument("--scenery-only", action="store_true", help="measure Scenery alone (to compare two builds of it)")
     parser.add_argument("--peer-port", type=int, default=8765)
     parser.add_argument("--peer-ws", default="wsproto", help="uvicorn's WebSocket implementation for the peer (wsproto or websockets)")
     arguments = parser.parse_args()
@@ -158,6 +159,8 @@ def main():
         finally:
             scenery.terminate()
             scenery.wait(timeout=10)
+        if arguments.scenery_only:
+            continue
         peer = start([sys.executable, "-m", "uvicorn", "--app-dir", str(HERE / "Peer"), "ten_rows:app", "--port", str(arguments.peer_port),
                       "--log-level", "warning", "--ws", arguments.peer_ws])
         try:

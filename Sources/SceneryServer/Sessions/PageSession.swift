@@ -186,25 +186,39 @@ actor PageSession {
         socket!.queue.append(text)
         if !socket!.isWriting {
             socket!.isWriting = true
-            let number = socket!.number
-            Task { await writeQueuedMessages(to: number) }
+            let (number, priority) = (socket!.number, socket!.priority)
+            startWriting(to: number, priority: priority)
         }
     }
 
     /// Writes what waits for socket `number`, in order, until nothing does (or the socket is
-    /// gone); a message sent meanwhile joins the queue.
-    private func writeQueuedMessages(to number: Int) async {
-        while let attached = socket, attached.number == number, !attached.queue.isEmpty {
-            let text = socket!.queue.removeFirst()
-            socket!.inFlight = true
-            defer { if socket?.number == number { socket!.inFlight = false } }
-            do {
-                try await attached.socket.write(text)
-            } catch {
-                break  // the socket is closing; its reader detaches it
+    /// gone), from a task apart from the session's; a message sent meanwhile joins the queue.
+    private func startWriting(to number: Int, priority: TaskPriority) {
+        Task(priority: priority) { [weak self] in
+            while let (socket, text) = await self?.nextMessage(for: number) {
+                do {
+                    try await socket.write(text)
+                } catch {
+                    break  // the socket is closing; its reader detaches it
+                }
             }
+            await self?.stopWriting(to: number)
         }
-        if socket?.number == number { socket!.isWriting = false }
+    }
+
+    /// The next message for socket `number` and the socket, or `nil` when none waits.
+    private func nextMessage(for number: Int) -> (any PageSocket, String)? {
+        guard socket?.number == number else { return nil }
+        socket!.inFlight = false
+        guard !socket!.queue.isEmpty else { return nil }
+        socket!.inFlight = true
+        return (socket!.socket, socket!.queue.removeFirst())
+    }
+
+    private func stopWriting(to number: Int) {
+        guard socket?.number == number else { return }
+        socket!.inFlight = false
+        socket!.isWriting = false
     }
 
     /// Closes the attached socket, if any, and forgets it and what waited for it.
@@ -258,7 +272,10 @@ actor PageSession {
     func attach(since: Int, socket newSocket: any PageSocket) -> Int {
         letGoOfSocket()
         connection += 1
-        socket = Attachment(number: connection, socket: newSocket)
+        // Writes run at the priority of the task that reads the socket (a person's page),
+        // whatever task sent the message: an update from a live refetch, which runs at a
+        // lower priority, must not hold back the answer to a person's own action behind it.
+        socket = Attachment(number: connection, socket: newSocket, priority: Task.currentPriority)
         detachedSince = nil
         refusedInARow = 0
         if since < pageSequence {
@@ -280,8 +297,8 @@ actor PageSession {
         socket?.queue.append(text)
         if socket?.isWriting == false {
             socket!.isWriting = true
-            let number = socket!.number
-            Task { await writeQueuedMessages(to: number) }
+            let (number, priority) = (socket!.number, socket!.priority)
+            startWriting(to: number, priority: priority)
         }
     }
 
@@ -341,7 +358,9 @@ actor PageSession {
             queuedEvents.append(node)
             if !isRunningEvents {
                 isRunningEvents = true
-                Task { await runQueuedEvents() }
+                Task { [weak self] in
+                    while let node = await self?.nextQueuedEvent() { await self?.run(node) }
+                }
             }
         case .window(let module, let start):
             // The page scrolled a long list: where its window should start now.
@@ -357,7 +376,9 @@ actor PageSession {
             pendingMove = (module, start)
             if !isMovingWindow {
                 isMovingWindow = true
-                Task { await movePendingWindow() }
+                Task { [weak self] in
+                    while let (module, start) = await self?.nextWindowMove() { await self?.moveWindow(of: module, to: start) }
+                }
             }
         case .answer(let question, let accept):
             guard let waiting = confirmations.removeValue(forKey: question) else {
@@ -428,25 +449,33 @@ actor PageSession {
         }
     }
 
-    /// Moves windows of long lists to where the page last asked, until no move waits; the
-    /// changes reach the page as patches.
-    private func movePendingWindow() async {
-        while let (module, start) = pendingMove, let scene, !hasEnded, let rows = configuration.rowWindow {
-            pendingMove = nil
-            windowStarts[module] = start
-            await scene.setWindow(RowWindow(start: start, count: rows), for: module)
+    /// Where the page last asked a long list's window to be, or `nil` (and no task moving
+    /// windows) when no move waits.
+    private func nextWindowMove() -> (ModuleID, Int)? {
+        guard let move = pendingMove, !hasEnded else {
+            isMovingWindow = false
+            return nil
         }
-        isMovingWindow = false
+        pendingMove = nil
+        return move
     }
 
-    /// Runs the events the page asked for, one after another in order, until none waits.
-    /// Apart from the socket, so that a confirmation's answer can arrive while an event
-    /// waits for it.
-    private func runQueuedEvents() async {
-        while !queuedEvents.isEmpty, !hasEnded {
-            await run(queuedEvents.removeFirst())
+    /// Moves the window of a module's long list; the change reaches the page as patches.
+    private func moveWindow(of module: ModuleID, to start: Int) async {
+        guard let scene, !hasEnded, let rows = configuration.rowWindow else { return }
+        windowStarts[module] = start
+        await scene.setWindow(RowWindow(start: start, count: rows), for: module)
+    }
+
+    /// The next event the page asked for, or `nil` (and no task running events) when none
+    /// waits. Events run one after another in order, apart from the socket, so that a
+    /// confirmation's answer can arrive while an event waits for it.
+    private func nextQueuedEvent() -> NodeID? {
+        guard !queuedEvents.isEmpty, !hasEnded else {
+            isRunningEvents = false
+            return nil
         }
-        isRunningEvents = false
+        return queuedEvents.removeFirst()
     }
 
     /// Runs an event the page asked for, against the page's current tree.
@@ -509,6 +538,7 @@ extension PageSession {
     private struct Attachment {
         let number: Int
         let socket: any PageSocket
+        let priority: TaskPriority
         var queue: [String] = []
         /// Whether a message taken from the queue is being written.
         var inFlight = false
