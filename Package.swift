@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
         // Already under Hummingbird; named for SceneryServer's HTTP client (NIOSceneTransport).
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // The page socket's HTTP/1 upgrade, served by NIO handlers (already in the graph through Hummingbird).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
     ],
     targets: [
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
@@ -88,6 +90,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]),
 
         // Scenes delivered without a release: fetched over HTTP(S), checked, cached, layered

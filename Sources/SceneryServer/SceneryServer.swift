@@ -124,19 +124,19 @@ public final class SceneryServer: Sendable {
     public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let router = router()
         let host = configuration.host
-        let webSocket = WebSocketServerConfiguration(
-            maxFrameSize: configuration.maxMessageSize, autoPing: .enabled(timePeriod: .seconds(20)), validateUTF8: true)
         let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
         let limits = RequestGuard.Limits(
             headerTimeout: TimeAmount(configuration.headerTimeout), bodyTimeout: TimeAmount(configuration.bodyTimeout),
             maxHeadBytes: configuration.maxHeadBytes)
-        let webSocketResponder = router.buildResponder()
+        let maxMessageSize = configuration.maxMessageSize
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(
-                        responder: responder, webSocketResponder: webSocketResponder, configuration: .init(http1: http1, ws: webSocket)),
+                    inner: PageSocketUpgradeChannel(
+                        responder: responder, http1: http1, maxFrameSize: maxMessageSize,
+                        accept: { request in await self.acceptPageSocket(request) },
+                        pingInterval: .seconds(20), closeTimeout: .seconds(5)),
                     limits: limits)
             },
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "Scenery"),

@@ -12,15 +12,12 @@ public struct SceneryRequestContext: RequestContext, WebSocketRequestContext, Re
     public let webSocket: WebSocketHandlerReference<Self>
     /// The peer's address; `nil` when the request did not come over a socket (router tests).
     public let remoteAddress: SocketAddress?
-    /// The connection the request arrived on (a page's socket closes it when it must end).
-    let channel: any Channel
 
     /// Creates the context of a request arriving on `source.channel`.
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
-        channel = source.channel
     }
 
     /// Whether the request came from this machine (127.0.0.0/8 or ::1).

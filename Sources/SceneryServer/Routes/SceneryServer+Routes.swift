@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOWebSocket
 import Scenery
 import ServiceLifecycle
 
@@ -52,11 +53,6 @@ extension SceneryServer {
         }
         router.get("/preview/:id/frame") { request, context in
             try await self.previewFrame(try context.parameters.require("id"), request: request, context: context)
-        }
-        router.ws("/live") { request, _ in
-            self.mayUpgrade(request) ? .upgrade([:]) : .dontUpgrade
-        } onUpgrade: { inbound, outbound, context in
-            try await self.live(inbound: inbound, outbound: outbound, request: context.request, channel: context.requestContext.channel)
         }
         return router
     }
@@ -423,46 +419,44 @@ extension SceneryServer {
         return request.uri.queryParameters["session"] != nil
     }
 
-    func live(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, request: Request, channel: any Channel) async throws {
+    /// Whether a request opens a page socket (`/live` from a page of this site, naming its
+    /// session): the inbox that will serve it, or `nil` (the upgrade is refused with 400).
+    func acceptPageSocket(_ head: HTTPRequest) async -> PageSocketInbox? {
+        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
+        guard request.uri.path == "/live", mayUpgrade(request) else { return nil }
+        return PageSocketInbox { channel in await self.attachPageSocket(request, channel: channel) }
+    }
+
+    /// Attaches an upgraded page socket to its page's session, or closes it saying why: a
+    /// page of another version of the protocol or whose session ended is told to load
+    /// itself again; a socket of another sign-in is refused.
+    func attachPageSocket(_ request: Request, channel: any Channel) async -> (PageSession, Int)? {
+        func close(_ code: WebSocketErrorCode, _ reason: String) -> (PageSession, Int)? {
+            channel.triggerUserOutboundEvent(PageSocketHandler.Close(code: code, reason: reason), promise: nil)
+            return nil
+        }
         let id = request.uri.queryParameters["session"].map(String.init) ?? ""
         let since = request.uri.queryParameters["since"].flatMap { Int($0) } ?? 0
         // The page says which version of the page protocol it speaks; one from another
         // version of the site is told to load itself again (which brings this server's script).
         let spoken = request.uri.queryParameters["protocol"].map(String.init)
+        let reload = WebSocketErrorCode(codeNumber: PageProtocol.reloadCloseCode)
         guard spoken == String(PageProtocol.version) else {
-            let reason =
+            return close(
+                reload,
                 spoken.map { "This page speaks page protocol \($0.prefix(8)), this server \(PageProtocol.version); load the page again." }
-                ?? "This page was made by an older version of the site; load it again."
-            try await outbound.close(.unknown(UInt16(PageProtocol.reloadCloseCode)), reason: reason)
-            return
+                    ?? "This page was made by an older version of the site; load it again.")
         }
         guard let session = await sessions.session(id), await !session.hasEnded else {
-            try await outbound.close(.unknown(UInt16(PageProtocol.reloadCloseCode)), reason: "This page's scene has ended; load the page again.")
-            return
+            return close(reload, "This page's scene has ended; load the page again.")
         }
         // The socket belongs to the viewer the page was made for. A signed-out preview frame
         // (public data only) also serves its signed-in author's socket.
         guard session.viewer == viewer(of: request)?.id || (session.isPreview && session.viewer == nil) else {
             logger.notice("refused page \(id): the socket's viewer is not the page's")
-            try await outbound.close(.policyViolation, reason: "This page belongs to another sign-in; load it again.")
-            return
+            return close(.policyViolation, "This page belongs to another sign-in; load it again.")
         }
-        // The session writes to the socket from a task of its own while it has something to
-        // send; this task reads what the page sends until the socket closes.
-        let connection = await session.attach(since: since, socket: WebSocketPageSocket(outbound: outbound, channel: channel))
-        defer { Task { await session.detach(connection) } }
-        // A frame that is too large or not UTF-8 ends this loop with an error that closes
-        // the socket with the matching code; the session stays for a reconnect.
-        for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
-            let text: String
-            if case .text(let received) = message { text = received } else { text = "" }
-            // A socket the session let go of (a newer one took over) is read no more.
-            guard await session.receive(text, from: connection) else { break }
-            if await session.isAbusive {
-                try await outbound.close(.policyViolation, reason: "Too many refused messages.")
-                break
-            }
-        }
+        return (session, await session.attach(since: since, socket: ChannelPageSocket(channel: channel)))
     }
 }
 

@@ -1,5 +1,5 @@
-import HummingbirdWebSocket
 import NIOCore
+import NIOWebSocket
 
 /// Where a page session writes its messages: the page's socket while one is open.
 ///
@@ -13,24 +13,16 @@ protocol PageSocket: Sendable {
     func close() async
 }
 
-/// A page's WebSocket on `scenery serve`.
-struct WebSocketPageSocket: PageSocket {
-    let outbound: WebSocketOutboundWriter
-    /// The socket's connection, closed if the page does not answer the close in time.
+/// A page's WebSocket on `scenery serve`: its channel, served by a ``PageSocketHandler``.
+struct ChannelPageSocket: PageSocket {
     let channel: any Channel
 
-    /// How long a page has to answer a close before its connection is dropped.
-    static let closeTimeout = TimeAmount.seconds(5)
-
     func write(_ text: String) async throws {
-        try await outbound.write(.text(text))
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))
+        try await channel.writeAndFlush(frame).get()
     }
 
     func close() async {
-        // A page that never answers (or no longer reads) must not keep the connection, nor
-        // the task reading it.
-        let channel = channel
-        channel.eventLoop.scheduleTask(in: Self.closeTimeout) { channel.close(promise: nil) }
-        try? await outbound.close(.normalClosure, reason: nil)
+        channel.triggerUserOutboundEvent(PageSocketHandler.Close(code: .normalClosure, reason: nil), promise: nil)
     }
 }

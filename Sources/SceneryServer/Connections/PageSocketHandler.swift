@@ -1,0 +1,129 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOWebSocket
+
+/// Serves an upgraded page socket on its connection's event loop: frames in, the page
+/// session's messages out, pings, and the close handshake.
+///
+/// No task waits on the socket. What the page sends goes to an ``PageSocketInbox``, which
+/// runs a task only while messages wait; what the session sends is written straight to the
+/// channel (``ChannelPageSocket``). So an idle page costs its channel and its handlers, not
+/// the tasks and buffers of an asynchronous channel.
+final class PageSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    /// Asks the handler to close the socket with a code and a reason (an outbound user event).
+    struct Close: Sendable {
+        var code: WebSocketErrorCode
+        var reason: String?
+    }
+
+    private let inbox: PageSocketInbox
+    private let pingInterval: TimeAmount
+    private let closeTimeout: TimeAmount
+    private var pinger: RepeatedTask?
+    private var awaitingPong = false
+    private var hasSentClose = false
+
+    init(inbox: PageSocketInbox, pingInterval: TimeAmount, closeTimeout: TimeAmount) {
+        self.inbox = inbox
+        self.pingInterval = pingInterval
+        self.closeTimeout = closeTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // A page that stops answering pings (a laptop closed, a network gone) is let go.
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        pinger = context.eventLoop.scheduleRepeatedTask(initialDelay: pingInterval, delay: pingInterval) { _ in
+            let (handler, context) = loopBound.value
+            handler.ping(context)
+        }
+        inbox.open(channel: context.channel)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        pinger?.cancel()
+        pinger = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        pinger?.cancel()
+        pinger = nil
+        inbox.closed()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            guard let text = Self.text(of: frame.unmaskedData) else {
+                close(context, code: .dataInconsistentWithMessage, reason: nil)
+                return
+            }
+            inbox.received(text)
+        case .binary:
+            inbox.received("")  // not the page protocol: refused, and the session carries on
+        case .ping:
+            guard !hasSentClose else { return }
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            awaitingPong = false
+        case .connectionClose:
+            if hasSentClose {
+                context.close(promise: nil)
+            } else {
+                // The page closes: answer with the same code, then end the connection.
+                var data = frame.unmaskedData
+                let code = data.readWebSocketErrorCode() ?? .normalClosure
+                close(context, code: code, reason: nil)
+                context.close(promise: nil)
+            }
+        default:
+            close(context, code: .protocolError, reason: nil)
+        }
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard let request = event as? Close else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        close(context, code: request.code, reason: request.reason)
+        promise?.succeed()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    /// Sends a close frame (once), and ends the connection if the page does not answer it
+    /// within the close timeout.
+    private func close(_ context: ChannelHandlerContext, code: WebSocketErrorCode, reason: String?) {
+        guard !hasSentClose else { return }
+        hasSentClose = true
+        var data = context.channel.allocator.buffer(capacity: 2 + (reason?.utf8.count ?? 0))
+        data.write(webSocketErrorCode: code)
+        if let reason { data.writeString(reason) }
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil)
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: closeTimeout) { channel.close(promise: nil) }
+    }
+
+    private func ping(_ context: ChannelHandlerContext) {
+        guard !hasSentClose else { return }
+        if awaitingPong {
+            context.close(promise: nil)
+            return
+        }
+        awaitingPong = true
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))), promise: nil)
+    }
+
+    /// The frame's text, or `nil` when it is not valid UTF-8.
+    private static func text(of buffer: ByteBuffer) -> String? {
+        buffer.withUnsafeReadableBytes { String(validating: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,119 @@
+import NIOCore
+import Synchronization
+
+/// What a page socket received, on its way to the page session in order.
+///
+/// The socket's handler adds messages on the event loop; a task hands them to the session
+/// one at a time, and exists only while messages wait. When too many wait (a page that
+/// sends faster than its session takes), the socket stops reading until the session caught
+/// up, so what waits stays bounded.
+final class PageSocketInbox: Sendable {
+    private struct State {
+        var channel: (any Channel)?
+        /// The session's number for this socket once it attached.
+        var connection: Int?
+        var waiting: [String] = []
+        var isDelivering = false
+        var isReadingPaused = false
+        var isClosed = false
+    }
+
+    private let state = Mutex(State())
+    /// Attaches the socket to its session (or closes it, saying why); the socket's
+    /// connection number, or `nil` when it was closed.
+    private let attach: @Sendable (any Channel) async -> (PageSession, Int)?
+    private let session = Mutex<PageSession?>(nil)
+
+    /// How many messages may wait before the socket stops reading, and how few before it reads again.
+    static let pauseAbove = 64
+    static let resumeBelow = 16
+
+    init(attach: @escaping @Sendable (any Channel) async -> (PageSession, Int)?) {
+        self.attach = attach
+    }
+
+    /// The socket is open: attach it to its session.
+    func open(channel: any Channel) {
+        state.withLock { $0.channel = channel }
+        Task {
+            guard let (session, connection) = await attach(channel) else { return }
+            self.session.withLock { $0 = session }
+            let wasClosed = state.withLock { state in
+                state.connection = connection
+                return state.isClosed
+            }
+            if wasClosed { await session.detach(connection) } else { deliverIfNeeded() }
+        }
+    }
+
+    /// A message from the page.
+    func received(_ text: String) {
+        let pause = state.withLock { state -> (any Channel)? in
+            state.waiting.append(text)
+            guard state.waiting.count > Self.pauseAbove, !state.isReadingPaused else { return nil }
+            state.isReadingPaused = true
+            return state.channel
+        }
+        if let pause { pause.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in } }
+        deliverIfNeeded()
+    }
+
+    /// The connection closed: the session keeps the page for a reconnect.
+    func closed() {
+        let connection = state.withLock { state -> Int? in
+            state.isClosed = true
+            state.waiting = []
+            state.channel = nil
+            return state.connection
+        }
+        if let connection, let session = session.withLock({ $0 }) {
+            Task { await session.detach(connection) }
+        }
+    }
+
+    private func deliverIfNeeded() {
+        let start = state.withLock { state -> Bool in
+            guard state.connection != nil, !state.isDelivering, !state.waiting.isEmpty, !state.isClosed else { return false }
+            state.isDelivering = true
+            return true
+        }
+        guard start, let session = session.withLock({ $0 }) else { return }
+        Task {
+            while let (text, connection) = next() {
+                // A socket the session let go of (a newer one took over) is read no more.
+                guard await session.receive(text, from: connection) else {
+                    closeChannel(PageSocketHandler.Close(code: .normalClosure, reason: nil))
+                    break
+                }
+                if await session.isAbusive {
+                    closeChannel(PageSocketHandler.Close(code: .policyViolation, reason: "Too many refused messages."))
+                    break
+                }
+            }
+        }
+    }
+
+    /// The next message and the connection, or `nil` (and no task delivering) when none waits.
+    private func next() -> (String, Int)? {
+        let (message, resume) = state.withLock { state -> ((String, Int)?, (any Channel)?) in
+            guard !state.waiting.isEmpty, !state.isClosed, let connection = state.connection else {
+                state.isDelivering = false
+                return (nil, nil)
+            }
+            let text = state.waiting.removeFirst()
+            var resume: (any Channel)?
+            if state.isReadingPaused, state.waiting.count < Self.resumeBelow {
+                state.isReadingPaused = false
+                resume = state.channel
+            }
+            return ((text, connection), resume)
+        }
+        if let resume { resume.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in } }
+        return message
+    }
+
+    private func closeChannel(_ close: PageSocketHandler.Close) {
+        guard let channel = state.withLock({ $0.channel }) else { return }
+        channel.triggerUserOutboundEvent(close, promise: nil)
+    }
+}
