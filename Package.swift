@@ -84,7 +84,6 @@ let package = Package(
             dependencies: [
                 "Scenery", "SceneryRemote",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // NIOSceneTransport: the scenery command fetches scenes over the NIO it carries for serve.
                 .product(name: "NIOCore", package: "swift-nio"),

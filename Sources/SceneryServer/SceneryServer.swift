@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import Scenery
@@ -122,23 +121,10 @@ public final class SceneryServer: Sendable {
     /// ``Configuration/headerTimeout``); kept-alive connections close after
     /// ``Configuration/idleTimeout``.
     public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
-        let router = router()
         let host = configuration.host
-        let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
-        let limits = RequestGuard.Limits(
-            headerTimeout: TimeAmount(configuration.headerTimeout), bodyTimeout: TimeAmount(configuration.bodyTimeout),
-            maxHeadBytes: configuration.maxHeadBytes)
-        let maxMessageSize = configuration.maxMessageSize
         return Application(
-            router: router,
-            server: HTTPServerBuilder { responder in
-                GuardedChannel(
-                    inner: PageSocketUpgradeChannel(
-                        responder: responder, http1: http1, maxFrameSize: maxMessageSize,
-                        accept: { request in await self.acceptPageSocket(request) },
-                        pingInterval: .seconds(20), closeTimeout: .seconds(5)),
-                    limits: limits)
-            },
+            router: router(),
+            server: httpServer(),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "Scenery"),
             services: [SessionSweeper(sessions: sessions)],
             onServerRunning: { channel in
@@ -147,5 +133,30 @@ public final class SceneryServer: Sendable {
             },
             logger: logger
         )
+    }
+
+    /// The server's connections: HTTP/1.1 for the routes, each request checked and timed
+    /// before it is parsed, and `/live` upgraded to a page socket served on the event loop
+    /// (no task per open page). Use it with ``router()`` to serve the scenes from an
+    /// application of your own:
+    ///
+    /// ```swift
+    /// let app = Application(router: scenery.router(), server: scenery.httpServer())
+    /// ```
+    public func httpServer() -> HTTPServerBuilder {
+        let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
+        let limits = RequestGuard.Limits(
+            headerTimeout: TimeAmount(configuration.headerTimeout), bodyTimeout: TimeAmount(configuration.bodyTimeout),
+            maxHeadBytes: configuration.maxHeadBytes)
+        let maxMessageSize = configuration.maxMessageSize
+        let pingInterval = TimeAmount(configuration.pingInterval)
+        return HTTPServerBuilder { responder in
+            GuardedChannel(
+                inner: PageSocketUpgradeChannel(
+                    responder: responder, http1: http1, maxFrameSize: maxMessageSize,
+                    accept: { request in await self.acceptPageSocket(request) },
+                    pingInterval: pingInterval, closeTimeout: .seconds(5)),
+                limits: limits)
+        }
     }
 }

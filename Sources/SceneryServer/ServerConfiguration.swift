@@ -33,6 +33,9 @@ extension SceneryServer {
         public var attachTimeout: Duration = .seconds(30)
         /// The largest WebSocket message a client may send, in bytes.
         public var maxMessageSize = 16 * 1024
+        /// How often the server pings an open page socket; a page that has not answered the
+        /// previous ping by the next is disconnected (it reconnects and catches up, if it can).
+        public var pingInterval: Duration = .seconds(20)
         /// Events a page may send per second, on average, and in a burst.
         public var eventsPerSecond = 10.0
         public var eventBurst = 30.0
@@ -79,6 +82,9 @@ extension SceneryServer {
                 throw ConfigurationError(
                     "The preview shows scenes as their authors see them, so it is served on a loopback address only (127.0.0.1 or ::1), not \(host.quoted); serve authoring on 127.0.0.1, or turn the preview off for \(host.quoted)."
                 )
+            }
+            if pingInterval <= .zero {
+                throw ConfigurationError("The ping interval must be more than zero (it is \(pingInterval)); 20 seconds suits most networks.")
             }
             if maxPagesPerViewer < 1 || maxPagesPerAddress < 1 {
                 throw ConfigurationError("The page limits must be at least 1 (per viewer: \(maxPagesPerViewer), per address: \(maxPagesPerAddress)).")

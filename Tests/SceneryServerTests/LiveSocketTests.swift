@@ -280,6 +280,47 @@ enum Step: Sendable {
         }
     }
 
+    @Test func aPageThatAnswersNoPingIsDisconnected() async throws {
+        let fixture = try ServerFixture { $0.pingInterval = .milliseconds(100) }
+        let sockets = LiveSocketTests(fixture: fixture)
+        try await fixture.server.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1")
+            // A client that upgrades, then reads nothing and answers nothing.
+            let connection = try RawConnection(port: client.port!)
+            connection.send(
+                "GET /live?session=\(session)&since=0&protocol=1 HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\n"
+                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            let (text, closed) = await connection.readUntilClosed()
+            #expect(text.hasPrefix("HTTP/1.1 101"), "the socket opened: \(text.prefix(80))")
+            #expect(closed, "a socket that answers no ping is let go; the page would reconnect")
+        }
+    }
+
+    @Test func aBurstOfMessagesLargerThanTheInboxIsReadInFull() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1")
+            // More than the socket's inbox holds before it stops reading (64), fewer than
+            // make a page abusive (100 refused in a row): none is lost.
+            let burst = Array(repeating: "not json", count: 90)
+            let received = try await talk(client, session: session, send: burst) { $0.of("refused").count >= 90 }
+            #expect(received.of("refused").count == 90)
+        }
+    }
+
+    @Test func anUpgradeToAnotherPathOrWithoutASessionIsRefused() async throws {
+        try await fixture.server.application().test(.live) { client in
+            for target in ["/elsewhere?session=1", "/live"] {
+                let connection = try RawConnection(port: client.port!)
+                connection.send(
+                    "GET \(target) HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\n"
+                        + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                let (text, closed) = await connection.readUntilClosed()
+                #expect(text.hasPrefix("HTTP/1.1 400"), "\(target): \(text.prefix(80))")
+                #expect(closed)
+            }
+        }
+    }
+
     @Test func hugeFramesAndInvalidUTF8CloseThatSocketOnlyAndThePageReconnects() async throws {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1")

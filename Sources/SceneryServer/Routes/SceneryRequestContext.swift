@@ -1,22 +1,17 @@
 import Hummingbird
-import HummingbirdWebSocket
 import NIOCore
 
-/// The request context of the server's routes: Hummingbird's WebSocket-capable context,
-/// plus the address the request came from (for the preview's loopback rule and the
-/// per-address page limit).
-public struct SceneryRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
+/// The request context of the server's routes: Hummingbird's context, plus the address
+/// the request came from (for the preview's loopback rule and the per-address page limit).
+public struct SceneryRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Hummingbird's per-request storage.
     public var coreContext: CoreRequestContextStorage
-    /// The WebSocket handler a `/live` upgrade installs.
-    public let webSocket: WebSocketHandlerReference<Self>
     /// The peer's address; `nil` when the request did not come over a socket (router tests).
     public let remoteAddress: SocketAddress?
 
     /// Creates the context of a request arriving on `source.channel`.
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        webSocket = .init()
         remoteAddress = source.channel.remoteAddress
     }
 

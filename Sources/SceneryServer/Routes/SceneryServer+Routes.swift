@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
@@ -13,7 +12,7 @@ extension SceneryServer {
     static let cookieName = "scenery-viewer"
 
     /// The server's routes, for mounting in an application of your own (with
-    /// `.http1WebSocketUpgrade(webSocketRouter:)` so `/live` can upgrade).
+    /// ``httpServer()`` as its server, so `/live` can upgrade to a page socket).
     public func router() -> Router<SceneryRequestContext> {
         let router = Router(context: SceneryRequestContext.self)
         router.middlewares.add(SecurityHeaders())
