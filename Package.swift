@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"], exclude: ["Golden"]),
         .testTarget(
             name: "SceneryCommandTests",
-            dependencies: ["SceneryCommand", "SceneryServeCommand", "Scenery", "SceneryServer", "ProfileStore", "ProfileDomain"]),
+            dependencies: ["SceneryCommand", "SceneryServeCommand", "SceneryTool", "Scenery", "SceneryServer", "ProfileStore", "ProfileDomain"]),
         .testTarget(
             name: "SceneFileToolingTests",
             dependencies: ["Scenery", "SceneryProfile", "SceneryScenes", "SceneryValidator"],

@@ -103,7 +103,8 @@ struct LiveSceneClient: Sendable {
         for index in key.indices { key[index] = UInt8.random(in: 0...255) }
         let path = "/live?session=\(session.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? session)&since=\(since)&protocol=1"
         var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        request += "Sec-WebSocket-Key: \(Data(key).base64EncodedString())\r\nSec-WebSocket-Version: 13\r\nOrigin: \(origin)\r\n"
+        let encodedKey = Data(key).base64EncodedString()
+        request += "Sec-WebSocket-Key: \(encodedKey)\r\nSec-WebSocket-Version: 13\r\nOrigin: \(origin)\r\n"
         if !cookies.isEmpty { request += "Cookie: \(cookieHeader)\r\n" }
         guard socket.write(Array((request + "\r\n").utf8)) else { throw lost }
         var received: [UInt8] = []
@@ -115,6 +116,13 @@ struct LiveSceneClient: Sendable {
                 guard status == 101, headers["upgrade"]?.first?.lowercased() == "websocket" else {
                     socket.close()
                     throw CommandFailure("The server at \(origin) refused the scene's socket (status \(status)); open the scene again.", code: .sceneryError)
+                }
+                // The answer must prove the server read this request (RFC 6455 §4.1).
+                guard headers["sec-websocket-accept"]?.first == WebSocketAccept.value(for: encodedKey) else {
+                    socket.close()
+                    throw CommandFailure(
+                        "The server at \(origin) answered the scene's socket without the proof a WebSocket server gives (Sec-WebSocket-Accept); is something between you and the server rewriting the connection?",
+                        code: .sceneryError)
                 }
                 return WebSocketClient(socket: socket, buffered: rest)
             }
