@@ -15,9 +15,9 @@ public struct EventDescriptor: Sendable, Hashable, Codable {
         set { fields = Fields(newValue) }
     }
 
-    /// The payload as kept: most controls send one field (a blog's id), kept in a small box
-    /// instead of a dictionary (about a third of the memory), since a live page holds a
-    /// descriptor per control.
+    /// The payload as kept: most controls send one or two fields (a blog's id, whether to
+    /// like it), kept in a small box instead of a dictionary (about a third to a half of the
+    /// memory), since a live page holds a descriptor per control.
     private var fields: Fields
 
     /// Creates a descriptor.
@@ -42,17 +42,22 @@ public struct EventDescriptor: Sendable, Hashable, Codable {
 }
 
 extension EventDescriptor {
-    /// A payload in its canonical form: none, one field, or a dictionary of two or more
-    /// (so equal payloads are kept alike, and equality and hashing hold).
+    /// A payload in its canonical form: none, one or two fields, or a dictionary of three or
+    /// more (so equal payloads are kept alike, and equality and hashing hold).
     private enum Fields: Sendable, Hashable {
         case none
         indirect case one(String, JSONValue)
+        /// Two fields, in key order (so equal payloads are kept alike).
+        indirect case two(String, JSONValue, String, JSONValue)
         case many([String: JSONValue])
 
         init(_ payload: [String: JSONValue]) {
             switch payload.count {
             case 0: self = .none
             case 1: self = .one(payload.first!.key, payload.first!.value)
+            case 2:
+                let fields = payload.sorted { $0.key < $1.key }
+                self = .two(fields[0].key, fields[0].value, fields[1].key, fields[1].value)
             default: self = .many(payload)
             }
         }
@@ -61,6 +66,7 @@ extension EventDescriptor {
             switch self {
             case .none: [:]
             case .one(let key, let value): [key: value]
+            case .two(let first, let firstValue, let second, let secondValue): [first: firstValue, second: secondValue]
             case .many(let payload): payload
             }
         }

@@ -24,6 +24,11 @@ final class PageSocketInbox: Sendable {
     private let attach: @Sendable (any Channel) async -> (PageSession, Int)?
     private let session = Mutex<PageSession?>(nil)
 
+    /// The priority of what a person does on their page (and of the writes to it): above
+    /// the refetches that carry other people's changes to every page (`utility`), so the
+    /// answer to one's own action never waits behind them.
+    static let priority = TaskPriority.userInitiated
+
     /// How many messages may wait before the socket stops reading, and how few before it reads again.
     static let pauseAbove = 64
     static let resumeBelow = 16
@@ -35,7 +40,7 @@ final class PageSocketInbox: Sendable {
     /// The socket is open: attach it to its session.
     func open(channel: any Channel) {
         state.withLock { $0.channel = channel }
-        Task {
+        Task(priority: Self.priority) {
             guard let (session, connection) = await attach(channel) else { return }
             self.session.withLock { $0 = session }
             let wasClosed = state.withLock { state in
@@ -78,7 +83,7 @@ final class PageSocketInbox: Sendable {
             return true
         }
         guard start, let session = session.withLock({ $0 }) else { return }
-        Task {
+        Task(priority: Self.priority) {
             while let (text, connection) = next() {
                 // A socket the session let go of (a newer one took over) is read no more.
                 guard await session.receive(text, from: connection) else {
