@@ -51,7 +51,7 @@ actor PageSession {
     /// Messages to the page: numbered, the recent ones kept for replay.
     private var pageSequence = 0
     private var recent: [(sequence: Int, text: String)] = []
-    /// The open socket, if any, and the messages waiting to be written to it.
+    /// The open socket, if any.
     private var socket: Attachment?
     private var connection = 0
     private var detachedSince: ContinuousClock.Instant?
@@ -175,57 +175,22 @@ actor PageSession {
             recent.append((sequence, text))
             if recent.count > configuration.replayedUpdates { recent.removeFirst(recent.count - configuration.replayedUpdates) }
         }
-        guard socket != nil else { return }
-        guard socket!.unwritten < configuration.maxQueuedMessages else {
+        guard let socket else { return }
+        guard socket.socket.unwritten < configuration.maxQueuedMessages else {
             // The page does not read: close its socket; it reconnects and catches up.
             logger.notice("page \(id): more than \(configuration.maxQueuedMessages) messages unread; closing its socket")
             letGoOfSocket()
             detachedSince = .now
             return
         }
-        socket!.queue.append(text)
-        if !socket!.isWriting {
-            socket!.isWriting = true
-            let (number, priority) = (socket!.number, socket!.priority)
-            startWriting(to: number, priority: priority)
-        }
-    }
-
-    /// Writes what waits for socket `number`, in order, until nothing does (or the socket is
-    /// gone), from a task apart from the session's; a message sent meanwhile joins the queue.
-    private func startWriting(to number: Int, priority: TaskPriority) {
-        Task(priority: priority) { [weak self] in
-            while let (socket, text) = await self?.nextMessage(for: number) {
-                do {
-                    try await socket.write(text)
-                } catch {
-                    break  // the socket is closing; its reader detaches it
-                }
-            }
-            await self?.stopWriting(to: number)
-        }
-    }
-
-    /// The next message for socket `number` and the socket, or `nil` when none waits.
-    private func nextMessage(for number: Int) -> (any PageSocket, String)? {
-        guard socket?.number == number else { return nil }
-        socket!.inFlight = false
-        guard !socket!.queue.isEmpty else { return nil }
-        socket!.inFlight = true
-        return (socket!.socket, socket!.queue.removeFirst())
-    }
-
-    private func stopWriting(to number: Int) {
-        guard socket?.number == number else { return }
-        socket!.inFlight = false
-        socket!.isWriting = false
+        socket.socket.send(text)
     }
 
     /// Closes the attached socket, if any, and forgets it and what waited for it.
     private func letGoOfSocket() {
         guard let attached = socket else { return }
         socket = nil
-        Task { await attached.socket.close() }
+        attached.socket.close()
     }
 
     /// Sends the page the whole scene (a numbered reset), as its copy now stands.
@@ -272,10 +237,7 @@ actor PageSession {
     func attach(since: Int, socket newSocket: any PageSocket) -> Int {
         letGoOfSocket()
         connection += 1
-        // Writes run at the priority of the task that reads the socket (a person's page),
-        // whatever task sent the message: an update from a live refetch, which runs at a
-        // lower priority, must not hold back the answer to a person's own action behind it.
-        socket = Attachment(number: connection, socket: newSocket, priority: Task.currentPriority)
+        socket = Attachment(number: connection, socket: newSocket)
         detachedSince = nil
         refusedInARow = 0
         if since < pageSequence {
@@ -292,14 +254,9 @@ actor PageSession {
         return connection
     }
 
-    /// Queues a message kept for replay (it is in `recent` already).
+    /// Sends a message kept for replay (it is in `recent` already).
     private func replay(_ text: String) {
-        socket?.queue.append(text)
-        if socket?.isWriting == false {
-            socket!.isWriting = true
-            let (number, priority) = (socket!.number, socket!.priority)
-            startWriting(to: number, priority: priority)
-        }
+        socket?.socket.send(text)
     }
 
     /// The socket `connection` closed.
@@ -534,18 +491,9 @@ actor PageSession {
 }
 
 extension PageSession {
-    /// An attached socket and what waits to be written to it.
+    /// An attached socket and its number (a reconnect's socket has a new one).
     private struct Attachment {
         let number: Int
         let socket: any PageSocket
-        let priority: TaskPriority
-        var queue: [String] = []
-        /// Whether a message taken from the queue is being written.
-        var inFlight = false
-        /// Whether a task is writing the queue.
-        var isWriting = false
-
-        /// Messages sent and not yet written: queued, or being written.
-        var unwritten: Int { queue.count + (inFlight ? 1 : 0) }
     }
 }

@@ -1,28 +1,43 @@
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// Where a page session writes its messages: the page's socket while one is open.
 ///
-/// A session writes through it only while it has something to send, from a task that ends
-/// when the queue is empty, so an idle page holds no task for its socket.
+/// Sending returns at once and keeps the order of the sends; no task waits on the socket,
+/// so an idle page holds none, and a burst of updates to many pages costs no task each.
 protocol PageSocket: Sendable {
-    /// Writes one message; throws when the socket is gone.
-    func write(_ text: String) async throws
+    /// Queues one message to be written after those sent before it.
+    func send(_ text: String)
+    /// Messages sent and not yet written to the connection: a page that does not read
+    /// makes it grow, and its session lets the socket go past a limit.
+    var unwritten: Int { get }
     /// Closes the socket normally: a newer socket took over, or the page read too slowly.
     /// The page reconnects and catches up.
-    func close() async
+    func close()
 }
 
 /// A page's WebSocket on `scenery serve`: its channel, served by a ``PageSocketHandler``.
-struct ChannelPageSocket: PageSocket {
+///
+/// Writes from the session's actor reach the channel's event loop in the order they were
+/// sent (the loop runs what it is given first in, first out).
+final class ChannelPageSocket: PageSocket {
     let channel: any Channel
+    private let pending = Atomic<Int>(0)
 
-    func write(_ text: String) async throws {
-        let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))
-        try await channel.writeAndFlush(frame).get()
+    init(channel: any Channel) {
+        self.channel = channel
     }
 
-    func close() async {
+    var unwritten: Int { pending.load(ordering: .relaxed) }
+
+    func send(_ text: String) {
+        pending.add(1, ordering: .relaxed)
+        let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))
+        channel.writeAndFlush(frame).whenComplete { _ in self.pending.subtract(1, ordering: .relaxed) }
+    }
+
+    func close() {
         channel.triggerUserOutboundEvent(PageSocketHandler.Close(code: .normalClosure, reason: nil), promise: nil)
     }
 }
