@@ -18,21 +18,18 @@ pyview-web's changes the acting page's state only.
 import argparse
 import asyncio
 import json
-import os
 import pathlib
 import random
 import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.parse
 
 import websockets
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from live_load import ROOT, http, percentile, rss_kib, sign_in  # noqa: E402
+from live_load import ROOT, http, percentile, print_machine, rss_kib, sign_in, start_server  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -131,11 +128,6 @@ async def measure(kind, host, port, pid, pages, events):
     return ((idle - before) / pages, (without_sockets - before) / pages), latencies
 
 
-def start(command, environment=None):
-    server = subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    return server
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", type=int, nargs="+", default=[1000], help="open pages, each count on fresh servers")
@@ -145,15 +137,10 @@ def main():
     parser.add_argument("--peer-port", type=int, default=8765)
     parser.add_argument("--peer-ws", default="wsproto", help="uvicorn's WebSocket implementation for the peer (wsproto or websockets)")
     arguments = parser.parse_args()
-    machine = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2; nproc"], capture_output=True, text=True).stdout.split("\n")
-    print(f"machine: {machine[0].strip()}, {machine[1]} cores; load average {open('/proc/loadavg').read().split()[:3]}")
+    print_machine()
     for count in arguments.pages:
-        directory = tempfile.mkdtemp(prefix="scenery-peers-")
-        environment = dict(os.environ, SCENERY_DATABASE=os.path.join(directory, "demo.sqlite"))
-        limits = ["--max-pages-per-viewer", str(count + 1), "--max-pages-per-address", str(count + 1)]
-        scenery = start([arguments.binary, "serve", "--port", "0", "--scenes", str(HERE / "Scenes"), "--window-rows", "10", *limits], environment)
+        scenery, address = start_server(arguments.binary, count, "--scenes", str(HERE / "Scenes"), "--window-rows", "10")
         try:
-            address = urllib.parse.urlparse(scenery.stdout.readline().strip().removeprefix("Listening on "))
             memory, latencies = asyncio.run(measure(SceneryPage, address.hostname, address.port, scenery.pid, count, arguments.events))
             report("Scenery", count, memory, latencies)
         finally:
@@ -161,7 +148,7 @@ def main():
             scenery.wait(timeout=10)
         if arguments.scenery_only:
             continue
-        peer = start([sys.executable, "-m", "uvicorn", "--app-dir", str(HERE / "Peer"), "ten_rows:app", "--port", str(arguments.peer_port),
+        peer = subprocess.Popen([sys.executable, "-m", "uvicorn", "--app-dir", str(HERE / "Peer"), "ten_rows:app", "--port", str(arguments.peer_port),
                       "--log-level", "warning", "--ws", arguments.peer_ws])
         try:
             for _ in range(100):  # until it accepts connections

@@ -203,6 +203,21 @@ async def run(host, port, pid, count, rounds):
     }
 
 
+def print_machine():
+    machine = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2; nproc"], capture_output=True, text=True).stdout.split("\n")
+    print(f"machine: {machine[0].strip()}, {machine[1]} cores; load average {open('/proc/loadavg').read().split()[:3]}")
+
+
+def start_server(binary, pages, *options):
+    """Starts the release `scenery serve` on a free loopback port with a fresh demo database,
+    allowing `pages` pages; returns the process and its address (parsed)."""
+    directory = tempfile.mkdtemp(prefix="scenery-load-")
+    environment = dict(os.environ, SCENERY_DATABASE=os.path.join(directory, "demo.sqlite"))
+    limits = ["--max-pages-per-viewer", str(pages + 1), "--max-pages-per-address", str(pages + 1)]
+    server = subprocess.Popen([binary, "serve", "--port", "0", *limits, *options], env=environment, stdout=subprocess.PIPE, text=True)
+    return server, urllib.parse.urlparse(server.stdout.readline().strip().removeprefix("Listening on "))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sessions", type=int, nargs="+", default=[100, 1000], help="page counts to measure, each on a fresh server")
@@ -210,16 +225,10 @@ def main():
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
     parser.add_argument("--fanout", action="store_true", help="measure one like reaching every open page instead")
     arguments = parser.parse_args()
-    machine = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2; nproc"], capture_output=True, text=True).stdout.split("\n")
-    print(f"machine: {machine[0].strip()}, {machine[1]} cores; load average {open('/proc/loadavg').read().split()[:3]}")
+    print_machine()
     for count in arguments.sessions:
-        directory = tempfile.mkdtemp(prefix="scenery-load-")
-        environment = dict(os.environ, SCENERY_DATABASE=os.path.join(directory, "demo.sqlite"))
-        limits = ["--max-pages-per-viewer", str(count + 1), "--max-pages-per-address", str(count + 1)]
-        server = subprocess.Popen([arguments.binary, "serve", "--port", "0", *limits], env=environment, stdout=subprocess.PIPE, text=True)
+        server, parsed = start_server(arguments.binary, count)
         try:
-            address = server.stdout.readline().strip().removeprefix("Listening on ")
-            parsed = urllib.parse.urlparse(address)
             if arguments.fanout:
                 result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
                 print(

@@ -287,9 +287,7 @@ enum Step: Sendable {
             let session = try await sockets.openPage(client, "/scenes/user-profile?user=1")
             // A client that upgrades, then reads nothing and answers nothing.
             let connection = try RawConnection(port: client.port!)
-            connection.send(
-                "GET /live?session=\(session)&since=0&protocol=1 HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\n"
-                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            connection.send(RawConnection.upgradeRequest(to: "/live?session=\(session)&since=0&protocol=1"))
             let (text, closed) = await connection.readUntilClosed()
             #expect(text.hasPrefix("HTTP/1.1 101"), "the socket opened: \(text.prefix(80))")
             #expect(closed, "a socket that answers no ping is let go; the page would reconnect")
@@ -311,9 +309,7 @@ enum Step: Sendable {
         try await fixture.server.application().test(.live) { client in
             for target in ["/elsewhere?session=1", "/live"] {
                 let connection = try RawConnection(port: client.port!)
-                connection.send(
-                    "GET \(target) HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\n"
-                        + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                connection.send(RawConnection.upgradeRequest(to: target))
                 let (text, closed) = await connection.readUntilClosed()
                 #expect(text.hasPrefix("HTTP/1.1 400"), "\(target): \(text.prefix(80))")
                 #expect(closed)

@@ -26,6 +26,12 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// A WebSocket upgrade request for `target`, from the server's own origin.
+    static func upgradeRequest(to target: String) -> String {
+        "GET \(target) HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    }
+
     /// Sends bytes as they are.
     func send(_ text: String) {
         let bytes = Array(text.utf8)
