@@ -1,5 +1,5 @@
 import NIOCore
-import Synchronization
+import Scenery
 
 /// What a page socket received, on its way to the page session in order.
 ///
@@ -18,11 +18,11 @@ final class PageSocketInbox: Sendable {
         var isClosed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())  // the sanitizer sees this lock; see `Locked`
     /// Attaches the socket to its session (or closes it, saying why); the socket's
     /// connection number, or `nil` when it was closed.
     private let attach: @Sendable (any Channel) async -> (PageSession, Int)?
-    private let session = Mutex<PageSession?>(nil)
+    private let session = Locked<PageSession?>(nil)
 
     /// The priority of what a person does on their page (and of the writes to it): above
     /// the refetches that carry other people's changes to every page (`utility`), so the
