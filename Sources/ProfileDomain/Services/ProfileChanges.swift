@@ -96,7 +96,9 @@ public struct ProfileChanges: AsyncSequence, Sendable {
                 return handler
             }
             guard let handler else { return }
-            Task(priority: handler.priority) {
+            // Detached: the drain serves the subscriber, not the writer whose change woke it,
+            // so it takes none of that task's task-local values (nor their copying).
+            Task.detached(priority: handler.priority) {
                 while let change = self.takeForHandler() {
                     await handler.apply(change)
                 }
