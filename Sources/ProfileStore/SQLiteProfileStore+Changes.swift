@@ -167,7 +167,7 @@ extension ProfileChange {
     /// The change as a row of the `changes` table.
     var row: (entity: String, key: String) {
         switch self {
-        case .blog(let id): ("blog", String(id))
+        case .blog(let id): ("blog", id.description)
         case .blogs(let author): ("blogs", author.rawValue)
         case .profile(let user): ("profile", user.rawValue)
         case .relationships(let user): ("relationships", user.rawValue)
@@ -180,7 +180,7 @@ extension ProfileChange {
     init?(entity: String, key: String) {
         switch entity {
         case "blog":
-            guard let id = Int64(key) else { return nil }
+            guard let id = BlogID(key) else { return nil }
             self = .blog(id)
         case "blogs": self = .blogs(of: UserID(key))
         case "profile": self = .profile(UserID(key))

@@ -173,7 +173,7 @@ extension SQLiteProfileStore: BlogService {
 
     private static func blog(_ row: [SQLValue]) -> Blog {
         Blog(
-            id: row[0].integer, author: UserID(row[1].text ?? ""), authorName: row[2].text ?? "", title: row[3].text ?? "",
+            id: BlogID(row[0].integer), author: UserID(row[1].text ?? ""), authorName: row[2].text ?? "", title: row[3].text ?? "",
             body: row[4].text ?? "", likes: Int(row[6].integer), createdAt: date(row[5]), likedByViewer: row[7].integer != 0)
     }
 
@@ -188,7 +188,7 @@ extension SQLiteProfileStore: BlogService {
         }
     }
 
-    public func blog(_ id: Int64, viewer: UserID?) async throws -> Blog {
+    public func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
         try withConnection { connection throws(ProfileError) in
             guard let row = try connection.query("\(Self.blogColumns) WHERE b.id = ?", [SQLValue(viewer), SQLValue(id)]).first
             else { throw .blogNotFound(id) }
@@ -196,7 +196,7 @@ extension SQLiteProfileStore: BlogService {
         }
     }
 
-    public func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int {
+    public func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int {
         try withConnection { connection throws(ProfileError) in
             try committing([.blog(blog)], in: connection) { () throws(ProfileError) -> Int in
                 guard try !connection.query("SELECT 1 FROM blogs WHERE id = ?", [SQLValue(blog)]).isEmpty else {

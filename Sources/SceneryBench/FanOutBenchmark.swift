@@ -206,12 +206,12 @@ final class QueryCounter: BlogService {
         try await base.blogs(by: author, viewer: viewer, page: page)
     }
 
-    func blog(_ id: Int64, viewer: UserID?) async throws -> Blog {
+    func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
         reads.add(1, ordering: .relaxed)
         return try await base.blog(id, viewer: viewer)
     }
 
-    func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int {
+    func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int {
         try await base.setLiked(liked, blog: blog, by: user)
     }
 }

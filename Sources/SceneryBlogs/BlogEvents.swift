@@ -1,3 +1,4 @@
+import ProfileDomain
 import Scenery
 
 /// The events the blog modules send, as values: names scene files use, payloads the
@@ -9,10 +10,10 @@ import Scenery
 public enum BlogEvents {
     /// What `blog.like` carries: the blog, and the state wanted (absent: the opposite of now).
     public struct Like: Codable, Sendable, Hashable {
-        public var blog: Int64
+        public var blog: BlogID
         public var liked: Bool?
 
-        public init(blog: Int64, liked: Bool?) {
+        public init(blog: BlogID, liked: Bool?) {
             self.blog = blog
             self.liked = liked
         }
@@ -20,9 +21,9 @@ public enum BlogEvents {
 
     /// What `blog.open` carries: the blog.
     public struct Open: Codable, Sendable, Hashable {
-        public var blog: Int64
+        public var blog: BlogID
 
-        public init(blog: Int64) {
+        public init(blog: BlogID) {
             self.blog = blog
         }
     }

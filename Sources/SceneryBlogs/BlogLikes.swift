@@ -8,7 +8,7 @@ struct BlogLikes {
     let viewer: UserID?
 
     /// The like event's blog id and wanted state, if the event is a like.
-    static func request(in event: Event) -> (blog: Int64, liked: Bool?)? {
+    static func request(in event: Event) -> (blog: BlogID, liked: Bool?)? {
         guard let like = try? BlogEvents.like.payload(of: event) else { return nil }
         return (like.blog, like.liked)
     }

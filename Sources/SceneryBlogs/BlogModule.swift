@@ -50,14 +50,14 @@ public actor BlogModule: Module {
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
     private var noticeLine = ModuleNotice()
-    private var likesInFlight: Set<Int64> = []
+    private var likesInFlight: Set<BlogID> = []
     /// The rows' live subscription (each blog it holds), while the module is visible.
     private let live: LiveChanges
     private var isVisible = false
     /// The rows the host shows, when it shows a window of the list.
     private var window: RowWindow?
     /// Rows that changed while their like was being written: fetched once it settles.
-    private var changedMeanwhile: Set<Int64> = []
+    private var changedMeanwhile: Set<BlogID> = []
 
     /// Creates the module from its parameters and service.
     public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ProfileChangeFeed)? = nil) throws {
@@ -152,7 +152,7 @@ public actor BlogModule: Module {
         await context.setNeedsRender()
     }
 
-    private func refetch(_ id: Int64) async {
+    private func refetch(_ id: BlogID) async {
         guard list.item(withID: id) != nil else { return }
         guard !likesInFlight.contains(id) else {
             changedMeanwhile.insert(id)

@@ -1,3 +1,4 @@
+import ProfileDomain
 import Scenery
 
 /// The node ids of a blog's cell, built and read in one place: the row `blog.27` and its
@@ -5,21 +6,21 @@ import Scenery
 /// authors and tests see (qualified by the module: `blogs/blog.27.like`).
 public struct BlogNodeID: Sendable, Hashable {
     /// The blog.
-    public var blog: Int64
+    public var blog: BlogID
 
     /// The ids of a blog's cell.
-    public init(blog: Int64) {
+    public init(blog: BlogID) {
         self.blog = blog
     }
 
     /// The blog a row's id names (`blog.27` → 27), or `nil` for any other id.
     public init?(row id: NodeID) {
-        guard id.rawValue.hasPrefix(Self.prefix), let blog = Int64(id.rawValue.dropFirst(Self.prefix.count)) else { return nil }
+        guard id.rawValue.hasPrefix(Self.prefix), let blog = BlogID(id.rawValue.dropFirst(Self.prefix.count)) else { return nil }
         self.blog = blog
     }
 
     /// The row: `blog.27`.
-    public var row: NodeID { NodeID(Self.prefix + String(blog)) }
+    public var row: NodeID { NodeID(Self.prefix + blog.description) }
 
     /// A part of the row: `blog.27.title`.
     public func part(_ name: Part) -> NodeID { NodeID("\(row.rawValue).\(name.rawValue)") }

@@ -15,7 +15,7 @@ public actor BlogPostModule: Module {
         parameters: [ParameterSpec("blog", .int, summary: "The blog's id.")] + BlogWording.parameters,
         sends: [UserEvents.open])
 
-    private let id: Int64
+    private let id: BlogID
     private let wording: BlogWording
     private let blogs: any BlogService
     private let context: ModuleContext
@@ -34,7 +34,7 @@ public actor BlogPostModule: Module {
 
     public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ProfileChangeFeed)? = nil) throws {
         live = LiveChanges(changes)
-        id = Int64(try parameters.int("blog"))
+        id = BlogID(Int64(try parameters.int("blog")))
         wording = try BlogWording(parameters: parameters)
         self.blogs = blogs
         self.context = context

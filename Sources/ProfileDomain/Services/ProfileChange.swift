@@ -11,7 +11,7 @@
 /// ```
 public enum ProfileChange: Hashable, Sendable, CustomStringConvertible {
     /// One blog: its likes or its text.
-    case blog(Int64)
+    case blog(BlogID)
     /// The list of an author's blogs: one added or removed.
     case blogs(of: UserID)
     /// A user's profile: name, summary or counts (followers, following, friends, blogs).

@@ -62,7 +62,7 @@ public struct ProfileError: Error, Sendable, Hashable, LocalizedError {
     }
 
     /// No blog has the id.
-    public static func blogNotFound(_ id: Int64) -> ProfileError {
+    public static func blogNotFound(_ id: BlogID) -> ProfileError {
         ProfileError(.notFound, "No blog with id \(id) exists.")
     }
 

@@ -11,9 +11,9 @@ public protocol BlogService: Sendable {
     func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog>
     /// One blog.
     /// - Throws: ``ProfileError/blogNotFound(_:)`` for an unknown id.
-    func blog(_ id: Int64, viewer: UserID?) async throws -> Blog
+    func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog
     /// Likes or unlikes a blog for a user; returns the blog's new like count.
-    func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int
+    func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int
 }
 
 /// Reads drafts, which belong to their owner alone.

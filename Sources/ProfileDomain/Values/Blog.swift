@@ -2,7 +2,7 @@ import Foundation
 
 /// A published blog post, as a viewer sees it.
 public struct Blog: Sendable, Hashable, Identifiable {
-    public var id: Int64
+    public var id: BlogID
     public var author: UserID
     /// The author's display name (may be empty).
     public var authorName: String
@@ -14,7 +14,7 @@ public struct Blog: Sendable, Hashable, Identifiable {
     public var likedByViewer: Bool
 
     public init(
-        id: Int64, author: UserID, authorName: String, title: String, body: String, likes: Int, createdAt: Date,
+        id: BlogID, author: UserID, authorName: String, title: String, body: String, likes: Int, createdAt: Date,
         likedByViewer: Bool
     ) {
         self.id = id

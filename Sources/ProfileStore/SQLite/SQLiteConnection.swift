@@ -12,6 +12,7 @@ enum SQLValue: Sendable, Hashable {
     init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
     init(_ integer: Int64) { self = .integer(integer) }
     init(_ integer: Int) { self = .integer(Int64(integer)) }
+    init(_ blog: BlogID) { self = .integer(blog.rawValue) }
     init(_ real: Double) { self = .real(real) }
     init(_ id: UserID?) { self = id.map { .text($0.rawValue) } ?? .null }
 

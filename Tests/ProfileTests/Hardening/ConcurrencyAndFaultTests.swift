@@ -28,8 +28,8 @@ final class SlowBlogs: BlogService {
         return try await base.blogs(by: author, viewer: viewer, page: page)
     }
 
-    func blog(_ id: Int64, viewer: UserID?) async throws -> Blog { try await base.blog(id, viewer: viewer) }
-    func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int { try await base.setLiked(liked, blog: blog, by: user) }
+    func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog { try await base.blog(id, viewer: viewer) }
+    func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int { try await base.setLiked(liked, blog: blog, by: user) }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ConcurrencyAndFaultTests {

@@ -287,9 +287,9 @@ final class GatedLikes: BlogService {
         try await base.blogs(by: author, viewer: viewer, page: page)
     }
 
-    func blog(_ id: Int64, viewer: UserID?) async throws -> Blog { try await base.blog(id, viewer: viewer) }
+    func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog { try await base.blog(id, viewer: viewer) }
 
-    func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int {
+    func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int {
         await withCheckedContinuation { continuation in
             let (pass, watcher) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
                 if state.isOpen { return (true, nil) }

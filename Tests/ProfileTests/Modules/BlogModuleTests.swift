@@ -153,7 +153,7 @@ actor CountingBlogs: BlogService {
     let base: any BlogService
     private(set) var requests: [PageRequest] = []
     /// The ids of the single blogs asked for, in order.
-    private(set) var blogQueries: [Int64] = []
+    private(set) var blogQueries: [BlogID] = []
     private var failing: Bool
 
     init(base: any BlogService, failing: Bool = false) {
@@ -169,12 +169,12 @@ actor CountingBlogs: BlogService {
         return try await base.blogs(by: author, viewer: viewer, page: page)
     }
 
-    func blog(_ id: Int64, viewer: UserID?) async throws -> Blog {
+    func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
         blogQueries.append(id)
         return try await base.blog(id, viewer: viewer)
     }
 
-    func setLiked(_ liked: Bool, blog: Int64, by user: UserID) async throws -> Int {
+    func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int {
         try await base.setLiked(liked, blog: blog, by: user)
     }
 }
