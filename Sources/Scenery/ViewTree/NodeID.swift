@@ -46,7 +46,7 @@ public struct NodeID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
     public func qualified(by module: ModuleID) -> NodeID {
         var qualified = self
         qualified.prefix = module.rawValue
-        qualified.local = prefix.map { "\($0)\(Self.separator)\(local)" } ?? local
+        qualified.local = rawValue
         return qualified
     }
 

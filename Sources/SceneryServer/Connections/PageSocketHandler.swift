@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 
@@ -18,6 +17,12 @@ final class PageSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
     struct Close: Sendable {
         var code: WebSocketErrorCode
         var reason: String?
+    }
+
+    /// Asks the page socket on `channel` to close, from any thread: the handler sends the
+    /// close frame (once) and ends the connection if the page does not answer it in time.
+    static func close(_ channel: any Channel, code: WebSocketErrorCode, reason: String? = nil) {
+        channel.triggerUserOutboundEvent(Close(code: code, reason: reason), promise: nil)
     }
 
     private let inbox: PageSocketInbox
@@ -44,13 +49,11 @@ final class PageSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        pinger?.cancel()
-        pinger = nil
+        stopPinging()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        pinger?.cancel()
-        pinger = nil
+        stopPinging()
         inbox.closed()
         context.fireChannelInactive()
     }
@@ -110,6 +113,11 @@ final class PageSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: nil)
         let channel = context.channel
         context.eventLoop.scheduleTask(in: closeTimeout) { channel.close(promise: nil) }
+    }
+
+    private func stopPinging() {
+        pinger?.cancel()
+        pinger = nil
     }
 
     private func ping(_ context: ChannelHandlerContext) {

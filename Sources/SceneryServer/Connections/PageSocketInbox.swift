@@ -1,4 +1,5 @@
 import NIOCore
+import NIOWebSocket
 import Scenery
 
 /// What a page socket received, on its way to the page session in order.
@@ -10,7 +11,8 @@ import Scenery
 final class PageSocketInbox: Sendable {
     private struct State {
         var channel: (any Channel)?
-        /// The session's number for this socket once it attached.
+        /// The page's session once the socket attached, and its number for this socket.
+        var session: PageSession?
         var connection: Int?
         var waiting: [String] = []
         var isDelivering = false
@@ -22,7 +24,6 @@ final class PageSocketInbox: Sendable {
     /// Attaches the socket to its session (or closes it, saying why); the socket's
     /// connection number, or `nil` when it was closed.
     private let attach: @Sendable (any Channel) async -> (PageSession, Int)?
-    private let session = Locked<PageSession?>(nil)
 
     /// The priority of what a person does on their page (and of the writes to it): above
     /// the refetches that carry other people's changes to every page (`utility`), so the
@@ -42,9 +43,8 @@ final class PageSocketInbox: Sendable {
         state.withLock { $0.channel = channel }
         Task(priority: Self.priority) {
             guard let (session, connection) = await attach(channel) else { return }
-            self.session.withLock { $0 = session }
             let wasClosed = state.withLock { state in
-                state.connection = connection
+                (state.session, state.connection) = (session, connection)
                 return state.isClosed
             }
             if wasClosed { await session.detach(connection) } else { deliverIfNeeded() }
@@ -65,33 +65,34 @@ final class PageSocketInbox: Sendable {
 
     /// The connection closed: the session keeps the page for a reconnect.
     func closed() {
-        let connection = state.withLock { state -> Int? in
+        let attached = state.withLock { state -> (PageSession, Int)? in
             state.isClosed = true
             state.waiting = []
             state.channel = nil
-            return state.connection
+            guard let session = state.session, let connection = state.connection else { return nil }
+            return (session, connection)
         }
-        if let connection, let session = session.withLock({ $0 }) {
+        if let (session, connection) = attached {
             Task { await session.detach(connection) }
         }
     }
 
     private func deliverIfNeeded() {
-        let start = state.withLock { state -> Bool in
-            guard state.connection != nil, !state.isDelivering, !state.waiting.isEmpty, !state.isClosed else { return false }
+        let session = state.withLock { state -> PageSession? in
+            guard let session = state.session, !state.isDelivering, !state.waiting.isEmpty, !state.isClosed else { return nil }
             state.isDelivering = true
-            return true
+            return session
         }
-        guard start, let session = session.withLock({ $0 }) else { return }
+        guard let session else { return }
         Task(priority: Self.priority) {
             while let (text, connection) = next() {
                 // A socket the session let go of (a newer one took over) is read no more.
                 guard await session.receive(text, from: connection) else {
-                    closeChannel(PageSocketHandler.Close(code: .normalClosure, reason: nil))
+                    closeChannel(code: .normalClosure)
                     break
                 }
                 if await session.isAbusive {
-                    closeChannel(PageSocketHandler.Close(code: .policyViolation, reason: "Too many refused messages."))
+                    closeChannel(code: .policyViolation, reason: "Too many refused messages.")
                     break
                 }
             }
@@ -117,8 +118,8 @@ final class PageSocketInbox: Sendable {
         return message
     }
 
-    private func closeChannel(_ close: PageSocketHandler.Close) {
+    private func closeChannel(code: WebSocketErrorCode, reason: String? = nil) {
         guard let channel = state.withLock({ $0.channel }) else { return }
-        channel.triggerUserOutboundEvent(close, promise: nil)
+        PageSocketHandler.close(channel, code: code, reason: reason)
     }
 }

@@ -431,7 +431,7 @@ extension SceneryServer {
     /// itself again; a socket of another sign-in is refused.
     func attachPageSocket(_ request: Request, channel: any Channel) async -> (PageSession, Int)? {
         func close(_ code: WebSocketErrorCode, _ reason: String) -> (PageSession, Int)? {
-            channel.triggerUserOutboundEvent(PageSocketHandler.Close(code: code, reason: reason), promise: nil)
+            PageSocketHandler.close(channel, code: code, reason: reason)
             return nil
         }
         let id = request.uri.queryParameters["session"].map(String.init) ?? ""

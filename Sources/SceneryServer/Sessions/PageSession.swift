@@ -52,7 +52,7 @@ actor PageSession {
     private var pageSequence = 0
     private var recent: [(sequence: Int, text: String)] = []
     /// The open socket, if any.
-    private var socket: Attachment?
+    private var socket: (any PageSocket)?
     private var connection = 0
     private var detachedSince: ContinuousClock.Instant?
     private let created = ContinuousClock.now
@@ -175,22 +175,27 @@ actor PageSession {
             recent.append((sequence, text))
             if recent.count > configuration.replayedUpdates { recent.removeFirst(recent.count - configuration.replayedUpdates) }
         }
+        write(text)
+    }
+
+    /// Writes a message to the attached socket, if any. A page that does not read has its
+    /// socket let go past ``SceneryServer/Configuration/maxQueuedMessages`` unwritten.
+    private func write(_ text: String) {
         guard let socket else { return }
-        guard socket.socket.unwritten < configuration.maxQueuedMessages else {
+        guard socket.unwritten < configuration.maxQueuedMessages else {
             // The page does not read: close its socket; it reconnects and catches up.
             logger.notice("page \(id): more than \(configuration.maxQueuedMessages) messages unread; closing its socket")
             letGoOfSocket()
             detachedSince = .now
             return
         }
-        socket.socket.send(text)
+        socket.send(text)
     }
 
-    /// Closes the attached socket, if any, and forgets it and what waited for it.
+    /// Closes the attached socket, if any, and forgets it.
     private func letGoOfSocket() {
-        guard let attached = socket else { return }
+        socket?.close()
         socket = nil
-        attached.socket.close()
     }
 
     /// Sends the page the whole scene (a numbered reset), as its copy now stands.
@@ -237,12 +242,12 @@ actor PageSession {
     func attach(since: Int, socket newSocket: any PageSocket) -> Int {
         letGoOfSocket()
         connection += 1
-        socket = Attachment(number: connection, socket: newSocket)
+        socket = newSocket
         detachedSince = nil
         refusedInARow = 0
         if since < pageSequence {
             if let first = recent.first, first.sequence <= since + 1, since >= 0 {
-                for message in recent where message.sequence > since { replay(message.text) }
+                for message in recent where message.sequence > since { write(message.text) }
             } else {
                 Task { await resetPage() }
             }
@@ -252,11 +257,6 @@ actor PageSession {
             Task { await resetPage() }
         }
         return connection
-    }
-
-    /// Sends a message kept for replay (it is in `recent` already).
-    private func replay(_ text: String) {
-        socket?.socket.send(text)
     }
 
     /// The socket `connection` closed.
@@ -487,13 +487,5 @@ actor PageSession {
         await next.appear()
         scene = next
         if !takeIn(await next.takeBaseline(), sendingWholeScene: true) { await resetPage() }
-    }
-}
-
-extension PageSession {
-    /// An attached socket and its number (a reconnect's socket has a new one).
-    private struct Attachment {
-        let number: Int
-        let socket: any PageSocket
     }
 }

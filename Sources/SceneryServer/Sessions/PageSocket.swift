@@ -38,6 +38,6 @@ final class ChannelPageSocket: PageSocket {
     }
 
     func close() {
-        channel.triggerUserOutboundEvent(PageSocketHandler.Close(code: .normalClosure, reason: nil), promise: nil)
+        PageSocketHandler.close(channel, code: .normalClosure)
     }
 }
