@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SceneryScenes", targets: ["SceneryScenes"]),
         .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
         .library(name: "ProfileStore", targets: ["ProfileStore"]),
+        .library(name: "ProfileStorePostgres", targets: ["ProfileStorePostgres"]),
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
         .library(name: "SceneryServer", targets: ["SceneryServer"]),
         .library(name: "SceneryRemote", targets: ["SceneryRemote"]),
@@ -36,6 +37,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         // The page socket's HTTP/1 upgrade, served by NIO handlers (already in the graph through Hummingbird).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
+        // Only ProfileStorePostgres (several servers on one PostgreSQL database) and what
+        // links it (scenery-serve, its tests) use these: the Swift server standard client.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
@@ -68,6 +73,17 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "ProfileStore", dependencies: ["Scenery", "ProfileDomain", "CSQLite"]),
+        // The same contract on PostgreSQL, for several servers on one database (LISTEN/NOTIFY
+        // carries changes between them). Its own target: nothing that embeds modules, and
+        // not `scenery`'s quick start, builds a PostgreSQL client.
+        .target(
+            name: "ProfileStorePostgres",
+            dependencies: [
+                "Scenery", "ProfileDomain", "ProfileStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
 
         // The profile modules, each alone so the compiler keeps them apart.
         .target(name: "SceneryUserInfo", dependencies: ["Scenery", "ProfileDomain"]),
@@ -111,12 +127,14 @@ let package = Package(
                 "Scenery", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // `serve` as a command a tool adds (ToolCommand.serve): the only part of the tool that
-        // builds the web server (Hummingbird, NIO, swift-crypto).
+        // `serve` as a command a tool adds (ToolCommand.serve), and PostgreSQL databases
+        // (ToolDatabase.postgres): the only part of the tool that builds the web server
+        // (Hummingbird, NIO, swift-crypto) and the PostgreSQL client.
         .target(
             name: "SceneryServeTool",
             dependencies: [
-                "SceneryTool", "Scenery", "ProfileDomain", "ProfileStore", "SceneryServer",
+                "SceneryTool", "Scenery", "ProfileDomain", "ProfileStore", "ProfileStorePostgres", "SceneryServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `scenery` itself: SceneryTool with Scenery's own catalog, and no web server, so the

@@ -165,7 +165,7 @@ extension SQLiteProfileStore: ProfileChangeFeed {
 
 extension ProfileChange {
     /// The change as a row of the `changes` table.
-    var row: (entity: String, key: String) {
+    package var row: (entity: String, key: String) {
         switch self {
         case .blog(let id): ("blog", id.description)
         case .blogs(let author): ("blogs", author.rawValue)
@@ -177,7 +177,7 @@ extension ProfileChange {
     }
 
     /// The change a row of the `changes` table records, if it is one this program writes.
-    init?(entity: String, key: String) {
+    package init?(entity: String, key: String) {
         switch entity {
         case "blog":
             guard let id = BlogID(key) else { return nil }

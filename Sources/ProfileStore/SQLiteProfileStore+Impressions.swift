@@ -52,10 +52,16 @@ extension SQLiteProfileStore {
     }
 }
 
-/// An impression sink that writes to a SQLite store's `impressions` table, off the scene's
+/// An impression sink that writes to a store's `impressions` table, off the scene's
 /// executor: records are buffered and written in batches by one task at a time.
-public final class SQLiteImpressionSink: ImpressionSink {
-    private let store: SQLiteProfileStore
+///
+/// ```swift
+/// registry.impressionSink = DatabaseImpressionSink(store: database) { error in
+///     logger.warning("Impressions are not recorded: \(error.message)")
+/// }
+/// ```
+public final class DatabaseImpressionSink: ImpressionSink {
+    private let store: any ProfileDatabase
     private let state = Locked<State>(State())
     private let onFailure: @Sendable (ProfileError) -> Void
 
@@ -67,7 +73,7 @@ public final class SQLiteImpressionSink: ImpressionSink {
 
     /// Writes to `store`; `onFailure` hears the first failed write (a read-only database),
     /// after which records are dropped rather than pile up.
-    public init(store: SQLiteProfileStore, onFailure: @escaping @Sendable (ProfileError) -> Void = { _ in }) {
+    public init(store: any ProfileDatabase, onFailure: @escaping @Sendable (ProfileError) -> Void = { _ in }) {
         self.store = store
         self.onFailure = onFailure
     }
@@ -80,10 +86,10 @@ public final class SQLiteImpressionSink: ImpressionSink {
             state.isWriting = true
             return true
         }
-        if startsWriting { Task.detached { self.drain() } }
+        if startsWriting { Task.detached { await self.drain() } }
     }
 
-    private func drain() {
+    private func drain() async {
         while true {
             let batch = state.withLock { state -> [ImpressionRecord] in
                 let batch = state.buffer
@@ -93,7 +99,7 @@ public final class SQLiteImpressionSink: ImpressionSink {
             }
             guard !batch.isEmpty else { return }
             do {
-                try store.insert(batch)
+                try await store.insert(batch)
             } catch {
                 let first = state.withLock { state -> Bool in
                     defer { state.hasFailed = true }
@@ -107,3 +113,7 @@ public final class SQLiteImpressionSink: ImpressionSink {
         }
     }
 }
+
+/// The sink's name before it wrote to any ``ProfileDatabase``.
+@available(*, deprecated, renamed: "DatabaseImpressionSink")
+public typealias SQLiteImpressionSink = DatabaseImpressionSink

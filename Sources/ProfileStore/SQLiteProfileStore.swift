@@ -125,7 +125,10 @@ extension SQLiteProfileStore {
     }
 }
 
-extension SQLiteProfileStore {
+extension SQLiteProfileStore: ProfileDatabase {
+    /// The database file's path (``path``).
+    public var location: String { path }
+
     /// Every user, by id (numeric ids in numeric order), at most `limit`: for sign-in pages.
     public func allUsers(limit: Int = 100) throws(ProfileError) -> [User] {
         try withConnection { connection throws(ProfileError) in

@@ -100,10 +100,10 @@ struct ServeCommand: AsyncParsableCommand {
                 minimumVisibleFraction: impressionFraction, minimumDuration: .milliseconds(Int((impressionSeconds * 1000).rounded())))
             registry.impressionSink =
                 session.impressionSink
-                ?? SQLiteImpressionSink(store: session.store) { [logger] error in
+                ?? DatabaseImpressionSink(store: session.store) { [logger] error in
                     logger.warning("Impressions are not recorded: \(error.errorDescription ?? "the database could not be written.")")
                 }
-            let users = try session.store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
+            let users = try await session.store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
             var configuration = SceneryServer.Configuration(host: host, port: port, cookieSecret: key)
             configuration.showsModuleLabels = debug
             configuration.rowWindow = windowRows > 0 ? windowRows : nil

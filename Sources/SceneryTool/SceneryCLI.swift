@@ -35,6 +35,26 @@ struct SceneryCLI: AsyncParsableCommand {
                 ServeForwarder.forward(Array(arguments.dropFirst()))
             }
         }
+        // A PostgreSQL database needs its client, which only TOOL-serve links.
+        if let scheme = ToolDatabase.scheme(of: databaseArgument(in: arguments) ?? DatabaseOptions.environmentPath ?? ""),
+            ToolDatabase.serverSchemes.contains(scheme), !ToolDatabase.added.contains(where: { $0.schemes.contains(scheme) })
+        {
+            ServeForwarder.forward([ServeForwarder.toolFlag] + arguments, reason: "a \(scheme):// database")
+        }
         await main(arguments)
+    }
+
+    /// The value of `--database` among `arguments` (the last one, as the parser takes it).
+    static func databaseArgument(in arguments: [String]) -> String? {
+        var value: String?
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" { break }
+            if argument == "--database", index + 1 < arguments.count {
+                value = arguments[index + 1]
+            } else if argument.hasPrefix("--database=") {
+                value = String(argument.dropFirst("--database=".count))
+            }
+        }
+        return value
     }
 }

@@ -28,16 +28,42 @@ public enum SceneryTool {
     ///   - catalog: The module types, scenes and services the commands know.
     ///   - commands: Commands beyond the ones every tool has, such as `.serve` from
     ///     `SceneryServeTool`.
-    public static func main(catalog: ModuleCatalog = .profile, adding commands: [ToolCommand] = []) async {
-        await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()), adding: commands)
+    ///   - databases: Databases beyond SQLite files, opened from a URL given to
+    ///     `--database`, such as `.postgres` from `SceneryServeTool`.
+    public static func main(catalog: ModuleCatalog = .profile, adding commands: [ToolCommand] = [], databases: [ToolDatabase] = []) async {
+        await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()), adding: commands, databases: databases)
     }
 
     /// Runs the tool with these arguments (the command name first, as in `["run", "user-profile"]`).
-    public static func main(catalog: ModuleCatalog, arguments: [String], adding commands: [ToolCommand] = []) async {
-        await ToolCommand.$added.withValue(commands) {
-            await ModuleCatalog.$current.withValue(catalog) {
-                await SceneryCLI.run(arguments)
+    public static func main(catalog: ModuleCatalog, arguments: [String], adding commands: [ToolCommand] = [], databases: [ToolDatabase] = []) async {
+        await ToolDatabase.$added.withValue(databases) {
+            await ToolCommand.$added.withValue(commands) {
+                await ModuleCatalog.$current.withValue(catalog) {
+                    await SceneryCLI.run(arguments)
+                }
             }
         }
+    }
+
+    /// Runs `TOOL-serve`, the executable a tool without the server hands work to: with the
+    /// process's arguments `ARGS` it runs `TOOL serve ARGS`, and with `--tool ARGS` it runs
+    /// `TOOL ARGS` (how `scenery` runs a command on a PostgreSQL database, whose client only
+    /// `TOOL-serve` links).
+    ///
+    /// ```swift
+    /// // Sources/scenery-serve/main.swift
+    /// import SceneryServeTool
+    /// import SceneryTool
+    ///
+    /// await SceneryTool.serverMain(catalog: .profile, adding: [.serve], databases: [.postgres])
+    /// ```
+    public static func serverMain(catalog: ModuleCatalog, adding commands: [ToolCommand], databases: [ToolDatabase] = []) async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == ServeForwarder.toolFlag {
+            arguments.removeFirst()
+        } else {
+            arguments.insert("serve", at: 0)
+        }
+        await main(catalog: catalog, arguments: arguments, adding: commands, databases: databases)
     }
 }

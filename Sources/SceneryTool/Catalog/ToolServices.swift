@@ -7,11 +7,12 @@ import Scenery
 /// A catalog's factories take the services their modules need from here, or make their own
 /// (wrapped with ``faults``, so `--fail` and `--latency` reach them too).
 public struct ToolServices: Sendable {
-    /// The profile services over the tool's SQLite database, with the faults applied.
+    /// The profile services over the tool's database, with the faults applied.
     public var profiles: ProfileServices
     /// The faults of `--fail` and `--latency`, to wrap a catalog's own services with.
     public var faults: FaultInjector
-    /// The SQLite database in use (`--database`), for a catalog that keeps data beside it.
+    /// The database in use (`--database`): a SQLite file's path or a PostgreSQL URL, for a
+    /// catalog that keeps data beside it.
     public var databasePath: String
 
     public init(profiles: ProfileServices, faults: FaultInjector, databasePath: String) {

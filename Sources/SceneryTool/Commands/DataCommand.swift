@@ -30,9 +30,9 @@ struct DataCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try database.openStore(requiresWriting: true)
-                let ids = try store.addGeneratedBlogs(count: blogs, author: UserID(user))
-                Output.line("Added \(blogs) blogs by user \(user) (ids \(ids.lowerBound)–\(ids.upperBound)) to \(database.path.quoted).")
+                let store = try await database.openStore(requiresWriting: true)
+                let ids = try await store.addGeneratedBlogs(count: blogs, author: UserID(user))
+                Output.line("Added \(blogs) blogs by user \(user) (ids \(ids.lowerBound)–\(ids.upperBound)) to \(database.description.quoted).")
             }
         }
     }
@@ -48,9 +48,9 @@ struct DataCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let dataSet = DemoData.dataSet
-                try database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
+                try await database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
                 Output.line(
-                    "Reset \(database.path.quoted) to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts."
+                    "Reset \(database.description.quoted) to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts."
                 )
             }
         }
@@ -67,25 +67,25 @@ struct DataCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try database.openStore()
+                let store = try await database.openStore()
                 if file == "-" {
                     // Streamed: memory stays flat however large the data set.
-                    try store.exportJSON { Output.write($0) }
+                    try await store.exportJSON { Output.write($0) }
                     Output.write("\n")
                     return
                 }
-                try Self.write(to: file) { handle in
-                    try store.exportJSON { chunk in try handle.write(contentsOf: Data(chunk.utf8)) }
+                try await Self.write(to: file) { handle in
+                    try await store.exportJSON { chunk in try handle.write(contentsOf: Data(chunk.utf8)) }
                     try handle.write(contentsOf: Data("\n".utf8))
                 }
-                Output.line("Exported the data of \(database.path.quoted) to \(file).")
+                Output.line("Exported the data of \(database.description.quoted) to \(file).")
             }
         }
 
         /// Writes the whole file or nothing: to a temporary file beside the target, then
         /// renamed over it. Only a regular file (or a new path) is ever replaced; a symlink
         /// is followed to its target; a device, FIFO, socket or directory is refused.
-        static func write(to path: String, _ body: (FileHandle) throws -> Void) throws {
+        static func write(to path: String, _ body: (FileHandle) async throws -> Void) async throws {
             let target = URL(filePath: path).resolvingSymlinksInPath()
             var status = stat()
             if lstat(target.path, &status) == 0 {
@@ -115,7 +115,7 @@ struct DataCommand: AsyncParsableCommand {
             }
             do {
                 defer { try? handle.close() }
-                try body(handle)
+                try await body(handle)
                 try handle.synchronize()
             } catch {
                 try? FileManager.default.removeItem(at: temporary)
@@ -147,11 +147,12 @@ struct DataCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let existed = FileManager.default.fileExists(atPath: database.path)
+                let isFile = ToolDatabase.scheme(of: database.path) == nil
+                let existed = !isFile || FileManager.default.fileExists(atPath: database.path)
                 do {
-                    let dataSet = try importFile()
+                    let dataSet = try await importFile()
                     Output.line(
-                        "Imported \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts into \(database.path.quoted).")
+                        "Imported \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts into \(database.description.quoted).")
                 } catch {
                     // An import is one transaction, so a failed one changed nothing; a database
                     // file it created to import into is removed.
@@ -165,7 +166,7 @@ struct DataCommand: AsyncParsableCommand {
 
         /// Imports the file's data set in one transaction, or fails naming what is wrong
         /// (each problem of the data is printed at its line and column first).
-        private func importFile() throws -> ProfileDataSet {
+        private func importFile() async throws -> ProfileDataSet {
             let data: Data
             do {
                 data = try RegularFile.contents(of: file, limit: Self.largestFile)
@@ -181,10 +182,13 @@ struct DataCommand: AsyncParsableCommand {
                     code: .invalidFile)
             }
             let problems: [DataProblem]
-            let imported = Result { () throws -> ProfileDataSet in
+            let imported: Result<ProfileDataSet, any Error>
+            do {
                 let dataSet = try ProfileDataSet.decode(from: data)
-                try database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
-                return dataSet
+                try await database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
+                imported = .success(dataSet)
+            } catch {
+                imported = .failure(error)
             }
             switch imported {
             case .success(let dataSet): return dataSet

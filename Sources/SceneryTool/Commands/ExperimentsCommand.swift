@@ -37,7 +37,7 @@ struct ExperimentsCommand: AsyncParsableCommand {
                 let registry = try await scenes.loadRegistry(services: nil)
                 let tallies: [ExperimentTally]
                 if logs.isEmpty {
-                    tallies = try database.openStore().experimentTallies()
+                    tallies = try await database.openStore().experimentTallies()
                 } else {
                     tallies = ExperimentTally.tallies(of: try logs.flatMap(Self.records(in:)))
                 }

@@ -7,9 +7,10 @@ import Scenery
 struct DatabaseOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The SQLite database; created and seeded with demo data on first use.",
-            discussion: "Default: $SCENERY_DATABASE, else $XDG_DATA_HOME/scenery/demo.sqlite, else ~/.local/share/scenery/demo.sqlite.",
-            valueName: "path"))
+            "The SQLite database file, or a PostgreSQL database's URL (postgres://USER@HOST:PORT/DB); created or seeded with demo data on first use.",
+            discussion:
+                "Default: $SCENERY_DATABASE, else $XDG_DATA_HOME/scenery/demo.sqlite, else ~/.local/share/scenery/demo.sqlite. A PostgreSQL URL runs the command in TOOL-serve, which has the PostgreSQL client.",
+            valueName: "path-or-url"))
     var database: String?
 
     @Option(
@@ -23,8 +24,20 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    /// The database path in force.
+    /// The database path or URL in force.
     var path: String { database ?? Self.defaultPath }
+
+    /// The database for messages: its path, or its URL without a password.
+    var description: String { Self.redacted(path) }
+
+    /// `location` without the password of a URL's `user:password@`.
+    static func redacted(_ location: String) -> String {
+        guard ToolDatabase.scheme(of: location) != nil, let start = location.range(of: "://")?.upperBound,
+            let at = location[start...].firstIndex(of: "@"),
+            let colon = location[start..<at].firstIndex(of: ":")
+        else { return location }
+        return String(location[..<colon]) + ":***" + String(location[at...])
+    }
 
     static var defaultPath: String {
         if let path = environmentPath { return path }
@@ -36,10 +49,25 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the store, creating and seeding it if it is new. A read-only database opens
     /// for reading, unless the command `requiresWriting`; a locked one is waited for with a
-    /// notice on standard error, up to `--lock-timeout`.
-    func openStore(seedDemoData: Bool = true, requiresWriting: Bool = false) throws -> SQLiteProfileStore {
+    /// notice on standard error, up to `--lock-timeout`. A URL opens with the tool's
+    /// ``ToolDatabase`` of its scheme.
+    func openStore(seedDemoData: Bool = true, requiresWriting: Bool = false) async throws -> any ProfileDatabase {
         let path = self.path
         let timeout = lockTimeout
+        if let scheme = ToolDatabase.scheme(of: path) {
+            guard let driver = ToolDatabase.added.first(where: { $0.schemes.contains(scheme) }) else {
+                let known = ToolDatabase.added.flatMap(\.schemes).sorted()
+                throw CommandFailure(
+                    "--database \(description.quoted): this tool opens SQLite files\(known.isEmpty ? "" : " and \(known.map { "\($0)://" }.joined(separator: ", ")) URLs"), not \(scheme):// URLs; give a file path or a postgres:// URL.",
+                    code: .usage)
+            }
+            do {
+                return try await driver.open(
+                    path, ToolDatabase.OpenOptions(seedDemoData: seedDemoData, requiresWriting: requiresWriting, timeout: .milliseconds(Int64(timeout * 1000))))
+            } catch {
+                throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
+            }
+        }
         do {
             // Only the default location is created; a path someone typed must exist.
             return try SQLiteProfileStore(

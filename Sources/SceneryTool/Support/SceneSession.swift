@@ -29,16 +29,16 @@ package struct SessionOptions: ParsableArguments {
 /// assembling a scene with the loading indicator.
 package struct SceneSession {
     let registry: SceneRegistry
-    package let store: SQLiteProfileStore
+    package let store: any ProfileDatabase
     /// The store's services with the faults asked for, for the catalog's modules.
     package let services: ToolServices
     /// Where `--impressions` asked records to go, if it did.
     package var impressionSink: (any ImpressionSink)? { registry.impressionSink }
 
     init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions, impressions: String? = nil) async throws {
-        store = try database.openStore()
+        store = try await database.openStore()
         let injector = FaultInjector(try faults.plan())
-        services = ToolServices(profiles: ProfileServices(store).injectingFaults(from: injector), faults: injector, databasePath: store.path)
+        services = ToolServices(profiles: ProfileServices(store).injectingFaults(from: injector), faults: injector, databasePath: store.location)
         var registry = try await scenes.loadRegistry(services: services)
         if let impressions {
             do {
@@ -63,7 +63,7 @@ package struct SceneSession {
     }
 
     /// The database, for messages.
-    var databaseDescription: String { "the database \(store.path.quoted)" }
+    var databaseDescription: String { "the database \(DatabaseOptions.redacted(store.location).quoted)" }
 
     /// Assembles and starts a scene, showing progress on a terminal.
     func open(_ sceneID: String, for context: SceneContext, host: any SceneHost) async throws -> SceneInstance {

@@ -1,0 +1,57 @@
+import ProfileDomain
+import Scenery
+
+/// A store of the profile data: the four profile services, the change feed, and what the
+/// `scenery` tool and server do with a whole database (sign-in lists, export, import,
+/// experiments' impressions).
+///
+/// Two stores conform: ``SQLiteProfileStore`` (embedded, one file, the default) and
+/// `PostgresProfileStore` in the `ProfileStorePostgres` library (several servers on one
+/// database). Both pass the same conformance suite, so code written against this protocol
+/// behaves the same on either:
+///
+/// ```swift
+/// func signInList(from database: some ProfileDatabase) async throws -> [String] {
+///     try await database.allUsers(limit: 20).map(\.name)
+/// }
+/// ```
+///
+/// Errors are ``ProfileError`` values whose ``ProfileError/kind`` says what a caller can do:
+/// `notFound`, `notPermitted`, `conflict` (try again), `connectionLost` (the database went
+/// away; try again later), `storage` and `invalidData`.
+public protocol ProfileDatabase: ProfileService, BlogService, DraftService, RelationshipService, ProfileChangeFeed {
+    /// Where the data lives, for messages: a file path, or a URL without its password.
+    var location: String { get }
+
+    /// Every user, numeric ids in numeric order, at most `limit`: for sign-in pages.
+    func allUsers(limit: Int) async throws(ProfileError) -> [User]
+
+    /// Everything in the database, in id order.
+    func exportData() async throws(ProfileError) -> ProfileDataSet
+
+    /// Writes everything in the database as JSON: the same text as
+    /// `exportData().encoded()`, in chunks handed to `write` in order.
+    func exportJSON(to write: (String) throws -> Void) async throws
+
+    /// Replaces everything in the database with `dataSet`, in one transaction.
+    ///
+    /// - Throws: ``ProfileError/invalidData(_:)`` listing every problem of the data set;
+    ///   nothing is changed then.
+    func importData(_ dataSet: ProfileDataSet) async throws(ProfileError)
+
+    /// Adds `count` generated blogs by `author`, an hour apart before the author's newest,
+    /// in one transaction, and returns their ids.
+    @discardableResult
+    func addGeneratedBlogs(count: Int, author: UserID) async throws(ProfileError) -> ClosedRange<Int64>
+
+    /// Appends experiments' records (assignments, impressions, exposures), in one transaction.
+    func insert(_ records: [ImpressionRecord]) async throws(ProfileError)
+
+    /// How many distinct units each arm of each experiment was assigned and exposed.
+    func experimentTallies() async throws(ProfileError) -> [ExperimentTally]
+}
+
+extension ProfileDatabase {
+    /// Every user, at most 100: for sign-in pages.
+    public func allUsers() async throws(ProfileError) -> [User] { try await allUsers(limit: 100) }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ProfileDomain
+import ProfileStore
+import Scenery
+
+// The whole data set (export, import, generated blogs) and the experiments' records.
+
+extension PostgresProfileStore {
+    public func exportData() async throws(ProfileError) -> ProfileDataSet {
+        try await reading("export the data") { connection in
+            // One snapshot of every table.
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            do {
+                var dataSet = ProfileDataSet(users: [])
+                dataSet.users = try await connection.query("SELECT id, name, avatar_url, summary FROM users ORDER BY id COLLATE \"C\"", logger: logger)
+                    .collect().map(Self.user)
+                dataSet.blogs = try await connection.query("SELECT id, author, title, body, created_at FROM blogs ORDER BY id", logger: logger)
+                    .collect().map { row in
+                        let (id, author, title, body, created) = try row.decode((Int64, String, String, String, Double).self)
+                        return ProfileDataSet.BlogRecord(
+                            id: id, author: UserID(author), title: title, body: body, createdAt: Date(timeIntervalSince1970: created))
+                    }
+                dataSet.likes = try await connection.query("SELECT blog, user_id FROM likes ORDER BY blog, user_id COLLATE \"C\"", logger: logger)
+                    .collect().map { row in
+                        let (blog, user) = try row.decode((Int64, String).self)
+                        return ProfileDataSet.LikeRecord(blog: blog, user: UserID(user))
+                    }
+                dataSet.drafts = try await connection.query("SELECT id, owner, title, body, edited_at FROM drafts ORDER BY id", logger: logger)
+                    .collect().map { row in
+                        let (id, owner, title, body, edited) = try row.decode((Int64, String, String, String, Double).self)
+                        return Draft(id: id, owner: UserID(owner), title: title, body: body, editedAt: Date(timeIntervalSince1970: edited))
+                    }
+                dataSet.follows = try await connection.query(
+                    "SELECT follower, followee FROM follows ORDER BY follower COLLATE \"C\", followee COLLATE \"C\"", logger: logger
+                ).collect().map { row in
+                    let (follower, followee) = try row.decode((String, String).self)
+                    return ProfileDataSet.FollowRecord(follower: UserID(follower), followee: UserID(followee))
+                }
+                dataSet.friendships = try await connection.query(
+                    "SELECT requester, addressee, status FROM friendships ORDER BY requester COLLATE \"C\", addressee COLLATE \"C\"", logger: logger
+                ).collect().map { row in
+                    let (requester, addressee, status) = try row.decode((String, String, String).self)
+                    return ProfileDataSet.FriendshipRecord(
+                        requester: UserID(requester), addressee: UserID(addressee),
+                        status: ProfileDataSet.FriendshipRecord.Status(rawValue: status) ?? .pending)
+                }
+                try await connection.query("COMMIT", logger: logger)
+                return dataSet
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Writes the data set as JSON: the text of `exportData().encoded()`, in chunks of
+    /// about 64 KB. The data set is read whole first.
+    public func exportJSON(to write: (String) throws -> Void) async throws {
+        let text = String(decoding: try await exportData().encoded(), as: UTF8.self)
+        var start = text.startIndex
+        while start < text.endIndex {
+            let end = text.index(start, offsetBy: 1 << 16, limitedBy: text.endIndex) ?? text.endIndex
+            try write(String(text[start..<end]))
+            start = end
+        }
+    }
+
+    public func importData(_ dataSet: ProfileDataSet) async throws(ProfileError) {
+        let problems = dataSet.problems
+        guard problems.isEmpty else { throw .invalidData(problems) }
+        try await writing("import the data", announcing: [.everything]) { connection, logger in
+            try await connection.query("TRUNCATE likes, friendships, follows, drafts, blogs, users", logger: logger)
+            try await Self.insertAll(dataSet, on: connection, logger: logger)
+        }
+    }
+
+    /// Inserts a checked data set into empty tables, inside the caller's transaction.
+    static func insertAll(_ dataSet: ProfileDataSet, on connection: PostgresConnection, logger: Logger) async throws {
+        for user in dataSet.users {
+            try await connection.query(
+                "INSERT INTO users (id, name, avatar_url, summary) VALUES (\(user.id.rawValue), \(user.name), \(user.avatarURL), \(user.summary))",
+                logger: logger)
+        }
+        for blog in dataSet.blogs { try await insert(blog, on: connection, logger: logger) }
+        for like in dataSet.likes {
+            try await connection.query("INSERT INTO likes (blog, user_id) VALUES (\(like.blog), \(like.user.rawValue))", logger: logger)
+        }
+        for draft in dataSet.drafts {
+            try await connection.query(
+                """
+                INSERT INTO drafts (id, owner, title, body, edited_at)
+                VALUES (\(draft.id), \(draft.owner.rawValue), \(draft.title), \(draft.body), \(draft.editedAt.timeIntervalSince1970))
+                """, logger: logger)
+        }
+        for follow in dataSet.follows {
+            try await connection.query(
+                "INSERT INTO follows (follower, followee) VALUES (\(follow.follower.rawValue), \(follow.followee.rawValue))", logger: logger)
+        }
+        for friendship in dataSet.friendships {
+            try await connection.query(
+                """
+                INSERT INTO friendships (requester, addressee, status)
+                VALUES (\(friendship.requester.rawValue), \(friendship.addressee.rawValue), \(friendship.status.rawValue))
+                """, logger: logger)
+        }
+    }
+
+    static func insert(_ blog: ProfileDataSet.BlogRecord, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO blogs (id, author, title, body, created_at)
+            VALUES (\(blog.id), \(blog.author.rawValue), \(blog.title), \(blog.body), \(blog.createdAt.timeIntervalSince1970))
+            """, logger: logger)
+    }
+
+    @discardableResult
+    public func addGeneratedBlogs(count: Int, author: UserID) async throws(ProfileError) -> ClosedRange<Int64> {
+        precondition(count >= 1, "count must be at least 1")
+        return try await writing("add generated blogs", announcing: [.blogs(of: author), .profile(author)]) { connection, logger in
+            try await Self.requireUser(author, on: connection, logger: logger)
+            let firstID = try await connection.query("SELECT COALESCE(MAX(id), 0) + 1 FROM blogs", logger: logger).collect()[0].decode(Int64.self)
+            let newest =
+                try await connection.query("SELECT MAX(created_at) FROM blogs WHERE author = \(author.rawValue)", logger: logger).collect()[0]
+                .decode(Double?.self) ?? 1_767_258_000  // 2026-01-01 09:00 UTC
+            // In batches of one statement each, from generate_series.
+            let start = newest.isFinite ? newest : 1_767_258_000
+            try await connection.query(
+                """
+                INSERT INTO blogs (id, author, title, body, created_at)
+                SELECT \(firstID) + n - 1, \(author.rawValue), 'Generated post ' || n,
+                       'A generated blog, number ' || n || ' of ' || \(Int64(count)) || ', to try long lists.',
+                       \(start) - n * 3600.0
+                FROM generate_series(1, \(Int64(count))) AS n
+                """, logger: logger)
+            return firstID...(firstID + Int64(count) - 1)
+        }
+    }
+
+    public func insert(_ records: [ImpressionRecord]) async throws(ProfileError) {
+        guard !records.isEmpty else { return }
+        do {
+            try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: logger)
+                do {
+                    for record in records {
+                        try await connection.query(
+                            """
+                            INSERT INTO impressions (kind, time, scene, variant, unit, module, node, experiment, arm)
+                            VALUES (\(record.kind.rawValue), \(record.time.timeIntervalSince1970), \(record.scene), \(record.variant), \(record.unit),
+                                    \(record.module?.rawValue), \(record.node?.rawValue), \(record.experiment), \(record.arm))
+                            """, logger: logger)
+                    }
+                    try await connection.query("COMMIT", logger: logger)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch {
+            throw profileError(error, doing: "record impressions")
+        }
+    }
+
+    public func experimentTallies() async throws(ProfileError) -> [ExperimentTally] {
+        let rows = try await reading("read the experiments' records") { connection in
+            try await connection.query(
+                """
+                SELECT experiment, arm, kind, COUNT(DISTINCT unit) FROM impressions
+                WHERE experiment IS NOT NULL AND arm IS NOT NULL AND unit IS NOT NULL AND kind IN ('assignment', 'exposure')
+                GROUP BY experiment, arm, kind
+                """, logger: logger
+            ).collect().map { try $0.decode((String, String, String, Int64).self) }
+        }
+        var tallies: [String: ExperimentTally] = [:]
+        for (experiment, arm, kind, units) in rows {
+            tallies[experiment, default: ExperimentTally(experiment: experiment)].add(Int(units), kind: kind, arm: arm)
+        }
+        return tallies.values.sorted { $0.experiment < $1.experiment }
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import PostgresNIO
+import ProfileDomain
+import ProfileStore
+import Scenery
+
+// The four profile services, with the same answers as the SQLite store's (the conformance
+// suite runs both). Text is compared and ordered byte by byte (COLLATE "C"), as SQLite does.
+
+extension PostgresProfileStore {
+    static let userColumns = "id, name, avatar_url, summary"
+
+    static func user(_ row: PostgresRow) throws -> User {
+        let (id, name, avatar, summary) = try row.decode((String, String, String?, String).self)
+        return User(id: UserID(id), name: name, avatarURL: avatar, summary: summary)
+    }
+
+    static func requireUser(_ id: UserID, on connection: PostgresConnection, logger: Logger) async throws {
+        guard try await connection.query("SELECT 1 FROM users WHERE id = \(id.rawValue)", logger: logger).collect().isEmpty == false else {
+            throw ProfileError.userNotFound(id)
+        }
+    }
+
+    public func allUsers(limit: Int = 100) async throws(ProfileError) -> [User] {
+        try await reading("list the users") { connection in
+            try await connection.query(
+                "SELECT id, name, avatar_url, summary FROM users ORDER BY length(id), id COLLATE \"C\" LIMIT \(Int64(max(0, limit)))", logger: logger
+            ).collect().map(Self.user)
+        }
+    }
+}
+
+// MARK: - ProfileService
+
+extension PostgresProfileStore {  // ProfileService
+    public func profile(of user: UserID, viewer: UserID?) async throws -> UserProfile {
+        try await reading("read a profile") { connection in
+            guard let row = try await connection.query("SELECT id, name, avatar_url, summary FROM users WHERE id = \(user.rawValue)", logger: logger)
+                .collect().first
+            else { throw ProfileError.userNotFound(user) }
+            let id = user.rawValue
+            let counts = try await connection.query(
+                """
+                SELECT
+                  (SELECT COUNT(*) FROM blogs WHERE author = \(id)),
+                  (SELECT COUNT(*) FROM friendships WHERE status = 'accepted' AND (requester = \(id) OR addressee = \(id))),
+                  (SELECT COUNT(*) FROM follows WHERE followee = \(id)),
+                  (SELECT COUNT(*) FROM follows WHERE follower = \(id)),
+                  (SELECT COUNT(*) FROM follows WHERE follower = \(viewer?.rawValue) AND followee = \(id))
+                """, logger: logger
+            ).collect()[0].decode((Int64, Int64, Int64, Int64, Int64).self)
+            let follows: Bool? = viewer == nil || viewer == user ? nil : counts.4 > 0
+            return UserProfile(
+                user: try Self.user(row), blogCount: Int(counts.0), friendCount: Int(counts.1), followerCount: Int(counts.2),
+                followingCount: Int(counts.3), viewerFollows: follows)
+        }
+    }
+}
+
+// MARK: - BlogService
+
+extension PostgresProfileStore {  // BlogService
+    /// The tables a blog's row comes from (see ``blog(_:)`` for its columns).
+    static let blogFrom = "FROM blogs b JOIN users u ON u.id = b.author"
+
+    static func blog(_ row: PostgresRow) throws -> Blog {
+        let (id, author, authorName, title, body, created, likes, liked) = try row.decode(
+            (Int64, String, String, String, String, Double, Int64, Bool).self)
+        return Blog(
+            id: BlogID(id), author: UserID(author), authorName: authorName, title: title, body: body, likes: Int(likes),
+            createdAt: Date(timeIntervalSince1970: created), likedByViewer: liked)
+    }
+
+    public func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
+        try await reading("read blogs") { connection in
+            try await Self.requireUser(author, on: connection, logger: logger)
+            let rows = try await connection.query(
+                """
+                SELECT b.id, b.author, u.name, b.title, b.body, b.created_at,
+                       (SELECT COUNT(*) FROM likes l WHERE l.blog = b.id),
+                       EXISTS (SELECT 1 FROM likes l WHERE l.blog = b.id AND l.user_id = \(viewer?.rawValue))
+                \(unescaped: Self.blogFrom) WHERE b.author = \(author.rawValue)
+                ORDER BY b.created_at DESC, b.id DESC LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(page.offset))
+                """, logger: logger
+            ).collect()
+            let total = try await connection.query("SELECT COUNT(*) FROM blogs WHERE author = \(author.rawValue)", logger: logger).collect()[0]
+                .decode(Int64.self)
+            return Page(items: try rows.prefix(page.limit).map(Self.blog), hasMore: rows.count > page.limit, total: Int(total))
+        }
+    }
+
+    public func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
+        try await reading("read a blog") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT b.id, b.author, u.name, b.title, b.body, b.created_at,
+                       (SELECT COUNT(*) FROM likes l WHERE l.blog = b.id),
+                       EXISTS (SELECT 1 FROM likes l WHERE l.blog = b.id AND l.user_id = \(viewer?.rawValue))
+                \(unescaped: Self.blogFrom) WHERE b.id = \(id.rawValue)
+                """, logger: logger
+            ).collect()
+            guard let row = rows.first else { throw ProfileError.blogNotFound(id) }
+            return try Self.blog(row)
+        }
+    }
+
+    public func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int {
+        try await writing("record a like", announcing: [.blog(blog)]) { connection, logger in
+            guard try await !connection.query("SELECT 1 FROM blogs WHERE id = \(blog.rawValue)", logger: logger).collect().isEmpty else {
+                throw ProfileError.blogNotFound(blog)
+            }
+            try await Self.requireUser(user, on: connection, logger: logger)
+            if liked {
+                try await connection.query(
+                    "INSERT INTO likes (blog, user_id) VALUES (\(blog.rawValue), \(user.rawValue)) ON CONFLICT DO NOTHING", logger: logger)
+            } else {
+                try await connection.query("DELETE FROM likes WHERE blog = \(blog.rawValue) AND user_id = \(user.rawValue)", logger: logger)
+            }
+            return Int(try await connection.query("SELECT COUNT(*) FROM likes WHERE blog = \(blog.rawValue)", logger: logger).collect()[0].decode(Int64.self))
+        }
+    }
+}
+
+// MARK: - DraftService
+
+extension PostgresProfileStore {  // DraftService
+    public func drafts(of owner: UserID, viewer: UserID, page: PageRequest) async throws -> Page<Draft> {
+        guard viewer == owner else {
+            throw ProfileError.notPermitted("Drafts are private: only their owner can see them.")
+        }
+        return try await reading("read drafts") { connection in
+            try await Self.requireUser(owner, on: connection, logger: logger)
+            let rows = try await connection.query(
+                """
+                SELECT id, owner, title, body, edited_at FROM drafts WHERE owner = \(owner.rawValue)
+                ORDER BY edited_at DESC, id DESC LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(page.offset))
+                """, logger: logger
+            ).collect()
+            let drafts = try rows.prefix(page.limit).map { row in
+                let (id, owner, title, body, edited) = try row.decode((Int64, String, String, String, Double).self)
+                return Draft(id: id, owner: UserID(owner), title: title, body: body, editedAt: Date(timeIntervalSince1970: edited))
+            }
+            return Page(items: drafts, hasMore: rows.count > page.limit)
+        }
+    }
+}
+
+// MARK: - RelationshipService
+
+extension PostgresProfileStore {  // RelationshipService
+    public func users(_ list: UserListKind, of user: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<UserListEntry> {
+        try await reading("read a list of users") { connection in
+            try await Self.requireUser(user, on: connection, logger: logger)
+            // The user and the viewer as the row `p`, so the member lists can be fixed text.
+            let members =
+                switch list {
+                case .followers: "SELECT follower FROM follows WHERE followee = p.id"
+                case .following: "SELECT followee FROM follows WHERE follower = p.id"
+                case .friends:
+                    // Requests to the user are part of their own list only.
+                    """
+                    SELECT addressee FROM friendships WHERE requester = p.id AND status = 'accepted'
+                    UNION SELECT requester FROM friendships WHERE addressee = p.id AND status = 'accepted'
+                    UNION SELECT requester FROM friendships WHERE addressee = p.id AND status = 'pending' AND p.id = p.viewer
+                    """
+                }
+            let query: PostgresQuery = """
+                WITH p AS (SELECT \(user.rawValue)::text AS id, \(viewer?.rawValue)::text AS viewer)
+                SELECT u.id, u.name, u.avatar_url, u.summary,
+                       EXISTS (SELECT 1 FROM follows WHERE follower = p.viewer AND followee = u.id),
+                       (SELECT status FROM friendships WHERE requester = p.viewer AND addressee = u.id),
+                       (SELECT status FROM friendships WHERE requester = u.id AND addressee = p.viewer)
+                FROM users u, p WHERE u.id IN (\(unescaped: members))
+                ORDER BY lower(u.name) COLLATE "C", u.id COLLATE "C" LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(page.offset))
+                """
+            let rows = try await connection.query(query, logger: logger).collect()
+            let entries = try rows.prefix(page.limit).map { row in
+                let (id, name, avatar, summary, follows, outgoing, incoming) = try row.decode(
+                    (String, String, String?, String, Bool, String?, String?).self)
+                return UserListEntry(
+                    user: User(id: UserID(id), name: name, avatarURL: avatar, summary: summary), viewerFollows: follows,
+                    friendState: Self.friendState(outgoing: outgoing, incoming: incoming))
+            }
+            return Page(items: entries, hasMore: rows.count > page.limit)
+        }
+    }
+
+    static func friendState(outgoing: String?, incoming: String?) -> FriendState {
+        if outgoing == "accepted" || incoming == "accepted" { return .friends }
+        if outgoing == "pending" { return .requested }
+        if incoming == "pending" { return .incoming }
+        return .none
+    }
+
+    public func setFollowing(_ following: Bool, follower: UserID, followee: UserID) async throws {
+        guard follower != followee else { throw ProfileError.notPermitted("You cannot follow yourself.") }
+        let changes: [ProfileChange] = [.profile(follower), .profile(followee), .relationships(of: follower), .relationships(of: followee)]
+        try await writing("change a follow", announcing: changes) { connection, logger in
+            try await Self.requireUser(follower, on: connection, logger: logger)
+            try await Self.requireUser(followee, on: connection, logger: logger)
+            if following {
+                try await connection.query(
+                    "INSERT INTO follows (follower, followee) VALUES (\(follower.rawValue), \(followee.rawValue)) ON CONFLICT DO NOTHING", logger: logger)
+            } else {
+                try await connection.query(
+                    "DELETE FROM follows WHERE follower = \(follower.rawValue) AND followee = \(followee.rawValue)", logger: logger)
+            }
+        }
+    }
+
+    public func changeFriendship(_ change: FriendshipChange, from user: UserID, with other: UserID) async throws -> FriendState {
+        guard user != other else { throw ProfileError.notPermitted("You cannot befriend yourself.") }
+        let changes: [ProfileChange] = [.profile(user), .profile(other), .relationships(of: user), .relationships(of: other)]
+        return try await writing("change a friendship", announcing: changes) { connection, logger in
+            try await Self.requireUser(user, on: connection, logger: logger)
+            try await Self.requireUser(other, on: connection, logger: logger)
+            let (a, b) = (user.rawValue, other.rawValue)
+            func status(_ requester: String, _ addressee: String) async throws -> String? {
+                try await connection.query("SELECT status FROM friendships WHERE requester = \(requester) AND addressee = \(addressee)", logger: logger)
+                    .collect().first?.decode(String.self)
+            }
+            let state = Self.friendState(outgoing: try await status(a, b), incoming: try await status(b, a))
+            switch (change, state) {
+            case (.request, .none):
+                try await connection.query("INSERT INTO friendships (requester, addressee, status) VALUES (\(a), \(b), 'pending')", logger: logger)
+                return .requested
+            case (.request, .incoming), (.accept, .incoming):
+                try await connection.query("UPDATE friendships SET status = 'accepted' WHERE requester = \(b) AND addressee = \(a)", logger: logger)
+                return .friends
+            case (.request, _):
+                return state
+            case (.accept, _):
+                throw ProfileError.notPermitted("There is no friend request from \(other.rawValue.quoted) to accept.")
+            case (.remove, _):
+                try await connection.query(
+                    "DELETE FROM friendships WHERE (requester = \(a) AND addressee = \(b)) OR (requester = \(b) AND addressee = \(a))", logger: logger)
+                return .none
+            }
+        }
+    }
+}
