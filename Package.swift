@@ -193,7 +193,9 @@ let package = Package(
             name: "ProfileTests",
             dependencies: [
                 "Scenery", "SceneryTesting", "ProfileDomain", "ProfileStore", "SceneryProfile",
-                "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList",
+                "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList", "ProfileStorePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
     ],
     swiftLanguageModes: [.v6]

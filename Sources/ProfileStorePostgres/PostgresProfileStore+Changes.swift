@@ -10,7 +10,7 @@ import Scenery
 /// to every listening store once it commits, and never when it rolls back. A store publishes
 /// its own writes to this process's subscribers at once, and others' from its listening
 /// connection, a dedicated one that connects again by itself when it is lost; on
-/// reconnecting it publishes ``ProfileDomain/ProfileChange/everything``, so pages fetch
+/// reconnecting it publishes `ProfileChange.everything`, so pages fetch
 /// again what they show rather than miss what changed meanwhile.
 extension PostgresProfileStore {
     /// The channel of `LISTEN` and `NOTIFY`.
@@ -30,7 +30,7 @@ extension PostgresProfileStore {
     /// changes other servers commit from then on reach this store's subscribers. A server
     /// calls it before it takes requests.
     ///
-    /// - Throws: ``ProfileDomain/ProfileError/Kind/connectionLost`` when the first attempt
+    /// - Throws: `connectionLost` when the first attempt
     ///   to listen fails (the listener keeps trying).
     public func listen() async throws(ProfileError) {
         let listener = startListening()
@@ -51,25 +51,35 @@ extension PostgresProfileStore {
     private func startListening() -> ChangeListener {
         listener.withLock { listener in
             if let listener { return listener }
-            let started = ChangeListener(hub: hub, configuration: configuration, origin: origin, logger: logger)
+            // A lost listening connection means the server went away: the pool's connections
+            // went with it, so calls check the server before waiting on the pool.
+            let started = ChangeListener(hub: hub, configuration: configuration, origin: origin, logger: logger) { [poolIsSuspect] in
+                poolIsSuspect.withLock { $0 = true }
+            }
             listener = started
             return started
         }
     }
 
-    /// Runs a write in a serializable transaction that announces `changes`, retrying it on a
-    /// serialization failure or deadlock (up to five times), then publishes the changes to
-    /// this process's subscribers.
+    /// Runs a write in a transaction that announces `changes`, retrying it on a serialization
+    /// failure or deadlock (up to ten times, after a short random pause), then publishes the
+    /// changes to this process's subscribers. `locking` names rows the write reads before it
+    /// decides (a friendship's pair): writes with the same key wait for each other.
     func writing<T: Sendable>(
-        _ action: String, announcing changes: [ProfileChange], _ body: (PostgresConnection, Logger) async throws -> T
+        _ action: String, announcing changes: [ProfileChange], locking key: String? = nil,
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws(ProfileError) -> T {
         let payload = Self.payload(changes, origin: origin)
         var attempt = 0
         while true {
             attempt += 1
             do {
-                let value = try await client.withConnection { connection in
-                    try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+                try await renewPoolIfSuspect()
+                let value = try await leasing { connection, logger in
+                    try await connection.query("BEGIN", logger: logger)
+                    if let key {
+                        try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(key)))", logger: logger)
+                    }
                     do {
                         let value = try await body(connection, logger)
                         try await connection.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
@@ -83,9 +93,9 @@ extension PostgresProfileStore {
                 hub.publish(changes)
                 return value
             } catch {
-                let failure = profileError(error, doing: action)
-                if failure.kind == .conflict, attempt < 5 { continue }
-                throw failure
+                let failure = failure(error, doing: action)
+                guard failure.kind == .conflict, attempt < 10 else { throw failure }
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
             }
         }
     }
@@ -122,7 +132,10 @@ final class ChangeListener: Sendable {
     private let state = Locked(State())
     private let task: Locked<Task<Void, Never>?> = Locked(nil)
 
-    init(hub: ProfileChangeHub, configuration: PostgresConnection.Configuration, origin: String, logger: Logger) {
+    init(
+        hub: ProfileChangeHub, configuration: PostgresConnection.Configuration, origin: String, logger: Logger,
+        onLost: @escaping @Sendable () -> Void
+    ) {
         let started = Task.detached(priority: .userInitiated) { [state] in
             var connected = false
             var delay = Duration.milliseconds(50)
@@ -164,6 +177,7 @@ final class ChangeListener: Sendable {
                     }
                     try? await connection.close()
                 } catch {
+                    if connected { onLost() }
                     let waiters = state.withLock { state in
                         state.isListening = false
                         state.lastError = error

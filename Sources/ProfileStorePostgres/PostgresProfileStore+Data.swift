@@ -9,7 +9,7 @@ import Scenery
 
 extension PostgresProfileStore {
     public func exportData() async throws(ProfileError) -> ProfileDataSet {
-        try await reading("export the data") { connection in
+        try await reading("export the data") { connection, logger in
             // One snapshot of every table.
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             do {
@@ -67,13 +67,42 @@ extension PostgresProfileStore {
         }
     }
 
+    /// Replaces everything in the database with `dataSet`, in one transaction.
+    ///
+    /// - Throws: `ProfileError.invalidData` listing every problem of the data set, and
+    ///   text with a NUL character, which PostgreSQL cannot store (SQLite can); nothing is
+    ///   changed then.
     public func importData(_ dataSet: ProfileDataSet) async throws(ProfileError) {
-        let problems = dataSet.problems
+        let problems = dataSet.problems + Self.unstorableText(in: dataSet)
         guard problems.isEmpty else { throw .invalidData(problems) }
         try await writing("import the data", announcing: [.everything]) { connection, logger in
             try await connection.query("TRUNCATE likes, friendships, follows, drafts, blogs, users", logger: logger)
             try await Self.insertAll(dataSet, on: connection, logger: logger)
         }
+    }
+
+    /// The places of text with a NUL character, which a PostgreSQL `text` cannot hold.
+    static func unstorableText(in dataSet: ProfileDataSet) -> [DataProblem] {
+        var problems: [DataProblem] = []
+        func check(_ text: String?, _ path: String) {
+            guard let text, text.utf8.contains(0) else { return }
+            problems.append(DataProblem(path: path, message: "contains a NUL character (\\u0000), which PostgreSQL cannot store; remove it."))
+        }
+        for (index, user) in dataSet.users.enumerated() {
+            check(user.id.rawValue, "users[\(index)].id")
+            check(user.name, "users[\(index)].name")
+            check(user.avatarURL, "users[\(index)].avatarURL")
+            check(user.summary, "users[\(index)].summary")
+        }
+        for (index, blog) in dataSet.blogs.enumerated() {
+            check(blog.title, "blogs[\(index)].title")
+            check(blog.body, "blogs[\(index)].body")
+        }
+        for (index, draft) in dataSet.drafts.enumerated() {
+            check(draft.title, "drafts[\(index)].title")
+            check(draft.body, "drafts[\(index)].body")
+        }
+        return problems
     }
 
     /// Inserts a checked data set into empty tables, inside the caller's transaction.
@@ -141,7 +170,8 @@ extension PostgresProfileStore {
     public func insert(_ records: [ImpressionRecord]) async throws(ProfileError) {
         guard !records.isEmpty else { return }
         do {
-            try await client.withConnection { connection in
+            try await renewPoolIfSuspect()
+            try await leasing { connection, logger in
                 try await connection.query("BEGIN", logger: logger)
                 do {
                     for record in records {
@@ -159,12 +189,12 @@ extension PostgresProfileStore {
                 }
             }
         } catch {
-            throw profileError(error, doing: "record impressions")
+            throw failure(error, doing: "record impressions")
         }
     }
 
     public func experimentTallies() async throws(ProfileError) -> [ExperimentTally] {
-        let rows = try await reading("read the experiments' records") { connection in
+        let rows = try await reading("read the experiments' records") { connection, logger in
             try await connection.query(
                 """
                 SELECT experiment, arm, kind, COUNT(DISTINCT unit) FROM impressions

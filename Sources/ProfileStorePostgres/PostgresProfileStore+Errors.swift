@@ -4,7 +4,7 @@ import Scenery
 
 extension PostgresProfileStore {
     /// What the service calls throw for an error of the driver or the server: a
-    /// ``ProfileDomain/ProfileError`` whose kind says what the caller can do, and whose
+    /// `ProfileError` whose kind says what the caller can do, and whose
     /// message names the database (never its password) and what to check.
     func profileError(_ error: any Error, doing action: String) -> ProfileError {
         if let error = error as? ProfileError { return error }
@@ -12,7 +12,7 @@ extension PostgresProfileStore {
         guard let error = error as? PSQLError else {
             return ProfileError(
                 .connectionLost,
-                "Cannot reach \(place) to \(action) (\(String(reflecting: error))); check that the server runs and that the URL's host, port, user and database are right."
+                "Cannot reach \(place) to \(action) (\(error)); check that the server runs and that the URL's host, port, user and database are right."
             )
         }
         switch error.code {
@@ -26,6 +26,9 @@ extension PostgresProfileStore {
                 return ProfileError(.connectionLost, "\(place) stopped answering while trying to \(action) (\(message)); it retries once the server is back.")
             case "28P01", "28000":
                 return .storage("\(place) refused the user \(url.user.quoted) (\(message)); check the user and password in the URL.")
+            case "22021":
+                // Text with a NUL character: no stored id or text has one.
+                return ProfileError(.notFound, "Nothing in \(place) has that id: it contains a NUL character, which no stored id can.")
             case "3D000":
                 return .storage("\(place) has no database \(url.database.quoted); create it (createdb \(url.database)) or fix the URL.")
             default:
@@ -45,12 +48,64 @@ extension PostgresProfileStore {
         }
     }
 
-    /// Runs a read, turning driver errors into ``ProfileDomain/ProfileError``.
-    func reading<T>(_ action: String, _ body: (PostgresConnection) async throws -> T) async throws(ProfileError) -> T {
+    /// Runs a read, turning driver errors into `ProfileError`.
+    func reading<T: Sendable>(
+        _ action: String, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) async throws(ProfileError) -> T {
         do {
-            return try await client.withConnection { connection in try await body(connection) }
+            try await renewPoolIfSuspect()
+            return try await leasing(body)
         } catch {
-            throw profileError(error, doing: action)
+            throw failure(error, doing: action)
         }
+    }
+
+    /// Runs `body` with a connection of the pool, waiting for one at most ``timeout``: while
+    /// the server is away the pool keeps trying to connect, and a page should hear so in
+    /// seconds, not when the pool gives up. (Once it has its connection, `body` takes as long
+    /// as it takes.)
+    func leasing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        let leased = Locked(false)
+        let (client, logger, timeout) = (self.client, self.logger, self.timeout)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    leased.withLock { $0 = true }
+                    return try await body(connection, logger)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            while let result = try await group.next() {
+                if let value = result {
+                    group.cancelAll()
+                    return value
+                }
+                if !leased.withLock({ $0 }) {
+                    group.cancelAll()
+                    throw PostgresUnanswered(timeout: timeout)
+                }
+            }
+            throw PostgresUnanswered(timeout: timeout)
+        }
+    }
+}
+
+/// No connection of the pool could be had in time: the server does not answer.
+struct PostgresUnanswered: Error, CustomStringConvertible {
+    let timeout: Duration
+    var description: String { "no connection within \(timeout)" }
+}
+
+extension PostgresProfileStore {
+
+    /// `error` as a `ProfileError`, noting a lost connection so the next
+    /// call checks the server and renews the pool.
+    func failure(_ error: any Error, doing action: String) -> ProfileError {
+        let failure = profileError(error, doing: action)
+        if failure.kind == .connectionLost { poolIsSuspect.withLock { $0 = true } }
+        return failure
     }
 }

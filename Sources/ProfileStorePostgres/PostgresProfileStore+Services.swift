@@ -22,7 +22,7 @@ extension PostgresProfileStore {
     }
 
     public func allUsers(limit: Int = 100) async throws(ProfileError) -> [User] {
-        try await reading("list the users") { connection in
+        try await reading("list the users") { connection, logger in
             try await connection.query(
                 "SELECT id, name, avatar_url, summary FROM users ORDER BY length(id), id COLLATE \"C\" LIMIT \(Int64(max(0, limit)))", logger: logger
             ).collect().map(Self.user)
@@ -34,9 +34,10 @@ extension PostgresProfileStore {
 
 extension PostgresProfileStore {  // ProfileService
     public func profile(of user: UserID, viewer: UserID?) async throws -> UserProfile {
-        try await reading("read a profile") { connection in
-            guard let row = try await connection.query("SELECT id, name, avatar_url, summary FROM users WHERE id = \(user.rawValue)", logger: logger)
-                .collect().first
+        try await reading("read a profile") { connection, logger in
+            guard
+                let row = try await connection.query("SELECT id, name, avatar_url, summary FROM users WHERE id = \(user.rawValue)", logger: logger)
+                    .collect().first
             else { throw ProfileError.userNotFound(user) }
             let id = user.rawValue
             let counts = try await connection.query(
@@ -72,7 +73,7 @@ extension PostgresProfileStore {  // BlogService
     }
 
     public func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
-        try await reading("read blogs") { connection in
+        try await reading("read blogs") { connection, logger in
             try await Self.requireUser(author, on: connection, logger: logger)
             let rows = try await connection.query(
                 """
@@ -90,7 +91,7 @@ extension PostgresProfileStore {  // BlogService
     }
 
     public func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
-        try await reading("read a blog") { connection in
+        try await reading("read a blog") { connection, logger in
             let rows = try await connection.query(
                 """
                 SELECT b.id, b.author, u.name, b.title, b.body, b.created_at,
@@ -128,7 +129,7 @@ extension PostgresProfileStore {  // DraftService
         guard viewer == owner else {
             throw ProfileError.notPermitted("Drafts are private: only their owner can see them.")
         }
-        return try await reading("read drafts") { connection in
+        return try await reading("read drafts") { connection, logger in
             try await Self.requireUser(owner, on: connection, logger: logger)
             let rows = try await connection.query(
                 """
@@ -149,7 +150,7 @@ extension PostgresProfileStore {  // DraftService
 
 extension PostgresProfileStore {  // RelationshipService
     public func users(_ list: UserListKind, of user: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<UserListEntry> {
-        try await reading("read a list of users") { connection in
+        try await reading("read a list of users") { connection, logger in
             try await Self.requireUser(user, on: connection, logger: logger)
             // The user and the viewer as the row `p`, so the member lists can be fixed text.
             let members =
@@ -171,7 +172,7 @@ extension PostgresProfileStore {  // RelationshipService
                        (SELECT status FROM friendships WHERE requester = p.viewer AND addressee = u.id),
                        (SELECT status FROM friendships WHERE requester = u.id AND addressee = p.viewer)
                 FROM users u, p WHERE u.id IN (\(unescaped: members))
-                ORDER BY lower(u.name) COLLATE "C", u.id COLLATE "C" LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(page.offset))
+                ORDER BY lower(u.name COLLATE "C"), u.id COLLATE "C" LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(page.offset))
                 """
             let rows = try await connection.query(query, logger: logger).collect()
             let entries = try rows.prefix(page.limit).map { row in
@@ -211,7 +212,8 @@ extension PostgresProfileStore {  // RelationshipService
     public func changeFriendship(_ change: FriendshipChange, from user: UserID, with other: UserID) async throws -> FriendState {
         guard user != other else { throw ProfileError.notPermitted("You cannot befriend yourself.") }
         let changes: [ProfileChange] = [.profile(user), .profile(other), .relationships(of: user), .relationships(of: other)]
-        return try await writing("change a friendship", announcing: changes) { connection, logger in
+        let pair = [user.rawValue, other.rawValue].sorted().joined(separator: "\u{1F}")
+        return try await writing("change a friendship", announcing: changes, locking: "friendship\u{1F}" + pair) { connection, logger in
             try await Self.requireUser(user, on: connection, logger: logger)
             try await Self.requireUser(other, on: connection, logger: logger)
             let (a, b) = (user.rawValue, other.rawValue)

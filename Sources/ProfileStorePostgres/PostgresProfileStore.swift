@@ -8,7 +8,7 @@ import Scenery
 
 /// The profile data on a PostgreSQL server: the store for several `scenery serve`
 /// processes on one database. It provides the four profile services and the change feed,
-/// and passes the same conformance suite as ``ProfileStore/SQLiteProfileStore``.
+/// and passes the same conformance suite as `SQLiteProfileStore`.
 ///
 /// ```swift
 /// let store = try await PostgresProfileStore.connect(to: PostgresURL("postgres://scenery@127.0.0.1/scenery"))
@@ -17,17 +17,36 @@ import Scenery
 /// await store.close()
 /// ```
 ///
-/// Writes run in serializable transactions, retried a few times when PostgreSQL reports a
-/// serialization failure or deadlock (then ``ProfileDomain/ProfileError/Kind/conflict``).
+/// Writes run in transactions (a friendship change also holds a lock on its pair of users,
+/// so two changes to one friendship never decide from the same state), retried up to ten
+/// times when PostgreSQL reports a serialization failure or deadlock (then `conflict`).
 /// Each write announces what it changed with `NOTIFY` in its own transaction, so the change
 /// reaches every store on the database (every server) once it commits; see
-/// ``changes(to:)``. A lost connection is ``ProfileDomain/ProfileError/Kind/connectionLost``;
+/// ``changes(to:)``. A lost connection is `connectionLost`;
 /// the pool connects again for the next call.
 public final class PostgresProfileStore: ProfileDatabase, Sendable {
-    let client: PostgresClient
+    /// The connection pool and the task that runs it.
+    struct Pool {
+        let client: PostgresClient
+        let running: Task<Void, Never>
+
+        init(_ configuration: PostgresClient.Configuration, logger: Logger) {
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            self.client = client
+            running = Task.detached { await client.run() }
+        }
+    }
+
+    private let pool: Locked<Pool>
+    /// Set when a call lost its connection: the pool may have stopped trying (its circuit
+    /// breaker), so the next call checks the server with a connection of its own and, once
+    /// the server answers, starts a new pool.
+    let poolIsSuspect = Locked(false)
+    let clientConfiguration: PostgresClient.Configuration
     let configuration: PostgresConnection.Configuration
     let logger: Logger
-    private let running: Task<Void, Never>
+    /// How long a call waits for a connection (the `timeout` of ``connect(to:seedDemoData:timeout:maximumConnections:logger:)``).
+    let timeout: Duration
     /// This process's subscribers to changes, by entity.
     let hub = ProfileChangeHub()
     /// The connection that listens for other stores' changes, once anyone subscribes.
@@ -39,23 +58,48 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
 
     public var location: String { url.redacted }
 
-    private init(url: PostgresURL, configuration: PostgresConnection.Configuration, clientConfiguration: PostgresClient.Configuration, logger: Logger) {
+    private init(
+        url: PostgresURL, configuration: PostgresConnection.Configuration, clientConfiguration: PostgresClient.Configuration, timeout: Duration,
+        logger: Logger
+    ) {
         self.url = url
+        self.timeout = timeout
         self.configuration = configuration
+        self.clientConfiguration = clientConfiguration
         self.logger = logger
-        let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
-        self.client = client
-        running = Task.detached { await client.run() }
+        pool = Locked(Pool(clientConfiguration, logger: logger))
+    }
+
+    /// The connection pool now.
+    var client: PostgresClient { pool.withLock { $0.client } }
+
+    /// After a lost connection: checks that the server answers (a connection of its own,
+    /// closed at once) and then replaces the pool, so calls work again as soon as the server
+    /// is back rather than when the old pool's back-off ends.
+    ///
+    /// - Throws: The connection's error while the server does not answer.
+    func renewPoolIfSuspect() async throws {
+        guard poolIsSuspect.withLock({ $0 }) else { return }
+        let probe = try await PostgresConnection.connect(configuration: configuration, id: -1, logger: logger)
+        try? await probe.close()
+        let old = pool.withLock { pool -> Pool? in
+            guard poolIsSuspect.withLock({ $0 }) else { return nil }
+            defer { pool = Pool(clientConfiguration, logger: logger) }
+            return pool
+        }
+        poolIsSuspect.withLock { $0 = false }
+        old?.running.cancel()
     }
 
     /// Connects to the database at `url`, creating the schema if it has none (and seeding
     /// the demo data into it when `seedDemoData` is true) or upgrading it.
     ///
     /// - Parameters:
-    ///   - timeout: How long to wait for the server to answer at all.
+    ///   - timeout: How long to wait for the server to answer: to connect, and for each call
+    ///     to get a connection (then it fails with `connectionLost`).
     ///   - maximumConnections: The size of the connection pool (plus one connection that
     ///     listens for changes once anyone subscribes).
-    /// - Throws: ``ProfileDomain/ProfileError`` of kind `connectionLost` when the server
+    /// - Throws: `ProfileError` of kind `connectionLost` when the server
     ///   cannot be reached (its message names the URL, without the password, and what to
     ///   check), `storage` when the schema is newer than this program's or cannot be made.
     public static func connect(
@@ -81,7 +125,7 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
         pool.options.connectTimeout = timeout
         pool.options.maximumConnections = max(1, maximumConnections)
         pool.options.keepAliveBehavior = nil
-        let store = PostgresProfileStore(url: url, configuration: connection, clientConfiguration: pool, logger: logger)
+        let store = PostgresProfileStore(url: url, configuration: connection, clientConfiguration: pool, timeout: timeout, logger: logger)
         do {
             // The first connection is made here, so a wrong address fails now, with its reason.
             let first = try await PostgresConnection.connect(configuration: connection, id: 0, logger: logger)
@@ -102,12 +146,14 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// Closes the pool and the listening connection. Calls after this fail.
     public func close() async {
         listener.withLock { $0 }?.stop()
+        let running = pool.withLock { $0.running }
         running.cancel()
         _ = await running.value
     }
 
     deinit {
-        running.cancel()
+        listener.withLock { $0 }?.stop()
+        pool.withLock { $0.running }.cancel()
     }
 }
 

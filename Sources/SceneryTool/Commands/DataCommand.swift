@@ -151,8 +151,8 @@ struct DataCommand: AsyncParsableCommand {
                 let existed = !isFile || FileManager.default.fileExists(atPath: database.path)
                 do {
                     let dataSet = try await importFile()
-                    Output.line(
-                        "Imported \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts into \(database.description.quoted).")
+                    let counts = "\(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts"
+                    Output.line("Imported \(counts) into \(database.description.quoted).")
                 } catch {
                     // An import is one transaction, so a failed one changed nothing; a database
                     // file it created to import into is removed.

@@ -11,102 +11,6 @@ import Testing
         store = try SQLiteProfileStore.inMemory()
     }
 
-    @Test func seedsTheDemoData() async throws {
-        let alice = try await store.profile(of: "1", viewer: "2")
-        #expect(alice.user.name == "Alice Liddell")
-        #expect(alice.blogCount == 27)
-        #expect(alice.friendCount == 3)
-        #expect(alice.followerCount == 5)
-        #expect(alice.viewerFollows == true, "user 2 follows user 1")
-        let drafts = try await store.drafts(of: "1", viewer: "1", page: PageRequest(limit: 10))
-        #expect(drafts.items.count == 3)
-        let nameless = try await store.profile(of: "4", viewer: nil)
-        #expect(nameless.user.name.isEmpty && nameless.user.summary.isEmpty)
-        #expect(try await store.blogs(by: "5", viewer: nil, page: PageRequest(limit: 10)).items.isEmpty)
-        #expect(try await store.profile(of: "1", viewer: "1").viewerFollows == nil, "nobody follows themselves")
-    }
-
-    @Test func pagesBlogsNewestFirst() async throws {
-        let first = try await store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 0, limit: 10))
-        let third = try await store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 20, limit: 10))
-        #expect(first.items.count == 10 && first.hasMore)
-        #expect(third.items.count == 7 && !third.hasMore)
-        #expect(first.items.map(\.createdAt) == first.items.map(\.createdAt).sorted(by: >))
-        #expect(first.items.last!.createdAt > third.items.first!.createdAt)
-    }
-
-    @Test func likesAreIdempotentAndCounted() async throws {
-        let blog = try await store.blog(1, viewer: "5")
-        let liked = try await store.setLiked(true, blog: 1, by: "5")
-        #expect(liked == blog.likes + (blog.likedByViewer ? 0 : 1))
-        #expect(try await store.setLiked(true, blog: 1, by: "5") == liked, "liking twice counts once")
-        #expect(try await store.blog(1, viewer: "5").likedByViewer)
-        #expect(try await store.setLiked(false, blog: 1, by: "5") == liked - 1)
-    }
-
-    @Test func unknownIdsAreClearErrors() async {
-        await #expect(throws: ProfileError.userNotFound("99")) { try await store.profile(of: "99", viewer: nil) }
-        await #expect(throws: ProfileError.blogNotFound(999)) { try await store.setLiked(true, blog: 999, by: "1") }
-        await #expect(throws: ProfileError.userNotFound("99")) { try await store.setFollowing(true, follower: "99", followee: "1") }
-    }
-
-    @Test func draftsRefuseAnyoneButTheOwner() async {
-        await #expect(throws: ProfileError.notPermitted("Drafts are private: only their owner can see them.")) {
-            try await store.drafts(of: "1", viewer: "2", page: PageRequest(limit: 10))
-        }
-    }
-
-    @Test func followingPersistsAndCannotTargetYourself() async throws {
-        try await store.setFollowing(false, follower: "2", followee: "1")
-        #expect(try await store.profile(of: "1", viewer: "2").viewerFollows == false)
-        #expect(try await store.profile(of: "1", viewer: nil).followerCount == 4)
-        await #expect(throws: ProfileError.notPermitted("You cannot follow yourself.")) {
-            try await store.setFollowing(true, follower: "1", followee: "1")
-        }
-    }
-
-    @Test func friendshipsMoveThroughTheirStates() async throws {
-        #expect(try await store.changeFriendship(.request, from: "2", with: "5") == .requested)
-        // A pending request is in the addressee's own list, as a request, and nobody else's.
-        // (Alice asked Dana in the demo data, so Dana has two requests.)
-        let requests = try await store.users(.friends, of: "5", viewer: "5", page: PageRequest(limit: 10)).items
-        #expect(requests.map(\.id) == ["1", "2"] && requests.allSatisfy { $0.friendState == .incoming })
-        #expect(try await store.users(.friends, of: "5", viewer: "2", page: PageRequest(limit: 10)).items.isEmpty)
-        #expect(try await store.changeFriendship(.accept, from: "5", with: "2") == .friends)
-        #expect(try await store.users(.friends, of: "5", viewer: "2", page: PageRequest(limit: 10)).items.map(\.id) == ["2"])
-        #expect(try await store.changeFriendship(.remove, from: "2", with: "5") == .none)
-        await #expect(throws: ProfileError.self) { try await store.changeFriendship(.accept, from: "2", with: "5") }
-        // User 4 asked user 1; from user 1's side that request is incoming.
-        let followers = try await store.users(.followers, of: "1", viewer: "1", page: PageRequest(limit: 20))
-        #expect(followers.items.first { $0.id == "2" }?.viewerFollows == true)
-        let four = try await store.users(.friends, of: "1", viewer: "4", page: PageRequest(limit: 20))
-        #expect(four.items.allSatisfy { $0.id != "4" })
-    }
-
-    @Test func exportAndImportRoundTrip() throws {
-        let exported = try store.exportData()
-        #expect(exported == DemoData.dataSet)
-        let fresh = try SQLiteProfileStore.inMemory(seedDemoData: false)
-        try fresh.importData(ProfileDataSet.decode(from: exported.encoded()))
-        #expect(try fresh.exportData() == exported)
-    }
-
-    /// The streamed export is the same text as encoding the whole data set, for the demo
-    /// data, for awkward text and for empty tables.
-    @Test func streamedExportIsTheSameTextAsTheWholeEncoding() throws {
-        var awkward = DemoData.dataSet
-        awkward.users[0].name = "quote \" backslash \\ slash / NUL \u{0} tab \t é 中文 \u{7F}"
-        awkward.users[1].avatarURL = "https://example.com/a.png"
-        for dataSet in [DemoData.dataSet, awkward, ProfileDataSet(users: [User(id: "1", name: "Solo")])] {
-            let fresh = try SQLiteProfileStore.inMemory(seedDemoData: false)
-            try fresh.importData(dataSet)
-            var streamed = ""
-            try fresh.exportJSON { streamed += $0 }
-            #expect(streamed == String(decoding: try fresh.exportData().encoded(), as: UTF8.self))
-            #expect(try ProfileDataSet.decode(from: Data(streamed.utf8)) == dataSet.normalized())
-        }
-    }
-
     /// A large export arrives in bounded chunks while the tables are read, never as one
     /// string of everything.
     @Test func aLargeExportIsWrittenInBoundedChunks() throws {
@@ -152,22 +56,6 @@ import Testing
         let exported = try fresh.exportData()
         #expect(exported.users.first { $0.id == "1" }?.name == "Alice\u{0000} and the hidden rest")
         #expect(Set(exported.users.map(\.id)).isSuperset(of: ["x\u{0}1", "x\u{0}2"]), "ids that differ after a NUL stay two users")
-    }
-
-    @Test func anInvalidImportListsEveryProblemAndChangesNothing() throws {
-        var broken = DemoData.dataSet
-        broken.blogs.append(.init(id: 1, author: "42", title: "dup", body: "", createdAt: Date()))
-        broken.follows.append(.init(follower: "3", followee: "3"))
-        #expect(
-            throws: ProfileError.invalidData([
-                DataProblem(path: "blogs[40].id", message: "1 is used twice; ids must be unique."),
-                DataProblem(path: "blogs[40].author", message: "names the user '42', who is not in \"users\"."),
-                DataProblem(path: "follows[10]", message: "a user cannot follow themselves."),
-            ])
-        ) {
-            try store.importData(broken)
-        }
-        #expect(try store.exportData() == DemoData.dataSet)
     }
 
     @Test(arguments: [

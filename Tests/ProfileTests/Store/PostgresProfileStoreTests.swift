@@ -1,0 +1,132 @@
+import Foundation
+import ProfileDomain
+import ProfileStore
+import ProfileStorePostgres
+import Testing
+
+/// What only the PostgreSQL store does: its URL, its own errors, and surviving a server and a
+/// listening connection that go away (on a real PostgreSQL server of the test's own).
+@Suite(.timeLimit(.minutes(2))) struct PostgresProfileStoreTests {
+    @Test(arguments: [
+        ("mysql://u@h/db", "is not a PostgreSQL URL"),
+        ("postgres://127.0.0.1/db", "names no user"),
+        ("postgres://u@127.0.0.1", "names no database"),
+        ("postgres://u@127.0.0.1/db?sslmode=maybe", "sslmode=maybe; use one of disable, prefer, require"),
+        ("postgres://u@127.0.0.1/db?pool=3", "the parameter 'pool', which scenery does not know"),
+    ])
+    func aMalformedURLSaysWhatIsWrong(url: String, message: String) {
+        #expect {
+            _ = try PostgresURL(url)
+        } throws: { error in
+            (error as? ProfileError)?.message.contains(message) == true
+        }
+    }
+
+    @Test func aURLsPasswordIsNeverInMessages() throws {
+        let url = try PostgresURL("postgresql://reader:s3cret@db.example:6543/profiles?sslmode=require")
+        #expect(url.redacted == "postgres://reader:***@db.example:6543/profiles?sslmode=require")
+        #expect(url.password == "s3cret" && url.port == 6543)
+        #expect {
+            _ = try PostgresURL("postgres://reader:s3cret@/profiles")
+        } throws: { error in
+            let message = (error as? ProfileError)?.message ?? ""
+            return message.contains("names no host") && !message.contains("s3cret")
+        }
+    }
+
+    @Test func aServerThatIsNotThereIsAConnectionLostErrorNamingTheURLWithoutItsPassword() async throws {
+        let port = try TestPostgres.freePort()
+        let url = try PostgresURL("postgres://scenery:hunter2@127.0.0.1:\(port)/nothing?sslmode=disable")
+        await #expect {
+            _ = try await PostgresProfileStore.connect(to: url, timeout: .seconds(5))
+        } throws: { error in
+            guard let error = error as? ProfileError else { return false }
+            return error.kind == .connectionLost && error.message.contains("127.0.0.1:\(port)") && !error.message.contains("hunter2")
+        }
+    }
+
+    @Test func aMissingDatabaseSaysHowToCreateIt() async throws {
+        let url = try await TestPostgres.sharedServer().url("no_such_database")
+        await #expect {
+            _ = try await PostgresProfileStore.connect(to: url)
+        } throws: { error in
+            (error as? ProfileError)?.message.contains("has no database 'no_such_database'; create it (createdb no_such_database)") == true
+        }
+    }
+
+    @Test func textWithANULCharacterIsRefusedAtImportNamingThePlace() async throws {
+        let store = try await StoreKind.postgres.seededStore()
+        var data = DemoData.dataSet
+        data.users[0].name = "Alice\u{0} and the hidden rest"
+        await #expect(
+            throws: ProfileError.invalidData([
+                DataProblem(path: "users[0].name", message: "contains a NUL character (\\u0000), which PostgreSQL cannot store; remove it.")
+            ])
+        ) {
+            try await store.importData(data)
+        }
+        #expect(try await store.exportData() == DemoData.dataSet, "nothing changed")
+        await #expect(throws: ProfileError.self) { _ = try await store.profile(of: "x\u{0}1", viewer: nil) }
+    }
+
+    @Test func aSchemaFromTheFutureIsRefused() async throws {
+        let server = try await TestPostgres.sharedServer()
+        let url = try await server.newDatabase()
+        _ = try await PostgresProfileStore.connect(to: url)
+        try server.execute("UPDATE store_info SET value = '99' WHERE key = 'schema_version'", in: url.database)
+        await #expect {
+            _ = try await PostgresProfileStore.connect(to: url)
+        } throws: { error in
+            (error as? ProfileError)?.message.contains("has schema version 99, which this program does not know") == true
+        }
+    }
+
+    @Test func serversStartingTogetherOnANewDatabaseSeedItOnce() async throws {
+        let url = try await TestPostgres.sharedServer().newDatabase()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<6 { group.addTask { _ = try await PostgresProfileStore.connect(to: url) } }
+            try await group.waitForAll()
+        }
+        let store = try await PostgresProfileStore.connect(to: url)
+        #expect(try await store.exportData() == DemoData.dataSet)
+    }
+
+    /// The listening connection is cut (as a network blip or a server-side kill would): the
+    /// store listens again by itself, tells its subscribers to fetch everything (what changed
+    /// meanwhile is unknown), and later changes arrive as before.
+    @Test func aDroppedListeningConnectionResynchronisesItsSubscribers() async throws {
+        let server = try await TestPostgres.sharedServer()
+        let store = try await StoreKind.postgres.seededStore() as! PostgresProfileStore
+        let other = try await PostgresProfileStore.connect(to: store.url)
+        let recorder = ChangeRecorder(store, following: [.blog(26)])
+        try await store.listen()
+        try server.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+            in: store.url.database)
+        #expect(await recorder.wait(for: .everything), "reconnected, and told its subscribers to fetch again")
+        _ = try await other.setLiked(true, blog: 26, by: "2")
+        #expect(await recorder.wait(for: .blog(26)), "and hears changes again")
+    }
+
+    /// PostgreSQL itself goes away (killed) and comes back: a call meanwhile is a
+    /// `connectionLost` error, not a crash or a hang; afterwards calls work again and the
+    /// subscribers fetch everything once the listener is back.
+    @Test func aServerKilledAndRestartedIsAConnectionLostErrorThenRecovers() async throws {
+        let server = try await TestPostgres()
+        defer { try? server.stop() }
+        let url = try await server.newDatabase()
+        let store = try await PostgresProfileStore.connect(to: url)
+        let recorder = ChangeRecorder(store, following: [.blog(26)])
+        try await store.listen()
+        try server.stop(immediately: true)
+        await #expect {
+            _ = try await store.setLiked(true, blog: 26, by: "2")
+        } throws: { error in
+            (error as? ProfileError)?.kind == .connectionLost
+        }
+        try server.start()
+        #expect(await recorder.wait(for: .everything), "the listener came back and resynchronised")
+        #expect(try await store.setLiked(true, blog: 26, by: "2") >= 1)
+        #expect(await recorder.wait(for: .blog(26)))
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import ProfileDomain
+import ProfileStorePostgres
+import Scenery
+import Testing
+
+@testable import ProfileStore
+
+/// The store contract (`ProfileDatabase`), checked on both stores from the same source:
+/// SQLite (a file) and PostgreSQL (a real server, on loopback). Each test runs once per
+/// store; what only one store does is in that store's own suite.
+@Suite(.timeLimit(.minutes(2))) struct ProfileDatabaseConformanceTests {
+    @Test(arguments: StoreKind.allCases) func seedsTheDemoData(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let alice = try await store.profile(of: "1", viewer: "2")
+        #expect(alice.user.name == "Alice Liddell")
+        #expect(alice.blogCount == 27)
+        #expect(alice.friendCount == 3)
+        #expect(alice.followerCount == 5)
+        #expect(alice.viewerFollows == true, "user 2 follows user 1")
+        let drafts = try await store.drafts(of: "1", viewer: "1", page: PageRequest(limit: 10))
+        #expect(drafts.items.count == 3)
+        let nameless = try await store.profile(of: "4", viewer: nil)
+        #expect(nameless.user.name.isEmpty && nameless.user.summary.isEmpty)
+        #expect(try await store.blogs(by: "5", viewer: nil, page: PageRequest(limit: 10)).items.isEmpty)
+        #expect(try await store.profile(of: "1", viewer: "1").viewerFollows == nil, "nobody follows themselves")
+    }
+
+    @Test(arguments: StoreKind.allCases) func pagesBlogsNewestFirst(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let first = try await store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 0, limit: 10))
+        let third = try await store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 20, limit: 10))
+        #expect(first.items.count == 10 && first.hasMore)
+        #expect(third.items.count == 7 && !third.hasMore)
+        #expect(first.items.map(\.createdAt) == first.items.map(\.createdAt).sorted(by: >))
+        #expect(first.items.last!.createdAt > third.items.first!.createdAt)
+    }
+
+    @Test(arguments: StoreKind.allCases) func likesAreIdempotentAndCounted(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let blog = try await store.blog(1, viewer: "5")
+        let liked = try await store.setLiked(true, blog: 1, by: "5")
+        #expect(liked == blog.likes + (blog.likedByViewer ? 0 : 1))
+        #expect(try await store.setLiked(true, blog: 1, by: "5") == liked, "liking twice counts once")
+        #expect(try await store.blog(1, viewer: "5").likedByViewer)
+        #expect(try await store.setLiked(false, blog: 1, by: "5") == liked - 1)
+    }
+
+    @Test(arguments: StoreKind.allCases) func unknownIdsAreClearErrors(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        await #expect(throws: ProfileError.userNotFound("99")) { try await store.profile(of: "99", viewer: nil) }
+        await #expect(throws: ProfileError.blogNotFound(999)) { try await store.setLiked(true, blog: 999, by: "1") }
+        await #expect(throws: ProfileError.userNotFound("99")) { try await store.setFollowing(true, follower: "99", followee: "1") }
+    }
+
+    @Test(arguments: StoreKind.allCases) func draftsRefuseAnyoneButTheOwner(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        await #expect(throws: ProfileError.notPermitted("Drafts are private: only their owner can see them.")) {
+            try await store.drafts(of: "1", viewer: "2", page: PageRequest(limit: 10))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func followingPersistsAndCannotTargetYourself(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        try await store.setFollowing(false, follower: "2", followee: "1")
+        #expect(try await store.profile(of: "1", viewer: "2").viewerFollows == false)
+        #expect(try await store.profile(of: "1", viewer: nil).followerCount == 4)
+        await #expect(throws: ProfileError.notPermitted("You cannot follow yourself.")) {
+            try await store.setFollowing(true, follower: "1", followee: "1")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func friendshipsMoveThroughTheirStates(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        #expect(try await store.changeFriendship(.request, from: "2", with: "5") == .requested)
+        // A pending request is in the addressee's own list, as a request, and nobody else's.
+        // (Alice asked Dana in the demo data, so Dana has two requests.)
+        let requests = try await store.users(.friends, of: "5", viewer: "5", page: PageRequest(limit: 10)).items
+        #expect(requests.map(\.id) == ["1", "2"] && requests.allSatisfy { $0.friendState == .incoming })
+        #expect(try await store.users(.friends, of: "5", viewer: "2", page: PageRequest(limit: 10)).items.isEmpty)
+        #expect(try await store.changeFriendship(.accept, from: "5", with: "2") == .friends)
+        #expect(try await store.users(.friends, of: "5", viewer: "2", page: PageRequest(limit: 10)).items.map(\.id) == ["2"])
+        #expect(try await store.changeFriendship(.remove, from: "2", with: "5") == .none)
+        await #expect(throws: ProfileError.self) { try await store.changeFriendship(.accept, from: "2", with: "5") }
+        // User 4 asked user 1; from user 1's side that request is incoming.
+        let followers = try await store.users(.followers, of: "1", viewer: "1", page: PageRequest(limit: 20))
+        #expect(followers.items.first { $0.id == "2" }?.viewerFollows == true)
+        let four = try await store.users(.friends, of: "1", viewer: "4", page: PageRequest(limit: 20))
+        #expect(four.items.allSatisfy { $0.id != "4" })
+    }
+
+    @Test(arguments: StoreKind.allCases) func exportAndImportRoundTrip(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let exported = try await store.exportData()
+        #expect(exported == DemoData.dataSet)
+        let fresh = try await kind.emptyStore()
+        try await fresh.importData(ProfileDataSet.decode(from: exported.encoded()))
+        #expect(try await fresh.exportData() == exported)
+    }
+
+    /// The streamed export is the same text as encoding the whole data set, for the demo
+    /// data, for awkward text and for empty tables.
+    @Test(arguments: StoreKind.allCases) func streamedExportIsTheSameTextAsTheWholeEncoding(kind: StoreKind) async throws {
+        var awkward = DemoData.dataSet
+        awkward.users[0].name = "quote \" backslash \\ slash / tab \t é 中文 \u{7F} \u{1F600}"
+        awkward.users[1].avatarURL = "https://example.com/a.png"
+        for dataSet in [DemoData.dataSet, awkward, ProfileDataSet(users: [User(id: "1", name: "Solo")])] {
+            let fresh = try await kind.emptyStore()
+            try await fresh.importData(dataSet)
+            var streamed = ""
+            try await fresh.exportJSON { streamed += $0 }
+            #expect(streamed == String(decoding: try await fresh.exportData().encoded(), as: UTF8.self))
+            #expect(try ProfileDataSet.decode(from: Data(streamed.utf8)) == dataSet.normalized())
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func anInvalidImportListsEveryProblemAndChangesNothing(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        var broken = DemoData.dataSet
+        broken.blogs.append(.init(id: 1, author: "42", title: "dup", body: "", createdAt: Date()))
+        broken.follows.append(.init(follower: "3", followee: "3"))
+        await #expect(
+            throws: ProfileError.invalidData([
+                DataProblem(path: "blogs[40].id", message: "1 is used twice; ids must be unique."),
+                DataProblem(path: "blogs[40].author", message: "names the user '42', who is not in \"users\"."),
+                DataProblem(path: "follows[10]", message: "a user cannot follow themselves."),
+            ])
+        ) {
+            try await store.importData(broken)
+        }
+        #expect(try await store.exportData() == DemoData.dataSet)
+    }
+
+    /// The text of an export is the same whichever store wrote it, and a SQLite export
+    /// imported into PostgreSQL and exported back is the same bytes.
+    @Test func anExportRoundTripsBetweenTheStoresByteForByte() async throws {
+        var data = DemoData.dataSet
+        data.users[0].name = "quote \" backslash \\ é 中文 \u{1F600}"
+        data.blogs[0].createdAt = Date(timeIntervalSince1970: 1_767_258_000.123_456_789)
+        let sqlite = try await StoreKind.sqlite.emptyStore()
+        try await sqlite.importData(data)
+        let first = try await sqlite.exportText()
+        let postgres = try await StoreKind.postgres.emptyStore()
+        try await postgres.importData(try ProfileDataSet.decode(from: Data(first.utf8)))
+        let second = try await postgres.exportText()
+        #expect(second == first)
+        let back = try await StoreKind.sqlite.emptyStore()
+        try await back.importData(try ProfileDataSet.decode(from: Data(second.utf8)))
+        #expect(try await back.exportText() == first)
+    }
+
+    @Test(arguments: StoreKind.allCases) func concurrentLikesByEveryoneAreAllCounted(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let users = try await store.allUsers().map(\.id)
+        let other = try await kind.anotherStore(on: store)
+        // Half the likes through a second store (another server), all at once.
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for (index, user) in users.enumerated() {
+                let through = index.isMultiple(of: 2) ? store : other
+                group.addTask { try await through.setLiked(true, blog: 2, by: user) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.blog(2, viewer: nil).likes == users.count)
+    }
+
+    @Test(arguments: StoreKind.allCases) func aWriteThroughAnotherStoreReachesThisStoresSubscribers(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let other = try await kind.anotherStore(on: store)
+        let recorder = ChangeRecorder(store, following: [.blog(26), .profile("1")])
+        try await kind.waitUntilListening(store)
+        _ = try await other.setLiked(true, blog: 26, by: "2")
+        #expect(await recorder.wait(for: .blog(26)))
+        try await other.setFollowing(false, follower: "2", followee: "1")
+        #expect(await recorder.wait(for: .profile("1")))
+        #expect(try await store.blog(26, viewer: "2").likedByViewer, "the other store's write is there to read")
+    }
+
+    @Test(arguments: StoreKind.allCases) func aFailedWriteAnnouncesNothing(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let recorder = ChangeRecorder(store, following: [.blog(26), .blog(27)])
+        await #expect(throws: ProfileError.blogNotFound(999_999)) { _ = try await store.setLiked(true, blog: 999_999, by: "2") }
+        _ = try await store.setLiked(true, blog: 27, by: "2")
+        #expect(await recorder.wait(for: .blog(27)))
+        #expect(recorder.changes == [.blog(27)], "the failed write announced nothing")
+    }
+
+    @Test(arguments: StoreKind.allCases) func generatedBlogsComeNewestFirstAfterTheAuthorsOwn(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let ids = try await store.addGeneratedBlogs(count: 30, author: "5")
+        #expect(ids == 41...70, "after the demo data's 40 blogs")
+        let page = try await store.blogs(by: "5", viewer: nil, page: PageRequest(offset: 0, limit: 10))
+        #expect(page.total == 30 && page.hasMore)
+        #expect(page.items.map(\.title).prefix(2) == ["Generated post 1", "Generated post 2"])
+        await #expect(throws: ProfileError.userNotFound("99")) { try await store.addGeneratedBlogs(count: 1, author: "99") }
+    }
+
+    @Test(arguments: StoreKind.allCases) func impressionsAreTalliedByDistinctUnit(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        func record(_ kind: ImpressionRecord.Kind, _ unit: String, _ arm: String) -> ImpressionRecord {
+            ImpressionRecord(
+                kind: kind, time: Date(timeIntervalSince1970: 1_767_258_000), scene: "user-profile", variant: "visitor", unit: unit,
+                experiment: "friends-layout", arm: arm)
+        }
+        try await store.insert([
+            record(.assignment, "2", "carousel"), record(.assignment, "2", "carousel"), record(.assignment, "3", "rows"),
+            record(.exposure, "3", "rows"),
+        ])
+        let tallies = try await store.experimentTallies()
+        #expect(tallies.count == 1)
+        #expect(tallies.first?.assigned == ["carousel": 1, "rows": 1])
+        #expect(tallies.first?.exposed == ["rows": 1])
+    }
+
+    @Test(arguments: StoreKind.allCases) func theSignInListIsInNumericOrder(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        var data = DemoData.dataSet
+        data.users.append(User(id: "10", name: "Ten"))
+        try await store.importData(data)
+        #expect(try await store.allUsers().map(\.id.rawValue) == ["1", "2", "3", "4", "5", "6", "7", "10"])
+        #expect(try await store.allUsers(limit: 2).count == 2)
+    }
+}
+
+/// The two stores, made fresh for each test.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// A store on a new database seeded with the demo data.
+    func seededStore() async throws -> any ProfileDatabase { try await store(seeded: true) }
+
+    /// A store on a new, empty database.
+    func emptyStore() async throws -> any ProfileDatabase { try await store(seeded: false) }
+
+    private func store(seeded: Bool) async throws -> any ProfileDatabase {
+        switch self {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appending(path: "scenery-conformance-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return try SQLiteProfileStore(path: directory.appending(path: "demo.sqlite").path, seedDemoData: seeded)
+        case .postgres:
+            let url = try await TestPostgres.sharedServer().newDatabase()
+            return try await PostgresProfileStore.connect(to: url, seedDemoData: seeded)
+        }
+    }
+
+    /// A second store on the same database as `store`: what another server holds.
+    func anotherStore(on store: any ProfileDatabase) async throws -> any ProfileDatabase {
+        switch store {
+        case let store as SQLiteProfileStore: try SQLiteProfileStore(path: store.path)
+        case let store as PostgresProfileStore: try await PostgresProfileStore.connect(to: store.url)
+        default: throw TestPostgres.Failure(description: "unknown store \(type(of: store))")
+        }
+    }
+
+    /// Waits until `store` hears other stores' writes (PostgreSQL's listening connection is
+    /// up; SQLite's watcher runs from the first subscription).
+    func waitUntilListening(_ store: any ProfileDatabase) async throws {
+        if let store = store as? PostgresProfileStore { try await store.listen() }
+    }
+}
+
+extension ProfileDatabase {
+    /// The export's text.
+    func exportText() async throws -> String {
+        var text = ""
+        try await exportJSON { text += $0 }
+        return text
+    }
+}
