@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SceneryURLSession", targets: ["SceneryURLSession"]),
         .library(name: "SceneryTool", targets: ["SceneryTool"]),
         .library(name: "SceneryServeTool", targets: ["SceneryServeTool"]),
+        .library(name: "SceneryPostgresTool", targets: ["SceneryPostgresTool"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "scenery-serve", targets: ["SceneryServeCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
@@ -127,20 +128,22 @@ let package = Package(
                 "Scenery", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // `serve` as a command a tool adds (ToolCommand.serve), and PostgreSQL databases
-        // (ToolDatabase.postgres): the only part of the tool that builds the web server
-        // (Hummingbird, NIO, swift-crypto) and the PostgreSQL client.
+        // `serve` as a command a tool adds (ToolCommand.serve): the only part of the tool that
+        // builds the web server (Hummingbird, NIO, swift-crypto).
         .target(
             name: "SceneryServeTool",
             dependencies: [
-                "SceneryTool", "Scenery", "ProfileDomain", "ProfileStore", "ProfileStorePostgres", "SceneryServer",
+                "SceneryTool", "Scenery", "ProfileDomain", "ProfileStore", "SceneryServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `scenery` itself: SceneryTool with Scenery's own catalog, and no web server, so the
         // quick start compiles only what it runs; `scenery serve` runs `scenery-serve`.
         .executableTarget(name: "SceneryCommand", dependencies: ["SceneryTool"]),
-        .executableTarget(name: "SceneryServeCommand", dependencies: ["SceneryTool", "SceneryServeTool"]),
+        // PostgreSQL databases as a kind a tool opens (ToolDatabase.postgres): the only part
+        // of the tool that builds the PostgreSQL client.
+        .target(name: "SceneryPostgresTool", dependencies: ["SceneryTool", "ProfileStorePostgres", "ProfileDomain"]),
+        .executableTarget(name: "SceneryServeCommand", dependencies: ["SceneryTool", "SceneryServeTool", "SceneryPostgresTool"]),
 
         // Benchmarks: swift build -c release && .build/release/scenery-bench (never run by the tests).
         .executableTarget(

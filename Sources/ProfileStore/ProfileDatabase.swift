@@ -16,7 +16,7 @@ import Scenery
 /// }
 /// ```
 ///
-/// Errors are ``ProfileError`` values whose ``ProfileError/kind`` says what a caller can do:
+/// Errors are `ProfileError` values whose `kind` says what a caller can do:
 /// `notFound`, `notPermitted`, `conflict` (try again), `connectionLost` (the database went
 /// away; try again later), `storage` and `invalidData`.
 public protocol ProfileDatabase: ProfileService, BlogService, DraftService, RelationshipService, ProfileChangeFeed {
@@ -35,7 +35,7 @@ public protocol ProfileDatabase: ProfileService, BlogService, DraftService, Rela
 
     /// Replaces everything in the database with `dataSet`, in one transaction.
     ///
-    /// - Throws: ``ProfileError/invalidData(_:)`` listing every problem of the data set;
+    /// - Throws: `ProfileError.invalidData` listing every problem of the data set;
     ///   nothing is changed then.
     func importData(_ dataSet: ProfileDataSet) async throws(ProfileError)
 
@@ -49,6 +49,14 @@ public protocol ProfileDatabase: ProfileService, BlogService, DraftService, Rela
 
     /// How many distinct units each arm of each experiment was assigned and exposed.
     func experimentTallies() async throws(ProfileError) -> [ExperimentTally]
+
+    /// Starts hearing other processes' writes now, not at the first subscription, and
+    /// returns once changes committed from then on reach this store's subscribers. A
+    /// server calls it before it takes requests.
+    ///
+    /// - Throws: `ProfileError` of kind `connectionLost` when the database cannot be
+    ///   listened to now.
+    func listen() async throws(ProfileError)
 }
 
 extension ProfileDatabase {

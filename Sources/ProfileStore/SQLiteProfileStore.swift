@@ -129,6 +129,10 @@ extension SQLiteProfileStore: ProfileDatabase {
     /// The database file's path (``path``).
     public var location: String { path }
 
+    /// Nothing to start: the store watches for other processes' writes from the first
+    /// subscription on, from the `changes` table, which keeps what they wrote meanwhile.
+    public func listen() {}
+
     /// Every user, by id (numeric ids in numeric order), at most `limit`: for sign-in pages.
     public func allUsers(limit: Int = 100) throws(ProfileError) -> [User] {
         try withConnection { connection throws(ProfileError) in

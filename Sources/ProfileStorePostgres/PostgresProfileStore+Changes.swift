@@ -86,7 +86,7 @@ extension PostgresProfileStore {
                         try await connection.query("COMMIT", logger: logger)
                         return value
                     } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        await Self.rollBack(connection, logger: logger)
                         throw error
                     }
                 }

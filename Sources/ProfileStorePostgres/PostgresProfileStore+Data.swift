@@ -49,7 +49,7 @@ extension PostgresProfileStore {
                 try await connection.query("COMMIT", logger: logger)
                 return dataSet
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                await Self.rollBack(connection, logger: logger)
                 throw error
             }
         }
@@ -184,7 +184,7 @@ extension PostgresProfileStore {
                     }
                     try await connection.query("COMMIT", logger: logger)
                 } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    await Self.rollBack(connection, logger: logger)
                     throw error
                 }
             }

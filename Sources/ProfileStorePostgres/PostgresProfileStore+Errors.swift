@@ -1,3 +1,4 @@
+import Logging
 import PostgresNIO
 import ProfileDomain
 import Scenery
@@ -89,6 +90,19 @@ extension PostgresProfileStore {
                 }
             }
             throw PostgresUnanswered(timeout: timeout)
+        }
+    }
+}
+
+extension PostgresProfileStore {
+    /// Rolls back the connection's transaction; when even that fails (the task was cancelled,
+    /// the connection broke), closes the connection, so the pool never lends out one that is
+    /// still inside a transaction.
+    static func rollBack(_ connection: PostgresConnection, logger: Logger) async {
+        do {
+            try await connection.query("ROLLBACK", logger: logger)
+        } catch {
+            try? await connection.close()
         }
     }
 }

@@ -95,10 +95,13 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// the demo data into it when `seedDemoData` is true) or upgrading it.
     ///
     /// - Parameters:
+    ///   - url: The database's address (`PostgresURL("postgres://USER@HOST:PORT/DB")`).
+    ///   - seedDemoData: Whether a database without the schema gets the demo data too.
     ///   - timeout: How long to wait for the server to answer: to connect, and for each call
     ///     to get a connection (then it fails with `connectionLost`).
     ///   - maximumConnections: The size of the connection pool (plus one connection that
     ///     listens for changes once anyone subscribes).
+    ///   - logger: Where the driver's background events go (nowhere by default).
     /// - Throws: `ProfileError` of kind `connectionLost` when the server
     ///   cannot be reached (its message names the URL, without the password, and what to
     ///   check), `storage` when the schema is newer than this program's or cannot be made.

@@ -29,7 +29,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a `postgres://` or `postgresql://` URL.
     ///
-    /// - Throws: ``ProfileError/Kind/storage`` naming what is missing or wrong and the form
+    /// - Throws: `ProfileError` of kind `storage` naming what is missing or wrong and the form
     ///   expected.
     public init(_ text: String) throws(ProfileError) {
         let form = "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"

@@ -2,6 +2,7 @@
 // databases, a separate executable so that `swift run scenery run …` compiles neither a web
 // server nor a PostgreSQL client. `scenery serve ARGS` runs `scenery-serve ARGS`; `scenery
 // COMMAND --database postgres://…` runs `scenery-serve --tool COMMAND --database postgres://…`.
+import SceneryPostgresTool
 import SceneryServeTool
 import SceneryTool
 

@@ -82,6 +82,12 @@ struct ServeCommand: AsyncParsableCommand {
         try await reportingFailures {
             let key = try signingKey.key(servingOn: host)
             let session = try await options.session()
+            // Hear other servers' writes before taking the first page.
+            do {
+                try await session.store.listen()
+            } catch {
+                throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
+            }
             var scenes = options.scenes
             if watch, scenes.server != nil {
                 throw CommandFailure("--watch watches a directory of scene files, not a server; drop --watch or pass --scenes DIR.", code: .usage)

@@ -29,7 +29,7 @@ public enum SceneryTool {
     ///   - commands: Commands beyond the ones every tool has, such as `.serve` from
     ///     `SceneryServeTool`.
     ///   - databases: Databases beyond SQLite files, opened from a URL given to
-    ///     `--database`, such as `.postgres` from `SceneryServeTool`.
+    ///     `--database`, such as `.postgres` from `SceneryPostgresTool`.
     public static func main(catalog: ModuleCatalog = .profile, adding commands: [ToolCommand] = [], databases: [ToolDatabase] = []) async {
         await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()), adding: commands, databases: databases)
     }
@@ -52,6 +52,7 @@ public enum SceneryTool {
     ///
     /// ```swift
     /// // Sources/scenery-serve/main.swift
+    /// import SceneryPostgresTool
     /// import SceneryServeTool
     /// import SceneryTool
     ///

@@ -7,6 +7,7 @@ import os
 import pathlib
 import queue
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -22,13 +23,13 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 class Server:
     """A `scenery serve` process on a free port, with its own database and scene folder."""
 
-    def __init__(self, *arguments, data=None, scenes=None, generated_blogs=None):
+    def __init__(self, *arguments, data=None, scenes=None, generated_blogs=None, database=None):
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="scenery-browser-"))
         self.scenes = self.directory / "Scenes"
         shutil.copytree(ROOT / "Scenes", self.scenes)
         for name, text in (scenes or {}).items():
             (self.scenes / f"{name}.json").write_text(text, encoding="utf-8")
-        self.database = self.directory / "demo.sqlite"
+        self.database = database or self.directory / "demo.sqlite"
         environment = dict(os.environ, SCENERY_DATABASE=str(self.database))
         if data is not None:
             data_file = self.directory / "data.json"
@@ -54,6 +55,39 @@ class Server:
 
     def stop(self):
         stop_process(self.process, self.directory)
+
+
+class Postgres:
+    """A PostgreSQL server of the tests' own: Debian's programs, a temporary folder, a free
+    loopback port, run by the unprivileged `postgres` account when the tests run as root."""
+
+    def __init__(self):
+        versions = sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda path: int(path.parts[-3]))
+        if not versions:
+            raise RuntimeError("These tests need PostgreSQL's programs (initdb, pg_ctl): apt-get install postgresql, or run .ci/run.")
+        self.binaries = versions[-1].parent
+        self.directory = pathlib.Path(tempfile.mkdtemp(prefix="scenery-pg-"))
+        self.user = "postgres" if os.getuid() == 0 else None
+        if self.user:
+            shutil.chown(self.directory, self.user)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.run("initdb", "-D", str(self.directory / "data"), "-A", "trust", "-U", "scenery", "--locale=C", "-E", "UTF8", "--no-sync")
+        self.run("pg_ctl", "-D", str(self.directory / "data"), "-l", str(self.directory / "server.log"), "-w", "-o",
+                 f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "scenery", "scenery")
+        self.url = f"postgres://scenery@127.0.0.1:{self.port}/scenery?sslmode=disable"
+
+    def run(self, program, *arguments):
+        command = [str(self.binaries / program), *arguments]
+        if self.user:
+            command = ["runuser", "-u", self.user, "--", *command]
+        subprocess.run(command, check=True, capture_output=True, stdin=subprocess.DEVNULL)
+
+    def stop(self):
+        self.run("pg_ctl", "-D", str(self.directory / "data"), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def stop_process(process, directory):

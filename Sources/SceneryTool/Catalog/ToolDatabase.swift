@@ -3,12 +3,13 @@ import ProfileStore
 /// A kind of database the tool opens from a URL given to `--database` (or
 /// `$SCENERY_DATABASE`), beside SQLite files, which every tool opens.
 ///
-/// PostgreSQL is one: `ToolDatabase.postgres` lives in the `SceneryServeTool` library, so
+/// PostgreSQL is one: `ToolDatabase.postgres` lives in the `SceneryPostgresTool` library, so
 /// that a tool that only runs scenes on SQLite never compiles a PostgreSQL client. A tool
 /// built without it hands a command on a `postgres://` database to `TOOL-serve` (as
 /// `scenery` does to `scenery-serve`), which has it:
 ///
 /// ```swift
+/// import SceneryPostgresTool
 /// import SceneryServeTool
 /// import SceneryTool
 ///

@@ -73,7 +73,7 @@ import Testing
         let server = try await TestPostgres.sharedServer()
         let url = try await server.newDatabase()
         _ = try await PostgresProfileStore.connect(to: url)
-        try server.execute("UPDATE store_info SET value = '99' WHERE key = 'schema_version'", in: url.database)
+        try await server.execute("UPDATE store_info SET value = '99' WHERE key = 'schema_version'", in: url.database)
         await #expect {
             _ = try await PostgresProfileStore.connect(to: url)
         } throws: { error in
@@ -100,7 +100,7 @@ import Testing
         let other = try await PostgresProfileStore.connect(to: store.url)
         let recorder = ChangeRecorder(store, following: [.blog(26)])
         try await store.listen()
-        try server.execute(
+        try await server.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
             in: store.url.database)
         #expect(await recorder.wait(for: .everything), "reconnected, and told its subscribers to fetch again")
@@ -113,20 +113,21 @@ import Testing
     /// subscribers fetch everything once the listener is back.
     @Test func aServerKilledAndRestartedIsAConnectionLostErrorThenRecovers() async throws {
         let server = try await TestPostgres()
-        defer { try? server.stop() }
+
         let url = try await server.newDatabase()
         let store = try await PostgresProfileStore.connect(to: url)
         let recorder = ChangeRecorder(store, following: [.blog(26)])
         try await store.listen()
-        try server.stop(immediately: true)
+        try await server.stop(immediately: true)
         await #expect {
             _ = try await store.setLiked(true, blog: 26, by: "2")
         } throws: { error in
             (error as? ProfileError)?.kind == .connectionLost
         }
-        try server.start()
+        try await server.start()
         #expect(await recorder.wait(for: .everything), "the listener came back and resynchronised")
         #expect(try await store.setLiked(true, blog: 26, by: "2") >= 1)
         #expect(await recorder.wait(for: .blog(26)))
+        try await server.stop()
     }
 }

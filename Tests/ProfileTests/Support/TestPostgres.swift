@@ -44,12 +44,12 @@ final class TestPostgres: Sendable {
         directory = FileManager.default.temporaryDirectory.appending(path: "scenery-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let user {
-            try Self.run("/bin/chown", [user, directory.path])
+            try await Self.run("/bin/chown", [user, directory.path])
         }
         port = try Self.freePort()
-        try runAsServerUser(
+        try await runAsServerUser(
             "initdb", ["-D", directory.appending(path: "data").path, "-A", "trust", "-U", "scenery", "--locale=C", "-E", "UTF8", "--no-sync"])
-        try start()
+        try await start()
         Self.stopAtExit(self)
     }
 
@@ -61,13 +61,13 @@ final class TestPostgres: Sendable {
     /// A new, empty database on the server.
     func newDatabase() async throws -> PostgresURL {
         let name = "test_\(databases.add(1, ordering: .relaxed).newValue)_\(UUID().uuidString.prefix(6).lowercased())"
-        try runAsServerUser("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "scenery", name])
+        try await runAsServerUser("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "scenery", name])
         return try url(name)
     }
 
     /// Starts the server and returns once it accepts connections.
-    func start() throws {
-        try runAsServerUser(
+    func start() async throws {
+        try await runAsServerUser(
             "pg_ctl",
             [
                 "-D", directory.appending(path: "data").path, "-l", directory.appending(path: "server.log").path, "-w", "-t", "60",
@@ -77,22 +77,28 @@ final class TestPostgres: Sendable {
 
     /// Stops the server: `immediately` as a crash would (no shutdown checkpoint, clients cut
     /// off), else cleanly.
-    func stop(immediately: Bool = false) throws {
-        try runAsServerUser("pg_ctl", ["-D", directory.appending(path: "data").path, "-m", immediately ? "immediate" : "fast", "-w", "stop"])
+    func stop(immediately: Bool = false) async throws {
+        try await runAsServerUser("pg_ctl", stopArguments(immediately: immediately))
+    }
+
+    private func stopArguments(immediately: Bool) -> [String] {
+        ["-D", directory.appending(path: "data").path, "-m", immediately ? "immediate" : "fast", "-w", "stop"]
     }
 
     /// Runs SQL on `database` as the superuser (psql).
-    func execute(_ sql: String, in database: String) throws {
-        try runAsServerUser("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "scenery", "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
+    func execute(_ sql: String, in database: String) async throws {
+        try await runAsServerUser("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "scenery", "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
     }
 
-    private func runAsServerUser(_ program: String, _ arguments: [String]) throws {
+    private func runAsServerUser(_ program: String, _ arguments: [String]) async throws {
+        let (path, arguments) = commandAsServerUser(program, arguments)
+        try await Self.run(path, arguments)
+    }
+
+    private func commandAsServerUser(_ program: String, _ arguments: [String]) -> (String, [String]) {
         let path = binaries.appending(path: program).path
-        if let user {
-            try Self.run("/usr/sbin/runuser", ["-u", user, "--", path] + arguments)
-        } else {
-            try Self.run(path, arguments)
-        }
+        guard let user else { return (path, arguments) }
+        return ("/usr/sbin/runuser", ["-u", user, "--", path] + arguments)
     }
 
     // MARK: - Helpers
@@ -122,7 +128,17 @@ final class TestPostgres: Sendable {
     /// Runs a program to its end; throws with its output when it fails. (posix_spawn and
     /// waitpid rather than Foundation's Process, whose reaping of a child that leaves a
     /// server running behind it was seen to never return here.)
-    static func run(_ path: String, _ arguments: [String]) throws {
+    static func run(_ path: String, _ arguments: [String]) async throws {
+        // On a thread of its own: waiting for a program (psql waiting for a lock a test's
+        // transaction holds) must not hold one of the few threads that run the tests' tasks.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try runBlocking(path, arguments) })
+            }
+        }
+    }
+
+    static func runBlocking(_ path: String, _ arguments: [String]) throws {
         let outputFile = FileManager.default.temporaryDirectory.appending(path: "scenery-pg-output-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputFile) }
         var actions = posix_spawn_file_actions_t()
@@ -172,7 +188,8 @@ final class TestPostgres: Sendable {
         if first {
             atexit {
                 for server in TestPostgres.running.withLock({ $0 }) {
-                    try? server.stop(immediately: true)
+                    let (path, arguments) = server.commandAsServerUser("pg_ctl", server.stopArguments(immediately: true))
+                    try? TestPostgres.runBlocking(path, arguments)
                     try? FileManager.default.removeItem(at: server.directory)
                 }
             }
