@@ -277,7 +277,9 @@ extension SQLiteProfileStore: RelationshipService {
         }
     }
 
-    static func friendState(outgoing: String?, incoming: String?) -> FriendState {
+    /// The viewer's friend state from the `friendships` rows each way (their `status`, or
+    /// `nil`): shared by every store, whose tables are the same.
+    package static func friendState(outgoing: String?, incoming: String?) -> FriendState {
         if outgoing == "accepted" || incoming == "accepted" { return .friends }
         if outgoing == "pending" { return .requested }
         if incoming == "pending" { return .incoming }

@@ -180,17 +180,10 @@ extension PostgresProfileStore {  // RelationshipService
                     (String, String, String?, String, Bool, String?, String?).self)
                 return UserListEntry(
                     user: User(id: UserID(id), name: name, avatarURL: avatar, summary: summary), viewerFollows: follows,
-                    friendState: Self.friendState(outgoing: outgoing, incoming: incoming))
+                    friendState: SQLiteProfileStore.friendState(outgoing: outgoing, incoming: incoming))
             }
             return Page(items: entries, hasMore: rows.count > page.limit)
         }
-    }
-
-    static func friendState(outgoing: String?, incoming: String?) -> FriendState {
-        if outgoing == "accepted" || incoming == "accepted" { return .friends }
-        if outgoing == "pending" { return .requested }
-        if incoming == "pending" { return .incoming }
-        return .none
     }
 
     public func setFollowing(_ following: Bool, follower: UserID, followee: UserID) async throws {
@@ -221,7 +214,7 @@ extension PostgresProfileStore {  // RelationshipService
                 try await connection.query("SELECT status FROM friendships WHERE requester = \(requester) AND addressee = \(addressee)", logger: logger)
                     .collect().first?.decode(String.self)
             }
-            let state = Self.friendState(outgoing: try await status(a, b), incoming: try await status(b, a))
+            let state = SQLiteProfileStore.friendState(outgoing: try await status(a, b), incoming: try await status(b, a))
             switch (change, state) {
             case (.request, .none):
                 try await connection.query("INSERT INTO friendships (requester, addressee, status) VALUES (\(a), \(b), 'pending')", logger: logger)
