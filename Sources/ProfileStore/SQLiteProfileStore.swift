@@ -187,9 +187,17 @@ extension SQLiteProfileStore: BlogService {
     public func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
         try withConnection { connection throws(ProfileError) in
             try Self.requireUser(author, in: connection)
-            let rows = try connection.query(
-                "\(Self.blogColumns) WHERE b.author = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?",
-                [SQLValue(viewer), SQLValue(author), SQLValue(page.limit + 1), SQLValue(page.offset)])
+            let rows: [[SQLValue]]
+            if let after = page.after?.blogPosition {
+                // Keyset: the blogs after that one, however many were added before it.
+                rows = try connection.query(
+                    "\(Self.blogColumns) WHERE b.author = ? AND (b.created_at < ? OR (b.created_at = ? AND b.id < ?)) ORDER BY b.created_at DESC, b.id DESC LIMIT ?",
+                    [SQLValue(viewer), SQLValue(author), .real(after.createdAt), .real(after.createdAt), SQLValue(after.id), SQLValue(page.limit + 1)])
+            } else {
+                rows = try connection.query(
+                    "\(Self.blogColumns) WHERE b.author = ? ORDER BY b.created_at DESC, b.id DESC LIMIT ? OFFSET ?",
+                    [SQLValue(viewer), SQLValue(author), SQLValue(page.limit + 1), SQLValue(page.offset)])
+            }
             let total = try connection.query("SELECT COUNT(*) FROM blogs WHERE author = ?", [SQLValue(author)])[0][0].integer
             return Page(items: rows.prefix(page.limit).map(Self.blog), hasMore: rows.count > page.limit, total: Int(total))
         }

@@ -177,7 +177,6 @@ final class ChangeListener: Sendable {
                     }
                     try? await connection.close()
                 } catch {
-                    if connected { onLost() }
                     let waiters = state.withLock { state in
                         state.isListening = false
                         state.lastError = error
@@ -185,6 +184,13 @@ final class ChangeListener: Sendable {
                         return state.waiters
                     }
                     for waiter in waiters { waiter.resume(throwing: error) }
+                    if connected {
+                        // What changes now is unheard: pages fetch again, and a fetch that
+                        // fails while the server is away shows that what they show may be
+                        // out of date (until the fetch after reconnecting succeeds).
+                        onLost()
+                        hub.publish([.everything])
+                    }
                     logger.debug("Listening for changes failed; connecting again", metadata: ["error": "\(String(reflecting: error))"])
                 }
                 state.withLock { $0.isListening = false }

@@ -75,13 +75,17 @@ extension PostgresProfileStore {  // BlogService
     public func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
         try await reading("read blogs") { connection, logger in
             try await Self.requireUser(author, on: connection, logger: logger)
+            // Keyset when the request names the last blog shown: the blogs after it, however
+            // many were added before it meanwhile (an offset would repeat rows).
+            let after = page.after?.blogPosition
             let rows = try await connection.query(
                 """
                 SELECT b.id, b.author, u.name, b.title, b.body, b.created_at,
                        (SELECT COUNT(*) FROM likes l WHERE l.blog = b.id),
                        EXISTS (SELECT 1 FROM likes l WHERE l.blog = b.id AND l.user_id = \(viewer?.rawValue))
                 \(unescaped: Self.blogFrom) WHERE b.author = \(author.rawValue)
-                ORDER BY b.created_at DESC, b.id DESC LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(page.offset))
+                  AND (\(after == nil) OR (b.created_at, b.id) < (\(after?.createdAt ?? 0), \(after?.id.rawValue ?? 0)))
+                ORDER BY b.created_at DESC, b.id DESC LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(after == nil ? page.offset : 0))
                 """, logger: logger
             ).collect()
             let total = try await connection.query("SELECT COUNT(*) FROM blogs WHERE author = \(author.rawValue)", logger: logger).collect()[0]

@@ -89,7 +89,12 @@ public actor BlogModule: Module {
 
     private func run(_ fetch: PagedList<Blog>.Fetch) async throws {
         do {
-            let page = try await blogs.blogs(by: author, viewer: context.viewer.map { UserID($0) }, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
+            // The next page of what is shown: after its last blog (keyset), so that blogs
+            // added meanwhile do not repeat rows; anything else by position.
+            let held = list.items
+            let after = !fetch.replaces && fetch.offset == held.count ? held.last.map(PageCursor.blogs(after:)) : nil
+            let page = try await blogs.blogs(
+                by: author, viewer: context.viewer.map { UserID($0) }, page: PageRequest(offset: fetch.offset, limit: fetch.limit, after: after))
             list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
             noticeLine.show(nil)
             followRows()

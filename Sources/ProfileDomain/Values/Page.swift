@@ -1,14 +1,58 @@
-/// Which slice of a list to fetch.
+/// Which slice of a list to fetch: by position (`offset`), or the items that come after
+/// one already shown (`after`, keyset paging).
+///
+/// Paging by position shifts when rows are added before it (a new blog on top makes the
+/// next page repeat the last row shown); paging after an item does not, so a module that
+/// appends the next page of a live list passes the last item it holds:
+///
+/// ```swift
+/// let next = PageRequest(offset: shown.count, limit: 10, after: .blogs(after: shown[shown.count - 1]))
+/// ```
 public struct PageRequest: Sendable, Hashable {
-    /// How many items to skip.
+    /// How many items to skip (ignored by a store that understands `after`).
     public var offset: Int
     /// How many items at most.
     public var limit: Int
+    /// The items after this place in the list's order; `nil` to page by `offset`.
+    public var after: PageCursor?
 
-    public init(offset: Int = 0, limit: Int) {
+    public init(offset: Int = 0, limit: Int, after: PageCursor? = nil) {
         self.offset = max(0, offset)
         self.limit = max(1, limit)
+        self.after = after
     }
+}
+
+/// A place in a list's order, for keyset paging (``PageRequest/after``).
+///
+/// A blog list is ordered newest first, by creation time and then id, so its place is the
+/// pair: ``blogs(after:)``. Stores read it with ``blogPosition``; a cursor they cannot read
+/// pages by offset instead.
+public struct PageCursor: Sendable, Hashable, CustomStringConvertible {
+    /// The cursor's text: what a host may keep and send back.
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The place right after `blog` in a list of blogs, newest first.
+    public static func blogs(after blog: Blog) -> PageCursor {
+        // The time's exact bits, so that the comparison in the store is exact.
+        PageCursor(rawValue: "blog:\(String(blog.createdAt.timeIntervalSince1970.bitPattern, radix: 16)):\(blog.id)")
+    }
+
+    /// The blog position this cursor names (creation time in seconds since 1970, id), or
+    /// `nil` if it names none.
+    public var blogPosition: (createdAt: Double, id: BlogID)? {
+        let parts = rawValue.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "blog", let bits = UInt64(parts[1], radix: 16), let id = BlogID(String(parts[2])) else { return nil }
+        let seconds = Double(bitPattern: bits)
+        guard seconds.isFinite else { return nil }
+        return (seconds, id)
+    }
+
+    public var description: String { rawValue }
 }
 
 /// A slice of a list and whether more follows.

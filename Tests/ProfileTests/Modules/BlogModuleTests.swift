@@ -43,8 +43,11 @@ import Testing
             parameters: parameters(for: BlogModule.descriptor, ["author": "1", "pageSize": 5]),
             context: log.context(id: "blogs", viewer: nil), blogs: counting)
         try await blogs.load(.initial)
+        let fifth = try await backend.store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 4, limit: 1)).items[0]
         try await blogs.load(window: RowWindow(start: 15, count: 10))
-        #expect(await counting.requests == [PageRequest(offset: 0, limit: 5), PageRequest(offset: 5, limit: 20)])
+        #expect(
+            await counting.requests == [PageRequest(offset: 0, limit: 5), PageRequest(offset: 5, limit: 20, after: .blogs(after: fifth))],
+            "the rest after the last blog held (keyset), so blogs added meanwhile repeat none")
         let tree = await blogs.render(window: RowWindow(start: 15, count: 10))
         guard case .list(_, let sections)? = tree.node(withID: "list")?.kind else {
             Issue.record("no list")

@@ -149,6 +149,27 @@ import Testing
         #expect(try await back.exportText() == first)
     }
 
+    /// A blog added on top while someone reads page by page: by position the next page
+    /// repeats the last row shown; after the last row (keyset) it does not.
+    @Test(arguments: StoreKind.allCases) func pagingAfterTheLastBlogShownHoldsWhenBlogsAreAdded(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let first = try await store.blogs(by: "1", viewer: nil, page: PageRequest(limit: 10)).items
+        var data = try await store.exportData()
+        data.blogs.append(.init(id: 100, author: "1", title: "Brand new", body: "", createdAt: Date(timeIntervalSince1970: 1_900_000_000)))
+        try await store.importData(data)
+        let byOffset = try await store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 10, limit: 10)).items
+        #expect(byOffset.first?.id == first.last?.id, "by position, the shift repeats a row")
+        let cursor = PageCursor.blogs(after: try #require(first.last))
+        let byKey = try await store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 10, limit: 10, after: cursor))
+        #expect(byKey.items.count == 10 && byKey.hasMore)
+        #expect(Set(byKey.items.map(\.id)).isDisjoint(with: first.map(\.id)), "nothing repeated")
+        #expect(byKey.items.map(\.createdAt) == byKey.items.map(\.createdAt).sorted(by: >))
+        #expect(try #require(byKey.items.first).createdAt < first.last!.createdAt)
+        let rest = try await store.blogs(by: "1", viewer: nil, page: PageRequest(limit: 10, after: .blogs(after: byKey.items.last!)))
+        #expect(rest.items.count == 7 && !rest.hasMore, "27 blogs in all after the first ten and the next ten")
+        #expect(PageCursor(rawValue: "blog:not-hex:1").blogPosition == nil, "a cursor that names no blog")
+    }
+
     @Test(arguments: StoreKind.allCases) func concurrentLikesByEveryoneAreAllCounted(kind: StoreKind) async throws {
         let store = try await kind.seededStore()
         let users = try await store.allUsers().map(\.id)

@@ -127,7 +127,8 @@ final class TestPostgres: Sendable {
 
     /// Runs a program to its end; throws with its output when it fails. (posix_spawn and
     /// waitpid rather than Foundation's Process, whose reaping of a child that leaves a
-    /// server running behind it was seen to never return here.)
+    /// server running behind it was seen to never return here; with every descriptor of
+    /// this process above standard error closed in the child.)
     static func run(_ path: String, _ arguments: [String]) async throws {
         // On a thread of its own: waiting for a program (psql waiting for a lock a test's
         // transaction holds) must not hold one of the few threads that run the tests' tasks.
@@ -147,6 +148,12 @@ final class TestPostgres: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process: a server pg_ctl starts would otherwise keep the test
+        // process's own sockets (a stopped test server's listening port) open for its life.
+        guard let closeFrom = Self.addCloseFrom else {
+            throw Failure(description: "This C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later has it).")
+        }
+        _ = closeFrom(&actions, 3)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
@@ -160,6 +167,13 @@ final class TestPostgres: Sendable {
             throw Failure(description: "\(path) \(arguments.joined(separator: " ")) failed (wait status \(status)): \(text)")
         }
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which its Swift module does not
+    /// export, looked up by name.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// A TCP port nothing listens on now.
     static func freePort() throws -> Int {

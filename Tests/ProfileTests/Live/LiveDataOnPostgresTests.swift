@@ -1,0 +1,50 @@
+import Foundation
+import ProfileDomain
+import ProfileStore
+import ProfileStorePostgres
+import Scenery
+import SceneryProfile
+import SceneryTesting
+import Testing
+
+/// Open scenes on a real PostgreSQL server that goes away and comes back.
+@Suite(.timeLimit(.minutes(2))) struct LiveDataOnPostgresTests {
+    /// PostgreSQL is killed under an open page: the page's modules say that what they show
+    /// may be out of date; once the server is back they fetch again, the notice goes, and
+    /// changes reach the page as before.
+    @Test func aPageShowsAStaleNoticeWhileThePostgreSQLServerIsAwayThenRecovers() async throws {
+        let server = try await TestPostgres()
+        let url = try await server.newDatabase()
+        let store = try await PostgresProfileStore.connect(to: url, timeout: .seconds(5))
+        var registry = SceneRegistry()
+        registry.registerProfileModules(ProfileServices(store))
+        #expect(try registry.loadScenes(in: Backend.scenesDirectory).isEmpty)
+        let host = RecordingHost()
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "7", arguments: ["user": .string("1")]), host: host)
+        await scene.appear()
+        _ = await scene.takeBaseline()
+        try await store.listen()
+        host.reset()
+
+        try await server.stop(immediately: true)
+        let stale = "Couldn't show the latest"
+        #expect(
+            await host.waitForUpdates { updates in updates.contains { $0.module == "blogs" && $0.node.visibleTexts.contains { $0.contains(stale) } } },
+            "the blogs module says what it shows may be out of date")
+        #expect(await scene.render().texts(of: "blogs").contains { $0.contains("PostgreSQL") }, "and why")
+
+        host.reset()
+        try await server.start()
+        #expect(
+            await host.waitForUpdates { updates in
+                updates.contains { $0.module == "blogs" && !$0.node.visibleTexts.contains { $0.contains(stale) } }
+            }, "back: the notice goes")
+        #expect(await !scene.render().texts(of: "blogs").contains { $0.contains(stale) })
+
+        host.reset()
+        let other = try await PostgresProfileStore.connect(to: url)
+        _ = try await other.setLiked(true, blog: 26, by: "2")
+        #expect(await host.waitForUpdates { $0.contains { $0.touches("blogs/blog.26") } }, "changes reach the page again")
+        try await server.stop()
+    }
+}
