@@ -57,6 +57,13 @@ public protocol ProfileDatabase: ProfileService, BlogService, DraftService, Rela
     /// - Throws: `ProfileError` of kind `connectionLost` when the database cannot be
     ///   listened to now.
     func listen() async throws(ProfileError)
+
+    /// How many subscriptions to changes are open in this process (modules that show
+    /// something live).
+    var subscriptionCount: Int { get }
+
+    /// How many open subscriptions follow `entity`.
+    func subscriptionCount(for entity: ProfileChange) -> Int
 }
 
 extension ProfileDatabase {

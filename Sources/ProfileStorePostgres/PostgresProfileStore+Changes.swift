@@ -48,6 +48,9 @@ extension PostgresProfileStore {
     /// How many subscriptions are open (modules that show something live).
     public var subscriptionCount: Int { hub.subscriptionCount }
 
+    /// How many open subscriptions follow `entity`.
+    public func subscriptionCount(for entity: ProfileChange) -> Int { hub.subscriptionCount(for: entity) }
+
     private func startListening() -> ChangeListener {
         listener.withLock { listener in
             if let listener { return listener }

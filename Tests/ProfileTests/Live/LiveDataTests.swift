@@ -9,17 +9,29 @@ import Testing
 
 /// Live data across viewers: what one person changes reaches every open scene that shows
 /// it, as the rows that changed, and only the scenes allowed to see it.
-@Suite(.timeLimit(.minutes(1))) struct LiveDataTests {
-    let backend: Backend
-    let registry: SceneRegistry
+///
+/// Every test runs on both stores (SQLite and a real PostgreSQL), from the same source.
+@Suite(.timeLimit(.minutes(2))) struct LiveDataTests {
+    /// The store and the registry over it, for one test.
+    struct Setup {
+        let backend: Backend
+        let registry: SceneRegistry
 
-    init() throws {
-        backend = try Backend()
-        registry = try backend.registry()
+        init(_ kind: StoreKind) async throws {
+            backend = try await Backend(kind)
+            registry = try backend.registry()
+        }
+
+        /// A scene of `user`'s profile open for `viewer`, with a host that records its updates.
+        func open(_ viewer: String?, profileOf user: String = "1") async throws -> (scene: SceneInstance, host: RecordingHost) {
+            try await LiveDataTests.open(viewer, profileOf: user, in: registry)
+        }
     }
 
     /// A scene of `user`'s profile open for `viewer`, with a host that records its updates.
-    func open(_ viewer: String?, profileOf user: String = "1") async throws -> (scene: SceneInstance, host: RecordingHost) {
+    static func open(_ viewer: String?, profileOf user: String = "1", in registry: SceneRegistry) async throws -> (
+        scene: SceneInstance, host: RecordingHost
+    ) {
         let host = RecordingHost()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": .string(user)]), host: host)
         await scene.appear()
@@ -28,10 +40,12 @@ import Testing
         return (scene, host)
     }
 
-    @Test func anotherViewersLikeReachesAnOpenPageAsThatRowOnly() async throws {
-        let bob = try await open("2")
-        let carol = try await open("7")
-        let before = try await backend.store.blog(26, viewer: "7")
+    @Test(arguments: StoreKind.allCases) func anotherViewersLikeReachesAnOpenPageAsThatRowOnly(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
+        let bob = try await setup.open("2")
+        let carol = try await setup.open("7")
+        let before = try await backend.database.blog(26, viewer: "7")
         let like = try #require(await bob.scene.render().action(withID: "blogs/blog.26.like"))
         await bob.scene.send(like.event)
         #expect(await carol.host.waitForUpdates { $0.contains { $0.touches("blogs/blog.26") } }, "Bob's like reached Carol's page")
@@ -42,11 +56,13 @@ import Testing
         #expect(row.contains("Like") && !row.contains("Unlike"), "Carol's own like state, not Bob's: \(row)")
     }
 
-    @Test func anUnfollowChangesTheFollowerCountOnEveryOpenCard() async throws {
-        let carol = try await open("7")
-        let signedOut = try await open(nil)
-        let followers = try await backend.store.profile(of: "1", viewer: nil).followerCount
-        try await backend.store.setFollowing(false, follower: "2", followee: "1")
+    @Test(arguments: StoreKind.allCases) func anUnfollowChangesTheFollowerCountOnEveryOpenCard(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
+        let carol = try await setup.open("7")
+        let signedOut = try await setup.open(nil)
+        let followers = try await backend.database.profile(of: "1", viewer: nil).followerCount
+        try await backend.database.setFollowing(false, follower: "2", followee: "1")
         for page in [carol, signedOut] {
             #expect(await page.host.waitForUpdates { $0.contains { $0.module == "info" } })
             let card = await page.scene.render().texts(of: "info")
@@ -54,10 +70,12 @@ import Testing
         }
     }
 
-    @Test func acceptingAFriendRequestUpdatesBothPeoplesCarousels() async throws {
-        let alice = try await open("1", profileOf: "1")
-        let four = try await open("4", profileOf: "4")
-        _ = try await backend.store.changeFriendship(.accept, from: "1", with: "4")
+    @Test(arguments: StoreKind.allCases) func acceptingAFriendRequestUpdatesBothPeoplesCarousels(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
+        let alice = try await setup.open("1", profileOf: "1")
+        let four = try await setup.open("4", profileOf: "4")
+        _ = try await backend.database.changeFriendship(.accept, from: "1", with: "4")
         for page in [alice, four] {
             #expect(await page.host.waitForUpdates { $0.contains { $0.module == "friends" } })
         }
@@ -66,49 +84,53 @@ import Testing
         #expect(await four.scene.render().texts(of: "friends").contains("Alice Liddell"))
     }
 
-    @Test func draftsAreFollowedByTheirOwnerAloneAndOnlyWhileShown() async throws {
-        let alice = try await open("1")
-        let bob = try await open("2")
-        #expect(backend.store.subscriptionCount(for: .drafts(of: "1")) == 0, "the drafts tab is hidden")
+    @Test(arguments: StoreKind.allCases) func draftsAreFollowedByTheirOwnerAloneAndOnlyWhileShown(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
+        let alice = try await setup.open("1")
+        let bob = try await setup.open("2")
+        #expect(backend.database.subscriptionCount(for: .drafts(of: "1")) == 0, "the drafts tab is hidden")
         await alice.scene.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "drafts"]))
-        #expect(backend.store.subscriptionCount(for: .drafts(of: "1")) == 1, "Alice's page only; Bob's never subscribes")
+        #expect(backend.database.subscriptionCount(for: .drafts(of: "1")) == 1, "Alice's page only; Bob's never subscribes")
         // A draft saved through an import reaches Alice's drafts tab.
         // A draft saved through an import (which also renames Alice, which Bob's page shows)
         // reaches Alice's drafts tab.
-        var data = try backend.store.exportData()
+        var data = try await backend.database.exportData()
         data.drafts.append(Draft(id: 99, owner: "1", title: "Written elsewhere", body: "", editedAt: Date()))
         let alicesRecord = try #require(data.users.firstIndex { $0.id == "1" })
         data.users[alicesRecord].name = "Alice Pleasance Liddell"
-        try backend.store.importData(data)
+        try await backend.database.importData(data)
         #expect(await alice.host.waitForUpdates { updates in updates.contains { $0.node.visibleTexts.contains { $0.contains("Written elsewhere") } } })
         // The import announced everything: Bob's page fetched what it shows, and no draft.
         #expect(await bob.host.waitForUpdates { updates in updates.contains { $0.node.visibleTexts.contains { $0.contains("Alice Pleasance Liddell") } } })
         for update in bob.host.updates { #expect(!update.node.visibleTexts.contains { $0.contains("Written elsewhere") }) }
         await alice.scene.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "blogs"]))
-        #expect(backend.store.subscriptionCount(for: .drafts(of: "1")) == 0, "hidden again: no subscription")
+        #expect(backend.database.subscriptionCount(for: .drafts(of: "1")) == 0, "hidden again: no subscription")
     }
 
-    @Test func aThousandLikesFromFiftyWritersEndWithTheRightCountOnEveryOpenPage() async throws {
+    @Test(arguments: StoreKind.allCases) func aThousandLikesFromFiftyWritersEndWithTheRightCountOnEveryOpenPage(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
         // A thousand people, and fifty pages of Alice's profile open (signed in and out).
-        var data = try backend.store.exportData()
+        var data = try await backend.database.exportData()
         let likers = (1000..<2000).map { UserID(String($0)) }
         data.users += likers.map { User(id: $0, name: "Reader \($0.rawValue)") }
-        try backend.store.importData(data)
+        try await backend.database.importData(data)
         let viewers: [String?] = ["2", "3", "5", "6", "7", nil]
         var pages: [(scene: SceneInstance, host: RecordingHost)] = []
-        for index in 0..<50 { pages.append(try await open(viewers[index % viewers.count])) }
-        let before = try await backend.store.blog(26, viewer: nil).likes
+        for index in 0..<50 { pages.append(try await setup.open(viewers[index % viewers.count])) }
+        let before = try await backend.database.blog(26, viewer: nil).likes
         // Fifty writers at once, twenty likes each.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<50 {
-                group.addTask { [store = backend.store] in
+                group.addTask { [store = backend.database] in
                     for liker in likers[(writer * 20)..<(writer * 20 + 20)] { _ = try await store.setLiked(true, blog: 26, by: liker) }
                 }
             }
             try await group.waitForAll()
         }
         let expected = "Likes: \(before + 1000)"
-        #expect(try await backend.store.blog(26, viewer: nil).likes == before + 1000)
+        #expect(try await backend.database.blog(26, viewer: nil).likes == before + 1000)
         for (index, page) in pages.enumerated() {
             let arrived = await page.host.waitForUpdates { updates in updates.contains { $0.shows(expected, at: "blogs/blog.26.likes") } }
             #expect(arrived, "page \(index) shows \(expected)")
@@ -118,11 +140,13 @@ import Testing
         for page in pages { await page.scene.leave() }
     }
 
-    @Test func aChangeThatCannotBeFetchedShowsAStaleNoticeAndIsTriedAgain() async throws {
-        let carol = try await open("7")
-        let before = try await backend.store.blog(26, viewer: "7").likes
+    @Test(arguments: StoreKind.allCases) func aChangeThatCannotBeFetchedShowsAStaleNoticeAndIsTriedAgain(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
+        let carol = try await setup.open("7")
+        let before = try await backend.database.blog(26, viewer: "7").likes
         backend.injector.currentPlan = FaultPlan([.init(service: .blogs, operations: [.read], fault: .failure("The database is locked."))])
-        _ = try await backend.store.setLiked(true, blog: 26, by: "2")
+        _ = try await backend.database.setLiked(true, blog: 26, by: "2")
         let notice = "Couldn't show the latest: The database is locked. Trying again."
         #expect(await carol.host.waitForUpdates { $0.contains { $0.node.visibleTexts.contains(notice) } }, "the module says it may be out of date")
         #expect(await carol.scene.render().node(withID: "info") != nil, "the rest of the page keeps working")
@@ -134,11 +158,13 @@ import Testing
         #expect(!shown.visibleTexts.contains(notice), "and the notice is gone")
     }
 
-    @Test func aChangeCostsOneQueryPerPageThatShowsItAndNothingElsewhere() async throws {
-        let counting = CountingBlogs(base: backend.store)
+    @Test(arguments: StoreKind.allCases) func aChangeCostsOneQueryPerPageThatShowsItAndNothingElsewhere(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
+        let counting = CountingBlogs(base: backend.database)
         var registry = SceneRegistry()
         let services = ProfileServices(
-            profiles: backend.store, blogs: counting, drafts: backend.store, relationships: backend.store, changes: backend.store)
+            profiles: backend.database, blogs: counting, drafts: backend.database, relationships: backend.database, changes: backend.database)
         registry.registerProfileModules(services)
         _ = try registry.loadScenes(in: Backend.scenesDirectory)
         var pages: [(scene: SceneInstance, host: RecordingHost)] = []
@@ -149,11 +175,11 @@ import Testing
             _ = await scene.takeBaseline()
             pages.append((scene, host))
         }
-        let before = try await backend.store.blog(26, viewer: nil).likes
+        let before = try await backend.database.blog(26, viewer: nil).likes
         let earlier = await counting.blogQueries.count
         // Blog 5 is on no page (each shows the ten newest); blog 26 is on all ten.
-        _ = try await backend.store.setLiked(true, blog: 5, by: "2")
-        _ = try await backend.store.setLiked(true, blog: 26, by: "2")
+        _ = try await backend.database.setLiked(true, blog: 5, by: "2")
+        _ = try await backend.database.setLiked(true, blog: 26, by: "2")
         for page in pages {
             #expect(await page.host.waitForUpdates { $0.contains { $0.shows("Likes: \(before + 1)", at: "blogs/blog.26.likes") } })
             #expect(!page.host.updates.contains { $0.touches("blogs/blog.5") }, "no message for a row no page shows")
@@ -163,22 +189,24 @@ import Testing
         for page in pages { await page.scene.leave() }
     }
 
-    @Test func aRollbackNeverErasesSomeoneElsesNewerChange() async throws {
+    @Test(arguments: StoreKind.allCases) func aRollbackNeverErasesSomeoneElsesNewerChange(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
         // Carol's like waits at a gate while it is written, and then fails.
-        let gate = GatedLikes(base: backend.store)
+        let gate = GatedLikes(base: backend.database)
         var registry = SceneRegistry()
         registry.registerProfileModules(
-            ProfileServices(profiles: backend.store, blogs: gate, drafts: backend.store, relationships: backend.store, changes: backend.store))
+            ProfileServices(profiles: backend.database, blogs: gate, drafts: backend.database, relationships: backend.database, changes: backend.database))
         _ = try registry.loadScenes(in: Backend.scenesDirectory)
         let host = RecordingHost()
         let carol = try await registry.assemble("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)
         await carol.appear()
-        let before = try await backend.store.blog(26, viewer: "7").likes
+        let before = try await backend.database.blog(26, viewer: "7").likes
         let like = try #require(await carol.takeBaseline().node.action(withID: "blogs/blog.26.like"))
         let carolsLike = Task { await carol.send(like.event) }
         await gate.waitUntilAWriteWaits()
         // Meanwhile Bob's like is saved; then Carol's write fails.
-        _ = try await backend.store.setLiked(true, blog: 26, by: "2")
+        _ = try await backend.database.setLiked(true, blog: 26, by: "2")
         host.reset()
         gate.release()
         _ = await carolsLike.value
@@ -188,37 +216,41 @@ import Testing
         #expect(shown.node(withID: "blogs/blog.26.likes")?.visibleTexts == [expected], "and stays: \(shown.texts(of: "blogs"))")
         #expect(shown.node(withID: "blogs/blog.26.like")?.visibleTexts == ["Like"], "Carol's own like was rolled back")
         #expect(shown.visibleTexts.contains { $0.contains("The disk is full.") }, "and she is told why")
-        #expect(try await backend.store.blog(26, viewer: "7").likes == before + 1)
+        #expect(try await backend.database.blog(26, viewer: "7").likes == before + 1)
         await carol.leave()
     }
 
-    @Test func aPageShownAgainShowsWhatChangedWhileItWasHidden() async throws {
-        let carol = try await open("7")
-        let before = try await backend.store.blog(26, viewer: "7").likes
+    @Test(arguments: StoreKind.allCases) func aPageShownAgainShowsWhatChangedWhileItWasHidden(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
+        let carol = try await setup.open("7")
+        let before = try await backend.database.blog(26, viewer: "7").likes
         await carol.scene.disappear()  // another scene on top, or another tab
-        #expect(backend.store.subscriptionCount(for: .blog(26)) == 0, "hidden: nothing followed")
-        _ = try await backend.store.setLiked(true, blog: 26, by: "2")
+        #expect(backend.database.subscriptionCount(for: .blog(26)) == 0, "hidden: nothing followed")
+        _ = try await backend.database.setLiked(true, blog: 26, by: "2")
         await carol.scene.appear()
         let shown = await carol.scene.render()
         #expect(shown.node(withID: "blogs/blog.26.likes")?.visibleTexts == ["Likes: \(before + 1)"], "caught up as it appeared")
-        #expect(backend.store.subscriptionCount(for: .blog(26)) == 1)
+        #expect(backend.database.subscriptionCount(for: .blog(26)) == 1)
     }
 
-    @Test func aBlogOutsideTheWindowIsNotFollowed() async throws {
+    @Test(arguments: StoreKind.allCases) func aBlogOutsideTheWindowIsNotFollowed(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
         let host = RecordingHost()
-        let scene = try registry.instantiate("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)
+        let scene = try setup.registry.instantiate("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)
         await scene.setWindow(RowWindow(start: 0, count: 5), for: "blogs")
         await scene.start()
         await scene.appear()
-        let shown = try await backend.store.blogs(by: "1", viewer: "7", page: PageRequest(offset: 0, limit: 5)).items.map(\.id)
-        let outside = try await backend.store.blogs(by: "1", viewer: "7", page: PageRequest(offset: 10, limit: 1)).items[0].id
-        #expect(backend.store.subscriptionCount(for: .blog(outside)) == 0, "a change to it causes no query and no message")
-        for id in shown { #expect(backend.store.subscriptionCount(for: .blog(id)) == 1) }
+        let shown = try await backend.database.blogs(by: "1", viewer: "7", page: PageRequest(offset: 0, limit: 5)).items.map(\.id)
+        let outside = try await backend.database.blogs(by: "1", viewer: "7", page: PageRequest(offset: 10, limit: 1)).items[0].id
+        #expect(backend.database.subscriptionCount(for: .blog(outside)) == 0, "a change to it causes no query and no message")
+        for id in shown { #expect(backend.database.subscriptionCount(for: .blog(id)) == 1) }
         await scene.setWindow(RowWindow(start: 8, count: 5), for: "blogs")
-        #expect(backend.store.subscriptionCount(for: .blog(outside)) == 1, "scrolled into the window: followed")
-        for id in shown { #expect(backend.store.subscriptionCount(for: .blog(id)) == 0, "scrolled away: not followed") }
+        #expect(backend.database.subscriptionCount(for: .blog(outside)) == 1, "scrolled into the window: followed")
+        for id in shown { #expect(backend.database.subscriptionCount(for: .blog(id)) == 0, "scrolled away: not followed") }
         await scene.leave()
-        #expect(backend.store.subscriptionCount == 0, "a page that was left holds nothing")
+        #expect(backend.database.subscriptionCount == 0, "a page that was left holds nothing")
     }
 }
 

@@ -6,14 +6,27 @@ import SceneryProfile
 import SceneryTesting
 import Synchronization
 
-/// Shared set-up: a fresh in-memory demo database, optionally behind a fault injector.
+/// Shared set-up: a fresh demo database, optionally behind a fault injector: an in-memory
+/// SQLite one (``store``), or either store of the conformance suite (``database``).
 struct Backend {
-    let store: SQLiteProfileStore
+    /// The database the services read, whichever store it is.
+    let database: any ProfileDatabase
     let injector = FaultInjector()
-    var services: ProfileServices { ProfileServices(store).injectingFaults(from: injector) }
+    var services: ProfileServices { ProfileServices(database).injectingFaults(from: injector) }
+
+    /// The SQLite store, for suites that run on SQLite only (its synchronous API).
+    var store: SQLiteProfileStore {
+        guard let store = database as? SQLiteProfileStore else { preconditionFailure("this suite runs on SQLite only") }
+        return store
+    }
 
     init(seed: Bool = true) throws {
-        store = try SQLiteProfileStore.inMemory(seedDemoData: seed)
+        database = try SQLiteProfileStore.inMemory(seedDemoData: seed)
+    }
+
+    /// A fresh demo database on `kind`'s store.
+    init(_ kind: StoreKind) async throws {
+        database = try await kind.seededStore()
     }
 
     /// A registry with the profile modules and this repository's `Scenes/`.
