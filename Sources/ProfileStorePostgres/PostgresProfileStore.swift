@@ -53,7 +53,7 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     let listener: Locked<ChangeListener?> = Locked(nil)
     /// Tells this store's own notifications from others' (each store publishes its own at once).
     let origin = UUID().uuidString
-    /// The database's URL, without its password.
+    /// The database's URL (with its password: print ``location`` or `url.redacted`).
     public let url: PostgresURL
 
     public var location: String { url.redacted }
