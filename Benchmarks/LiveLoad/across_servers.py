@@ -15,17 +15,14 @@ import argparse
 import asyncio
 import json
 import pathlib
-import secrets
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "Browser"))
 from compare_peers import SceneryPage  # noqa: E402
-from conftest import Postgres  # noqa: E402
+from conftest import Postgres, signing_key_file  # noqa: E402
 from live_load import ROOT, percentile, print_machine, sign_in, start_server  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -74,8 +71,7 @@ def main():
     arguments = parser.parse_args()
     print_machine()
     database = Postgres()
-    key = pathlib.Path(tempfile.mkdtemp(prefix="scenery-key-")) / "site.key"
-    key.write_text(secrets.token_urlsafe(48), encoding="utf-8")
+    key = signing_key_file()
     started = []
     try:
         for _ in range(2):

@@ -6,6 +6,7 @@ Run from the package root after `swift build`:  python3 -m pytest Tests/Browser
 import os
 import pathlib
 import queue
+import secrets
 import shutil
 import socket
 import subprocess
@@ -55,6 +56,14 @@ class Server:
 
     def stop(self):
         stop_process(self.process, self.directory)
+
+
+def signing_key_file():
+    """A new signing key (48 random bytes, URL-safe text) in a file of its own folder, as the
+    Deploying guide has people make one; remove its folder when done."""
+    key = pathlib.Path(tempfile.mkdtemp(prefix="scenery-key-")) / "site.key"
+    key.write_text(secrets.token_urlsafe(48), encoding="utf-8")
+    return key
 
 
 class Postgres:

@@ -3,7 +3,6 @@ running the checked-in configuration (Examples/Deploying/nginx.conf, only its tw
 addresses changed), with the server's signing key from a file. Sign-in, pages and their
 live sockets all go through nginx."""
 import pathlib
-import secrets
 import shutil
 import socket
 import subprocess
@@ -13,7 +12,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, Server, open_live, same_page, sign_in, stop_process
+from conftest import ROOT, Server, open_live, same_page, sign_in, signing_key_file, stop_process
 
 CONFIGURATION = ROOT / "Examples" / "Deploying" / "nginx.conf"
 PROFILE = "/scenes/user-profile?user=1"
@@ -61,8 +60,7 @@ class Nginx:
 
 @pytest.fixture(scope="module")
 def site():
-    key = pathlib.Path(tempfile.mkdtemp(prefix="scenery-key-")) / "site.key"
-    key.write_text(secrets.token_urlsafe(48), encoding="utf-8")
+    key = signing_key_file()
     server = Server("--secret-file", str(key))
     proxy = Nginx(server.url.removeprefix("http://"))
     yield proxy

@@ -1,15 +1,12 @@
 """Several `scenery serve` processes on one PostgreSQL database (a real server of the test's
 own), sharing a signing key: a like through one server reaches a page held by the other."""
-import pathlib
-import secrets
 import shutil
 import subprocess
-import tempfile
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import BINARY, Postgres, Server, open_live, same_page, sign_in
+from conftest import BINARY, Postgres, Server, open_live, same_page, sign_in, signing_key_file
 
 PROFILE = "/scenes/user-profile?user=1"
 
@@ -17,8 +14,7 @@ PROFILE = "/scenes/user-profile?user=1"
 @pytest.fixture(scope="module")
 def servers():
     database = Postgres()
-    key = pathlib.Path(tempfile.mkdtemp(prefix="scenery-key-")) / "site.key"
-    key.write_text(secrets.token_urlsafe(48), encoding="utf-8")
+    key = signing_key_file()
     started = []
     try:
         for _ in range(2):
