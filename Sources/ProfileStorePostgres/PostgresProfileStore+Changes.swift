@@ -126,7 +126,6 @@ extension PostgresProfileStore {
 final class ChangeListener: Sendable {
     private struct State {
         var isListening = false
-        var lastError: (any Error)?
         var waiters: [CheckedContinuation<Void, any Error>] = []
         var connection: PostgresConnection?
         var isStopped = false
@@ -159,7 +158,6 @@ final class ChangeListener: Sendable {
                         try await connection.listen(on: PostgresProfileStore.channel) { notifications in
                             let waiters = state.withLock { state in
                                 state.isListening = true
-                                state.lastError = nil
                                 defer { state.waiters = [] }
                                 return state.waiters
                             }
@@ -182,7 +180,6 @@ final class ChangeListener: Sendable {
                 } catch {
                     let waiters = state.withLock { state in
                         state.isListening = false
-                        state.lastError = error
                         defer { state.waiters = [] }
                         return state.waiters
                     }

@@ -24,20 +24,13 @@ import Testing
 
         /// A scene of `user`'s profile open for `viewer`, with a host that records its updates.
         func open(_ viewer: String?, profileOf user: String = "1") async throws -> (scene: SceneInstance, host: RecordingHost) {
-            try await LiveDataTests.open(viewer, profileOf: user, in: registry)
+            let host = RecordingHost()
+            let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": .string(user)]), host: host)
+            await scene.appear()
+            _ = await scene.takeBaseline()  // the host's copy of the tree, which updates patch
+            host.reset()
+            return (scene, host)
         }
-    }
-
-    /// A scene of `user`'s profile open for `viewer`, with a host that records its updates.
-    static func open(_ viewer: String?, profileOf user: String = "1", in registry: SceneRegistry) async throws -> (
-        scene: SceneInstance, host: RecordingHost
-    ) {
-        let host = RecordingHost()
-        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": .string(user)]), host: host)
-        await scene.appear()
-        _ = await scene.takeBaseline()  // the host's copy of the tree, which updates patch
-        host.reset()
-        return (scene, host)
     }
 
     @Test(arguments: StoreKind.allCases) func anotherViewersLikeReachesAnOpenPageAsThatRowOnly(kind: StoreKind) async throws {
