@@ -16,10 +16,13 @@ import Scenery
 /// }
 /// ```
 ///
+/// A store is also the ``ActionLedger`` of the actions it wrote: a write made while
+/// ``ActionKey/current`` is bound records the key in the same transaction.
+///
 /// Errors are `ProfileError` values whose `kind` says what a caller can do:
 /// `notFound`, `notPermitted`, `conflict` (try again), `connectionLost` (the database went
 /// away; try again later), `storage` and `invalidData`.
-public protocol ProfileDatabase: ProfileService, BlogService, DraftService, RelationshipService, ProfileChangeFeed {
+public protocol ProfileDatabase: ProfileService, BlogService, DraftService, RelationshipService, ProfileChangeFeed, ActionLedger {
     /// Where the data lives, for messages: a file path, or a URL without its password.
     var location: String { get }
 

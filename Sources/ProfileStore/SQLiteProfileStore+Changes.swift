@@ -55,9 +55,11 @@ extension SQLiteProfileStore: ProfileChangeFeed {
     func committing<T>(
         _ changes: [ProfileChange], in connection: SQLiteConnection, _ write: () throws(ProfileError) -> T
     ) throws(ProfileError) -> T {
+        let action = ActionKey.current
         let result = try connection.transaction { () throws(ProfileError) -> T in
             let value = try write()
             try Self.record(changes, in: connection)
+            if let action { try Self.record(action, in: connection) }
             return value
         }
         watch.withLock { state in

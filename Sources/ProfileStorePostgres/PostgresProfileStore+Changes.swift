@@ -64,7 +64,8 @@ extension PostgresProfileStore {
         }
     }
 
-    /// Runs a write in a transaction that announces `changes`, retrying it on a serialization
+    /// Runs a write in a transaction that announces `changes` (and records the action key
+    /// bound to ``ActionKey/current``, if any), retrying it on a serialization
     /// failure or deadlock (up to ten times, after a short random pause), then publishes the
     /// changes to this process's subscribers. `locking` names rows the write reads before it
     /// decides (a friendship's pair): writes with the same key wait for each other.
@@ -73,6 +74,7 @@ extension PostgresProfileStore {
         _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws(ProfileError) -> T {
         let payload = Self.payload(changes, origin: origin)
+        let actionKey = ActionKey.current
         var attempt = 0
         while true {
             attempt += 1
@@ -85,7 +87,10 @@ extension PostgresProfileStore {
                     }
                     do {
                         let value = try await body(connection, logger)
-                        try await connection.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
+                        if let actionKey { try await Self.record(actionKey, on: connection, logger: logger) }
+                        if !changes.isEmpty {
+                            try await connection.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
+                        }
                         try await connection.query("COMMIT", logger: logger)
                         return value
                     } catch {

@@ -66,7 +66,12 @@ enum PostgresSchema {
             arm TEXT
         );
         CREATE INDEX impressions_by_experiment ON impressions (experiment, arm, kind, unit);
+        """,
+        // 2: the keys of applied actions and claimed one-time keys (PostgresProfileStore+Actions).
         """
+        CREATE TABLE applied_actions (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
+        CREATE INDEX applied_actions_by_time ON applied_actions (at);
+        """,
     ]
 
     /// The advisory lock key that serialises migrations ("scenery" in ASCII).

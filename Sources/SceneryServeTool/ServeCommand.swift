@@ -116,6 +116,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.enablesPreview = preview
             configuration.maxPagesPerViewer = maxPagesPerViewer
             configuration.maxPagesPerAddress = maxPagesPerAddress
+            // Actions and resume tokens are recorded in the database every server shares.
+            configuration.actionLedger = session.store
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
             let watcher = watch ? scenes.directory.map { SceneWatcher(directory: $0, services: session.services) } : nil
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -29,6 +29,17 @@ extension SceneryServer {
         /// How long a page's scene is kept while its socket is gone, so a reconnect resumes
         /// it (selected tab, pages loaded) instead of starting over.
         public var reconnectGrace: Duration = .seconds(60)
+        /// How old a page's resume token may be: a page whose server went away (a crash, a
+        /// deploy) reconnects to another server of the site with its latest token, which
+        /// makes the page again where it was. Older tokens are refused (the page loads
+        /// itself again). Every server of a site must share ``cookieSecret`` for this.
+        public var resumeTokenLifetime: Duration = .seconds(6 * 3600)
+        /// Where servers record the actions they applied and the resume tokens they used:
+        /// give the database every server of the site shares (`SQLiteProfileStore` or
+        /// `PostgresProfileStore` are ledgers), so that an action a page sends again after
+        /// its server went away is applied once, and a resume token resumes one page once.
+        /// Memory by default: right for one process.
+        public var actionLedger: any ActionLedger = MemoryActionLedger()
         /// How long a page's scene waits for its socket after the page was served.
         public var attachTimeout: Duration = .seconds(30)
         /// The largest WebSocket message a client may send, in bytes.

@@ -112,7 +112,8 @@ enum Step: Sendable {
     /// Connects to a page's socket and takes the steps in order; then closes the socket
     /// (unless the server did). Returns what arrived and how the server closed the socket.
     func converse(
-        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, _ steps: [Step]
+        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
+        _ steps: [Step]
     ) async throws -> (received: Received, close: WebSocketCloseFrame?) {
         let received = Received()
         var headers = ServerFixture.headers(port: client.port, cookie: cookie)
@@ -120,7 +121,8 @@ enum Step: Sendable {
         var close: WebSocketCloseFrame?
         do {
             close = try await client.ws(
-                "/live?session=\(session)&since=\(since)&protocol=1", configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)
+                "/live?session=\(session)&since=\(since)&protocol=1\(resume.map { "&resume=\($0)" } ?? "")",
+                configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)
             ) { inbound, outbound, _ in
                 let reader = Task {
                     defer { received.end() }
@@ -155,11 +157,12 @@ enum Step: Sendable {
 
     /// Sends `messages`, then waits until `until` holds (or the socket closes).
     func talk(
-        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil,
-        send messages: [String], until: @escaping @Sendable (Received) -> Bool
+        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
+        send messages: [String] = [], until: @escaping @Sendable (Received) -> Bool
     ) async throws -> Received {
-        try await converse(client, session: session, since: since, cookie: cookie, origin: origin, messages.map(Step.send) + [.waitUntil(until)])
-            .received
+        try await converse(
+            client, session: session, since: since, cookie: cookie, origin: origin, resume: resume, messages.map(Step.send) + [.waitUntil(until)]
+        ).received
     }
 
     @Test func aLikeComesBackAsNumberedDOMOperationsWithServerHTML() async throws {

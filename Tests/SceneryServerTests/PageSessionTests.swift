@@ -19,8 +19,9 @@ import Testing
         let page = session(maxQueued: 16)
         let socket = StalledSocket()
         _ = await page.attach(since: 0, socket: socket)
-        // The socket takes no write; every refusal is a message to the page.
-        for _ in 0..<16 { await page.receive("not json") }
+        // The socket takes no write; the resume token sent on attach and every refusal are
+        // messages to the page.
+        for _ in 0..<15 { await page.receive("not json") }
         #expect(await page.isAttached, "up to the limit, messages wait")
         await page.receive("not json")
         #expect(await !page.isAttached, "past it, the socket is let go (the page reconnects and catches up)")
@@ -84,12 +85,15 @@ import Testing
     }
 }
 
-/// A page socket that keeps what is written, for a test to read in order.
+/// A page socket that keeps what is written, for a test to read in order; but resume
+/// tokens (sent on attach and after actions; `ResumeTests` reads them).
 private final class RecordingSocket: PageSocket {
     private let (stream, continuation) = AsyncStream.makeStream(of: String.self)
     private let (closes, closing) = AsyncStream.makeStream(of: Void.self)
 
-    func send(_ text: String) { continuation.yield(text) }
+    func send(_ text: String) {
+        if !text.hasPrefix(#"{"applied":"#) { continuation.yield(text) }
+    }
     var unwritten: Int { 0 }
     func close() {
         continuation.finish()

@@ -75,6 +75,13 @@ enum Migrations {
         );
         CREATE INDEX impressions_by_experiment ON impressions (experiment, arm, kind, unit);
         """,
+        // 5: the keys of actions whose writes were applied (see SQLiteProfileStore+Actions):
+        // an action a page sends again after its server went away is not applied twice.
+        // Not part of the data set: exports leave it out.
+        """
+        CREATE TABLE applied_actions (key TEXT PRIMARY KEY NOT NULL, at REAL NOT NULL) WITHOUT ROWID;
+        CREATE INDEX applied_actions_by_time ON applied_actions (at);
+        """,
     ]
 
     /// The change feed's table. Opening a database whose table was deleted makes it again

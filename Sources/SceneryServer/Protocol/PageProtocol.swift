@@ -23,8 +23,10 @@ enum PageProtocol {
 
     /// What a page sends.
     enum ClientMessage: Decodable, Equatable {
-        /// The person activated the control with this id.
-        case event(node: NodeID)
+        /// The person activated the control with this id. `action` is the action's
+        /// idempotency key: a page that sends an action again (its server went away before
+        /// answering) sends the same key, and the action is applied once.
+        case event(node: NodeID, action: ActionKey? = nil)
         /// A long list was scrolled: where its window of rows should start now.
         case window(module: ModuleID, start: Int)
         /// The answer to a question the server asked (``ServerMessage/confirm(question:_:)``).
@@ -36,7 +38,7 @@ enum PageProtocol {
         case visibility(node: NodeID, fraction: Double)
 
         private enum Key: String, CodingKey {
-            case type, node, module, start, question, accept, fraction
+            case type, node, module, start, question, accept, fraction, action
             case legacyType = "t"
         }
 
@@ -48,7 +50,14 @@ enum PageProtocol {
             }
             do {
                 switch type {
-                case "event": self = .event(node: NodeID(try container.decode(String.self, forKey: .node)))
+                case "event":
+                    let node = NodeID(try container.decode(String.self, forKey: .node))
+                    guard let text = try container.decodeIfPresent(String.self, forKey: .action) else {
+                        self = .event(node: node)
+                        return
+                    }
+                    guard let action = try? ActionKey(validating: text) else { throw Refusal.badActionKey }
+                    self = .event(node: node, action: action)
                 case "window":
                     self = .window(module: ModuleID(try container.decode(String.self, forKey: .module)), start: try container.decode(Int.self, forKey: .start))
                 case "answer":
@@ -66,7 +75,7 @@ enum PageProtocol {
 
         /// Why a message is not one of the protocol's, in words for the page.
         enum Refusal: Error, Equatable {
-            case legacy, untyped
+            case legacy, untyped, badActionKey
             case unknownType(String)
             case incomplete(String)
 
@@ -75,6 +84,7 @@ enum PageProtocol {
                 case .legacy:
                     "This page speaks the page protocol from before version \(PageProtocol.version) (messages with \"t\"); load the page again."
                 case .untyped: "A message names its \"type\"."
+                case .badActionKey: "An event's \"action\" key is 8 to 64 letters, digits, '-' or '_'."
                 case .unknownType: "Unknown message type."
                 case .incomplete("event"): "An event must name a control (\"node\")."
                 case .incomplete("window"): "A window names a module of this page and a row (\"module\", \"start\")."
@@ -103,6 +113,10 @@ enum PageProtocol {
         /// For a view-tree client: the whole scene as a view-tree document, numbered (at the
         /// start of a socket that missed too much, after a resync, a changed scene file).
         case tree(sequence: Int, document: ViewTreeDocument)
+        /// What the page keeps to resume on another server if this one goes away (a signed
+        /// ``ResumeToken``), and the keys of the actions this server has finished with since
+        /// the last one (the page stops keeping them to send again). Not numbered.
+        case resume(token: String, applied: [ActionKey])
         /// For a view-tree client: one update of the scene as view-tree patches, numbered;
         /// `node` is the updated subtree's root (a module frame, a tab switch).
         case patches(sequence: Int, module: ModuleID?, node: NodeID, patches: [ViewPatch])
@@ -122,7 +136,7 @@ enum PageProtocol {
 
         private enum Key: String, CodingKey {
             case type, sequence, operations, html, question, title, message, confirm, cancel, url, text
-            case format, version, scene, variant, root, module, node, patches
+            case format, version, scene, variant, root, module, node, patches, token, applied
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -152,6 +166,10 @@ enum PageProtocol {
             case .refused(let message):
                 try container.encode("refused", forKey: .type)
                 try container.encode(message, forKey: .message)
+            case .resume(let token, let applied):
+                try container.encode("resume", forKey: .type)
+                try container.encode(token, forKey: .token)
+                try container.encode(applied.map(\.rawValue), forKey: .applied)
             case .tree(let sequence, let document):
                 try container.encode("tree", forKey: .type)
                 try container.encode(sequence, forKey: .sequence)

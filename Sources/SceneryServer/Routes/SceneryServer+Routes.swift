@@ -166,7 +166,7 @@ extension SceneryServer {
         let page = Pages.scene(
             snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
-            modulesCountingRows: scene.modulesCountingRows)
+            modulesCountingRows: scene.modulesCountingRows, resumeToken: framed ? nil : await session.signedResumeToken())
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if isNewVisitor, let visitor {
             response.setCookie(Self.visitorCookie(visitor))
@@ -447,7 +447,18 @@ extension SceneryServer {
                     ?? "This page was made by an older version of the site; load it again.")
         }
         guard let session = await sessions.session(id), await !session.hasEnded else {
-            return close(reload, "This page's scene has ended; load the page again.")
+            // A page whose server went away (or that was away past the grace period) comes
+            // back with its resume token: make its page again from it.
+            guard let token = request.uri.queryParameters["resume"].map(String.init) else {
+                return close(reload, "This page's scene has ended; load the page again.")
+            }
+            do {
+                let session = try await resumePage(id, token: token, since: since, request: request, address: channel.remoteAddress?.ipAddress ?? "unknown")
+                return (session, await session.attach(since: since, socket: ChannelPageSocket(channel: channel)))
+            } catch {
+                logger.notice("did not resume page \(id.prefix(64)): \(error.logged)")
+                return close(error == .otherViewer ? .policyViolation : reload, error.reason)
+            }
         }
         // The socket belongs to the viewer the page was made for. A signed-out preview frame
         // (public data only) also serves its signed-in author's socket.

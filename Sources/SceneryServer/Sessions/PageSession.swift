@@ -61,12 +61,25 @@ actor PageSession {
     /// Controls the page activated, run one at a time in order; and where the page wants
     /// its long list's window (the newest move wins), run apart so a slow action never holds
     /// a scroll back. Each queue has a task only while it has work: an idle page holds none.
-    private var queuedEvents: [NodeID] = []
+    private var queuedEvents: [(node: NodeID, action: ActionKey?)] = []
     private var isRunningEvents = false
     private var pendingMove: (module: ModuleID, start: Int)?
     private var isMovingWindow = false
     /// Where the page's window of each long list starts (kept for a scene replaced by a new version).
     private var windowStarts: [ModuleID: Int] = [:]
+    /// What a resume token keeps of the page: the tabs it selected, the pages it loaded.
+    private var selectedTabs: [String: String] = [:]
+    private var pagesLoaded: [ModuleID: Int] = [:]
+    /// The keys of the actions this session finished with, newest last (a page that sends
+    /// one again is answered, not run again), and those the page has not heard of yet.
+    private var finishedActions: [ActionKey] = []
+    private var finishedActionSet: Set<ActionKey> = []
+    private var unannouncedActions: [ActionKey] = []
+    /// Whether the session was made again from a resume token: an action the page sends
+    /// may have been applied by the server that went away, so the ledger is asked first.
+    private var isResumed = false
+    /// The action running now, if it has a key.
+    private var runningAction: ActionKey?
     private var confirmations: [Int: CheckedContinuation<Bool, Never>] = [:]
     private var nextConfirmation = 1
     private(set) var hasEnded = false
@@ -97,6 +110,15 @@ actor PageSession {
     func install(_ scene: SceneInstance, baseline: SceneSnapshot) {
         self.scene = scene
         if !takeIn(baseline, sendingWholeScene: false) { Task { await resetPage() } }
+    }
+
+    /// Installs a scene made again from a resume token (``restore(from:)`` ran first): the
+    /// page last applied message `since` of the server that went away, so the whole scene
+    /// goes to it as message `since + 1` once its socket attaches.
+    func installResumed(_ scene: SceneInstance, baseline: SceneSnapshot, since: Int) {
+        self.scene = scene
+        pageSequence = max(0, since)
+        if !takeIn(baseline, sendingWholeScene: true) { Task { await resetPage() } }
     }
 
     // MARK: Scene → page
@@ -256,6 +278,7 @@ actor PageSession {
             // number): give it the whole scene.
             Task { await resetPage() }
         }
+        sendResumeToken()
         return connection
     }
 
@@ -294,29 +317,37 @@ actor PageSession {
             return
         }
         switch message {
-        case .event(let node):
+        case .event(let node, let action):
+            if let action, finishedActionSet.contains(action) {
+                // Sent again (the page did not hear back before its socket went): done already.
+                acknowledge(action)
+                return
+            }
+            if let action, runningAction == action || queuedEvents.contains(where: { $0.action == action }) {
+                return  // sent again while it waits or runs: it is answered when done
+            }
             guard node.rawValue.utf8.count <= 512 else {
-                refuse("An event must name a control.", logged: "event with an overlong node")
+                refuse("An event must name a control.", logged: "event with an overlong node", action: action)
                 return
             }
             guard bucket.take() else {
-                refuse("Too many actions at once; wait a moment.", logged: "event flood")
+                refuse("Too many actions at once; wait a moment.", logged: "event flood", action: action)
                 return
             }
             guard await scene?.action(withID: node) != nil else {
-                refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)")
+                refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)", action: action)
                 return
             }
             refusedInARow = 0
             guard queuedEvents.count < Self.queuedActions else {
-                refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full")
+                refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full", action: action)
                 return
             }
-            queuedEvents.append(node)
+            queuedEvents.append((node, action))
             if !isRunningEvents {
                 isRunningEvents = true
                 Task { [weak self] in
-                    while let node = await self?.nextQueuedEvent() { await self?.run(node) }
+                    while let (node, action) = await self?.nextQueuedEvent() { await self?.run(node, action: action) }
                 }
             }
         case .window(let module, let start):
@@ -385,10 +416,12 @@ actor PageSession {
     /// Whether a page that keeps sending what is refused should be disconnected.
     var isAbusive: Bool { refusedInARow > 100 }
 
-    private func refuse(_ reason: String, logged: String) {
+    private func refuse(_ reason: String, logged: String, action: ActionKey? = nil) {
         refusedInARow += 1
         logger.notice("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): refused \(logged)")
         send(.refused(message: reason))
+        // A refused action is finished with too: the page must not send it again.
+        if let action { acknowledge(action) }
     }
 
     /// How many activated controls may wait to run; one more is refused with a message.
@@ -422,12 +455,13 @@ actor PageSession {
         guard let scene, !hasEnded, let rows = configuration.rowWindow else { return }
         windowStarts[module] = start
         await scene.setWindow(RowWindow(start: start, count: rows), for: module)
+        sendResumeToken()
     }
 
     /// The next event the page asked for, or `nil` (and no task running events) when none
     /// waits. Events run one after another in order, apart from the socket, so that a
     /// confirmation's answer can arrive while an event waits for it.
-    private func nextQueuedEvent() -> NodeID? {
+    private func nextQueuedEvent() -> (NodeID, ActionKey?)? {
         guard !queuedEvents.isEmpty, !hasEnded else {
             isRunningEvents = false
             return nil
@@ -435,13 +469,135 @@ actor PageSession {
         return queuedEvents.removeFirst()
     }
 
-    /// Runs an event the page asked for, against the page's current tree.
-    private func run(_ node: NodeID) async {
+    /// Runs an event the page asked for, against the page's current tree, with its action
+    /// key bound (a store records it with the action's writes); then tells the page it is
+    /// done, with a resume token that includes what the event changed.
+    private func run(_ node: NodeID, action key: ActionKey?) async {
         guard let scene, !hasEnded, let action = await scene.action(withID: node) else {
-            refuse("That control is no longer on this page.", logged: "control '\(node)' gone before it ran")
+            refuse("That control is no longer on this page.", logged: "control '\(node)' gone before it ran", action: key)
             return
         }
-        await scene.send(action.event)
+        if let key, isResumed, await hasApplied(key) {
+            // The server that went away applied it before the page heard back.
+            logger.info("page \(id): action \(key) was applied before the page resumed here; not applied again")
+            acknowledge(key)
+            return
+        }
+        let event = action.event
+        runningAction = key
+        await ActionKey.$current.withValue(key) { await scene.send(event) }
+        runningAction = nil
+        remember(event)
+        if let key {
+            acknowledge(key)
+        } else if [SceneEvents.selectTab, SceneEvents.loadMore, SceneEvents.refresh, SceneEvents.retry].contains(event.name) {
+            sendResumeToken()
+        }
+    }
+
+    // MARK: Resuming elsewhere
+
+    /// Whether the page gets resume tokens: a page of the page script, not a preview frame
+    /// (a view-tree client reloads its scene itself).
+    private var issuesResumeTokens: Bool { format == .html && !isPreview }
+
+    /// What the page would need to be made again on another server, now.
+    var resumeToken: ResumeToken {
+        ResumeToken(
+            session: id, viewer: viewer, visitor: anonymousID, scene: sceneID, arguments: arguments, tabs: selectedTabs,
+            pagesLoaded: Dictionary(uniqueKeysWithValues: pagesLoaded.map { ($0.key.rawValue, $0.value) }),
+            windows: Dictionary(uniqueKeysWithValues: windowStarts.map { ($0.key.rawValue, $0.value) }),
+            actions: finishedActions.suffix(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
+            nonce: ActionKey.random().rawValue)
+    }
+
+    /// The page's resume token as the page keeps it, signed with the site's key.
+    func signedResumeToken() -> String {
+        resumeToken.signed(with: configuration.cookieSecret)
+    }
+
+    /// Takes in what a resume token kept (before the scene is made again from it).
+    func restore(from token: ResumeToken) {
+        isResumed = true
+        selectedTabs = token.tabs
+        pagesLoaded = Dictionary(uniqueKeysWithValues: token.pagesLoaded.map { (ModuleID($0.key), $0.value) })
+        windowStarts = Dictionary(uniqueKeysWithValues: token.windows.map { (ModuleID($0.key), $0.value) })
+        for text in token.actions {
+            if let key = try? ActionKey(validating: text), finishedActionSet.insert(key).inserted { finishedActions.append(key) }
+        }
+    }
+
+    /// Brings a new scene to where the token's page was: its tabs selected, its pages
+    /// loaded (its windows were set by ``setInitialWindows(of:)``). The scene has started.
+    func replay(_ token: ResumeToken, on scene: SceneInstance) async {
+        for (switchID, tab) in token.tabs.sorted(by: { $0.key < $1.key }) {
+            await scene.send(Event(SceneEvents.selectTab, from: NodeID(switchID), payload: ["tabs": .string(switchID), "tab": .string(tab)]))
+        }
+        for (module, count) in token.pagesLoaded.sorted(by: { $0.key < $1.key }) {
+            for _ in 0..<min(count, Self.largestPagesReplayed) {
+                await scene.send(Event(SceneEvents.loadMore, from: NodeID(module), payload: ["module": .string(module)]))
+            }
+        }
+    }
+
+    /// The most pages of one module a resumed page loads again.
+    static let largestPagesReplayed = 50
+
+    /// Keeps what an event that ran changed of the page's place: a tab, a page loaded.
+    private func remember(_ event: Event) {
+        switch event.name {
+        case SceneEvents.selectTab:
+            if let switchID = event.payload["tabs"]?.stringValue, let tab = event.payload["tab"]?.stringValue { selectedTabs[switchID] = tab }
+        case SceneEvents.loadMore, SceneEvents.refresh, SceneEvents.retry:
+            let module = event.payload["module"]?.stringValue.map { ModuleID($0) } ?? event.source.moduleComponent
+            // A refresh or a retry starts the list again from its first page.
+            pagesLoaded[module] = event.name == SceneEvents.loadMore ? (pagesLoaded[module] ?? 0) + 1 : nil
+        default: break
+        }
+    }
+
+    /// Whether the site's ledger recorded the action (a failure to ask counts as not: the
+    /// store's own record refuses nothing, so the action runs, as it would have before).
+    private func hasApplied(_ key: ActionKey) async -> Bool {
+        do {
+            return try await configuration.actionLedger.hasApplied(key)
+        } catch {
+            logger.warning("page \(id): could not ask whether action \(key) was applied: \(error)")
+            return false
+        }
+    }
+
+    /// Remembers that the session finished with an action (ran it, refused it, or found it
+    /// done), so a page that sends it again is answered without running it.
+    private func finish(_ key: ActionKey) {
+        guard finishedActionSet.insert(key).inserted else { return }
+        finishedActions.append(key)
+        if finishedActions.count > Self.rememberedActions {
+            for old in finishedActions.prefix(finishedActions.count - Self.rememberedActions) { finishedActionSet.remove(old) }
+            finishedActions.removeFirst(finishedActions.count - Self.rememberedActions)
+        }
+        unannouncedActions.append(key)
+    }
+
+    /// Tells the page an action is finished with (and gives it a new resume token).
+    private func acknowledge(_ key: ActionKey) {
+        finish(key)
+        if !unannouncedActions.contains(key) { unannouncedActions.append(key) }
+        sendResumeToken()
+    }
+
+    /// How many action keys a session remembers.
+    static let rememberedActions = 256
+
+    /// Sends the attached page a fresh resume token and the actions finished since the last.
+    private func sendResumeToken() {
+        guard socket != nil, !hasEnded else { return }
+        guard issuesResumeTokens else {
+            unannouncedActions = []
+            return
+        }
+        write(PageProtocol.ServerMessage.resume(token: signedResumeToken(), applied: unannouncedActions).text)
+        unannouncedActions = []
     }
 
     // MARK: Life

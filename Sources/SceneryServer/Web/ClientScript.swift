@@ -5,7 +5,10 @@
 /// the server sends — numbered DOM operations with HTML from the server's renderer, a whole
 /// scene after a resync, a confirmation to ask, an address to go to. A dropped socket
 /// reconnects by itself with the last message applied, so the same scene resumes; actions
-/// taken meanwhile are queued and sent after reconnecting, or refused on the page.
+/// taken meanwhile are queued and sent after reconnecting, or refused on the page. Each
+/// action carries a random key and is kept until the server says it is done with it; a
+/// socket that reconnects (perhaps to another server, with the page's resume token) sends
+/// the unanswered ones again under the same keys, and the server applies each once.
 enum ClientScript {
     static let source = #"""
         "use strict";
@@ -23,7 +26,9 @@ enum ClientScript {
           let sequence = Number(main.dataset.sequence || "0");
           let socket = null;
           let attempts = 0;
-          let queue = [];
+          // Actions not yet answered, by key, in the order taken; and the latest resume token.
+          const pending = new Map();
+          let resumeToken = main.dataset.resume || null;
           // The latest visibility of each part, kept while the socket is away (not an action:
           // nothing to tell the person).
           const unsentVisibility = new Map();
@@ -47,15 +52,16 @@ enum ClientScript {
 
           function connect() {
             const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-            socket = new WebSocket(`${scheme}//${location.host}/live?session=${encodeURIComponent(session)}&since=${sequence}&protocol=${PROTOCOL}`);
+            const resume = resumeToken ? `&resume=${encodeURIComponent(resumeToken)}` : "";
+            socket = new WebSocket(`${scheme}//${location.host}/live?session=${encodeURIComponent(session)}&since=${sequence}&protocol=${PROTOCOL}${resume}`);
             socket.addEventListener("open", () => {
               attempts = 0;
               say("");
               asked.clear();
               setTimeout(followScroll, 0);
-              const waiting = queue;
-              queue = [];
-              for (const message of waiting) socket.send(message);
+              // Every action not answered yet, under its key: one the server already did is
+              // answered, not done again.
+              for (const message of pending.values()) socket.send(message);
               // What is on screen now, as last seen while the socket was away.
               for (const message of unsentVisibility.values()) socket.send(message);
               unsentVisibility.clear();
@@ -72,21 +78,32 @@ enum ClientScript {
               }
               attempts += 1;
               const delay = Math.min(250 * 2 ** (attempts - 1), 5000);
-              say(queue.length ? "Reconnecting… your action will be sent when the connection is back." : "Reconnecting…", true);
+              say(pending.size ? "Reconnecting… your action will be sent when the connection is back." : "Reconnecting…", true);
               setTimeout(connect, delay);
             });
           }
 
+          function newKey() {
+            return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+          }
+
           function send(message) {
+            const open = socket && socket.readyState === WebSocket.OPEN;
+            if (message.type === "event") {
+              if (pending.size >= 20) {
+                say(open ? "Too many actions are waiting; wait a moment." : "Not connected: that action was not sent. Try again in a moment.");
+                return;
+              }
+              message.action = newKey();
+              pending.set(message.action, JSON.stringify(message));
+              if (!open) say("Reconnecting… your action will be sent when the connection is back.", true);
+            }
             const text = JSON.stringify(message);
-            if (socket && socket.readyState === WebSocket.OPEN) {
+            if (open) {
               socket.send(text);
             } else if (message.type === "visibility") {
               unsentVisibility.set(message.node, text);
-            } else if (message.type === "event" && queue.length < 20) {
-              queue.push(text);
-              say("Reconnecting… your action will be sent when the connection is back.", true);
-            } else {
+            } else if (message.type !== "event") {
               say("Not connected: that action was not sent. Try again in a moment.");
             }
           }
@@ -110,6 +127,10 @@ enum ClientScript {
               case "navigate": closedForGood = true; location.assign(message.url); break;
               case "refused": say(message.message); break;
               case "errors": showErrors(message.text); break;
+              case "resume":
+                resumeToken = message.token;
+                for (const key of message.applied || []) pending.delete(key);
+                break;
             }
             if (typeof message.sequence === "number") {
               sequence = message.sequence;

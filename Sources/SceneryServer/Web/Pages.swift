@@ -62,7 +62,8 @@ enum Pages {
     /// A live scene: the rendered tree inside `main`, with the session the script connects to.
     static func scene(
         _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
-        renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = []
+        renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = [],
+        resumeToken: String? = nil
     ) -> String {
         // What the page script observes for impressions: the threshold it reports crossing,
         // and the modules whose rows it watches too.
@@ -71,7 +72,8 @@ enum Pages {
             title: title, language: language, viewer: viewer, returnTo: returnTo,
             main: "<h1>\(escape(title))</h1>\n<div id=\"scene-root\">\n\(renderer.fragment(tree))</div>\n",
             mainAttributes:
-                " data-session=\"\(attribute(session))\" data-sequence=\"0\" data-impression-fraction=\"\(impressionFraction)\" data-row-impressions=\"\(attribute(rows))\"",
+                " data-session=\"\(attribute(session))\" data-sequence=\"0\" data-impression-fraction=\"\(impressionFraction)\" data-row-impressions=\"\(attribute(rows))\""
+                + (resumeToken.map { " data-resume=\"\(attribute($0))\"" } ?? ""),
             showsBanner: showsBanner)
     }
 

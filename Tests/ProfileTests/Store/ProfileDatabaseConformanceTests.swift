@@ -206,6 +206,41 @@ import Testing
         #expect(recorder.changes == [.blog(27)], "the failed write announced nothing")
     }
 
+    @Test(arguments: StoreKind.allCases) func aWriteRecordsItsActionKeyForEveryStoreOnTheDatabase(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let other = try await kind.anotherStore(on: store)
+        let key = try ActionKey(validating: "like-26-by-bob")
+        #expect(try await !store.hasApplied(key))
+        _ = try await ActionKey.$current.withValue(key) { try await store.setLiked(true, blog: 26, by: "2") }
+        #expect(try await store.hasApplied(key))
+        #expect(try await other.hasApplied(key), "another server on the database knows it too")
+        // A second write of the same action (one event that writes twice) is not refused.
+        try await ActionKey.$current.withValue(key) { try await store.setFollowing(true, follower: "2", followee: "3") }
+        // A write that failed recorded nothing.
+        let failed = try ActionKey(validating: "like-999999")
+        await #expect(throws: ProfileError.blogNotFound(999_999)) {
+            _ = try await ActionKey.$current.withValue(failed) { try await store.setLiked(true, blog: 999_999, by: "2") }
+        }
+        #expect(try await !other.hasApplied(failed))
+    }
+
+    @Test(arguments: StoreKind.allCases) func aKeyIsClaimedOnceAcrossStores(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let other = try await kind.anotherStore(on: store)
+        let key = ActionKey.random()
+        #expect(try await store.claim(key))
+        #expect(try await !other.claim(key), "claimed already, through another store")
+        #expect(try await !store.claim(key))
+        #expect(try await other.hasApplied(key))
+        // Many servers claiming one key at once: exactly one wins.
+        let contested = ActionKey.random()
+        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 { group.addTask { try await (index.isMultiple(of: 2) ? store : other).claim(contested) } }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(wins == 1)
+    }
+
     @Test(arguments: StoreKind.allCases) func generatedBlogsComeNewestFirstAfterTheAuthorsOwn(kind: StoreKind) async throws {
         let store = try await kind.seededStore()
         let ids = try await store.addGeneratedBlogs(count: 30, author: "5")

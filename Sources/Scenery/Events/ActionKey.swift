@@ -1,0 +1,56 @@
+/// The idempotency key of one action a person took: a page names each action it sends,
+/// and sends it again under the same key when it cannot tell whether it arrived (its
+/// server went away before answering).
+///
+/// A host runs an action's event with the key bound to ``current``; a store that writes
+/// for it records the key in the same transaction as the write, and a host asks its
+/// ``ActionLedger`` before running an action a page sent again. So an action is applied
+/// once, whichever server receives it and however often:
+///
+/// ```swift
+/// let key = try ActionKey(validating: "4f1c2a9e0b7d4c3a")
+/// if try await ledger.hasApplied(key) == false {
+///     await ActionKey.$current.withValue(key) { await scene.send(event) }
+/// }
+/// ```
+public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
+    /// The key's text: 8 to 64 letters, digits, `-` or `_`.
+    public let rawValue: String
+
+    /// The key an action's writes record, bound while a host runs the action's event.
+    @TaskLocal public static var current: ActionKey?
+
+    /// A key from a page's text.
+    ///
+    /// - Throws: ``Invalid`` when the text is not 8 to 64 letters, digits, `-` or `_`.
+    public init(validating text: String) throws(Invalid) {
+        guard (8...64).contains(text.utf8.count), text.utf8.allSatisfy(Self.isKeyByte) else { throw Invalid() }
+        rawValue = text
+    }
+
+    /// A new random key (128 bits as hex).
+    public static func random() -> ActionKey {
+        var generator = SystemRandomNumberGenerator()
+        let text = (0..<2).map { _ in
+            let value = generator.next() as UInt64
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+        return ActionKey(checked: text)
+    }
+
+    private init(checked text: String) {
+        rawValue = text
+    }
+
+    public var description: String { rawValue }
+
+    private static func isKeyByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+    }
+
+    /// A text that is not an action key.
+    public struct Invalid: Error, CustomStringConvertible {
+        public var description: String { "An action key is 8 to 64 letters, digits, '-' or '_'." }
+    }
+}

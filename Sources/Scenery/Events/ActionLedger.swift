@@ -1,0 +1,52 @@
+/// Where a host learns whether an action was already applied, and claims one-time keys
+/// (a resume token used once): the database a site's servers share, or memory for one
+/// process.
+///
+/// A store that records ``ActionKey/current`` in its writing transactions is the ledger of
+/// the actions it wrote; `SQLiteProfileStore` and `PostgresProfileStore` are both.
+///
+/// ```swift
+/// let ledger: any ActionLedger = MemoryActionLedger()
+/// let key = ActionKey.random()
+/// try await ledger.claim(key)           // true: first time
+/// try await ledger.claim(key)           // false: already claimed
+/// ```
+public protocol ActionLedger: Sendable {
+    /// Whether a write was recorded for `key`, or the key was claimed.
+    func hasApplied(_ key: ActionKey) async throws -> Bool
+
+    /// Records `key` unless it is recorded; returns whether this call recorded it.
+    @discardableResult
+    func claim(_ key: ActionKey) async throws -> Bool
+}
+
+/// An ``ActionLedger`` in memory, for one process (a server without a shared database,
+/// tests). It keeps the newest `capacity` keys.
+public final class MemoryActionLedger: ActionLedger {
+    private let keys: Locked<(set: Set<ActionKey>, order: [ActionKey])>
+    private let capacity: Int
+
+    /// A ledger that forgets the oldest keys past `capacity`.
+    public init(capacity: Int = 100_000) {
+        self.capacity = max(1, capacity)
+        keys = Locked((set: [], order: []))
+    }
+
+    public func hasApplied(_ key: ActionKey) async throws -> Bool {
+        keys.withLock { $0.set.contains(key) }
+    }
+
+    @discardableResult
+    public func claim(_ key: ActionKey) async throws -> Bool {
+        keys.withLock { keys in
+            guard keys.set.insert(key).inserted else { return false }
+            keys.order.append(key)
+            if keys.order.count > capacity {
+                let excess = keys.order.count - capacity
+                for old in keys.order.prefix(excess) { keys.set.remove(old) }
+                keys.order.removeFirst(excess)
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import Scenery
+
+extension SceneryServer {
+    /// Why a page was not made again from its resume token.
+    enum ResumeRefusal: Error, Equatable {
+        case token(ResumeToken.Refusal)
+        case otherSession, otherViewer, tooManyPages
+        case sceneGone(String)
+
+        /// Why, for the page (a WebSocket close reason: at most 123 bytes).
+        var reason: String {
+            switch self {
+            case .token(let refusal): refusal.reason
+            case .otherSession: "This page's resume token is for another page; load the page again."
+            case .otherViewer: ResumeToken.Refusal.otherViewer.reason
+            case .tooManyPages: "You have as many pages of this site open as one person may hold; close some, then load this one again."
+            case .sceneGone: "This page's scene cannot open on this server; load the page again."
+            }
+        }
+
+        /// Why, for the log.
+        var logged: String {
+            switch self {
+            case .token(let refusal): "token \(refusal)"
+            case .sceneGone(let message): "scene cannot open: \(message)"
+            default: "\(self)"
+            }
+        }
+
+        static func == (lhs: ResumeRefusal, rhs: ResumeToken.Refusal) -> Bool { lhs == .token(rhs) }
+    }
+
+    /// Makes a page again from its resume token on a server that does not hold its session
+    /// (its own went away, or it was away past the grace period): checks the token's
+    /// signature and age, that it is this page's and the socket's viewer's, and claims it
+    /// in the site's ledger (a token resumes one page once); then starts the scene, selects
+    /// its tabs, loads its pages and windows, and continues the page's numbering after
+    /// `since` with the whole scene.
+    func resumePage(_ id: String, token text: String, since: Int, request: Request, address: String) async throws(ResumeRefusal) -> PageSession {
+        let token: ResumeToken
+        do {
+            token = try ResumeToken.verify(text, secret: configuration.cookieSecret, lifetime: configuration.resumeTokenLifetime)
+        } catch {
+            throw .token(error)
+        }
+        guard token.session == id else { throw .otherSession }
+        let viewer = self.viewer(of: request)?.id
+        guard token.viewer == viewer else { throw .otherViewer }
+        if await pageLimitRefusal(viewer: viewer, address: address, signedIn: nil) != nil { throw .tooManyPages }
+        let nonce: ActionKey
+        do {
+            nonce = try ActionKey(validating: token.nonce)
+        } catch {
+            throw .token(.malformed)
+        }
+        do {
+            guard try await configuration.actionLedger.claim(nonce) else { throw ResumeRefusal.token(.used) }
+        } catch let refusal as ResumeRefusal {
+            throw refusal
+        } catch {
+            logger.warning("could not record the use of page \(id)'s resume token: \(error)")
+            throw .sceneGone("the ledger is unavailable")
+        }
+        let session = PageSession(
+            id: id, viewer: viewer, sceneID: token.scene, arguments: token.arguments, renderer: renderer, configuration: configuration,
+            logger: logger, address: address, anonymousID: viewer == nil ? token.visitor : nil)
+        let scene: SceneInstance
+        do {
+            scene = try registry.instantiate(token.scene, for: session.context, host: session.host)
+        } catch {
+            throw .sceneGone(error.description)
+        }
+        session.host.link(session)
+        await session.restore(from: token)
+        await session.setInitialWindows(of: scene)
+        await scene.start()
+        await session.replay(token, on: scene)
+        await scene.appear()
+        await session.installResumed(scene, baseline: await scene.takeBaseline(), since: since)
+        await sessions.add(session)
+        if let errors = currentErrors { await session.showErrors(errors) }
+        logger.info("resumed page \(id) (\(token.scene)) from its token")
+        return session
+    }
+}

@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+import Scenery
+
+/// What a page needs to be made again on another server of the site when its own goes
+/// away: its scene, arguments and viewer, the tabs it selected, the pages it loaded, where
+/// its long lists' windows were, and the keys of its recent actions.
+///
+/// The server sends it to the page (``PageProtocol/ServerMessage/resume(token:applied:)``)
+/// as `base64url(JSON).signature`, the signature an HMAC-SHA256 under a key derived from
+/// the site's signing key, so only a server of the site can make one and the page cannot
+/// change it. A server that gets a socket for a session it does not know checks the token
+/// (``verify(_:secret:now:lifetime:)``), then the socket's viewer and that the token was
+/// not used before, and makes the page again from it.
+struct ResumeToken: Codable, Equatable, Sendable {
+    /// The page's session id (kept: the page and the server go on under the same id).
+    var session: String
+    var viewer: String?
+    var visitor: String?
+    var scene: String
+    var arguments: [String: JSONValue]
+    /// The selected tab of each tab switch the person changed, by switch id.
+    var tabs: [String: String] = [:]
+    /// How many more pages each module loaded.
+    var pagesLoaded: [String: Int] = [:]
+    /// Where each long list's window starts.
+    var windows: [String: Int] = [:]
+    /// The keys of the page's newest actions this server finished with.
+    var actions: [String] = []
+    /// When the token was made (seconds since 1970).
+    var issued: Int
+    /// Makes each token one of a kind: a server that resumes a page claims it, so it
+    /// resumes a page once.
+    var nonce: String
+
+    /// The most action keys a token carries.
+    static let keptActions = 32
+
+    /// The longest text a server reads as a token.
+    static let largestText = 6_144
+
+    /// The token as the page keeps it: `base64url(JSON).hex(HMAC)`.
+    func signed(with secret: [UInt8]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body = Self.base64URL((try? encoder.encode(self)) ?? Data())
+        return body + "." + SignedCookie.hex(HMAC<SHA256>.authenticationCode(for: Data(body.utf8), using: Self.key(from: secret)))
+    }
+
+    /// Why a token does not resume a page.
+    enum Refusal: Error, Equatable {
+        case malformed, forged, expired, otherViewer, used
+
+        /// Why, in words short enough for a WebSocket close reason (at most 123 bytes).
+        var reason: String {
+            switch self {
+            case .malformed: "This page's resume token is not one; load the page again."
+            case .forged: "This page's resume token was not signed by this site; load the page again."
+            case .expired: "This page was away too long to resume; load the page again."
+            case .otherViewer: "This page belongs to another sign-in; load it again."
+            case .used: "This page's resume token was used before; load the page again."
+            }
+        }
+    }
+
+    /// The token a page sent, if it is intact, signed with `secret` and no older than
+    /// `lifetime` at `now`.
+    static func verify(_ text: String, secret: [UInt8], now: Date = Date(), lifetime: Duration) throws(Refusal) -> ResumeToken {
+        guard text.utf8.count <= largestText else { throw .malformed }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let signature = SignedCookie.bytes(fromHex: parts[1]) else { throw .malformed }
+        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data(parts[0].utf8), using: key(from: secret)) else {
+            throw .forged
+        }
+        guard let data = data(fromBase64URL: parts[0]), let token = try? JSONDecoder().decode(ResumeToken.self, from: data) else {
+            throw .malformed
+        }
+        let age = now.timeIntervalSince1970 - Double(token.issued)
+        guard age <= Double(lifetime.components.seconds), age > -60 else { throw .expired }
+        return token
+    }
+
+    /// The token's signing key: derived from the site's key, so a token is never a valid
+    /// sign-in cookie or the other way round.
+    private static func key(from secret: [UInt8]) -> SymmetricKey {
+        SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("scenery resume token 1".utf8), using: SymmetricKey(data: secret)))
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func data(fromBase64URL text: Substring) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import ProfileDomain
+import ProfileStore
+import Scenery
+import SceneryProfile
+import Testing
+
+@testable import SceneryServer
+
+/// Two servers of one site (one store, one signing key): a page made by the first resumes
+/// on the second from its token, where it was, and an action sent again is applied once.
+@Suite(.timeLimit(.minutes(1))) struct ResumeTests {
+    let store: SQLiteProfileStore
+    let first: SceneryServer
+    let second: SceneryServer
+    let sockets: LiveSocketTests
+
+    init() throws {
+        let store = try SQLiteProfileStore.inMemory(seedDemoData: true)
+        self.store = store
+        func server() throws -> SceneryServer {
+            var registry = SceneRegistry()
+            registry.registerProfileModules(ProfileServices(store))
+            _ = try registry.loadScenes(in: ServerFixture.scenesDirectory)
+            var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
+            configuration.allowedOrigins = ["ws://localhost", "http://localhost"]
+            configuration.actionLedger = store
+            let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
+            return SceneryServer(registry: registry, users: users, configuration: configuration)
+        }
+        first = try server()
+        second = try server()
+        sockets = LiveSocketTests(fixture: try ServerFixture())
+    }
+
+    func cookie(for user: String) -> String {
+        "\(SceneryServer.cookieName)=\(first.cookies.value(for: user, expiry: Date().addingTimeInterval(3600)))"
+    }
+
+    /// The newest resume token a socket received.
+    static func token(in received: Received) throws -> String {
+        try #require(received.of("resume").last?["token"]?.stringValue)
+    }
+
+    static func applied(_ key: String) -> @Sendable (Received) -> Bool {
+        {
+            $0.of("resume").contains { message in
+                guard case .array(let keys)? = message["applied"] else { return false }
+                return keys.contains(.string(key))
+            }
+        }
+    }
+
+    @Test func aPageResumesOnAnotherServerWithItsTabAndNumbering() async throws {
+        let alice = cookie(for: "1")
+        let (session, token, sequence) = try await first.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: alice)
+            let received = try await sockets.talk(
+                client, session: session, cookie: alice, send: [#"{"type":"event","node":"sections#drafts","action":"tab-drafts-1"}"#],
+                until: Self.applied("tab-drafts-1"))
+            let sequence = received.of("patch").compactMap { $0["sequence"]?.intValue }.max() ?? 0
+            #expect(sequence >= 1, "the tab switch came back as a patch")
+            return (session, try Self.token(in: received), sequence)
+        }
+        // The first server is gone (its sessions with it); the page comes to the second.
+        try await second.application().test(.live) { client in
+            let resumed = try await sockets.talk(client, session: session, since: sequence, cookie: alice, resume: token, send: []) {
+                !$0.of("reset").isEmpty && !$0.of("resume").isEmpty
+            }
+            let reset = try #require(resumed.of("reset").first)
+            #expect(reset["sequence"]?.intValue == sequence + 1, "the page's numbering goes on")
+            let html = try #require(reset["html"]?.stringValue)
+            #expect(html.contains("Through the looking glass"), "the drafts tab is still selected")
+            #expect(html.contains(#"aria-selected="true""#) && html.contains("Drafts"))
+            // The session lives on the second server now: a plain reconnect finds it.
+            let again = try await sockets.talk(client, session: session, since: sequence + 1, cookie: alice, send: [#"{"type":"resync"}"#]) {
+                !$0.of("reset").isEmpty
+            }
+            #expect(again.of("reset").first?["html"]?.stringValue?.contains("Through the looking glass") == true)
+        }
+    }
+
+    @Test func anotherViewerCannotResumeSomeonesPageWithItsToken() async throws {
+        let alice = cookie(for: "1")
+        let (session, token) = try await first.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: alice)
+            let received = try await sockets.talk(
+                client, session: session, cookie: alice, send: [#"{"type":"event","node":"sections#drafts","action":"tab-drafts-2"}"#],
+                until: Self.applied("tab-drafts-2"))
+            return (session, try Self.token(in: received))
+        }
+        try await second.application().test(.live) { client in
+            for intruder in [cookie(for: "2"), nil] {
+                let (received, close) = try await sockets.converse(
+                    client, session: session, since: 0, cookie: intruder, resume: token, [.waitUntil { !$0.of("reset").isEmpty }])
+                #expect(received.all.isEmpty, "nothing of Alice's page reaches \(intruder == nil ? "a signed-out visitor" : "Bob")")
+                if let close { #expect(close.reason == ResumeToken.Refusal.otherViewer.reason) }
+            }
+        }
+    }
+
+    @Test func anActionTheGoneServerAppliedIsNotAppliedAgain() async throws {
+        let bob = cookie(for: "2")
+        let likesBefore = try await store.blog(26, viewer: "2")
+        #expect(!likesBefore.likedByViewer)
+        let (session, olderToken) = try await first.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+            // The token from before the like: the server will "die" before the page hears back.
+            let received = try await sockets.converse(
+                client, session: session, cookie: bob,
+                [
+                    .waitUntil { !$0.of("resume").isEmpty },
+                    .send(#"{"type":"event","node":"blogs/blog.26.like","action":"like-26-once"}"#),
+                    .waitUntil(Self.applied("like-26-once")),
+                ]
+            ).received
+            return (session, try #require(received.of("resume").first?["token"]?.stringValue))
+        }
+        #expect(try await store.blog(26, viewer: "2").likes == likesBefore.likes + 1)
+        #expect(try await store.hasApplied(ActionKey(validating: "like-26-once")), "the like's write recorded its key")
+        try await second.application().test(.live) { client in
+            // The page sends the like again under its key; on the second server the button
+            // would now unlike, so running it again would show.
+            let received = try await sockets.talk(
+                client, session: session, since: 0, cookie: bob, resume: olderToken,
+                send: [#"{"type":"event","node":"blogs/blog.26.like","action":"like-26-once"}"#], until: Self.applied("like-26-once"))
+            #expect(received.of("refused").isEmpty, "\(received.all)")
+        }
+        let after = try await store.blog(26, viewer: "2")
+        #expect(after.likedByViewer && after.likes == likesBefore.likes + 1, "liked once")
+    }
+
+    @Test func anActionSentTwiceToOneSessionRunsOnce() async throws {
+        let bob = cookie(for: "2")
+        let before = try await store.blog(27, viewer: "2")
+        try await first.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+            let like = #"{"type":"event","node":"blogs/blog.27.like","action":"like-27-twice"}"#
+            _ = try await sockets.talk(client, session: session, cookie: bob, send: [like, like], until: Self.applied("like-27-twice"))
+            // And once more on a new socket to the same session, after it finished.
+            _ = try await sockets.talk(client, session: session, since: 0, cookie: bob, send: [like], until: Self.applied("like-27-twice"))
+        }
+        let after = try await store.blog(27, viewer: "2")
+        #expect(after.likedByViewer != before.likedByViewer, "the button toggled once")
+        #expect(after.likes == before.likes + (before.likedByViewer ? -1 : 1))
+    }
+
+    // MARK: Refusals (the server's own check, apart from the socket)
+
+    func request(cookie: String?) -> Request {
+        var fields = HTTPFields()
+        if let cookie { fields[.cookie] = cookie }
+        return Request(
+            head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/live", headerFields: fields), body: RequestBody(buffer: .init()))
+    }
+
+    func token(for viewer: String?, session: String = "00112233445566778899aabbccddeeff", issued: Date = Date()) -> String {
+        ResumeToken(
+            session: session, viewer: viewer, scene: "user-profile", arguments: ["user": "1"], issued: Int(issued.timeIntervalSince1970),
+            nonce: ActionKey.random().rawValue
+        ).signed(with: Array(repeating: 7, count: 32))
+    }
+
+    func refusal(_ text: String, session: String = "00112233445566778899aabbccddeeff", cookie: String?) async -> SceneryServer.ResumeRefusal? {
+        do {
+            let page = try await second.resumePage(session, token: text, since: 0, request: request(cookie: cookie), address: "127.0.0.1")
+            await page.end()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aTokenResumesOnePageOnce() async throws {
+        let token = token(for: "1")
+        #expect(await refusal(token, cookie: cookie(for: "1")) == nil)
+        #expect(await refusal(token, cookie: cookie(for: "1")) == .token(.used))
+    }
+
+    @Test func aForgedTokenIsRefused() async throws {
+        let token = token(for: "1")
+        var bytes = Array(token.utf8)
+        bytes[4] = bytes[4] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        #expect(await refusal(String(decoding: bytes, as: UTF8.self), cookie: cookie(for: "1")) == .token(.forged))
+        let otherKey = ResumeToken(
+            session: "00112233445566778899aabbccddeeff", viewer: "1", scene: "user-profile", arguments: [:], issued: 0, nonce: "abcdefgh"
+        )
+        .signed(with: Array(repeating: 8, count: 32))
+        #expect(await refusal(otherKey, cookie: cookie(for: "1")) == .token(.forged), "signed with another site's key")
+        #expect(await refusal("not a token", cookie: cookie(for: "1")) == .token(.malformed))
+        #expect(await refusal(String(repeating: "a", count: 10_000), cookie: cookie(for: "1")) == .token(.malformed))
+    }
+
+    @Test func aTokenServesOnlyItsViewerAndItsPage() async throws {
+        #expect(await refusal(token(for: "1"), cookie: cookie(for: "2")) == .otherViewer, "Bob cannot take Alice's page")
+        #expect(await refusal(token(for: "1"), cookie: nil) == .otherViewer, "nor can someone signed out")
+        #expect(await refusal(token(for: nil), cookie: cookie(for: "2")) == .otherViewer, "a signed-out page stays signed out")
+        #expect(await refusal(token(for: "1"), session: "ffeeddccbbaa99887766554433221100", cookie: cookie(for: "1")) == .otherSession)
+    }
+
+    @Test func anOldTokenIsRefused() async throws {
+        let old = token(for: "1", issued: Date().addingTimeInterval(-7 * 3600))
+        #expect(await refusal(old, cookie: cookie(for: "1")) == .token(.expired))
+        #expect(throws: ResumeToken.Refusal.expired) {
+            try ResumeToken.verify(token(for: "1"), secret: Array(repeating: 7, count: 32), now: Date().addingTimeInterval(61), lifetime: .seconds(60))
+        }
+    }
+}
