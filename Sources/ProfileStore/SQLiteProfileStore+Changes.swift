@@ -31,6 +31,10 @@ extension SQLiteProfileStore: ProfileChangeFeed {
     /// How many open subscriptions follow `entity`.
     public func subscriptionCount(for entity: ProfileChange) -> Int { hub.subscriptionCount(for: entity) }
 
+    public var changeMark: Int? { hub.changeMark }
+
+    public func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool { hub.hasChanged(entities, since: mark) }
+
     /// Records `changes` in the current transaction of `connection`.
     /// Fails, and so rolls the write back, when the table is gone: a change is never made
     /// unannounced.

@@ -51,6 +51,10 @@ extension PostgresProfileStore {
     /// How many open subscriptions follow `entity`.
     public func subscriptionCount(for entity: ProfileChange) -> Int { hub.subscriptionCount(for: entity) }
 
+    public var changeMark: Int? { hub.changeMark }
+
+    public func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool { hub.hasChanged(entities, since: mark) }
+
     private func startListening() -> ChangeListener {
         listener.withLock { listener in
             if let listener { return listener }

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import tempfile
 import threading
+import time
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -24,7 +25,7 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 class Server:
     """A `scenery serve` process on a free port, with its own database and scene folder."""
 
-    def __init__(self, *arguments, data=None, scenes=None, generated_blogs=None, database=None):
+    def __init__(self, *arguments, data=None, scenes=None, generated_blogs=None, database=None, port=0):
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="scenery-browser-"))
         self.scenes = self.directory / "Scenes"
         shutil.copytree(ROOT / "Scenes", self.scenes)
@@ -40,7 +41,7 @@ class Server:
             subprocess.run([BINARY, "data", "generate", "--user", "1", "--blogs", str(generated_blogs)], env=environment, check=True,
                            capture_output=True)
         self.process = subprocess.Popen(
-            [BINARY, "serve", "--port", "0", "--scenes", str(self.scenes), *arguments],
+            [BINARY, "serve", "--port", str(port), "--scenes", str(self.scenes), *arguments],
             env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout], daemon=True).start()
@@ -107,6 +108,52 @@ def stop_process(process, directory):
     except subprocess.TimeoutExpired:
         process.kill()
     shutil.rmtree(directory, ignore_errors=True)
+
+
+def free_port():
+    """A loopback port nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Nginx:
+    """nginx on a free loopback port running a checked-in configuration of the Deploying
+    guide (Examples/Deploying), in a folder of its own; `addresses` maps each upstream line of
+    the file to the line the test uses."""
+
+    def __init__(self, configuration, addresses):
+        self.directory = pathlib.Path(tempfile.mkdtemp(prefix="scenery-nginx-"))
+        port = free_port()
+        text = configuration.read_text(encoding="utf-8")
+        assert "listen 127.0.0.1:8000;" in text, "the guide's listening address moved"
+        for old, new in addresses.items():
+            assert old in text, f"the guide's upstream {old!r} moved"
+            text = text.replace(old, new)
+        text = text.replace("listen 127.0.0.1:8000;", f"listen 127.0.0.1:{port};")
+        # Logs and temporary files in this folder, so that nothing of the system's is needed.
+        temporary = "".join(f"{kind}_temp_path {self.directory / kind};\n" for kind in ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"])
+        text = text.replace("http {\n", "http {\n" + f"access_log {self.directory / 'access.log'};\n" + temporary, 1)
+        path = self.directory / "nginx.conf"
+        path.write_text(text, encoding="utf-8")
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        globals_ = f"daemon off; pid {self.directory / 'nginx.pid'}; error_log {self.directory / 'error.log'};"
+        self.process = subprocess.Popen([nginx, "-p", str(self.directory), "-c", str(path), "-g", globals_],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:  # nginx prints nothing when it is ready: wait until its port answers
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("nginx did not start: " + (self.directory / "error.log").read_text(errors="replace"))
+                time.sleep(0.05)
+
+    def stop(self):
+        stop_process(self.process, self.directory)
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,10 @@ public final class LiveChanges: Sendable {
     private let current = Locked<Following?>(nil)
     private let generations = Atomic<Int>(0)
     private let stoppedSinceFollowing = Atomic<Bool>(false)
+    /// The feed's position when the module was made (before its first load), and whether it
+    /// has followed since: a module first shown later (a tab) may have missed changes.
+    private let markAtStart: Int?
+    private let hasFollowed = Atomic<Bool>(false)
     /// How long ``retry(_:)`` waits before handing a change to the module again.
     public let retryDelay: Duration
 
@@ -42,6 +46,7 @@ public final class LiveChanges: Sendable {
     public init(_ feed: (any ProfileChangeFeed)?, retryDelay: Duration = .seconds(2)) {
         self.feed = feed
         self.retryDelay = retryDelay
+        markAtStart = feed?.changeMark
     }
 
     deinit { current.withLock { $0?.end() } }
@@ -53,12 +58,17 @@ public final class LiveChanges: Sendable {
     /// the same set). The subscription is open when this returns.
     ///
     /// Returns whether changes may have been missed: the subscription was stopped since it
-    /// last followed (the module was hidden). The module then fetches what it shows again,
-    /// so that a tab selected again, or a page gone back to, shows what is true now.
+    /// last followed (the module was hidden), or, at the first follow, what it follows
+    /// changed since the module was made (it loaded in a tab not shown until now). The
+    /// module then fetches what it shows again, so that a tab selected, or a page gone back
+    /// to, shows what is true now.
     @discardableResult
     public func follow(_ entities: Set<ProfileChange>, _ apply: @escaping @Sendable (ProfileChange) async -> Void) -> Bool {
         guard let feed else { return false }
-        let missed = stoppedSinceFollowing.exchange(false, ordering: .acquiringAndReleasing)
+        var missed = stoppedSinceFollowing.exchange(false, ordering: .acquiringAndReleasing)
+        if !hasFollowed.exchange(true, ordering: .acquiringAndReleasing), let markAtStart {
+            missed = missed || feed.hasChanged(entities, since: markAtStart)
+        }
         current.withLock { current in
             if current?.entities == entities { return }
             current?.end()

@@ -45,4 +45,21 @@ public enum ProfileChange: Hashable, Sendable, CustomStringConvertible {
 public protocol ProfileChangeFeed: Sendable {
     /// The changes to `entities` from now on. The subscription is open on return.
     func changes(to entities: Set<ProfileChange>) -> ProfileChanges
+
+    /// The feed's position now, for ``hasChanged(_:since:)``; `nil` when the feed keeps no
+    /// history (the default).
+    var changeMark: Int? { get }
+
+    /// Whether a change to one of `entities` (or ``ProfileChange/everything``) was published
+    /// since `mark`; `true` when the feed no longer knows. A module that loaded before it
+    /// followed anything (in a tab not yet shown) asks when it first follows.
+    func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool
+}
+
+extension ProfileChangeFeed {
+    /// No history: `nil`.
+    public var changeMark: Int? { nil }
+
+    /// No history: `true`.
+    public func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool { true }
 }

@@ -24,7 +24,13 @@ public final class ProfileChangeHub: ProfileChangeFeed {
         /// Subscriber numbers by entity, so a change costs its own subscribers only.
         var byEntity: [ProfileChange: Set<Int>] = [:]
         var next = 0
+        /// The newest published changes, numbered (for ``hasChanged(_:since:)``).
+        var published = 0
+        var recent: [(number: Int, change: ProfileChange)] = []
     }
+
+    /// How many published changes the hub remembers for ``hasChanged(_:since:)``.
+    public static let rememberedChanges = 4096
 
     private let state = Locked(State())
 
@@ -60,16 +66,30 @@ public final class ProfileChangeHub: ProfileChangeFeed {
         }
     }
 
+    public var changeMark: Int? { state.withLock { $0.published } }
+
+    public func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool {
+        state.withLock { state in
+            guard mark < state.published else { return false }
+            // Forgotten since: it may have changed.
+            guard let oldest = state.recent.first?.number, oldest <= mark + 1 else { return true }
+            return state.recent.contains { $0.number > mark && ($0.change == .everything || entities.contains($0.change)) }
+        }
+    }
+
     /// Hands each change to the subscribers of its entity (all of them for `.everything`).
     public func publish(_ changes: some Sequence<ProfileChange>) {
         var deliveries: [(ProfileChanges.Subscription, ProfileChange)] = []
         state.withLock { state in
             for change in changes {
+                state.published += 1
+                state.recent.append((state.published, change))
                 let numbers = change == .everything ? Set(state.subscribers.keys) : state.byEntity[change] ?? []
                 for number in numbers {
                     if let subscriber = state.subscribers[number] { deliveries.append((subscriber.subscription, change)) }
                 }
             }
+            if state.recent.count > 2 * Self.rememberedChanges { state.recent.removeFirst(state.recent.count - Self.rememberedChanges) }
         }
         for (subscription, change) in deliveries { subscription.deliver(change) }
     }

@@ -100,6 +100,29 @@ extension SQLiteProfileStore {
 }
 
 /// How a subscriber that is busy receives what changed meanwhile.
+@Suite struct FirstFollowTests {
+    @Test func aFirstFollowSaysWhetherWhatItFollowsChangedSinceTheModuleWasMade() {
+        let hub = ProfileChangeHub()
+        let changed = LiveChanges(hub)
+        let untouched = LiveChanges(hub)
+        hub.publish([.blog(26), .profile("1")])
+        #expect(changed.follow([.blog(26)]) { _ in }, "blog 26 changed since it was made")
+        #expect(!untouched.follow([.blog(27)]) { _ in }, "blog 27 did not")
+        #expect(!changed.follow([.blog(26), .blog(28)]) { _ in }, "only the first follow looks back")
+        let beforeEverything = LiveChanges(hub)
+        hub.publish([.everything])
+        #expect(beforeEverything.follow([.blog(27)]) { _ in }, "everything changed")
+    }
+
+    @Test func aFeedThatForgotSaysItMayHaveChanged() {
+        let hub = ProfileChangeHub()
+        let old = LiveChanges(hub)
+        hub.publish((0..<(2 * ProfileChangeHub.rememberedChanges + 1)).map { ProfileChange.blog(BlogID(rawValue: Int64(1000 + $0))) })
+        #expect(old.follow([.blog(26)]) { _ in }, "the hub no longer remembers back to the module's start")
+        #expect(!LiveChanges(nil).follow([.blog(26)]) { _ in }, "no feed: nothing to miss")
+    }
+}
+
 @Suite(.timeLimit(.minutes(1))) struct ChangeMergingTests {
     @Test func aBusySubscriberGetsEachEntityOnceAndEverythingReplacesWhatWaits() async {
         let hub = ProfileChangeHub()

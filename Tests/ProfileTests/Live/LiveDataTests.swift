@@ -49,6 +49,22 @@ import Testing
         #expect(row.contains("Like") && !row.contains("Unlike"), "Carol's own like state, not Bob's: \(row)")
     }
 
+    @Test(arguments: StoreKind.allCases) func aTabShownForTheFirstTimeShowsWhatChangedSinceThePageOpened(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        // Alice's page made with the Drafts tab selected before it appeared (as a page
+        // resumed on another server is): the blogs loaded, but never followed anything.
+        let host = RecordingHost()
+        let alice = try await setup.registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
+        await alice.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "drafts"]))
+        await alice.appear()
+        _ = await alice.takeBaseline()
+        host.reset()
+        let before = try await setup.backend.database.blog(26, viewer: "1").likes
+        _ = try await setup.backend.database.setLiked(true, blog: 26, by: "7")
+        await alice.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "blogs"]))
+        #expect(await host.waitForUpdates { $0.contains { $0.shows("Likes: \(before + 1)", at: "blogs/blog.26.likes") } }, "fetched again when shown")
+    }
+
     @Test(arguments: StoreKind.allCases) func anUnfollowChangesTheFollowerCountOnEveryOpenCard(kind: StoreKind) async throws {
         let setup = try await Setup(kind)
         let backend = setup.backend

@@ -1,0 +1,157 @@
+"""A page survives its server: two `scenery serve` processes on one PostgreSQL database (a
+real server of the test's own) behind a real nginx running the checked-in
+Examples/Deploying/nginx-several.conf (its three addresses changed to free loopback ports).
+
+A server killed with SIGKILL under open pages, and a rolling restart of both: every page
+reconnects through nginx to the server that is up and resumes from its signed token where it
+was (selected tab, pages loaded, the same document), and an action taken meanwhile is applied
+once."""
+import re
+import shutil
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import ROOT, Nginx, Postgres, Server, free_port, open_live, same_page, sign_in, signing_key_file
+
+SEVERAL = ROOT / "Examples" / "Deploying" / "nginx-several.conf"
+PROFILE = "/scenes/user-profile?user=1"
+LIKES = "#blogs\\/blog\\.26\\.likes"
+LIKE = "#blogs\\/blog\\.26\\.like"
+
+
+class Site:
+    """Two server slots on fixed loopback ports behind nginx, one database, one key."""
+
+    def __init__(self):
+        self.database = Postgres()
+        self.key = signing_key_file()
+        self.ports = [free_port()]
+        while len(self.ports) < 2:
+            port = free_port()
+            if port not in self.ports:
+                self.ports.append(port)
+        self.servers = [None, None]
+        self.proxy = Nginx(SEVERAL, {
+            "server 127.0.0.1:8081 max_fails=0;": f"server 127.0.0.1:{self.ports[0]} max_fails=0;",
+            "server 127.0.0.1:8082 max_fails=0;": f"server 127.0.0.1:{self.ports[1]} max_fails=0;",
+        })
+        self.url = self.proxy.url
+
+    def start(self, index):
+        # Whole lists a page at a time (no row windows), so that "pages loaded" shows.
+        self.servers[index] = Server("--secret-file", str(self.key), "--window-rows", "0", database=self.database.url,
+                                     port=self.ports[index])
+
+    def kill(self, index):
+        """SIGKILL: the server ends at once, its sessions with it."""
+        server = self.servers[index]
+        server.process.kill()
+        server.process.wait(timeout=10)
+        server.stop()
+        self.servers[index] = None
+
+    def restart(self, index):
+        """A deploy: stop (SIGTERM, the server closes its pages' sockets) and start again."""
+        self.servers[index].stop()
+        self.start(index)
+
+    def close(self):
+        for server in self.servers:
+            if server:
+                server.stop()
+        self.proxy.stop()
+        self.database.stop()
+        shutil.rmtree(self.key.parent, ignore_errors=True)
+
+
+@pytest.fixture
+def site():
+    running = Site()
+    yield running
+    running.close()
+
+
+def count(text):
+    return int(re.search(r"\d+", text).group())
+
+
+def open_pages(browser, site):
+    """Alice on her own profile with the Drafts tab selected; Bob on it with a second page of
+    blogs loaded. Both through nginx."""
+    alice_context, bob_context = browser.new_context(), browser.new_context()
+    alice, bob = alice_context.new_page(), bob_context.new_page()
+    sign_in(alice, site, "Alice Liddell")
+    open_live(alice, site.url + PROFILE)
+    alice.get_by_role("tab", name="Drafts").click()
+    expect(alice.get_by_role("tab", name="Drafts")).to_have_attribute("aria-selected", "true")
+    expect(alice.get_by_text("Through the looking glass")).to_be_visible()
+    sign_in(bob, site, "Bob Chen")
+    open_live(bob, site.url + PROFILE)
+    rows = bob.locator("#blogs\\/all > ul > li")
+    expect(rows).to_have_count(10)
+    bob.get_by_role("button", name="Load more").click()
+    expect(rows).to_have_count(20)
+    return (alice_context, alice), (bob_context, bob)
+
+
+def expect_where_they_were(alice, bob):
+    expect(alice.get_by_role("tab", name="Drafts")).to_have_attribute("aria-selected", "true")
+    expect(alice.get_by_text("Through the looking glass")).to_be_visible()
+    expect(bob.locator("#blogs\\/all > ul > li")).to_have_count(20)
+    assert same_page(alice) and same_page(bob), "resumed in place, not reloaded"
+
+
+def likes_seen_by_someone_new(browser, site):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(site.url + PROFILE)
+        return count(page.locator(LIKES).inner_text())
+    finally:
+        context.close()
+
+
+def test_pages_resume_on_the_other_server_after_a_kill_and_a_queued_like_counts_once(browser, site):
+    site.start(0)
+    (alice_context, alice), (bob_context, bob) = open_pages(browser, site)
+    try:
+        before = count(bob.locator(LIKES).inner_text())
+        site.start(1)
+        site.kill(0)
+        # Taken while the page's server is gone: kept by the page, sent when it resumes.
+        bob.locator(LIKE).click()
+        # Within two seconds the page is back on the other server, with the like applied.
+        expect(bob.locator(LIKES)).to_have_text(re.compile(rf"\b{before + 1}\b"), timeout=2_000)
+        expect_where_they_were(alice, bob)
+        assert likes_seen_by_someone_new(browser, site) == before + 1, "the like was applied once"
+        # The resumed pages are live on their new server: Alice sees Bob's unlike.
+        alice.get_by_role("tab", name="Blogs").click()
+        expect(alice.locator(LIKES)).to_have_text(re.compile(rf"\b{before + 1}\b"))
+        bob.locator(LIKE).click()
+        expect(alice.locator(LIKES)).to_have_text(re.compile(rf"\b{before}\b"), timeout=1_000)
+        assert same_page(alice) and same_page(bob)
+    finally:
+        alice_context.close()
+        bob_context.close()
+
+
+def test_pages_survive_a_rolling_restart_of_both_servers(browser, site):
+    site.start(0)
+    site.start(1)
+    (alice_context, alice), (bob_context, bob) = open_pages(browser, site)
+    try:
+        before = count(bob.locator(LIKES).inner_text())
+        expected = before
+        for index in [0, 1]:
+            site.restart(index)
+            # Whichever server held the pages, they answer now: a like (then an unlike)
+            # through the page shows its new count, applied once.
+            bob.locator(LIKE).click()
+            expected = before + 1 if expected == before else before
+            expect(bob.locator(LIKES)).to_have_text(re.compile(rf"\b{expected}\b"), timeout=2_000)
+            expect_where_they_were(alice, bob)
+            assert likes_seen_by_someone_new(browser, site) == expected
+    finally:
+        alice_context.close()
+        bob_context.close()
