@@ -7,15 +7,14 @@ import SceneryProfile
 import SceneryTesting
 import Testing
 
-/// Drafts never reach anyone but their owner, by any path.
+/// Drafts never reach anyone but their owner, by any path, on either store.
 @Suite struct PrivacyTests {
-    let backend: Backend
-    let registry: SceneRegistry
     static let secrets = ["Through the looking glass", "草稿：下一篇茶会", "Untitled draft", "Half written"]
 
-    init() throws {
-        backend = try Backend()
-        registry = try backend.registry()
+    /// The demo data on `kind`'s store, and a registry of the bundled scenes on it.
+    static func setUp(_ kind: StoreKind) async throws -> (backend: Backend, registry: SceneRegistry) {
+        let backend = try await Backend(kind)
+        return (backend, try backend.registry())
     }
 
     func expectNoDrafts(_ tree: ViewNode, _ why: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -25,8 +24,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [Optional("2"), Optional("3"), nil])
-    func sceneVariantsShowDraftsToTheOwnerOnly(viewer: String?) async throws {
+    @Test(arguments: StoreKind.allCases, [Optional("2"), Optional("3"), nil])
+    func sceneVariantsShowDraftsToTheOwnerOnly(kind: StoreKind, viewer: String?) async throws {
+        let (_, registry) = try await Self.setUp(kind)
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: RecordingHost())
         expectNoDrafts(await scene.render(), "variant for viewer \(viewer ?? "nil")")
     }
@@ -42,13 +42,13 @@ import Testing
         #"{ "parameters": { "user": "userID" }, "variants": [ { "when": "viewer == user || viewer != null", "add": [ { "id": "d", "type": "DraftModule", "params": { "owner": "$user" } } ] } ] }"#,
     ])
     func sceneFilesThatWouldLeakAreRejected(source: String) throws {
-        var registry = registry
+        var registry = try Backend().registry()  // validation only: no data is read
         let problems = registry.addScene(id: "leaky", source: source)
         #expect(problems.contains { $0.message.contains("DraftModule") && $0.message.contains("private") }, "\(problems)")
     }
 
-    @Test func draftsForTheViewerThemselvesAreAllowed() async throws {
-        var registry = registry
+    @Test(arguments: StoreKind.allCases) func draftsForTheViewerThemselvesAreAllowed(kind: StoreKind) async throws {
+        var (_, registry) = try await Self.setUp(kind)
         let problems = registry.addScene(id: "my-drafts", source: #"{ "modules": [ { "id": "d", "type": "DraftModule", "params": { "owner": "$viewer" } } ] }"#)
         #expect(problems.isEmpty)
         let mine = try await registry.assemble("my-drafts", for: SceneContext(viewer: "1"), host: RecordingHost())
@@ -57,7 +57,8 @@ import Testing
         await #expect(throws: SceneryError.self) { _ = try await signedOut() }
     }
 
-    @Test func navigationArgumentsCannotOpenSomeoneElsesDrafts() async throws {
+    @Test(arguments: StoreKind.allCases) func navigationArgumentsCannotOpenSomeoneElsesDrafts(kind: StoreKind) async throws {
+        let (_, registry) = try await Self.setUp(kind)
         // From viewer 2's follow list, open user 1: the profile opens in the visitor variant.
         let transcript = try await SceneScript(
             "follow-list", context: SceneContext(viewer: "2", arguments: ["user": "2", "list": "following"]), registry: registry,
@@ -69,7 +70,8 @@ import Testing
         expectNoDrafts(await profile.render(), "navigated profile")
     }
 
-    @Test func theModuleRefusesEvenWhenItIsCreatedDirectly() async throws {
+    @Test(arguments: StoreKind.allCases) func theModuleRefusesEvenWhenItIsCreatedDirectly(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
         let module = try DraftModule(
             parameters: parameters(for: DraftModule.descriptor, ["owner": "1"]), context: ModuleContext(id: "d", viewer: "2"),
             drafts: backend.services.drafts)
@@ -77,9 +79,10 @@ import Testing
         expectNoDrafts(await module.render(), "direct module")
     }
 
-    @Test func theStoreRefusesToo() async throws {
+    @Test(arguments: StoreKind.allCases) func theStoreRefusesToo(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
         await #expect(throws: ProfileError.notPermitted(DraftModule.privacyMessage)) {
-            try await backend.store.drafts(of: "1", viewer: "2", page: PageRequest(limit: 10))
+            try await backend.database.drafts(of: "1", viewer: "2", page: PageRequest(limit: 10))
         }
     }
 }

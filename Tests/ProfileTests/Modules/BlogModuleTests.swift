@@ -4,12 +4,9 @@ import SceneryBlogs
 import SceneryProfile
 import Testing
 
+/// The blog list module, on either store.
 @Suite struct BlogModuleTests {
-    let backend: Backend
-
-    init() throws { backend = try Backend() }
-
-    func module(author: String, viewer: String?, pageSize: Int = 10, log: RenderLog = RenderLog()) throws -> BlogModule {
+    func module(on backend: Backend, author: String, viewer: String?, pageSize: Int = 10, log: RenderLog = RenderLog()) throws -> BlogModule {
         let module = try BlogModule(
             parameters: parameters(for: BlogModule.descriptor, ["author": .string(author), "pageSize": .int(pageSize)]),
             context: log.context(id: "blogs", viewer: viewer), blogs: backend.services.blogs)
@@ -21,8 +18,9 @@ import Testing
         tree.allNodes.filter { $0.action?.name == "blog.open" }
     }
 
-    @Test func pagesThroughAllBlogs() async throws {
-        let blogs = try module(author: "1", viewer: nil)
+    @Test(arguments: StoreKind.allCases) func pagesThroughAllBlogs(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let blogs = try module(on: backend, author: "1", viewer: nil)
         try await blogs.load(.initial)
         #expect(rows(await blogs.render()).count == 10)
         #expect(await blogs.render().node(withID: "more") != nil)
@@ -36,14 +34,15 @@ import Testing
         #expect(rows(await blogs.render()).count == 10, "refresh starts over")
     }
 
-    @Test func aWindowFetchesTheRowsItReachesInOneRequestAndShowsOnlyThem() async throws {
+    @Test(arguments: StoreKind.allCases) func aWindowFetchesTheRowsItReachesInOneRequestAndShowsOnlyThem(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
         let counting = CountingBlogs(base: backend.services.blogs)
         let log = RenderLog()
         let blogs = try BlogModule(
             parameters: parameters(for: BlogModule.descriptor, ["author": "1", "pageSize": 5]),
             context: log.context(id: "blogs", viewer: nil), blogs: counting)
         try await blogs.load(.initial)
-        let fifth = try await backend.store.blogs(by: "1", viewer: nil, page: PageRequest(offset: 4, limit: 1)).items[0]
+        let fifth = try await backend.database.blogs(by: "1", viewer: nil, page: PageRequest(offset: 4, limit: 1)).items[0]
         try await blogs.load(window: RowWindow(start: 15, count: 10))
         #expect(
             await counting.requests == [PageRequest(offset: 0, limit: 5), PageRequest(offset: 5, limit: 20, after: .blogs(after: fifth))],
@@ -67,7 +66,8 @@ import Testing
         #expect(await blogs.render().node(withID: "more") == nil, "everything is loaded")
     }
 
-    @Test func aWindowThatFailsToLoadKeepsTheRowsAndSaysSo() async throws {
+    @Test(arguments: StoreKind.allCases) func aWindowThatFailsToLoadKeepsTheRowsAndSaysSo(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
         let failing = CountingBlogs(base: backend.services.blogs)
         let other = try BlogModule(
             parameters: parameters(for: BlogModule.descriptor, ["author": "1", "pageSize": 5]),
@@ -81,51 +81,57 @@ import Testing
         #expect(rows(await other.render(window: RowWindow(start: 0, count: 10))).count == 5)
     }
 
-    @Test func showsTheEmptyState() async throws {
-        let blogs = try module(author: "5", viewer: nil)
+    @Test(arguments: StoreKind.allCases) func showsTheEmptyState(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let blogs = try module(on: backend, author: "5", viewer: nil)
         try await blogs.load(.initial)
         #expect(await blogs.state.phase == "empty")
         #expect(await blogs.render() == .stack("blogs", [.empty("blogs.empty", "No blogs yet.")]))
     }
 
-    @Test func likeIsOptimisticAndRollsBackWhenTheWriteFails() async throws {
+    @Test(arguments: StoreKind.allCases) func likeIsOptimisticAndRollsBackWhenTheWriteFails(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
         let log = RenderLog()
-        let blogs = try module(author: "1", viewer: "5", log: log)
+        let blogs = try module(on: backend, author: "1", viewer: "5", log: log)
         try await blogs.load(.initial)
-        let before = try await backend.store.blog(27, viewer: "5")
+        let before = try await backend.database.blog(27, viewer: "5")
         #expect(!before.likedByViewer)
         backend.injector.currentPlan = FaultPlan([.fail(.blogs, operations: [.write])])
         #expect(await blogs.handle(Event("blog.like", from: "blog.27.like", payload: ["blog": 27])) == .handled)
         #expect(log.all.map { $0.texts(of: "blog.27.actions") } == [["Likes: \(before.likes + 1)", "Unlike"], ["Likes: \(before.likes)", "Like"]])
         #expect(await blogs.notice?.hasPrefix("Couldn't like “The pool of tears, part 3”") == true)
-        #expect(try await backend.store.blog(27, viewer: "5") == before, "the database is unchanged")
+        #expect(try await backend.database.blog(27, viewer: "5") == before, "the database is unchanged")
     }
 
-    @Test func likeSettlesOnTheServersCount() async throws {
-        let blogs = try module(author: "1", viewer: "5")
+    @Test(arguments: StoreKind.allCases) func likeSettlesOnTheServersCount(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let blogs = try module(on: backend, author: "1", viewer: "5")
         try await blogs.load(.initial)
         _ = await blogs.handle(Event("blog.like", from: "blog.27.like", payload: ["blog": 27, "liked": true]))
-        let stored = try await backend.store.blog(27, viewer: "5")
+        let stored = try await backend.database.blog(27, viewer: "5")
         #expect(stored.likedByViewer)
         #expect(await blogs.render().texts(of: "blog.27.likes") == ["Likes: \(stored.likes)"])
     }
 
-    @Test func signedOutViewersGetNoLikeButton() async throws {
-        let blogs = try module(author: "1", viewer: nil)
+    @Test(arguments: StoreKind.allCases) func signedOutViewersGetNoLikeButton(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let blogs = try module(on: backend, author: "1", viewer: nil)
         try await blogs.load(.initial)
         #expect(!(await blogs.render().actions.contains { $0.event.name == "blog.like" }))
     }
 
-    @Test func selectingARowCarriesTheBlog() async throws {
-        let blogs = try module(author: "1", viewer: nil)
+    @Test(arguments: StoreKind.allCases) func selectingARowCarriesTheBlog(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let blogs = try module(on: backend, author: "1", viewer: nil)
         try await blogs.load(.initial)
         let open = try #require(await blogs.render().action(withID: "blog.27"))
         #expect(open.event == Event("blog.open", from: "blog.27", payload: ["blog": 27]))
         #expect(await blogs.handle(open.event) == .pass, "the scene decides where it goes")
     }
 
-    @Test func aFailedNextPageKeepsTheRowsAndSaysWhy() async throws {
-        let blogs = try module(author: "1", viewer: nil)
+    @Test(arguments: StoreKind.allCases) func aFailedNextPageKeepsTheRowsAndSaysWhy(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let blogs = try module(on: backend, author: "1", viewer: nil)
         try await blogs.load(.initial)
         backend.injector.currentPlan = FaultPlan([.fail(.blogs, operations: [.read])])
         await #expect(throws: InjectedFault.self) { try await blogs.load(.nextPage) }

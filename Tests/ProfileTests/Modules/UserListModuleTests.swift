@@ -6,11 +6,8 @@ import SceneryUserList
 import Testing
 
 @Suite struct UserListModuleTests {
-    let backend: Backend
 
-    init() throws { backend = try Backend() }
-
-    func module(user: String, list: String, presenter: String, viewer: String?, log: RenderLog = RenderLog()) throws -> UserListModule {
+    func module(on backend: Backend, user: String, list: String, presenter: String, viewer: String?, log: RenderLog = RenderLog()) throws -> UserListModule {
         let module = try UserListModule(
             parameters: parameters(for: UserListModule.descriptor, ["user": .string(user), "list": .string(list), "presenter": .string(presenter)]),
             context: log.context(id: "people", viewer: viewer), relationships: backend.services.relationships)
@@ -25,9 +22,10 @@ import Testing
         }
     }
 
-    @Test func oneLayoutTwoPresenters() async throws {
-        let follow = try module(user: "1", list: "followers", presenter: "follow", viewer: "1")
-        let friend = try module(user: "1", list: "followers", presenter: "friend", viewer: "1")
+    @Test(arguments: StoreKind.allCases) func oneLayoutTwoPresenters(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let follow = try module(on: backend, user: "1", list: "followers", presenter: "follow", viewer: "1")
+        let friend = try module(on: backend, user: "1", list: "followers", presenter: "friend", viewer: "1")
         try await follow.load(.initial)
         try await friend.load(.initial)
         let (followTree, friendTree) = (await follow.render(), await friend.render())
@@ -37,9 +35,10 @@ import Testing
         #expect(followTree.allNodes.map(\.id) == friendTree.allNodes.map(\.id))
     }
 
-    @Test func followIsOptimisticAndRollsBackWhenTheWriteFails() async throws {
+    @Test(arguments: StoreKind.allCases) func followIsOptimisticAndRollsBackWhenTheWriteFails(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
         let log = RenderLog()
-        let people = try module(user: "1", list: "followers", presenter: "follow", viewer: "1", log: log)
+        let people = try module(on: backend, user: "1", list: "followers", presenter: "follow", viewer: "1", log: log)
         try await people.load(.initial)
         backend.injector.currentPlan = FaultPlan([.fail(.relationships, operations: [.write])])
         await #expect(throws: InjectedFault.self) {
@@ -47,24 +46,26 @@ import Testing
         }
         #expect(log.all.map { $0.texts(of: "user.5.action") } == [["Following"], ["+ Follow"]])
         #expect(await people.notice == "Couldn't update Dana Quiet: The relationships service is unavailable (injected fault).")
-        #expect(try await backend.store.profile(of: "5", viewer: "1").viewerFollows == false)
+        #expect(try await backend.database.profile(of: "5", viewer: "1").viewerFollows == false)
     }
 
-    @Test func acceptingARequestMakesFriends() async throws {
-        _ = try await backend.store.changeFriendship(.request, from: "2", with: "5")
-        let people = try module(user: "1", list: "followers", presenter: "friend", viewer: "5")
+    @Test(arguments: StoreKind.allCases) func acceptingARequestMakesFriends(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        _ = try await backend.database.changeFriendship(.request, from: "2", with: "5")
+        let people = try module(on: backend, user: "1", list: "followers", presenter: "friend", viewer: "5")
         try await people.load(.initial)
         #expect(await people.render().texts(of: "user.2.action") == ["Accept"])
         try await people.perform(UserEvents.acceptFriendship.event(.init(user: "2", name: "Bob Chen"), from: "user.2.action"))
         #expect(await people.render().texts(of: "user.2.action") == ["Friends"])
-        let friends = try await backend.store.users(.friends, of: "5", viewer: nil, page: PageRequest(limit: 10))
+        let friends = try await backend.database.users(.friends, of: "5", viewer: nil, page: PageRequest(limit: 10))
         #expect(friends.items.map(\.id) == ["2"])
     }
 
     /// Seed 003's sections: on her own friend list Alice sees who asks to be her friend
     /// ("Requests") above her friends; accepting moves that row from one section to the
     /// other as one move patch, not a delete and an insert.
-    @Test func acceptingARequestMovesTheRowAcrossSections() async throws {
+    @Test(arguments: StoreKind.allCases) func acceptingARequestMovesTheRowAcrossSections(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
         let registry = try backend.registry()
         let host = RecordingHost()
         let scene = try await registry.assemble("friend-list", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
@@ -88,16 +89,18 @@ import Testing
 
     /// Requests to be someone's friend are theirs alone: another viewer, or nobody signed
     /// in, never gets them in the list.
-    @Test func nobodyElseSeesSomeonesFriendRequests() async throws {
+    @Test(arguments: StoreKind.allCases) func nobodyElseSeesSomeonesFriendRequests(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
         for viewer: UserID? in [nil, "2", "4"] {
-            let friends = try await backend.store.users(.friends, of: "1", viewer: viewer, page: PageRequest(limit: 50))
+            let friends = try await backend.database.users(.friends, of: "1", viewer: viewer, page: PageRequest(limit: 50))
             #expect(!friends.items.map(\.id).contains("4"), "viewer \(viewer.map(\.rawValue) ?? "nobody")")
         }
-        let own = try await backend.store.users(.friends, of: "1", viewer: "1", page: PageRequest(limit: 50))
+        let own = try await backend.database.users(.friends, of: "1", viewer: "1", page: PageRequest(limit: 50))
         #expect(own.items.first { $0.id == "4" }?.friendState == .incoming)
     }
 
-    @Test func rejectsAnUnknownList() {
-        #expect(throws: ParameterError.self) { try module(user: "1", list: "enemies", presenter: "follow", viewer: nil) }
+    @Test func rejectsAnUnknownList() throws {
+        let backend = try Backend()
+        #expect(throws: ParameterError.self) { try module(on: backend, user: "1", list: "enemies", presenter: "follow", viewer: nil) }
     }
 }

@@ -6,14 +6,7 @@ import SceneryTesting
 import Testing
 
 @Suite struct ProfileSceneTests {
-    let backend: Backend
-    let registry: SceneRegistry
     static let draftTitles = ["Through the looking glass", "草稿：下一篇茶会", "Untitled draft"]
-
-    init() throws {
-        backend = try Backend()
-        registry = try backend.registry()
-    }
 
     @Test func bundledScenesAllValidate() throws {
         var registry = SceneRegistry()
@@ -40,7 +33,9 @@ import Testing
         #expect(errors == ["'$event.nmae' is not a field of 'user.unfollow' (did you mean 'name'?): its payload has name, user."], "\(problems)")
     }
 
-    @Test func theOwnerGetsBlogsAndDraftsTabs() async throws {
+    @Test(arguments: StoreKind.allCases) func theOwnerGetsBlogsAndDraftsTabs(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         try await SceneScript(
             "user-profile", context: SceneContext(viewer: "1", arguments: ["user": "1"]), registry: registry,
             steps: [
@@ -57,8 +52,10 @@ import Testing
         ).run()
     }
 
-    @Test(arguments: [Optional("2"), Optional("5"), nil])
-    func noOtherViewerEverSeesDrafts(viewer: String?) async throws {
+    @Test(arguments: StoreKind.allCases, [Optional("2"), Optional("5"), nil])
+    func noOtherViewerEverSeesDrafts(kind: StoreKind, viewer: String?) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: RecordingHost())
         await scene.appear()
         let tree = await scene.render()
@@ -72,7 +69,9 @@ import Testing
         #expect(!tree.actions.contains { $0.event.name == SceneEvents.selectTab })
     }
 
-    @Test func unfollowAsksFirstAndDecliningChangesNothing() async throws {
+    @Test(arguments: StoreKind.allCases) func unfollowAsksFirstAndDecliningChangesNothing(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         try await SceneScript(
             "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
             steps: [
@@ -81,10 +80,12 @@ import Testing
                 .expect(.shows("Unfollow")),
             ]
         ).run()
-        #expect(try await backend.store.profile(of: "1", viewer: "2").viewerFollows == true)
+        #expect(try await backend.database.profile(of: "1", viewer: "2").viewerFollows == true)
     }
 
-    @Test func unfollowAcceptedPersists() async throws {
+    @Test(arguments: StoreKind.allCases) func unfollowAcceptedPersists(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let transcript = try await SceneScript(
             "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
             steps: [
@@ -95,10 +96,12 @@ import Testing
             ]
         ).run()
         #expect(transcript.host.confirmations.first?.message == "Their new blogs will no longer reach you.")
-        #expect(try await backend.store.profile(of: "1", viewer: "2").viewerFollows == false)
+        #expect(try await backend.database.profile(of: "1", viewer: "2").viewerFollows == false)
     }
 
-    @Test func theFollowListUnfollowsWithoutAsking() async throws {
+    @Test(arguments: StoreKind.allCases) func theFollowListUnfollowsWithoutAsking(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         try await SceneScript(
             "follow-list", context: SceneContext(viewer: "1", arguments: ["user": "1", "list": "following"]), registry: registry,
             steps: [
@@ -107,10 +110,12 @@ import Testing
                 .expect(.shows("+ Follow")),
             ]
         ).run()
-        #expect(try await backend.store.profile(of: "2", viewer: "1").viewerFollows == false)
+        #expect(try await backend.database.profile(of: "2", viewer: "1").viewerFollows == false)
     }
 
-    @Test func selectingABlogNavigatesToItsDetail() async throws {
+    @Test(arguments: StoreKind.allCases) func selectingABlogNavigatesToItsDetail(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let transcript = try await SceneScript(
             "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
             steps: [.tap("blogs/blog.27"), .expectNavigations(["blog-detail"])]
@@ -121,7 +126,9 @@ import Testing
         #expect(await detail.render().visibleTexts.contains("The pool of tears, part 3"))
     }
 
-    @Test func theChineseSceneUsesTheSeedsWording() async throws {
+    @Test(arguments: StoreKind.allCases) func theChineseSceneUsesTheSeedsWording(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let scene = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "1", arguments: ["user": "4"]), host: RecordingHost())
         let texts = await scene.render().visibleTexts
         for expected in ["匿名", "个人简介: 这个人很懒, 什么也没有写~", "作品: 2", "好友: 0", "+关注", "赞 0", "作者姓名: 匿名 · 2026-01-08 09:00"] {
@@ -129,19 +136,25 @@ import Testing
         }
     }
 
-    @Test func theChineseOwnerVariantStillGuardsDrafts() async throws {
+    @Test(arguments: StoreKind.allCases) func theChineseOwnerVariantStillGuardsDrafts(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let owner = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "3", arguments: ["user": "3"]), host: RecordingHost())
         #expect(owner.variant == "owner")
         let other = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "1", arguments: ["user": "3"]), host: RecordingHost())
         #expect(!JSONRenderer().render(await other.render()).contains("李雷的草稿"))
     }
 
-    @Test func aUserWithoutBlogsShowsTheEmptyState() async throws {
+    @Test(arguments: StoreKind.allCases) func aUserWithoutBlogsShowsTheEmptyState(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "5"]), host: RecordingHost())
         #expect(await scene.render().moduleFrame("blogs")?.content == .stack("blogs/blogs", [.empty("blogs/blogs.empty", "No blogs yet.")]))
     }
 
-    @Test func aFailingBlogServiceLeavesTheRestOfTheProfileWorking() async throws {
+    @Test(arguments: StoreKind.allCases) func aFailingBlogServiceLeavesTheRestOfTheProfileWorking(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         backend.injector.currentPlan = FaultPlan([.fail(.blogs)])
         try await SceneScript(
             "user-profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
@@ -159,7 +172,9 @@ import Testing
         ).run()
     }
 
-    @Test func aLikeUpdatesOneRowWithMinimalPatches() async throws {
+    @Test(arguments: StoreKind.allCases) func aLikeUpdatesOneRowWithMinimalPatches(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let host = RecordingHost()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "5", arguments: ["user": "1"]), host: host)
         let tree = PatchableTree(await scene.takeBaseline().node)
@@ -179,7 +194,9 @@ import Testing
         #expect(tree.root == (await scene.render()))
     }
 
-    @Test func loadMoreSendsTheNewRowsNotTheWholeModule() async throws {
+    @Test(arguments: StoreKind.allCases) func loadMoreSendsTheNewRowsNotTheWholeModule(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let host = MirroringHost()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "5", arguments: ["user": "1"]), host: host)
         await host.attach(to: scene)
@@ -209,7 +226,9 @@ import Testing
             .allNodes.first { if case .button = $0.kind { true } else { false } }
     }
 
-    @Test func withdrawingAFriendRequestAsksAboutTheRequestNotAFriendship() async throws {
+    @Test(arguments: StoreKind.allCases) func withdrawingAFriendRequestAsksAboutTheRequestNotAFriendship(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let host = RecordingHost(confirmer: ScriptedConfirmer(answers: [false]))
         let scene = try await registry.assemble("friend-list", for: SceneContext(viewer: "3", arguments: ["user": "1"]), host: host)
         let add = try #require(friendButton(of: "Carol Mint", in: await scene.render())?.id)
@@ -222,7 +241,9 @@ import Testing
         #expect(host.confirmations.map(\.title) == ["Withdraw your friend request to Carol Mint?"])
     }
 
-    @Test func theChineseFriendListUsesTheSeedsThreeStates() async throws {
+    @Test(arguments: StoreKind.allCases) func theChineseFriendListUsesTheSeedsThreeStates(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let host = RecordingHost(confirmer: ScriptedConfirmer(answers: [false]))
         let scene = try await registry.assemble("friend-list-zh", for: SceneContext(viewer: "3", arguments: ["user": "1"]), host: host)
         let carol = try #require(friendButton(of: "Carol Mint", in: await scene.render()))
@@ -238,7 +259,9 @@ import Testing
     /// The profile shows friends in a carousel (a layout the scene file chose); on their own
     /// profile, the owner accepts a request there and the person moves across sections in
     /// place, by a move patch the host applies.
-    @Test func theOwnerAcceptsAFriendInTheProfilesCarousel() async throws {
+    @Test(arguments: StoreKind.allCases) func theOwnerAcceptsAFriendInTheProfilesCarousel(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let host = MirroringHost()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
         await host.attach(to: scene)
@@ -256,10 +279,13 @@ import Testing
         #expect(host.problems.isEmpty)
         #expect(host.tree == (await scene.render()))
         #expect(
-            try await backend.store.users(.friends, of: "1", viewer: "1", page: PageRequest(limit: 50)).items.first { $0.id == "4" }?.friendState == .friends)
+            try await backend.database.users(.friends, of: "1", viewer: "1", page: PageRequest(limit: 50)).items.first { $0.id == "4" }?.friendState == .friends
+        )
     }
 
-    @Test func aFriendInTheCarouselOpensTheirProfileAndTheBlogCountOpensTheGrid() async throws {
+    @Test(arguments: StoreKind.allCases) func aFriendInTheCarouselOpensTheirProfileAndTheBlogCountOpensTheGrid(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: RecordingHost())
         let tree = await scene.render()
         let friend = try #require(tree.action(withID: "friends/user.3"))
@@ -277,7 +303,9 @@ import Testing
         #expect(sections.first?.rows.count == 24)
     }
 
-    @Test func theChineseProfileLinksToTheChineseFriendList() async throws {
+    @Test(arguments: StoreKind.allCases) func theChineseProfileLinksToTheChineseFriendList(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let host = RecordingHost()
         let scene = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: host)
         let friends = try #require(await scene.render().action(withID: "info/friends"))
@@ -285,7 +313,9 @@ import Testing
         #expect(outcome.navigations.map(\.scene) == ["friend-list-zh"])
     }
 
-    @Test func moduleSubtreesNameTheirIdAndTypeInJSON() async throws {
+    @Test(arguments: StoreKind.allCases) func moduleSubtreesNameTheirIdAndTypeInJSON(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: RecordingHost())
         let json = JSONRenderer().render(await scene.render())
         #expect(json.contains(#""module" : "info""#) && json.contains(#""moduleType" : "UserInfoModule""#))
