@@ -98,7 +98,10 @@ import Testing
                 let (received, close) = try await sockets.converse(
                     client, session: session, since: 0, cookie: intruder, resume: token, [.waitUntil { !$0.of("reset").isEmpty }])
                 #expect(received.all.isEmpty, "nothing of Alice's page reaches \(intruder == nil ? "a signed-out visitor" : "Bob")")
-                if let close { #expect(close.reason == ResumeToken.Refusal.otherViewer.reason) }
+                if let close {
+                    #expect(close.closeCode == .unknown(4404), "the page loads again, for whoever is signed in now")
+                    #expect(close.reason == ResumeToken.Refusal.otherViewer.reason)
+                }
             }
         }
     }

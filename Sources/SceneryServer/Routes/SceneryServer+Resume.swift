@@ -28,8 +28,6 @@ extension SceneryServer {
             default: "\(self)"
             }
         }
-
-        static func == (lhs: ResumeRefusal, rhs: ResumeToken.Refusal) -> Bool { lhs == .token(rhs) }
     }
 
     /// Makes a page again from its resume token on a server that does not hold its session

@@ -456,8 +456,9 @@ extension SceneryServer {
                 let session = try await resumePage(id, token: token, since: since, request: request, address: channel.remoteAddress?.ipAddress ?? "unknown")
                 return (session, await session.attach(since: since, socket: ChannelPageSocket(channel: channel)))
             } catch {
+                // The page loads again: for whoever holds the socket's cookie now.
                 logger.notice("did not resume page \(id.prefix(64)): \(error.logged)")
-                return close(error == .otherViewer ? .policyViolation : reload, error.reason)
+                return close(reload, error.reason)
             }
         }
         // The socket belongs to the viewer the page was made for. A signed-out preview frame
