@@ -16,8 +16,8 @@ import Scenery
 /// }
 /// ```
 ///
-/// A store is also the ``ActionLedger`` of the actions it wrote: a write made while
-/// ``ActionKey/current`` is bound records the key in the same transaction.
+/// A store is also the `ActionLedger` of the actions it wrote: a write made while
+/// `ActionKey.current` is bound records the key in the same transaction.
 ///
 /// Errors are `ProfileError` values whose `kind` says what a caller can do:
 /// `notFound`, `notPermitted`, `conflict` (try again), `connectionLost` (the database went

@@ -69,7 +69,7 @@ extension PostgresProfileStore {
     }
 
     /// Runs a write in a transaction that announces `changes` (and records the action key
-    /// bound to ``ActionKey/current``, if any), retrying it on a serialization
+    /// bound to `ActionKey.current`, if any), retrying it on a serialization
     /// failure or deadlock (up to ten times, after a short random pause), then publishes the
     /// changes to this process's subscribers. `locking` names rows the write reads before it
     /// decides (a friendship's pair): writes with the same key wait for each other.
