@@ -18,6 +18,9 @@ import Testing
         #expect(try decode(#"{"type":"answer","question":3,"accept":true}"#) == .answer(question: 3, accept: true))
         #expect(try decode(#"{"type":"resync"}"#) == .resync)
         #expect(try decode(#"{"type":"visibility","node":"friends","fraction":0.75}"#) == .visibility(node: "friends", fraction: 0.75))
+        #expect(
+            try decode(#"{"type":"event","node":"blogs/blog.26.like","action":"0f1e2d3c4b5a6978"}"#)
+                == .event(node: "blogs/blog.26.like", action: try ActionKey(validating: "0f1e2d3c4b5a6978")))
     }
 
     @Test(arguments: [
@@ -28,6 +31,9 @@ import Testing
         (#"{"type":"window","module":"blogs"}"#, .incomplete("window")),
         (#"{"type":"answer","question":"three","accept":true}"#, .incomplete("answer")),
         (#"{"type":"visibility","node":"friends"}"#, .incomplete("visibility")),
+        (#"{"type":"event","node":"blogs/blog.26.like","action":"short"}"#, .badActionKey),
+        (#"{"type":"event","node":"blogs/blog.26.like","action":"has spaces in it"}"#, .badActionKey),
+        (#"{"type":"event","node":"blogs/blog.26.like","action":7}"#, .incomplete("event")),
     ])
     func aMessageOutsideTheProtocolIsRefusedWithItsReason(text: String, refusal: PageProtocol.ClientMessage.Refusal) {
         #expect(throws: refusal) { try decode(text) }
@@ -39,7 +45,7 @@ import Testing
                 == #"This page speaks the page protocol from before version 1 (messages with "t"); load the page again."#)
     }
 
-    @Test func theServersMessagesEncodeToTheDocumentedJSON() {
+    @Test func theServersMessagesEncodeToTheDocumentedJSON() throws {
         let patch = PageProtocol.ServerMessage.patch(sequence: 4, operations: [.replace("blogs/blog.26.likes", html: "<p>2</p>"), .remove("x")])
         #expect(
             patch.text
@@ -52,6 +58,10 @@ import Testing
         #expect(PageProtocol.ServerMessage.navigate(url: "/scenes/blog-detail?blog=27").text == #"{"type":"navigate","url":"/scenes/blog-detail?blog=27"}"#)
         #expect(PageProtocol.ServerMessage.errors(nil).text == #"{"text":null,"type":"errors"}"#)
         #expect(PageProtocol.ServerMessage.refused(message: "No.").text == #"{"message":"No.","type":"refused"}"#)
+        let done = try ActionKey(validating: "0f1e2d3c4b5a6978")
+        #expect(
+            PageProtocol.ServerMessage.resume(token: "e30.ab", applied: [done]).text == #"{"applied":["0f1e2d3c4b5a6978"],"token":"e30.ab","type":"resume"}"#)
+        #expect(PageProtocol.ServerMessage.resume(token: "e30.ab", applied: []).sequence == nil, "not numbered")
         #expect(patch.sequence == 4)
         #expect(PageProtocol.ServerMessage.navigate(url: "/").sequence == nil)
     }

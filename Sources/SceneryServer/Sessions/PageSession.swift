@@ -318,14 +318,6 @@ actor PageSession {
         }
         switch message {
         case .event(let node, let action):
-            if let action, finishedActionSet.contains(action) {
-                // Sent again (the page did not hear back before its socket went): done already.
-                acknowledge(action)
-                return
-            }
-            if let action, runningAction == action || queuedEvents.contains(where: { $0.action == action }) {
-                return  // sent again while it waits or runs: it is answered when done
-            }
             guard node.rawValue.utf8.count <= 512 else {
                 refuse("An event must name a control.", logged: "event with an overlong node", action: action)
                 return
@@ -333,6 +325,14 @@ actor PageSession {
             guard bucket.take() else {
                 refuse("Too many actions at once; wait a moment.", logged: "event flood", action: action)
                 return
+            }
+            if let action, finishedActionSet.contains(action) {
+                // Sent again (the page did not hear back before its socket went): done already.
+                acknowledge(action)
+                return
+            }
+            if let action, runningAction == action || queuedEvents.contains(where: { $0.action == action }) {
+                return  // sent again while it waits or runs: it is answered when done
             }
             guard await scene?.action(withID: node) != nil else {
                 refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)", action: action)
@@ -473,6 +473,8 @@ actor PageSession {
     /// key bound (a store records it with the action's writes); then tells the page it is
     /// done, with a resume token that includes what the event changed.
     private func run(_ node: NodeID, action key: ActionKey?) async {
+        runningAction = key
+        defer { runningAction = nil }
         guard let scene, !hasEnded, let action = await scene.action(withID: node) else {
             refuse("That control is no longer on this page.", logged: "control '\(node)' gone before it ran", action: key)
             return
@@ -484,9 +486,7 @@ actor PageSession {
             return
         }
         let event = action.event
-        runningAction = key
         await ActionKey.$current.withValue(key) { await scene.send(event) }
-        runningAction = nil
         remember(event)
         if let key {
             acknowledge(key)

@@ -1,0 +1,42 @@
+import Testing
+
+@testable import Scenery
+
+@Suite struct ActionKeyTests {
+    @Test(arguments: ["abcdefgh", "0f1e2d3c-4b5a_6978", String(repeating: "a", count: 64)])
+    func aKeyOfEightToSixtyFourSafeCharactersIsAccepted(text: String) throws {
+        #expect(try ActionKey(validating: text).rawValue == text)
+    }
+
+    @Test(arguments: ["", "short", String(repeating: "a", count: 65), "has spaces", "semi;colon", "ünïcödé-key", "new\nline-key"])
+    func anyOtherTextIsRefused(text: String) {
+        #expect(throws: ActionKey.Invalid.self) { try ActionKey(validating: text) }
+    }
+
+    @Test func randomKeysAreValidAndDistinct() throws {
+        let keys = (0..<1000).map { _ in ActionKey.random() }
+        #expect(Set(keys).count == 1000)
+        for key in keys { #expect(try ActionKey(validating: key.rawValue) == key) }
+    }
+
+    @Test func theCurrentKeyIsBoundForTheActionOnly() {
+        let key = ActionKey.random()
+        #expect(ActionKey.current == nil)
+        let seen = ActionKey.$current.withValue(key) { ActionKey.current }
+        #expect(seen == key)
+        #expect(ActionKey.current == nil)
+    }
+
+    @Test func aMemoryLedgerClaimsOnceAndForgetsTheOldestPastItsCapacity() async throws {
+        let ledger = MemoryActionLedger(capacity: 2)
+        let (first, second, third) = (ActionKey.random(), ActionKey.random(), ActionKey.random())
+        #expect(try await ledger.claim(first))
+        #expect(try await !ledger.claim(first))
+        #expect(try await ledger.hasApplied(first))
+        try await ledger.claim(second)
+        try await ledger.claim(third)
+        #expect(try await !ledger.hasApplied(first), "the oldest is forgotten")
+        #expect(try await ledger.hasApplied(second))
+        #expect(try await ledger.hasApplied(third))
+    }
+}
