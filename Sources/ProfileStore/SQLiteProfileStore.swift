@@ -238,9 +238,19 @@ extension SQLiteProfileStore: DraftService {
         }
         return try withConnection { connection throws(ProfileError) in
             try Self.requireUser(owner, in: connection)
-            let rows = try connection.query(
-                "SELECT id, owner, title, body, edited_at FROM drafts WHERE owner = ? ORDER BY edited_at DESC, id DESC LIMIT ? OFFSET ?",
-                [SQLValue(owner), SQLValue(page.limit + 1), SQLValue(page.offset)])
+            let rows: [[SQLValue]]
+            if let after = page.after?.draftPosition {
+                // Keyset: the drafts after that one, however many were edited since.
+                rows = try connection.query(
+                    """
+                    SELECT id, owner, title, body, edited_at FROM drafts
+                    WHERE owner = ? AND (edited_at < ? OR (edited_at = ? AND id < ?)) ORDER BY edited_at DESC, id DESC LIMIT ?
+                    """, [SQLValue(owner), .real(after.editedAt), .real(after.editedAt), .integer(after.id), SQLValue(page.limit + 1)])
+            } else {
+                rows = try connection.query(
+                    "SELECT id, owner, title, body, edited_at FROM drafts WHERE owner = ? ORDER BY edited_at DESC, id DESC LIMIT ? OFFSET ?",
+                    [SQLValue(owner), SQLValue(page.limit + 1), SQLValue(page.offset)])
+            }
             let drafts = rows.prefix(page.limit).map { row in
                 Draft(id: row[0].integer, owner: UserID(row[1].text ?? ""), title: row[2].text ?? "", body: row[3].text ?? "", editedAt: Self.date(row[4]))
             }
@@ -255,6 +265,8 @@ extension SQLiteProfileStore: RelationshipService {
     public func users(_ list: UserListKind, of user: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<UserListEntry> {
         try withConnection { connection throws(ProfileError) in
             try Self.requireUser(user, in: connection)
+            // Keyset when the request names the last user shown (by name, then id).
+            let after = page.after?.userPosition
             let members: String =
                 switch list {
                 case .followers: "SELECT follower FROM follows WHERE followee = ?1"
@@ -274,8 +286,13 @@ extension SQLiteProfileStore: RelationshipService {
                        (SELECT status FROM friendships WHERE requester = ?2 AND addressee = u.id),
                        (SELECT status FROM friendships WHERE requester = u.id AND addressee = ?2)
                 FROM users u WHERE u.id IN (\(members))
+                  AND (?5 IS NULL OR u.name > ?5 COLLATE NOCASE OR (u.name = ?5 COLLATE NOCASE AND u.id > ?6))
                 ORDER BY u.name COLLATE NOCASE, u.id LIMIT ?3 OFFSET ?4
-                """, [SQLValue(user), SQLValue(viewer), SQLValue(page.limit + 1), SQLValue(page.offset)])
+                """,
+                [
+                    SQLValue(user), SQLValue(viewer), SQLValue(page.limit + 1), SQLValue(after == nil ? page.offset : 0), SQLValue(after?.name),
+                    SQLValue(after?.id),
+                ])
             let entries = rows.prefix(page.limit).map { row in
                 UserListEntry(
                     user: Self.user(row[0..<4]), viewerFollows: row[4].integer != 0,

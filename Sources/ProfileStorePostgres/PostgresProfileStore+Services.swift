@@ -135,10 +135,13 @@ extension PostgresProfileStore {  // DraftService
         }
         return try await reading("read drafts") { connection, logger in
             try await Self.requireUser(owner, on: connection, logger: logger)
+            // Keyset when the request names the last draft shown.
+            let after = page.after?.draftPosition
             let rows = try await connection.query(
                 """
                 SELECT id, owner, title, body, edited_at FROM drafts WHERE owner = \(owner.rawValue)
-                ORDER BY edited_at DESC, id DESC LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(page.offset))
+                  AND (\(after == nil) OR (edited_at, id) < (\(after?.editedAt ?? 0), \(after?.id ?? 0)))
+                ORDER BY edited_at DESC, id DESC LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(after == nil ? page.offset : 0))
                 """, logger: logger
             ).collect()
             let drafts = try rows.prefix(page.limit).map { row in
@@ -156,6 +159,8 @@ extension PostgresProfileStore {  // RelationshipService
     public func users(_ list: UserListKind, of user: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<UserListEntry> {
         try await reading("read a list of users") { connection, logger in
             try await Self.requireUser(user, on: connection, logger: logger)
+            // Keyset when the request names the last user shown (by name, then id).
+            let after = page.after?.userPosition
             // The user and the viewer as the row `p`, so the member lists can be fixed text.
             let members =
                 switch list {
@@ -176,7 +181,9 @@ extension PostgresProfileStore {  // RelationshipService
                        (SELECT status FROM friendships WHERE requester = p.viewer AND addressee = u.id),
                        (SELECT status FROM friendships WHERE requester = u.id AND addressee = p.viewer)
                 FROM users u, p WHERE u.id IN (\(unescaped: members))
-                ORDER BY lower(u.name COLLATE "C"), u.id COLLATE "C" LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(page.offset))
+                  AND (\(after == nil) OR (lower(u.name COLLATE "C"), u.id COLLATE "C")
+                    > (lower(\(after?.name ?? "")::text COLLATE "C"), \(after?.id.rawValue ?? "")::text COLLATE "C"))
+                ORDER BY lower(u.name COLLATE "C"), u.id COLLATE "C" LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(after == nil ? page.offset : 0))
                 """
             let rows = try await connection.query(query, logger: logger).collect()
             let entries = try rows.prefix(page.limit).map { row in

@@ -91,10 +91,8 @@ public actor BlogModule: Module {
         do {
             // The next page of what is shown: after its last blog (keyset), so that blogs
             // added meanwhile do not repeat rows; anything else by position.
-            let held = list.items
-            let after = !fetch.replaces && fetch.offset == held.count ? held.last.map(PageCursor.blogs(after:)) : nil
-            let page = try await blogs.blogs(
-                by: author, viewer: context.viewer.map { UserID($0) }, page: PageRequest(offset: fetch.offset, limit: fetch.limit, after: after))
+            let request = list.pageRequest(for: fetch, after: PageCursor.blogs(after:))
+            let page = try await blogs.blogs(by: author, viewer: context.viewer.map { UserID($0) }, page: request)
             list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
             noticeLine.show(nil)
             followRows()

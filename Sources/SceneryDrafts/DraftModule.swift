@@ -78,7 +78,8 @@ public actor DraftModule: Module {
 
     private func run(_ fetch: PagedList<Draft>.Fetch, viewer: UserID) async throws {
         do {
-            let page = try await drafts.drafts(of: owner, viewer: viewer, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
+            let request = list.pageRequest(for: fetch, after: PageCursor.drafts(after:))
+            let page = try await drafts.drafts(of: owner, viewer: viewer, page: request)
             list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
         } catch {
             list.fail(fetch)

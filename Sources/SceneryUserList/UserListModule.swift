@@ -96,7 +96,10 @@ public actor UserListModule: Module {
 
     private func run(_ fetch: PagedList<UserListEntry>.Fetch) async throws {
         do {
-            let page = try await relationships.users(list, of: user, viewer: viewer, page: PageRequest(offset: fetch.offset, limit: fetch.limit))
+            // The next page after the last person held, so that people added meanwhile
+            // before them repeat no row.
+            let request = entries.pageRequest(for: fetch) { PageCursor.users(after: $0.user) }
+            let page = try await relationships.users(list, of: user, viewer: viewer, page: request)
             entries.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
         } catch {
             entries.fail(fetch)

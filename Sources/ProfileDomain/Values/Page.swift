@@ -26,8 +26,10 @@ public struct PageRequest: Sendable, Hashable {
 /// A place in a list's order, for keyset paging (``PageRequest/after``).
 ///
 /// A blog list is ordered newest first, by creation time and then id, so its place is the
-/// pair: ``blogs(after:)``. Stores read it with ``blogPosition``; a cursor they cannot read
-/// pages by offset instead.
+/// pair: ``blogs(after:)``; a draft list the same by time edited: ``drafts(after:)``; a
+/// user list by name (ASCII letters in either case alike), then id: ``users(after:)``.
+/// Stores read them with ``blogPosition``, ``draftPosition`` and ``userPosition``; a cursor
+/// they cannot read pages by offset instead.
 public struct PageCursor: Sendable, Hashable, CustomStringConvertible {
     /// The cursor's text: what a host may keep and send back.
     public let rawValue: String
@@ -50,6 +52,53 @@ public struct PageCursor: Sendable, Hashable, CustomStringConvertible {
         let seconds = Double(bitPattern: bits)
         guard seconds.isFinite else { return nil }
         return (seconds, id)
+    }
+
+    /// The place right after `draft` in a list of drafts, most recently edited first.
+    public static func drafts(after draft: Draft) -> PageCursor {
+        PageCursor(rawValue: "draft:\(String(draft.editedAt.timeIntervalSince1970.bitPattern, radix: 16)):\(draft.id)")
+    }
+
+    /// The draft position this cursor names (time edited in seconds since 1970, id), or
+    /// `nil` if it names none.
+    public var draftPosition: (editedAt: Double, id: Int64)? {
+        let parts = rawValue.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "draft", let bits = UInt64(parts[1], radix: 16), let id = Int64(parts[2]) else { return nil }
+        let seconds = Double(bitPattern: bits)
+        guard seconds.isFinite else { return nil }
+        return (seconds, id)
+    }
+
+    /// The place right after `user` in a list of users ordered by name, then id.
+    public static func users(after user: User) -> PageCursor {
+        PageCursor(rawValue: "user:\(Self.hex(user.name)):\(Self.hex(user.id.rawValue))")
+    }
+
+    /// The user position this cursor names (name, id), or `nil` if it names none.
+    public var userPosition: (name: String, id: UserID)? {
+        let parts = rawValue.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "user", let name = Self.text(fromHex: parts[1]), let id = Self.text(fromHex: parts[2]) else {
+            return nil
+        }
+        return (name, UserID(id))
+    }
+
+    /// Text as hex of its UTF-8 (a name may hold the separator).
+    private static func hex(_ text: String) -> String {
+        text.utf8.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+    }
+
+    private static func text(fromHex hex: Substring) -> String? {
+        guard hex.utf8.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     public var description: String { rawValue }

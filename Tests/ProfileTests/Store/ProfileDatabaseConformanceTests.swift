@@ -170,6 +170,48 @@ import Testing
         #expect(PageCursor(rawValue: "blog:not-hex:1").blogPosition == nil, "a cursor that names no blog")
     }
 
+    /// Someone who sorts first starts following Alice while a page of her followers is
+    /// read page by page: after the last person shown, nobody repeats.
+    @Test(arguments: StoreKind.allCases) func pagingAfterTheLastPersonShownHoldsWhenPeopleAreAdded(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let first = try await store.users(.followers, of: "1", viewer: nil, page: PageRequest(limit: 2)).items
+        var data = try await store.exportData()
+        data.users.append(User(id: "50", name: "aaron first"))
+        try await store.importData(data)
+        try await store.setFollowing(true, follower: "50", followee: "1")
+        let byOffset = try await store.users(.followers, of: "1", viewer: nil, page: PageRequest(offset: 2, limit: 2)).items
+        #expect(byOffset.first?.user.id == first.last?.user.id, "by position, the shift repeats a person")
+        var seen = first.map(\.user.id)
+        var cursor = PageCursor.users(after: try #require(first.last).user)
+        while true {
+            let page = try await store.users(.followers, of: "1", viewer: nil, page: PageRequest(offset: 99, limit: 2, after: cursor))
+            seen += page.items.map(\.user.id)
+            guard page.hasMore, let last = page.items.last else { break }
+            cursor = .users(after: last.user)
+        }
+        let all = try await store.users(.followers, of: "1", viewer: nil, page: PageRequest(limit: 50)).items.map(\.user.id)
+        #expect(Set(seen).count == seen.count, "nobody twice: \(seen)")
+        #expect(seen == all.filter { $0 != "50" }, "everyone after the first page, in order, but the one added before it")
+        #expect(PageCursor.users(after: User(id: "7", name: "Name: with a colon")).userPosition?.name == "Name: with a colon")
+        #expect(PageCursor(rawValue: "user:zz:31").userPosition == nil, "a cursor that names no one")
+    }
+
+    /// A draft edited while the owner reads their drafts page by page repeats nothing after
+    /// the last draft shown.
+    @Test(arguments: StoreKind.allCases) func pagingAfterTheLastDraftShownHoldsWhenADraftIsEdited(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let first = try await store.drafts(of: "1", viewer: "1", page: PageRequest(limit: 2)).items
+        var data = try await store.exportData()
+        data.drafts.append(Draft(id: 60, owner: "1", title: "Just now", editedAt: Date(timeIntervalSince1970: 1_900_000_000)))
+        try await store.importData(data)
+        let byOffset = try await store.drafts(of: "1", viewer: "1", page: PageRequest(offset: 2, limit: 2)).items
+        #expect(byOffset.first?.id == first.last?.id, "by position, the shift repeats a draft")
+        let byKey = try await store.drafts(of: "1", viewer: "1", page: PageRequest(limit: 2, after: .drafts(after: try #require(first.last))))
+        #expect(byKey.items.count == 1 && !byKey.hasMore, "the third of Alice's three drafts, once")
+        #expect(Set(byKey.items.map(\.id)).isDisjoint(with: first.map(\.id)))
+        #expect(PageCursor(rawValue: "draft:nope:1").draftPosition == nil)
+    }
+
     @Test(arguments: StoreKind.allCases) func concurrentLikesByEveryoneAreAllCounted(kind: StoreKind) async throws {
         let store = try await kind.seededStore()
         let users = try await store.allUsers().map(\.id)
