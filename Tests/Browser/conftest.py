@@ -138,8 +138,13 @@ class Nginx:
         path.write_text(text, encoding="utf-8")
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
         globals_ = f"daemon off; pid {self.directory / 'nginx.pid'}; error_log {self.directory / 'error.log'};"
-        self.process = subprocess.Popen([nginx, "-p", str(self.directory), "-c", str(path), "-g", globals_],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        command = [nginx, "-p", str(self.directory), "-c", str(path), "-e", str(self.directory / "error.log"), "-g", globals_]
+        # Run as root (CI), nginx runs as the unprivileged `nobody` in its own folder.
+        if os.getuid() == 0:
+            for item in [self.directory, *self.directory.rglob("*")]:
+                shutil.chown(item, "nobody")
+            command = ["runuser", "-u", "nobody", "--", *command]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
         while True:  # nginx prints nothing when it is ready: wait until its port answers
