@@ -44,6 +44,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How many pages one client address may hold open at once (more are refused with 429).")
     var maxPagesPerAddress = SceneryServer.Configuration().maxPagesPerAddress
 
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "The IP address of a proxy in front of the server (127.0.0.1 for nginx on this machine); repeat for several. Pages it forwards count against the client its X-Forwarded-For names.",
+            valueName: "address"))
+    var trustedProxies: [String] = []
+
     @Option(help: "How long a module (or a counted row) must stay on screen to count as seen, in seconds.")
     var impressionSeconds = 1.0
 
@@ -75,6 +82,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for (name, value) in [("--max-pages-per-viewer", maxPagesPerViewer), ("--max-pages-per-address", maxPagesPerAddress)] where value < 1 {
             throw ValidationError("'\(name) \(value)' must be at least 1: it is how many pages may be open at once.")
+        }
+        for proxy in trustedProxies where !SceneryServer.Configuration.isIPAddress(proxy) {
+            throw ValidationError(
+                "'--trusted-proxy \(proxy)' must be an IP address, as the server sees the proxy connect (127.0.0.1 for nginx on this machine).")
         }
     }
 
@@ -116,6 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.enablesPreview = preview
             configuration.maxPagesPerViewer = maxPagesPerViewer
             configuration.maxPagesPerAddress = maxPagesPerAddress
+            configuration.trustedProxies = Set(trustedProxies)
             // Actions and resume tokens are recorded in the database every server shares.
             configuration.actionLedger = session.store
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Scenery
 
 extension SceneryServer {
@@ -74,6 +75,13 @@ extension SceneryServer {
         public var maxPagesPerViewer = 32
         /// Pages one address may hold open at once, signed in or not.
         public var maxPagesPerAddress = 128
+        /// The addresses of proxies in front of the server (nginx on this machine:
+        /// `["127.0.0.1"]`). A request from one of them counts, for ``maxPagesPerAddress``,
+        /// against the client its `X-Forwarded-For` header names (the last address, the one
+        /// the proxy added); from any other peer the header is ignored, since a client could
+        /// write anything there. The preview's loopback rule reads the peer's own address
+        /// only. Empty by default.
+        public var trustedProxies: Set<String> = []
         /// Pages may open their socket only from these origins; `nil` allows the server's
         /// own origin (`http://HOST:PORT` as the request names it) only.
         public var allowedOrigins: Set<String>?
@@ -100,6 +108,15 @@ extension SceneryServer {
             if maxPagesPerViewer < 1 || maxPagesPerAddress < 1 {
                 throw ConfigurationError("The page limits must be at least 1 (per viewer: \(maxPagesPerViewer), per address: \(maxPagesPerAddress)).")
             }
+            for proxy in trustedProxies.sorted() where !Self.isIPAddress(proxy) {
+                throw ConfigurationError(
+                    "A trusted proxy is named by its IP address, as the server sees it connect (127.0.0.1 for nginx on this machine), not \(proxy.quoted).")
+            }
+        }
+
+        /// Whether `text` is an IPv4 or IPv6 address (not a host name).
+        public static func isIPAddress(_ text: String) -> Bool {
+            (try? SocketAddress(ipAddress: text, port: 0)) != nil
         }
 
         /// Whether an address (or host name) is this machine's loopback: `localhost`,

@@ -16,7 +16,7 @@ PROFILE = "/scenes/user-profile?user=1"
 @pytest.fixture(scope="module")
 def site():
     key = signing_key_file()
-    server = Server("--secret-file", str(key))
+    server = Server("--secret-file", str(key), "--trusted-proxy", "127.0.0.1")
     proxy = Nginx(CONFIGURATION, {"server 127.0.0.1:8080;": f"server {server.url.removeprefix('http://')};"})
     yield proxy
     proxy.stop()

@@ -39,7 +39,8 @@ def test_the_page_announces_the_version_it_speaks(server, context):
     sockets = []
     page.on("websocket", lambda socket: sockets.append(socket.url))
     open_live(page, server.url + PROFILE)
-    assert sockets and sockets[0].endswith("&protocol=1"), sockets
+    assert sockets and "&protocol=1&" in sockets[0] + "&", sockets
+    assert "&resume=" in sockets[0], "with its resume token, in case its server went away"
 
 
 def test_a_page_of_another_version_is_told_to_load_again(server, context):

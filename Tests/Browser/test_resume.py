@@ -42,8 +42,8 @@ class Site:
 
     def start(self, index):
         # Whole lists a page at a time (no row windows), so that "pages loaded" shows.
-        self.servers[index] = Server("--secret-file", str(self.key), "--window-rows", "0", database=self.database.url,
-                                     port=self.ports[index])
+        self.servers[index] = Server("--secret-file", str(self.key), "--window-rows", "0", "--trusted-proxy", "127.0.0.1",
+                                     database=self.database.url, port=self.ports[index])
 
     def kill(self, index):
         """SIGKILL: the server ends at once, its sessions with it."""

@@ -100,6 +100,44 @@ import Testing
         }
     }
 
+    @Test func behindATrustedProxyEachClientHasAPageLimitOfItsOwn() async throws {
+        let fixture = try ServerFixture {
+            $0.maxPagesPerAddress = 2
+            $0.trustedProxies = ["127.0.0.1", "::1"]
+        }
+        let forwarded = try #require(HTTPField.Name("X-Forwarded-For"))
+        try await fixture.server.application().test(.live) { client in
+            // A client may write the header too; the proxy appends the address it saw.
+            var statuses: [HTTPResponse.Status] = []
+            for address in ["198.51.100.1", "198.51.100.1", "198.51.100.1", "198.51.100.2", "not an address"] {
+                let response = try await client.execute(
+                    uri: "/scenes/user-profile?user=1", method: .get, headers: [forwarded: "203.0.113.9, \(address)"])
+                statuses.append(response.status)
+            }
+            #expect(statuses[0...1] == [.ok, .ok])
+            #expect(statuses[2] == .tooManyRequests, "that client's limit")
+            #expect(statuses[3] == .ok, "another client behind the same proxy")
+            #expect(statuses[4] == .ok, "not an address: counted against the proxy itself")
+        }
+    }
+
+    @Test func aForwardedForFromAnyoneElseIsIgnored() async throws {
+        let fixture = try ServerFixture { $0.maxPagesPerAddress = 2 }
+        let forwarded = try #require(HTTPField.Name("X-Forwarded-For"))
+        try await fixture.server.application().test(.live) { client in
+            for address in ["198.51.100.1", "198.51.100.2"] {
+                #expect(try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: [forwarded: address]).status == .ok)
+            }
+            let third = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: [forwarded: "198.51.100.3"])
+            #expect(third.status == .tooManyRequests, "a client cannot name itself another address")
+        }
+        #expect(throws: SceneryServer.ConfigurationError.self) {
+            var configuration = SceneryServer.Configuration()
+            configuration.trustedProxies = ["nginx.internal"]
+            try configuration.validate()
+        }
+    }
+
     @Test func aChunkedBodyOrABadLengthIsRefused() async throws {
         for (head, status) in [
             ("POST /sign-in HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n", "411 Length Required"),

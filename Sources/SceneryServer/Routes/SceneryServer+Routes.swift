@@ -116,7 +116,8 @@ extension SceneryServer {
         format: PageSession.Format = .html
     ) async -> Response {
         let signedIn = users.first { $0.id == viewer }
-        if let refusal = await pageLimitRefusal(viewer: viewer, address: context.peer, signedIn: signedIn) {
+        let address = clientAddress(peer: context.peer, headers: request.headers)
+        if let refusal = await pageLimitRefusal(viewer: viewer, address: address, signedIn: signedIn) {
             guard format == .viewTree else { return refusal }
             return apiRefusal(
                 "You have as many live scenes of this site open as one person may hold; close some, then try again in a minute.",
@@ -138,7 +139,7 @@ extension SceneryServer {
         let registry = self.registry
         let session = PageSession(
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
-            configuration: configuration, logger: logger, isPreview: framed, address: context.peer, anonymousID: visitor,
+            configuration: configuration, logger: logger, isPreview: framed, address: address, anonymousID: visitor,
             armOverrides: overrides, format: format)
         let scene: SceneInstance
         do {
@@ -225,6 +226,15 @@ extension SceneryServer {
             return (value, false)
         }
         return (UUID().uuidString.lowercased(), true)
+    }
+
+    /// The address a request counts against for the page limits: the peer's, or, from a
+    /// trusted proxy, the last address of its `X-Forwarded-For` (the client the proxy saw).
+    func clientAddress(peer: String, headers: HTTPFields) -> String {
+        guard configuration.trustedProxies.contains(peer), let name = HTTPField.Name("X-Forwarded-For") else { return peer }
+        let forwarded = headers[values: name].flatMap { $0.split(separator: ",") }
+        guard let last = forwarded.last?.trimmingCharacters(in: .whitespaces), Configuration.isIPAddress(last) else { return peer }
+        return last
     }
 
     /// The page limits: a viewer (or an address) that holds as many pages as it may gets a
@@ -453,7 +463,8 @@ extension SceneryServer {
                 return close(reload, "This page's scene has ended; load the page again.")
             }
             do {
-                let session = try await resumePage(id, token: token, since: since, request: request, address: channel.remoteAddress?.ipAddress ?? "unknown")
+                let address = clientAddress(peer: channel.remoteAddress?.ipAddress ?? "unknown", headers: request.headers)
+                let session = try await resumePage(id, token: token, since: since, request: request, address: address)
                 return (session, await session.attach(since: since, socket: ChannelPageSocket(channel: channel)))
             } catch {
                 // The page loads again: for whoever holds the socket's cookie now.
