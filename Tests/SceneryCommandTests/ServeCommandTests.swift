@@ -28,6 +28,9 @@ import Testing
         let wrong = try await cli.run(["serve", "--port", "99999"])
         #expect(wrong.status == 64)
         #expect(wrong.error.contains("'--port 99999' is not a port"), "\(wrong.error)")
+        let proxy = try await cli.run(["serve", "--port", "0", "--trusted-proxy", "nginx.internal"])
+        #expect(proxy.status == 64)
+        #expect(proxy.error.contains("'--trusted-proxy nginx.internal' must be an IP address"), "\(proxy.error)")
     }
 
     @Test func aToolBuiltWithoutTheServerSaysHowToBuildIt() async throws {
