@@ -1,3 +1,5 @@
+import Scenery
+
 /// Which slice of a list to fetch: by position (`offset`), or the items that come after
 /// one already shown (`after`, keyset paging).
 ///
@@ -84,21 +86,10 @@ public struct PageCursor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Text as hex of its UTF-8 (a name may hold the separator).
-    private static func hex(_ text: String) -> String {
-        text.utf8.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
-    }
+    private static func hex(_ text: String) -> String { Hex.text(text.utf8) }
 
     private static func text(fromHex hex: Substring) -> String? {
-        guard hex.utf8.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return String(validating: bytes, as: UTF8.self)
+        Hex.bytes(hex).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
     public var description: String { rawValue }

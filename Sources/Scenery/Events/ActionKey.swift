@@ -30,13 +30,7 @@ public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
 
     /// A new random key (128 bits as hex).
     public static func random() -> ActionKey {
-        var generator = SystemRandomNumberGenerator()
-        let text = (0..<2).map { _ in
-            let value = generator.next() as UInt64
-            let hex = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
-        return ActionKey(checked: text)
+        ActionKey(checked: Hex.text((0..<16).map { _ in UInt8.random(in: .min ... .max) }))
     }
 
     private init(checked text: String) {

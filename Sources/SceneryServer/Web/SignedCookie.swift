@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Scenery
 
 /// Signs and checks the sign-in cookie's value: `user.expiry.signature`, where the
 /// signature is HMAC-SHA256 of `user.expiry` under the server's secret.
@@ -40,20 +41,11 @@ struct SignedCookie: Sendable {
         String(text).removingPercentEncoding
     }
 
-    static func hex(_ code: some Sequence<UInt8>) -> String {
-        code.map { String(format: "%02x", $0) }.joined()
-    }
+    static func hex(_ code: some Sequence<UInt8>) -> String { Hex.text(code) }
 
+    /// A signature's 32 bytes from its 64 hex digits, or `nil`.
     static func bytes(fromHex text: Substring) -> [UInt8]? {
-        guard text.count == 64 else { return nil }
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
+        guard text.utf8.count == 64 else { return nil }
+        return Hex.bytes(text)
     }
 }

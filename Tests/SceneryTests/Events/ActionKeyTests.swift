@@ -40,3 +40,17 @@ import Testing
         #expect(try await ledger.hasApplied(third))
     }
 }
+
+@Suite struct HexTests {
+    @Test func bytesRoundTripThroughHexInEitherCase() {
+        let bytes: [UInt8] = [0, 1, 15, 16, 127, 128, 254, 255]
+        #expect(Hex.text(bytes) == "00010f107f80feff")
+        #expect(Hex.bytes("00010f107f80feff") == bytes)
+        #expect(Hex.bytes("00010F107F80FEFF") == bytes)
+    }
+
+    @Test(arguments: ["0", "abc", "zz", "0g", "-1"])
+    func textThatIsNotHexOfWholeBytesIsNil(text: String) {
+        #expect(Hex.bytes(text) == nil)
+    }
+}
