@@ -1,3 +1,4 @@
+import Foundation
 import Scenery
 
 /// Which slice of a list to fetch: by position (`offset`), or the items that come after
@@ -42,33 +43,39 @@ public struct PageCursor: Sendable, Hashable, CustomStringConvertible {
 
     /// The place right after `blog` in a list of blogs, newest first.
     public static func blogs(after blog: Blog) -> PageCursor {
-        // The time's exact bits, so that the comparison in the store is exact.
-        PageCursor(rawValue: "blog:\(String(blog.createdAt.timeIntervalSince1970.bitPattern, radix: 16)):\(blog.id)")
+        timed("blog", blog.createdAt, id: "\(blog.id)")
     }
 
     /// The blog position this cursor names (creation time in seconds since 1970, id), or
     /// `nil` if it names none.
     public var blogPosition: (createdAt: Double, id: BlogID)? {
-        let parts = rawValue.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "blog", let bits = UInt64(parts[1], radix: 16), let id = BlogID(String(parts[2])) else { return nil }
-        let seconds = Double(bitPattern: bits)
-        guard seconds.isFinite else { return nil }
-        return (seconds, id)
+        guard let (seconds, id) = timedPosition("blog"), let blog = BlogID(String(id)) else { return nil }
+        return (seconds, blog)
     }
 
     /// The place right after `draft` in a list of drafts, most recently edited first.
     public static func drafts(after draft: Draft) -> PageCursor {
-        PageCursor(rawValue: "draft:\(String(draft.editedAt.timeIntervalSince1970.bitPattern, radix: 16)):\(draft.id)")
+        timed("draft", draft.editedAt, id: "\(draft.id)")
     }
 
     /// The draft position this cursor names (time edited in seconds since 1970, id), or
     /// `nil` if it names none.
     public var draftPosition: (editedAt: Double, id: Int64)? {
+        guard let (seconds, id) = timedPosition("draft"), let draft = Int64(id) else { return nil }
+        return (seconds, draft)
+    }
+
+    /// `kind:TIME:id`, the time as its exact bits, so that the comparison in the store is exact.
+    private static func timed(_ kind: String, _ date: Date, id: String) -> PageCursor {
+        PageCursor(rawValue: "\(kind):\(String(date.timeIntervalSince1970.bitPattern, radix: 16)):\(id)")
+    }
+
+    private func timedPosition(_ kind: String) -> (seconds: Double, id: Substring)? {
         let parts = rawValue.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "draft", let bits = UInt64(parts[1], radix: 16), let id = Int64(parts[2]) else { return nil }
+        guard parts.count == 3, parts[0] == kind, let bits = UInt64(parts[1], radix: 16) else { return nil }
         let seconds = Double(bitPattern: bits)
         guard seconds.isFinite else { return nil }
-        return (seconds, id)
+        return (seconds, parts[2])
     }
 
     /// The place right after `user` in a list of users ordered by name, then id.
