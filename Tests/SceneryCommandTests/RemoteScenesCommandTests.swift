@@ -1,6 +1,4 @@
 import Foundation
-import Scenery
-import SceneryServer
 import Testing
 
 /// `--scenes http://…/scenes --cache DIR`: the command as an app that takes its scenes
@@ -10,35 +8,30 @@ import Testing
 
     init() throws { cli = try CommandRunner() }
 
-    /// A scenery server on a free loopback port, publishing the bundled user-profile with two
-    /// blogs a page.
-    static func startServer() async throws -> (url: String, task: Task<Void, any Error>) {
-        var registry = SceneRegistry()
+    /// `scenery serve` on a free loopback port, publishing the bundled user-profile with two
+    /// blogs a page. A process of its own, so that it answers however busy the tests are.
+    func startServer() async throws -> (url: String, server: Server) {
         let bundled = try String(contentsOf: CommandRunner.packageRoot.appending(path: "Scenes/user-profile.json"), encoding: .utf8)
-        registry.addScenes(sources: [
-            ("user-profile", bundled.replacingOccurrences(of: #""pageSize": 10"#, with: #""pageSize": 2"#), "Scenes/user-profile.json")
-        ])
-        let server = SceneryServer(registry: registry, users: [], configuration: .init(host: "127.0.0.1", port: 0))
-        let (addresses, continuation) = AsyncStream<String>.makeStream()
-        let task = Task { try await server.run { continuation.yield($0) } }
-        var iterator = addresses.makeAsyncIterator()
-        guard let address = await iterator.next() else { throw CancellationError() }
-        return ("\(address)/scenes", task)
+        let scenes = cli.directory.appending(path: "served-scenes")
+        try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
+        try bundled.replacingOccurrences(of: #""pageSize": 10"#, with: #""pageSize": 2"#)
+            .write(to: scenes.appending(path: "user-profile.json"), atomically: true, encoding: .utf8)
+        let server = try await Server(cli, ["serve", "--port", "0", "--scenes", scenes.path])
+        return ("\(server.address)/scenes", server)
     }
 
     @Test func scenesFromAServerAreUsedThenServedFromTheCacheOffline() async throws {
         defer { cli.cleanUp() }
-        let (url, server) = try await Self.startServer()
+        let (url, server) = try await startServer()
         let cache = cli.directory.appending(path: "cache").path
         let arguments = ["run", "user-profile", "--viewer", "2", "--arg", "user=1", "--scenes", url, "--cache", cache]
         let online = try await cli.run(arguments)
+        server.stop()
         #expect(online.status == 0, "\(online.error)")
         #expect(online.error.isEmpty, "\(online.error)")
         #expect(online.output.components(separatedBy: "By Alice Liddell").count - 1 == 2, "two blogs a page, as the server's version says")
         #expect(FileManager.default.fileExists(atPath: "\(cache)/user-profile.scene.json"))
 
-        server.cancel()
-        _ = await server.result
         let offline = try await cli.run(arguments)
         #expect(offline.status == 0)
         #expect(offline.error.contains("could not be reached"), "\(offline.error)")
