@@ -73,7 +73,13 @@ public final class ProfileChangeHub: ProfileChangeFeed {
             guard mark < state.published else { return false }
             // Forgotten since: it may have changed.
             guard let oldest = state.recent.first?.number, oldest <= mark + 1 else { return true }
-            return state.recent.contains { $0.number > mark && ($0.change == .everything || entities.contains($0.change)) }
+            // Newest first, back to the mark only: a module asks right after it loaded, so
+            // this reads the few changes since, not the whole history (under the hub's lock).
+            for (number, change) in state.recent.reversed() {
+                guard number > mark else { break }
+                if change == .everything || entities.contains(change) { return true }
+            }
+            return false
         }
     }
 
