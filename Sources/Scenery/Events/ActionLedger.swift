@@ -23,30 +23,19 @@ public protocol ActionLedger: Sendable {
 /// An ``ActionLedger`` in memory, for one process (a server without a shared database,
 /// tests). It keeps the newest `capacity` keys.
 public final class MemoryActionLedger: ActionLedger {
-    private let keys: Locked<(set: Set<ActionKey>, order: [ActionKey])>
-    private let capacity: Int
+    private let keys: Locked<RecentKeys<ActionKey>>
 
     /// A ledger that forgets the oldest keys past `capacity`.
     public init(capacity: Int = 100_000) {
-        self.capacity = max(1, capacity)
-        keys = Locked((set: [], order: []))
+        keys = Locked(RecentKeys(capacity: capacity))
     }
 
     public func hasApplied(_ key: ActionKey) async throws -> Bool {
-        keys.withLock { $0.set.contains(key) }
+        keys.withLock { $0.contains(key) }
     }
 
     @discardableResult
     public func claim(_ key: ActionKey) async throws -> Bool {
-        keys.withLock { keys in
-            guard keys.set.insert(key).inserted else { return false }
-            keys.order.append(key)
-            if keys.order.count > capacity {
-                let excess = keys.order.count - capacity
-                for old in keys.order.prefix(excess) { keys.set.remove(old) }
-                keys.order.removeFirst(excess)
-            }
-            return true
-        }
+        keys.withLock { $0.insert(key) }
     }
 }

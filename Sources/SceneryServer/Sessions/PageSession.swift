@@ -70,10 +70,9 @@ actor PageSession {
     /// What a resume token keeps of the page: the tabs it selected, the pages it loaded.
     private var selectedTabs: [String: String] = [:]
     private var pagesLoaded: [ModuleID: Int] = [:]
-    /// The keys of the actions this session finished with, newest last (a page that sends
-    /// one again is answered, not run again), and those the page has not heard of yet.
-    private var finishedActions: [ActionKey] = []
-    private var finishedActionSet: Set<ActionKey> = []
+    /// The keys of the 256 newest actions this session finished with (a page that sends one
+    /// again is answered, not run again), and those the page has not heard of yet.
+    private var finishedActions = RecentKeys<ActionKey>(capacity: 256)
     private var unannouncedActions: [ActionKey] = []
     /// Whether the session was made again from a resume token: an action the page sends
     /// may have been applied by the server that went away, so the ledger is asked first.
@@ -326,7 +325,7 @@ actor PageSession {
                 refuse("Too many actions at once; wait a moment.", logged: "event flood", action: action)
                 return
             }
-            if let action, finishedActionSet.contains(action) {
+            if let action, finishedActions.contains(action) {
                 // Sent again (the page did not hear back before its socket went): done already.
                 acknowledge(action)
                 return
@@ -507,7 +506,7 @@ actor PageSession {
             session: id, viewer: viewer, visitor: anonymousID, scene: sceneID, arguments: arguments, tabs: selectedTabs,
             pagesLoaded: Dictionary(uniqueKeysWithValues: pagesLoaded.map { ($0.key.rawValue, $0.value) }),
             windows: Dictionary(uniqueKeysWithValues: windowStarts.map { ($0.key.rawValue, $0.value) }),
-            actions: finishedActions.suffix(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
+            actions: finishedActions.newest(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
             nonce: ActionKey.random().rawValue)
     }
 
@@ -523,7 +522,7 @@ actor PageSession {
         pagesLoaded = Dictionary(uniqueKeysWithValues: token.pagesLoaded.map { (ModuleID($0.key), $0.value) })
         windowStarts = Dictionary(uniqueKeysWithValues: token.windows.map { (ModuleID($0.key), $0.value) })
         for text in token.actions {
-            if let key = try? ActionKey(validating: text), finishedActionSet.insert(key).inserted { finishedActions.append(key) }
+            if let key = try? ActionKey(validating: text) { finishedActions.insert(key) }
         }
     }
 
@@ -567,27 +566,14 @@ actor PageSession {
         }
     }
 
-    /// Remembers that the session finished with an action (ran it, refused it, or found it
-    /// done), so a page that sends it again is answered without running it.
-    private func finish(_ key: ActionKey) {
-        guard finishedActionSet.insert(key).inserted else { return }
-        finishedActions.append(key)
-        if finishedActions.count > Self.rememberedActions {
-            for old in finishedActions.prefix(finishedActions.count - Self.rememberedActions) { finishedActionSet.remove(old) }
-            finishedActions.removeFirst(finishedActions.count - Self.rememberedActions)
-        }
-        unannouncedActions.append(key)
-    }
-
-    /// Tells the page an action is finished with (and gives it a new resume token).
+    /// Tells the page an action is finished with (ran, refused, or found done) and gives it
+    /// a new resume token; the session remembers the key, so a page that sends it again is
+    /// answered without running it.
     private func acknowledge(_ key: ActionKey) {
-        finish(key)
+        finishedActions.insert(key)
         if !unannouncedActions.contains(key) { unannouncedActions.append(key) }
         sendResumeToken()
     }
-
-    /// How many action keys a session remembers.
-    static let rememberedActions = 256
 
     /// Sends the attached page a fresh resume token and the actions finished since the last.
     private func sendResumeToken() {
