@@ -167,7 +167,7 @@ extension SceneryServer {
         let page = Pages.scene(
             snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
-            modulesCountingRows: scene.modulesCountingRows, resumeToken: framed ? nil : await session.signedResumeToken())
+            modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken())
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if isNewVisitor, let visitor {
             response.setCookie(Self.visitorCookie(visitor))

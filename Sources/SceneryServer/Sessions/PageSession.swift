@@ -486,10 +486,10 @@ actor PageSession {
         }
         let event = action.event
         await ActionKey.$current.withValue(key) { await scene.send(event) }
-        remember(event)
+        let moved = remember(event)
         if let key {
             acknowledge(key)
-        } else if [SceneEvents.selectTab, SceneEvents.loadMore, SceneEvents.refresh, SceneEvents.retry].contains(event.name) {
+        } else if moved {
             sendResumeToken()
         }
     }
@@ -510,9 +510,10 @@ actor PageSession {
             nonce: ActionKey.random().rawValue)
     }
 
-    /// The page's resume token as the page keeps it, signed with the site's key.
-    func signedResumeToken() -> String {
-        resumeToken.signed(with: configuration.cookieSecret)
+    /// The page's resume token as the page keeps it, signed with the site's key; `nil` for
+    /// a page that gets none.
+    func signedResumeToken() -> String? {
+        issuesResumeTokens ? resumeToken.signed(with: configuration.cookieSecret) : nil
     }
 
     /// Takes in what a resume token kept (before the scene is made again from it).
@@ -542,8 +543,9 @@ actor PageSession {
     /// The most pages of one module a resumed page loads again.
     static let largestPagesReplayed = 50
 
-    /// Keeps what an event that ran changed of the page's place: a tab, a page loaded.
-    private func remember(_ event: Event) {
+    /// Keeps what an event that ran changed of the page's place (a tab, a page loaded);
+    /// returns whether it was such an event.
+    private func remember(_ event: Event) -> Bool {
         switch event.name {
         case SceneEvents.selectTab:
             if let switchID = event.payload["tabs"]?.stringValue, let tab = event.payload["tab"]?.stringValue { selectedTabs[switchID] = tab }
@@ -551,8 +553,9 @@ actor PageSession {
             let module = event.payload["module"]?.stringValue.map { ModuleID($0) } ?? event.source.moduleComponent
             // A refresh or a retry starts the list again from its first page.
             pagesLoaded[module] = event.name == SceneEvents.loadMore ? (pagesLoaded[module] ?? 0) + 1 : nil
-        default: break
+        default: return false
         }
+        return true
     }
 
     /// Whether the site's ledger recorded the action (a failure to ask counts as not: the
@@ -578,11 +581,7 @@ actor PageSession {
     /// Sends the attached page a fresh resume token and the actions finished since the last.
     private func sendResumeToken() {
         guard socket != nil, !hasEnded else { return }
-        guard issuesResumeTokens else {
-            unannouncedActions = []
-            return
-        }
-        write(PageProtocol.ServerMessage.resume(token: signedResumeToken(), applied: unannouncedActions).text)
+        if let token = signedResumeToken() { write(PageProtocol.ServerMessage.resume(token: token, applied: unannouncedActions).text) }
         unannouncedActions = []
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 
 /// The open pages, by session id; ends those whose socket is gone for too long.
 actor SessionStore {
@@ -55,6 +56,6 @@ actor SessionStore {
 
     /// A new session id: 128 random bits as hex.
     static func newID() -> String {
-        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max)) }.joined()
+        Hex.text((0..<16).map { _ in UInt8.random(in: .min ... .max) })
     }
 }
