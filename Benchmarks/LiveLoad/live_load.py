@@ -208,13 +208,13 @@ def print_machine():
     print(f"machine: {machine[0].strip()}, {machine[1]} cores; load average {open('/proc/loadavg').read().split()[:3]}")
 
 
-def start_server(binary, pages, *options):
-    """Starts the release `scenery serve` on a free loopback port with a fresh demo database,
-    allowing `pages` pages; returns the process and its address (parsed)."""
+def start_server(binary, pages, *options, port=0):
+    """Starts the release `scenery serve` on `port` (a free loopback port by default) with a
+    fresh demo database, allowing `pages` pages; returns the process and its address (parsed)."""
     directory = tempfile.mkdtemp(prefix="scenery-load-")
     environment = dict(os.environ, SCENERY_DATABASE=os.path.join(directory, "demo.sqlite"))
     limits = ["--max-pages-per-viewer", str(pages + 1), "--max-pages-per-address", str(pages + 1)]
-    server = subprocess.Popen([binary, "serve", "--port", "0", *limits, *options], env=environment, stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen([binary, "serve", "--port", str(port), *limits, *options], env=environment, stdout=subprocess.PIPE, text=True)
     return server, urllib.parse.urlparse(server.stdout.readline().strip().removeprefix("Listening on "))
 
 

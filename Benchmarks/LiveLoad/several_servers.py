@@ -41,18 +41,16 @@ import websockets
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "Browser"))
 from conftest import Nginx, Postgres, free_port, signing_key_file  # noqa: E402
-from live_load import ROOT, http, percentile, print_machine, sign_in  # noqa: E402
+from live_load import ROOT, http, percentile, print_machine, sign_in, start_server  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 SEVERAL = ROOT / "Examples" / "Deploying" / "nginx-several.conf"
-LIMITS = ["--max-pages-per-viewer", "5000", "--max-pages-per-address", "5000"]
 
 
 def start(binary, database, key, port=0):
     """A release server on `database` (a path or a postgres:// URL); returns (process, host, port)."""
-    options = ["--database", str(database), "--secret-file", str(key), "--scenes", str(HERE / "Scenes"), *LIMITS]
-    process = subprocess.Popen([binary, "serve", "--port", str(port), *options], stdout=subprocess.PIPE, text=True)
-    address = urllib.parse.urlparse(process.stdout.readline().strip().removeprefix("Listening on "))
+    process, address = start_server(binary, 5000, "--database", str(database), "--secret-file", str(key), "--scenes", str(HERE / "Scenes"),
+                                     port=port)
     return process, address.hostname, address.port
 
 
