@@ -13,21 +13,22 @@ import SceneryRemote
 ///
 /// Its own library because on Linux `URLSession` is FoundationNetworking, which loads
 /// libcurl: only what fetches scenes should link it.
+///
+/// Every transport fetches through one session of the process's, made at the first fetch
+/// and never invalidated, that keeps no cookies, credentials or cache: a session made and
+/// invalidated per fetch is a known crash on Linux (FoundationNetworking's socket sources
+/// racing the teardown of its libcurl handle), and one session also keeps its connections
+/// to the scene server between refreshes.
 public struct URLSessionSceneTransport: SceneTransport {
     public init() {}
 
     public func get(_ url: URL, headers: [String: String], limits: RemoteScenes.Limits) async throws(SceneTransportFailure) -> SceneTransportResponse {
         var request = URLRequest(url: url)
         request.cachePolicy = .reloadIgnoringLocalCacheData
+        // URLSession's own limit is whole seconds on some platforms; the deadline below is exact.
+        request.timeoutInterval = max(1, limits.timeout.seconds.rounded(.up)) + 1
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let configuration = URLSessionConfiguration.ephemeral
-        // URLSession's own limits are whole seconds on some platforms; the deadline below is exact.
-        configuration.timeoutIntervalForRequest = max(1, limits.timeout.seconds.rounded(.up)) + 1
-        configuration.timeoutIntervalForResource = max(1, limits.timeout.seconds.rounded(.up)) + 1
-        configuration.urlCache = nil
         let download = BoundedDownload(url: url, maximumBytes: limits.maximumBytes)
-        let session = URLSession(configuration: configuration, delegate: download, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
         let timeout = limits.timeout
         let deadline = Task {
             try await Task.sleep(for: timeout)
@@ -36,7 +37,7 @@ public struct URLSessionSceneTransport: SceneTransport {
         defer { deadline.cancel() }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                download.start(session.dataTask(with: request), continuation)
+                SceneDownloads.shared.start(download, request: request, continuation: continuation)
             }
         } onCancel: {
             download.cancel()
@@ -56,108 +57,4 @@ public struct URLSessionSceneTransport: SceneTransport {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
-/// The delegate of one download: collects the body up to a limit, refuses redirects to
-/// other hosts, and resumes its caller exactly once.
-final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    enum Outcome: Sendable {
-        case response(HTTPURLResponse, Data)
-        case failure(String)
-    }
-
-    private let url: URL
-    private let maximumBytes: Int
-    private let lock = NSLock()
-    private var body = Data()
-    private var response: HTTPURLResponse?
-    private var tooLarge = false
-    private var timedOut = false
-    private var task: URLSessionDataTask?
-    private var continuation: CheckedContinuation<Outcome, Never>?
-
-    init(url: URL, maximumBytes: Int) {
-        self.url = url
-        self.maximumBytes = maximumBytes
-    }
-
-    func start(_ task: URLSessionDataTask, _ continuation: CheckedContinuation<Outcome, Never>) {
-        lock.withLock {
-            self.task = task
-            self.continuation = continuation
-        }
-        task.resume()
-    }
-
-    func cancel() {
-        lock.withLock { task }?.cancel()
-    }
-
-    /// Ends the download because its time is up.
-    func timeOut() {
-        lock.withLock { timedOut = true }
-        cancel()
-    }
-
-    private func finish(_ outcome: Outcome) {
-        let continuation = lock.withLock {
-            defer { self.continuation = nil }
-            return self.continuation
-        }
-        continuation?.resume(returning: outcome)
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        let http = response as? HTTPURLResponse
-        let declared = response.expectedContentLength
-        lock.withLock {
-            self.response = http
-            if declared > maximumBytes { tooLarge = true }
-        }
-        completionHandler(declared > maximumBytes ? .cancel : .allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let over = lock.withLock {
-            if body.count + data.count > maximumBytes {
-                tooLarge = true
-                return true
-            }
-            body.append(data)
-            return false
-        }
-        if over { dataTask.cancel() }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        // Same scheme, host and port only: a scene server cannot send the app elsewhere.
-        let sameOrigin = request.url?.host == url.host && request.url?.scheme == url.scheme && request.url?.port == url.port
-        completionHandler(sameOrigin ? request : nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (response, body, tooLarge, timedOut) = lock.withLock { (self.response, self.body, self.tooLarge, self.timedOut) }
-        if timedOut {
-            finish(.failure("\(url.absoluteString) did not answer in time"))
-        } else if tooLarge {
-            finish(.failure("\(url.absoluteString) sent more than \(maximumBytes) bytes; a scene file must be smaller"))
-        } else if let error {
-            let nsError = error as NSError
-            let reason =
-                nsError.code == NSURLErrorTimedOut
-                ? "did not answer in time"
-                : nsError.code == NSURLErrorCancelled ? "was cancelled" : "could not be reached (\(nsError.localizedDescription))"
-            finish(.failure("\(url.absoluteString) \(reason)"))
-        } else if let response {
-            finish(.response(response, body))
-        } else {
-            finish(.failure("\(url.absoluteString) gave no HTTP response"))
-        }
-    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ProfileStore
-import Synchronization
 import Testing
 
 /// Runs the built `scenery` executable in a process of its own, with a private database.
@@ -126,26 +125,28 @@ struct CommandRunner {
     }
 
     /// What a pipe carries, line by line, as it arrives; the stream ends with the pipe.
+    ///
+    /// Read with blocking reads on a thread of its own rather than a readability handler:
+    /// that is a dispatch source on the pipe, cancelled when the pipe ends while its
+    /// descriptor closes, which libdispatch on Linux does not survive every time.
     private static func lines(of pipe: Pipe) -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
-        let pending = Mutex(Data())
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                continuation.finish()
-                return
-            }
-            let complete = pending.withLock { buffer -> [String] in
-                buffer.append(chunk)
-                var lines: [String] = []
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                    buffer.removeSubrange(buffer.startIndex...newline)
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread {
+            var pending = Data()
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                // One read(2), whatever it brings (FileHandle's reads wait for a whole count).
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                pending.append(contentsOf: buffer[..<count])
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
                 }
-                return lines
             }
-            for line in complete { continuation.yield(line) }
+            continuation.finish()
         }
         return lines
     }

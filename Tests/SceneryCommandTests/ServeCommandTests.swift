@@ -1,9 +1,7 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+@testable import SceneryTool
 
 /// `scenery serve` as several servers of one site run it: the key sign-in cookies are
 /// signed with is shared through a file, and never silently made up for a server other
@@ -103,38 +101,54 @@ struct Server {
 
     /// Signs in as `user` the way the sign-in form does; returns the cookie it set.
     func signIn(user: String) async throws -> String {
-        var request = URLRequest(url: URL(string: address + "/sign-in")!)
-        request.httpMethod = "POST"
-        request.setValue(address, forHTTPHeaderField: "Origin")
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data("user=\(user)&next=/".utf8)
-        let (_, response) = try await Self.session.data(for: request)
-        let header = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Set-Cookie") ?? ""
-        return String(header.prefix { $0 != ";" })
+        let body = "user=\(user)&next=/"
+        let response = try await request(
+            "POST /sign-in",
+            headers: ["Origin: \(address)", "Content-Type: application/x-www-form-urlencoded", "Content-Length: \(body.utf8.count)"],
+            body: body)
+        let header = response.head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") } ?? ""
+        return String(header.dropFirst("set-cookie:".count).drop { $0 == " " }.prefix { $0 != ";" })
     }
 
     /// The index page as the holder of `cookie` sees it.
     func page(cookie: String) async throws -> String {
-        var request = URLRequest(url: URL(string: address + "/")!)
-        request.setValue(cookie, forHTTPHeaderField: "Cookie")
-        let (data, _) = try await Self.session.data(for: request)
-        return String(decoding: data, as: UTF8.self)
+        try await request("GET /", headers: ["Cookie: \(cookie)"]).body
     }
 
-    /// A session that neither follows redirects nor keeps cookies: the tests carry them.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-    }()
-}
-
-final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
+    /// One HTTP/1.1 request on a connection of its own (`Connection: close`), read to its
+    /// end; redirects are not followed, cookies not kept. Plain sockets on a thread of
+    /// their own, not URLSession: these tests are of the server, and FoundationNetworking's
+    /// sockets have crashed libdispatch on Linux when a server they held went away.
+    func request(_ line: String, headers: [String] = [], body: String = "") async throws -> (head: String, body: String) {
+        guard let url = URL(string: address), let host = url.host, let port = url.port else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "not an address: \(address)"])
+        }
+        let text = ([line + " HTTP/1.1", "Host: \(host):\(port)", "Connection: close"] + headers).joined(separator: "\r\n") + "\r\n\r\n" + body
+        let received: [UInt8] = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        let socket = try PlainSocket(host: host, port: port, timeout: .seconds(10))
+                        defer { socket.close() }
+                        socket.write(Array(text.utf8))
+                        var bytes: [UInt8] = []
+                        while case let chunk = socket.read(), !chunk.isEmpty { bytes += chunk }
+                        return bytes
+                    })
+            }
+        }
+        let response = String(decoding: received, as: UTF8.self)
+        guard let end = response.range(of: "\r\n\r\n") else { return (response, "") }
+        let head = String(response[..<end.lowerBound])
+        var body = Substring(response[end.upperBound...])
+        guard head.lowercased().contains("transfer-encoding: chunked") else { return (head, String(body)) }
+        // Chunked: a size in hex on a line, that many bytes, a line break; a size of 0 ends it.
+        var decoded = ""
+        while let line = body.range(of: "\r\n"), let size = Int(body[..<line.lowerBound], radix: 16), size > 0 {
+            let chunk = body.utf8[line.upperBound...].prefix(size)
+            decoded += String(decoding: chunk, as: UTF8.self)
+            body = Substring(body.utf8[chunk.endIndex...]).dropFirst(2)
+        }
+        return (head, decoded)
     }
 }

@@ -10,10 +10,6 @@ import SceneryTool
 import SceneryURLSession
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// An app's point of view: it ships "home" (and "home-plus", which extends it), and takes
 /// newer versions from a scenery server on loopback.
 @Suite struct RemoteScenesTests {
@@ -145,13 +141,12 @@ import Testing
         let (_, live) = try await Self.sceneryServer(home: Self.home("Tagged"))
         defer { Task { await live.stop() } }
         let url = live.base.appending(path: "scenes/home.json")
-        let (_, first) = try await URLSession.shared.data(from: url)
-        let tag = try #require((first as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag"))
-        var request = URLRequest(url: url)
-        request.setValue(tag, forHTTPHeaderField: "If-None-Match")
-        let (_, second) = try await URLSession.shared.data(for: request)
-        #expect((second as? HTTPURLResponse)?.statusCode == 304)
-        let (index, _) = try await URLSession.shared.data(from: live.base.appending(path: "scenes/index.json"))
+        let http = NIOSceneTransport()
+        let first = try await http.get(url, headers: [:], limits: .init())
+        let tag = try #require(first.headers["etag"])
+        let second = try await http.get(url, headers: ["If-None-Match": tag], limits: .init())
+        #expect(second.status == 304)
+        let index = try await http.get(live.base.appending(path: "scenes/index.json"), headers: [:], limits: .init()).body
         let published = try SceneIndex(from: index, url: live.base.appending(path: "scenes/index.json"))
         #expect(published.scenes.contains(SceneIndex.Entry(id: "home", etag: tag)), "\(published)")
     }
