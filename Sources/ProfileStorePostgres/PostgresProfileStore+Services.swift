@@ -95,6 +95,22 @@ extension PostgresProfileStore {  // BlogService
     }
 
     public func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
+        // Every page showing this blog to this viewer reads it again after a like: one query
+        // for them all, never one that started before the change the caller heard of.
+        try await blogReads.value(for: BlogRead(id: id, viewer: viewer, mark: hub.changeMark ?? 0)) {
+            try await self.readBlog(id, viewer: viewer)
+        }
+    }
+
+    /// What a blog read depends on: the blog, its viewer (the "liked" mark), and the change
+    /// feed's position when it was asked for.
+    struct BlogRead: Hashable, Sendable {
+        var id: BlogID
+        var viewer: UserID?
+        var mark: Int
+    }
+
+    private func readBlog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
         try await reading("read a blog") { connection, logger in
             let rows = try await connection.query(
                 """

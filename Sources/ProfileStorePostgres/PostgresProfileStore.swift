@@ -49,6 +49,8 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     let timeout: Duration
     /// This process's subscribers to changes, by entity.
     let hub = ProfileChangeHub()
+    /// Blog reads running now, shared by the callers asking the same (``SharedReads``).
+    let blogReads = SharedReads<BlogRead, Blog>()
     /// The connection that listens for other stores' changes, once anyone subscribes.
     let listener: Locked<ChangeListener?> = Locked(nil)
     /// Tells this store's own notifications from others' (each store publishes its own at once).

@@ -32,18 +32,20 @@ final class SlowBlogs: BlogService {
     func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int { try await base.setLiked(liked, blog: blog, by: user) }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ConcurrencyAndFaultTests {
-    /// 100 users and one blog.
-    static func crowd() throws -> SQLiteProfileStore {
-        let store = try SQLiteProfileStore.inMemory(seedDemoData: false)
+/// A hang guard, not a timing: under the thread sanitizer, with every suite making its
+/// PostgreSQL databases at once, a case on PostgreSQL took 85 s.
+@Suite(.timeLimit(.minutes(5))) struct ConcurrencyAndFaultTests {
+    /// 100 users and one blog, on `kind`'s store.
+    static func crowd(on kind: StoreKind) async throws -> any ProfileDatabase {
+        let store = try await kind.emptyStore()
         let users = (1...100).map { User(id: UserID("\($0)"), name: "User \($0)") }
-        try store.importData(
+        try await store.importData(
             ProfileDataSet(users: users, blogs: [.init(id: 1, author: "1", title: "Popular", body: "", createdAt: Date(timeIntervalSince1970: 0))]))
         return store
     }
 
-    @Test func aHundredConcurrentLikesLeaveExactlyTheRightCount() async throws {
-        let store = try Self.crowd()
+    @Test(arguments: StoreKind.allCases) func aHundredConcurrentLikesLeaveExactlyTheRightCount(kind: StoreKind) async throws {
+        let store = try await Self.crowd(on: kind)
         await withTaskGroup(of: Void.self) { group in
             for user in 1...100 {
                 group.addTask { _ = try? await store.setLiked(true, blog: 1, by: UserID("\(user)")) }
@@ -59,8 +61,8 @@ final class SlowBlogs: BlogService {
         #expect(try await store.blog(1, viewer: nil).likes == 50)
     }
 
-    @Test func aHundredModulesLikingAtOnceThroughTheRuntime() async throws {
-        let store = try Self.crowd()
+    @Test(arguments: StoreKind.allCases) func aHundredModulesLikingAtOnceThroughTheRuntime(kind: StoreKind) async throws {
+        let store = try await Self.crowd(on: kind)
         let modules = try (1...100).map { user in
             try BlogModule(
                 parameters: parameters(for: BlogModule.descriptor, ["author": "1"]), context: ModuleContext(id: "blogs", viewer: "\(user)"),
@@ -97,9 +99,9 @@ final class SlowBlogs: BlogService {
         #expect(await scene.send(Event("blog.open", from: "blogs/blog.1", payload: ["blog": 1])).result == .ignored)
     }
 
-    @Test func aFailedWriteRollsBackAndTheDatabaseIsUnchanged() async throws {
-        let backend = try Backend()
-        let before = try backend.store.exportData()
+    @Test(arguments: StoreKind.allCases) func aFailedWriteRollsBackAndTheDatabaseIsUnchanged(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let before = try await backend.database.exportData()
         backend.injector.currentPlan = FaultPlan([.fail(.blogs, operations: [.write]), .fail(.relationships, operations: [.write])])
         let registry = try backend.registry()
         try await SceneScript(
@@ -112,6 +114,6 @@ final class SlowBlogs: BlogService {
                 .expect(.shows("Unfollow")),
             ]
         ).run()
-        #expect(try backend.store.exportData() == before)
+        #expect(try await backend.database.exportData() == before)
     }
 }

@@ -15,23 +15,18 @@ final class CountingDrafts: DraftService {
     }
 }
 
+/// Drafts on both stores: the owner's newest first, and nobody else's request ever reaches
+/// the store.
 @Suite struct DraftModuleTests {
-    let backend: Backend
-    let drafts: CountingDrafts
-
-    init() throws {
-        backend = try Backend()
-        drafts = CountingDrafts(backend.services.drafts)
-    }
-
-    func module(owner: String, viewer: String?) throws -> DraftModule {
+    func module(owner: String, viewer: String?, drafts: some DraftService) throws -> DraftModule {
         try DraftModule(
             parameters: parameters(for: DraftModule.descriptor, ["owner": .string(owner)]), context: ModuleContext(id: "drafts", viewer: viewer),
             drafts: drafts)
     }
 
-    @Test func theOwnerSeesTheirDraftsNewestFirst() async throws {
-        let module = try module(owner: "1", viewer: "1")
+    @Test(arguments: StoreKind.allCases) func theOwnerSeesTheirDraftsNewestFirst(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let module = try module(owner: "1", viewer: "1", drafts: backend.services.drafts)
         try await module.load(.initial)
         let titles = await module.render().allNodes.compactMap { node -> String? in
             if case .text(let text, .headline) = node.kind { return text }
@@ -40,9 +35,10 @@ final class CountingDrafts: DraftService {
         #expect(titles == ["草稿：下一篇茶会", "Through the looking glass", "Untitled draft"])
     }
 
-    @Test(arguments: [Optional("2"), nil])
-    func anyoneElseIsRefusedBeforeTheServiceIsAsked(viewer: String?) async throws {
-        let module = try module(owner: "1", viewer: viewer)
+    @Test(arguments: StoreKind.allCases, [Optional("2"), nil])
+    func anyoneElseIsRefusedBeforeTheServiceIsAsked(kind: StoreKind, viewer: String?) async throws {
+        let drafts = CountingDrafts(try await Backend(kind).services.drafts)
+        let module = try module(owner: "1", viewer: viewer, drafts: drafts)
         await #expect(throws: ProfileError.notPermitted(DraftModule.privacyMessage)) { try await module.load(.initial) }
         #expect(drafts.calls.withLock { $0 } == 0)
         let tree = await module.render()

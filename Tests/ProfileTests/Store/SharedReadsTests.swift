@@ -1,0 +1,69 @@
+import Synchronization
+import Testing
+
+@testable import ProfileStorePostgres
+
+/// Reads the PostgreSQL store shares between callers asking the same thing at once.
+@Suite struct SharedReadsTests {
+    /// A read that waits until the test lets it finish, counting how often it ran.
+    final class HeldRead: Sendable {
+        let runs = Mutex(0)
+        private let gate = AsyncStream<Void>.makeStream()
+        private let started = AsyncStream<Void>.makeStream()
+
+        func read(answer: String) async throws -> String {
+            runs.withLock { $0 += 1 }
+            started.continuation.yield()
+            for await _ in gate.stream { break }
+            if answer == "failure" { throw Failure() }
+            return answer
+        }
+
+        /// Returns once a read has begun.
+        func waitUntilStarted() async { for await _ in started.stream { break } }
+        func release() { gate.continuation.finish() }
+    }
+
+    struct Failure: Error, Equatable {}
+
+    @Test func callersAskingTheSameKeyAtOnceShareOneRead() async throws {
+        let reads = SharedReads<Int, String>()
+        let held = HeldRead()
+        let first = Task { try await reads.value(for: 1) { try await held.read(answer: "fresh") } }
+        await held.waitUntilStarted()
+        // Nine more callers while the read runs: none of them starts another.
+        let others = (0..<9).map { _ in Task { try await reads.value(for: 1) { try await held.read(answer: "second read") } } }
+        while reads.callers(of: 1) != 10 { await Task.yield() }
+        held.release()
+        #expect(try await first.value == "fresh")
+        for other in others { #expect(try await other.value == "fresh") }
+        #expect(held.runs.withLock { $0 } == 1)
+        #expect(reads.callers(of: 1) == 0, "the key is free once the read ended")
+    }
+
+    @Test func aLaterKeyNeverGetsARunningReadOfAnEarlierOne() async throws {
+        // The store's keys carry the change feed's mark: a caller who heard of a change asks
+        // with a later mark, and gets a read of its own.
+        let reads = SharedReads<Int, String>()
+        let before = HeldRead()
+        let stale = Task { try await reads.value(for: 0) { try await before.read(answer: "before the like") } }
+        await before.waitUntilStarted()
+        let after = try await reads.value(for: 1) { "after the like" }
+        #expect(after == "after the like")
+        before.release()
+        #expect(try await stale.value == "before the like")
+    }
+
+    @Test func anErrorReachesEveryCallerAndTheNextAskReadsAgain() async throws {
+        let reads = SharedReads<String, String>()
+        let held = HeldRead()
+        let first = Task { try await reads.value(for: "blog") { try await held.read(answer: "failure") } }
+        await held.waitUntilStarted()
+        let second = Task { try await reads.value(for: "blog") { "not run" } }
+        while reads.callers(of: "blog") != 2 { await Task.yield() }
+        held.release()
+        await #expect(throws: Failure.self) { try await first.value }
+        await #expect(throws: Failure.self) { try await second.value }
+        #expect(try await reads.value(for: "blog") { "read again" } == "read again")
+    }
+}
