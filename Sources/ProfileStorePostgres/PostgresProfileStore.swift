@@ -24,6 +24,10 @@ import Scenery
 /// reaches every store on the database (every server) once it commits; see
 /// ``changes(to:)``. A lost connection is `connectionLost`;
 /// the pool connects again for the next call.
+///
+/// Reads of one blog for one viewer asked for at the same time (every open page showing
+/// it, after a like) share one query, never one that started before the change its caller
+/// heard of was published.
 public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// The connection pool and the task that runs it.
     struct Pool {
