@@ -34,6 +34,10 @@ extension PostgresProfileStore {
 
 extension PostgresProfileStore {  // ProfileService
     public func profile(of user: UserID, viewer: UserID?) async throws -> UserProfile {
+        try await shared(profileReads, .profile(user, viewer: viewer)) { try await self.readProfile(of: user, viewer: viewer) }
+    }
+
+    private func readProfile(of user: UserID, viewer: UserID?) async throws -> UserProfile {
         try await reading("read a profile") { connection, logger in
             guard
                 let row = try await connection.query("SELECT id, name, avatar_url, summary FROM users WHERE id = \(user.rawValue)", logger: logger)
@@ -73,6 +77,12 @@ extension PostgresProfileStore {  // BlogService
     }
 
     public func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
+        try await shared(blogPageReads, .blogs(by: author, viewer: viewer, page: page)) {
+            try await self.readBlogs(by: author, viewer: viewer, page: page)
+        }
+    }
+
+    private func readBlogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
         try await reading("read blogs") { connection, logger in
             try await Self.requireUser(author, on: connection, logger: logger)
             // Keyset when the request names the last blog shown: the blogs after it, however
@@ -95,19 +105,7 @@ extension PostgresProfileStore {  // BlogService
     }
 
     public func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
-        // Every page showing this blog to this viewer reads it again after a like: one query
-        // for them all, never one that started before the change the caller heard of.
-        try await blogReads.value(for: BlogRead(id: id, viewer: viewer, mark: hub.changeMark ?? 0)) {
-            try await self.readBlog(id, viewer: viewer)
-        }
-    }
-
-    /// What a blog read depends on: the blog, its viewer (the "liked" mark), and the change
-    /// feed's position when it was asked for.
-    struct BlogRead: Hashable, Sendable {
-        var id: BlogID
-        var viewer: UserID?
-        var mark: Int
+        try await shared(blogReads, .blog(id, viewer: viewer)) { try await self.readBlog(id, viewer: viewer) }
     }
 
     private func readBlog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
@@ -173,6 +171,12 @@ extension PostgresProfileStore {  // DraftService
 
 extension PostgresProfileStore {  // RelationshipService
     public func users(_ list: UserListKind, of user: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<UserListEntry> {
+        try await shared(userListReads, .users(list, of: user, viewer: viewer, page: page)) {
+            try await self.readUsers(list, of: user, viewer: viewer, page: page)
+        }
+    }
+
+    private func readUsers(_ list: UserListKind, of user: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<UserListEntry> {
         try await reading("read a list of users") { connection, logger in
             try await Self.requireUser(user, on: connection, logger: logger)
             // Keyset when the request names the last user shown (by name, then id).

@@ -25,9 +25,9 @@ import Scenery
 /// ``changes(to:)``. A lost connection is `connectionLost`;
 /// the pool connects again for the next call.
 ///
-/// Reads of one blog for one viewer asked for at the same time (every open page showing
-/// it, after a like) share one query, never one that started before the change its caller
-/// heard of was published.
+/// The same read asked for by several callers at once (every open page showing a blog
+/// after a like, or a profile after a follow, to the same viewer) is one query, never one
+/// that started before the change its caller heard of was published.
 public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// The connection pool and the task that runs it.
     struct Pool {
@@ -53,8 +53,11 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     let timeout: Duration
     /// This process's subscribers to changes, by entity.
     let hub = ProfileChangeHub()
-    /// Blog reads running now, shared by the callers asking the same (``SharedReads``).
-    let blogReads = SharedReads<BlogRead, Blog>()
+    /// Reads running now, shared by the callers asking the same at once (``SharedReads``).
+    let profileReads = SharedReads<ReadQuestion, UserProfile>()
+    let blogReads = SharedReads<ReadQuestion, Blog>()
+    let blogPageReads = SharedReads<ReadQuestion, Page<Blog>>()
+    let userListReads = SharedReads<ReadQuestion, Page<UserListEntry>>()
     /// The connection that listens for other stores' changes, once anyone subscribes.
     let listener: Locked<ChangeListener?> = Locked(nil)
     /// Tells this store's own notifications from others' (each store publishes its own at once).

@@ -1,17 +1,24 @@
 import Scenery
 
 /// Reads of the same thing asked for at once, made once: the first caller's read runs, and
-/// every caller that asks for the same key while it runs gets its answer (or its error).
+/// every caller that asks the same question at the same mark while it runs gets its answer
+/// (or its error).
 ///
 /// When a like reaches a server, every open page showing that blog reads it again, at once;
 /// pages with the same viewer (every signed-out page) ask the same question, and one query
-/// answers them all. A key must name everything the answer depends on, including how
-/// recent it must be: the store puts its change feed's mark in it, so a caller that heard
-/// of a change never gets a read that started before that change was published.
+/// answers them all. A question must name everything its answer depends on (the viewer
+/// too); the mark says how recent the answer must be: the store passes its change feed's
+/// position, so a caller that heard of a change never gets a read that started before the
+/// change was published.
 ///
 /// A caller cancelled while it waits still waits for the read (others may need it); the
 /// read is bounded by the store's own timeouts.
-final class SharedReads<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+final class SharedReads<Question: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Key: Hashable {
+        var question: Question
+        var mark: Int
+    }
+
     private struct Running {
         var task: Task<Value, any Error>
         var callers: Int
@@ -19,8 +26,10 @@ final class SharedReads<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private let inFlight = Locked<[Key: Running]>([:])
 
-    /// The answer of `read` for `key`: of a read already running for it, or a new one.
-    func value(for key: Key, read: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    /// The answer of `read` to `question` at `mark`: of a read already running for both, or
+    /// of a new one.
+    func value(of question: Question, at mark: Int, read: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let key = Key(question: question, mark: mark)
         let task = inFlight.withLock { running in
             if let shared = running[key] {
                 running[key]?.callers += 1
@@ -38,6 +47,8 @@ final class SharedReads<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return try await task.value
     }
 
-    /// How many callers wait for the read running for `key` (0 when none runs).
-    func callers(of key: Key) -> Int { inFlight.withLock { $0[key]?.callers ?? 0 } }
+    /// How many callers wait for the read running for `question` at `mark` (0 when none runs).
+    func callers(of question: Question, at mark: Int) -> Int {
+        inFlight.withLock { $0[Key(question: question, mark: mark)]?.callers ?? 0 }
+    }
 }

@@ -227,6 +227,37 @@ import Testing
         #expect(try await store.blog(2, viewer: nil).likes == users.count)
     }
 
+    /// Pages of several viewers reading the same blog and profile at once (PostgreSQL shares
+    /// reads asked at once): each viewer gets its own answer, and a read asked after a write
+    /// returned sees the write.
+    @Test(arguments: StoreKind.allCases) func readsAskedAtOnceGiveEachViewerTheirOwnAnswer(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let likes = try await store.setLiked(true, blog: 3, by: "2")
+        let viewers: [UserID?] = [nil, "2", "3"]
+        // What each viewer sees, asked one at a time.
+        var alone: [UserID?: (Blog, UserProfile)] = [:]
+        for viewer in viewers { alone[viewer] = (try await store.blog(3, viewer: viewer), try await store.profile(of: "1", viewer: viewer)) }
+        #expect(alone[nil]?.1.viewerFollows == nil && alone["2"]?.1.viewerFollows != nil, "the viewers' answers differ")
+        let answers = try await withThrowingTaskGroup(of: (UserID?, Blog, UserProfile).self) { group in
+            for index in 0..<60 {
+                let viewer = viewers[index % viewers.count]
+                group.addTask { (viewer, try await store.blog(3, viewer: viewer), try await store.profile(of: "1", viewer: viewer)) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 60)
+        for (viewer, blog, profile) in answers {
+            let name = viewer?.rawValue ?? "signed out"
+            #expect(blog.likes == likes, "\(name)")
+            #expect(blog.likedByViewer == (viewer == "2"), "\(name)")
+            #expect(blog == alone[viewer]?.0, "\(name)")
+            #expect(profile == alone[viewer]?.1, "\(name)")
+        }
+        let unliked = try await store.setLiked(false, blog: 3, by: "2")
+        #expect(try await store.blog(3, viewer: "2").likes == unliked)
+        #expect(try await !store.blog(3, viewer: "2").likedByViewer, "the read after the write sees it")
+    }
+
     @Test(arguments: StoreKind.allCases) func aWriteThroughAnotherStoreReachesThisStoresSubscribers(kind: StoreKind) async throws {
         let store = try await kind.seededStore()
         let other = try await kind.anotherStore(on: store)

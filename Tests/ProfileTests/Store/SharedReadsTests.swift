@@ -27,43 +27,54 @@ import Testing
     struct Failure: Error, Equatable {}
 
     @Test func callersAskingTheSameKeyAtOnceShareOneRead() async throws {
-        let reads = SharedReads<Int, String>()
+        let reads = SharedReads<String, String>()
         let held = HeldRead()
-        let first = Task { try await reads.value(for: 1) { try await held.read(answer: "fresh") } }
+        let first = Task { try await reads.value(of: "blog 1", at: 1) { try await held.read(answer: "fresh") } }
         await held.waitUntilStarted()
         // Nine more callers while the read runs: none of them starts another.
-        let others = (0..<9).map { _ in Task { try await reads.value(for: 1) { try await held.read(answer: "second read") } } }
-        while reads.callers(of: 1) != 10 { await Task.yield() }
+        let others = (0..<9).map { _ in Task { try await reads.value(of: "blog 1", at: 1) { try await held.read(answer: "second read") } } }
+        while reads.callers(of: "blog 1", at: 1) != 10 { await Task.yield() }
         held.release()
         #expect(try await first.value == "fresh")
         for other in others { #expect(try await other.value == "fresh") }
         #expect(held.runs.withLock { $0 } == 1)
-        #expect(reads.callers(of: 1) == 0, "the key is free once the read ended")
+        #expect(reads.callers(of: "blog 1", at: 1) == 0, "the key is free once the read ended")
     }
 
     @Test func aLaterKeyNeverGetsARunningReadOfAnEarlierOne() async throws {
         // The store's keys carry the change feed's mark: a caller who heard of a change asks
         // with a later mark, and gets a read of its own.
-        let reads = SharedReads<Int, String>()
+        let reads = SharedReads<String, String>()
         let before = HeldRead()
-        let stale = Task { try await reads.value(for: 0) { try await before.read(answer: "before the like") } }
+        let stale = Task { try await reads.value(of: "blog 1", at: 0) { try await before.read(answer: "before the like") } }
         await before.waitUntilStarted()
-        let after = try await reads.value(for: 1) { "after the like" }
+        let after = try await reads.value(of: "blog 1", at: 1) { "after the like" }
         #expect(after == "after the like")
         before.release()
         #expect(try await stale.value == "before the like")
     }
 
+    @Test func anotherQuestionAtTheSameMarkIsAReadOfItsOwn() async throws {
+        // The store's questions name the viewer: Bob never gets the signed-out answer.
+        let reads = SharedReads<String, String>()
+        let signedOut = HeldRead()
+        let first = Task { try await reads.value(of: "blog 1 for nobody", at: 3) { try await signedOut.read(answer: "not liked") } }
+        await signedOut.waitUntilStarted()
+        #expect(try await reads.value(of: "blog 1 for Bob", at: 3) { "liked by Bob" } == "liked by Bob")
+        signedOut.release()
+        #expect(try await first.value == "not liked")
+    }
+
     @Test func anErrorReachesEveryCallerAndTheNextAskReadsAgain() async throws {
         let reads = SharedReads<String, String>()
         let held = HeldRead()
-        let first = Task { try await reads.value(for: "blog") { try await held.read(answer: "failure") } }
+        let first = Task { try await reads.value(of: "blog", at: 0) { try await held.read(answer: "failure") } }
         await held.waitUntilStarted()
-        let second = Task { try await reads.value(for: "blog") { "not run" } }
-        while reads.callers(of: "blog") != 2 { await Task.yield() }
+        let second = Task { try await reads.value(of: "blog", at: 0) { "not run" } }
+        while reads.callers(of: "blog", at: 0) != 2 { await Task.yield() }
         held.release()
         await #expect(throws: Failure.self) { try await first.value }
         await #expect(throws: Failure.self) { try await second.value }
-        #expect(try await reads.value(for: "blog") { "read again" } == "read again")
+        #expect(try await reads.value(of: "blog", at: 0) { "read again" } == "read again")
     }
 }
