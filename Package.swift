@@ -116,7 +116,7 @@ let package = Package(
         .target(name: "SceneryRemote", dependencies: ["Scenery"]),
         // …over URLSession, for apps. A target of its own because URLSession on Linux is
         // FoundationNetworking, which loads libcurl: only what fetches scenes links it.
-        .target(name: "SceneryURLSession", dependencies: ["SceneryRemote"]),
+        .target(name: "SceneryURLSession", dependencies: ["Scenery", "SceneryRemote"]),
 
         // The validator behind the build plugin (a plugin cannot use the target it is applied to).
         .executableTarget(name: "SceneryValidator", dependencies: ["Scenery", "SceneryProfile"]),

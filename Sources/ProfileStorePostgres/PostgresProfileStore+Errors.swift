@@ -61,18 +61,22 @@ extension PostgresProfileStore {
         }
     }
 
-    /// Runs `body` with a connection of the pool, waiting for one at most ``timeout``: while
-    /// the server is away the pool keeps trying to connect, and a page should hear so in
-    /// seconds, not when the pool gives up. (Once it has its connection, `body` takes as long
-    /// as it takes.)
+    /// Runs `body` with a connection of the pool. While the server is away the pool keeps
+    /// trying to connect, and a page should hear so in seconds, not when the pool gives up:
+    /// a call that gets no connection fails after ``timeout`` — unless other calls finished
+    /// with one in that time. Then the server is there and busy, and the call waits on, in its turn
+    /// (a burst of 200 writes on 8 connections under load is a queue, not a lost server).
+    /// Once it has its connection, `body` takes as long as it takes.
     func leasing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
         let leased = Locked(false)
-        let (client, logger, timeout) = (self.client, self.logger, self.timeout)
+        let (client, logger, timeout, lastAnswer) = (self.client, self.logger, self.timeout, self.lastAnswer)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 try await client.withConnection { connection in
                     leased.withLock { $0 = true }
-                    return try await body(connection, logger)
+                    let value = try await body(connection, logger)
+                    lastAnswer.withLock { $0 = .now }
+                    return value
                 }
             }
             group.addTask {
@@ -84,9 +88,17 @@ extension PostgresProfileStore {
                     group.cancelAll()
                     return value
                 }
-                if !leased.withLock({ $0 }) {
+                guard !leased.withLock({ $0 }) else { continue }
+                // No connection yet: wait on while other calls finish with theirs (the server
+                // answers), fail when none has for a whole timeout.
+                let progressed = lastAnswer.withLock { $0.map { ContinuousClock.now - $0 < timeout } ?? false }
+                guard progressed else {
                     group.cancelAll()
                     throw PostgresUnanswered(timeout: timeout)
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
                 }
             }
             throw PostgresUnanswered(timeout: timeout)

@@ -49,8 +49,11 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     let clientConfiguration: PostgresClient.Configuration
     let configuration: PostgresConnection.Configuration
     let logger: Logger
-    /// How long a call waits for a connection (the `timeout` of ``connect(to:seedDemoData:timeout:maximumConnections:logger:)``).
+    /// How long a call waits for a connection while no other call gets one (the `timeout` of
+    /// ``connect(to:seedDemoData:timeout:maximumConnections:logger:)``).
     let timeout: Duration
+    /// When a call last finished its work on a connection of the pool: the server answered then.
+    let lastAnswer = Locked<ContinuousClock.Instant?>(nil)
     /// This process's subscribers to changes, by entity.
     let hub = ProfileChangeHub()
     /// Reads running now, shared by the callers asking the same at once (``SharedReads``).
@@ -107,7 +110,8 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     ///   - url: The database's address (`PostgresURL("postgres://USER@HOST:PORT/DB")`).
     ///   - seedDemoData: Whether a database without the schema gets the demo data too.
     ///   - timeout: How long to wait for the server to answer: to connect, and for each call
-    ///     to get a connection (then it fails with `connectionLost`).
+    ///     to get a connection (then it fails with `connectionLost`). While other calls finish
+    ///     on connections, the server is there and busy: a call waits on for its turn.
     ///   - maximumConnections: The size of the connection pool (plus one connection that
     ///     listens for changes once anyone subscribes).
     ///   - logger: Where the driver's background events go (nowhere by default).

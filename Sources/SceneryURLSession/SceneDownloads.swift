@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Scenery
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,10 +15,11 @@ import Synchronization
 final class SceneDownloads: NSObject, URLSessionDataDelegate, Sendable {
     static let shared = SceneDownloads()
 
-    /// Downloads under way, by their task's identifier.
-    private let downloads = Mutex<[Int: BoundedDownload]>([:])
+    /// Downloads under way, by their task's identifier. (`Locked`, not `Mutex`: the thread
+    /// sanitizer sees its lock; fetches start on many threads at once.)
+    private let downloads = Locked<[Int: BoundedDownload]>([:])
 
-    private let session = Mutex<URLSession?>(nil)
+    private let session = Locked<URLSession?>(nil)
 
     /// Starts `request` for `download`, which resumes `continuation` once, when it ends.
     func start(_ download: BoundedDownload, request: URLRequest, continuation: CheckedContinuation<BoundedDownload.Outcome, Never>) {
