@@ -54,12 +54,18 @@ extension SceneryServer {
         /// Messages queued for a page that is not reading; past this the socket is closed
         /// (the page reconnects and resynchronises), so a slow client cannot grow memory.
         public var maxQueuedMessages = 256
+        /// Bytes queued for a page that is not reading; past this its socket is closed too,
+        /// so a page that asks for the whole scene and reads nothing grows no memory.
+        public var maxQueuedBytes = 512 * 1024
         /// How many rows of a long list a page holds at once; the page moves this window as
         /// the person scrolls (the list's module must support windows, as `BlogModule`
         /// does). `nil` sends whole lists.
         public var rowWindow: Int? = 60
         /// How many recent updates a page session keeps to replay after a reconnect.
         public var replayedUpdates = 64
+        /// How many bytes of recent updates a page session keeps at most to replay; a
+        /// message of the whole scene replaces everything before it.
+        public var replayedBytes = 256 * 1024
         /// How long a client may take to send a request's headers (from their first byte, or
         /// from the connection's start), and its body (from the end of its headers); past it
         /// the server answers `408 Request Timeout` and closes the connection.

@@ -349,6 +349,36 @@ enum Step: Sendable {
         }
     }
 
+    /// Frames RFC 6455 forbids a client, each on a socket of its own.
+    static let forbiddenFrames: [(name: String, frames: [UInt8])] = [
+        ("an unmasked frame", RawConnection.frame(opcode: 0x1, masked: false, payload: Array(#"{"type":"resync"}"#.utf8))),
+        ("a reserved bit set", RawConnection.frame(opcode: 0x1, reserved: 0b100, payload: Array(#"{"type":"resync"}"#.utf8))),
+        ("a continuation with no start", RawConnection.frame(opcode: 0x0, payload: Array("x".utf8))),
+        (
+            "65 fragments",
+            RawConnection.frame(opcode: 0x1, fin: false, payload: [0x7B])
+                + (0..<64).flatMap { RawConnection.frame(opcode: 0x0, fin: $0 == 63, payload: [0x20]) }
+        ),
+    ]
+
+    @Test(arguments: 0..<4)
+    func aFrameTheRFCForbidsIsAnsweredWithACloseFrameOf1002(index: Int) async throws {
+        let (name, frames) = Self.forbiddenFrames[index]
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1")
+            let connection = try RawConnection(port: try #require(client.port))
+            connection.send(RawConnection.upgradeRequest(to: "/live?session=\(session)&since=0&protocol=1"))
+            connection.send(bytes: frames)
+            let (bytes, closed) = await connection.readBytesUntilClosed()
+            #expect(String(decoding: bytes.prefix(12), as: UTF8.self) == "HTTP/1.1 101", "\(name): upgraded")
+            // An unmasked close frame from the server: 0x88, its length, then 1002 (0x03EA).
+            let close = bytes.indices.first { bytes[$0] == 0x88 && $0 + 3 < bytes.count && bytes[$0 + 2] == 0x03 && bytes[$0 + 3] == 0xEA }
+            #expect(close != nil, "\(name): closed with a close frame of 1002, not a dropped connection")
+            #expect(closed, "\(name): and the connection ends")
+            #expect(await fixture.server.openPages == 1, "the page itself lives on and may reconnect")
+        }
+    }
+
     @Test func aSocketFromAnotherOriginIsNotUpgraded() async throws {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1")

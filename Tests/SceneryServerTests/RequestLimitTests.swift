@@ -88,6 +88,34 @@ import Testing
         }
     }
 
+    @Test func pagesAskedForAtOnceStayWithinTheLimits() async throws {
+        let fixture = try ServerFixture {
+            $0.maxPagesPerViewer = 4
+            $0.maxPagesPerAddress = 12
+        }
+        let bob = fixture.cookie(for: "2")
+        try await fixture.server.application().test(.router) { client in
+            func load(_ count: Int, cookie: String?) async throws -> [HTTPResponse.Status] {
+                try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for _ in 0..<count {
+                        group.addTask {
+                            try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: cookie.map { [.cookie: $0] } ?? [:]).status
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            // A scene that does not open gives its place back.
+            #expect(try await client.execute(uri: "/scenes/no-such-scene", method: .get, headers: [.cookie: bob]).status == .notFound)
+            let asBob = try await load(60, cookie: bob)
+            #expect(asBob.filter { $0 == .ok }.count == 4, "one viewer gets as many pages as the limit, however many are asked for at once")
+            #expect(asBob.filter { $0 == .tooManyRequests }.count == 56)
+            let signedOut = try await load(60, cookie: nil)
+            #expect(signedOut.filter { $0 == .ok }.count == 8, "and one address as many as its limit (Bob's four count)")
+            #expect(await fixture.server.openPages == 12)
+        }
+    }
+
     @Test func anAddressMayHoldOnlySoManyPagesSignedOut() async throws {
         let fixture = try ServerFixture { $0.maxPagesPerAddress = 3 }
         try await fixture.server.application().test(.live) { client in

@@ -84,6 +84,29 @@ import Testing
         }
     }
 
+    @Test func aResumeNamingAMessageNumberNearIntMaxIsRefusedAndTheServerServesOn() async throws {
+        // A signed-out visitor's page, whose session this server does not hold.
+        let (session, token) = try await first.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1")
+            let received = try await sockets.talk(client, session: session, until: { !$0.of("resume").isEmpty })
+            return (session, try Self.token(in: received))
+        }
+        try await second.application().test(.live) { client in
+            for since in [Int.max, PageProtocol.largestSequence + 1] {
+                let (received, close) = try await sockets.converse(
+                    client, session: session, since: since, resume: token, [.waitUntil { !$0.of("reset").isEmpty }])
+                #expect(received.of("reset").isEmpty, "nothing is made for a page that names no message number")
+                if let close {
+                    #expect(close.closeCode == .policyViolation)
+                    #expect(close.reason == PageProtocol.BadSequence().message)
+                }
+            }
+            // The server is up, and the token (not used by the refusals) still resumes the page.
+            let resumed = try await sockets.talk(client, session: session, since: 3, resume: token) { !$0.of("reset").isEmpty }
+            #expect(resumed.of("reset").first?["sequence"]?.intValue == 4)
+        }
+    }
+
     @Test func anotherViewerCannotResumeSomeonesPageWithItsToken() async throws {
         let alice = cookie(for: "1")
         let (session, token) = try await first.application().test(.live) { client in
@@ -124,7 +147,9 @@ import Testing
             return (session, try #require(received.of("resume").first?["token"]?.stringValue))
         }
         #expect(try await store.blog(26, viewer: "2").likes == likesBefore.likes + 1)
-        #expect(try await store.hasApplied(ActionKey(validating: "like-26-once")), "the like's write recorded its key")
+        #expect(
+            try await store.hasApplied(ActionKey(validating: "like-26-once").scoped(toViewer: "2", visitor: nil)), "the like's write recorded its key, as Bob's"
+        )
         try await second.application().test(.live) { client in
             // The page sends the like again under its key; on the second server the button
             // would now unlike, so running it again would show.

@@ -37,6 +37,23 @@ public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
         rawValue = text
     }
 
+    /// This key as one person's: what a host binds to ``current`` and asks its
+    /// ``ActionLedger`` about, so that a key another viewer's page chose (by chance or to
+    /// block an action) never answers for this viewer's action.
+    ///
+    /// A signed-in viewer's key is `u<viewer>:<key>`, a signed-out visitor's
+    /// `v<visitor>:<key>` (or `s:<key>` without a visitor id). A page's key holds no `:`, so
+    /// the viewer and the key are never confused, whatever the viewer's id.
+    ///
+    /// ```swift
+    /// let key = try ActionKey(validating: "like-26-once")
+    /// key.scoped(toViewer: "2", visitor: nil).rawValue  // "u2:like-26-once"
+    /// ```
+    public func scoped(toViewer viewer: String?, visitor: String?) -> ActionKey {
+        let owner = viewer.map { "u\($0)" } ?? visitor.map { "v\($0)" } ?? "s"
+        return ActionKey(checked: "\(owner):\(rawValue)")
+    }
+
     public var description: String { rawValue }
 
     private static func isKeyByte(_ byte: UInt8) -> Bool {

@@ -26,6 +26,29 @@ package enum RegularFile {
         }
     }
 
+    /// The bytes of the regular file at `path` in `folder`, if it holds at most `limit`
+    /// bytes and it is in that folder: a symbolic link to a file outside it is refused, so
+    /// a link planted in a served folder (`passwd.json → /etc/passwd`) reads nothing.
+    package static func contents(of path: String, limit: Int, within folder: String) throws(Refusal) -> Data {
+        guard let resolvedFolder = realPath(folder) else { throw Refusal(description: "its folder cannot be resolved") }
+        guard let resolved = realPath(path) else {
+            // Missing, or its links loop: the plain read says which.
+            return try contents(of: path, limit: limit)
+        }
+        let inside = resolvedFolder.hasSuffix("/") ? resolvedFolder : resolvedFolder + "/"
+        guard resolved.hasPrefix(inside) else {
+            throw Refusal(description: "it is a link to a file outside its folder; copy the file into the folder instead")
+        }
+        return try contents(of: resolved, limit: limit)
+    }
+
+    /// The absolute path of `path` with every symbolic link resolved, or `nil`.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The bytes of the regular file at `path`, if it holds at most `limit` bytes.
     /// - Throws: ``Refusal`` saying why not: it does not exist, is a directory, a FIFO or a
     ///   device, its links loop, it is larger than `limit`, or reading failed.

@@ -207,8 +207,9 @@ public struct SceneRegistry: Sendable {
     /// JSON, not an object, not readable); other problems come from ``diagnostics(for:)``.
     ///
     /// A file that cannot be read (a FIFO, a directory or device named like a scene file, a
-    /// symbolic link loop, more than ``largestSceneFile`` bytes) is reported as an error of
-    /// its own scene; the other files load as usual. Nothing blocks on a FIFO.
+    /// symbolic link loop, more than ``largestSceneFile`` bytes, or, for a file in
+    /// `displayRoot`, a symbolic link to a file outside that folder) is reported as an error
+    /// of its own scene; the other files load as usual. Nothing blocks on a FIFO.
     @discardableResult
     public mutating func addScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
         let root = displayRoot?.lastPathComponent
@@ -217,7 +218,14 @@ public struct SceneRegistry: Sendable {
             let display = root.map { "\($0)/\(name)" } ?? file.relativePath
             let id = Self.sceneID(ofFileNamed: name)
             do {
-                let data = try RegularFile.contents(of: file.path, limit: Self.largestSceneFile)
+                // A file listed from a folder is read only if it is in that folder: a link
+                // out of it is refused (a served folder never publishes what it points at).
+                let data: Data
+                if let folder = displayRoot, folder.standardizedFileURL.path == file.deletingLastPathComponent().standardizedFileURL.path {
+                    data = try RegularFile.contents(of: file.path, limit: Self.largestSceneFile, within: folder.path)
+                } else {
+                    data = try RegularFile.contents(of: file.path, limit: Self.largestSceneFile)
+                }
                 addDefinition(id: id, bytes: Array(data), file: display)
             } catch {
                 let problem = Diagnostic(

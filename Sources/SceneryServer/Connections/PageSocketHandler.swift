@@ -60,6 +60,8 @@ final class PageSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        // After the server's close, only the page's answer to it is read.
+        guard !hasSentClose || frame.opcode == .connectionClose else { return }
         switch frame.opcode {
         case .text:
             guard let text = Self.text(of: frame.unmaskedData) else {
@@ -98,8 +100,23 @@ final class PageSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
         promise?.succeed()
     }
 
+    /// A frame the RFC forbids (``ClientFrameCheck``), a message in more fragments or bytes
+    /// than the server takes, or a continuation with no message to continue, is answered
+    /// with a close frame saying so (1002, or 1009 for a message too large); any other
+    /// error ends the connection.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
+        switch error {
+        case let violation as ClientFrameCheck.Violation:
+            close(context, code: .protocolError, reason: violation.reason)
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            close(context, code: .messageTooLarge, reason: "The message is larger than the server takes.")
+        case NIOWebSocketFrameAggregator.Error.tooManyFragments:
+            close(context, code: .protocolError, reason: "The message is in more fragments than the server takes.")
+        case is NIOWebSocketFrameAggregator.Error:
+            close(context, code: .protocolError, reason: "A continuation frame must continue a text or binary message.")
+        default:
+            context.close(promise: nil)
+        }
     }
 
     /// Sends a close frame (once), and ends the connection if the page does not answer it

@@ -56,6 +56,7 @@ struct PageSocketUpgradeChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         guard let inbox = accepted.withLockedValue({ $0 }) else { throw ChannelError.inappropriateOperationForState }
+                        try channel.pipeline.syncOperations.addHandler(ClientFrameCheck())
                         try channel.pipeline.syncOperations.addHandler(
                             NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64, maxAccumulatedFrameSize: maxFrameSize))
                         try channel.pipeline.syncOperations.addHandler(

@@ -21,6 +21,28 @@ enum PageProtocol {
     /// server, or it speaks another version of the protocol).
     static let reloadCloseCode = 4404
 
+    /// The largest message number either end uses: 2^53 − 1, the largest integer a page
+    /// script counts exactly. A page that names a larger one (or a negative one) as the last
+    /// message it applied is refused where the number enters, so no counter can overflow.
+    static let largestSequence = (1 << 53) - 1
+
+    /// The message number a page's socket address names as the last it applied
+    /// (`since=N`): 0 when it names none.
+    ///
+    /// - Throws: ``BadSequence`` when the text is not a whole number from 0 to
+    ///   ``largestSequence``.
+    static func sequence(fromQuery text: Substring?) throws(BadSequence) -> Int {
+        guard let text else { return 0 }
+        guard text.utf8.count <= 16, let number = Int(text), (0...largestSequence).contains(number) else { throw BadSequence() }
+        return number
+    }
+
+    /// A `since` that is not a message number of the page protocol.
+    struct BadSequence: Error, Equatable {
+        /// In words for the page (a close reason: at most 123 bytes).
+        var message: String { "since must be a message number from 0 to 2^53-1; load the page again." }
+    }
+
     /// What a page sends.
     enum ClientMessage: Decodable, Equatable {
         /// The person activated the control with this id. `action` is the action's
@@ -126,6 +148,15 @@ enum PageProtocol {
             switch self {
             case .patch(let sequence, _), .reset(let sequence, _), .tree(let sequence, _), .patches(let sequence, _, _, _): sequence
             default: nil
+            }
+        }
+
+        /// Whether the message is the whole scene (a page that gets it needs nothing sent
+        /// before it).
+        var isWholeScene: Bool {
+            switch self {
+            case .reset, .tree: true
+            default: false
             }
         }
 

@@ -46,18 +46,20 @@ extension SceneryServer {
         guard token.session == id else { throw .otherSession }
         let viewer = self.viewer(of: request)?.id
         guard token.viewer == viewer else { throw .otherViewer }
-        if await pageLimitRefusal(viewer: viewer, address: address, signedIn: nil) != nil { throw .tooManyPages }
         let nonce: ActionKey
         do {
             nonce = try ActionKey(validating: token.nonce)
         } catch {
             throw .token(.malformed)
         }
+        guard case .success(let reservation) = await reservePage(viewer: viewer, address: address) else { throw .tooManyPages }
         do {
             guard try await configuration.actionLedger.claim(nonce) else { throw ResumeRefusal.token(.used) }
         } catch let refusal as ResumeRefusal {
+            await sessions.release(reservation)
             throw refusal
         } catch {
+            await sessions.release(reservation)
             logger.warning("could not record the use of page \(id)'s resume token: \(error)")
             throw .sceneGone("the ledger is unavailable")
         }
@@ -68,6 +70,7 @@ extension SceneryServer {
         do {
             scene = try registry.instantiate(token.scene, for: session.context, host: session.host)
         } catch {
+            await sessions.release(reservation)
             throw .sceneGone(error.description)
         }
         session.host.link(session)
@@ -77,7 +80,7 @@ extension SceneryServer {
         await session.replay(token, on: scene)
         await scene.appear()
         await session.installResumed(scene, baseline: await scene.takeBaseline(), since: since)
-        await sessions.add(session)
+        await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }
         logger.info("resumed page \(id) (\(token.scene)) from its token")
         return session

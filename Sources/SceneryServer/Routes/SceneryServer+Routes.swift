@@ -117,8 +117,11 @@ extension SceneryServer {
     ) async -> Response {
         let signedIn = users.first { $0.id == viewer }
         let address = clientAddress(peer: context.peer, headers: request.headers)
-        if let refusal = await pageLimitRefusal(viewer: viewer, address: address, signedIn: signedIn) {
-            guard format == .viewTree else { return refusal }
+        let reservation: SessionStore.Reservation
+        switch await reservePage(viewer: viewer, address: address) {
+        case .success(let held): reservation = held
+        case .failure(let reached):
+            guard format == .viewTree else { return tooManyPages(reached, signedIn: signedIn) }
             return apiRefusal(
                 "You have as many live scenes of this site open as one person may hold; close some, then try again in a minute.",
                 status: .tooManyRequests)
@@ -145,6 +148,7 @@ extension SceneryServer {
         do {
             scene = try registry.instantiate(sceneID, for: session.context, host: session.host)
         } catch {
+            await sessions.release(reservation)
             let status: HTTPResponse.Status = error.code == .unknownScene ? .notFound : .badRequest
             if format == .viewTree { return apiRefusal(error.description, status: status) }
             return html(
@@ -158,7 +162,7 @@ extension SceneryServer {
         await scene.appear()
         let snapshot = await scene.takeBaseline()
         await session.install(scene, baseline: snapshot)
-        await sessions.add(session)
+        await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }
         if format == .viewTree {
             return apiScene(snapshot.node, scene: scene, session: session.id, visitor: isNewVisitor ? visitor : nil)
@@ -237,19 +241,22 @@ extension SceneryServer {
         return last
     }
 
-    /// The page limits: a viewer (or an address) that holds as many pages as it may gets a
-    /// page that says so instead of a new one.
-    func pageLimitRefusal(viewer: String?, address: String, signedIn: SignInUser?) async -> Response? {
-        let (byViewer, byAddress) = await sessions.openPages(viewer: viewer, address: address)
-        let limit: Int
-        if viewer != nil, byViewer >= configuration.maxPagesPerViewer {
-            limit = configuration.maxPagesPerViewer
-        } else if byAddress >= configuration.maxPagesPerAddress {
-            limit = configuration.maxPagesPerAddress
-        } else {
-            return nil
+    /// The page limits: holds a place for a new page of `viewer` at `address`, checked and
+    /// taken in one step (pages asked for at once cannot all pass the check while their
+    /// scenes start); or the limit the viewer (or the address) has reached, logged.
+    func reservePage(viewer: String?, address: String) async -> Result<SessionStore.Reservation, SessionStore.LimitReached> {
+        let result = await sessions.reserve(
+            viewer: viewer, address: address, maxPerViewer: configuration.maxPagesPerViewer, maxPerAddress: configuration.maxPagesPerAddress)
+        if case .failure(let reached) = result {
+            logger.notice("refused a page for \(viewer.map { "viewer \($0.quoted)" } ?? "a signed-out viewer") at \(address): \(reached.limit) pages open")
         }
-        logger.notice("refused a page for \(viewer.map { "viewer \($0.quoted)" } ?? "a signed-out viewer") at \(address): \(limit) pages open")
+        return result
+    }
+
+    /// The page a viewer (or an address) that holds as many pages as it may gets instead of
+    /// a new one.
+    func tooManyPages(_ reached: SessionStore.LimitReached, signedIn: SignInUser?) -> Response {
+        let limit = reached.limit
         var response = html(
             Pages.problem(
                 title: "Too many open pages",
@@ -445,7 +452,15 @@ extension SceneryServer {
             return nil
         }
         let id = request.uri.queryParameters["session"].map(String.init) ?? ""
-        let since = request.uri.queryParameters["since"].flatMap { Int($0) } ?? 0
+        // Every number a client sends is checked where it enters: a page resumed with a
+        // message number near Int.max would overflow its next message's.
+        let since: Int
+        do {
+            since = try PageProtocol.sequence(fromQuery: request.uri.queryParameters["since"])
+        } catch {
+            logger.notice("refused page \(id.prefix(64)): a since that is no message number")
+            return close(.policyViolation, error.message)
+        }
         // The page says which version of the page protocol it speaks; one from another
         // version of the site is told to load itself again (which brings this server's script).
         let spoken = request.uri.queryParameters["protocol"].map(String.init)

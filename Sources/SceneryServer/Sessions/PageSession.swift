@@ -50,13 +50,20 @@ actor PageSession {
     private var mirror = SceneMirror(keepsTree: false)
     /// Messages to the page: numbered, the recent ones kept for replay.
     private var pageSequence = 0
-    private var recent: [(sequence: Int, text: String)] = []
+    /// Each kept with whether it is the whole scene (a replay may start there) and its
+    /// bytes counted, so what a page keeps for replay is bounded in bytes too.
+    private var recent: [(sequence: Int, text: String, isWholeScene: Bool)] = []
+    private var recentBytes = 0
     /// The open socket, if any.
     private var socket: (any PageSocket)?
     private var connection = 0
     private var detachedSince: ContinuousClock.Instant?
     private let created = ContinuousClock.now
     private var bucket: TokenBucket
+    /// Every other kind of message a page sends has a rate of its own: a resync costs a
+    /// whole scene, so one a second; visibility reports come in bursts as a list scrolls.
+    private var resyncBucket = TokenBucket(rate: 1, capacity: 3)
+    private var reportBucket = TokenBucket(rate: 20, capacity: 120)
     private var refusedInARow = 0
     /// Controls the page activated, run one at a time in order; and where the page wants
     /// its long list's window (the newest move wins), run apart so a slow action never holds
@@ -116,7 +123,7 @@ actor PageSession {
     /// goes to it as message `since + 1` once its socket attaches.
     func installResumed(_ scene: SceneInstance, baseline: SceneSnapshot, since: Int) {
         self.scene = scene
-        pageSequence = max(0, since)
+        pageSequence = min(max(0, since), PageProtocol.largestSequence)
         if !takeIn(baseline, sendingWholeScene: true) { Task { await resetPage() } }
     }
 
@@ -193,19 +200,41 @@ actor PageSession {
     private func send(_ message: PageProtocol.ServerMessage) {
         let text = message.text
         if let sequence = message.sequence {
-            recent.append((sequence, text))
-            if recent.count > configuration.replayedUpdates { recent.removeFirst(recent.count - configuration.replayedUpdates) }
+            keepForReplay(sequence: sequence, text: text, isWholeScene: message.isWholeScene)
         }
         write(text)
     }
 
+    /// Keeps a numbered message for replay: the newest ones, within
+    /// ``SceneryServer/Configuration/replayedUpdates`` messages and
+    /// ``SceneryServer/Configuration/replayedBytes`` bytes. A message of the whole scene
+    /// makes everything before it needless.
+    private func keepForReplay(sequence: Int, text: String, isWholeScene: Bool) {
+        if isWholeScene {
+            recent = []
+            recentBytes = 0
+        }
+        recent.append((sequence, text, isWholeScene))
+        recentBytes += text.utf8.count
+        var dropped = 0
+        while recent.count - dropped > 1,
+            recent.count - dropped > configuration.replayedUpdates || recentBytes > configuration.replayedBytes
+        {
+            recentBytes -= recent[dropped].text.utf8.count
+            dropped += 1
+        }
+        recent.removeFirst(dropped)
+    }
+
     /// Writes a message to the attached socket, if any. A page that does not read has its
-    /// socket let go past ``SceneryServer/Configuration/maxQueuedMessages`` unwritten.
+    /// socket let go past ``SceneryServer/Configuration/maxQueuedMessages`` or
+    /// ``SceneryServer/Configuration/maxQueuedBytes`` unwritten.
     private func write(_ text: String) {
         guard let socket else { return }
-        guard socket.unwritten < configuration.maxQueuedMessages else {
+        guard socket.unwritten < configuration.maxQueuedMessages, socket.unwrittenBytes + text.utf8.count <= configuration.maxQueuedBytes else {
             // The page does not read: close its socket; it reconnects and catches up.
-            logger.notice("page \(id): more than \(configuration.maxQueuedMessages) messages unread; closing its socket")
+            logger.notice(
+                "page \(id): more than \(configuration.maxQueuedMessages) messages or \(configuration.maxQueuedBytes) bytes unread; closing its socket")
             letGoOfSocket()
             detachedSince = .now
             return
@@ -267,7 +296,7 @@ actor PageSession {
         detachedSince = nil
         refusedInARow = 0
         if since < pageSequence {
-            if let first = recent.first, first.sequence <= since + 1, since >= 0 {
+            if let first = recent.first, first.sequence <= since + 1 || first.isWholeScene, since >= 0 {
                 for message in recent where message.sequence > since { write(message.text) }
             } else {
                 Task { await resetPage() }
@@ -325,18 +354,13 @@ actor PageSession {
                 refuse("Too many actions at once; wait a moment.", logged: "event flood", action: action)
                 return
             }
-            if let action, finishedActions.contains(action) {
-                // Sent again (the page did not hear back before its socket went): done already.
-                acknowledge(action)
-                return
-            }
-            if let action, runningAction == action || queuedEvents.contains(where: { $0.action == action }) {
-                return  // sent again while it waits or runs: it is answered when done
-            }
+            if let action, isKnown(action) { return }
             guard await scene?.action(withID: node) != nil else {
                 refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)", action: action)
                 return
             }
+            // Asked again after the wait: a copy sent at once may have been queued meanwhile.
+            if let action, isKnown(action) { return }
             refusedInARow = 0
             guard queuedEvents.count < Self.queuedActions else {
                 refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full", action: action)
@@ -374,10 +398,18 @@ actor PageSession {
             }
             waiting.resume(returning: accept)
         case .resync:
+            guard resyncBucket.take() else {
+                refuse("Too many requests for the whole page; wait a moment.", logged: "resync flood")
+                return
+            }
             await resetPage()
         case .visibility(let node, let fraction):
             guard node.rawValue.utf8.count <= 512, let scene else {
                 refuse("A visibility report names a node of this page.", logged: "visibility report with an overlong node")
+                return
+            }
+            guard reportBucket.take() else {
+                refuse("Too many visibility reports at once; nothing was counted.", logged: "visibility flood")
                 return
             }
             do {
@@ -388,6 +420,17 @@ actor PageSession {
                 refuse("That is not on this page; nothing was counted.", logged: "visibility of \(node.rawValue.quoted): \(error.message)")
             }
         }
+    }
+
+    /// Whether the session has this action already: finished (the page did not hear back
+    /// before its socket went; it is answered again), or waiting or running (it is answered
+    /// when done). A copy of an action is never queued beside it.
+    private func isKnown(_ action: ActionKey) -> Bool {
+        if finishedActions.contains(action) {
+            acknowledge(action)
+            return true
+        }
+        return runningAction == action || queuedEvents.contains(where: { $0.action == action })
     }
 
     /// Counts impressions at the scene's next deadline (one timer at a time, the earliest).
@@ -460,32 +503,38 @@ actor PageSession {
     /// The next event the page asked for, or `nil` (and no task running events) when none
     /// waits. Events run one after another in order, apart from the socket, so that a
     /// confirmation's answer can arrive while an event waits for it.
+    ///
+    /// The event counts as running from the moment it leaves the queue: a copy of its action
+    /// that arrives before ``run(_:action:)`` starts finds it running, not gone.
     private func nextQueuedEvent() -> (NodeID, ActionKey?)? {
         guard !queuedEvents.isEmpty, !hasEnded else {
             isRunningEvents = false
             return nil
         }
-        return queuedEvents.removeFirst()
+        let next = queuedEvents.removeFirst()
+        runningAction = next.action
+        return next
     }
 
     /// Runs an event the page asked for, against the page's current tree, with its action
     /// key bound (a store records it with the action's writes); then tells the page it is
     /// done, with a resume token that includes what the event changed.
     private func run(_ node: NodeID, action key: ActionKey?) async {
-        runningAction = key
         defer { runningAction = nil }
         guard let scene, !hasEnded, let action = await scene.action(withID: node) else {
             refuse("That control is no longer on this page.", logged: "control '\(node)' gone before it ran", action: key)
             return
         }
-        if let key, isResumed, await hasApplied(key) {
+        // The ledger knows the key as this viewer's: another viewer's page may have used it.
+        let recorded = key?.scoped(toViewer: viewer, visitor: anonymousID)
+        if let key, let recorded, isResumed, await hasApplied(recorded) {
             // The server that went away applied it before the page heard back.
             logger.info("page \(id): action \(key) was applied before the page resumed here; not applied again")
             acknowledge(key)
             return
         }
         let event = action.event
-        await ActionKey.$current.withValue(key) { await scene.send(event) }
+        await ActionKey.$current.withValue(recorded) { await scene.send(event) }
         let moved = remember(event)
         if let key {
             acknowledge(key)

@@ -12,6 +12,9 @@ protocol PageSocket: Sendable {
     /// Messages sent and not yet written to the connection: a page that does not read
     /// makes it grow, and its session lets the socket go past a limit.
     var unwritten: Int { get }
+    /// The bytes of the messages sent and not yet written (a page that asks for the whole
+    /// scene and reads nothing grows it fastest).
+    var unwrittenBytes: Int { get }
     /// Closes the socket normally: a newer socket took over, or the page read too slowly.
     /// The page reconnects and catches up.
     func close()
@@ -24,17 +27,24 @@ protocol PageSocket: Sendable {
 final class ChannelPageSocket: PageSocket {
     let channel: any Channel
     private let pending = Atomic<Int>(0)
+    private let pendingBytes = Atomic<Int>(0)
 
     init(channel: any Channel) {
         self.channel = channel
     }
 
     var unwritten: Int { pending.load(ordering: .relaxed) }
+    var unwrittenBytes: Int { pendingBytes.load(ordering: .relaxed) }
 
     func send(_ text: String) {
+        let bytes = text.utf8.count
         pending.add(1, ordering: .relaxed)
+        pendingBytes.add(bytes, ordering: .relaxed)
         let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))
-        channel.writeAndFlush(frame).whenComplete { _ in self.pending.subtract(1, ordering: .relaxed) }
+        channel.writeAndFlush(frame).whenComplete { _ in
+            self.pending.subtract(1, ordering: .relaxed)
+            self.pendingBytes.subtract(bytes, ordering: .relaxed)
+        }
     }
 
     func close() {

@@ -4,6 +4,42 @@ import Scenery
 /// The open pages, by session id; ends those whose socket is gone for too long.
 actor SessionStore {
     private var sessions: [String: PageSession] = [:]
+    /// Places held for pages being made (their scene starts across awaits): counted
+    /// against the limits with the open pages, so pages asked for at once cannot all pass.
+    private var reservations: [Int: (viewer: String?, address: String)] = [:]
+    private var nextReservation = 0
+
+    /// A place held for one page being made, until it is added or released.
+    struct Reservation: Sendable {
+        fileprivate let number: Int
+    }
+
+    /// The limit a new page would pass: the most pages one viewer, or one address, may hold.
+    struct LimitReached: Error, Equatable {
+        let limit: Int
+    }
+
+    /// Holds a place for a new page of `viewer` (none when signed out) at `address`, if
+    /// that stays within the limits, in one step with the check.
+    func reserve(viewer: String?, address: String, maxPerViewer: Int, maxPerAddress: Int) -> Result<Reservation, LimitReached> {
+        let (byViewer, byAddress) = openPages(viewer: viewer, address: address)
+        if viewer != nil, byViewer >= maxPerViewer { return .failure(LimitReached(limit: maxPerViewer)) }
+        if byAddress >= maxPerAddress { return .failure(LimitReached(limit: maxPerAddress)) }
+        nextReservation += 1
+        reservations[nextReservation] = (viewer, address)
+        return .success(Reservation(number: nextReservation))
+    }
+
+    /// Gives a place back: the page it was held for was not made.
+    func release(_ reservation: Reservation) {
+        reservations[reservation.number] = nil
+    }
+
+    /// Adds a page in the place held for it.
+    func add(_ session: PageSession, in reservation: Reservation) {
+        reservations[reservation.number] = nil
+        add(session)
+    }
 
     func add(_ session: PageSession) {
         sessions[session.id] = session
@@ -17,13 +53,14 @@ actor SessionStore {
 
     var count: Int { sessions.count }
 
-    /// How many open pages belong to `viewer` (none when signed out) and to `address`.
+    /// How many open pages (and places held for pages) belong to `viewer` (none when
+    /// signed out) and to `address`.
     func openPages(viewer: String?, address: String) -> (byViewer: Int, byAddress: Int) {
         var byViewer = 0
         var byAddress = 0
-        for session in sessions.values {
-            if let viewer, session.viewer == viewer { byViewer += 1 }
-            if session.address == address { byAddress += 1 }
+        for page in sessions.values.map({ ($0.viewer, $0.address) }) + reservations.values.map({ ($0.viewer, $0.address) }) {
+            if let viewer, page.0 == viewer { byViewer += 1 }
+            if page.1 == address { byAddress += 1 }
         }
         return (byViewer, byAddress)
     }

@@ -29,11 +29,21 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(name: .customLong("arg"), help: ArgumentHelp("A scene argument as name=value; repeat for several.", valueName: "name=value"))
     var arguments: [String] = []
 
+    @Option(help: "Seconds the server may take to answer in full (a socket that hears nothing for twice as long is taken as lost).")
+    var timeout: Int = 30
+
     @OptionGroup var width: WidthOption
+
+    /// How many times in a row the client opens a scene again (the server closed its socket
+    /// saying to, or navigated) with nothing typed in between, before it gives up.
+    static let largestReopensInARow = 5
 
     func validate() throws {
         for pair in arguments where !pair.contains("=") || pair.hasPrefix("=") {
             throw ValidationError("--arg \(pair.quoted) must have the form name=value, for example --arg user=1.")
+        }
+        guard (1...3_600).contains(timeout) else {
+            throw ValidationError("--timeout \(timeout) must be from 1 to 3600 seconds.")
         }
         guard let url = URL(string: server), url.scheme == "http", url.host() != nil else {
             throw ValidationError("\(server.quoted) is not a server address; give the one 'scenery serve' prints, such as http://127.0.0.1:8080.")
@@ -50,6 +60,7 @@ struct ConnectCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             var client = try LiveSceneClient(server: URL(string: server)!)
+            client.timeout = .seconds(timeout)
             if let viewer { try client.signIn(as: viewer) }
             var query = URLComponents()
             query.queryItems = arguments.map { pair in
@@ -72,18 +83,31 @@ struct ConnectCommand: AsyncParsableCommand {
             defer { typing.cancel() }
             var iterator = inputs.makeAsyncIterator()
             var generation = 0
-            while let next = try await show(path, client: &client, generation: generation, feed: feed, inputs: &iterator) {
+            var reopensInARow = 0
+            while case (let next?, let typed) = try await show(path, client: &client, generation: generation, feed: feed, inputs: &iterator) {
+                // A server that closes every socket saying "open it again" (or navigates
+                // forever) is not followed for ever, nor at once.
+                reopensInARow = typed ? 0 : reopensInARow + 1
+                guard reopensInARow <= Self.largestReopensInARow else {
+                    throw CommandFailure(
+                        "The server at \(client.origin) sent this client to another scene, or had it open the scene again, \(reopensInARow) times in a row with nothing typed; stopping. Is the server restarting? Try again in a minute.",
+                        code: .sceneryError)
+                }
+                if reopensInARow > 1 { try await Task.sleep(for: .milliseconds(250 << min(reopensInARow - 2, 4))) }
                 path = next
                 generation += 1
             }
         }
     }
 
-    /// Shows one scene until the person quits (`nil`) or the server navigates (the next path).
+    /// Shows one scene until the person quits (`nil`) or the server navigates or closes the
+    /// socket saying to open the scene again (the next path); and whether the person typed
+    /// a command meanwhile.
     private func show(
         _ path: String, client: inout LiveSceneClient, generation: Int, feed: AsyncStream<Input>.Continuation,
         inputs: inout AsyncStream<Input>.Iterator
-    ) async throws -> String? {
+    ) async throws -> (next: String?, typed: Bool) {
+        var typed = false
         let opened = try client.open(path)
         var tree = PatchableTree(opened.document.root)
         var sequence = opened.sequence
@@ -100,9 +124,10 @@ struct ConnectCommand: AsyncParsableCommand {
             if case .message(_, let from) = next, from != generation { continue }  // a scene shown before
             switch next {
             case .line(nil):
-                return nil
+                return (nil, typed)
             case .line(let text?):
                 let command = text.trimmingCharacters(in: .whitespaces)
+                typed = typed || !command.isEmpty
                 if let asked = question {
                     question = nil
                     let accept = ["y", "yes"].contains(command.lowercased())
@@ -111,7 +136,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 }
                 switch command {
                 case "": continue
-                case "quit", "q", "exit": return nil
+                case "quit", "q", "exit": return (nil, typed)
                 case "show": printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
                 default:
                     guard let action = InteractCommand.action(for: command, in: tree.root.actions) else {
@@ -123,7 +148,7 @@ struct ConnectCommand: AsyncParsableCommand {
             case .message(.closed(let code, let reason), _):
                 if code == 4404 {
                     Output.line("· \(TerminalText.sanitized(reason)) Opening it again.")
-                    return path
+                    return (path, typed)
                 }
                 throw CommandFailure("The server closed the scene's socket\(reason.isEmpty ? "" : ": \(TerminalText.sanitized(reason))").", code: .sceneryError)
             case .message(.text(let text), _):
@@ -166,7 +191,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 case "navigate":
                     guard let url = message["url"]?.stringValue, url.hasPrefix("/scenes/") else { continue }
                     Output.line("→ \(TerminalText.sanitized(url))")
-                    return url
+                    return (url, typed)
                 case "refused":
                     Output.line("· refused: \(TerminalText.sanitized(message["message"]?.stringValue ?? ""))")
                 case "errors":
@@ -176,7 +201,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 }
             }
         }
-        return nil
+        return (nil, typed)
     }
 
     /// A printed module is on screen: the server counts its impression (and an experiment's

@@ -8,6 +8,10 @@ import Scenery
 struct LiveSceneClient: Sendable {
     let host: String
     let port: Int
+    /// How long the server may take to answer a request or a socket's handshake in full,
+    /// and to finish a message it started; a socket that hears nothing (not even a ping)
+    /// for twice as long is taken as lost.
+    var timeout: Duration = .seconds(30)
     /// The `Cookie` header: the signed-in viewer (and the visitor id the server set).
     private(set) var cookies: [String: String] = [:]
 
@@ -38,8 +42,9 @@ struct LiveSceneClient: Sendable {
         }
         guard socket.write(Array(request.utf8)) else { throw lost }
         var received: [UInt8] = []
+        let deadline = ContinuousClock.now + timeout
         while received.count < 64 * 1024 * 1024 {
-            let bytes = socket.read()
+            guard let bytes = socket.read(before: deadline) else { throw tooSlow }
             if bytes.isEmpty { break }
             received += bytes
         }
@@ -47,6 +52,12 @@ struct LiveSceneClient: Sendable {
         var body = rest
         if let length = headers["content-length"]?.first.flatMap(Int.init), length <= body.count { body = Array(body.prefix(length)) }
         return (status, headers, Data(body))
+    }
+
+    private var tooSlow: CommandFailure {
+        CommandFailure(
+            "The server at \(origin) did not answer in full within \(timeout.components.seconds) s; is it 'scenery serve', and is it overloaded? Try again, or give a longer --timeout.",
+            code: .sceneryError)
     }
 
     private var lost: CommandFailure {
@@ -83,8 +94,11 @@ struct LiveSceneClient: Sendable {
         keepCookies(from: response.headers)
         let message = try? JSONDecoder().decode(JSONValue.self, from: response.body)
         guard response.status == 200 else {
+            // The server's words go to a terminal: never its escape sequences.
             throw CommandFailure(
-                message?["message"]?.stringValue ?? "The server at \(origin) answered \(response.status) for \(path.quoted).", code: .sceneryError)
+                message?["message"]?.stringValue.map { TerminalText.sanitized(String($0.prefix(1_000))) }
+                    ?? "The server at \(origin) answered \(response.status) for \(TerminalText.sanitized(path).quoted).",
+                code: .sceneryError)
         }
         guard let session = message?["session"]?.stringValue, let sequence = message?["sequence"]?.intValue,
             let document = try? JSONDecoder().decode(ViewTreeDocument.self, from: response.body)
@@ -108,8 +122,12 @@ struct LiveSceneClient: Sendable {
         if !cookies.isEmpty { request += "Cookie: \(cookieHeader)\r\n" }
         guard socket.write(Array((request + "\r\n").utf8)) else { throw lost }
         var received: [UInt8] = []
+        let deadline = ContinuousClock.now + timeout
         while true {
-            let bytes = socket.read()
+            guard let bytes = socket.read(before: deadline) else {
+                socket.close()
+                throw tooSlow
+            }
             guard !bytes.isEmpty else { throw lost }
             received += bytes
             if let (status, headers, rest) = Self.head(of: received) {
@@ -124,7 +142,7 @@ struct LiveSceneClient: Sendable {
                         "The server at \(origin) answered the scene's socket without the proof a WebSocket server gives (Sec-WebSocket-Accept); is something between you and the server rewriting the connection?",
                         code: .sceneryError)
                 }
-                return WebSocketClient(socket: socket, buffered: rest)
+                return WebSocketClient(socket: socket, buffered: rest, timeout: timeout)
             }
             if received.count > 64 * 1024 { throw lost }
         }
@@ -158,20 +176,35 @@ final class WebSocketClient: Sendable {
         case closed(code: Int?, reason: String)
     }
 
-    init(socket: PlainSocket, buffered: [UInt8]) {
+    /// The largest message the client takes from a server, in bytes (a frame, or the
+    /// fragments of one message together).
+    static let largestMessage = 16 * 1024 * 1024
+
+    init(socket: PlainSocket, buffered: [UInt8], timeout: Duration) {
         self.socket = socket
         let (stream, continuation) = AsyncStream.makeStream(of: Message.self)
         messages = stream
         Thread.detachNewThread {
-            var reader = FrameReader(buffer: buffered)
+            var reader = FrameReader(buffer: buffered, largestFrame: Self.largestMessage, timeout: timeout)
             var fragments: [UInt8] = []
             while true {
-                guard let frame = reader.next(reading: socket) else {
-                    continuation.yield(.closed(code: nil, reason: "The connection was lost."))
-                    break
+                let frame: FrameReader.Frame
+                switch reader.next(reading: socket) {
+                case .success(let next): frame = next
+                case .failure(let failure):
+                    continuation.yield(.closed(code: nil, reason: failure.reason))
+                    socket.close()
+                    continuation.finish()
+                    return
                 }
                 switch frame.opcode {
                 case 0x1, 0x0:
+                    guard fragments.count + frame.payload.count <= Self.largestMessage else {
+                        continuation.yield(.closed(code: nil, reason: FrameReader.Failure.tooLarge(UInt64(fragments.count + frame.payload.count)).reason))
+                        socket.close()
+                        continuation.finish()
+                        return
+                    }
                     fragments += frame.payload
                     if frame.isFinal {
                         continuation.yield(.text(String(decoding: fragments, as: UTF8.self)))
@@ -223,7 +256,8 @@ final class WebSocketClient: Sendable {
     }
 }
 
-/// Server frames from a byte stream: unmasked, any length the server sends (up to 16 MB).
+/// Server frames from a byte stream: unmasked, at most ``largestFrame`` bytes each (a
+/// frame that declares more is refused from its header, before any of it is kept).
 private struct FrameReader {
     struct Frame {
         var isFinal: Bool
@@ -231,34 +265,63 @@ private struct FrameReader {
         var payload: [UInt8]
     }
 
-    var buffer: [UInt8]
+    /// Why no frame came.
+    enum Failure: Error {
+        case ended
+        case tooLarge(UInt64)
+        case tooSlow(Duration)
 
-    /// The next frame, reading as needed; `nil` when the connection ends or breaks the rules.
-    mutating func next(reading socket: PlainSocket) -> Frame? {
+        var reason: String {
+            switch self {
+            case .ended: "The connection was lost."
+            case .tooLarge(let bytes): "The server sent a message of \(bytes) bytes, more than the \(WebSocketClient.largestMessage) this client takes."
+            case .tooSlow(let time): "The server sent nothing for \(time.components.seconds) s, or too slowly; the connection is taken as lost."
+            }
+        }
+    }
+
+    var buffer: [UInt8]
+    let largestFrame: Int
+    /// How long a frame may take to arrive once started; silence (no frame, not even the
+    /// server's ping) is allowed twice as long.
+    let timeout: Duration
+
+    /// The next frame, reading as needed.
+    mutating func next(reading socket: PlainSocket) -> Result<Frame, Failure> {
+        var deadline = ContinuousClock.now + (buffer.isEmpty ? timeout * 2 : timeout)
         while true {
-            if let frame = take() { return frame.payload.count > 16 * 1024 * 1024 ? nil : frame }
-            let bytes = socket.read()
-            if bytes.isEmpty { return nil }
+            switch take() {
+            case .success(let frame?): return .success(frame)
+            case .failure(let failure): return .failure(failure)
+            case .success(nil): break
+            }
+            guard let bytes = socket.read(before: deadline) else { return .failure(.tooSlow(buffer.isEmpty ? timeout * 2 : timeout)) }
+            if bytes.isEmpty { return .failure(.ended) }
+            if buffer.isEmpty { deadline = min(deadline, ContinuousClock.now + timeout) }  // a frame started
             buffer += bytes
         }
     }
 
-    private mutating func take() -> Frame? {
-        guard buffer.count >= 2 else { return nil }
-        var length = Int(buffer[1] & 0x7F)
+    /// The frame at the start of the buffer: `nil` until all of it is there, a failure as
+    /// soon as its header declares more than ``largestFrame`` bytes.
+    private mutating func take() -> Result<Frame?, Failure> {
+        guard buffer.count >= 2 else { return .success(nil) }
+        var length = UInt64(buffer[1] & 0x7F)
         var offset = 2
         if length == 126 {
-            guard buffer.count >= 4 else { return nil }
-            length = Int(buffer[2]) << 8 | Int(buffer[3])
+            guard buffer.count >= 4 else { return .success(nil) }
+            length = UInt64(buffer[2]) << 8 | UInt64(buffer[3])
             offset = 4
         } else if length == 127 {
-            guard buffer.count >= 10 else { return nil }
-            length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+            guard buffer.count >= 10 else { return .success(nil) }
+            length = buffer[2..<10].reduce(0) { $0 << 8 | UInt64($1) }
             offset = 10
         }
-        guard length >= 0, buffer.count >= offset + length else { return nil }
-        let frame = Frame(isFinal: buffer[0] & 0x80 != 0, opcode: buffer[0] & 0x0F, payload: Array(buffer[offset..<offset + length]))
-        buffer.removeFirst(offset + length)
-        return frame
+        guard length <= UInt64(largestFrame) else { return .failure(.tooLarge(length)) }
+        let end = offset + Int(length)
+        guard buffer.count >= end else { return .success(nil) }
+        let frame = Frame(isFinal: buffer[0] & 0x80 != 0, opcode: buffer[0] & 0x0F, payload: Array(buffer[offset..<end]))
+        buffer.removeFirst(end)
+        return .success(frame)
     }
 }

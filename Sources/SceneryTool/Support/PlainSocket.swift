@@ -90,6 +90,22 @@ final class PlainSocket: @unchecked Sendable {
         return true
     }
 
+    /// Up to `count` bytes, waiting for at least one until `deadline`: empty at the end of
+    /// the connection, `nil` when the deadline passed first (a server that never answers,
+    /// or sends a byte now and then, holds no one past it).
+    func read(upTo count: Int = 64 * 1024, before deadline: ContinuousClock.Instant) -> [UInt8]? {
+        while true {
+            let left = deadline - .now
+            guard left > .zero else { return nil }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let ready = poll(&poller, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            if ready == 0 { continue }  // the deadline is checked again
+            return read(upTo: count)
+        }
+    }
+
     /// Up to `count` bytes, waiting for at least one; empty at the end of the connection.
     func read(upTo count: Int = 64 * 1024) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)

@@ -38,6 +38,49 @@ final class RawConnection: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Sends bytes as they are.
+    func send(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// One WebSocket frame as a client would write it (masked unless told otherwise), or as
+    /// one that breaks the rules would. The payload is shorter than 126 bytes.
+    static func frame(opcode: UInt8, fin: Bool = true, reserved: UInt8 = 0, masked: Bool = true, payload: [UInt8]) -> [UInt8] {
+        precondition(payload.count < 126)
+        var bytes: [UInt8] = [(fin ? 0x80 : 0) | (reserved << 4) | opcode, (masked ? 0x80 : 0) | UInt8(payload.count)]
+        guard masked else { return bytes + payload }
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        bytes += mask
+        bytes += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        return bytes
+    }
+
+    /// Every byte the server sends until it closes the connection (or `safety` passes).
+    func readBytesUntilClosed(safety: Duration = .seconds(30)) async -> (bytes: [UInt8], closed: Bool) {
+        let descriptor = self.descriptor
+        let milliseconds = Int32(safety.components.seconds * 1000)
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var received: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                var closed = false
+                let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+                while Date() < deadline {
+                    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&poller, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+                    guard ready > 0 else { continue }
+                    let count = recv(descriptor, &buffer, buffer.count, 0)
+                    if count <= 0 {
+                        closed = true
+                        break
+                    }
+                    received += buffer[..<count]
+                }
+                continuation.resume(returning: (received, closed))
+            }
+        }
+    }
+
     /// Everything the server sends until it closes the connection. `safety` only keeps a
     /// broken server from hanging the suite; `closed` says whether the server closed it.
     func readUntilClosed(safety: Duration = .seconds(30)) async -> (text: String, closed: Bool) {

@@ -103,4 +103,24 @@ import Testing
         }
         #expect(problems.count == 4)
     }
+
+    @Test func aLinkOutOfTheSceneFolderIsNotReadButALinkWithinItIs() throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "scenery-links-\(UUID().uuidString)")
+        let directory = root.appending(path: "Scenes")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let scene = #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Secret" } } ] }"#
+        try Data(scene.utf8).write(to: root.appending(path: "outside.json"))
+        try Data(scene.utf8).write(to: directory.appending(path: "inside.json"))
+        try FileManager.default.createSymbolicLink(atPath: directory.appending(path: "out.json").path, withDestinationPath: "../outside.json")
+        try FileManager.default.createSymbolicLink(atPath: directory.appending(path: "alias.json").path, withDestinationPath: "inside.json")
+        var registry = SceneRegistry()
+        _ = try registry.loadScenes(in: directory)
+        let refused = registry.diagnostics(for: "out")
+        #expect(refused.count == 1 && refused.first?.severity == .error)
+        #expect(refused.first?.message.contains("a link to a file outside its folder") == true, "\(refused)")
+        #expect(registry.source(of: "out") == nil, "nothing of the linked file is kept to publish")
+        #expect(registry.diagnostics(for: "alias").isEmpty, "a link within the folder reads as the file it names")
+        #expect(registry.source(of: "alias") == scene)
+    }
 }
