@@ -37,9 +37,12 @@ struct CommandRunner {
     ///
     /// With `unprivileged`, the command runs as the user `nobody` when the tests run as
     /// root (for whom no file is read-only), so that file permissions apply to it.
+    ///
+    /// With `keepingInputOpen`, standard input is a pipe that stays open (a person at a
+    /// terminal who types nothing) until the command ends, instead of `input`.
     func run(
         _ arguments: [String], input: String = "", environment extra: [String: String] = [:], in workingDirectory: URL? = nil,
-        standardOutput: String? = nil, unprivileged: Bool = false, executable: URL? = nil
+        standardOutput: String? = nil, unprivileged: Bool = false, executable: URL? = nil, keepingInputOpen: Bool = false
     ) async throws -> Result {
         let process = Process()
         if unprivileged, getuid() == 0 {
@@ -67,7 +70,9 @@ struct CommandRunner {
                 return handle
             } ?? FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        let openInput = keepingInputOpen ? Pipe() : nil
+        process.standardInput = try openInput ?? FileHandle(forReadingFrom: inURL)
+        defer { try? openInput?.fileHandleForWriting.close() }
         let finished = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in finished.continuation.finish() }
         try process.run()
