@@ -28,10 +28,12 @@ final class HostileServer: Sendable {
 
         /// Accepts the WebSocket upgrade (with the proof the client checks).
         func upgrade() {
-            let key = head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }?
+            let key =
+                head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }?
                 .dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) ?? ""
             send(
-                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(WebSocketAccept.value(for: key))\r\n\r\n")
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(WebSocketAccept.value(for: key))\r\n\r\n"
+            )
         }
 
         /// Waits until the client closes the connection (or a minute passes).
