@@ -44,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How many pages one client address may hold open at once (more are refused with 429).")
     var maxPagesPerAddress = SceneryServer.Configuration().maxPagesPerAddress
 
+    @Option(help: "How many new signed-out visitor ids (the people an experiment counts) one client address is given an hour.")
+    var newVisitorsPerAddressPerHour = SceneryServer.Configuration().newVisitorsPerAddressPerHour
+
     @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
@@ -82,6 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for (name, value) in [("--max-pages-per-viewer", maxPagesPerViewer), ("--max-pages-per-address", maxPagesPerAddress)] where value < 1 {
             throw ValidationError("'\(name) \(value)' must be at least 1: it is how many pages may be open at once.")
+        }
+        guard newVisitorsPerAddressPerHour >= 0 else {
+            throw ValidationError("'--new-visitors-per-address-per-hour \(newVisitorsPerAddressPerHour)' must be 0 or more (0: signed-out visitors take part in no experiment).")
         }
         for proxy in trustedProxies where !SceneryServer.Configuration.isIPAddress(proxy) {
             throw ValidationError(
@@ -127,6 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.enablesPreview = preview
             configuration.maxPagesPerViewer = maxPagesPerViewer
             configuration.maxPagesPerAddress = maxPagesPerAddress
+            configuration.newVisitorsPerAddressPerHour = newVisitorsPerAddressPerHour
             configuration.trustedProxies = Set(trustedProxies)
             // Actions and resume tokens are recorded in the database every server shares.
             configuration.actionLedger = session.store

@@ -32,6 +32,7 @@ public final class SceneryServer: Sendable {
     public let users: [SignInUser]
     let sessions = SessionStore()
     let cookies: SignedCookie
+    let visitors: VisitorIssuer
     let renderer: HTMLRenderer
     let logger: Logger
     private let state: Mutex<LibraryState>
@@ -46,6 +47,7 @@ public final class SceneryServer: Sendable {
         self.configuration = configuration
         self.users = users
         cookies = SignedCookie(secret: configuration.cookieSecret)
+        visitors = VisitorIssuer(secret: configuration.cookieSecret, newPerAddressPerHour: configuration.newVisitorsPerAddressPerHour)
         // The page sends a control's node id only; the event stays on the server.
         renderer = HTMLRenderer(showsModuleLabels: configuration.showsModuleLabels, carriesEvents: false)
         self.logger = logger ?? Logger(label: "scenery.server")

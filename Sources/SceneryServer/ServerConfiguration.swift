@@ -54,6 +54,10 @@ extension SceneryServer {
         /// Messages queued for a page that is not reading; past this the socket is closed
         /// (the page reconnects and resynchronises), so a slow client cannot grow memory.
         public var maxQueuedMessages = 256
+        /// How many new signed-out visitor ids (the unit an experiment counts) one address
+        /// is given an hour; past it a visitor from there takes part in no experiment, so a
+        /// client that throws its cookie away is not counted as many people.
+        public var newVisitorsPerAddressPerHour = 60
         /// Bytes queued for a page that is not reading; past this its socket is closed too,
         /// so a page that asks for the whole scene and reads nothing grows no memory.
         public var maxQueuedBytes = 512 * 1024

@@ -90,6 +90,20 @@ import Testing
         #expect(broken.output.contains("warning: sample ratio mismatch (χ² = 16.00, 1 degree of freedom, p = 6.3e-05 < 0.001)"), "\(broken.output)")
     }
 
+    @Test func experimentAndArmNamesFromALogReachTheTerminalWithoutTheirEscapeSequences() async throws {
+        defer { cli.cleanUp() }
+        let experiment = #"evil\u001b]0;retitled\u0007\u001b[2J"#
+        let arm = #"arm\u001b[31m\u009b1m"#
+        let line =
+            #"{"arm":"\#(arm)","experiment":"\#(experiment)","kind":"assignment","scene":"user-profile","time":"2026-11-24T21:40:00Z","unit":"1","variant":"default"}"#
+        let path = cli.directory.appending(path: "escapes.jsonl")
+        try Data((line + "\n").utf8).write(to: path)
+        let report = try await cli.run(["experiments", "report", "--log", path.path])
+        #expect(report.status == 0, "\(report.error)")
+        #expect(report.output.contains("evil"), "\(report.output)")
+        #expect(!report.output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(report.output.debugDescription)")
+    }
+
     @Test func aLogLineThatIsNotARecordIsAnErrorAtItsLine() async throws {
         defer { cli.cleanUp() }
         let path = cli.directory.appending(path: "bad.jsonl").path

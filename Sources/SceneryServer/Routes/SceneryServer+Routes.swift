@@ -138,7 +138,7 @@ extension SceneryServer {
                 arguments[name] = nil
             }
         }
-        let (visitor, isNewVisitor) = viewer == nil ? visitorID(of: request) : (nil, false)
+        let (visitor, newVisitorCookie) = viewer == nil ? visitorID(of: request, address: address) : (nil, nil)
         let registry = self.registry
         let session = PageSession(
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
@@ -165,7 +165,7 @@ extension SceneryServer {
         await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }
         if format == .viewTree {
-            return apiScene(snapshot.node, scene: scene, session: session.id, visitor: isNewVisitor ? visitor : nil)
+            return apiScene(snapshot.node, scene: scene, session: session.id, visitorCookie: newVisitorCookie)
         }
         let title = registry.title(of: sceneID) ?? sceneID
         let page = Pages.scene(
@@ -173,8 +173,8 @@ extension SceneryServer {
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
             modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken())
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
-        if isNewVisitor, let visitor {
-            response.setCookie(Self.visitorCookie(visitor))
+        if let newVisitorCookie {
+            response.setCookie(Self.visitorCookie(newVisitorCookie))
         }
         return response
     }
@@ -186,7 +186,7 @@ extension SceneryServer {
     /// {"type":"tree","session":"…","protocol":1,"sequence":0,"format":"scenery.view-tree","version":1,
     ///  "scene":"user-profile","variant":"default","root":{…}}
     /// ```
-    func apiScene(_ tree: ViewNode, scene: SceneInstance, session: String, visitor: String?) -> Response {
+    func apiScene(_ tree: ViewNode, scene: SceneInstance, session: String, visitorCookie: String?) -> Response {
         let message = PageProtocol.ServerMessage.tree(
             sequence: 0, document: ViewTreeDocument(scene: scene.sceneID, variant: scene.variant, root: tree))
         var fields: [String: JSONValue] = [:]
@@ -196,8 +196,8 @@ extension SceneryServer {
         var response = Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(fields).compactJSON)))
-        if let visitor {
-            response.setCookie(Self.visitorCookie(visitor))
+        if let visitorCookie {
+            response.setCookie(Self.visitorCookie(visitorCookie))
         }
         return response
     }
@@ -215,21 +215,23 @@ extension SceneryServer {
     /// The cookie that keeps a signed-out visitor's anonymous id, for experiments.
     static let visitorCookieName = "scenery-visitor"
 
-    /// The cookie that keeps a new visitor's anonymous id for a year.
-    static func visitorCookie(_ visitor: String) -> Cookie {
-        Cookie(name: visitorCookieName, value: visitor, maxAge: 365 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax)
+    /// The cookie that keeps a new visitor's anonymous id (signed by the server) for a year.
+    static func visitorCookie(_ value: String) -> Cookie {
+        Cookie(name: visitorCookieName, value: value, maxAge: Int(VisitorIssuer.lifetime), path: "/", httpOnly: true, sameSite: .lax)
     }
 
-    /// A signed-out visitor's anonymous id: the cookie's, when it holds a well-formed one
-    /// (it is no secret: choosing another only moves the visitor to another arm), else a
-    /// new random one to set.
-    func visitorID(of request: Request) -> (id: String, isNew: Bool) {
-        if let value = request.cookies[Self.visitorCookieName]?.value, (8...64).contains(value.utf8.count),
-            value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D })
-        {
-            return (value, false)
+    /// A signed-out visitor's anonymous id: the one its cookie holds when the site signed
+    /// it; else a new one the server issues, with the cookie to set; else (the address had
+    /// as many new ids this hour as it may) none: the visitor takes part in no experiment.
+    func visitorID(of request: Request, address: String) -> (id: String?, newCookie: String?) {
+        if let value = request.cookies[Self.visitorCookieName]?.value, let id = visitors.id(fromCookie: value) {
+            return (id, nil)
         }
-        return (UUID().uuidString.lowercased(), true)
+        guard let issued = visitors.issue(to: address) else {
+            logger.notice("issued no visitor id to \(address): it had as many new ones this hour as it may")
+            return (nil, nil)
+        }
+        return (issued.id, issued.cookie)
     }
 
     /// The address a request counts against for the page limits: the peer's, or, from a

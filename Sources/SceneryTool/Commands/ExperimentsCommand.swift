@@ -90,13 +90,15 @@ struct ExperimentsCommand: AsyncParsableCommand {
             for name in names {
                 let tally = tallies.first { $0.experiment == name } ?? ExperimentTally(experiment: name)
                 let entry = declared.first { $0.experiment.name == name }
-                text += "\(name)" + (entry.map { " (\($0.scenes.joined(separator: ", ")))" } ?? " (in no scene file now)") + "\n"
+                // Names come from a table or a log anyone could have written: never their
+                // escape sequences on the terminal.
+                text += TerminalText.sanitized(name) + (entry.map { " (\(TerminalText.sanitized($0.scenes.joined(separator: ", "))))" } ?? " (in no scene file now)") + "\n"
                 let arms: [(arm: String, weight: Double?)] =
                     entry?.experiment.arms.map { ($0.name, $0.weight) }
                     ?? Set(tally.assigned.keys).union(tally.exposed.keys).sorted().map { ($0, nil) }
                 let totalAssigned = tally.assigned.values.reduce(0, +)
                 let totalWeight = arms.compactMap(\.weight).reduce(0, +)
-                let width = max(3, arms.map(\.arm.count).max() ?? 3)
+                let width = max(3, arms.map { TerminalText.sanitized($0.arm).count }.max() ?? 3)
                 text += "  " + "arm".padding(toLength: width, withPad: " ", startingAt: 0) + "  weight  assigned   share  expected  exposed  exposed/assigned\n"
                 for (arm, weight) in arms {
                     let assigned = tally.assigned[arm, default: 0]
@@ -105,7 +107,7 @@ struct ExperimentsCommand: AsyncParsableCommand {
                     let expected = weight.map { totalWeight > 0 ? percent($0 / totalWeight) : "–" } ?? "–"
                     let rate = assigned > 0 ? percent(Double(exposed) / Double(assigned)) : "–"
                     text +=
-                        "  " + arm.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + pad(weight.map(number) ?? "?", 6) + "  "
+                        "  " + TerminalText.sanitized(arm).padding(toLength: width, withPad: " ", startingAt: 0) + "  " + pad(weight.map(number) ?? "?", 6) + "  "
                         + pad("\(assigned)", 8) + "  " + pad(share, 6) + "  " + pad(expected, 8) + "  " + pad("\(exposed)", 7) + "  " + pad(rate, 16)
                         + "\n"
                 }
