@@ -87,7 +87,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("'\(name) \(value)' must be at least 1: it is how many pages may be open at once.")
         }
         guard newVisitorsPerAddressPerHour >= 0 else {
-            throw ValidationError("'--new-visitors-per-address-per-hour \(newVisitorsPerAddressPerHour)' must be 0 or more (0: signed-out visitors take part in no experiment).")
+            throw ValidationError(
+                "'--new-visitors-per-address-per-hour \(newVisitorsPerAddressPerHour)' must be 0 or more (0: signed-out visitors take part in no experiment).")
         }
         for proxy in trustedProxies where !SceneryServer.Configuration.isIPAddress(proxy) {
             throw ValidationError(

@@ -92,7 +92,9 @@ struct ExperimentsCommand: AsyncParsableCommand {
                 let entry = declared.first { $0.experiment.name == name }
                 // Names come from a table or a log anyone could have written: never their
                 // escape sequences on the terminal.
-                text += TerminalText.sanitized(name) + (entry.map { " (\(TerminalText.sanitized($0.scenes.joined(separator: ", "))))" } ?? " (in no scene file now)") + "\n"
+                text +=
+                    TerminalText.sanitized(name)
+                    + (entry.map { " (\(TerminalText.sanitized($0.scenes.joined(separator: ", "))))" } ?? " (in no scene file now)") + "\n"
                 let arms: [(arm: String, weight: Double?)] =
                     entry?.experiment.arms.map { ($0.name, $0.weight) }
                     ?? Set(tally.assigned.keys).union(tally.exposed.keys).sorted().map { ($0, nil) }
@@ -107,7 +109,8 @@ struct ExperimentsCommand: AsyncParsableCommand {
                     let expected = weight.map { totalWeight > 0 ? percent($0 / totalWeight) : "–" } ?? "–"
                     let rate = assigned > 0 ? percent(Double(exposed) / Double(assigned)) : "–"
                     text +=
-                        "  " + TerminalText.sanitized(arm).padding(toLength: width, withPad: " ", startingAt: 0) + "  " + pad(weight.map(number) ?? "?", 6) + "  "
+                        "  " + TerminalText.sanitized(arm).padding(toLength: width, withPad: " ", startingAt: 0) + "  " + pad(weight.map(number) ?? "?", 6)
+                        + "  "
                         + pad("\(assigned)", 8) + "  " + pad(share, 6) + "  " + pad(expected, 8) + "  " + pad("\(exposed)", 7) + "  " + pad(rate, 16)
                         + "\n"
                 }
