@@ -124,8 +124,8 @@ struct ServeCommand: AsyncParsableCommand {
                 minimumVisibleFraction: impressionFraction, minimumDuration: .milliseconds(Int((impressionSeconds * 1000).rounded())))
             registry.impressionSink =
                 session.impressionSink
-                ?? DatabaseImpressionSink(store: session.store) { [logger] error in
-                    logger.warning("Impressions are not recorded: \(error.errorDescription ?? "the database could not be written.")")
+                ?? DatabaseImpressionSink(store: session.store, onNotice: { [logger] in logger.notice("\($0)") }) { [logger] error in
+                    logger.warning("Impressions are not recorded for now (retrying): \(error.errorDescription ?? "the database could not be written.")")
                 }
             let users = try await session.store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
             var configuration = SceneryServer.Configuration(host: host, port: port, cookieSecret: key)

@@ -41,6 +41,20 @@ import Testing
         #expect(closed)
     }
 
+    @Test func anUpgradeToAnotherProtocolKeepsTheConnectionsDeadlines() async throws {
+        // `Upgrade: h2c` on a kept-alive connection is not a WebSocket: the request after it
+        // still has a deadline for its head (it had none: the connection stayed open).
+        let fixture = try ServerFixture(configure: { $0.headerTimeout = .milliseconds(300) })
+        let (text, closed) = try await fixture.server.application().test(.live) { client in
+            let connection = try RawConnection(port: client.port!)
+            connection.send(
+                "GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: h2c\r\n\r\nGET / HTTP/1.1\r\nHost: lo")
+            return await connection.readUntilClosed()
+        }
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served: \(text.prefix(200))")
+        #expect(closed, "the slow head after the h2c request is timed out and the connection closed")
+    }
+
     @Test func aConnectionThatSendsNothingIsClosed() async throws {
         let (text, closed) = try await exchange("", configure: { $0.headerTimeout = .milliseconds(300) })
         #expect(text.hasPrefix("HTTP/1.1 408"), "\(text)")

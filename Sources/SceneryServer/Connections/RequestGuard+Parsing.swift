@@ -56,7 +56,9 @@ extension RequestGuard {
             switch name {
             case "content-length": lengths.insert(Substring(value))
             case "transfer-encoding": request.isChunked = true
-            case "upgrade": request.upgrades = true
+            // Only a WebSocket is ever upgraded; any other protocol (`h2c`) stays HTTP
+            // and keeps its deadlines.
+            case "upgrade": request.upgrades = request.upgrades || value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" }
             default: break
             }
         }
