@@ -48,7 +48,8 @@ import Testing
         let (text, closed) = try await fixture.server.application().test(.live) { client in
             let connection = try RawConnection(port: client.port!)
             connection.send(
-                "GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: h2c\r\n\r\nGET / HTTP/1.1\r\nHost: lo")
+                "GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: h2c\r\n\r\nGET / HTTP/1.1\r\nHost: lo"
+            )
             return await connection.readUntilClosed()
         }
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served: \(text.prefix(200))")

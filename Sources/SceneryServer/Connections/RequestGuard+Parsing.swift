@@ -58,7 +58,9 @@ extension RequestGuard {
             case "transfer-encoding": request.isChunked = true
             // Only a WebSocket is ever upgraded; any other protocol (`h2c`) stays HTTP
             // and keeps its deadlines.
-            case "upgrade": request.upgrades = request.upgrades || value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" }
+            case "upgrade":
+                request.upgrades =
+                    request.upgrades || value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" }
             default: break
             }
         }
