@@ -28,6 +28,8 @@ extension AsyncParsableCommand {
     /// Runs `body`, printing a failure as `error: …` on standard error and exiting with its code.
     package func reportingFailures(_ body: () async throws -> Void) async throws {
         Output.ignoreBrokenPipes()
+        // Impressions recorded by the command reach their log before it ends, whatever happens.
+        defer { ImpressionLogs.flush() }
         do {
             try await body()
             if let failure = Output.writeFailure {

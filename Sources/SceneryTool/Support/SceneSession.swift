@@ -42,7 +42,9 @@ package struct SceneSession {
         var registry = try await scenes.loadRegistry(services: services)
         if let impressions {
             do {
-                registry.impressionSink = impressions == "-" ? JSONLinesImpressionSink() : try JSONLinesImpressionSink(path: impressions)
+                let log = impressions == "-" ? JSONLinesImpressionSink() : try JSONLinesImpressionSink(path: impressions)
+                ImpressionLogs.open(log)
+                registry.impressionSink = log
             } catch {
                 throw CommandFailure(error.message, code: .usage)
             }
@@ -71,5 +73,20 @@ package struct SceneSession {
         await LoadingIndicator.start(scene)
         await scene.appear()
         return scene
+    }
+}
+
+/// The impression logs a command opened (`--impressions`): written off the scenes'
+/// executors, so flushed before the command ends (``reportingFailures(_:)`` does).
+package enum ImpressionLogs {
+    private static let logs = Locked<[JSONLinesImpressionSink]>([])
+
+    static func open(_ log: JSONLinesImpressionSink) {
+        logs.withLock { $0.append(log) }
+    }
+
+    /// Writes what every open log holds.
+    package static func flush() {
+        for log in logs.withLock({ $0 }) { log.flush() }
     }
 }
