@@ -179,7 +179,17 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
     /// - Throws: `ProfileError/invalidData(_:)` with the JSON path of the problem.
     public static func decode(from data: Data) throws(ProfileError) -> ProfileDataSet {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        // Foundation's .iso8601 names neither the key nor the text it could not read.
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = Self.isoDate(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "\(String(text.prefix(40)).quoted) is not an ISO 8601 date; write it as \"2026-01-08T09:00:00Z\" (UTC) or with an offset.")
+            }
+            return date
+        }
         do {
             return try decoder.decode(ProfileDataSet.self, from: data)
         } catch let error as DecodingError {
@@ -187,6 +197,16 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         } catch {
             throw .invalidData([DataProblem(path: "", message: error.localizedDescription)])
         }
+    }
+
+    /// A date in ISO 8601 as `data export` writes it (`2026-01-08T09:00:00Z`), with or
+    /// without fractional seconds, or `nil`.
+    static func isoDate(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        if let date = plain.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text)
     }
 
     /// The dates a data set may hold, in seconds since 1970: the years 1 to 9999 (what ISO

@@ -128,11 +128,22 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
         let broken = cli.directory.appending(path: "broken.json")
         try Data(#"{"format":"scenery.profile-data","users":[{"id":"1"}],"blogs":[{"id":1,"author":"9"}]}"#.utf8).write(to: broken)
-        for file in [cli.directory.path, fifo.path, loop.path, cli.directory.appending(path: "missing.json").path, broken.path] {
+        // A date that is not ISO 8601, in an otherwise good export.
+        let badDate = cli.directory.appending(path: "bad-date.json")
+        let exported = String(decoding: before.encoded(), as: UTF8.self)
+        let firstDate = try #require(exported.range(of: #""20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[^"]*""#, options: .regularExpression))
+        try Data(exported.replacingCharacters(in: firstDate, with: #""01/08/2026 09:00""#).utf8).write(to: badDate)
+        for file in [cli.directory.path, fifo.path, loop.path, cli.directory.appending(path: "missing.json").path, broken.path, badDate.path] {
             let result = try await cli.run(["data", "import", file])
             #expect(result.status != 0, "\(file)")
             #expect(result.error.hasSuffix("Nothing was imported; the database is unchanged.\n"), "\(file): \(result.error)")
         }
+        let dated = try await cli.run(["data", "import", badDate.path])
+        // At the date's own line and column, naming its key and the form to write.
+        #expect(
+            dated.output.contains(#".createdAt: '01/08/2026 09:00' is not an ISO 8601 date; write it as "2026-01-08T09:00:00Z""#),
+            "\(dated.output)")
+        #expect(dated.output.hasPrefix(badDate.path + ":"), "\(dated.output)")
         #expect(try cli.store().exportData() == before)
         // Into a database that did not exist: it still does not.
         let fresh = cli.directory.appending(path: "fresh.sqlite").path
