@@ -40,17 +40,21 @@ extension SQLiteProfileStore: ProfileChangeFeed {
     /// unannounced.
     static func record(_ changes: [ProfileChange], in connection: SQLiteConnection) throws(ProfileError) {
         do {
-            for change in changes {
-                let (entity, key) = change.row
-                try connection.run("INSERT INTO changes (entity, key) VALUES (?, ?)", [.text(entity), .text(key)])
-            }
-            try connection.run("DELETE FROM changes WHERE id <= (SELECT MAX(id) FROM changes) - ?", [.integer(changesKept)])
+            try insert(changes, in: connection)
         } catch {
             guard (try? Migrations.hasChangesTable(connection)) == false else { throw error }
             throw .storage(
                 "The database \(connection.path.quoted) has lost its 'changes' table (open pages learn of writes through it), so nothing was written. Restart the server or run any scenery command on the database to make the table again."
             )
         }
+    }
+
+    private static func insert(_ changes: [ProfileChange], in connection: SQLiteConnection) throws(ProfileError) {
+        for change in changes {
+            let (entity, key) = change.row
+            try connection.run("INSERT INTO changes (entity, key) VALUES (?, ?)", [.text(entity), .text(key)])
+        }
+        try connection.run("DELETE FROM changes WHERE id <= (SELECT MAX(id) FROM changes) - ?", [.integer(changesKept)])
     }
 
     /// Runs a write that records `changes` (with ``record(_:in:)``), then publishes them
@@ -60,24 +64,48 @@ extension SQLiteProfileStore: ProfileChangeFeed {
         _ changes: [ProfileChange], in connection: SQLiteConnection, _ write: () throws(ProfileError) -> T
     ) throws(ProfileError) -> T {
         let action = ActionKey.current
-        let result = try connection.transaction { () throws(ProfileError) -> T in
-            let value = try write()
-            try Self.record(changes, in: connection)
-            if let action { try Self.record(action, in: connection) }
-            return value
+        func attempt() throws(ProfileError) -> T {
+            try connection.transaction { () throws(ProfileError) -> T in
+                let value = try write()
+                try Self.record(changes, in: connection)
+                if let action { try Self.record(action, in: connection) }
+                return value
+            }
+        }
+        var renumbered = false
+        let result: T
+        do {
+            result = try attempt()
+        } catch {
+            // A row numbered near Int64.max (no write of this program makes one: the table
+            // was edited) uses the numbering up, and SQLite rolls every later write back as
+            // "database or disk is full". The feed starts again from 1, with an `everything`
+            // row so every page in every process fetches what it shows; then the write runs.
+            guard (try? Self.lastChangeID(connection)).map({ $0 > Int64.max - Self.changesKept }) == true else { throw error }
+            try connection.transaction { () throws(ProfileError) in
+                try connection.run("DELETE FROM changes")
+                try connection.run("UPDATE sqlite_sequence SET seq = 0 WHERE name = 'changes'")
+                try Self.insert([.everything], in: connection)
+            }
+            renumbered = true
+            result = try attempt()
         }
         watch.withLock { state in
             let last = (try? connection.query("SELECT MAX(id) FROM changes").first?.first?.checkedInteger) ?? nil
             let version = (try? connection.query("PRAGMA data_version").first?.first?.checkedInteger) ?? nil
             guard let last else { return }
-            if version == state.dataVersion {
+            if renumbered {
+                // The feed starts again from 1: watch from here.
+                state.lastSeen = last
+                state.own = []
+            } else if version == state.dataVersion {
                 // No other process wrote since the last look: every row up to here is ours.
                 state.lastSeen = max(state.lastSeen, last)
             } else {
                 for id in (last - Int64(changes.count) + 1)...last { state.own.insert(id) }
             }
         }
-        hub.publish(changes)
+        hub.publish(renumbered ? [.everything] : changes)
         return result
     }
 

@@ -67,6 +67,30 @@ import Testing
         #expect(await recorder.wait(for: .everything))
     }
 
+    @Test func aChangeNumberedIntMaxStartsTheFeedAgainAndWritesGoOn() async throws {
+        let path = try temporaryPath()
+        let server = try SQLiteProfileStore(path: path)
+        let other = try SQLiteProfileStore(path: path)
+        let recorder = ChangeRecorder(server, following: [.blog(26)])
+        // A row no write of this program makes: the table's numbering is used up.
+        try other.writeUnseen { connection throws(ProfileError) in
+            _ = try connection.run("INSERT INTO changes (id, entity, key) VALUES (9223372036854775807, 'blog', '27')")
+        }
+        let likes = try await server.blog(26, viewer: nil).likes
+        for viewer in ["2", "3"] {
+            // Every later write used to fail as "database or disk is full".
+            _ = try await server.setLiked(true, blog: 26, by: UserID(viewer))
+        }
+        #expect(try await server.blog(26, viewer: nil).likes == likes + 2)
+        #expect(await recorder.wait(for: .everything), "the feed started again: pages fetch what they show")
+        let last = try server.withConnection { connection throws(ProfileError) in try SQLiteProfileStore.lastChangeID(connection) }
+        #expect(last < 100, "numbered from 1 again: \(last)")
+        // Another process's write after the renumbering still reaches the server's pages.
+        let watcher = ChangeRecorder(server, following: [.blog(28)])
+        _ = try await other.setLiked(true, blog: 28, by: "2")
+        #expect(await watcher.wait(for: .blog(28)))
+    }
+
     @Test func aDeletedChangesTableIsAnErrorNamingTheDatabaseAndOpeningItAgainMakesTheTable() async throws {
         let path = try temporaryPath()
         let server = try SQLiteProfileStore(path: path)
