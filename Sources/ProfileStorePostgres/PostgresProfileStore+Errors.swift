@@ -130,8 +130,22 @@ extension PostgresProfileStore {
     /// `error` as a `ProfileError`, noting a lost connection so the next
     /// call checks the server and renews the pool.
     func failure(_ error: any Error, doing action: String) -> ProfileError {
-        let failure = profileError(error, doing: action)
+        let failure = Self.plain(profileError(error, doing: action))
         if failure.kind == .connectionLost { poolIsSuspect.withLock { $0 = true } }
+        if failure.kind == .connectionLost || failure.kind == .storage { logger.warning("\(failure.message)") }
         return failure
+    }
+
+    /// The error with a message for people viewing pages: every message of this store names
+    /// the server (host, port, user, database), which stays in the log.
+    static func plain(_ error: ProfileError) -> ProfileError {
+        guard error.plainMessage == nil else { return error }
+        switch error.kind {
+        case .connectionLost: return error.withPlainMessage("The data is out of reach for a moment; try again shortly.")
+        case .storage: return error.withPlainMessage("The data could not be read or written just now; try again later.")
+        case .conflict: return error.withPlainMessage("Someone changed this at the same moment; try again.")
+        case .notFound where error.message.contains("PostgreSQL at"): return error.withPlainMessage("Nothing has that id.")
+        default: return error
+        }
     }
 }

@@ -30,7 +30,7 @@ struct BlogLikes {
             settled.likes = count
             return (settled, nil)
         } catch {
-            return (original, "Couldn't \(liked ? "like" : "unlike") “\(original.title)”: \(SceneryError.message(for: error))")
+            return (original, "Couldn't \(liked ? "like" : "unlike") “\(original.title)”: \(SceneryError.messageForViewers(of: error))")
         }
     }
 }

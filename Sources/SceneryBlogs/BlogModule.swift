@@ -99,7 +99,7 @@ public actor BlogModule: Module {
         } catch {
             list.fail(fetch)
             if !fetch.replaces {
-                noticeLine.show("Couldn't load more: \(SceneryError.message(for: error))")
+                noticeLine.show("Couldn't load more: \(SceneryError.messageForViewers(of: error))")
             }
             throw error
         }

@@ -141,7 +141,7 @@ public actor UserInfoModule: Module {
             failure = error
             apply(following: !follow)
             let name = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording).name
-            noticeLine.show("Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.message(for: error))")
+            noticeLine.show("Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.messageForViewers(of: error))")
         }
         await context.setNeedsRender()
         // Another change came while writing: the count the page shows is fetched, not

@@ -98,7 +98,7 @@ public final class LiveChanges: Sendable {
     /// What a module shows when it could not fetch what changed: what it shows may be out
     /// of date, why, and that it tries again (with ``retry(_:)``).
     public static func staleNotice(_ error: any Error) -> String {
-        "Couldn't show the latest: \(SceneryError.message(for: error)) Trying again."
+        "Couldn't show the latest: \(SceneryError.messageForViewers(of: error)) Trying again."
     }
 
     /// Ends the subscription.

@@ -15,7 +15,7 @@ import Scenery
 ///     // another writer held the data: try again
 /// }
 /// ```
-public struct ProfileError: Error, Sendable, Hashable, LocalizedError {
+public struct ProfileError: Error, Sendable, Hashable, LocalizedError, ViewerFacingError {
     /// What kind of failure it is.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
@@ -48,6 +48,19 @@ public struct ProfileError: Error, Sendable, Hashable, LocalizedError {
     public var message: String
     /// For ``Kind/invalidData``: each problem with its JSON path.
     public var problems: [DataProblem] = []
+    /// What a person viewing a page is told, when it must differ from ``message`` (which
+    /// may name a database's host, port, user or path): set by a store whose messages do.
+    public var plainMessage: String?
+
+    /// What a person viewing a page is told: ``plainMessage``, else ``message``.
+    public var messageForViewers: String { plainMessage ?? message }
+
+    /// The error with a message for people viewing pages that names nothing of the store.
+    public func withPlainMessage(_ text: String) -> ProfileError {
+        var error = self
+        error.plainMessage = text
+        return error
+    }
 
     /// Creates an error of a kind with its message.
     public init(_ kind: Kind, _ message: String, problems: [DataProblem] = []) {

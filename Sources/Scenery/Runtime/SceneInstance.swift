@@ -232,7 +232,7 @@ public actor SceneInstance {
                 break  // the module keeps what it shows; its own state tells of the failure
             }
             slots[id]?.status = .failed
-            slots[id]?.failure = SceneryError.message(for: error)
+            slots[id]?.failure = SceneryError.messageForViewers(of: error)
             slots[id]?.isRetryable = !isPermanentFailure(error)
         case .timedOut:
             slots[id]?.status = .failed

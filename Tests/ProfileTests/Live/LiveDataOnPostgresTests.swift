@@ -31,7 +31,12 @@ import Testing
         #expect(
             await host.waitForUpdates { updates in updates.contains { $0.module == "blogs" && $0.node.visibleTexts.contains { $0.contains(stale) } } },
             "the blogs module says what it shows may be out of date")
-        #expect(await scene.render().texts(of: "blogs").contains { $0.contains("PostgreSQL") }, "and why")
+        let notice = await scene.render().texts(of: "blogs").filter { $0.contains(stale) }
+        #expect(notice.contains { $0.contains("The data is out of reach for a moment") }, "and why, in plain words: \(notice)")
+        // Nothing of the server's address reaches the page: no host, port, user or database.
+        for secret in [url.host, ":\(url.port)", url.user, url.database, "PostgreSQL", "postgres://"] {
+            #expect(!notice.contains { $0.contains(secret) }, "the page shows nothing of \(secret.quoted): \(notice)")
+        }
 
         host.reset()
         try await server.start()
