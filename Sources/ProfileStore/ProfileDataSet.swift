@@ -186,7 +186,8 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
             guard let date = Self.isoDate(text) else {
                 throw DecodingError.dataCorruptedError(
                     in: container,
-                    debugDescription: "\(String(text.prefix(40)).quoted) is not an ISO 8601 date; write it as \"2026-01-08T09:00:00Z\" (UTC) or with an offset.")
+                    debugDescription: "\(String(text.prefix(40)).quoted) is not an ISO 8601 date; write it as \"2026-01-08T09:00:00Z\" (UTC) or with an offset."
+                )
             }
             return date
         }

@@ -197,7 +197,8 @@ public actor UserListModule: Module {
         } catch {
             failure = error
             entries.replace(original)
-            noticeLine.show("Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.messageForViewers(of: error))")
+            noticeLine.show(
+                "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.messageForViewers(of: error))")
         }
         await context.setNeedsRender()
         writesInFlight.remove(target)
