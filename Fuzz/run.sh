@@ -5,18 +5,26 @@
 #         Scenes/*.json and the invalid fixtures.
 # import: the data-set importer (Fuzz/DataSetImportFuzzer.swift), seeded with the demo
 #         data and the import fixtures.
-# Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
+# A fuzzer that finds no seed inputs fails (exit 1). Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
 # out-of-memory inputs to .build-fuzz/<name>/findings (add each as a test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 which="${2:-all}"
 out=.build-fuzz
-flags=(-O -sanitize=fuzzer,address -swift-version 6)
+flags=(-O -sanitize=fuzzer,address -swift-version 6 -package-name scenery)
 
 run() {  # name binary seeds...
     local name="$1" binary="$2"
     shift 2
+    # A fuzzer with no inputs to start from fuzzes next to nothing: that is a failure.
+    local seeds
+    seeds=$(find "$@" -type f | wc -l)
+    if [[ "$seeds" -eq 0 ]]; then
+        echo "Fuzz/run.sh: no seed inputs for $name in $*; a fixture folder moved? Fix the paths in Fuzz/run.sh." >&2
+        exit 1
+    fi
+    echo "== $name: $seeds seed inputs"
     mkdir -p "$out/$name/corpus" "$out/$name/findings"
     echo "== fuzzing $name for ${seconds}s"
     ASAN_OPTIONS=detect_leaks=0 "$binary" "$out/$name/corpus" "$@" \
@@ -26,8 +34,12 @@ run() {  # name binary seeds...
 
 if [[ "$which" == scene || "$which" == all ]]; then
     mkdir -p "$out/scene/seeds"
+    # Every scene file of the repository (bundled, fixtures, examples, benchmarks), each
+    # under a name of its own. A missing folder fails here rather than fuzzing with less.
     cp Scenes/*.json Tests/SceneFileToolingTests/Fixtures/InvalidScenes/*.json "$out/scene/seeds/"
-    cp Tests/SceneFileToolingTests/Fixtures/PluginConsumer/Scenes/*.json "$out/scene/seeds/"
+    while IFS= read -r file; do
+        cp "$file" "$out/scene/seeds/$(echo "$file" | tr '/' '_')"
+    done < <(find Tests Examples Benchmarks -path '*/Scenes/*' -name '*.json' -not -path '*/.build*' | sort)
     # One large seed, so inputs near the 1 MB limit are tried from the start.
     python3 -c 'import json; print(json.dumps({"parameters": {"user": "userID"}, "modules": [{"id": "m%d" % i, "type": "BlogModule", "params": {"author": "$user", "pageSize": i % 100 + 1}} for i in range(9000)]}))' \
         > "$out/scene/seeds/large.json"
@@ -42,7 +54,7 @@ if [[ "$which" == import || "$which" == all ]]; then
     mkdir -p "$modules" "$out/import/seeds"
     echo "== building the data-set import fuzzer"
     for module in Scenery ProfileDomain; do
-        swiftc "${flags[@]}" -parse-as-library -module-name "$module" -emit-module -emit-module-path "$modules/$module.swiftmodule" \
+        swiftc "${flags[@]}" -parse-as-library -module-name "$module" -I "$modules" -emit-module -emit-module-path "$modules/$module.swiftmodule" \
             -emit-library -static -o "$modules/lib$module.a" $(find "Sources/$module" -name '*.swift' | sort)
     done
     swiftc "${flags[@]}" -parse-as-library -module-name ProfileStore -I "$modules" -I Sources/CSQLite \
