@@ -37,27 +37,30 @@ extension PostgresProfileStore {  // ProfileService
         try await shared(profileReads, .profile(user, viewer: viewer)) { try await self.readProfile(of: user, viewer: viewer) }
     }
 
+    /// One statement, so the user's row and its counts come from one snapshot (two
+    /// statements could disagree under writes).
     private func readProfile(of user: UserID, viewer: UserID?) async throws -> UserProfile {
         try await reading("read a profile") { connection, logger in
-            guard
-                let row = try await connection.query("SELECT id, name, avatar_url, summary FROM users WHERE id = \(user.rawValue)", logger: logger)
-                    .collect().first
-            else { throw ProfileError.userNotFound(user) }
             let id = user.rawValue
-            let counts = try await connection.query(
-                """
-                SELECT
-                  (SELECT COUNT(*) FROM blogs WHERE author = \(id)),
-                  (SELECT COUNT(*) FROM friendships WHERE status = 'accepted' AND (requester = \(id) OR addressee = \(id))),
-                  (SELECT COUNT(*) FROM follows WHERE followee = \(id)),
-                  (SELECT COUNT(*) FROM follows WHERE follower = \(id)),
-                  (SELECT COUNT(*) FROM follows WHERE follower = \(viewer?.rawValue) AND followee = \(id))
-                """, logger: logger
-            ).collect()[0].decode((Int64, Int64, Int64, Int64, Int64).self)
-            let follows: Bool? = viewer == nil || viewer == user ? nil : counts.4 > 0
+            guard
+                let row = try await connection.query(
+                    """
+                    SELECT u.id, u.name, u.avatar_url, u.summary,
+                      (SELECT COUNT(*) FROM blogs WHERE author = u.id),
+                      (SELECT COUNT(*) FROM friendships WHERE status = 'accepted' AND (requester = u.id OR addressee = u.id)),
+                      (SELECT COUNT(*) FROM follows WHERE followee = u.id),
+                      (SELECT COUNT(*) FROM follows WHERE follower = u.id),
+                      (SELECT COUNT(*) FROM follows WHERE follower = \(viewer?.rawValue) AND followee = u.id)
+                    FROM users u WHERE u.id = \(id)
+                    """, logger: logger
+                ).collect().first
+            else { throw ProfileError.userNotFound(user) }
+            let (userID, name, avatar, summary, blogs, friends, followers, following, viewerFollows) = try row.decode(
+                (String, String, String?, String, Int64, Int64, Int64, Int64, Int64).self)
+            let follows: Bool? = viewer == nil || viewer == user ? nil : viewerFollows > 0
             return UserProfile(
-                user: try Self.user(row), blogCount: Int(counts.0), friendCount: Int(counts.1), followerCount: Int(counts.2),
-                followingCount: Int(counts.3), viewerFollows: follows)
+                user: User(id: UserID(userID), name: name, avatarURL: avatar, summary: summary), blogCount: Int(blogs), friendCount: Int(friends),
+                followerCount: Int(followers), followingCount: Int(following), viewerFollows: follows)
         }
     }
 }
@@ -82,25 +85,40 @@ extension PostgresProfileStore {  // BlogService
         }
     }
 
+    /// One statement, so whether the author exists, how many blogs they have and the page
+    /// of blogs come from one snapshot: the count and the rows agree under writes.
     private func readBlogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
         try await reading("read blogs") { connection, logger in
-            try await Self.requireUser(author, on: connection, logger: logger)
             // Keyset when the request names the last blog shown: the blogs after it, however
             // many were added before it meanwhile (an offset would repeat rows).
             let after = page.after?.blogPosition
             let rows = try await connection.query(
                 """
-                SELECT b.id, b.author, u.name, b.title, b.body, b.created_at,
-                       (SELECT COUNT(*) FROM likes l WHERE l.blog = b.id),
-                       EXISTS (SELECT 1 FROM likes l WHERE l.blog = b.id AND l.user_id = \(viewer?.rawValue))
-                \(unescaped: Self.blogFrom) WHERE b.author = \(author.rawValue)
-                  AND (\(after == nil) OR (b.created_at, b.id) < (\(after?.createdAt ?? 0), \(after?.id.rawValue ?? 0)))
-                ORDER BY b.created_at DESC, b.id DESC LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(after == nil ? page.offset : 0))
+                SELECT head.author_exists, head.total, p.*
+                FROM (SELECT EXISTS (SELECT 1 FROM users WHERE id = \(author.rawValue)) AS author_exists,
+                             (SELECT COUNT(*) FROM blogs WHERE author = \(author.rawValue)) AS total) head
+                LEFT JOIN LATERAL (
+                  SELECT b.id, b.author, u.name, b.title, b.body, b.created_at,
+                         (SELECT COUNT(*) FROM likes l WHERE l.blog = b.id) AS likes,
+                         EXISTS (SELECT 1 FROM likes l WHERE l.blog = b.id AND l.user_id = \(viewer?.rawValue)) AS liked
+                  \(unescaped: Self.blogFrom) WHERE b.author = \(author.rawValue)
+                    AND (\(after == nil) OR (b.created_at, b.id) < (\(after?.createdAt ?? 0), \(after?.id.rawValue ?? 0)))
+                  ORDER BY b.created_at DESC, b.id DESC LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(after == nil ? page.offset : 0))
+                ) p ON true
+                ORDER BY p.created_at DESC, p.id DESC
                 """, logger: logger
             ).collect()
-            let total = try await connection.query("SELECT COUNT(*) FROM blogs WHERE author = \(author.rawValue)", logger: logger).collect()[0]
-                .decode(Int64.self)
-            return Page(items: try rows.prefix(page.limit).map(Self.blog), hasMore: rows.count > page.limit, total: Int(total))
+            let decoded = try rows.map { try $0.decode((Bool, Int64, Int64?, String?, String?, String?, String?, Double?, Int64?, Bool?).self) }
+            guard let first = decoded.first, first.0 else { throw ProfileError.userNotFound(author) }
+            let total = first.1
+            let blogs = decoded.compactMap { row -> Blog? in
+                let (_, _, id, blogAuthor, authorName, title, body, created, likes, liked) = row
+                guard let id, let blogAuthor, let authorName, let title, let body, let created, let likes, let liked else { return nil }
+                return Blog(
+                    id: BlogID(id), author: UserID(blogAuthor), authorName: authorName, title: title, body: body, likes: Int(likes),
+                    createdAt: Date(timeIntervalSince1970: created), likedByViewer: liked)
+            }
+            return Page(items: Array(blogs.prefix(page.limit)), hasMore: blogs.count > page.limit, total: Int(total))
         }
     }
 

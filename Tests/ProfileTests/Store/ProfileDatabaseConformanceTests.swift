@@ -324,6 +324,25 @@ import Testing
         await #expect(throws: ProfileError.userNotFound("99")) { try await store.addGeneratedBlogs(count: 1, author: "99") }
     }
 
+    @Test(arguments: StoreKind.allCases) func aReadUnderWritesSeesItsRowsAndCountsFromOneSnapshot(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        // User 5 has no blogs; blogs are added one at a time while pages and profiles are read.
+        let writer = Task {
+            for _ in 0..<60 { _ = try await store.addGeneratedBlogs(count: 1, author: "5") }
+        }
+        var reads = 0
+        while reads < 200 {
+            reads += 1
+            async let page = store.blogs(by: "5", viewer: nil, page: PageRequest(offset: 0, limit: 500))
+            async let profile = store.profile(of: "5", viewer: nil)
+            let (blogs, user) = try await (page, profile)
+            #expect(blogs.items.count == blogs.total, "a page's rows and its total agree: \(blogs.items.count) rows, total \(blogs.total)")
+            #expect(user.blogCount <= 60)
+        }
+        try await writer.value
+        #expect(try await store.blogs(by: "5", viewer: nil, page: PageRequest(offset: 0, limit: 500)).total == 60)
+    }
+
     @Test(arguments: StoreKind.allCases) func impressionsAreTalliedByDistinctUnit(kind: StoreKind) async throws {
         let store = try await kind.seededStore()
         func record(_ kind: ImpressionRecord.Kind, _ unit: String, _ arm: String) -> ImpressionRecord {
