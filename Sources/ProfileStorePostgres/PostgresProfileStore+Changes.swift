@@ -16,6 +16,10 @@ extension PostgresProfileStore {
     /// The channel of `LISTEN` and `NOTIFY`.
     static let channel = "scenery_changes"
 
+    /// How many subscribers are told to fetch again at a time after the listener reconnects
+    /// (one wave every 50 ms: 1,000 pages over half a second).
+    static let refetchWave = 100
+
     /// The longest payload sent; a write that changed more announces `everything`
     /// (PostgreSQL's limit is 8,000 bytes).
     static let largestPayload = 4_000
@@ -171,8 +175,12 @@ final class ChangeListener: Sendable {
                                 return state.waiters
                             }
                             for waiter in waiters { waiter.resume() }
-                            // Changes made while no connection listened are unknown: fetch again.
-                            if connected { hub.publish([.everything]) }
+                            // Changes made while no connection listened are unknown: fetch
+                            // again, in waves, so that the pages of the server do not all
+                            // fetch in the same instant the server is back.
+                            if connected {
+                                Task { await hub.publishEverything(inWavesOf: PostgresProfileStore.refetchWave) { try? await Task.sleep(for: .milliseconds(50)) } }
+                            }
                             connected = true
                             delay = .milliseconds(50)
                             for try await notification in notifications {

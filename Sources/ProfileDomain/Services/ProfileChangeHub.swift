@@ -83,6 +83,29 @@ public final class ProfileChangeHub: ProfileChangeFeed {
         }
     }
 
+    /// Tells every subscriber that anything may have changed, in waves of `waveSize`
+    /// subscribers with `pause` between waves, rather than all at once: after a store's
+    /// listener reconnects, every page on the server would fetch what it shows in the same
+    /// instant. The change counts as published at once (``hasChanged(_:since:)`` says so).
+    ///
+    /// ```swift
+    /// await hub.publishEverything(inWavesOf: 100) { try? await Task.sleep(for: .milliseconds(50)) }
+    /// ```
+    public func publishEverything(inWavesOf waveSize: Int, pause: @Sendable () async -> Void) async {
+        let subscriptions = state.withLock { state -> [ProfileChanges.Subscription] in
+            state.published += 1
+            state.recent.append((state.published, .everything))
+            if state.recent.count > 2 * Self.rememberedChanges { state.recent.removeFirst(state.recent.count - Self.rememberedChanges) }
+            return state.subscribers.values.map(\.subscription).shuffled()
+        }
+        var start = 0
+        while start < subscriptions.count {
+            if start > 0 { await pause() }
+            for subscription in subscriptions[start..<min(start + max(1, waveSize), subscriptions.count)] { subscription.deliver(.everything) }
+            start += max(1, waveSize)
+        }
+    }
+
     /// Hands each change to the subscribers of its entity (all of them for `.everything`).
     public func publish(_ changes: some Sequence<ProfileChange>) {
         var deliveries: [(ProfileChanges.Subscription, ProfileChange)] = []

@@ -1,5 +1,6 @@
 import Foundation
 import ProfileDomain
+import Synchronization
 import Testing
 
 @testable import ProfileStore
@@ -158,6 +159,21 @@ extension SQLiteProfileStore {
         #expect(await changes.next() == .everything, "everything replaces what waited, and what came after it")
         hub.publish([.blog(2)])
         #expect(await changes.next() == .blog(2))
+    }
+
+    @Test func everythingAfterAReconnectReachesSubscribersInWavesNotAllAtOnce() async {
+        let hub = ProfileChangeHub()
+        let subscriptions = (0..<95).map { hub.changes(to: [.blog(BlogID(rawValue: Int64($0)))]) }
+        let mark = hub.changeMark ?? 0
+        let waves = Mutex(0)
+        await hub.publishEverything(inWavesOf: 10) { waves.withLock { $0 += 1 } }
+        #expect(waves.withLock { $0 } == 9, "95 subscribers, ten at a time: nine pauses between ten waves")
+        #expect(LiveChanges(hub).follow([.blog(7)]) { _ in } == false, "a module made after it has nothing to catch up")
+        #expect(hub.hasChanged([.blog(7)], since: mark), "it counts as published at once")
+        for changes in subscriptions {
+            var iterator = changes.makeAsyncIterator()
+            #expect(await iterator.next() == .everything, "and every subscriber is told")
+        }
     }
 
     @Test func cancellingTheIteratingTaskEndsTheSubscription() async {
