@@ -179,7 +179,9 @@ final class ChangeListener: Sendable {
                             // again, in waves, so that the pages of the server do not all
                             // fetch in the same instant the server is back.
                             if connected {
-                                Task { await hub.publishEverything(inWavesOf: PostgresProfileStore.refetchWave) { try? await Task.sleep(for: .milliseconds(50)) } }
+                                Task {
+                                    await hub.publishEverything(inWavesOf: PostgresProfileStore.refetchWave) { try? await Task.sleep(for: .milliseconds(50)) }
+                                }
                             }
                             connected = true
                             delay = .milliseconds(50)
