@@ -24,5 +24,7 @@ final class ChangeRecorder: Sendable {
     var changes: [ProfileChange] { log.elements }
 
     /// Waits for `change` to arrive; `false` if it did not within the log's safety bound.
-    func wait(for change: ProfileChange) async -> Bool { await log.wait { $0.contains(change) } }
+    /// The bound is generous (a minute): a PostgreSQL server restarted on a loaded machine
+    /// (a build beside the tests, the thread sanitizer) takes far longer than the default.
+    func wait(for change: ProfileChange) async -> Bool { await log.wait(timeout: .seconds(60)) { $0.contains(change) } }
 }

@@ -1,4 +1,6 @@
 import Scenery
+import SceneryTesting
+import Testing
 
 /// A one-shot signal tests use instead of sleeps: waiters suspend until `open()`.
 final class Gate: Sendable {
@@ -51,40 +53,20 @@ final class Rendezvous: Sendable {
 
 /// A thread-safe log of strings, for ordering assertions.
 final class Journal: Sendable {
-    private struct State {
-        var entries: [String] = []
-        var waiters: [(condition: @Sendable ([String]) -> Bool, resume: CheckedContinuation<Void, Never>)] = []
-    }
+    private let log = AwaitableLog<String>()
 
-    private let state = Locked(State())
+    func record(_ entry: String) { log.append(entry) }
 
-    func record(_ entry: String) {
-        let ready = state.withLock { state in
-            state.entries.append(entry)
-            var ready: [CheckedContinuation<Void, Never>] = []
-            let entries = state.entries
-            state.waiters.removeAll { waiter in
-                guard waiter.condition(entries) else { return false }
-                ready.append(waiter.resume)
-                return true
-            }
-            return ready
-        }
-        for continuation in ready { continuation.resume() }
-    }
-
-    var all: [String] { state.withLock { $0.entries } }
+    var all: [String] { log.elements }
 
     /// Waits until the entries satisfy `condition`, woken by each new entry (nothing
-    /// polls; the suite's time limit bounds a wait for an entry that never comes).
-    func wait(until condition: @escaping @Sendable ([String]) -> Bool) async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
-                if condition(state.entries) { return true }
-                state.waiters.append((condition, continuation))
-                return false
-            }
-            if now { continuation.resume() }
+    /// polls). A wait for an entry that never comes ends after a minute with an issue that
+    /// says what it waited for, rather than hanging until the suite's time limit.
+    func wait(
+        until condition: @escaping @Sendable ([String]) -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        if await !log.wait(timeout: .seconds(60), until: condition) {
+            Issue.record("The journal waited a minute for an entry that never came; it holds \(all.suffix(10))", sourceLocation: sourceLocation)
         }
     }
 }
