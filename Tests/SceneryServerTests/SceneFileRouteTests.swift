@@ -27,6 +27,10 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: folder.appending(path: "passwd.json").path, withDestinationPath: "../passwd")
         try FileManager.default.createSymbolicLink(
             atPath: folder.appending(path: "elsewhere.json").path, withDestinationPath: root.appending(path: "elsewhere.json").path)
+        // A scene whose module has an error is still published (the app that takes it
+        // checks its modules against its own).
+        try Data(#"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "titel": "Typo" } } ] }"#.utf8)
+            .write(to: folder.appending(path: "typo.json"))
         // In the folder but no scene: any JSON, and a FIFO.
         try Data(#"{ "user": "root", "password": "\#(Self.secret)" }"#.utf8).write(to: folder.appending(path: "settings.json"))
         #expect(mkfifo(folder.appending(path: "pipe.json").path, 0o600) == 0)
@@ -54,7 +58,7 @@ import Testing
             #expect(index.status == .ok)
             let listed = try JSONSerialization.jsonObject(with: Data(index.text.utf8)) as? [String: [[String: String]]]
             let ids = listed?["scenes"]?.compactMap { $0["id"] }
-            #expect(ids == ["good"])
+            #expect(ids == ["good", "typo"])
             let good = try await client.execute(uri: "/scenes/good.json", method: .get)
             #expect(good.status == .ok && good.text.contains("Hello"))
         }

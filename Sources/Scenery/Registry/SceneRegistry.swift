@@ -316,6 +316,17 @@ public struct SceneRegistry: Sendable {
         sources[sceneID].map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The text of a scene's file for a host to publish (`scenery serve` serves it at
+    /// `/scenes/<id>.json` to apps that take newer scenes): only a file that parsed as a
+    /// scene, its own shape right. Its modules may still have errors: the app that takes it
+    /// checks them against its own module types. Any other file of the folder (JSON that is
+    /// no scene, such as a `settings.json`; a file that is not JSON; one that could not be
+    /// read, or a link out of the folder) has nothing to publish.
+    public func publishableSource(of sceneID: String) -> String? {
+        guard definitions[sceneID] != nil, !(unparsable[sceneID] ?? []).containsErrors else { return nil }
+        return source(of: sceneID)
+    }
+
     /// The ids of all known scenes, sorted, including scenes with errors (not the scenes
     /// others replaced and build on).
     public var sceneIDs: [String] {

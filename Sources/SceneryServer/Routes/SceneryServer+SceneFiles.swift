@@ -16,10 +16,10 @@ extension SceneryServer {
         let body: String
         if name == "index" {
             let entries = registry.sceneIDs.compactMap { id in
-                Self.publishedSource(of: id, in: registry).map { SceneIndex.Entry(id: id, etag: Self.entityTag(of: $0)) }
+                registry.publishableSource(of: id).map { SceneIndex.Entry(id: id, etag: Self.entityTag(of: $0)) }
             }
             body = SceneIndex(scenes: entries).jsonText
-        } else if let source = Self.publishedSource(of: name, in: registry) {
+        } else if let source = registry.publishableSource(of: name) {
             body = source
         } else {
             return Response(
@@ -35,14 +35,6 @@ extension SceneryServer {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
-    }
-
-    /// The text of a scene to publish: only a file the registry loaded as a scene with no
-    /// error. Any other file of the folder (other JSON, a file with errors, one that could
-    /// not be read) is not a scene this server runs, so it is never served.
-    static func publishedSource(of id: String, in registry: SceneRegistry) -> String? {
-        guard registry.definition(of: id) != nil, !registry.diagnostics(for: id).containsErrors else { return nil }
-        return registry.source(of: id)
     }
 
     /// A strong entity tag: the first 16 bytes of the text's SHA-256, quoted.

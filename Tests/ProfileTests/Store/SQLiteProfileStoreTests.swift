@@ -62,7 +62,7 @@ import Testing
         (#"{"users": 5}"#, "users", "must be an array; fix that value."),
         (
             #"{"users": [{"id": "1", "name": "A", "summary": ""}], "blogs": [{"id": 1, "author": "1", "title": "t", "body": "", "createdAt": "yesterday"}]}"#,
-            "blogs[0]", "Expected date string to be ISO8601-formatted."
+            "blogs[0].createdAt", #"'yesterday' is not an ISO 8601 date; write it as "2026-01-08T09:00:00Z" (UTC) or with an offset."#
         ),
         (#"{"users": [{"id": "1", "summary": ""}]}"#, "users[0]", "lacks the key \"name\"; add it."),
         (#"{"format": "scenery.profile-data", "version": 1}"#, "", "lacks the key \"users\"; add it."),
