@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""A soak: two servers on one PostgreSQL behind nginx, pages liking and watching, and faults
+at random intervals; at the end, what was acknowledged is in the database exactly once.
+
+    swift build -c release --product scenery && swift build -c release --product scenery-serve
+    python3 Benchmarks/LiveLoad/soak.py --seconds 1800 --pages 500          # by hand
+    python3 Benchmarks/LiveLoad/soak.py --seconds 60 --pages 60 --binary .build/debug/scenery   # .ci/run
+
+Starts on loopback a PostgreSQL server of its own, two `scenery serve` processes with one
+signing key, and nginx with Examples/Deploying/nginx-several.conf (sticky by cookie). Pages
+speak the page protocol as the page script does (an action key per action, sent again after
+a reconnect until the server names it applied; a resume token to come back on the other
+server) on the ten-row scene (Benchmarks/LiveLoad/Scenes/ten-rows.json).
+
+- actors: one page per (viewer, blog) pair (seven demo viewers, Alice's ten blogs), each
+  liking and unliking its blog in a closed loop, paced under a page's event limit;
+- watchers: the other pages, signed out, reading what changes;
+- faults, one every --fault-every seconds at random: a server killed (SIGKILL) and started
+  again on its port; PostgreSQL restarted (immediate stop); a client that upgrades a socket
+  and never reads; a burst of twenty watchers reconnecting at once.
+
+At the end (exit 1 and the reasons when one fails):
+- every action a page was told is applied is in `applied_actions` (as its viewer's key),
+  and each (viewer, blog) is liked exactly when its acknowledged toggles say so: nothing
+  lost, nothing applied twice;
+- a sample of open pages (every actor's viewer and twenty watchers), asked for the whole
+  scene, get what a fresh load of the page renders for their viewer;
+- the server that was never killed holds memory within 10% of its level after warm-up;
+- no server died except those the soak killed.
+"""
+import argparse
+import asyncio
+import json
+import os
+import pathlib
+import random
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+import websockets
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "Browser"))
+from conftest import Nginx, Postgres, free_port, signing_key_file  # noqa: E402
+from live_load import ROOT, http, print_machine, rss_kib, sign_in, start_server  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+SEVERAL = ROOT / "Examples" / "Deploying" / "nginx-several.conf"
+BLOGS = list(range(18, 28))  # Alice's ten newest blogs: the rows of the ten-row scene
+
+
+class Page:
+    """One page through nginx: its session, socket and resume token; sends actions again
+    after a reconnect until the server names them applied."""
+
+    def __init__(self, port, cookie, viewer):
+        self.port, self.cookie, self.viewer = port, cookie, viewer
+        self.sequence, self.token, self.socket, self.reader = 0, None, None, None
+        self.pending = {}  # action key -> (node, future)
+        self.reset = None
+        self.closed = asyncio.Event()
+        self.close_code = None
+        self.last_error = None
+        self.unanswered = 0
+
+    async def open(self):
+        status, _, content, _ = await http("127.0.0.1", self.port, "GET", "/scenes/ten-rows?user=1", self.headers())
+        assert status == 200, f"a page did not load: {status}"
+        self.session = re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
+        self.token = re.search(rb'data-resume="([^"]+)"', content).group(1).decode()
+        await self.connect(resume=False)
+
+    def headers(self):
+        return {"Cookie": self.cookie} if self.cookie else {}
+
+    async def connect(self, resume=True):
+        query = f"session={self.session}&since={self.sequence}&protocol=1" + (f"&resume={self.token}" if resume and self.token else "")
+        headers = {"Origin": f"http://127.0.0.1:{self.port}", **self.headers()}
+        self.closed = asyncio.Event()
+        self.socket = await websockets.connect(f"ws://127.0.0.1:{self.port}/live?{query}", additional_headers=headers, max_queue=None,
+                                               ping_interval=None, open_timeout=20)
+        self.reader = asyncio.create_task(self.read(self.socket))
+        for key, (node, _) in list(self.pending.items()):  # what was not answered goes again, same key
+            await self.socket.send(json.dumps({"type": "event", "node": node, "action": key}))
+
+    async def read(self, socket):
+        try:
+            async for text in socket:
+                message = json.loads(text)
+                kind = message.get("type")
+                if "sequence" in message:
+                    self.sequence = message["sequence"]
+                if kind == "resume":
+                    self.token = message["token"]
+                    for key in message["applied"]:
+                        entry = self.pending.pop(key, None)
+                        if entry and not entry[1].done():
+                            entry[1].set_result(True)
+                elif kind == "reset" and self.reset and not self.reset.done():
+                    self.reset.set_result(message["html"])
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.close_code = socket.close_code
+            self.closed.set()
+
+    async def stay_connected(self, stop):
+        """Reconnects (with the resume token) whenever the socket closes, until `stop`; a
+        page told to load again (4404: its token was used, or it was away too long) loads
+        afresh as the page script does, and what it had not heard back of is unknown."""
+        while not stop.is_set():
+            await self.closed.wait()
+            if stop.is_set():
+                return
+            for attempt in range(400):
+                try:
+                    if self.close_code == 4404:
+                        for key, (_, done) in list(self.pending.items()):
+                            if not done.done():
+                                done.set_result(False)
+                        self.pending = {}
+                        self.sequence = 0
+                        await self.open()
+                    else:
+                        await self.connect()
+                    break
+                except Exception as error:  # noqa: BLE001 - a server away, restarting or refusing: try again
+                    self.last_error = error
+                    await asyncio.sleep(min(0.05 * (attempt + 1), 1))
+            else:
+                print(f"a page gave up reconnecting: {self.last_error!r}")
+
+    async def act(self, node):
+        """Sends an action; returns its key and whether the server named it done (`False`:
+        the page had to load afresh before it heard back, so whether it ran is unknown)."""
+        key = secrets.token_hex(16)
+        done = asyncio.get_running_loop().create_future()
+        self.pending[key] = (node, done)
+        try:
+            await self.socket.send(json.dumps({"type": "event", "node": node, "action": key}))
+        except websockets.ConnectionClosed:
+            pass  # sent again on the reconnect
+        try:
+            return key, await asyncio.wait_for(done, timeout=120)
+        except asyncio.TimeoutError:
+            state = "open" if self.socket and self.socket.state == websockets.protocol.State.OPEN else "closed"
+            self.unanswered += 1
+            print(f"an action of viewer {self.viewer} had no answer in 120 s (socket {state}, last close {self.close_code}, "
+                  f"last error {self.last_error!r})")
+            self.pending.pop(key, None)
+            return key, False
+
+    async def whole_scene(self):
+        """The whole scene as the server has it for this page (a resync), once connected."""
+        for _ in range(20):
+            self.reset = asyncio.get_running_loop().create_future()
+            try:
+                await self.socket.send(json.dumps({"type": "resync"}))
+                return await asyncio.wait_for(asyncio.shield(self.reset), timeout=30)
+            except (websockets.ConnectionClosed, asyncio.TimeoutError):
+                await asyncio.sleep(0.5)  # stay_connected brings the socket back
+        raise RuntimeError("the page never got its whole scene")
+
+
+class Cluster:
+    def __init__(self, binary, pages, scratch):
+        self.binary, self.pages, self.scratch = binary, pages, scratch
+        self.key = signing_key_file()
+        self.database = Postgres()
+        self.ports = [free_port(), free_port()]
+        self.servers = [self.start(port) for port in self.ports]
+        by_cookie = SEVERAL.read_text(encoding="utf-8").replace("ip_hash;", "hash $http_cookie consistent;")
+        variant = scratch / "nginx-by-cookie.conf"
+        variant.write_text(by_cookie, encoding="utf-8")
+        self.proxy = Nginx(variant, {f"server 127.0.0.1:{8081 + index} max_fails=0;": f"server 127.0.0.1:{port} max_fails=0;"
+                                     for index, port in enumerate(self.ports)})
+        self.port = urllib.parse.urlparse(self.proxy.url).port
+        self.killed = set()
+
+    def start(self, port):
+        # Room for every page, its resumed twin in grace, and the soak's fresh loads.
+        process, _ = start_server(self.binary, self.pages * 10, "--database", self.database.url, "--secret-file", str(self.key),
+                                  "--scenes", str(HERE / "Scenes"), port=port)
+        return process
+
+    def kill_and_restart(self, index):
+        self.servers[index].send_signal(signal.SIGKILL)
+        self.servers[index].wait(timeout=20)
+        self.killed.add(index)
+        self.servers[index] = self.start(self.ports[index])
+
+    def restart_postgres(self):
+        data = str(self.database.directory / "data")
+        self.database.run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")
+        self.database.run("pg_ctl", "-D", data, "-l", str(self.database.directory / "server.log"), "-w", "-o",
+                          f"-p {self.database.port} -k {self.database.directory} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+
+    def psql(self, sql):
+        command = [str(self.database.binaries / "psql"), "-h", "127.0.0.1", "-p", str(self.database.port), "-U", "scenery", "-d", "scenery",
+                   "-At", "-F", "\t", "-c", sql]
+        if self.database.user:
+            command = ["runuser", "-u", self.database.user, "--", *command]
+        return subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines()
+
+    def stop(self):
+        self.proxy.stop()
+        for process in self.servers:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+        self.database.stop()
+        subprocess.run(["rm", "-rf", str(self.key.parent)])
+
+
+def stalled_client(port, session):
+    """A socket that upgrades and never reads: what the server sends it piles up."""
+    connection = socket.create_connection(("127.0.0.1", port))
+    connection.sendall((f"GET /live?session={session}&since=0&protocol=1 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                        f"Origin: http://127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    return connection
+
+
+async def soak(cluster, arguments):
+    failures = []
+    viewers = {str(user): await sign_in("127.0.0.1", cluster.port, str(user)) for user in range(1, 8)}
+    initial = {(row.split("\t")[0], int(row.split("\t")[1])) for row in cluster.psql("SELECT user_id, blog FROM likes")}
+    pairs = [(viewer, blog) for viewer in viewers for blog in BLOGS][:max(1, min(70, arguments.pages // 2))]
+    actors = [(Page(cluster.port, viewers[viewer], viewer), blog) for viewer, blog in pairs]
+    watchers = [Page(cluster.port, None, None) for _ in range(max(0, arguments.pages - len(actors)))]
+    for page, _ in actors:
+        await page.open()
+    for page in watchers:
+        await page.open()
+    print(f"opened {len(actors)} acting and {len(watchers)} watching pages")
+    stop = asyncio.Event()
+    keepers = [asyncio.create_task(page.stay_connected(stop)) for page in [*(page for page, _ in actors), *watchers]]
+    never_killed = random.Random(arguments.seed).randrange(2)
+    acknowledged = {pair: [] for pair in pairs}
+    unknown = {pair: [] for pair in pairs}
+    # Warm-up: the first fifth of the run (at most two minutes) has no fault; the server that
+    # is never killed is measured at its end.
+    warm_up = min(120, arguments.seconds / 5)
+    deadline = time.monotonic() + arguments.seconds
+    warm = None
+
+    async def act(page, blog, pair):
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            key, answered = await page.act(f"blogs/blog.{blog}.like")
+            (acknowledged if answered else unknown)[pair].append(key)
+            await asyncio.sleep(max(0, 0.2 - (time.monotonic() - started)))
+
+    stalled = []
+    random_faults = random.Random(arguments.seed + 1)
+
+    async def faults():
+        nonlocal warm
+        await asyncio.sleep(warm_up)
+        warm = rss_kib(cluster.servers[never_killed].pid)
+        print(f"warm: server {never_killed} holds {warm} KiB after {warm_up:.0f} s")
+        kinds = arguments.faults
+        index = 0
+        while time.monotonic() < deadline - arguments.fault_every / 2:
+            await asyncio.sleep(arguments.fault_every * random_faults.uniform(0.5, 1.5))
+            if time.monotonic() >= deadline:
+                return
+            kind = kinds[index % len(kinds)] if index < len(kinds) else random_faults.choice(kinds)
+            index += 1
+            print(f"{time.strftime('%H:%M:%S')} fault: {kind}")
+            if kind == "kill":
+                await asyncio.to_thread(cluster.kill_and_restart, 1 - never_killed)
+            elif kind == "postgres":
+                await asyncio.to_thread(cluster.restart_postgres)
+            elif kind == "stall":
+                stalled.append(stalled_client(cluster.port, random_faults.choice(watchers or [actors[0][0]]).session))
+            else:
+                for page in random_faults.sample(watchers, min(20, len(watchers))):
+                    await page.socket.close()
+
+    await asyncio.gather(faults(), *(act(page, blog, pair) for (page, blog), pair in zip(actors, pairs)))
+    for connection in stalled:
+        connection.close()
+    await asyncio.sleep(3)
+    end = rss_kib(cluster.servers[never_killed].pid)
+
+    # Every action answered: each acknowledged action whose write went through is in the
+    # ledger as its viewer's (recorded in the write's own transaction); with PostgreSQL
+    # restarted under it, some writes failed (their pages were told), so those are counted.
+    # Each acting page shows its blog liked exactly when the database has the like: a write
+    # lost, doubled the wrong way or left unannounced would part them.
+    recorded = set(cluster.psql("SELECT key FROM applied_actions"))
+    likes = {(row.split("\t")[0], int(row.split("\t")[1])) for row in cluster.psql("SELECT user_id, blog FROM likes")}
+    counts = {"acknowledged": 0, "acknowledged, not in the ledger": 0, "unknown": 0, "unknown, applied": 0}
+    for (viewer, blog) in pairs:
+        counts["acknowledged"] += len(acknowledged[(viewer, blog)])
+        counts["acknowledged, not in the ledger"] += sum(f"u{viewer}:{key}" not in recorded for key in acknowledged[(viewer, blog)])
+        counts["unknown"] += len(unknown[(viewer, blog)])
+        counts["unknown, applied"] += sum(f"u{viewer}:{key}" in recorded for key in unknown[(viewer, blog)])
+    print("actions: " + ", ".join(f"{value} {name}" for name, value in counts.items()))
+    if counts["acknowledged, not in the ledger"] and "postgres" not in arguments.faults:
+        failures.append(f"{counts['acknowledged, not in the ledger']} acknowledged action(s) are not in the ledger, with the database up throughout")
+    for (page, blog), (viewer, _) in zip(actors, pairs):
+        try:
+            html = await page.whole_scene()
+        except Exception as error:  # noqa: BLE001 - reported as a failure
+            failures.append(f"viewer {viewer}'s page of blog {blog} did not get its whole scene: {error!r}")
+            continue
+        shown = re.search(rf'id="blogs/blog\.{blog}\.like"[^>]*>(Like|Unlike)<', html)
+        if not shown:
+            failures.append(f"viewer {viewer}'s page shows no like button for blog {blog}")
+        elif (shown.group(1) == "Unlike") != ((viewer, blog) in likes):
+            failures.append(f"viewer {viewer}'s page shows blog {blog} {'liked' if shown.group(1) == 'Unlike' else 'not liked'}; "
+                            f"the database says {'liked' if (viewer, blog) in likes else 'not liked'}")
+    unanswered = sum(page.unanswered for page, _ in actors)
+    if unanswered:
+        failures.append(f"{unanswered} action(s) had no answer within 120 s, though the page stayed or came back")
+    if counts["acknowledged"] == 0:
+        failures.append("no action was acknowledged: the soak did not run")
+
+    # Open pages equal a fresh render for their viewer.
+    samples = [page for page, _ in actors[::10]] + watchers[:20]
+    for page in samples:
+        try:
+            html = await page.whole_scene()
+        except Exception as error:  # noqa: BLE001 - reported as a failure
+            failures.append(f"a page did not get its whole scene: {error!r}")
+            continue
+        _, _, fresh, _ = await http("127.0.0.1", cluster.port, "GET", "/scenes/ten-rows?user=1", page.headers())
+        if html not in fresh.decode():
+            if os.environ.get("SOAK_DUMP"):
+                pathlib.Path(os.environ["SOAK_DUMP"]).write_text(html + "\n=====\n" + fresh.decode(), encoding="utf-8")
+            failures.append(f"a page of viewer {page.viewer or 'signed out'} differs from a fresh render of its scene")
+    stop.set()
+    for page in [*(page for page, _ in actors), *watchers]:
+        await page.socket.close()
+    for task in keepers:
+        task.cancel()
+    print(f"end: server {never_killed} holds {end} KiB ({(end - warm) / warm * 100:+.1f}% from warm)")
+    if end > warm * (1 + arguments.memory_tolerance):
+        failures.append(
+            f"server {never_killed} holds {end} KiB, more than {arguments.memory_tolerance:.0%} over its {warm} KiB after warm-up")
+    for index, process in enumerate(cluster.servers):
+        if process.poll() is not None:
+            failures.append(f"server {index} died (exit {process.returncode})")
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pages", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=1800)
+    parser.add_argument("--fault-every", type=float, default=60, help="seconds between faults, on average")
+    parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--faults", nargs="+", default=["kill", "postgres", "stall", "burst"], choices=["kill", "postgres", "stall", "burst"],
+                        help="the kinds of fault to inject, in turn and then at random")
+    parser.add_argument("--memory-tolerance", type=float, default=0.10,
+                        help="how far over its warm level the server that is never killed may end (a fraction)")
+    parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
+    arguments = parser.parse_args()
+    print_machine()
+    print(f"soak: {arguments.pages} pages, {arguments.seconds:.0f} s, a fault every ~{arguments.fault_every:.0f} s, seed {arguments.seed}")
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix="scenery-soak-"))
+    cluster = Cluster(arguments.binary, arguments.pages, scratch)
+    try:
+        failures = asyncio.run(soak(cluster, arguments))
+    finally:
+        cluster.stop()
+        subprocess.run(["rm", "-rf", str(scratch)])
+    for failure in failures:
+        print(f"FAIL: {failure}")
+    print("soak: " + ("passed" if not failures else f"{len(failures)} failure(s)"))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    main()
