@@ -228,7 +228,9 @@ extension SceneryServer {
             return (id, nil)
         }
         guard let issued = visitors.issue(to: address) else {
-            logger.notice("issued no visitor id to \(address): it had as many new ones this hour as it may")
+            if visitors.isFirstRefusal(of: address) {
+                logger.notice("issued no more visitor ids to \(address) this hour: it had as many new ones as it may (--new-visitors-per-address-per-hour)")
+            }
             return (nil, nil)
         }
         return (issued.id, issued.cookie)

@@ -18,6 +18,10 @@ final class VisitorIssuer: Sendable {
     private let limit: Int
     private let minted = Mutex<[String: (windowStart: Date, count: Int)]>([:])
 
+    /// Whether the last ``issue(to:now:)`` refused `address` for the first time this hour
+    /// (the server logs that once, not at every page).
+    private let refusedThisHour = Mutex<Set<String>>([])
+
     /// How long a visitor id lasts: a year.
     static let lifetime: TimeInterval = 365 * 24 * 3600
 
@@ -41,7 +45,10 @@ final class VisitorIssuer: Sendable {
         let allowed = minted.withLock { minted -> Bool in
             if minted.count >= Self.addressesKept { minted = minted.filter { now.timeIntervalSince($0.value.windowStart) < 3600 } }
             var entry = minted[address] ?? (now, 0)
-            if now.timeIntervalSince(entry.windowStart) >= 3600 { entry = (now, 0) }
+            if now.timeIntervalSince(entry.windowStart) >= 3600 {
+                entry = (now, 0)
+                _ = refusedThisHour.withLock { $0.remove(address) }
+            }
             guard entry.count < limit, minted.count < Self.addressesKept || minted[address] != nil else { return false }
             entry.count += 1
             minted[address] = entry
@@ -50,6 +57,14 @@ final class VisitorIssuer: Sendable {
         guard allowed else { return nil }
         let id = UUID().uuidString.lowercased()
         return (id, signer.value(for: id, expiry: now.addingTimeInterval(Self.lifetime)))
+    }
+
+    /// Whether `address` was refused a new id for the first time this hour (true once).
+    func isFirstRefusal(of address: String) -> Bool {
+        refusedThisHour.withLock { refused in
+            if refused.count >= Self.addressesKept { refused = [] }
+            return refused.insert(address).inserted
+        }
     }
 
     private static func isWellFormed(_ id: String) -> Bool {
