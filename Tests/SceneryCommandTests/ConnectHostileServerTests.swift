@@ -24,15 +24,9 @@ import Testing
 
     @Test func aServerThatClosesEverySocketWith4404IsFollowedAFewTimesThenLeft() async throws {
         defer { cli.cleanUp() }
-        let server = try HostileServer { connection in
-            if connection.path.hasPrefix("/api/") {
-                connection.respond(status: "200 OK", json: HostileServer.sceneDocument)
-            } else {
-                connection.upgrade()
-                let reason = Array("Load the page again.".utf8)
-                connection.send([0x88, UInt8(2 + reason.count), 0x11, 0x34] + reason)  // 4404
-                connection.waitForTheClientToLeave()
-            }
+        let server = try HostileServer.scene { connection in
+            let reason = Array("Load the page again.".utf8)
+            connection.send([0x88, UInt8(2 + reason.count), 0x11, 0x34] + reason)  // 4404
         }
         defer { server.stop() }
         let result = try await cli.run(["connect", server.address, "x"], keepingInputOpen: true)
@@ -64,14 +58,8 @@ import Testing
     @Test(arguments: [UInt64(Int64.max), 1 << 30])
     func aFrameDeclaringMoreThanTheClientTakesIsRefusedFromItsHeader(length: UInt64) async throws {
         defer { cli.cleanUp() }
-        let server = try HostileServer { connection in
-            if connection.path.hasPrefix("/api/") {
-                connection.respond(status: "200 OK", json: HostileServer.sceneDocument)
-            } else {
-                connection.upgrade()
-                connection.send(HostileServer.frameHeader(declaring: length) + Array(repeating: 0x20, count: 1_000))
-                connection.waitForTheClientToLeave()
-            }
+        let server = try HostileServer.scene { connection in
+            connection.send(HostileServer.frameHeader(declaring: length) + Array(repeating: 0x20, count: 1_000))
         }
         defer { server.stop() }
         let result = try await cli.run(["connect", server.address, "x"], keepingInputOpen: true)

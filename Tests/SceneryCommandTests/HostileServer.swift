@@ -108,6 +108,20 @@ final class HostileServer: Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// A server that opens any scene (``sceneDocument``) and upgrades its socket, then
+    /// does `onSocket` on it and waits for the client to leave.
+    static func scene(onSocket: @escaping @Sendable (Connection) -> Void) throws -> HostileServer {
+        try HostileServer { connection in
+            guard !connection.path.hasPrefix("/api/") else {
+                connection.respond(status: "200 OK", json: sceneDocument)
+                return
+            }
+            connection.upgrade()
+            onSocket(connection)
+            connection.waitForTheClientToLeave()
+        }
+    }
+
     /// What `/api/scenes/…` answers: a scene of one text, session `s1`, numbered 0.
     static var sceneDocument: String {
         let document = ViewTreeDocument(scene: "x", variant: "default", root: .text("t", "Hello", role: .title))

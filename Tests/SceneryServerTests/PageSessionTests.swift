@@ -16,6 +16,14 @@ import Testing
             logger: Logger(label: "test"))
     }
 
+    /// Installs a scene of one text module (`t`) on `page`.
+    static func installText(_ title: String = "Hi", on page: PageSession) async throws {
+        var registry = SceneRegistry()
+        registry.addScene(id: "x", source: #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "\#(title)" } } ] }"#)
+        let scene = try await registry.assemble("x", for: SceneContext(viewer: nil), host: page.host)
+        await page.install(scene, baseline: await scene.takeBaseline())
+    }
+
     @Test func aPageThatDoesNotReadIsDisconnectedNotBuffered() async {
         let page = session(maxQueued: 16)
         let socket = StalledSocket()
@@ -52,10 +60,7 @@ import Testing
 
     @Test func aReconnectGetsTheNumberedMessagesItMissed() async throws {
         let page = session(maxQueued: 256)
-        var registry = SceneRegistry()
-        registry.addScene(id: "x", source: #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Hi" } } ] }"#)
-        let scene = try await registry.assemble("x", for: SceneContext(viewer: nil), host: page.host)
-        await page.install(scene, baseline: await scene.takeBaseline())
+        try await Self.installText(on: page)
         _ = await page.attach(since: 0, socket: RecordingSocket())
         await page.receive(#"{"type":"resync"}"#)  // numbered message 1: the whole scene
         await page.receive(#"{"type":"event","node":"t/nothing"}"#)  // refused: not numbered
@@ -67,10 +72,7 @@ import Testing
 
     @Test func aWholeSceneReplacesWhatWasKeptForReplay() async throws {
         let page = session(maxQueued: 256)
-        var registry = SceneRegistry()
-        registry.addScene(id: "x", source: #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "Hi" } } ] }"#)
-        let scene = try await registry.assemble("x", for: SceneContext(viewer: nil), host: page.host)
-        await page.install(scene, baseline: await scene.takeBaseline())
+        try await Self.installText(on: page)
         _ = await page.attach(since: 0, socket: RecordingSocket())
         for _ in 0..<3 { await page.receive(#"{"type":"resync"}"#) }  // three numbered whole scenes
         let socket = RecordingSocket()
@@ -86,11 +88,7 @@ import Testing
         configuration.maxQueuedBytes = 2_500
         let page = PageSession(
             id: "s", viewer: nil, sceneID: "x", arguments: [:], renderer: HTMLRenderer(), configuration: configuration, logger: Logger(label: "test"))
-        var registry = SceneRegistry()
-        let title = String(repeating: "long words ", count: 100)
-        registry.addScene(id: "x", source: #"{ "modules": [ { "id": "t", "type": "TextModule", "params": { "title": "\#(title)" } } ] }"#)
-        let scene = try await registry.assemble("x", for: SceneContext(viewer: nil), host: page.host)
-        await page.install(scene, baseline: await scene.takeBaseline())
+        try await Self.installText(String(repeating: "long words ", count: 100), on: page)
         let socket = StalledSocket()
         _ = await page.attach(since: 0, socket: socket)
         for _ in 0..<10 { await page.receive(#"{"type":"resync"}"#) }

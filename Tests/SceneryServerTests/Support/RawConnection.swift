@@ -57,28 +57,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Every byte the server sends until it closes the connection (or `safety` passes).
     func readBytesUntilClosed(safety: Duration = .seconds(30)) async -> (bytes: [UInt8], closed: Bool) {
-        let descriptor = self.descriptor
-        let milliseconds = Int32(safety.components.seconds * 1000)
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var received: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                var closed = false
-                let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
-                while Date() < deadline {
-                    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                    let ready = poll(&poller, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
-                    guard ready > 0 else { continue }
-                    let count = recv(descriptor, &buffer, buffer.count, 0)
-                    if count <= 0 {
-                        closed = true
-                        break
-                    }
-                    received += buffer[..<count]
-                }
-                continuation.resume(returning: (received, closed))
-            }
-        }
+        await readBytes(until: { _ in false }, safety: safety)
     }
 
     /// Everything the server sends until it closes the connection. `safety` only keeps a
@@ -92,6 +71,15 @@ final class RawConnection: @unchecked Sendable {
     func read(
         until isEnough: @escaping @Sendable (String) -> Bool, safety: Duration = .seconds(30)
     ) async -> (text: String, closed: Bool) {
+        let (bytes, closed) = await readBytes(until: { isEnough(String(decoding: $0, as: UTF8.self)) }, safety: safety)
+        return (String(decoding: bytes, as: UTF8.self), closed)
+    }
+
+    /// The bytes the server sends until `isEnough` holds for all received so far, or the
+    /// server closes the connection, read on a thread of its own.
+    private func readBytes(
+        until isEnough: @escaping @Sendable ([UInt8]) -> Bool, safety: Duration
+    ) async -> (bytes: [UInt8], closed: Bool) {
         let descriptor = self.descriptor
         let milliseconds = Int32(safety.components.seconds * 1000)
         return await withCheckedContinuation { continuation in
@@ -110,9 +98,9 @@ final class RawConnection: @unchecked Sendable {
                         break
                     }
                     received += buffer[..<count]
-                    if isEnough(String(decoding: received, as: UTF8.self)) { break }
+                    if isEnough(received) { break }
                 }
-                continuation.resume(returning: (String(decoding: received, as: UTF8.self), closed))
+                continuation.resume(returning: (received, closed))
             }
         }
     }
