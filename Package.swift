@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Scenery", targets: ["Scenery"]),
         .library(name: "SceneryTesting", targets: ["SceneryTesting"]),
         .library(name: "SceneryScenes", targets: ["SceneryScenes"]),
+        .library(name: "SceneryLive", targets: ["SceneryLive"]),
         .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
         .library(name: "ProfileStore", targets: ["ProfileStore"]),
         .library(name: "ProfileStorePostgres", targets: ["ProfileStorePostgres"]),
@@ -67,30 +68,34 @@ let package = Package(
             // Validated on every build: a broken scene file fails `swift build`.
             plugins: ["SceneryValidationPlugin"]),
 
+        // Live data for any app: its entities, the change hub and feed, a module's
+        // subscription while visible, the notice and write bookkeeping modules share.
+        .target(name: "SceneryLive", dependencies: ["Scenery"]),
+
         // The example profile domain: values and one service protocol per need.
-        .target(name: "ProfileDomain", dependencies: ["Scenery"]),
+        .target(name: "ProfileDomain", dependencies: ["Scenery", "SceneryLive"]),
         // The embedded default backend: the system's SQLite.
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "ProfileStore", dependencies: ["Scenery", "ProfileDomain", "CSQLite"]),
+        .target(name: "ProfileStore", dependencies: ["Scenery", "SceneryLive", "ProfileDomain", "CSQLite"]),
         // The same contract on PostgreSQL, for several servers on one database (LISTEN/NOTIFY
         // carries changes between them). Its own target: nothing that embeds modules, and
         // not `scenery`'s quick start, builds a PostgreSQL client.
         .target(
             name: "ProfileStorePostgres",
             dependencies: [
-                "Scenery", "ProfileDomain", "ProfileStore",
+                "Scenery", "SceneryLive", "ProfileDomain", "ProfileStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
 
         // The profile modules, each alone so the compiler keeps them apart.
-        .target(name: "SceneryUserInfo", dependencies: ["Scenery", "ProfileDomain"]),
-        .target(name: "SceneryBlogs", dependencies: ["Scenery", "ProfileDomain"]),
-        .target(name: "SceneryDrafts", dependencies: ["Scenery", "ProfileDomain"]),
-        .target(name: "SceneryUserList", dependencies: ["Scenery", "ProfileDomain"]),
+        .target(name: "SceneryUserInfo", dependencies: ["Scenery", "SceneryLive", "ProfileDomain"]),
+        .target(name: "SceneryBlogs", dependencies: ["Scenery", "SceneryLive", "ProfileDomain"]),
+        .target(name: "SceneryDrafts", dependencies: ["Scenery", "SceneryLive", "ProfileDomain"]),
+        .target(name: "SceneryUserList", dependencies: ["Scenery", "SceneryLive", "ProfileDomain"]),
         .target(
             name: "SceneryProfile",
             dependencies: ["Scenery", "ProfileDomain", "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
@@ -164,6 +169,7 @@ let package = Package(
             name: "SceneryRenderCommand",
             capability: .command(intent: .custom(verb: "scenery-render", description: "Render one of the package's scenes."))),
         .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"], exclude: ["Golden"]),
+        .testTarget(name: "SceneryLiveTests", dependencies: ["SceneryLive", "Scenery", "SceneryTesting"]),
         .testTarget(
             name: "SceneryCommandTests",
             dependencies: ["SceneryCommand", "SceneryServeCommand", "SceneryTool", "Scenery", "SceneryServer", "ProfileStore", "ProfileDomain"]),
@@ -189,13 +195,13 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "Scenery", "SceneryTesting", "SceneryScenes", "ProfileDomain", "ProfileStore", "SceneryProfile", "SceneryBlogs",
-                "SceneryRemote", "SceneryURLSession",
+                "Scenery", "SceneryTesting", "SceneryScenes", "SceneryLive", "ProfileDomain", "ProfileStore", "SceneryProfile",
+                "SceneryBlogs", "SceneryRemote", "SceneryURLSession",
             ]),
         .testTarget(
             name: "ProfileTests",
             dependencies: [
-                "Scenery", "SceneryTesting", "ProfileDomain", "ProfileStore", "SceneryProfile",
+                "Scenery", "SceneryTesting", "SceneryLive", "ProfileDomain", "ProfileStore", "SceneryProfile",
                 "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList", "ProfileStorePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

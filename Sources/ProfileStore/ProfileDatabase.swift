@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryLive
 
 /// A store of the profile data: the four profile services, the change feed, and what the
 /// `scenery` tool and server do with a whole database (sign-in lists, export, import,
@@ -22,7 +23,8 @@ import Scenery
 /// Errors are `ProfileError` values whose `kind` says what a caller can do:
 /// `notFound`, `notPermitted`, `conflict` (try again), `connectionLost` (the database went
 /// away; try again later), `storage` and `invalidData`.
-public protocol ProfileDatabase: ProfileService, BlogService, DraftService, RelationshipService, ProfileChangeFeed, ActionLedger {
+public protocol ProfileDatabase: ProfileService, BlogService, DraftService, RelationshipService, ChangeFeed, ActionLedger
+where Entity == ProfileChange {
     /// Where the data lives, for messages: a file path, or a URL without its password.
     var location: String { get }
 
@@ -72,4 +74,10 @@ public protocol ProfileDatabase: ProfileService, BlogService, DraftService, Rela
 extension ProfileDatabase {
     /// Every user, at most 100: for sign-in pages.
     public func allUsers() async throws(ProfileError) -> [User] { try await allUsers(limit: 100) }
+}
+
+extension ProfileDatabase {
+    /// The database as the change feed modules follow (`any ProfileDatabase` does not
+    /// convert to `any ChangeFeed<ProfileChange>` by itself).
+    public var changeFeed: any ChangeFeed<ProfileChange> { self }
 }

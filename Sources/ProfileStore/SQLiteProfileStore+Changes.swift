@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import SceneryLive
 import Synchronization
 
 /// The store's change feed: every write records what it changed in the `changes` table, in
@@ -12,15 +13,15 @@ import Synchronization
 /// had not read (it was paused, or a burst outran it), or the table emptied or replaced,
 /// publishes ``ProfileChange/everything``: pages fetch what they show again rather than
 /// miss a change.
-extension SQLiteProfileStore: ProfileChangeFeed {
+extension SQLiteProfileStore: ChangeFeed {
     /// How many changes the table keeps for other processes to read.
     public static let changesKept: Int64 = 10_000
 
     /// How often the store looks for other processes' writes while anyone subscribes.
     static let watchInterval: Duration = .milliseconds(200)
 
-    public func changes(to entities: Set<ProfileChange>) -> ProfileChanges {
-        let stream = hub.changes(to: entities)
+    public func changes(to entities: Set<ProfileChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<ProfileChange> {
+        let stream = hub.changes(to: entities, ignoringWritesOf: writer)
         startWatching()
         return stream
     }

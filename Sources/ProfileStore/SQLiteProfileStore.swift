@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import SceneryLive
 import Synchronization
 
 /// The embedded profile backend: a SQLite database with migrations, seeded with demo
@@ -17,7 +18,7 @@ import Synchronization
 public final class SQLiteProfileStore: Sendable {
     private let connection: Mutex<SQLiteConnection>
     /// This process's subscribers to changes, by entity.
-    let hub = ProfileChangeHub()
+    let hub = ChangeHub<ProfileChange>()
     /// Where the watcher for other processes' writes stands.
     let watch: Mutex<WatchState>
     /// The database file, or `:memory:`.

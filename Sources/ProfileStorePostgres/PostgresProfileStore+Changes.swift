@@ -4,6 +4,7 @@ import PostgresNIO
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryLive
 
 /// The change feed across servers: every write sends `NOTIFY scenery_changes` with what it
 /// changed (entities and ids, never data) in its own transaction, so PostgreSQL delivers it
@@ -24,8 +25,8 @@ extension PostgresProfileStore {
     /// (PostgreSQL's limit is 8,000 bytes).
     static let largestPayload = 4_000
 
-    public func changes(to entities: Set<ProfileChange>) -> ProfileChanges {
-        let stream = hub.changes(to: entities)
+    public func changes(to entities: Set<ProfileChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<ProfileChange> {
+        let stream = hub.changes(to: entities, ignoringWritesOf: writer)
         _ = startListening()
         return stream
     }
@@ -148,7 +149,7 @@ final class ChangeListener: Sendable {
     private let task: Locked<Task<Void, Never>?> = Locked(nil)
 
     init(
-        hub: ProfileChangeHub, configuration: PostgresConnection.Configuration, origin: String, logger: Logger,
+        hub: ChangeHub<ProfileChange>, configuration: PostgresConnection.Configuration, origin: String, logger: Logger,
         onLost: @escaping @Sendable () -> Void
     ) {
         let started = Task.detached(priority: .userInitiated) { [state] in

@@ -5,6 +5,7 @@ import PostgresNIO
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryLive
 
 /// The profile data on a PostgreSQL server: the store for several `scenery serve`
 /// processes on one database. It provides the four profile services and the change feed,
@@ -55,7 +56,7 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// When a call last finished its work on a connection of the pool: the server answered then.
     let lastAnswer = Locked<ContinuousClock.Instant?>(nil)
     /// This process's subscribers to changes, by entity.
-    let hub = ProfileChangeHub()
+    let hub = ChangeHub<ProfileChange>()
     /// Reads running now, shared by the callers asking the same at once (``SharedReads``).
     let profileReads = SharedReads<ReadQuestion, UserProfile>()
     let blogReads = SharedReads<ReadQuestion, Blog>()

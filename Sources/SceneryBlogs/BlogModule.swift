@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryLive
 
 /// An author's blogs, newest first, paged, with likes.
 ///
@@ -37,7 +38,6 @@ public actor BlogModule: Module {
     private let wording: BlogWording
     private let blogs: any BlogService
     private let context: ModuleContext
-    private var likes: BlogLikes { BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) }) }
 
     private var list: PagedList<Blog>
     /// The blogs shown.
@@ -50,17 +50,17 @@ public actor BlogModule: Module {
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
     private var noticeLine = ModuleNotice()
-    private var likesInFlight: Set<BlogID> = []
+    /// The likes being written, and the rows that changed meanwhile (fetched once theirs
+    /// settles).
+    private var likes = WritesInFlight<BlogID>()
     /// The rows' live subscription (each blog it holds), while the module is visible.
-    private let live: LiveChanges
+    private let live: LiveChanges<ProfileChange>
     private var isVisible = false
     /// The rows the host shows, when it shows a window of the list.
     private var window: RowWindow?
-    /// Rows that changed while their like was being written: fetched once it settles.
-    private var changedMeanwhile: Set<BlogID> = []
 
     /// Creates the module from its parameters and service.
-    public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ProfileChangeFeed)? = nil) throws {
+    public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ChangeFeed<ProfileChange>)? = nil) throws {
         live = LiveChanges(changes)
         author = UserID(try parameters.string("author"))
         list = PagedList(pageSize: try parameters.int("pageSize"))
@@ -156,14 +156,10 @@ public actor BlogModule: Module {
     }
 
     private func refetch(_ id: BlogID) async {
-        guard list.item(withID: id) != nil else { return }
-        guard !likesInFlight.contains(id) else {
-            changedMeanwhile.insert(id)
-            return
-        }
+        guard list.item(withID: id) != nil, !likes.holdChange(to: id) else { return }
         let fetched = await Result { try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }) }
         let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .blog(id), with: live)
-        guard let fresh, let held = list.item(withID: id), !likesInFlight.contains(id), fresh != held else {
+        guard let fresh, let held = list.item(withID: id), !likes.contains(id), fresh != held else {
             if noticeChanged { await context.setNeedsRender() }
             return
         }
@@ -204,22 +200,21 @@ public actor BlogModule: Module {
 
     public func handle(_ event: Event) async -> EventDisposition {
         guard let (id, wanted) = BlogLikes.request(in: event) else { return .pass }
-        guard let original = list.item(withID: id), !likesInFlight.contains(id) else { return .handled }
+        guard let original = list.item(withID: id), likes.begin(id) else { return .handled }
         let liked = wanted ?? !original.likedByViewer
-        likesInFlight.insert(id)
-        defer { likesInFlight.remove(id) }
         list.replace(BlogLikes.toggled(original, liked: liked))
         let hadNotice = notice != nil
         noticeLine.show(nil)
         // Only the row changed (unless a notice appears or goes): re-render just the row.
         if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender([BlogNodeID(blog: id).row]) }
-        let (settled, failure) = await likes.write(liked, on: original)
+        let writer = BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) })
+        // Its own like does not come back to it; another viewer's while it wrote does.
+        let (settled, failure) = await live.writing { await writer.write(liked, on: original) }
         list.replace(settled)
         noticeLine.show(failure)
         if failure != nil { await context.setNeedsRender() } else { await context.setNeedsRender([BlogNodeID(blog: id).row]) }
-        likesInFlight.remove(id)
         // Someone else changed this blog while the like was written: show the stored count.
-        if changedMeanwhile.remove(id) != nil { await refetch(id) }
+        if likes.end(id) != nil { await refetch(id) }
         return .handled
     }
 }

@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryLive
 
 /// One blog in full, with its like button: the target of `blog.open` navigation.
 ///
@@ -26,13 +27,12 @@ public actor BlogPostModule: Module {
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
     private var noticeLine = ModuleNotice()
-    private var isWriting = false
+    /// The like being written, and whether the blog changed meanwhile.
+    private var writes = WritesInFlight<BlogID>()
     /// The blog's live subscription, while the module is visible.
-    private let live: LiveChanges
-    /// A change arrived while a like was being written: fetch again once it settles.
-    private var changedMeanwhile = false
+    private let live: LiveChanges<ProfileChange>
 
-    public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ProfileChangeFeed)? = nil) throws {
+    public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ChangeFeed<ProfileChange>)? = nil) throws {
         live = LiveChanges(changes)
         id = BlogID(Int64(try parameters.int("blog")))
         wording = try BlogWording(parameters: parameters)
@@ -55,14 +55,11 @@ public actor BlogPostModule: Module {
     public func disappear() async { live.stop() }
 
     private func blogChanged() async {
-        guard state.value != nil else { return }
-        guard !isWriting else {
-            changedMeanwhile = true
-            return
-        }
+        // A like in flight: fetched once it settles (a fetch now could land before it).
+        guard state.value != nil, !writes.holdChange(to: id) else { return }
         let fetched = await Result { try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }) }
         let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .blog(id), with: live)
-        guard let fresh, !isWriting, fresh != state.value else {
+        guard let fresh, !writes.contains(id), fresh != state.value else {
             if noticeChanged { await context.setNeedsRender() }
             return
         }
@@ -92,21 +89,17 @@ public actor BlogPostModule: Module {
 
     public func handle(_ event: Event) async -> EventDisposition {
         guard let (_, wanted) = BlogLikes.request(in: event) else { return .pass }
-        guard let original = state.value, !isWriting else { return .handled }
+        guard let original = state.value, writes.begin(id) else { return .handled }
         let liked = wanted ?? !original.likedByViewer
-        isWriting = true
-        defer { isWriting = false }
         state = .loaded(BlogLikes.toggled(original, liked: liked))
         await context.setNeedsRender()
-        let (settled, failure) = await BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) }).write(liked, on: original)
+        let likes = BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) })
+        // Its own like does not come back to it; another viewer's while it wrote does.
+        let (settled, failure) = await live.writing { await likes.write(liked, on: original) }
         state = .loaded(settled)
         noticeLine.show(failure)
         await context.setNeedsRender()
-        if changedMeanwhile {
-            changedMeanwhile = false
-            isWriting = false
-            await blogChanged()
-        }
+        if writes.end(id) != nil { await blogChanged() }
         return .handled
     }
 }

@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryLive
 
 /// The owner's drafts, most recently edited first.
 ///
@@ -49,9 +50,9 @@ public actor DraftModule: Module {
     private var noticeLine = ModuleNotice()
 
     /// The drafts' live subscription, while the module is visible (to its owner only).
-    private let live: LiveChanges
+    private let live: LiveChanges<ProfileChange>
 
-    public init(parameters: ModuleParameters, context: ModuleContext, drafts: any DraftService, changes: (any ProfileChangeFeed)? = nil) throws {
+    public init(parameters: ModuleParameters, context: ModuleContext, drafts: any DraftService, changes: (any ChangeFeed<ProfileChange>)? = nil) throws {
         live = LiveChanges(changes)
         owner = UserID(try parameters.string("owner"))
         list = PagedList(pageSize: try parameters.int("pageSize"))

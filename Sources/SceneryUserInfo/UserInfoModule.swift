@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryLive
 
 /// A user's avatar, name, summary and counts, with a follow/unfollow button for other
 /// viewers.
@@ -33,16 +34,15 @@ public actor UserInfoModule: Module {
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
     private var noticeLine = ModuleNotice()
-    private var isWriting = false
+    /// The follow being written, and whether the profile changed meanwhile.
+    private var writes = WritesInFlight<UserID>()
     /// The profile's live subscription, while the module is visible.
-    private let live: LiveChanges
-    /// A change arrived while a follow was being written: fetch again once it is done.
-    private var changedMeanwhile = false
+    private let live: LiveChanges<ProfileChange>
 
     /// Creates the module from its parameters and services.
     public init(
         parameters: ModuleParameters, context: ModuleContext, profiles: any ProfileService, relationships: any RelationshipService,
-        changes: (any ProfileChangeFeed)? = nil
+        changes: (any ChangeFeed<ProfileChange>)? = nil
     ) throws {
         live = LiveChanges(changes)
         user = UserID(try parameters.string("user"))
@@ -69,14 +69,10 @@ public actor UserInfoModule: Module {
 
     /// Someone changed the profile: fetch it again (after a follow in flight settles).
     private func profileChanged() async {
-        guard state.value != nil else { return }
-        guard !isWriting else {
-            changedMeanwhile = true
-            return
-        }
+        guard state.value != nil, !writes.holdChange(to: user) else { return }
         let fetched = await Result { try await profiles.profile(of: user, viewer: viewer) }
         let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .profile(user), with: live)
-        guard let fresh, !isWriting, fresh != state.value else {
+        guard let fresh, !writes.contains(user), fresh != state.value else {
             if noticeChanged { await context.setNeedsRender() }
             return
         }
@@ -117,7 +113,7 @@ public actor UserInfoModule: Module {
 
     public func handle(_ event: Event) async -> EventDisposition {
         // A write in flight: ignore the second tap rather than race it.
-        if UserEvents.follow.matches(event) || UserEvents.unfollow.matches(event) { return isWriting ? .handled : .pass }
+        if UserEvents.follow.matches(event) || UserEvents.unfollow.matches(event) { return writes.contains(user) ? .handled : .pass }
         return .pass
     }
 
@@ -126,17 +122,16 @@ public actor UserInfoModule: Module {
     ///   action failed).
     public func perform(_ event: Event) async throws {
         let follow = UserEvents.follow.matches(event)
-        guard follow || UserEvents.unfollow.matches(event), let viewer, viewer != user, let profile = state.value, !isWriting
+        guard follow || UserEvents.unfollow.matches(event), let viewer, viewer != user, let profile = state.value,
+            (profile.viewerFollows == true) != follow, writes.begin(user)
         else { return }
-        guard (profile.viewerFollows == true) != follow else { return }
-        isWriting = true
-        defer { isWriting = false }
         apply(following: follow)
         noticeLine.show(nil)
         await context.setNeedsRender()
         var failure: (any Error)?
         do {
-            try await relationships.setFollowing(follow, follower: viewer, followee: user)
+            // Its own follow does not come back to it; another viewer's while it wrote does.
+            try await live.writing { try await relationships.setFollowing(follow, follower: viewer, followee: user) }
         } catch {
             failure = error
             apply(following: !follow)
@@ -146,11 +141,7 @@ public actor UserInfoModule: Module {
         await context.setNeedsRender()
         // Another change came while writing: the count the page shows is fetched, not
         // guessed (a rollback never erases someone else's change).
-        if changedMeanwhile {
-            changedMeanwhile = false
-            isWriting = false
-            await profileChanged()
-        }
+        if writes.end(user) != nil { await profileChanged() }
         if let failure { throw failure }
     }
 

@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryLive
 
 /// Followers, followings or friends of a user, in one cell layout with a presenter chosen
 /// by the scene: `follow` (follow/unfollow buttons) or `friend` (friend requests).
@@ -59,15 +60,14 @@ public actor UserListModule: Module {
     private var noticeLine = ModuleNotice()
     /// The rows this viewer changed on this page: a live reload keeps them in place.
     private var actedOn: Set<UserID> = []
-    private var writesInFlight: Set<UserID> = []
+    /// The rows being written, and whether the list changed meanwhile.
+    private var writes = WritesInFlight<UserID>()
 
     /// The list's live subscription, while the module is visible.
-    private let live: LiveChanges
-    /// A change arrived while a row was being written: reload once the writes are done.
-    private var changedMeanwhile = false
+    private let live: LiveChanges<ProfileChange>
 
     public init(
-        parameters: ModuleParameters, context: ModuleContext, relationships: any RelationshipService, changes: (any ProfileChangeFeed)? = nil
+        parameters: ModuleParameters, context: ModuleContext, relationships: any RelationshipService, changes: (any ChangeFeed<ProfileChange>)? = nil
     ) throws {
         live = LiveChanges(changes)
         user = UserID(try parameters.string("user"))
@@ -123,11 +123,8 @@ public actor UserListModule: Module {
     /// again (after this viewer's own writes settle); if that fails, the rows shown stay,
     /// with a notice.
     private func listChanged() async {
-        guard state.hasResult else { return }
-        guard writesInFlight.isEmpty else {
-            changedMeanwhile = true
-            return
-        }
+        // Writes in flight: reloaded once the last settles (a reload now could land before).
+        guard state.hasResult, !writes.holdChangeToAll() else { return }
         do {
             let shown = entries.state.value ?? []
             try await run(entries.reload())
@@ -167,7 +164,7 @@ public actor UserListModule: Module {
     public func handle(_ event: Event) async -> EventDisposition {
         guard Self.change(for: event) != nil, let target = Self.person(in: event)?.user else { return .pass }
         // A write for this row in flight: ignore the second tap rather than race it.
-        return writesInFlight.contains(target) ? .handled : .pass
+        return writes.contains(target) ? .handled : .pass
     }
 
     /// Changes the row at once, writes, and settles on the answer or rolls back.
@@ -175,22 +172,23 @@ public actor UserListModule: Module {
     ///   action failed).
     public func perform(_ event: Event) async throws {
         guard let change = Self.change(for: event), let viewer, let target = Self.person(in: event)?.user,
-            let original = entries.item(withID: target), !writesInFlight.contains(target)
+            let original = entries.item(withID: target), writes.begin(target)
         else { return }
-        writesInFlight.insert(target)
-        defer { writesInFlight.remove(target) }
         entries.replace(Self.predicted(original, change))
         noticeLine.show(nil)
         await context.setNeedsRender()
         var failure: (any Error)?
         do {
             var settled = original
-            switch change {
-            case .follow(let following):
-                try await relationships.setFollowing(following, follower: viewer, followee: target)
-                settled.viewerFollows = following
-            case .friendship(let friendship):
-                settled.friendState = try await relationships.changeFriendship(friendship, from: viewer, with: target)
+            // Its own write does not come back to it as a reload; another viewer's does.
+            try await live.writing {
+                switch change {
+                case .follow(let following):
+                    try await relationships.setFollowing(following, follower: viewer, followee: target)
+                    settled.viewerFollows = following
+                case .friendship(let friendship):
+                    settled.friendState = try await relationships.changeFriendship(friendship, from: viewer, with: target)
+                }
             }
             entries.replace(settled)
             actedOn.insert(target)
@@ -201,11 +199,7 @@ public actor UserListModule: Module {
                 "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.messageForViewers(of: error))")
         }
         await context.setNeedsRender()
-        writesInFlight.remove(target)
-        if writesInFlight.isEmpty, changedMeanwhile {
-            changedMeanwhile = false
-            await listChanged()
-        }
+        if writes.end(target) != nil { await listChanged() }
         if let failure { throw failure }
     }
 

@@ -1,15 +1,17 @@
+import SceneryLive
+
 /// Something in the profile data that changed: an entity and its id, never the data
 /// itself (what a viewer sees of it is shaped per viewer, so each module fetches its own).
 ///
 /// Stores announce changes in the same transaction as the write; modules that show an
-/// entity subscribe to it while they are visible (``ProfileChangeFeed``).
+/// entity subscribe to it while they are visible (`LiveChanges`, through a `ChangeFeed`).
 ///
 /// ```swift
 /// for await change in feed.changes(to: [.blog(26), .profile("1")]) {
 ///     // fetch what this module shows of `change` again
 /// }
 /// ```
-public enum ProfileChange: Hashable, Sendable, CustomStringConvertible {
+public enum ProfileChange: LiveEntity {
     /// One blog: its likes or its text.
     case blog(BlogID)
     /// The list of an author's blogs: one added or removed.
@@ -34,32 +36,4 @@ public enum ProfileChange: Hashable, Sendable, CustomStringConvertible {
         case .everything: "everything"
         }
     }
-}
-
-/// Where a module learns that the data it shows changed, from any writer: this process or
-/// another one on the same database.
-///
-/// A subscription lasts until the task iterating it is cancelled; it receives only the
-/// changes it asked for, and ``ProfileChange/everything``, merged by entity while it is busy
-/// (see ``ProfileChanges``).
-public protocol ProfileChangeFeed: Sendable {
-    /// The changes to `entities` from now on. The subscription is open on return.
-    func changes(to entities: Set<ProfileChange>) -> ProfileChanges
-
-    /// The feed's position now, for ``hasChanged(_:since:)``; `nil` when the feed keeps no
-    /// history (the default).
-    var changeMark: Int? { get }
-
-    /// Whether a change to one of `entities` (or ``ProfileChange/everything``) was published
-    /// since `mark`; `true` when the feed no longer knows. A module that loaded before it
-    /// followed anything (in a tab not yet shown) asks when it first follows.
-    func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool
-}
-
-extension ProfileChangeFeed {
-    /// No history: `nil`.
-    public var changeMark: Int? { nil }
-
-    /// No history: `true`.
-    public func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool { true }
 }

@@ -1,3 +1,5 @@
+import SceneryLive
+
 /// Reads a user's profile.
 public protocol ProfileService: Sendable {
     /// The user with counts and the viewer's relationship.
@@ -53,11 +55,11 @@ public struct ProfileServices: Sendable {
     public var relationships: any RelationshipService
     /// Where modules learn that what they show changed, from any writer; `nil` for a backend
     /// that does not say (modules then show what they loaded until refreshed).
-    public var changes: (any ProfileChangeFeed)?
+    public var changes: (any ChangeFeed<ProfileChange>)?
 
     public init(
         profiles: any ProfileService, blogs: any BlogService, drafts: any DraftService,
-        relationships: any RelationshipService, changes: (any ProfileChangeFeed)? = nil
+        relationships: any RelationshipService, changes: (any ChangeFeed<ProfileChange>)? = nil
     ) {
         self.profiles = profiles
         self.blogs = blogs
@@ -68,6 +70,6 @@ public struct ProfileServices: Sendable {
 
     /// All four services from one backend that provides them all.
     public init(_ backend: some ProfileService & BlogService & DraftService & RelationshipService) {
-        self.init(profiles: backend, blogs: backend, drafts: backend, relationships: backend, changes: backend as? any ProfileChangeFeed)
+        self.init(profiles: backend, blogs: backend, drafts: backend, relationships: backend, changes: backend as? any ChangeFeed<ProfileChange>)
     }
 }

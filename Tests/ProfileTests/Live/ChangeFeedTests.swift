@@ -1,5 +1,6 @@
 import Foundation
 import ProfileDomain
+import SceneryLive
 import Synchronization
 import Testing
 
@@ -121,73 +122,5 @@ extension SQLiteProfileStore {
         try withConnection { connection throws(ProfileError) in
             try connection.transaction { () throws(ProfileError) in try body(connection) }
         }
-    }
-}
-
-/// How a subscriber that is busy receives what changed meanwhile.
-@Suite struct FirstFollowTests {
-    @Test func aFirstFollowSaysWhetherWhatItFollowsChangedSinceTheModuleWasMade() {
-        let hub = ProfileChangeHub()
-        let changed = LiveChanges(hub)
-        let untouched = LiveChanges(hub)
-        hub.publish([.blog(26), .profile("1")])
-        #expect(changed.follow([.blog(26)]) { _ in }, "blog 26 changed since it was made")
-        #expect(!untouched.follow([.blog(27)]) { _ in }, "blog 27 did not")
-        #expect(!changed.follow([.blog(26), .blog(28)]) { _ in }, "only the first follow looks back")
-        let beforeEverything = LiveChanges(hub)
-        hub.publish([.everything])
-        #expect(beforeEverything.follow([.blog(27)]) { _ in }, "everything changed")
-    }
-
-    @Test func aFeedThatForgotSaysItMayHaveChanged() {
-        let hub = ProfileChangeHub()
-        let old = LiveChanges(hub)
-        hub.publish((0..<(2 * ProfileChangeHub.rememberedChanges + 1)).map { ProfileChange.blog(BlogID(rawValue: Int64(1000 + $0))) })
-        #expect(old.follow([.blog(26)]) { _ in }, "the hub no longer remembers back to the module's start")
-        #expect(!LiveChanges(nil).follow([.blog(26)]) { _ in }, "no feed: nothing to miss")
-    }
-}
-
-@Suite(.timeLimit(.minutes(1))) struct ChangeMergingTests {
-    @Test func aBusySubscriberGetsEachEntityOnceAndEverythingReplacesWhatWaits() async {
-        let hub = ProfileChangeHub()
-        var changes = hub.changes(to: [.blog(1), .blog(2)]).makeAsyncIterator()
-        hub.publish(Array(repeating: ProfileChange.blog(1), count: 10) + [.blog(2), .blog(1), .blog(3)])
-        #expect(await changes.next() == .blog(1))
-        #expect(await changes.next() == .blog(2), "ten changes to blog 1 while busy are one; blog 3 is not followed")
-        hub.publish([.blog(2), .everything, .blog(1)])
-        #expect(await changes.next() == .everything, "everything replaces what waited, and what came after it")
-        hub.publish([.blog(2)])
-        #expect(await changes.next() == .blog(2))
-    }
-
-    @Test func everythingAfterAReconnectReachesSubscribersInWavesNotAllAtOnce() async {
-        let hub = ProfileChangeHub()
-        let subscriptions = (0..<95).map { hub.changes(to: [.blog(BlogID(rawValue: Int64($0)))]) }
-        let mark = hub.changeMark ?? 0
-        let waves = Mutex(0)
-        await hub.publishEverything(inWavesOf: 10) { waves.withLock { $0 += 1 } }
-        #expect(waves.withLock { $0 } == 9, "95 subscribers, ten at a time: nine pauses between ten waves")
-        #expect(LiveChanges(hub).follow([.blog(7)]) { _ in } == false, "a module made after it has nothing to catch up")
-        #expect(hub.hasChanged([.blog(7)], since: mark), "it counts as published at once")
-        for changes in subscriptions {
-            var iterator = changes.makeAsyncIterator()
-            #expect(await iterator.next() == .everything, "and every subscriber is told")
-        }
-    }
-
-    @Test func cancellingTheIteratingTaskEndsTheSubscription() async {
-        let hub = ProfileChangeHub()
-        let changes = hub.changes(to: [.blog(1)])
-        #expect(hub.subscriptionCount(for: .blog(1)) == 1)
-        let task = Task {
-            var received = 0
-            for await _ in changes { received += 1 }
-            return received
-        }
-        task.cancel()
-        #expect(await task.value == 0)
-        #expect(hub.subscriptionCount == 0, "the hub forgot the subscriber")
-        hub.publish([.blog(1)])  // no one to deliver to; nothing kept
     }
 }

@@ -173,7 +173,7 @@ import Testing
         let counting = CountingBlogs(base: backend.database)
         var registry = SceneRegistry()
         let services = ProfileServices(
-            profiles: backend.database, blogs: counting, drafts: backend.database, relationships: backend.database, changes: backend.database)
+            profiles: backend.database, blogs: counting, drafts: backend.database, relationships: backend.database, changes: backend.database.changeFeed)
         registry.registerProfileModules(services)
         _ = try registry.loadScenes(in: Backend.scenesDirectory)
         var pages: [(scene: SceneInstance, host: RecordingHost)] = []
@@ -198,6 +198,42 @@ import Testing
         for page in pages { await page.scene.leave() }
     }
 
+    @Test(arguments: StoreKind.allCases) func aViewersOwnLikeIsNotFetchedAgainByTheirPageButReachesEveryOtherPage(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
+        let counting = CountingBlogs(base: backend.database)
+        var registry = SceneRegistry()
+        registry.registerProfileModules(
+            ProfileServices(
+                profiles: backend.database, blogs: counting, drafts: backend.database, relationships: backend.database, changes: backend.database.changeFeed))
+        _ = try registry.loadScenes(in: Backend.scenesDirectory)
+        var pages: [(scene: SceneInstance, host: RecordingHost)] = []
+        for viewer in ["7", "2"] {
+            let host = RecordingHost()
+            let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: host)
+            await scene.appear()
+            _ = await scene.takeBaseline()
+            pages.append((scene, host))
+        }
+        let (carol, bob) = (pages[0], pages[1])
+        let before = try await backend.database.blog(26, viewer: nil).likes
+        let earlier = await counting.blogQueries.count
+        let like = try #require(await carol.scene.render().action(withID: "blogs/blog.26.like"))
+        await carol.scene.send(like.event)
+        #expect(await bob.host.waitForUpdates { $0.contains { $0.shows("Likes: \(before + 1)", at: "blogs/blog.26.likes") } })
+        // Then another viewer's change to a row Carol shows: it reaches her page after
+        // anything before it (changes arrive in order), so her own like had its chance.
+        let rows = try #require(await carol.scene.render().node(withID: "blogs/list")).visibleTexts
+        let other = try #require(await backend.database.blogs(by: "1", viewer: nil, page: PageRequest(offset: 0, limit: 2)).items.first { $0.id != 26 })
+        #expect(rows.contains(other.title))
+        _ = try await backend.database.setLiked(true, blog: other.id, by: "3")
+        #expect(await carol.host.waitForUpdates { $0.contains { $0.shows("Likes: \(other.likes + 1)", at: "blogs/blog.\(other.id).likes") } })
+        let queries = Array(await counting.blogQueries.dropFirst(earlier))
+        #expect(queries.filter { $0 == 26 }.count == 1, "blog 26 fetched by Bob's page only, not again by Carol's: \(queries)")
+        #expect(await carol.scene.render().node(withID: "blogs/blog.26.likes")?.visibleTexts == ["Likes: \(before + 1)"], "Carol shows her like")
+        for page in pages { await page.scene.leave() }
+    }
+
     @Test(arguments: StoreKind.allCases) func aRollbackNeverErasesSomeoneElsesNewerChange(kind: StoreKind) async throws {
         let setup = try await Setup(kind)
         let backend = setup.backend
@@ -205,7 +241,8 @@ import Testing
         let gate = GatedLikes(base: backend.database)
         var registry = SceneRegistry()
         registry.registerProfileModules(
-            ProfileServices(profiles: backend.database, blogs: gate, drafts: backend.database, relationships: backend.database, changes: backend.database))
+            ProfileServices(
+                profiles: backend.database, blogs: gate, drafts: backend.database, relationships: backend.database, changes: backend.database.changeFeed))
         _ = try registry.loadScenes(in: Backend.scenesDirectory)
         let host = RecordingHost()
         let carol = try await registry.assemble("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)

@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryLive
 import SceneryTesting
 
 /// Subscribes to a change feed and records what arrives, for tests that wait on changes
@@ -9,7 +10,7 @@ final class ChangeRecorder: Sendable {
     private let task = Locked<Task<Void, Never>?>(nil)
 
     /// Starts recording the changes to `entities`; the subscription is open on return.
-    init(_ feed: any ProfileChangeFeed, following entities: Set<ProfileChange>) {
+    init(_ feed: some ChangeFeed<ProfileChange>, following entities: Set<ProfileChange>) {
         let stream = feed.changes(to: entities)
         task.withLock { task in
             task = Task { [log] in

@@ -2,35 +2,39 @@ import Scenery
 import Synchronization
 
 /// Fans changes out to subscribers by entity: one change wakes only the subscriptions that
-/// asked for that entity (and every subscription for ``ProfileChange/everything``).
+/// asked for that entity (and every subscription for ``LiveEntity/everything``).
 ///
-/// A store owns one and calls ``publish(_:)`` after each write commits; modules reach it as
-/// a ``ProfileChangeFeed``. A subscriber that is busy loses nothing: what waits for it is
-/// merged by entity (see ``ProfileChanges``).
+/// A store owns one and calls ``publish(_:)`` after each write commits, in the writing
+/// task (so that the writer's own subscription is skipped, see ``ChangeWriter``), and again
+/// for what other processes wrote; modules reach it as a ``ChangeFeed``. A subscriber that
+/// is busy loses nothing: what waits for it is merged by entity (see ``ChangeStream``).
+/// Nobody following an entity costs nothing when it changes.
 ///
 /// ```swift
-/// let hub = ProfileChangeHub()
-/// let changes = hub.changes(to: [.blog(26)])
-/// hub.publish([.blog(26)])  // the first `for await` over `changes` receives it
+/// let hub = ChangeHub<BoardChange>()
+/// let changes = hub.changes(to: [.task(7)])
+/// hub.publish([.task(7)])  // the first `for await` over `changes` receives it
 /// ```
-public final class ProfileChangeHub: ProfileChangeFeed {
+public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
     private struct Subscriber {
-        let entities: Set<ProfileChange>
-        let subscription: ProfileChanges.Subscription
+        let entities: Set<Entity>
+        let subscription: ChangeStream<Entity>.Subscription
+        /// Whose writes it does not receive.
+        let writer: ChangeWriter?
     }
 
     private struct State {
         var subscribers: [Int: Subscriber] = [:]
         /// Subscriber numbers by entity, so a change costs its own subscribers only.
-        var byEntity: [ProfileChange: Set<Int>] = [:]
+        var byEntity: [Entity: Set<Int>] = [:]
         var next = 0
         /// The newest published changes, numbered (for ``hasChanged(_:since:)``).
         var published = 0
-        var recent: [(number: Int, change: ProfileChange)] = []
+        var recent: [(number: Int, change: Entity)] = []
     }
 
     /// How many published changes the hub remembers for ``hasChanged(_:since:)``.
-    public static let rememberedChanges = 4096
+    public static var rememberedChanges: Int { 4096 }
 
     private let state = Locked(State())
 
@@ -41,19 +45,19 @@ public final class ProfileChangeHub: ProfileChangeFeed {
     public var subscriptionCount: Int { state.withLock { $0.subscribers.count } }
 
     /// How many open subscriptions follow `entity`.
-    public func subscriptionCount(for entity: ProfileChange) -> Int { state.withLock { $0.byEntity[entity]?.count ?? 0 } }
+    public func subscriptionCount(for entity: Entity) -> Int { state.withLock { $0.byEntity[entity]?.count ?? 0 } }
 
-    public func changes(to entities: Set<ProfileChange>) -> ProfileChanges {
+    public func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<Entity> {
         let number = state.withLock { state in
             defer { state.next += 1 }
             return state.next
         }
-        let subscription = ProfileChanges.Subscription { [weak self] in self?.unsubscribe(number) }
+        let subscription = ChangeStream<Entity>.Subscription { [weak self] in self?.unsubscribe(number) }
         state.withLock { state in
-            state.subscribers[number] = Subscriber(entities: entities, subscription: subscription)
+            state.subscribers[number] = Subscriber(entities: entities, subscription: subscription, writer: writer)
             for entity in entities { state.byEntity[entity, default: []].insert(number) }
         }
-        return ProfileChanges(subscription: subscription)
+        return ChangeStream(subscription: subscription)
     }
 
     private func unsubscribe(_ number: Int) {
@@ -68,7 +72,7 @@ public final class ProfileChangeHub: ProfileChangeFeed {
 
     public var changeMark: Int? { state.withLock { $0.published } }
 
-    public func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool {
+    public func hasChanged(_ entities: Set<Entity>, since mark: Int) -> Bool {
         state.withLock { state in
             guard mark < state.published else { return false }
             // Forgotten since: it may have changed.
@@ -77,7 +81,7 @@ public final class ProfileChangeHub: ProfileChangeFeed {
             // this reads the few changes since, not the whole history (under the hub's lock).
             for (number, change) in state.recent.reversed() {
                 guard number > mark else { break }
-                if change == .everything || entities.contains(change) { return true }
+                if change == Entity.everything || entities.contains(change) { return true }
             }
             return false
         }
@@ -92,30 +96,36 @@ public final class ProfileChangeHub: ProfileChangeFeed {
     /// await hub.publishEverything(inWavesOf: 100) { try? await Task.sleep(for: .milliseconds(50)) }
     /// ```
     public func publishEverything(inWavesOf waveSize: Int, pause: @Sendable () async -> Void) async {
-        let subscriptions = state.withLock { state -> [ProfileChanges.Subscription] in
+        let subscriptions = state.withLock { state -> [ChangeStream<Entity>.Subscription] in
             state.published += 1
-            state.recent.append((state.published, .everything))
+            state.recent.append((state.published, Entity.everything))
             if state.recent.count > 2 * Self.rememberedChanges { state.recent.removeFirst(state.recent.count - Self.rememberedChanges) }
             return state.subscribers.values.map(\.subscription).shuffled()
         }
         var start = 0
         while start < subscriptions.count {
             if start > 0 { await pause() }
-            for subscription in subscriptions[start..<min(start + max(1, waveSize), subscriptions.count)] { subscription.deliver(.everything) }
+            for subscription in subscriptions[start..<min(start + max(1, waveSize), subscriptions.count)] { subscription.deliver(Entity.everything) }
             start += max(1, waveSize)
         }
     }
 
-    /// Hands each change to the subscribers of its entity (all of them for `.everything`).
-    public func publish(_ changes: some Sequence<ProfileChange>) {
-        var deliveries: [(ProfileChanges.Subscription, ProfileChange)] = []
+    /// Hands each change to the subscribers of its entity (all of them for
+    /// ``LiveEntity/everything``), except the subscription of the writer making the current
+    /// task's write (``ChangeWriter/current``): it already shows what it wrote.
+    public func publish(_ changes: some Sequence<Entity>) {
+        let writer = ChangeWriter.current
+        var deliveries: [(ChangeStream<Entity>.Subscription, Entity)] = []
         state.withLock { state in
             for change in changes {
                 state.published += 1
                 state.recent.append((state.published, change))
-                let numbers = change == .everything ? Set(state.subscribers.keys) : state.byEntity[change] ?? []
+                let isEverything = change == Entity.everything
+                let numbers = isEverything ? Set(state.subscribers.keys) : state.byEntity[change] ?? []
                 for number in numbers {
-                    if let subscriber = state.subscribers[number] { deliveries.append((subscriber.subscription, change)) }
+                    guard let subscriber = state.subscribers[number] else { continue }
+                    if !isEverything, let writer, subscriber.writer == writer { continue }
+                    deliveries.append((subscriber.subscription, change))
                 }
             }
             if state.recent.count > 2 * Self.rememberedChanges { state.recent.removeFirst(state.recent.count - Self.rememberedChanges) }

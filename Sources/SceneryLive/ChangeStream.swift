@@ -2,11 +2,11 @@ import Scenery
 import Synchronization
 
 /// The changes a subscriber has not handled yet, as an asynchronous sequence: what
-/// ``ProfileChangeFeed/changes(to:)`` returns.
+/// ``ChangeFeed/changes(to:ignoringWritesOf:)`` returns.
 ///
 /// A subscriber that falls behind never loses a change and never handles one twice for
 /// nothing: changes waiting for it are merged by entity (blog 26 liked ten times while the
-/// subscriber fetched is one `blog 26`), and ``ProfileChange/everything`` replaces whatever
+/// subscriber fetched is one `blog 26`), and ``LiveEntity/everything`` replaces whatever
 /// waits. So what waits is bounded by what the subscriber follows, whatever the rate of
 /// writes, and the subscriber fetches each entity once per round.
 ///
@@ -14,12 +14,12 @@ import Synchronization
 /// finishes it); the feed then forgets the subscriber.
 ///
 /// ```swift
-/// for await change in feed.changes(to: [.blog(26)]) {
+/// for await change in feed.changes(to: [.task(7)]) {
 ///     await refetch(change)
 /// }
 /// ```
-public struct ProfileChanges: AsyncSequence, Sendable {
-    public typealias Element = ProfileChange
+public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
+    public typealias Element = Entity
 
     let subscription: Subscription
 
@@ -34,14 +34,14 @@ public struct ProfileChanges: AsyncSequence, Sendable {
         let subscription: Subscription
 
         /// The oldest change waiting (merged by entity), or `nil` once the subscription ended.
-        public mutating func next() async -> ProfileChange? { await subscription.next() }
+        public mutating func next() async -> Entity? { await subscription.next() }
     }
 
     /// Changes waiting for one subscriber, and the subscriber waiting for them.
     final class Subscription: Sendable {
         private struct State {
-            var waiting: [ProfileChange] = []
-            var waiter: CheckedContinuation<ProfileChange?, Never>?
+            var waiting: [Entity] = []
+            var waiter: CheckedContinuation<Entity?, Never>?
             var hasEnded = false
             /// Who takes the changes when nothing iterates (``handle(priority:_:)``), and
             /// whether a task is handing them over now.
@@ -51,7 +51,7 @@ public struct ProfileChanges: AsyncSequence, Sendable {
 
         private struct Handler {
             let priority: TaskPriority
-            let apply: @Sendable (ProfileChange) async -> Void
+            let apply: @Sendable (Entity) async -> Void
         }
 
         private let state = Locked(State())
@@ -63,16 +63,16 @@ public struct ProfileChanges: AsyncSequence, Sendable {
         }
 
         /// Hands a change to the subscriber, or keeps it (merged) until it asks.
-        func deliver(_ change: ProfileChange) {
-            let waiter = state.withLock { state -> CheckedContinuation<ProfileChange?, Never>? in
+        func deliver(_ change: Entity) {
+            let waiter = state.withLock { state -> CheckedContinuation<Entity?, Never>? in
                 guard !state.hasEnded else { return nil }
                 if let waiter = state.waiter {
                     state.waiter = nil
                     return waiter
                 }
-                if change == .everything {
-                    state.waiting = [.everything]
-                } else if !state.waiting.contains(change), !state.waiting.contains(.everything) {
+                if change == Entity.everything {
+                    state.waiting = [Entity.everything]
+                } else if !state.waiting.contains(change), !state.waiting.contains(Entity.everything) {
                     state.waiting.append(change)
                 }
                 return nil
@@ -84,7 +84,7 @@ public struct ProfileChanges: AsyncSequence, Sendable {
         /// Hands every change to `apply`, one at a time and in order, from a task that runs
         /// only while changes wait: a subscriber that is not iterating holds no task while
         /// nothing changes. Use it instead of iterating, not beside it.
-        func handle(priority: TaskPriority, _ apply: @escaping @Sendable (ProfileChange) async -> Void) {
+        func handle(priority: TaskPriority, _ apply: @escaping @Sendable (Entity) async -> Void) {
             state.withLock { $0.handler = Handler(priority: priority, apply: apply) }
             startDrainingIfNeeded()
         }
@@ -106,7 +106,7 @@ public struct ProfileChanges: AsyncSequence, Sendable {
         }
 
         /// The next change for the handler, or `nil` (and no task draining) when none waits.
-        private func takeForHandler() -> ProfileChange? {
+        private func takeForHandler() -> Entity? {
             state.withLock { state in
                 guard !state.hasEnded, !state.waiting.isEmpty else {
                     state.isDraining = false
@@ -119,10 +119,10 @@ public struct ProfileChanges: AsyncSequence, Sendable {
         /// How many changes wait (at most one per entity followed, plus `everything`).
         var waitingCount: Int { state.withLock { $0.waiting.count } }
 
-        func next() async -> ProfileChange? {
+        func next() async -> Entity? {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
-                    let ready = state.withLock { state -> ProfileChange?? in
+                    let ready = state.withLock { state -> Entity?? in
                         if state.hasEnded { return .some(nil) }
                         if !state.waiting.isEmpty { return .some(state.waiting.removeFirst()) }
                         state.waiter = continuation
@@ -137,7 +137,7 @@ public struct ProfileChanges: AsyncSequence, Sendable {
 
         /// Ends the subscription: a waiting `next()` returns `nil`, and the feed forgets it.
         func end() {
-            let (waiter, ended) = state.withLock { state -> (CheckedContinuation<ProfileChange?, Never>?, Bool) in
+            let (waiter, ended) = state.withLock { state -> (CheckedContinuation<Entity?, Never>?, Bool) in
                 guard !state.hasEnded else { return (nil, false) }
                 state.hasEnded = true
                 state.waiting = []

@@ -6,31 +6,31 @@ import Synchronization
 /// A module starts it in `appear()` with the entities it shows (``follow(_:_:)``), starts it
 /// again when those change (a new page of rows), and ends it in `disappear()` (``stop()``):
 /// a hidden tab, a row window scrolled away or a page that was left costs nothing per
-/// change. Changes reach `apply` one at a time, in order. When it follows again after a
-/// stop, ``follow(_:_:)`` says so, and the module fetches what it shows again.
+/// change. Changes reach `apply` one at a time, in order, from one queue: a change tried
+/// again after a failed fetch (``retry(_:)``) waits its turn in it. When it follows again
+/// after a stop, ``follow(_:_:)`` says so, and the module fetches what it shows again.
+///
+/// A module writes through ``writing(isolation:_:)``, so that its own write does not come back to it
+/// as a change to fetch (it shows the write's result already).
 ///
 /// ```swift
+/// private let live: LiveChanges<BoardChange>
+///
 /// public func appear() async {
-///     let missed = live.follow([.profile(user)]) { [weak self] _ in await self?.reload() }
+///     let missed = live.follow([.task(id)]) { [weak self] _ in await self?.reload() }
 ///     if missed { await reload() }
 /// }
 /// public func disappear() async { live.stop() }
 /// ```
-public final class LiveChanges: Sendable {
+public final class LiveChanges<Entity: LiveEntity>: Sendable {
     private struct Following {
-        let entities: Set<ProfileChange>
-        let changes: ProfileChanges
-        let apply: @Sendable (ProfileChange) async -> Void
+        let entities: Set<Entity>
+        let changes: ChangeStream<Entity>
         /// Which `follow` this is: a retry of an earlier one is dropped.
         let generation: Int
-
-        /// Unsubscribes at once: the feed forgets it, and a change being applied is the last.
-        func end() {
-            changes.end()
-        }
     }
 
-    private let feed: (any ProfileChangeFeed)?
+    private let feed: (any ChangeFeed<Entity>)?
     private let current = Locked<Following?>(nil)
     private let generations = Atomic<Int>(0)
     private let stoppedSinceFollowing = Atomic<Bool>(false)
@@ -38,21 +38,23 @@ public final class LiveChanges: Sendable {
     /// has followed since: a module first shown later (a tab) may have missed changes.
     private let markAtStart: Int?
     private let hasFollowed = Atomic<Bool>(false)
+    /// The module's writer: its writes do not come back to its subscription.
+    public let writer = ChangeWriter()
     /// How long ``retry(_:)`` waits before handing a change to the module again.
     public let retryDelay: Duration
 
     /// A subscription through `feed`; with no feed, ``follow(_:_:)`` does nothing.
     /// `retryDelay` is how long a change whose fetch failed waits before it is tried again.
-    public init(_ feed: (any ProfileChangeFeed)?, retryDelay: Duration = .seconds(2)) {
+    public init(_ feed: (any ChangeFeed<Entity>)?, retryDelay: Duration = .seconds(2)) {
         self.feed = feed
         self.retryDelay = retryDelay
         markAtStart = feed?.changeMark
     }
 
-    deinit { current.withLock { $0?.end() } }
+    deinit { current.withLock { $0?.changes.end() } }
 
     /// What the subscription follows now (empty when stopped).
-    public var entities: Set<ProfileChange> { current.withLock { $0?.entities ?? [] } }
+    public var entities: Set<Entity> { current.withLock { $0?.entities ?? [] } }
 
     /// Follows `entities` from now on, replacing what was followed (nothing happens if it is
     /// the same set). The subscription is open when this returns.
@@ -63,7 +65,7 @@ public final class LiveChanges: Sendable {
     /// module then fetches what it shows again, so that a tab selected, or a page gone back
     /// to, shows what is true now.
     @discardableResult
-    public func follow(_ entities: Set<ProfileChange>, _ apply: @escaping @Sendable (ProfileChange) async -> Void) -> Bool {
+    public func follow(_ entities: Set<Entity>, _ apply: @escaping @Sendable (Entity) async -> Void) -> Bool {
         guard let feed else { return false }
         var missed = stoppedSinceFollowing.exchange(false, ordering: .acquiringAndReleasing)
         if !hasFollowed.exchange(true, ordering: .acquiringAndReleasing), let markAtStart {
@@ -71,41 +73,51 @@ public final class LiveChanges: Sendable {
         }
         current.withLock { current in
             if current?.entities == entities { return }
-            current?.end()
+            current?.changes.end()
             // No task waits for changes: one runs while changes wait to be applied, so a page
             // that shows something nobody changes holds no task for it.
-            let changes = feed.changes(to: entities)
+            let changes = feed.changes(to: entities, ignoringWritesOf: writer)
             changes.subscription.handle(priority: .utility, apply)
             let generation = generations.add(1, ordering: .relaxed).newValue
-            current = Following(entities: entities, changes: changes, apply: apply, generation: generation)
+            current = Following(entities: entities, changes: changes, generation: generation)
         }
         return missed
     }
 
+    /// Runs `write` as this module's writer (``ChangeWriter/current``): the changes it
+    /// publishes reach every other subscriber, not this one, which shows the write's result
+    /// already. Another writer's change to the same entity still arrives.
+    ///
+    /// ```swift
+    /// let count = try await live.writing { try await blogs.setLiked(true, blog: id, by: viewer) }
+    /// ```
+    public func writing<Value>(
+        isolation: isolated (any Actor)? = #isolation, _ write: () async throws -> Value
+    ) async rethrows -> Value {
+        try await ChangeWriter.$current.withValue(writer) { try await write() }
+    }
+
     /// Hands `change` to the module again after ``retryDelay``, unless the subscription
     /// stopped or changed meanwhile: for a fetch that failed (the store was locked, say),
-    /// so that what the module shows catches up once it can.
-    public func retry(_ change: ProfileChange) {
-        guard let (apply, generation) = current.withLock({ current in current.map { ($0.apply, $0.generation) } }) else { return }
+    /// so that what the module shows catches up once it can. The change joins the queue
+    /// the feed's changes wait in (merged by entity), so it is never applied beside another
+    /// change, nor after a newer one to the same entity.
+    public func retry(_ change: Entity) {
+        guard let generation = current.withLock({ $0?.generation }) else { return }
         let delay = retryDelay
         Task { [weak self] in
             try? await Task.sleep(for: delay)
-            guard let self, current.withLock({ $0?.generation == generation }) else { return }
-            await apply(change)
+            guard let self else { return }
+            let changes = current.withLock { $0?.generation == generation ? $0?.changes : nil }
+            changes?.subscription.deliver(change)
         }
-    }
-
-    /// What a module shows when it could not fetch what changed: what it shows may be out
-    /// of date, why, and that it tries again (with ``retry(_:)``).
-    public static func staleNotice(_ error: any Error) -> String {
-        "Couldn't show the latest: \(SceneryError.messageForViewers(of: error)) Trying again."
     }
 
     /// Ends the subscription.
     public func stop() {
         let wasFollowing = current.withLock { current in
             defer { current = nil }
-            current?.end()
+            current?.changes.end()
             return current != nil
         }
         if wasFollowing { stoppedSinceFollowing.store(true, ordering: .releasing) }
@@ -113,4 +125,7 @@ public final class LiveChanges: Sendable {
 
     /// Whether it is following anything.
     public var isFollowing: Bool { current.withLock { $0 != nil } }
+
+    /// How many changes wait to be applied (merged by entity).
+    var waitingCount: Int { current.withLock { $0?.changes.subscription.waitingCount ?? 0 } }
 }

@@ -1,3 +1,5 @@
+import Scenery
+
 /// The line a module shows under its content: why an action failed, or that what it shows
 /// may be out of date (a live change could not be fetched).
 ///
@@ -8,9 +10,9 @@
 /// private var noticeLine = ModuleNotice()
 /// public var notice: String? { noticeLine.text }
 ///
-/// do { fresh = try await blogs.blog(id, viewer: viewer) } catch {
+/// do { fresh = try await tasks.task(id, viewer: viewer) } catch {
 ///     noticeLine.showStale(error)
-///     live.retry(.blog(id))
+///     live.retry(.task(id))
 /// }
 /// ```
 public struct ModuleNotice: Sendable, Hashable {
@@ -28,9 +30,9 @@ public struct ModuleNotice: Sendable, Hashable {
         isStale = false
     }
 
-    /// Says that what is shown may be out of date, and why (``LiveChanges/staleNotice(_:)``).
+    /// Says that what is shown may be out of date, and why (``staleText(for:)``).
     public mutating func showStale(_ error: any Error) {
-        text = LiveChanges.staleNotice(error)
+        text = Self.staleText(for: error)
         isStale = true
     }
 
@@ -40,11 +42,11 @@ public struct ModuleNotice: Sendable, Hashable {
     /// renders it.
     ///
     /// ```swift
-    /// let fetched = await Result { try await blogs.blog(id, viewer: viewer) }
-    /// let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .blog(id), with: live)
+    /// let fetched = await Result { try await tasks.task(id, viewer: viewer) }
+    /// let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .task(id), with: live)
     /// ```
-    public mutating func settle<Value>(
-        _ fetched: Result<Value, any Error>, retrying change: ProfileChange, with live: LiveChanges
+    public mutating func settle<Value, Entity>(
+        _ fetched: Result<Value, any Error>, retrying change: Entity, with live: LiveChanges<Entity>
     ) -> (value: Value?, noticeChanged: Bool) {
         switch fetched {
         case .success(let value):
@@ -54,6 +56,13 @@ public struct ModuleNotice: Sendable, Hashable {
             live.retry(change)
             return (nil, true)
         }
+    }
+
+    /// What a module shows when it could not fetch what changed: what it shows may be out
+    /// of date, why (in words for viewers), and that it tries again
+    /// (``LiveChanges/retry(_:)``).
+    public static func staleText(for error: any Error) -> String {
+        "Couldn't show the latest: \(SceneryError.messageForViewers(of: error)) Trying again."
     }
 
     /// Removes a stale notice (a fetch succeeded); `true` if there was one, so that the

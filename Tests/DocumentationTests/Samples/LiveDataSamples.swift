@@ -1,0 +1,156 @@
+// The samples of "Live data for your own app" (Sources/Scenery/Scenery.docc/LiveData.md),
+// as code that compiles and runs: an app of another domain than the demo's (a board of
+// tasks) on the public API of SceneryLive. DocumentationSampleTests checks that the
+// article's blocks stand here line for line.
+import Scenery
+import SceneryLive
+import SceneryTesting
+import Synchronization
+import Testing
+
+enum BoardChange: LiveEntity {
+    case task(Int)
+    case everything
+
+    var description: String {
+        switch self {
+        case .task(let id): "task \(id)"
+        case .everything: "everything"
+        }
+    }
+}
+
+final class BoardStore: ChangeFeed {
+    private let done = Mutex<[Int: Bool]>([:])
+    private let hub = ChangeHub<BoardChange>()
+
+    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+        hub.changes(to: entities, ignoringWritesOf: writer)
+    }
+
+    var changeMark: Int? { hub.changeMark }
+
+    func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { hub.hasChanged(entities, since: mark) }
+
+    func isDone(_ task: Int) async throws -> Bool { done.withLock { $0[task] ?? false } }
+
+    func setDone(_ isDone: Bool, task: Int) async throws {
+        done.withLock { $0[task] = isDone }
+        hub.publish([.task(task)])  // after the write, in the writing task
+    }
+}
+
+actor TaskModule: Module {
+    struct Toggle: Codable, Sendable { var task: Int }
+    static let toggle = EventKind("task.toggle", payload: Toggle.self)
+
+    static let descriptor = ModuleDescriptor(
+        type: "TaskModule",
+        summary: "One task of a board, live.",
+        parameters: [ParameterSpec("task", .int, summary: "Which task.")],
+        sends: [toggle],
+        performs: [toggle])
+
+    private let task: Int
+    private let store: BoardStore
+    private let context: ModuleContext
+    private let live: LiveChanges<BoardChange>
+    private var writes = WritesInFlight<Int>()
+    private var noticeLine = ModuleNotice()
+    private var state: LoadState<Bool> = .idle
+
+    init(parameters: ModuleParameters, context: ModuleContext, store: BoardStore) throws {
+        task = try parameters.int("task")
+        self.store = store
+        self.context = context
+        live = LiveChanges(store)
+    }
+
+    func load(_ request: LoadRequest) async throws {
+        state = .loaded(try await store.isDone(task))
+    }
+
+    func appear() async {
+        let missed = live.follow([.task(task)]) { [weak self] _ in await self?.changed() }
+        if missed { await changed() }
+    }
+
+    func disappear() async { live.stop() }
+
+    private func changed() async {
+        guard !writes.holdChange(to: task) else { return }  // fetched once the write settles
+        let fetched = await Result { try await store.isDone(task) }
+        let (fresh, _) = noticeLine.settle(fetched, retrying: .task(task), with: live)
+        if let fresh, !writes.contains(task) { state = .loaded(fresh) }
+        await context.setNeedsRender()
+    }
+
+    func perform(_ event: Event) async throws {
+        guard (try? Self.toggle.payload(of: event)) != nil, let done = state.value, writes.begin(task) else { return }
+        state = .loaded(!done)  // shown at once
+        await context.setNeedsRender()
+        do {
+            try await live.writing { try await store.setDone(!done, task: task) }
+        } catch {
+            state = .loaded(done)
+            noticeLine.show("Couldn't save: \(SceneryError.messageForViewers(of: error))")
+        }
+        if writes.end(task) != nil { await changed() }
+        await context.setNeedsRender()
+    }
+
+    func render() -> ViewNode {
+        state.render(id: "task") { done in
+            let title = done ? "Done" : "To do"
+            let toggle = Self.toggle.descriptor(Toggle(task: task))
+            var children: [ViewNode] = [.button("toggle", title: title, sends: toggle)]
+            if let notice = noticeLine.text { children.append(.text("notice", notice, role: .caption)) }
+            return .stack("content", children)
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct LiveDataSamples {
+    /// Two viewers' pages of the same task, on one store.
+    func twoPages() async throws -> (store: BoardStore, pages: [(scene: SceneInstance, host: RecordingHost)]) {
+        let store = BoardStore()
+        var registry = SceneRegistry()
+        registry.register(TaskModule.self) { parameters, context in
+            try TaskModule(parameters: parameters, context: context, store: store)
+        }
+        let problems = registry.addScene(id: "task", source: #"{ "modules": [ { "id": "task", "type": "TaskModule", "params": { "task": 7 } } ] }"#)
+        #expect(problems.isEmpty, "\(problems)")
+        var pages: [(scene: SceneInstance, host: RecordingHost)] = []
+        for viewer in ["ann", "ben"] {
+            let host = RecordingHost()
+            let scene = try await registry.assemble("task", for: SceneContext(viewer: viewer), host: host)
+            await scene.appear()
+            _ = await scene.takeBaseline()
+            host.reset()
+            pages.append((scene, host))
+        }
+        return (store, pages)
+    }
+
+    @Test func oneViewersWriteReachesTheOtherViewersPage() async throws {
+        let (_, pages) = try await twoPages()
+        let (ann, ben) = (pages[0], pages[1])
+        let toggle = try #require(await ann.scene.render().action(withID: "task/toggle"))
+        await ann.scene.send(toggle.event)
+        let reached = await ben.host.waitForUpdates { $0.contains { $0.node.node(withID: "task/toggle")?.visibleTexts == ["Done"] } }
+        #expect(reached, "Ann's write reached Ben's page")
+        #expect(await ann.scene.render().node(withID: "task/toggle")?.visibleTexts == ["Done"])
+        for page in pages { await page.scene.leave() }
+    }
+
+    @Test func aPageThatWasHiddenFetchesWhatChangedMeanwhileWhenShownAgain() async throws {
+        let (store, pages) = try await twoPages()
+        let ben = pages[1]
+        await ben.scene.disappear()
+        try await store.setDone(true, task: 7)
+        #expect(await ben.scene.render().node(withID: "task/toggle")?.visibleTexts == ["To do"], "hidden: nothing fetched")
+        await ben.scene.appear()
+        #expect(await ben.host.waitForUpdates { $0.contains { $0.node.node(withID: "task/toggle")?.visibleTexts == ["Done"] } })
+        for page in pages { await page.scene.leave() }
+    }
+}

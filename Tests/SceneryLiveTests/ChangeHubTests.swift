@@ -1,0 +1,81 @@
+import Scenery
+import SceneryTesting
+import Synchronization
+import Testing
+
+@testable import SceneryLive
+
+/// How a hub hands an app's changes to its subscribers: by entity, merged while they are
+/// busy, never back to the writer that made them.
+@Suite(.timeLimit(.minutes(1))) struct ChangeHubTests {
+    @Test func aChangeWakesOnlyTheSubscribersOfItsEntityAndEverythingWakesAll() async {
+        let hub = ChangeHub<BoardChange>()
+        var task1 = hub.changes(to: [.task(1)]).makeAsyncIterator()
+        var comments = hub.changes(to: [.comments(on: 1)]).makeAsyncIterator()
+        hub.publish([.task(2), .task(1)])
+        #expect(await task1.next() == .task(1))
+        #expect(hub.subscriptionCount(for: .task(2)) == 0, "nobody follows task 2: publishing it cost no subscriber")
+        hub.publish([.everything])
+        #expect(await comments.next() == .everything, "the comments' subscriber heard nothing before everything")
+        #expect(await task1.next() == .everything)
+    }
+
+    @Test func aBusySubscriberGetsEachEntityOnceAndEverythingReplacesWhatWaits() async {
+        let hub = ChangeHub<BoardChange>()
+        var changes = hub.changes(to: [.task(1), .task(2)]).makeAsyncIterator()
+        hub.publish(Array(repeating: BoardChange.task(1), count: 10) + [.task(2), .task(1), .task(3)])
+        #expect(await changes.next() == .task(1))
+        #expect(await changes.next() == .task(2), "ten changes to task 1 while busy are one; task 3 is not followed")
+        hub.publish([.task(2), .everything, .task(1)])
+        #expect(await changes.next() == .everything, "everything replaces what waited, and what came after it")
+        hub.publish([.task(2)])
+        #expect(await changes.next() == .task(2))
+    }
+
+    @Test func aWritersOwnChangeDoesNotComeBackToItButAnotherWritersDoes() async {
+        let hub = ChangeHub<BoardChange>()
+        let writer = LiveChanges(hub)
+        let onlooker = LiveChanges(hub)
+        let heardByWriter = AwaitableLog<BoardChange>()
+        let heardByOnlooker = AwaitableLog<BoardChange>()
+        writer.follow([.task(1), .task(2)]) { heardByWriter.append($0) }
+        onlooker.follow([.task(1), .task(2)]) { heardByOnlooker.append($0) }
+        await writer.writing { hub.publish([.task(1)]) }
+        hub.publish([.task(2)])  // another writer's
+        #expect(await heardByWriter.wait { $0.contains(.task(2)) })
+        #expect(heardByWriter.elements == [.task(2)], "its own change to task 1 did not come back (changes arrive in order)")
+        #expect(await heardByOnlooker.wait { $0 == [.task(1), .task(2)] }, "everyone else hears both")
+        await writer.writing { hub.publish([.everything]) }
+        #expect(await heardByWriter.wait { $0.last == .everything }, "everything reaches the writer too")
+    }
+
+    @Test func everythingAfterAReconnectReachesSubscribersInWavesNotAllAtOnce() async {
+        let hub = ChangeHub<BoardChange>()
+        let subscriptions = (0..<95).map { hub.changes(to: [.task($0)]) }
+        let mark = hub.changeMark ?? 0
+        let waves = Mutex(0)
+        await hub.publishEverything(inWavesOf: 10) { waves.withLock { $0 += 1 } }
+        #expect(waves.withLock { $0 } == 9, "95 subscribers, ten at a time: nine pauses between ten waves")
+        #expect(LiveChanges(hub).follow([.task(7)]) { _ in } == false, "a module made after it has nothing to catch up")
+        #expect(hub.hasChanged([.task(7)], since: mark), "it counts as published at once")
+        for changes in subscriptions {
+            var iterator = changes.makeAsyncIterator()
+            #expect(await iterator.next() == .everything, "and every subscriber is told")
+        }
+    }
+
+    @Test func cancellingTheIteratingTaskEndsTheSubscription() async {
+        let hub = ChangeHub<BoardChange>()
+        let changes = hub.changes(to: [.task(1)])
+        #expect(hub.subscriptionCount(for: .task(1)) == 1)
+        let task = Task {
+            var received = 0
+            for await _ in changes { received += 1 }
+            return received
+        }
+        task.cancel()
+        #expect(await task.value == 0)
+        #expect(hub.subscriptionCount == 0, "the hub forgot the subscriber")
+        hub.publish([.task(1)])  // no one to deliver to; nothing kept
+    }
+}
