@@ -17,8 +17,10 @@ import SceneryLive
 /// }
 /// ```
 ///
-/// A store is also the `ActionLedger` of the actions it wrote: a write made while
-/// `ActionKey.current` is bound records the key in the same transaction.
+/// A store is also the `ActionLedger` of the actions it wrote: a write made for an action
+/// (`ActionKey.run(as:_:)`) records its key (`ActionKey.forNextWrite()`) first, in the same
+/// transaction, and throws `alreadyApplied`, writing nothing, when the key was recorded
+/// already: an action is applied once even when two servers run it at the same moment.
 ///
 /// Errors are `ProfileError` values whose `kind` says what a caller can do:
 /// `notFound`, `notPermitted`, `conflict` (try again), `connectionLost` (the database went

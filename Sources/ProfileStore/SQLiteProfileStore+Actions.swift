@@ -3,7 +3,7 @@ import ProfileDomain
 import Scenery
 
 /// The `applied_actions` table: the key of every action whose write this database applied
-/// (`ActionKey.current` while the write ran), recorded in the write's transaction, and
+/// (`ActionKey.forNextWrite()` while the write ran), recorded first in the write's transaction, and
 /// one-time keys claimed by servers (resume tokens). Keys are kept for
 /// ``appliedActionsKept``, longer than a page can ask to resume.
 extension SQLiteProfileStore: ActionLedger {

@@ -61,15 +61,19 @@ extension SQLiteProfileStore: ChangeFeed {
     /// Runs a write that records `changes` (with ``record(_:in:)``), then publishes them
     /// once it committed. Called with the connection held, so the watcher cannot read the
     /// rows as another process's before they are known as this one's.
+    ///
+    /// A write made for an action records the write's key first (`ActionKey.forNextWrite()`);
+    /// when it was recorded already (the action ran before, here or in another process),
+    /// the write is rolled back whole and throws `alreadyApplied`.
     func committing<T>(
         _ changes: [ProfileChange], in connection: SQLiteConnection, _ write: () throws(ProfileError) -> T
     ) throws(ProfileError) -> T {
-        let action = ActionKey.current
+        let action = ActionKey.forNextWrite()
         func attempt() throws(ProfileError) -> T {
             try connection.transaction { () throws(ProfileError) -> T in
+                if let action, try !Self.record(action, in: connection) { throw .alreadyApplied(action) }
                 let value = try write()
                 try Self.record(changes, in: connection)
-                if let action { try Self.record(action, in: connection) }
                 return value
             }
         }

@@ -73,8 +73,9 @@ extension PostgresProfileStore {
         }
     }
 
-    /// Runs a write in a transaction that announces `changes` (and records the action key
-    /// bound to `ActionKey.current`, if any), retrying it on a serialization
+    /// Runs a write in a transaction that announces `changes` (and first records the key
+    /// of the action's write, `ActionKey.forNextWrite()`, refusing the write with
+    /// `alreadyApplied` when it was recorded already), retrying it on a serialization
     /// failure or deadlock (up to ten times, after a short random pause), then publishes the
     /// changes to this process's subscribers. `locking` names rows the write reads before it
     /// decides (a friendship's pair): writes with the same key wait for each other.
@@ -83,7 +84,7 @@ extension PostgresProfileStore {
         _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws(ProfileError) -> T {
         let payload = Self.payload(changes, origin: origin)
-        let actionKey = ActionKey.current
+        let actionKey = ActionKey.forNextWrite()
         var attempt = 0
         while true {
             attempt += 1
@@ -95,8 +96,13 @@ extension PostgresProfileStore {
                         try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(key)))", logger: logger)
                     }
                     do {
+                        // The action's key first: a second run of the action (on any
+                        // server, even at the same moment) waits for the first's key and
+                        // then writes nothing.
+                        if let actionKey, try await !Self.record(actionKey, on: connection, logger: logger) {
+                            throw ProfileError.alreadyApplied(actionKey)
+                        }
                         let value = try await body(connection, logger)
-                        if let actionKey { try await Self.record(actionKey, on: connection, logger: logger) }
                         if !changes.isEmpty {
                             try await connection.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
                         }

@@ -22,6 +22,8 @@ struct BlogLikes {
     }
 
     /// Writes the like; returns the settled blog, or the rolled-back blog and a message.
+    /// A like its page sent twice, applied by the first (on this server or another), settles
+    /// on the blog as stored.
     func write(_ liked: Bool, on original: Blog) async -> (blog: Blog, failure: String?) {
         guard let viewer else { return (original, "Sign in to like blogs.") }
         do {
@@ -29,6 +31,9 @@ struct BlogLikes {
             var settled = Self.toggled(original, liked: liked)
             settled.likes = count
             return (settled, nil)
+        } catch let error as ProfileError where error.kind == .alreadyApplied {
+            let stored = try? await blogs.blog(original.id, viewer: viewer)
+            return (stored ?? Self.toggled(original, liked: liked), nil)
         } catch {
             return (original, "Couldn't \(liked ? "like" : "unlike") “\(original.title)”: \(SceneryError.messageForViewers(of: error))")
         }

@@ -132,6 +132,8 @@ public actor UserInfoModule: Module {
         do {
             // Its own follow does not come back to it; another viewer's while it wrote does.
             try await live.writing { try await relationships.setFollowing(follow, follower: viewer, followee: user) }
+        } catch let error as ProfileError where error.kind == .alreadyApplied {
+            // Its page sent it twice and the first was applied: the follow is there.
         } catch {
             failure = error
             apply(following: !follow)

@@ -192,6 +192,9 @@ public actor UserListModule: Module {
             }
             entries.replace(settled)
             actedOn.insert(target)
+        } catch let error as ProfileError where error.kind == .alreadyApplied {
+            // Its page sent it twice and the first was applied: the row reads as predicted.
+            actedOn.insert(target)
         } catch {
             failure = error
             entries.replace(original)

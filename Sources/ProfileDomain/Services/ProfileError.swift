@@ -19,7 +19,7 @@ public struct ProfileError: Error, Sendable, Hashable, LocalizedError, ViewerFac
     /// What kind of failure it is.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
-            case notFound, notPermitted, conflict, connectionLost, storage, invalidData
+            case notFound, notPermitted, conflict, connectionLost, storage, invalidData, alreadyApplied
         }
 
         private let value: Value
@@ -37,6 +37,10 @@ public struct ProfileError: Error, Sendable, Hashable, LocalizedError, ViewerFac
         public static let storage = Kind(value: .storage)
         /// Imported data is unusable; ``ProfileError/problems`` names each problem.
         public static let invalidData = Kind(value: .invalidData)
+        /// The write belongs to an action whose write was applied already (its page sent it
+        /// again, to this server or another): nothing was written again, and what the
+        /// action meant to write is there.
+        public static let alreadyApplied = Kind(value: .alreadyApplied)
 
         /// The kind's name: `notFound`, `conflict`, …
         public var description: String { value.rawValue }
@@ -87,6 +91,12 @@ public struct ProfileError: Error, Sendable, Hashable, LocalizedError, ViewerFac
     /// The store failed; the message says how.
     public static func storage(_ message: String) -> ProfileError {
         ProfileError(.storage, "The database failed: \(message)")
+    }
+
+    /// The write of `key` was applied already: this one was rolled back whole.
+    public static func alreadyApplied(_ key: ActionKey) -> ProfileError {
+        ProfileError(.alreadyApplied, "The action \(key) was applied already (its page sent it again); nothing was written again.")
+            .withPlainMessage("That was done already.")
     }
 
     /// Another writer held the data; the message says what was not done.

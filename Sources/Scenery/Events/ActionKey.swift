@@ -2,15 +2,17 @@
 /// and sends it again under the same key when it cannot tell whether it arrived (its
 /// server went away before answering).
 ///
-/// A host runs an action's event with the key bound to ``current``; a store that writes
-/// for it records the key in the same transaction as the write, and a host asks its
-/// ``ActionLedger`` before running an action a page sent again. So an action is applied
-/// once, whichever server receives it and however often:
+/// A host runs an action's event as the action (``run(as:isolation:_:)``); a store that
+/// writes for it records the write's key (``forNextWrite()``) first, in the same
+/// transaction as the write, and refuses the write when the key was recorded already; and
+/// a host asks its ``ActionLedger`` before running an action a page sent again. So an
+/// action is applied once, whichever server receives it, however often, and even when two
+/// servers run it at the same moment:
 ///
 /// ```swift
 /// let key = try ActionKey(validating: "4f1c2a9e0b7d4c3a")
 /// if try await ledger.hasApplied(key) == false {
-///     await ActionKey.$current.withValue(key) { await scene.send(event) }
+///     await ActionKey.run(as: key) { await scene.send(event) }
 /// }
 /// ```
 public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
@@ -33,7 +35,8 @@ public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
         ActionKey(checked: Hex.text((0..<16).map { _ in UInt8.random(in: .min ... .max) }))
     }
 
-    private init(checked text: String) {
+    /// A key whose text is known to be one (made here, or derived from a checked key).
+    init(checked text: String) {
         rawValue = text
     }
 

@@ -534,7 +534,7 @@ actor PageSession {
             return
         }
         let event = action.event
-        await ActionKey.$current.withValue(recorded) { await scene.send(event) }
+        await ActionKey.run(as: recorded) { await scene.send(event) }
         let moved = remember(event)
         if let key {
             acknowledge(key)

@@ -234,6 +234,27 @@ import Testing
         for page in pages { await page.scene.leave() }
     }
 
+    /// The page sent its like, its server applied it and went away before answering; the
+    /// page sends it again to another server, which finds it applied: the page shows the
+    /// like, with no failure.
+    @Test(arguments: StoreKind.allCases) func aLikeAppliedBeforeByAnotherServerShowsAsDoneNotAsAFailure(kind: StoreKind) async throws {
+        let setup = try await Setup(kind)
+        let backend = setup.backend
+        let carol = try await setup.open("7")
+        let before = try await backend.database.blog(26, viewer: "7")
+        #expect(!before.likedByViewer)
+        let like = try #require(await carol.scene.render().action(withID: "blogs/blog.26.like"))
+        let key = ActionKey.random()
+        _ = try await ActionKey.run(as: key) { try await backend.database.setLiked(true, blog: 26, by: "7") }  // the first server
+        await ActionKey.run(as: key) { await carol.scene.send(like.event) }
+        let shown = await carol.scene.render()
+        #expect(shown.node(withID: "blogs/blog.26.likes")?.visibleTexts == ["Likes: \(before.likes + 1)"], "\(shown.texts(of: "blogs"))")
+        #expect(shown.node(withID: "blogs/blog.26.like")?.visibleTexts == ["Unlike"])
+        #expect(!shown.visibleTexts.contains { $0.contains("Couldn't") }, "no failure shown: \(shown.texts(of: "blogs"))")
+        #expect(try await backend.database.blog(26, viewer: "7").likes == before.likes + 1, "liked once")
+        await carol.scene.leave()
+    }
+
     @Test(arguments: StoreKind.allCases) func aRollbackNeverErasesSomeoneElsesNewerChange(kind: StoreKind) async throws {
         let setup = try await Setup(kind)
         let backend = setup.backend

@@ -1,10 +1,11 @@
 import Foundation
+import PostgresNIO
 import ProfileDomain
-import ProfileStorePostgres
 import Scenery
 import Testing
 
 @testable import ProfileStore
+@testable import ProfileStorePostgres
 
 /// The store contract (`ProfileDatabase`), checked on both stores from the same source:
 /// SQLite (a file) and PostgreSQL (a real server, on loopback). Each test runs once per
@@ -287,14 +288,82 @@ import Testing
         _ = try await ActionKey.$current.withValue(key) { try await store.setLiked(true, blog: 26, by: "2") }
         #expect(try await store.hasApplied(key))
         #expect(try await other.hasApplied(key), "another server on the database knows it too")
-        // A second write of the same action (one event that writes twice) is not refused.
-        try await ActionKey.$current.withValue(key) { try await store.setFollowing(true, follower: "2", followee: "3") }
+        // The same action again (its page sent it twice) writes nothing, whatever it asks.
+        await #expect(throws: ProfileError.alreadyApplied(key)) {
+            try await ActionKey.$current.withValue(key) { try await other.setFollowing(true, follower: "2", followee: "5") }
+        }
+        #expect(try await store.profile(of: "5", viewer: "2").viewerFollows == false, "the refused write was rolled back whole")
         // A write that failed recorded nothing.
         let failed = try ActionKey(validating: "like-999999")
         await #expect(throws: ProfileError.blogNotFound(999_999)) {
             _ = try await ActionKey.$current.withValue(failed) { try await store.setLiked(true, blog: 999_999, by: "2") }
         }
         #expect(try await !other.hasApplied(failed))
+    }
+
+    @Test(arguments: StoreKind.allCases) func anActionRunAgainSkipsExactlyTheWritesItAppliedBefore(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let other = try await kind.anotherStore(on: store)
+        let key = ActionKey.random()
+        // One action that writes twice: both writes apply, each under its own key.
+        try await ActionKey.run(as: key) {
+            _ = try await store.setLiked(true, blog: 26, by: "3")
+            try await store.setFollowing(true, follower: "3", followee: "4")
+        }
+        // Run again on another server: both writes are refused; nothing changes.
+        let likes = try await store.blog(26, viewer: nil).likes
+        let refusals = try await ActionKey.run(as: key) {
+            var refused = 0
+            do {
+                _ = try await other.setLiked(false, blog: 26, by: "3")
+            } catch let error as ProfileError where error.kind == .alreadyApplied {
+                refused += 1
+            }
+            do {
+                try await other.setFollowing(false, follower: "3", followee: "4")
+            } catch let error as ProfileError where error.kind == .alreadyApplied {
+                refused += 1
+            }
+            return refused
+        }
+        #expect(refusals == 2)
+        #expect(try await store.blog(26, viewer: nil).likes == likes)
+        #expect(try await store.profile(of: "4", viewer: "3").viewerFollows == true)
+        // An action whose first write was applied and whose second was not (its server went
+        // away between them): run again, the first is skipped and the second applies.
+        let cut = ActionKey.random()
+        _ = try await ActionKey.run(as: cut) { try await store.setLiked(true, blog: 25, by: "3") }
+        try await ActionKey.run(as: cut) {
+            await #expect(throws: ProfileError.alreadyApplied(cut)) { _ = try await other.setLiked(true, blog: 25, by: "3") }
+            try await other.setFollowing(true, follower: "3", followee: "5")
+        }
+        #expect(try await store.profile(of: "5", viewer: "3").viewerFollows == true)
+    }
+
+    /// A write that is not idempotent (append a message), made for one action by two
+    /// servers at the same moment, happens once.
+    @Test(arguments: StoreKind.allCases) func anActionTwoServersRunAtOnceAppendsOnce(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let servers = [store, try await kind.anotherStore(on: store)]
+        try await kind.makeMessages(on: store)
+        for round in 0..<20 {
+            let key = ActionKey.random()
+            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for server in servers {
+                    group.addTask {
+                        do {
+                            try await ActionKey.run(as: key) { try await kind.append("round \(round)", on: server) }
+                            return true
+                        } catch let error as ProfileError where error.kind == .alreadyApplied {
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 1 && outcomes.count == 2, "one server appended, the other was told it was applied already")
+            #expect(try await kind.messages(on: store, round: round) == 1, "round \(round)")
+        }
     }
 
     @Test(arguments: StoreKind.allCases) func aKeyIsClaimedOnceAcrossStores(kind: StoreKind) async throws {
@@ -407,6 +476,60 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// up; SQLite's watcher runs from the first subscription).
     func waitUntilListening(_ store: any ProfileDatabase) async throws {
         if let store = store as? PostgresProfileStore { try await store.listen() }
+    }
+
+    /// Makes a table of messages on `store`'s database, for writes that are not idempotent.
+    func makeMessages(on store: any ProfileDatabase) async throws {
+        switch store {
+        case let store as SQLiteProfileStore:
+            try store.withConnection { connection throws(ProfileError) in
+                try connection.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+            }
+        case let store as PostgresProfileStore:
+            _ = try await store.writing("make messages", announcing: []) { connection, logger in
+                try await connection.query("CREATE TABLE messages (id BIGSERIAL PRIMARY KEY, text TEXT NOT NULL)", logger: logger)
+            }
+        default: throw TestPostgres.Failure(description: "unknown store \(type(of: store))")
+        }
+    }
+
+    /// Appends a message through the store's own write path (the action's key recorded
+    /// first, in the same transaction).
+    func append(_ text: String, on store: any ProfileDatabase) async throws {
+        switch store {
+        case let store as SQLiteProfileStore:
+            try store.withConnection { connection throws(ProfileError) in
+                try store.committing([], in: connection) { () throws(ProfileError) in
+                    _ = try connection.run("INSERT INTO messages (text) VALUES (?)", [.text(text)])
+                }
+            }
+        case let store as PostgresProfileStore:
+            _ = try await store.writing("append a message", announcing: []) { connection, logger in
+                try await connection.query("INSERT INTO messages (text) VALUES (\(text))", logger: logger)
+            }
+        default: throw TestPostgres.Failure(description: "unknown store \(type(of: store))")
+        }
+    }
+
+    /// How many messages of `round` the database holds.
+    func messages(on store: any ProfileDatabase, round: Int) async throws -> Int {
+        let text = "round \(round)"
+        switch store {
+        case let store as SQLiteProfileStore:
+            return try store.withConnection { connection throws(ProfileError) in
+                Int(try connection.query("SELECT COUNT(*) FROM messages WHERE text = ?", [.text(text)]).first?.first?.integer ?? -1)
+            }
+        case let store as PostgresProfileStore:
+            return try await store.reading("count messages") { connection, logger in
+                for try await (count) in try await connection.query("SELECT COUNT(*) FROM messages WHERE text = \(text)", logger: logger)
+                    .decode(Int.self)
+                {
+                    return count
+                }
+                return -1
+            }
+        default: throw TestPostgres.Failure(description: "unknown store \(type(of: store))")
+        }
     }
 }
 

@@ -27,6 +27,23 @@ import Testing
         #expect(ActionKey.current == nil)
     }
 
+    @Test func eachWriteOfAnActionTakesAKeyOfItsOwnAndARunAgainStartsFromTheFirst() async {
+        let key = ActionKey.random()
+        #expect(ActionKey.forNextWrite() == nil, "no action: no key")
+        for _ in 0..<2 {
+            let keys = await ActionKey.run(as: key) {
+                let first = ActionKey.forNextWrite()
+                // A write from a child task is still one of the action's writes.
+                let second = await Task { ActionKey.forNextWrite() }.value
+                return [first, second, ActionKey.forNextWrite()].map { $0?.rawValue }
+            }
+            #expect(keys == [key.rawValue, "\(key.rawValue)#2", "\(key.rawValue)#3"])
+        }
+        let byHand = ActionKey.$current.withValue(key) { [ActionKey.forNextWrite(), ActionKey.forNextWrite()] }
+        #expect(byHand == [key, key], "a key bound by hand: every write takes it")
+        #expect(await ActionKey.run(as: nil) { ActionKey.forNextWrite() } == nil)
+    }
+
     @Test func aMemoryLedgerClaimsOnceAndForgetsTheOldestPastItsCapacity() async throws {
         let ledger = MemoryActionLedger(capacity: 2)
         let (first, second, third) = (ActionKey.random(), ActionKey.random(), ActionKey.random())
