@@ -60,6 +60,7 @@ let package = Package(
                 .copy("friend-list-zh.json"),
                 .copy("friend-list.json"),
                 .copy("scene.schema.json"),
+                .copy("scenery-profile.modules.json"),
                 .copy("user-blogs-zh.json"),
                 .copy("user-blogs.json"),
                 .copy("user-profile-zh.json"),
@@ -124,7 +125,9 @@ let package = Package(
         .target(name: "SceneryURLSession", dependencies: ["Scenery", "SceneryRemote"]),
 
         // The validator behind the build plugin (a plugin cannot use the target it is applied to).
-        .executableTarget(name: "SceneryValidator", dependencies: ["Scenery", "SceneryProfile"]),
+        // It links no module: module types come from manifests (Scenes/scenery-profile.modules.json
+        // for the profile modules, generated from their descriptors and checked by a test).
+        .executableTarget(name: "SceneryValidator", dependencies: ["Scenery"]),
         // The scenery tool as a library: every command, for the modules of a ModuleCatalog,
         // so an outside package's executable is the whole tool with its own modules.
         .target(

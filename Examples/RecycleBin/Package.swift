@@ -16,14 +16,18 @@ let package = Package(
     ],
     targets: [
         // The module, its service and its scene files: what an app that shows the bin links
-        // (Scenery and the profile domain; no tool, no web server).
+        // (Scenery, its bundled scenes that ours extend, and the profile domain; no tool, no
+        // web server). Scenery's build plugin validates the scenes on every build, against
+        // the bundled ones they extend and the module types of both packages' manifests.
         .target(
             name: "RecycleBin",
             dependencies: [
                 .product(name: "Scenery", package: "Scenery"),
+                .product(name: "SceneryScenes", package: "Scenery"),
                 .product(name: "ProfileDomain", package: "Scenery"),
             ],
-            resources: [.copy("Scenes")]),
+            resources: [.copy("Scenes")],
+            plugins: [.plugin(name: "SceneryValidationPlugin", package: "Scenery")]),
         // The full scenery tool with the recycle bin: the catalog that registers it, and serve.
         .executableTarget(
             name: "recycle-bin",

@@ -9,24 +9,55 @@ import PackagePlugin
 /// problem as `file:line:column: error: message`, failing the build. Every scene file, its
 /// folder and the tool are declared as inputs, so editing, adding or removing a scene runs
 /// it again. In an Xcode project it validates the target's input files the same way.
+///
+/// The scene files and module manifests in a `Scenes` folder of every target the target
+/// depends on, in any package (Scenery's `SceneryScenes` among them), are read too: a
+/// scene may extend or replace theirs, and is checked against their module types.
 @main
 struct SceneryValidationPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let module = target as? SourceModuleTarget else { return [] }
         let files = SceneFiles.find(in: module.sourceFiles.map(\.url))
-        return try Self.commands(for: files, tool: context.tool(named: "SceneryValidator").url, work: context.pluginWorkDirectoryURL, target: target.name)
+        let packages = Self.packageNames(from: context.package)
+        var bases: [(name: String, files: [URL])] = []
+        for dependency in target.recursiveTargetDependencies {
+            guard let dependency = dependency as? SourceModuleTarget else { continue }
+            // Only files in a folder named Scenes: a dependency's other JSON is not a scene.
+            let found = SceneFiles.find(in: dependency.sourceFiles.map(\.url)).filter { $0.deletingLastPathComponent().lastPathComponent == "Scenes" }
+            guard !found.isEmpty else { continue }
+            let package = packages[dependency.id].map { " (package \($0))" } ?? ""
+            bases.append(("\(dependency.name)\(package)", found))
+        }
+        return try Self.commands(
+            for: files, bases: bases, tool: context.tool(named: "SceneryValidator").url, work: context.pluginWorkDirectoryURL, target: target.name)
     }
 
-    /// The validation of `files`, or nothing when the target has no scene files.
-    static func commands(for files: [URL], tool: URL, work: URL, target: String) -> [Command] {
+    /// The display name of the package of each target, in `package` and its dependencies.
+    static func packageNames(from package: Package) -> [Target.ID: String] {
+        var names: [Target.ID: String] = [:]
+        var pending = [package]
+        var seen: Set<Package.ID> = []
+        while let next = pending.popLast() {
+            guard seen.insert(next.id).inserted else { continue }
+            for target in next.targets { names[target.id] = next.displayName }
+            pending += next.dependencies.map(\.package)
+        }
+        return names
+    }
+
+    /// The validation of `files` (with the scene files and manifests of the packages it
+    /// builds on), or nothing when the target has no scene files.
+    static func commands(for files: [URL], bases: [(name: String, files: [URL])] = [], tool: URL, work: URL, target: String) -> [Command] {
         guard files.contains(where: { !$0.lastPathComponent.hasSuffix(".modules.json") }) else { return [] }
         let output = work.appending(path: "BundledScene.swift")
+        let baseArguments = bases.flatMap { base in base.files.flatMap { ["--base", base.name, $0.path] } }
+        let baseFiles = bases.flatMap(\.files)
         return [
             .buildCommand(
                 displayName: "Validating the scene files of \(target)",
                 executable: tool,
-                arguments: ["--output", output.path] + files.map(\.path),
-                inputFiles: SceneFiles.directories(of: files) + files + [tool],
+                arguments: ["--output", output.path] + baseArguments + files.map(\.path),
+                inputFiles: SceneFiles.directories(of: files) + files + baseFiles + [tool],
                 outputFiles: [output])
         ]
     }

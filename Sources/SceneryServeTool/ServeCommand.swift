@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the scenes as live web pages: sign in as a demo user, tap, confirm, navigate.",
         discussion: """
-            Prints 'Listening on http://HOST:PORT' once it accepts connections. Pages: / (the scenes), \
+            Prints 'Listening on http://HOST:PORT' once it accepts connections, then the pages to open. Pages: / (the scenes), \
             /scenes/ID?name=value (a scene), /sign-in, and with --preview /preview/ID?name=value (every variant \
             side by side, for authors on this machine: a loopback --host only, and as yourself or signed out). \
             With --watch, saving a scene file updates every open page of that scene; a file with errors \
@@ -142,7 +142,11 @@ struct ServeCommand: AsyncParsableCommand {
             let watcher = watch ? scenes.directory.map { SceneWatcher(directory: $0, services: session.services) } : nil
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    try await server.run { address in Output.line("Listening on \(address)") }
+                    try await server.run { [preview] address in
+                        Output.line("Listening on \(address)")
+                        Output.line("Open \(address)/ for the scenes, \(address)/sign-in to sign in as a demo user")
+                        if preview { Output.line("Variants side by side: \(address)/preview/<scene id>") }
+                    }
                 }
                 if let watcher {
                     group.addTask { try await watcher.run(server) }

@@ -2,33 +2,47 @@
 // every problem as `file:line:column: error: message` (so the build fails and editors jump
 // to the line), and writes a Swift file with a typed list of the scene ids.
 //
-// Usage: SceneryValidator [--output FILE.swift] (FILE.json | DIRECTORY) …
-//   Files named *.modules.json declare module types (see ModuleManifest).
+// Usage: SceneryValidator [--output FILE.swift] [--base NAME (FILE.json | DIRECTORY) …] (FILE.json | DIRECTORY) …
+//   Files named *.modules.json declare module types (see ModuleManifest). Module types
+//   are known only from manifests: the validator links no module.
+//   `--base NAME FILE` is a scene file or manifest of a package the target depends on
+//   (NAME says which, for messages): its scenes are added first, for the target's scenes
+//   to extend or replace, and are not reported on (their own package validates them).
 
 import Foundation
 import Scenery
-import SceneryProfile
 
+let usage = "Usage: SceneryValidator [--output FILE.swift] [--base NAME (FILE.json | DIRECTORY) …] (FILE.json | DIRECTORY) …"
 var output: String?
 var files: [URL] = []
+var baseFiles: [URL] = []
+var searched: [String] = []
+
+/// The scene files and manifests `argument` stands for: itself, or those in the directory.
+func filesNamed(by argument: String) -> [URL] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else { return [URL(filePath: argument)] }
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
+    return entries.filter { SceneRegistry.isSceneFile($0) || SceneRegistry.isManifestFile($0) }.sorted().map { URL(filePath: argument).appending(path: $0) }
+}
+
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--output":
         output = arguments.popFirst()
+    case "--base":
+        guard let name = arguments.popFirst(), let file = arguments.popFirst() else {
+            FileHandle.standardError.write(Data("error: --base takes a name and a file.\n\(usage)\n".utf8))
+            exit(2)
+        }
+        if !searched.contains(name) { searched.append(name) }
+        baseFiles += filesNamed(by: file)
     case "--help", "-h":
-        print("Usage: SceneryValidator [--output FILE.swift] (FILE.json | DIRECTORY) …")
+        print(usage)
         exit(0)
     default:
-        // A directory stands for the scene files and manifests in it.
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-            files += entries.filter { SceneRegistry.isSceneFile($0) || SceneRegistry.isManifestFile($0) }.sorted()
-                .map { URL(filePath: argument).appending(path: $0) }
-        } else {
-            files.append(URL(filePath: argument))
-        }
+        files += filesNamed(by: argument)
     }
 }
 
@@ -38,8 +52,7 @@ func fail(_ message: String) -> Never {
 }
 
 var registry = SceneRegistry()
-registry.declareProfileModules()
-for manifest in files where SceneRegistry.isManifestFile(manifest.lastPathComponent) {
+for manifest in (baseFiles + files) where SceneRegistry.isManifestFile(manifest.lastPathComponent) {
     do {
         registry.declareModules(from: try ModuleManifest.load(from: manifest))
     } catch {
@@ -47,11 +60,22 @@ for manifest in files where SceneRegistry.isManifestFile(manifest.lastPathCompon
     }
 }
 let scenes = files.filter { SceneRegistry.isSceneFile($0.lastPathComponent) }.sorted { $0.lastPathComponent < $1.lastPathComponent }
-let diagnostics: [Diagnostic]
+var diagnostics: [Diagnostic]
 do {
+    // The dependencies' scenes first: the target's own may extend or replace them.
+    try registry.addScenes(files: baseFiles.filter { SceneRegistry.isSceneFile($0.lastPathComponent) })
     diagnostics = try registry.loadScenes(files: scenes)
 } catch {
     fail(error.description)
+}
+// A scene it cannot find to extend: say where the plugin looked.
+diagnostics = diagnostics.map { diagnostic in
+    guard diagnostic.severity == .error, diagnostic.path == "extends" else { return diagnostic }
+    var named = diagnostic
+    let places = ["this target"] + searched
+    named.message +=
+        " Searched \(places.joined(separator: ", ")); if the scene is in another package, add the target that ships it (SceneryScenes for Scenery's) to this target's dependencies."
+    return named
 }
 // Absolute paths, so build logs and editors can open the file.
 for diagnostic in diagnostics {
@@ -62,7 +86,9 @@ for diagnostic in diagnostics {
 if diagnostics.containsErrors { exit(1) }
 
 if let output {
-    let ids = registry.sceneIDs
+    // The target's own scenes (a dependency's are its package's to list).
+    let own = Set(scenes.map { $0.deletingPathExtension().lastPathComponent })
+    let ids = registry.sceneIDs.filter(own.contains)
     func caseName(_ id: String) -> String {
         let parts = id.split { !$0.isLetter && !$0.isNumber }.map(String.init)
         var name = parts.enumerated().map { $0.offset == 0 ? $0.element.lowercased() : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }.joined()

@@ -3,7 +3,9 @@ import Testing
 
 /// A package that depends on Scenery by path and applies the build plugin to a target with
 /// a `Scenes` folder resource: a broken scene fails its build with the right diagnostic, a
-/// correct one builds and the generated `BundledScene` lists the scenes.
+/// correct one builds and the generated `BundledScene` lists the scenes. Its target depends
+/// on `SceneryScenes`, and one of its scenes extends Scenery's bundled `user-profile` with
+/// a module type of its own (declared in its manifest), as the guides recommend.
 @Suite(.serialized) struct BuildPluginTests {
     @Test func aBrokenSceneFailsTheBuildAndACorrectOnePasses() async throws {
         let work = FileManager.default.temporaryDirectory.appending(path: "scenery-plugin-\(UUID().uuidString)")
@@ -24,6 +26,7 @@ import Testing
                 targets: [
                     .executableTarget(
                         name: "Consumer",
+                        dependencies: [.product(name: "SceneryScenes", package: "\(scenery.lastPathComponent)")],
                         resources: [.copy("Scenes")],
                         plugins: [.plugin(name: "SceneryValidationPlugin", package: "\(scenery.lastPathComponent)")])
                 ]
@@ -50,12 +53,22 @@ import Testing
             failing.output.contains(
                 "\(broken.path):3:33: error: Unknown module type 'GreetingModul'; did you mean 'GreetingModule'?"),
             "\(failing.output.suffix(3000))")
-        // 2. Fixed: it builds, and the generated enum lists every scene.
+        // 2. A scene that extends one nowhere to be found: named, with where it was looked for.
         try FileManager.default.removeItem(at: broken)
+        let lost = package.appending(path: "Sources/Consumer/Scenes/lost.json")
+        try Data(#"{ "extends": "user-profil" }"#.utf8).write(to: lost)
+        let unknown = try await swiftBuild(scratch, in: package)
+        #expect(unknown.status != 0, "the build must fail:\n\(unknown.output.suffix(2000))")
+        #expect(
+            unknown.output.contains("\(lost.path):1:14: error: The scene 'lost' extends 'user-profil', which is not a scene (did you mean 'user-profile'?)"),
+            "\(unknown.output.suffix(3000))")
+        #expect(unknown.output.contains("Searched this target, SceneryScenes (package "), "\(unknown.output.suffix(3000))")
+        // 3. Fixed: it builds, and the generated enum lists every scene.
+        try FileManager.default.removeItem(at: lost)
         let passing = try await swiftBuild(scratch, in: package)
         #expect(passing.status == 0, "\(passing.output.suffix(3000))")
         let run = try await runProcess(work.appending(path: "build/debug/Consumer").path, [])
-        #expect(run.output == "hello,profile-copy\n")
+        #expect(run.output == "hello,profile-copy,user-profile\n")
     }
 
     /// `swift build` in the consumer package. SwiftPM itself crashed here once in CI (a

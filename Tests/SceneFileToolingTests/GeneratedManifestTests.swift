@@ -38,6 +38,17 @@ import Testing
         #expect(registry.sceneIDs.count == 8)
     }
 
+    /// The manifest shipped beside the bundled scenes (what the build plugin knows the
+    /// profile modules by, in any package) is the modules' own descriptors, generated.
+    @Test func theProfileManifestBesideTheBundledScenesIsGeneratedFromTheModules() throws {
+        let shipped = try String(contentsOf: Paths.scenes.appending(path: "scenery-profile.modules.json"), encoding: .utf8)
+        let generated = try ModuleManifest(modules: ProfileModules.descriptors).jsonText()
+        #expect(
+            shipped == generated,
+            "Scenes/scenery-profile.modules.json is out of date: run `swift run scenery list --manifest --type UserInfoModule --type BlogModule --type BlogPostModule --type DraftModule --type UserListModule > Scenes/scenery-profile.modules.json`"
+        )
+    }
+
     func writeManifest(_ descriptors: [ModuleDescriptor]) throws -> URL {
         let file = FileManager.default.temporaryDirectory.appending(path: "profile-\(UUID().uuidString).modules.json")
         try ModuleManifest(modules: descriptors).jsonText().write(to: file, atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 import Testing
 
 enum Paths {
@@ -10,7 +11,7 @@ enum Paths {
 
     static func jsonFiles(in directory: URL) -> [URL] {
         ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
-            .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasSuffix(".schema.json") }
+            .filter { SceneRegistry.isSceneFile($0.lastPathComponent) }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 }

@@ -74,7 +74,7 @@ import Testing
         let fixture = CommandRunner.packageRoot.appending(path: "Tests/SceneFileToolingTests/Fixtures/PluginConsumer/Sources/Consumer/Scenes")
         let validate = try await cli.run(["validate", fixture.path])
         #expect(validate.status == 0, "\(validate.output)\(validate.error)")
-        #expect(validate.output == "2 scene file(s) valid.\n")
+        #expect(validate.output == "3 scene file(s) valid.\n")
         let list = try await cli.run(["list", "--scenes", fixture.path])
         #expect(list.status == 0, "\(list.error)")
         #expect(list.output.contains("  GreetingModule — Greets a user."))

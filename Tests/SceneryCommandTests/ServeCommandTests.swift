@@ -45,6 +45,13 @@ import Testing
         #expect(listed.output.contains("serve"), "serve is still listed: \(listed.output)")
     }
 
+    @Test func serveSaysWhichPagesToOpen() async throws {
+        defer { cli.cleanUp() }
+        let server = try await Server(cli, ["serve", "--port", "0", "--database", cli.database])
+        defer { server.stop() }
+        #expect(server.opens == "Open \(server.address)/ for the scenes, \(server.address)/sign-in to sign in as a demo user")
+    }
+
     @Test func aServerOtherMachinesCanReachNeedsASharedKey() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["serve", "--host", "0.0.0.0", "--port", "0"])
@@ -92,7 +99,11 @@ struct Server {
         }
         self.process = process
         address = String(first.dropFirst("Listening on ".count))
+        opens = await lines.next() ?? ""
     }
+
+    /// The line after "Listening on": the pages to open.
+    let opens: String
 
     func stop() {
         process.terminate()
