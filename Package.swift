@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SceneryScenes", targets: ["SceneryScenes"]),
         .library(name: "SceneryLive", targets: ["SceneryLive"]),
         .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
+        .library(name: "ScenerySiteStore", targets: ["ScenerySiteStore"]),
         .library(name: "ProfileStore", targets: ["ProfileStore"]),
         .library(name: "ProfileStorePostgres", targets: ["ProfileStorePostgres"]),
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
@@ -79,7 +80,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "ProfileStore", dependencies: ["Scenery", "SceneryLive", "ProfileDomain", "CSQLite"]),
+        // The site store on SQLite: connections, transactions and migrations an app uses for
+        // its own tables (the profile store is one user of it).
+        .target(name: "ScenerySiteStore", dependencies: ["Scenery", "SceneryLive", "CSQLite"]),
+        .target(name: "ProfileStore", dependencies: ["Scenery", "SceneryLive", "ScenerySiteStore", "ProfileDomain"]),
         // The same contract on PostgreSQL, for several servers on one database (LISTEN/NOTIFY
         // carries changes between them). Its own target: nothing that embeds modules, and
         // not `scenery`'s quick start, builds a PostgreSQL client.
@@ -175,7 +179,9 @@ let package = Package(
         .testTarget(name: "SceneryLiveTests", dependencies: ["SceneryLive", "Scenery", "SceneryTesting"]),
         .testTarget(
             name: "SceneryCommandTests",
-            dependencies: ["SceneryCommand", "SceneryServeCommand", "SceneryTool", "Scenery", "SceneryServer", "ProfileStore", "ProfileDomain"]),
+            dependencies: [
+                "SceneryCommand", "SceneryServeCommand", "SceneryTool", "Scenery", "SceneryServer", "ScenerySiteStore", "ProfileStore", "ProfileDomain",
+            ]),
         .testTarget(
             name: "SceneFileToolingTests",
             dependencies: ["Scenery", "SceneryProfile", "SceneryScenes", "SceneryValidator"],
@@ -204,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "ProfileTests",
             dependencies: [
-                "Scenery", "SceneryTesting", "SceneryLive", "ProfileDomain", "ProfileStore", "SceneryProfile",
+                "Scenery", "SceneryTesting", "SceneryLive", "ScenerySiteStore", "ProfileDomain", "ProfileStore", "SceneryProfile",
                 "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList", "ProfileStorePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import ScenerySiteStore
 
 /// The whole profile data set as JSON: what `scenery data export` writes and
 /// `scenery data import` reads, so people can load their own data.

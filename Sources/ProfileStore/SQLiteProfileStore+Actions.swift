@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import ScenerySiteStore
 
 /// The `applied_actions` table: the key of every action whose write this database applied
 /// (`ActionKey.forNextWrite()` while the write ran), recorded first in the write's transaction, and

@@ -2,6 +2,7 @@ import Foundation
 import ProfileDomain
 import Scenery
 import SceneryLive
+import ScenerySiteStore
 import Synchronization
 
 /// The store's change feed: every write records what it changed in the `changes` table, in

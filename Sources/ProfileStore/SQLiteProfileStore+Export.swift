@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import ScenerySiteStore
 
 extension SQLiteProfileStore {
     /// Everything in the database, in id order.

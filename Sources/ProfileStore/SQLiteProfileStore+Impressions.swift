@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import ScenerySiteStore
 
 /// The `impressions` table: what `scenery serve`'s pages record for experiments, and the
 /// counts `scenery experiments report` reads.

@@ -2,6 +2,7 @@ import Foundation
 import ProfileDomain
 import Scenery
 import SceneryLive
+import ScenerySiteStore
 import Synchronization
 
 /// The embedded profile backend: a SQLite database with migrations, seeded with demo

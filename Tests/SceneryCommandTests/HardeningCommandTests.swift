@@ -1,6 +1,8 @@
 import Foundation
 import ProfileDomain
 import ProfileStore
+import Scenery
+import ScenerySiteStore
 import Testing
 
 /// What an attacker (or an accident) does to the command line: hostile input, a read-only

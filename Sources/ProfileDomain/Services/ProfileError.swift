@@ -1,12 +1,7 @@
-import Foundation
 import Scenery
 
-/// What went wrong in a profile service, in words a person can act on, with a kind a
-/// program can act on.
-///
-/// A struct, not an enum, so that a kind added later (a store on another engine has
-/// failures SQLite does not) breaks no `switch` in code that uses it: compare ``kind`` with
-/// `==`, or `switch` over it with a `default`.
+/// What went wrong in a profile service: the `DataError` of Scenery's stores, under the
+/// name the profile demo has always used.
 ///
 /// ```swift
 /// do {
@@ -15,64 +10,9 @@ import Scenery
 ///     // another writer held the data: try again
 /// }
 /// ```
-public struct ProfileError: Error, Sendable, Hashable, LocalizedError, ViewerFacingError {
-    /// What kind of failure it is.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: String, Sendable, Hashable {
-            case notFound, notPermitted, conflict, connectionLost, storage, invalidData, alreadyApplied
-        }
+public typealias ProfileError = DataError
 
-        private let value: Value
-
-        /// No user or blog has the id: asking again will not help.
-        public static let notFound = Kind(value: .notFound)
-        /// The viewer may not do or see this.
-        public static let notPermitted = Kind(value: .notPermitted)
-        /// Another writer held the data (a lock, a serialization failure): the same request
-        /// may succeed if tried again.
-        public static let conflict = Kind(value: .conflict)
-        /// The connection to the database was lost; trying again once it is back may help.
-        public static let connectionLost = Kind(value: .connectionLost)
-        /// The store failed otherwise (a read-only file, a full disk, a schema it does not know).
-        public static let storage = Kind(value: .storage)
-        /// Imported data is unusable; ``ProfileError/problems`` names each problem.
-        public static let invalidData = Kind(value: .invalidData)
-        /// The write belongs to an action whose write was applied already (its page sent it
-        /// again, to this server or another): nothing was written again, and what the
-        /// action meant to write is there.
-        public static let alreadyApplied = Kind(value: .alreadyApplied)
-
-        /// The kind's name: `notFound`, `conflict`, …
-        public var description: String { value.rawValue }
-    }
-
-    /// What kind of failure it is.
-    public var kind: Kind
-    /// What went wrong and what to do, for people.
-    public var message: String
-    /// For ``Kind/invalidData``: each problem with its JSON path.
-    public var problems: [DataProblem] = []
-    /// What a person viewing a page is told, when it must differ from ``message`` (which
-    /// may name a database's host, port, user or path): set by a store whose messages do.
-    public var plainMessage: String?
-
-    /// What a person viewing a page is told: ``plainMessage``, else ``message``.
-    public var messageForViewers: String { plainMessage ?? message }
-
-    /// The error with a message for people viewing pages that names nothing of the store.
-    public func withPlainMessage(_ text: String) -> ProfileError {
-        var error = self
-        error.plainMessage = text
-        return error
-    }
-
-    /// Creates an error of a kind with its message.
-    public init(_ kind: Kind, _ message: String, problems: [DataProblem] = []) {
-        self.kind = kind
-        self.message = message
-        self.problems = problems
-    }
-
+extension DataError {
     /// No user has the id.
     public static func userNotFound(_ id: UserID) -> ProfileError {
         ProfileError(.notFound, "No user with id \(id.rawValue.quoted) exists.")
@@ -82,54 +22,4 @@ public struct ProfileError: Error, Sendable, Hashable, LocalizedError, ViewerFac
     public static func blogNotFound(_ id: BlogID) -> ProfileError {
         ProfileError(.notFound, "No blog with id \(id) exists.")
     }
-
-    /// The viewer may not do or see this; the message says what.
-    public static func notPermitted(_ message: String) -> ProfileError {
-        ProfileError(.notPermitted, message)
-    }
-
-    /// The store failed; the message says how.
-    public static func storage(_ message: String) -> ProfileError {
-        ProfileError(.storage, "The database failed: \(message)")
-    }
-
-    /// The write of `key` was applied already: this one was rolled back whole.
-    public static func alreadyApplied(_ key: ActionKey) -> ProfileError {
-        ProfileError(.alreadyApplied, "The action \(key) was applied already (its page sent it again); nothing was written again.")
-            .withPlainMessage("That was done already.")
-    }
-
-    /// Another writer held the data; the message says what was not done.
-    public static func conflict(_ message: String) -> ProfileError {
-        ProfileError(.conflict, message)
-    }
-
-    /// Imported data is unusable; nothing was imported.
-    public static func invalidData(_ problems: [DataProblem]) -> ProfileError {
-        let message =
-            problems.count == 1
-            ? "The data is invalid: \(problems[0]); nothing was imported."
-            : "The data has \(problems.count) problems; nothing was imported:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
-        return ProfileError(.invalidData, message, problems: problems)
-    }
-
-    /// Whether the error says a user or blog does not exist: asking again will not help.
-    public var isNotFound: Bool { kind == .notFound }
-
-    public var errorDescription: String? { message }
-}
-
-/// One problem in a data file: where (a JSON path such as `blogs[3].author`) and what.
-public struct DataProblem: Sendable, Hashable, CustomStringConvertible {
-    /// The JSON path of the offending value; empty for the whole file.
-    public var path: String
-    /// What is wrong and how to fix it.
-    public var message: String
-
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }

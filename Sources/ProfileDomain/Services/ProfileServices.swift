@@ -3,7 +3,7 @@ import SceneryLive
 /// Reads a user's profile.
 public protocol ProfileService: Sendable {
     /// The user with counts and the viewer's relationship.
-    /// - Throws: ``ProfileError/userNotFound(_:)`` for an unknown id.
+    /// - Throws: `ProfileError.userNotFound(_:)` for an unknown id.
     func profile(of user: UserID, viewer: UserID?) async throws -> UserProfile
 }
 
@@ -12,7 +12,7 @@ public protocol BlogService: Sendable {
     /// A page of an author's blogs, newest first.
     func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog>
     /// One blog.
-    /// - Throws: ``ProfileError/blogNotFound(_:)`` for an unknown id.
+    /// - Throws: `ProfileError.blogNotFound(_:)` for an unknown id.
     func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog
     /// Likes or unlikes a blog for a user; returns the blog's new like count.
     func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int
@@ -21,7 +21,7 @@ public protocol BlogService: Sendable {
 /// Reads drafts, which belong to their owner alone.
 public protocol DraftService: Sendable {
     /// A page of the owner's drafts, most recently edited first.
-    /// - Throws: ``ProfileError/notPermitted(_:)`` when `viewer` is not `owner`.
+    /// - Throws: `ProfileError.notPermitted(_:)` when `viewer` is not `owner`.
     func drafts(of owner: UserID, viewer: UserID, page: PageRequest) async throws -> Page<Draft>
 }
 

@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import ScenerySiteStore
 
 /// The schema, as numbered steps. A database records how many it has applied in
 /// `PRAGMA user_version`; opening applies the rest, each in a transaction.

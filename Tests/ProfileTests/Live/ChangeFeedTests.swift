@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import SceneryLive
+import ScenerySiteStore
 import Synchronization
 import Testing
 

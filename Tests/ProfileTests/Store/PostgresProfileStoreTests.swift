@@ -2,6 +2,7 @@ import Foundation
 import ProfileDomain
 import ProfileStore
 import ProfileStorePostgres
+import Scenery
 import Testing
 
 /// What only the PostgreSQL store does: its URL, its own errors, and surviving a server and a

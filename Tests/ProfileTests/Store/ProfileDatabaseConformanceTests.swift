@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import ProfileDomain
 import Scenery
+import ScenerySiteStore
 import Testing
 
 @testable import ProfileStore

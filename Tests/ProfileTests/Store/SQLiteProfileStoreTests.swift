@@ -1,5 +1,7 @@
 import Foundation
 import ProfileDomain
+import Scenery
+import ScenerySiteStore
 import Testing
 
 @testable import ProfileStore

@@ -1,15 +1,14 @@
 import Foundation
-import ProfileDomain
 import Scenery
 
 /// Waiting for another process's lock while a database is opened: a notice once, retries
 /// until a deadline, then an error that names the database and what to do.
-enum LockWait {
+public enum LockWait {
     /// Runs `body` until it does not fail on a lock, or `timeout` has passed. Each try waits
     /// briefly for the lock itself (a quarter of a second), so the notice comes early.
-    static func retrying(
-        on connection: SQLiteConnection, path: String, timeout: Duration, whileLocked: () -> Void, _ body: () throws(ProfileError) -> Void
-    ) throws(ProfileError) {
+    public static func retrying(
+        on connection: SQLiteConnection, path: String, timeout: Duration, whileLocked: () -> Void, _ body: () throws(DataError) -> Void
+    ) throws(DataError) {
         let deadline = ContinuousClock.now + timeout
         var noticed = false
         connection.setBusyTimeout(250)
@@ -22,10 +21,10 @@ enum LockWait {
                 guard connection.lastErrorWasBusy else { throw error }
                 guard ContinuousClock.now < deadline else {
                     // A conflict: the same request may succeed once the other process is done.
-                    let failure = ProfileError.storage(
+                    let failure = DataError.storage(
                         "The database \(path.quoted) is locked by another process (waited \(Self.seconds(timeout)) s); let that process finish (an import or a generate, say) or stop it, then try again, or use another --database."
                     )
-                    throw ProfileError(.conflict, failure.message)
+                    throw DataError(.conflict, failure.message)
                 }
                 if !noticed {
                     noticed = true

@@ -1,22 +1,33 @@
 import CSQLite
-import ProfileDomain
 import Scenery
 
-/// A value SQLite stores.
-enum SQLValue: Sendable, Hashable {
+/// A value SQLite stores: what a statement binds and a query returns.
+///
+/// ```swift
+/// let rows = try connection.query("SELECT id, title FROM tasks WHERE board = ?", [.integer(board)])
+/// let title = rows.first?[1].text
+/// ```
+public enum SQLValue: Sendable, Hashable {
+    /// SQL `NULL`.
     case null
+    /// A 64-bit integer.
     case integer(Int64)
+    /// A double.
     case real(Double)
+    /// Text (NUL characters kept).
     case text(String)
 
-    init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
-    init(_ integer: Int64) { self = .integer(integer) }
-    init(_ integer: Int) { self = .integer(Int64(integer)) }
-    init(_ blog: BlogID) { self = .integer(blog.rawValue) }
-    init(_ real: Double) { self = .real(real) }
-    init(_ id: UserID?) { self = id.map { .text($0.rawValue) } ?? .null }
+    /// Text, or `NULL` for `nil`.
+    public init(_ text: String?) { self = text.map(SQLValue.text) ?? .null }
+    /// An integer.
+    public init(_ integer: Int64) { self = .integer(integer) }
+    /// An integer.
+    public init(_ integer: Int) { self = .integer(Int64(integer)) }
+    /// A double.
+    public init(_ real: Double) { self = .real(real) }
 
-    var text: String? {
+    /// The value as text (a number as its digits); `nil` for `NULL`.
+    public var text: String? {
         switch self {
         case .text(let value): value
         case .integer(let value): String(value)
@@ -28,10 +39,10 @@ enum SQLValue: Sendable, Hashable {
     /// The value as an integer; `0` when it has none (a REAL too large, text that is not a
     /// number, NULL). Never traps: databases may hold what this program did not write; see
     /// ``checkedInteger`` where such a value must be an error.
-    var integer: Int64 { checkedInteger ?? 0 }
+    public var integer: Int64 { checkedInteger ?? 0 }
 
     /// The value as an integer, or `nil` when it is not one (or not representable).
-    var checkedInteger: Int64? {
+    public var checkedInteger: Int64? {
         switch self {
         case .integer(let value): value
         case .real(let value): value.isFinite && value == value.rounded() && abs(value) < 9.2e18 ? Int64(value) : nil
@@ -40,7 +51,8 @@ enum SQLValue: Sendable, Hashable {
         }
     }
 
-    var real: Double {
+    /// The value as a double; `0` when it has none.
+    public var real: Double {
         switch self {
         case .real(let value): value
         case .integer(let value): Double(value)
@@ -51,16 +63,26 @@ enum SQLValue: Sendable, Hashable {
 }
 
 /// One SQLite connection: statements with bound arguments, transactions, nothing more.
+/// Every failure is a `DataError` that names the database (a lock held past the busy
+/// timeout is a `conflict`: the same write may succeed when tried again).
 ///
-/// Not thread-safe by itself: it is `@unchecked Sendable` only so it can live inside
-/// ``SQLiteProfileStore``'s `Mutex`, and it is used nowhere else; every call happens with
-/// that lock held.
-final class SQLiteConnection: @unchecked Sendable {
+/// Not thread-safe by itself: it is `@unchecked Sendable` only so it can live inside a
+/// store's lock (`Mutex`), and every call must happen with that lock held.
+///
+/// ```swift
+/// let connection = try SQLiteConnection(path: ":memory:")
+/// try connection.execute("CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+/// try connection.transaction { () throws(DataError) in
+///     try connection.run("INSERT INTO tasks (title) VALUES (?)", [.text("Write the docs")])
+/// }
+/// ```
+public final class SQLiteConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
-    let path: String
+    /// The database file, or `:memory:`.
+    public let path: String
 
     /// How a connection opens its file.
-    enum Mode {
+    public enum Mode: Sendable {
         /// Read and write, creating the file if needed (SQLite falls back to reading only
         /// when the file cannot be written: see ``isReadOnly``).
         case readWrite
@@ -73,7 +95,7 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Opens the database at `path` (creating it if needed, in `.readWrite` mode);
     /// `:memory:` for a private in-memory database.
-    init(path: String, mode: Mode = .readWrite) throws(ProfileError) {
+    public init(path: String, mode: Mode = .readWrite) throws(DataError) {
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         var name = path
@@ -116,16 +138,16 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Whether SQLite opened the file for reading only (it does when the file or its
     /// folder cannot be written, whatever mode was asked for).
-    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// Whether the last call failed because another connection holds a lock.
-    var lastErrorWasBusy: Bool {
+    public var lastErrorWasBusy: Bool {
         let code = sqlite3_errcode(handle) & 0xFF
         return code == SQLITE_BUSY || code == SQLITE_LOCKED
     }
 
     /// How long a statement waits for another connection's lock before failing.
-    func setBusyTimeout(_ milliseconds: Int32) {
+    public func setBusyTimeout(_ milliseconds: Int32) {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
@@ -133,21 +155,21 @@ final class SQLiteConnection: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
-    private func error(_ context: String) -> ProfileError {
+    private func error(_ context: String) -> DataError {
         if sqlite3_errcode(handle) & 0xFF == SQLITE_READONLY {
             return .storage(
                 "The database \(path.quoted) is read-only (its file or folder cannot be written), so this change was not saved; make both writable, or use another --database."
             )
         }
         let code = sqlite3_errcode(handle) & 0xFF
-        let failure = ProfileError.storage("\(context) in \(path.quoted): \(String(cString: sqlite3_errmsg(handle)))")
+        let failure = DataError.storage("\(context) in \(path.quoted): \(String(cString: sqlite3_errmsg(handle)))")
         // Another connection held the lock past the busy timeout: the same write may succeed
         // when tried again.
-        return code == SQLITE_BUSY || code == SQLITE_LOCKED ? ProfileError(.conflict, failure.message) : failure
+        return code == SQLITE_BUSY || code == SQLITE_LOCKED ? DataError(.conflict, failure.message) : failure
     }
 
     /// Runs one or more statements without arguments (schema, pragmas).
-    func execute(_ sql: String) throws(ProfileError) {
+    public func execute(_ sql: String) throws(DataError) {
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
             sqlite3_free(message)
@@ -158,7 +180,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs a query and returns its rows.
-    func query(_ sql: String, _ arguments: [SQLValue] = []) throws(ProfileError) -> [[SQLValue]] {
+    public func query(_ sql: String, _ arguments: [SQLValue] = []) throws(DataError) -> [[SQLValue]] {
         let statement = try prepare(sql, arguments)
         defer { sqlite3_finalize(statement) }
         var rows: [[SQLValue]] = []
@@ -173,9 +195,9 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Runs a query and hands its rows over one at a time, with their index, so a large
     /// table is never held in memory whole.
-    func forEachRow(
-        _ sql: String, _ arguments: [SQLValue] = [], _ body: ([SQLValue], Int) throws(ProfileError) -> Void
-    ) throws(ProfileError) {
+    public func forEachRow(
+        _ sql: String, _ arguments: [SQLValue] = [], _ body: ([SQLValue], Int) throws(DataError) -> Void
+    ) throws(DataError) {
         let statement = try prepare(sql, arguments)
         defer { sqlite3_finalize(statement) }
         var index = 0
@@ -191,7 +213,7 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Runs a statement that changes data; returns the number of rows changed.
     @discardableResult
-    func run(_ sql: String, _ arguments: [SQLValue] = []) throws(ProfileError) -> Int {
+    public func run(_ sql: String, _ arguments: [SQLValue] = []) throws(DataError) -> Int {
         let statement = try prepare(sql, arguments)
         defer { sqlite3_finalize(statement) }
         let status = sqlite3_step(statement)
@@ -200,10 +222,11 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// The row id of the last insert.
-    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
-    func transaction<T>(_ body: () throws(ProfileError) -> T) throws(ProfileError) -> T {
+    @discardableResult
+    public func transaction<T>(_ body: () throws(DataError) -> T) throws(DataError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -215,7 +238,7 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
-    private func prepare(_ sql: String, _ arguments: [SQLValue]) throws(ProfileError) -> OpaquePointer? {
+    private func prepare(_ sql: String, _ arguments: [SQLValue]) throws(DataError) -> OpaquePointer? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
             throw error("Cannot prepare a statement")
