@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "Scenery", "SceneryTesting", "SceneryScenes", "SceneryLive", "ProfileDomain", "ProfileStore", "SceneryProfile",
+                "Scenery", "SceneryTesting", "SceneryScenes", "SceneryLive", "ScenerySiteStore", "ProfileDomain", "ProfileStore", "SceneryProfile",
                 "SceneryBlogs", "SceneryRemote", "SceneryURLSession",
             ]),
         .testTarget(

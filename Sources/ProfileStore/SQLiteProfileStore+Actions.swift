@@ -3,33 +3,15 @@ import ProfileDomain
 import Scenery
 import ScenerySiteStore
 
-/// The `applied_actions` table: the key of every action whose write this database applied
-/// (`ActionKey.forNextWrite()` while the write ran), recorded first in the write's transaction, and
-/// one-time keys claimed by servers (resume tokens). Keys are kept for
-/// ``appliedActionsKept``, longer than a page can ask to resume.
+/// The site store's action ledger (`applied_actions`): the key of every action write this
+/// database applied, recorded first in the write's transaction, and one-time keys claimed
+/// by servers (resume tokens).
 extension SQLiteProfileStore: ActionLedger {
     /// How long the table keeps a key: two days.
-    public static let appliedActionsKept: TimeInterval = 2 * 24 * 3600
+    public static var appliedActionsKept: TimeInterval { SQLiteSiteStore.appliedActionsKept }
 
-    public func hasApplied(_ key: ActionKey) async throws -> Bool {
-        try withConnection { connection throws(ProfileError) in
-            try !connection.query("SELECT 1 FROM applied_actions WHERE key = ?", [.text(key.rawValue)]).isEmpty
-        }
-    }
+    public func hasApplied(_ key: ActionKey) async throws -> Bool { try await site.hasApplied(key) }
 
     @discardableResult
-    public func claim(_ key: ActionKey) async throws -> Bool {
-        try withConnection { connection throws(ProfileError) in
-            try connection.transaction { () throws(ProfileError) -> Bool in try Self.record(key, in: connection) }
-        }
-    }
-
-    /// Records `key` in the current transaction of `connection` (forgetting keys older than
-    /// ``appliedActionsKept``); returns whether it was new.
-    @discardableResult
-    static func record(_ key: ActionKey, in connection: SQLiteConnection) throws(ProfileError) -> Bool {
-        let now = Date().timeIntervalSince1970
-        try connection.run("DELETE FROM applied_actions WHERE at < ?", [.real(now - appliedActionsKept)])
-        return try connection.run("INSERT OR IGNORE INTO applied_actions (key, at) VALUES (?, ?)", [.text(key.rawValue), .real(now)]) == 1
-    }
+    public func claim(_ key: ActionKey) async throws -> Bool { try await site.claim(key) }
 }

@@ -3,7 +3,6 @@ import ProfileDomain
 import Scenery
 import SceneryLive
 import ScenerySiteStore
-import Synchronization
 
 /// The embedded profile backend: a SQLite database with migrations, seeded with demo
 /// data on first use. It provides all four profile services.
@@ -17,13 +16,13 @@ import Synchronization
 /// Writes (likes, follows, friendships, imports) run in transactions: they happen whole or
 /// not at all. One connection serves all calls, one at a time.
 public final class SQLiteProfileStore: Sendable {
-    private let connection: Mutex<SQLiteConnection>
-    /// This process's subscribers to changes, by entity.
-    let hub = ChangeHub<ProfileChange>()
-    /// Where the watcher for other processes' writes stands.
-    let watch: Mutex<WatchState>
+    /// The site store the profile tables live on: the connection, the change feed, the
+    /// action ledger.
+    let site: SQLiteSiteStore
+    /// The site store's feed of profile changes.
+    let feed: SiteChangeFeed<ProfileChange>
     /// The database file, or `:memory:`.
-    public let path: String
+    public var path: String { site.path }
 
     /// Opens the database at `path`, creating its file if needed (and its directory when
     /// `createsDirectory` is true), applying migrations, and seeding the demo data into a
@@ -45,59 +44,15 @@ public final class SQLiteProfileStore: Sendable {
         path: String, seedDemoData: Bool = true, createsDirectory: Bool = false, requiresWriting: Bool = false,
         lockTimeout: Duration = .seconds(30), whileLocked: () -> Void = {}
     ) throws(ProfileError) {
-        if path != ":memory:" {
-            let directory = URL(filePath: path).deletingLastPathComponent()
-            var isDirectory: ObjCBool = false
-            if !createsDirectory, !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw .storage("The directory \(directory.path.quoted) of the database \(path.quoted) does not exist; create it first, or choose another path.")
-            }
-        }
-        if path != ":memory:", createsDirectory {
-            let directory = URL(filePath: path).deletingLastPathComponent()
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw .storage("Cannot create the directory \(directory.path.quoted): \(error.localizedDescription)")
-            }
-        }
-        var connection = try SQLiteConnection(path: path)
-        if connection.isReadOnly {
-            guard !requiresWriting else {
-                throw .storage(
-                    "The database \(path.quoted) is read-only (its file or folder cannot be written) and this command changes data; nothing was changed. Make both writable, or use another --database."
-                )
-            }
-            connection = try Self.openReadOnly(path)
-        }
-        let opened = connection
-        try LockWait.retrying(on: opened, path: path, timeout: lockTimeout, whileLocked: whileLocked) { () throws(ProfileError) in
-            if opened.isReadOnly {
-                try Migrations.check(opened, seeding: seedDemoData)
-            } else {
-                if path != ":memory:" { try opened.execute("PRAGMA journal_mode = WAL") }
-                try Migrations.prepare(opened, seed: seedDemoData ? DemoData.dataSet : nil)
-            }
-        }
-        self.path = path
-        self.watch = Mutex(Self.initialWatchState(opened))
-        self.connection = Mutex(opened)
-    }
-
-    /// Opens a database this process cannot write: with locking when SQLite can make the
-    /// WAL's shared-memory file, else as an immutable file (its folder is read-only too).
-    private static func openReadOnly(_ path: String) throws(ProfileError) -> SQLiteConnection {
-        let shared = try SQLiteConnection(path: path, mode: .readOnly)
-        do {
-            _ = try shared.query("PRAGMA user_version")
-            return shared
-        } catch {
-            return try SQLiteConnection(path: path, mode: .immutable)
-        }
+        site = try SQLiteSiteStore(
+            path: path, schemas: [Migrations.schema(seeding: seedDemoData)], createsDirectory: createsDirectory, requiresWriting: requiresWriting,
+            lockTimeout: lockTimeout, whileLocked: whileLocked)
+        feed = site.feed(of: ProfileChange.self)
     }
 
     /// Whether the database is open for reading only: its file or folder cannot be written
     /// by this process. Reads work; a write throws `ProfileError/storage(_:)` saying so.
-    public var isReadOnly: Bool { connection.withLock { $0.isReadOnly } }
+    public var isReadOnly: Bool { site.isReadOnly }
 
     /// A private in-memory database, for tests.
     public static func inMemory(seedDemoData: Bool = true) throws(ProfileError) -> SQLiteProfileStore {
@@ -106,7 +61,7 @@ public final class SQLiteProfileStore: Sendable {
 
     /// Runs `body` with the connection, one caller at a time.
     func withConnection<T>(_ body: (SQLiteConnection) throws(ProfileError) -> T) throws(ProfileError) -> T {
-        try connection.withLock { connection throws(ProfileError) in try body(connection) }
+        try site.withConnection(body)
     }
 }
 

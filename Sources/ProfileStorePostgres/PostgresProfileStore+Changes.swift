@@ -125,7 +125,7 @@ extension PostgresProfileStore {
 
     /// The notification's text: the writing store and what changed, as JSON.
     static func payload(_ changes: [ProfileChange], origin: String) -> String {
-        let rows = changes.map { [$0.row.entity, $0.row.key] }
+        let rows = changes.map { [$0.record.kind, $0.record.id] }
         let encoded = (try? JSONSerialization.data(withJSONObject: ["o": origin, "c": rows])).map { String(decoding: $0, as: UTF8.self) }
         if let encoded, encoded.utf8.count <= largestPayload { return encoded }
         return #"{"o":"\#(origin)","c":[["everything",""]]}"#
@@ -138,7 +138,7 @@ extension PostgresProfileStore {
             let rows = object["c"] as? [[String]]
         else { return [.everything] }
         if object["o"] as? String == origin { return nil }
-        return rows.map { row in row.count == 2 ? ProfileChange(entity: row[0], key: row[1]) ?? .everything : .everything }
+        return rows.map { row in row.count == 2 ? ProfileChange(kind: row[0], id: row[1]) ?? .everything : .everything }
     }
 }
 

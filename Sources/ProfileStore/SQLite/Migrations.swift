@@ -95,51 +95,64 @@ enum Migrations {
         );
         """
 
-    /// Brings the schema up to date and, for a new database, seeds it with `seed`, in one
-    /// write transaction: concurrent first runs wait for each other (the version is read
-    /// under the write lock), and a run cut off midway (a full disk, a kill) leaves nothing
-    /// behind, so the next run starts again. Returns the version the database had before.
+    /// The profile tables as an app of the site store: versioned by `PRAGMA user_version`
+    /// (they were before the site store), seeded with the demo data when `seeding`.
+    static func schema(seeding: Bool) -> SiteSchema {
+        SiteSchema(
+            app: ProfileChange.app,
+            isCurrent: { connection throws(ProfileError) in try isCurrent(connection, seeding: seeding) },
+            prepare: { connection throws(ProfileError) in try migrate(connection, seed: seeding ? DemoData.dataSet : nil) },
+            check: { connection throws(ProfileError) in try check(connection, seeding: seeding) })
+    }
+
+    /// Brings the schema up to date and, for a new database, seeds it with `seed`, inside
+    /// the site store's write transaction: concurrent first runs wait for each other (the
+    /// version is read under the write lock), and a run cut off midway (a full disk, a kill)
+    /// leaves nothing behind, so the next run starts again. Returns the version the
+    /// database had before.
     ///
     /// A database left at version 1 with no users by an earlier, two-step first run is seeded
     /// too: that is the half-made database this replaces.
     @discardableResult
-    static func prepare(_ connection: SQLiteConnection, seed: ProfileDataSet?) throws(ProfileError) -> Int {
-        // Most opens find the database up to date: they read, and take no write lock.
-        if try isCurrent(connection, seeding: seed != nil) { return steps.count }
-        return try connection.transaction { () throws(ProfileError) -> Int in
-            let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
-            guard version <= steps.count else {
-                throw .storage(
-                    "The database \(connection.path.quoted) has schema version \(version), newer than this program knows (\(steps.count)); use a newer scenery, or another --database."
-                )
-            }
-            guard version >= 0 else {
-                throw .storage(
-                    "The database \(connection.path.quoted) has schema version \(version), which no version of scenery writes; it was not made by this program: use another --database."
-                )
-            }
-            for index in version..<steps.count {
-                try connection.execute(steps[index])
-            }
-            try connection.execute(changesTable)
-            try connection.execute("PRAGMA user_version = \(steps.count)")
-            var halfMade = false
-            if version == 1 {
-                let users = try connection.query("SELECT COUNT(*) FROM users").first?.first?.integer ?? 0
-                halfMade = users == 0
-            }
-            if let seed, version == 0 || halfMade {
-                try SQLiteProfileStore.insertAll(seed, in: connection)
-            }
-            return version
+    static func migrate(_ connection: SQLiteConnection, seed: ProfileDataSet?) throws(ProfileError) -> Int {
+        let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
+        guard version <= steps.count else {
+            throw .storage(
+                "The database \(connection.path.quoted) has schema version \(version), newer than this program knows (\(steps.count)); use a newer scenery, or another --database."
+            )
         }
+        guard version >= 0 else {
+            throw .storage(
+                "The database \(connection.path.quoted) has schema version \(version), which no version of scenery writes; it was not made by this program: use another --database."
+            )
+        }
+        for index in version..<steps.count {
+            try connection.execute(steps[index])
+        }
+        try connection.execute(changesTable)
+        // The site store's change table names each row's app: rows from before are ours.
+        if try connection.query("SELECT COUNT(*) FROM pragma_table_info('changes') WHERE name = 'app'").first?.first?.integer == 0 {
+            try connection.execute("ALTER TABLE changes ADD COLUMN app TEXT NOT NULL DEFAULT '\(ProfileChange.app)'")
+        }
+        try connection.execute("PRAGMA user_version = \(steps.count)")
+        var halfMade = false
+        if version == 1 {
+            let users = try connection.query("SELECT COUNT(*) FROM users").first?.first?.integer ?? 0
+            halfMade = users == 0
+        }
+        if let seed, version == 0 || halfMade {
+            try SQLiteProfileStore.insertAll(seed, in: connection)
+        }
+        return version
     }
 
     /// Whether the schema is at this program's version (and, when `seeding`, has users):
     /// nothing to write.
     static func isCurrent(_ connection: SQLiteConnection, seeding: Bool) throws(ProfileError) -> Bool {
         let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
-        guard version == steps.count, try hasChangesTable(connection) else { return false }
+        guard version == steps.count, try hasChangesTable(connection),
+            try connection.query("SELECT COUNT(*) FROM pragma_table_info('changes') WHERE name = 'app'").first?.first?.integer == 1
+        else { return false }
         guard seeding else { return true }
         return try connection.query("SELECT EXISTS (SELECT 1 FROM users)").first?.first?.integer == 1
     }

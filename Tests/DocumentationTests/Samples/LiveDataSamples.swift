@@ -2,8 +2,10 @@
 // as code that compiles and runs: an app of another domain than the demo's (a board of
 // tasks) on the public API of SceneryLive. DocumentationSampleTests checks that the
 // article's blocks stand here line for line.
+import Foundation
 import Scenery
 import SceneryLive
+import ScenerySiteStore
 import SceneryTesting
 import Synchronization
 import Testing
@@ -110,6 +112,57 @@ actor TaskModule: Module {
     }
 }
 
+extension BoardChange: RecordedEntity {
+    static let app = "board"
+
+    var record: (kind: String, id: String) {
+        switch self {
+        case .task(let id): ("task", String(id))
+        case .everything: ("everything", "")
+        }
+    }
+
+    init?(kind: String, id: String) {
+        guard kind == "task", let id = Int(id) else { return nil }
+        self = .task(id)
+    }
+}
+
+final class SharedBoardStore: ChangeFeed {
+    private let site: SQLiteSiteStore
+    private let feed: SiteChangeFeed<BoardChange>
+
+    init(path: String) throws(DataError) {
+        let schema = SiteSchema(app: "board", steps: ["CREATE TABLE tasks (id INTEGER PRIMARY KEY, done INTEGER NOT NULL DEFAULT 0)"])
+        site = try SQLiteSiteStore(path: path, schemas: [schema])
+        feed = site.feed(of: BoardChange.self)
+    }
+
+    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+        feed.changes(to: entities, ignoringWritesOf: writer)
+    }
+
+    var changeMark: Int? { feed.changeMark }
+
+    func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
+
+    func isDone(_ task: Int) async throws -> Bool {
+        try site.withConnection { connection throws(DataError) in
+            try connection.query("SELECT done FROM tasks WHERE id = ?", [.integer(Int64(task))]).first?.first?.integer == 1
+        }
+    }
+
+    func setDone(_ isDone: Bool, task: Int) async throws {
+        try site.withConnection { connection throws(DataError) in
+            try site.commit([BoardChange.task(task)], in: connection) { () throws(DataError) in
+                let done: SQLValue = .integer(isDone ? 1 : 0)
+                try connection.run(
+                    "INSERT INTO tasks (id, done) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET done = excluded.done", [.integer(Int64(task)), done])
+            }
+        }
+    }
+}
+
 @Suite(.timeLimit(.minutes(1))) struct LiveDataSamples {
     /// Two viewers' pages of the same task, on one store.
     func twoPages() async throws -> (store: BoardStore, pages: [(scene: SceneInstance, host: RecordingHost)]) {
@@ -152,5 +205,19 @@ actor TaskModule: Module {
         await ben.scene.appear()
         #expect(await ben.host.waitForUpdates { $0.contains { $0.node.node(withID: "task/toggle")?.visibleTexts == ["Done"] } })
         for page in pages { await page.scene.leave() }
+    }
+
+    @Test func aWriteInOneProcessReachesTheModulesOfAnother() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "scenery-board-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appending(path: "board.sqlite").path
+        let (server, other) = (try SharedBoardStore(path: path), try SharedBoardStore(path: path))  // two processes, as SQLite sees them
+        let heard = AwaitableLog<BoardChange>()
+        let live = LiveChanges(server)
+        live.follow([.task(7)]) { heard.append($0) }
+        try await other.setDone(true, task: 7)
+        #expect(await heard.wait { $0.contains(.task(7)) })
+        #expect(try await server.isDone(7))
+        live.stop()
     }
 }

@@ -1,0 +1,49 @@
+/// A live entity a store records in its change table (and a PostgreSQL store sends in a
+/// notification) so that other processes on the database learn of it: a kind and an id as
+/// text, under the app's name.
+///
+/// Apps on one database never wake each other's modules: each row carries its app's
+/// ``app``, and a store hands a row only to the feeds of that app. A row of the app that
+/// ``init(kind:id:)`` cannot read back (a program of another version wrote it, or someone
+/// edited the table) makes that app's subscribers fetch everything, and the store reports
+/// it naming the app, the entity and the database; it never crashes and never shows a wrong
+/// page.
+///
+/// ```swift
+/// extension BoardChange: RecordedEntity {
+///     static let app = "board"
+///
+///     var record: (kind: String, id: String) {
+///         switch self {
+///         case .task(let id): ("task", String(id))
+///         case .everything: ("everything", "")
+///         }
+///     }
+///
+///     init?(kind: String, id: String) {
+///         guard kind == "task", let id = Int(id) else { return nil }
+///         self = .task(id)
+///     }
+/// }
+/// ```
+public protocol RecordedEntity: LiveEntity {
+    /// The app's name: 1 to 64 letters, digits, `-`, `_` or `.`, the same in every process.
+    static var app: String { get }
+
+    /// The entity as a row: its kind (`"task"`) and its id as text (`"7"`). A store never
+    /// asks it of ``LiveEntity/everything``, which it records itself.
+    var record: (kind: String, id: String) { get }
+
+    /// The entity a row records, or `nil` when it is not one this program knows.
+    init?(kind: String, id: String)
+}
+
+extension RecordedEntity {
+    /// Whether ``app`` is a name a store accepts: 1 to 64 letters, digits, `-`, `_` or `.`.
+    public static var hasValidAppName: Bool {
+        (1...64).contains(app.utf8.count)
+            && app.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Scenery
+import SceneryLive
+import ScenerySiteStore
+import SceneryTesting
+import Synchronization
+import Testing
+
+/// An app of another domain on the site store: its own tables and migrations, its own
+/// entities live across processes, never mixed with another app's, its actions once.
+@Suite(.timeLimit(.minutes(1))) struct SQLiteSiteStoreTests {
+    /// A board's entities.
+    enum Board: RecordedEntity {
+        case task(Int)
+        case everything
+
+        static let app = "board"
+        var description: String { self == .everything ? "everything" : "task \(record.id)" }
+        var record: (kind: String, id: String) {
+            if case .task(let id) = self { ("task", String(id)) } else { ("everything", "") }
+        }
+        init?(kind: String, id: String) {
+            guard kind == "task", let id = Int(id) else { return nil }
+            self = .task(id)
+        }
+    }
+
+    /// Another app on the same database, whose rows read exactly like the board's.
+    enum Notes: RecordedEntity {
+        case task(Int)
+        case everything
+
+        static let app = "notes"
+        var description: String { self == .everything ? "everything" : "note task \(record.id)" }
+        var record: (kind: String, id: String) {
+            if case .task(let id) = self { ("task", String(id)) } else { ("everything", "") }
+        }
+        init?(kind: String, id: String) {
+            guard kind == "task", let id = Int(id) else { return nil }
+            self = .task(id)
+        }
+    }
+
+    /// An entity no row can hold.
+    enum Broken: RecordedEntity {
+        case bad
+        case everything
+
+        static let app = "broken"
+        var description: String { "bad" }
+        var record: (kind: String, id: String) { ("line\nbreak", "1") }
+        init?(kind: String, id: String) { nil }
+    }
+
+    static let board = SiteSchema(app: "board", steps: ["CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0)"]) {
+        connection throws(DataError) in
+        try connection.run("INSERT INTO tasks (id, title) VALUES (1, 'Write the docs'), (2, 'Ship it')")
+    }
+
+    func temporaryPath() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "scenery-site-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appending(path: "site.sqlite").path
+    }
+
+    /// Records what a feed's subscription receives.
+    func record<Entity: RecordedEntity>(_ feed: SiteChangeFeed<Entity>, following entities: Set<Entity>) -> (AwaitableLog<Entity>, Task<Void, Never>) {
+        let log = AwaitableLog<Entity>()
+        let stream = feed.changes(to: entities)
+        let task = Task { for await change in stream { log.append(change) } }
+        return (log, task)
+    }
+
+    func setDone(_ task: Int, on store: SQLiteSiteStore) throws {
+        try store.withConnection { connection throws(DataError) in
+            try store.commit([Board.task(task)], in: connection) { () throws(DataError) in
+                try connection.run("UPDATE tasks SET done = 1 WHERE id = ?", [.integer(Int64(task))])
+            }
+        }
+    }
+
+    @Test func anAppsTablesAreMadeAndSeededOnceAndItsWritesReachAnotherProcess() async throws {
+        let path = try temporaryPath()
+        let server = try SQLiteSiteStore(path: path, schemas: [Self.board])
+        let other = try SQLiteSiteStore(path: path, schemas: [Self.board])  // another process, as SQLite sees it
+        let count = try other.withConnection { connection throws(DataError) in try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer }
+        #expect(count == 2, "seeded once, not by each opening")
+        let (log, task) = record(server.feed(of: Board.self), following: [.task(1)])
+        defer { task.cancel() }
+        try setDone(1, on: other)
+        #expect(await log.wait { $0.contains(.task(1)) })
+    }
+
+    @Test func twoAppsOnOneDatabaseNeverWakeEachOthersModules() async throws {
+        let path = try temporaryPath()
+        let notes = SiteSchema(app: "notes", steps: ["CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"])
+        let server = try SQLiteSiteStore(path: path, schemas: [Self.board, notes])
+        let other = try SQLiteSiteStore(path: path, schemas: [Self.board, notes])
+        let (boardLog, boardTask) = record(server.feed(of: Board.self), following: [.task(1)])
+        let (notesLog, notesTask) = record(server.feed(of: Notes.self), following: [.task(1)])
+        defer {
+            boardTask.cancel()
+            notesTask.cancel()
+        }
+        // A note whose row reads exactly like the board's task 1.
+        try other.withConnection { connection throws(DataError) in
+            try other.commit([Notes.task(1)], in: connection) { () throws(DataError) in
+                try connection.run("INSERT INTO notes (text) VALUES ('hello')")
+            }
+        }
+        #expect(await notesLog.wait { $0 == [.task(1)] })
+        try setDone(1, on: other)
+        #expect(await boardLog.wait { !$0.isEmpty })
+        #expect(boardLog.elements == [.task(1)], "the board heard its own change only, after the note's (rows are read in order)")
+        #expect(notesLog.elements == [.task(1)], "and the notes did not hear the board's")
+    }
+
+    @Test func aRowItsAppCannotReadMakesItsPagesFetchEverythingAndIsReported() async throws {
+        let path = try temporaryPath()
+        let reports = AwaitableLog<String>()
+        let server = try SQLiteSiteStore(path: path, schemas: [Self.board], reportProblem: { reports.append($0) })
+        let other = try SQLiteSiteStore(path: path, schemas: [Self.board])
+        let (log, task) = record(server.feed(of: Board.self), following: [.task(1)])
+        defer { task.cancel() }
+        try other.withConnection { connection throws(DataError) in
+            try connection.run("INSERT INTO changes (app, entity, key) VALUES ('board', 'tsk', 'one')")
+        }
+        #expect(await log.wait { $0.contains(.everything) }, "its pages fetch what they show rather than miss a change")
+        #expect(await reports.wait { !$0.isEmpty })
+        let report = reports.elements.first ?? ""
+        #expect(report.contains("'board'") && report.contains("'tsk'") && report.contains(path), "\(report)")
+    }
+
+    @Test func anEntityNoRowCanHoldIsAnErrorNamingTheAppAndTheDatabaseAndNothingIsWritten() throws {
+        let path = try temporaryPath()
+        let store = try SQLiteSiteStore(path: path, schemas: [Self.board])
+        do {
+            try store.withConnection { connection throws(DataError) in
+                try store.commit([Broken.bad], in: connection) { () throws(DataError) in
+                    try connection.run("UPDATE tasks SET done = 1 WHERE id = 2")
+                }
+            }
+            Issue.record("an entity no row can hold must be refused")
+        } catch {
+            #expect(error.kind == .invalidData)
+            #expect(error.message.contains("'broken'") && error.message.contains(path) && error.message.contains("Nothing was written"), "\(error.message)")
+        }
+        let done = try store.withConnection { connection throws(DataError) in try connection.query("SELECT done FROM tasks WHERE id = 2")[0][0].integer }
+        #expect(done == 0)
+    }
+
+    @Test func anActionsWriteHappensOnceWhicheverStoreRunsItAgain() async throws {
+        let path = try temporaryPath()
+        let (first, second) = (try SQLiteSiteStore(path: path, schemas: [Self.board]), try SQLiteSiteStore(path: path, schemas: [Self.board]))
+        let key = ActionKey.random()
+        func addTask(on store: SQLiteSiteStore) throws(DataError) {
+            try store.withConnection { connection throws(DataError) in
+                try store.commit([Board.everything], in: connection) { () throws(DataError) in
+                    try connection.run("INSERT INTO tasks (title) VALUES ('Again')")
+                }
+            }
+        }
+        try await ActionKey.run(as: key) { try addTask(on: first) }
+        await #expect(throws: DataError.alreadyApplied(key)) { try await ActionKey.run(as: key) { try addTask(on: second) } }
+        #expect(try await second.hasApplied(key))
+        let count = try first.withConnection { connection throws(DataError) in try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer }
+        #expect(count == 3, "the task was added once")
+    }
+
+    @Test func anAppsNewMigrationsRunOnceAndADatabaseNewerThanTheProgramIsRefused() throws {
+        let path = try temporaryPath()
+        _ = try SQLiteSiteStore(path: path, schemas: [Self.board])
+        let grown = SiteSchema(app: "board", steps: Self.boardSteps + ["ALTER TABLE tasks ADD COLUMN due REAL"])
+        _ = try SQLiteSiteStore(path: path, schemas: [grown])
+        _ = try SQLiteSiteStore(path: path, schemas: [grown])  // nothing left to do
+        do {
+            _ = try SQLiteSiteStore(path: path, schemas: [Self.board])
+            Issue.record("an older program must refuse the newer tables")
+        } catch {
+            #expect(error.message.contains("version 2 of the tables of the app 'board', newer than this program knows (1)"), "\(error.message)")
+        }
+    }
+
+    static let boardSteps = ["CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0)"]
+}
