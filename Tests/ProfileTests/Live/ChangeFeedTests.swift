@@ -94,6 +94,21 @@ import Testing
         #expect(await watcher.wait(for: .blog(28)))
     }
 
+    @Test func aDatabaseFromBeforeTheSiteStoreOpensAndItsChangesStillReachPages() async throws {
+        let path = try temporaryPath()
+        let server = try SQLiteProfileStore(path: path)
+        // As the previous version left it: a change table without apps, and a row in it.
+        try server.writeUnseen { connection throws(ProfileError) in
+            _ = try connection.run("ALTER TABLE changes DROP COLUMN app")
+        }
+        let other = try SQLiteProfileStore(path: path)  // the new version opens it: the column is added
+        let recorder = ChangeRecorder(other, following: [.blog(26)])
+        try server.writeUnseen { connection throws(ProfileError) in
+            _ = try connection.run("INSERT INTO changes (entity, key) VALUES ('blog', '26')")  // as an older program writes
+        }
+        #expect(await recorder.wait(for: .blog(26)), "a row written without an app is the profile's")
+    }
+
     @Test func aDeletedChangesTableIsAnErrorNamingTheDatabaseAndOpeningItAgainMakesTheTable() async throws {
         let path = try temporaryPath()
         let server = try SQLiteProfileStore(path: path)
