@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
         .library(name: "ScenerySiteStore", targets: ["ScenerySiteStore"]),
         .library(name: "ProfileStore", targets: ["ProfileStore"]),
+        .library(name: "ScenerySiteStorePostgres", targets: ["ScenerySiteStorePostgres"]),
         .library(name: "ProfileStorePostgres", targets: ["ProfileStorePostgres"]),
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
         .library(name: "SceneryServer", targets: ["SceneryServer"]),
@@ -87,10 +88,20 @@ let package = Package(
         // The same contract on PostgreSQL, for several servers on one database (LISTEN/NOTIFY
         // carries changes between them). Its own target: nothing that embeds modules, and
         // not `scenery`'s quick start, builds a PostgreSQL client.
+        // The site store on PostgreSQL: any app's tables, changes across servers (LISTEN/NOTIFY),
+        // the action ledger. Its own target: nothing that embeds modules builds a PostgreSQL client.
+        .target(
+            name: "ScenerySiteStorePostgres",
+            dependencies: [
+                "Scenery", "SceneryLive",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .target(
             name: "ProfileStorePostgres",
             dependencies: [
-                "Scenery", "SceneryLive", "ProfileDomain", "ProfileStore",
+                "Scenery", "SceneryLive", "ScenerySiteStorePostgres", "ProfileDomain", "ProfileStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -154,7 +165,7 @@ let package = Package(
         .executableTarget(name: "SceneryCommand", dependencies: ["SceneryTool"]),
         // PostgreSQL databases as a kind a tool opens (ToolDatabase.postgres): the only part
         // of the tool that builds the PostgreSQL client.
-        .target(name: "SceneryPostgresTool", dependencies: ["SceneryTool", "ProfileStorePostgres", "ProfileDomain"]),
+        .target(name: "SceneryPostgresTool", dependencies: ["SceneryTool", "ScenerySiteStorePostgres", "ProfileStorePostgres", "ProfileDomain"]),
         .executableTarget(name: "SceneryServeCommand", dependencies: ["SceneryTool", "SceneryServeTool", "SceneryPostgresTool"]),
 
         // Benchmarks: swift build -c release && .build/release/scenery-bench (never run by the tests).
@@ -210,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "ProfileTests",
             dependencies: [
-                "Scenery", "SceneryTesting", "SceneryLive", "ScenerySiteStore", "ProfileDomain", "ProfileStore", "SceneryProfile",
+                "Scenery", "SceneryTesting", "SceneryLive", "ScenerySiteStore", "ScenerySiteStorePostgres", "ProfileDomain", "ProfileStore", "SceneryProfile",
                 "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList", "ProfileStorePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

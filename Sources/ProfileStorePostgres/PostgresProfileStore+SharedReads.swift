@@ -1,4 +1,5 @@
 import ProfileDomain
+import ScenerySiteStorePostgres
 
 extension PostgresProfileStore {
     /// A read the store shares between callers asking it at once: everything its answer
@@ -15,6 +16,6 @@ extension PostgresProfileStore {
     func shared<Value: Sendable>(
         _ table: SharedReads<ReadQuestion, Value>, _ question: ReadQuestion, read: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        try await table.value(of: question, at: hub.changeMark ?? 0, read: read)
+        try await table.value(of: question, at: feed.changeMark ?? 0, read: read)
     }
 }

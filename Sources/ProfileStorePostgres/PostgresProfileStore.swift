@@ -1,15 +1,17 @@
 import Foundation
 import Logging
-import NIOCore
 import PostgresNIO
 import ProfileDomain
 import ProfileStore
 import Scenery
 import SceneryLive
+import ScenerySiteStorePostgres
 
 /// The profile data on a PostgreSQL server: the store for several `scenery serve`
 /// processes on one database. It provides the four profile services and the change feed,
-/// and passes the same conformance suite as `SQLiteProfileStore`.
+/// and passes the same conformance suite as `SQLiteProfileStore`. It is one user of the
+/// site store (`PostgresSiteStore`): its pool, writes, change feed across servers and action
+/// ledger are the site store's.
 ///
 /// ```swift
 /// let store = try await PostgresProfileStore.connect(to: PostgresURL("postgres://scenery@127.0.0.1/scenery"))
@@ -23,85 +25,31 @@ import SceneryLive
 /// times when PostgreSQL reports a serialization failure or deadlock (then `conflict`).
 /// Each write announces what it changed with `NOTIFY` in its own transaction, so the change
 /// reaches every store on the database (every server) once it commits; see
-/// ``changes(to:)``. A lost connection is `connectionLost`;
+/// ``changes(to:ignoringWritesOf:)``. A lost connection is `connectionLost`;
 /// the pool connects again for the next call.
 ///
 /// The same read asked for by several callers at once (every open page showing a blog
 /// after a like, or a profile after a follow, to the same viewer) is one query, never one
 /// that started before the change its caller heard of was published.
 public final class PostgresProfileStore: ProfileDatabase, Sendable {
-    /// The connection pool and the task that runs it.
-    struct Pool {
-        let client: PostgresClient
-        let running: Task<Void, Never>
-
-        init(_ configuration: PostgresClient.Configuration, logger: Logger) {
-            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-            self.client = client
-            running = Task.detached { await client.run() }
-        }
-    }
-
-    private let pool: Locked<Pool>
-    /// Set when a call lost its connection: the pool may have stopped trying (its circuit
-    /// breaker), so the next call checks the server with a connection of its own and, once
-    /// the server answers, starts a new pool.
-    let poolIsSuspect = Locked(false)
-    let clientConfiguration: PostgresClient.Configuration
-    let configuration: PostgresConnection.Configuration
-    let logger: Logger
-    /// How long a call waits for a connection while no other call gets one (the `timeout` of
-    /// ``connect(to:seedDemoData:timeout:maximumConnections:logger:)``).
-    let timeout: Duration
-    /// When a call last finished its work on a connection of the pool: the server answered then.
-    let lastAnswer = Locked<ContinuousClock.Instant?>(nil)
-    /// This process's subscribers to changes, by entity.
-    let hub = ChangeHub<ProfileChange>()
-    /// Reads running now, shared by the callers asking the same at once (``SharedReads``).
+    /// The site store the profile tables live on.
+    public let site: PostgresSiteStore
+    /// The site store's feed of profile changes.
+    let feed: PostgresChangeFeed<ProfileChange>
+    /// Reads running now, shared by the callers asking the same at once (`SharedReads`).
     let profileReads = SharedReads<ReadQuestion, UserProfile>()
     let blogReads = SharedReads<ReadQuestion, Blog>()
     let blogPageReads = SharedReads<ReadQuestion, Page<Blog>>()
     let userListReads = SharedReads<ReadQuestion, Page<UserListEntry>>()
-    /// The connection that listens for other stores' changes, once anyone subscribes.
-    let listener: Locked<ChangeListener?> = Locked(nil)
-    /// Tells this store's own notifications from others' (each store publishes its own at once).
-    let origin = UUID().uuidString
+
     /// The database's URL (with its password: print ``location`` or `url.redacted`).
-    public let url: PostgresURL
+    public var url: PostgresURL { site.url }
 
-    public var location: String { url.redacted }
+    public var location: String { site.location }
 
-    private init(
-        url: PostgresURL, configuration: PostgresConnection.Configuration, clientConfiguration: PostgresClient.Configuration, timeout: Duration,
-        logger: Logger
-    ) {
-        self.url = url
-        self.timeout = timeout
-        self.configuration = configuration
-        self.clientConfiguration = clientConfiguration
-        self.logger = logger
-        pool = Locked(Pool(clientConfiguration, logger: logger))
-    }
-
-    /// The connection pool now.
-    var client: PostgresClient { pool.withLock { $0.client } }
-
-    /// After a lost connection: checks that the server answers (a connection of its own,
-    /// closed at once) and then replaces the pool, so calls work again as soon as the server
-    /// is back rather than when the old pool's back-off ends.
-    ///
-    /// - Throws: The connection's error while the server does not answer.
-    func renewPoolIfSuspect() async throws {
-        guard poolIsSuspect.withLock({ $0 }) else { return }
-        let probe = try await PostgresConnection.connect(configuration: configuration, id: -1, logger: logger)
-        try? await probe.close()
-        let old = pool.withLock { pool -> Pool? in
-            guard poolIsSuspect.withLock({ $0 }) else { return nil }
-            defer { pool = Pool(clientConfiguration, logger: logger) }
-            return pool
-        }
-        poolIsSuspect.withLock { $0 = false }
-        old?.running.cancel()
+    private init(site: PostgresSiteStore) {
+        self.site = site
+        feed = site.feed(of: ProfileChange.self)
     }
 
     /// Connects to the database at `url`, creating the schema if it has none (and seeding
@@ -123,61 +71,49 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
         to url: PostgresURL, seedDemoData: Bool = true, timeout: Duration = .seconds(10), maximumConnections: Int = 8,
         logger: Logger = Logger(label: "scenery.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(ProfileError) -> PostgresProfileStore {
-        let tls: PostgresConnection.Configuration.TLS
-        do {
-            switch url.tls {
-            case .disable: tls = .disable
-            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            }
-        } catch {
-            throw .storage("Cannot set up TLS for \(url.redacted.quoted): \(error); try ?sslmode=disable on a private network.")
-        }
-        var connection = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
-        connection.options.connectTimeout = TimeAmount.nanoseconds(timeout.nanoseconds)
-        var pool = PostgresClient.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-            tls: url.tls == .disable ? .disable : url.tls == .prefer ? .prefer(.makeClientConfiguration()) : .require(.makeClientConfiguration()))
-        pool.options.connectTimeout = timeout
-        pool.options.maximumConnections = max(1, maximumConnections)
-        pool.options.keepAliveBehavior = nil
-        let store = PostgresProfileStore(url: url, configuration: connection, clientConfiguration: pool, timeout: timeout, logger: logger)
-        do {
-            // The first connection is made here, so a wrong address fails now, with its reason.
-            let first = try await PostgresConnection.connect(configuration: connection, id: 0, logger: logger)
-            do {
-                try await PostgresSchema.prepare(on: first, seed: seedDemoData ? DemoData.dataSet : nil, location: url.redacted, logger: logger)
-            } catch {
-                try? await first.close()
-                throw error
-            }
-            try? await first.close()
-        } catch {
-            await store.close()
-            throw store.profileError(error, doing: "open")
-        }
-        return store
+        let site = try await PostgresSiteStore.connect(
+            to: url, schemas: [PostgresSchema.schema(seed: seedDemoData ? DemoData.dataSet : nil)], timeout: timeout,
+            maximumConnections: maximumConnections, logger: logger)
+        return PostgresProfileStore(site: site)
     }
 
     /// Closes the pool and the listening connection. Calls after this fail.
-    public func close() async {
-        listener.withLock { $0 }?.stop()
-        let running = pool.withLock { $0.running }
-        running.cancel()
-        _ = await running.value
+    public func close() async { await site.close() }
+
+    /// Starts the listening connection if it is not running, and waits until it listens
+    /// (see `PostgresSiteStore.listen()`).
+    ///
+    /// - Throws: `connectionLost` when the first attempt to listen fails (the listener keeps
+    ///   trying).
+    public func listen() async throws(ProfileError) { try await site.listen() }
+
+    /// Whether the listening connection is up: `false` before anyone subscribed and while
+    /// it reconnects.
+    public var isListening: Bool { site.isListening }
+
+    // MARK: The site store's calls, as the services use them
+
+    func reading<T: Sendable>(
+        _ action: String, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) async throws(ProfileError) -> T {
+        try await site.reading(action, body)
     }
 
-    deinit {
-        listener.withLock { $0 }?.stop()
-        pool.withLock { $0.running }.cancel()
+    @discardableResult
+    func writing<T: Sendable>(
+        _ action: String, announcing changes: [ProfileChange], locking key: String? = nil,
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) async throws(ProfileError) -> T {
+        try await site.writing(action, announcing: changes, locking: key, body)
     }
-}
 
-extension Duration {
-    /// The duration in whole nanoseconds.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    func leasing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        try await site.leasing(body)
     }
+
+    func renewPoolIfSuspect() async throws { try await site.renewPoolIfSuspect() }
+
+    func failure(_ error: any Error, doing action: String) -> ProfileError { site.failure(error, doing: action) }
+
+    static func rollBack(_ connection: PostgresConnection, logger: Logger) async { await PostgresSiteStore.rollBack(connection, logger: logger) }
 }

@@ -4,6 +4,7 @@ import PostgresNIO
 import ProfileDomain
 import ProfileStore
 import Scenery
+import ScenerySiteStorePostgres
 
 /// The schema on PostgreSQL, as numbered steps, the same tables as the SQLite store's
 /// (dates as seconds since 1970 in `double precision`, so an export is the same text from
@@ -74,42 +75,40 @@ enum PostgresSchema {
         """,
     ]
 
-    /// The advisory lock key that serialises migrations ("scenery" in ASCII).
-    static let migrationLock: Int64 = 0x7363_656E_6572_79
+    /// The profile tables as an app of the site store, versioned in their own `store_info`
+    /// (they were before the site store), seeded with `seed` when new.
+    static func schema(seed: ProfileDataSet?) -> PostgresSiteSchema {
+        PostgresSiteSchema(app: ProfileChange.app) { connection, location, logger in
+            try await migrate(connection, seed: seed, location: location, logger: logger)
+        }
+    }
 
-    /// Creates or upgrades the schema and, for a new database, seeds it, in one transaction.
-    static func prepare(on connection: PostgresConnection, seed: ProfileDataSet?, location: String, logger: Logger) async throws {
-        try await connection.query("BEGIN", logger: logger)
-        do {
-            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
-            try await connection.query("CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)", logger: logger)
-            var version = 0
-            for try await text in try await connection.query("SELECT value FROM store_info WHERE key = 'schema_version'", logger: logger)
-                .decode(String.self)
-            {
-                version = Int(text) ?? -1
+    /// Creates or upgrades the schema and, for a new database, seeds it, inside the site
+    /// store's transaction.
+    static func migrate(_ connection: PostgresConnection, seed: ProfileDataSet?, location: String, logger: Logger) async throws {
+        try await connection.query("CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)", logger: logger)
+        var version = 0
+        for try await text in try await connection.query("SELECT value FROM store_info WHERE key = 'schema_version'", logger: logger)
+            .decode(String.self)
+        {
+            version = Int(text) ?? -1
+        }
+        guard (0...steps.count).contains(version) else {
+            throw ProfileError.storage(
+                "The PostgreSQL database \(location.quoted) has schema version \(version), which this program does not know (it knows up to \(steps.count)); use a newer scenery, or another database."
+            )
+        }
+        for step in steps[version...] {
+            for statement in step.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
-            guard (0...steps.count).contains(version) else {
-                throw ProfileError.storage(
-                    "The PostgreSQL database \(location.quoted) has schema version \(version), which this program does not know (it knows up to \(steps.count)); use a newer scenery, or another database."
-                )
-            }
-            for step in steps[version...] {
-                for statement in step.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-            }
-            let current = String(steps.count)
-            try await connection.query(
-                "INSERT INTO store_info (key, value) VALUES ('schema_version', \(current)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                logger: logger)
-            if let seed, version == 0 {
-                try await PostgresProfileStore.insertAll(seed, on: connection, logger: logger)
-            }
-            try await connection.query("COMMIT", logger: logger)
-        } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw error
+        }
+        let current = String(steps.count)
+        try await connection.query(
+            "INSERT INTO store_info (key, value) VALUES ('schema_version', \(current)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            logger: logger)
+        if let seed, version == 0 {
+            try await PostgresProfileStore.insertAll(seed, on: connection, logger: logger)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ProfileDomain
 import ProfileStorePostgres
+import ScenerySiteStorePostgres
 import SceneryTool
 
 extension ToolDatabase {

@@ -3,6 +3,7 @@ import ProfileDomain
 import ProfileStore
 import ProfileStorePostgres
 import Scenery
+import ScenerySiteStorePostgres
 import Testing
 
 /// What only the PostgreSQL store does: its URL, its own errors, and surviving a server and a

@@ -1,3 +1,4 @@
+import ScenerySiteStorePostgres
 import Synchronization
 import Testing
 

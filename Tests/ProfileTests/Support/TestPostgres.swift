@@ -4,6 +4,7 @@ import PostgresNIO
 import ProfileDomain
 import ProfileStorePostgres
 import Scenery
+import ScenerySiteStorePostgres
 import Synchronization
 
 /// A real PostgreSQL server for the tests, on loopback, in a temporary directory, on a free

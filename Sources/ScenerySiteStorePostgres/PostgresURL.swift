@@ -1,5 +1,4 @@
 import Foundation
-import ProfileDomain
 import Scenery
 
 /// A PostgreSQL database's address as people write it:
@@ -29,9 +28,9 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a `postgres://` or `postgresql://` URL.
     ///
-    /// - Throws: `ProfileError` of kind `storage` naming what is missing or wrong and the form
+    /// - Throws: `DataError` of kind `storage` naming what is missing or wrong and the form
     ///   expected.
-    public init(_ text: String) throws(ProfileError) {
+    public init(_ text: String) throws(DataError) {
         let form = "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
         let redacted = Self.redact(text)
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),

@@ -13,7 +13,15 @@ import Scenery
 ///
 /// A caller cancelled while it waits still waits for the read (others may need it); the
 /// read is bounded by the store's own timeouts.
-final class SharedReads<Question: Hashable & Sendable, Value: Sendable>: Sendable {
+///
+/// ```swift
+/// let reads = SharedReads<Int, BoardTask>()
+/// let task = try await reads.value(of: 7, at: feed.changeMark ?? 0) { try await board.task(7) }
+/// ```
+public final class SharedReads<Question: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// No read running.
+    public init() {}
+
     private struct Key: Hashable {
         var question: Question
         var mark: Int
@@ -28,7 +36,7 @@ final class SharedReads<Question: Hashable & Sendable, Value: Sendable>: Sendabl
 
     /// The answer of `read` to `question` at `mark`: of a read already running for both, or
     /// of a new one.
-    func value(of question: Question, at mark: Int, read: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    public func value(of question: Question, at mark: Int, read: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let key = Key(question: question, mark: mark)
         let task = inFlight.withLock { running in
             if let shared = running[key] {
@@ -48,7 +56,7 @@ final class SharedReads<Question: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     /// How many callers wait for the read running for `question` at `mark` (0 when none runs).
-    func callers(of question: Question, at mark: Int) -> Int {
+    public func callers(of question: Question, at mark: Int) -> Int {
         inFlight.withLock { $0[Key(question: question, mark: mark)]?.callers ?? 0 }
     }
 }

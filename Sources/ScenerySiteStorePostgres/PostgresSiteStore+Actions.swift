@@ -1,14 +1,13 @@
 import Foundation
 import Logging
 import PostgresNIO
-import ProfileDomain
 import Scenery
 
 /// The `applied_actions` table: the key of every action whose write this database applied
 /// (`ActionKey.forNextWrite()` while the write ran), recorded first in the write's transaction, and
 /// one-time keys claimed by servers (resume tokens), for every server on the database.
 /// Keys are kept for two days, longer than a page can ask to resume.
-extension PostgresProfileStore: ActionLedger {
+extension PostgresSiteStore: ActionLedger {
     public func hasApplied(_ key: ActionKey) async throws -> Bool {
         try await reading("check an action") { connection, logger in
             let rows = try await connection.query("SELECT 1 FROM applied_actions WHERE key = \(key.rawValue)", logger: logger)
@@ -19,7 +18,7 @@ extension PostgresProfileStore: ActionLedger {
 
     @discardableResult
     public func claim(_ key: ActionKey) async throws -> Bool {
-        try await writing("record an action", announcing: []) { connection, logger in
+        try await writing("record an action") { connection, logger in
             try await Self.record(key, on: connection, logger: logger)
         }
     }

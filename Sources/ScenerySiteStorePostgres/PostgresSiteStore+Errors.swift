@@ -1,17 +1,16 @@
 import Logging
 import PostgresNIO
-import ProfileDomain
 import Scenery
 
-extension PostgresProfileStore {
+extension PostgresSiteStore {
     /// What the service calls throw for an error of the driver or the server: a
-    /// `ProfileError` whose kind says what the caller can do, and whose
+    /// `DataError` whose kind says what the caller can do, and whose
     /// message names the database (never its password) and what to check.
-    func profileError(_ error: any Error, doing action: String) -> ProfileError {
-        if let error = error as? ProfileError { return error }
+    public func dataError(_ error: any Error, doing action: String) -> DataError {
+        if let error = error as? DataError { return error }
         let place = "PostgreSQL at \(url.redacted.quoted)"
         guard let error = error as? PSQLError else {
-            return ProfileError(
+            return DataError(
                 .connectionLost,
                 "Cannot reach \(place) to \(action) (\(error)); check that the server runs and that the URL's host, port, user and database are right."
             )
@@ -24,12 +23,12 @@ extension PostgresProfileStore {
             case "40001", "40P01":
                 return .conflict("\(place) could not \(action) because another write touched the same rows at the same time; try again.")
             case _ where state.hasPrefix("08"), "57P01", "57P02", "57P03":
-                return ProfileError(.connectionLost, "\(place) stopped answering while trying to \(action) (\(message)); it retries once the server is back.")
+                return DataError(.connectionLost, "\(place) stopped answering while trying to \(action) (\(message)); it retries once the server is back.")
             case "28P01", "28000":
                 return .storage("\(place) refused the user \(url.user.quoted) (\(message)); check the user and password in the URL.")
             case "22021":
                 // Text with a NUL character: no stored id or text has one.
-                return ProfileError(.notFound, "Nothing in \(place) has that id: it contains a NUL character, which no stored id can.")
+                return DataError(.notFound, "Nothing in \(place) has that id: it contains a NUL character, which no stored id can.")
             case "3D000":
                 return .storage("\(place) has no database \(url.database.quoted); create it (createdb \(url.database)) or fix the URL.")
             default:
@@ -37,7 +36,7 @@ extension PostgresProfileStore {
             }
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
             let reason = error.underlying.map { String(describing: $0) } ?? "the connection closed"
-            return ProfileError(
+            return DataError(
                 .connectionLost,
                 "Lost the connection to \(place) while trying to \(action) (\(reason)); check that the server runs. The next call connects again.")
         case .sslUnsupported:
@@ -49,10 +48,10 @@ extension PostgresProfileStore {
         }
     }
 
-    /// Runs a read, turning driver errors into `ProfileError`.
-    func reading<T: Sendable>(
+    /// Runs a read, turning driver errors into `DataError`.
+    public func reading<T: Sendable>(
         _ action: String, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
-    ) async throws(ProfileError) -> T {
+    ) async throws(DataError) -> T {
         do {
             try await renewPoolIfSuspect()
             return try await leasing(body)
@@ -63,11 +62,11 @@ extension PostgresProfileStore {
 
     /// Runs `body` with a connection of the pool. While the server is away the pool keeps
     /// trying to connect, and a page should hear so in seconds, not when the pool gives up:
-    /// a call that gets no connection fails after ``timeout`` — unless other calls finished
+    /// a call that gets no connection fails after the store's `timeout` — unless other calls finished
     /// with one in that time. Then the server is there and busy, and the call waits on, in its turn
     /// (a burst of 200 writes on 8 connections under load is a queue, not a lost server).
     /// Once it has its connection, `body` takes as long as it takes.
-    func leasing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+    public func leasing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
         let leased = Locked(false)
         let (client, logger, timeout, lastAnswer) = (self.client, self.logger, self.timeout, self.lastAnswer)
         return try await withThrowingTaskGroup(of: T?.self) { group in
@@ -106,11 +105,11 @@ extension PostgresProfileStore {
     }
 }
 
-extension PostgresProfileStore {
+extension PostgresSiteStore {
     /// Rolls back the connection's transaction; when even that fails (the task was cancelled,
     /// the connection broke), closes the connection, so the pool never lends out one that is
     /// still inside a transaction.
-    static func rollBack(_ connection: PostgresConnection, logger: Logger) async {
+    public static func rollBack(_ connection: PostgresConnection, logger: Logger) async {
         do {
             try await connection.query("ROLLBACK", logger: logger)
         } catch {
@@ -125,12 +124,12 @@ struct PostgresUnanswered: Error, CustomStringConvertible {
     var description: String { "no connection within \(timeout)" }
 }
 
-extension PostgresProfileStore {
+extension PostgresSiteStore {
 
-    /// `error` as a `ProfileError`, noting a lost connection so the next
+    /// `error` as a `DataError`, noting a lost connection so the next
     /// call checks the server and renews the pool.
-    func failure(_ error: any Error, doing action: String) -> ProfileError {
-        let failure = Self.plain(profileError(error, doing: action))
+    public func failure(_ error: any Error, doing action: String) -> DataError {
+        let failure = Self.plain(dataError(error, doing: action))
         if failure.kind == .connectionLost { poolIsSuspect.withLock { $0 = true } }
         if failure.kind == .connectionLost || failure.kind == .storage { logger.warning("\(failure.message)") }
         return failure
@@ -138,7 +137,7 @@ extension PostgresProfileStore {
 
     /// The error with a message for people viewing pages: every message of this store names
     /// the server (host, port, user, database), which stays in the log.
-    static func plain(_ error: ProfileError) -> ProfileError {
+    public static func plain(_ error: DataError) -> DataError {
         guard error.plainMessage == nil else { return error }
         switch error.kind {
         case .connectionLost: return error.withPlainMessage("The data is out of reach for a moment; try again shortly.")

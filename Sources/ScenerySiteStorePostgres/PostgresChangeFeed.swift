@@ -1,0 +1,66 @@
+import Scenery
+import SceneryLive
+
+/// One app's changes on a ``PostgresSiteStore``: what its modules follow
+/// (``PostgresSiteStore/feed(of:)``). Its first subscription starts the store's listening
+/// connection.
+public struct PostgresChangeFeed<Entity: RecordedEntity>: ChangeFeed {
+    let store: PostgresSiteStore
+    let hub: ChangeHub<Entity>
+
+    public func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<Entity> {
+        let stream = hub.changes(to: entities, ignoringWritesOf: writer)
+        _ = store.startListening()
+        return stream
+    }
+
+    public var changeMark: Int? { hub.changeMark }
+
+    public func hasChanged(_ entities: Set<Entity>, since mark: Int) -> Bool { hub.hasChanged(entities, since: mark) }
+
+    /// How many subscriptions are open (modules that show something live).
+    public var subscriptionCount: Int { hub.subscriptionCount }
+
+    /// How many open subscriptions follow `entity`.
+    public func subscriptionCount(for entity: Entity) -> Int { hub.subscriptionCount(for: entity) }
+}
+
+/// One app's feed inside a store, whatever its entity type.
+protocol PostgresChannel: AnyObject, Sendable {
+    var app: String { get }
+    func publish(_ rows: [(kind: String, id: String)], database: String, report: (String) -> Void)
+    func publishEverything()
+    func publishEverything(inWavesOf waveSize: Int, pause: @Sendable () async -> Void) async
+}
+
+/// The feed of one entity type: its hub, and how it reads rows back.
+final class PostgresEntityChannel<Entity: RecordedEntity>: PostgresChannel {
+    let hub = ChangeHub<Entity>()
+
+    var app: String { Entity.app }
+
+    func publish(_ rows: [(kind: String, id: String)], database: String, report: (String) -> Void) {
+        var changes: Set<Entity> = []
+        for row in rows {
+            if row.kind == "everything" {
+                changes = [Entity.everything]
+                break
+            }
+            guard let change = Entity(kind: row.kind, id: row.id) else {
+                report(
+                    "A change of the app '\(Entity.app)' on \(database.quoted) names the entity \(row.kind.quoted) with id \(row.id.quoted), which \(Entity.self) cannot read (another version of the program sent it); its pages fetch everything they show instead."
+                )
+                changes = [Entity.everything]
+                break
+            }
+            changes.insert(change)
+        }
+        hub.publish(changes)
+    }
+
+    func publishEverything() { hub.publish([Entity.everything]) }
+
+    func publishEverything(inWavesOf waveSize: Int, pause: @Sendable () async -> Void) async {
+        await hub.publishEverything(inWavesOf: waveSize, pause: pause)
+    }
+}

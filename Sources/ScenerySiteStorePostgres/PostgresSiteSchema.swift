@@ -1,0 +1,78 @@
+import Logging
+import PostgresNIO
+import Scenery
+
+/// An app's tables on a ``PostgresSiteStore``: its name and how to bring them up to date.
+///
+/// Usually numbered steps of SQL (each may hold several statements separated by `;`),
+/// applied in order and each once, with the version kept per app in the database
+/// (`site_schema`), and data to seed a new database with. Every app's schema is brought up
+/// to date in one transaction under an advisory lock when a server connects.
+///
+/// ```swift
+/// let board = PostgresSiteSchema(app: "board", steps: [
+///     "CREATE TABLE tasks (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL, done BOOLEAN NOT NULL DEFAULT false)"
+/// ])
+/// ```
+public struct PostgresSiteSchema: Sendable {
+    /// The app's name (as its entities' `RecordedEntity.app`).
+    public let app: String
+    /// Brings the app's tables up to date inside the store's transaction; `location` names
+    /// the database for messages.
+    let prepare: @Sendable (PostgresConnection, _ location: String, Logger) async throws -> Void
+
+    /// An app whose tables are `steps`, applied in order, each once; `seed` runs after them
+    /// when the app's tables are new, in the same transaction.
+    public init(app: String, steps: [String], seed: (@Sendable (PostgresConnection, Logger) async throws -> Void)? = nil) {
+        self.app = app
+        prepare = { connection, location, logger in
+            var version = 0
+            for try await found in try await connection.query("SELECT version FROM site_schema WHERE app = \(app)", logger: logger).decode(Int.self) {
+                version = found
+            }
+            guard version <= steps.count else {
+                throw DataError.storage(
+                    "The PostgreSQL database \(location.quoted) has version \(version) of the tables of the app '\(app)', newer than this program knows (\(steps.count)); use a newer program, or another database."
+                )
+            }
+            guard version < steps.count else { return }
+            for step in steps[version...] {
+                for statement in step.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            }
+            try await connection.query(
+                "INSERT INTO site_schema (app, version) VALUES (\(app), \(steps.count)) ON CONFLICT (app) DO UPDATE SET version = EXCLUDED.version",
+                logger: logger)
+            if version == 0, let seed { try await seed(connection, logger) }
+        }
+    }
+
+    /// An app that keeps its schema its own way (the demo's profile tables, versioned in
+    /// their own `store_info` since before the site store): `prepare` runs inside the store's
+    /// transaction and must open none of its own.
+    public init(app: String, prepare: @escaping @Sendable (PostgresConnection, _ location: String, Logger) async throws -> Void) {
+        self.app = app
+        self.prepare = prepare
+    }
+
+    /// The advisory lock key that serialises migrations ("scenery" in ASCII).
+    static let migrationLock: Int64 = 0x7363_656E_6572_79
+
+    /// Creates or upgrades the site store's tables and every app's in `schemas`, in one
+    /// transaction under the migration lock.
+    static func prepare(_ schemas: [PostgresSiteSchema], on connection: PostgresConnection, location: String, logger: Logger) async throws {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            try await connection.query("CREATE TABLE IF NOT EXISTS site_schema (app TEXT PRIMARY KEY, version INTEGER NOT NULL)", logger: logger)
+            for schema in schemas { try await schema.prepare(connection, location, logger) }
+            try await connection.query("CREATE TABLE IF NOT EXISTS applied_actions (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)", logger: logger)
+            try await connection.query("CREATE INDEX IF NOT EXISTS applied_actions_by_time ON applied_actions (at)", logger: logger)
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+}

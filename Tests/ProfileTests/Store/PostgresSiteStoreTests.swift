@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Scenery
+import SceneryLive
+import ScenerySiteStorePostgres
+import SceneryTesting
+import Testing
+
+/// An app of another domain on the PostgreSQL site store: its own tables, its entities live
+/// across servers, never mixed with another app's, and errors that name the app.
+@Suite(.timeLimit(.minutes(2))) struct PostgresSiteStoreTests {
+    typealias Board = SQLiteSiteStoreTests.Board
+    typealias Notes = SQLiteSiteStoreTests.Notes
+    typealias Broken = SQLiteSiteStoreTests.Broken
+
+    static let schemas = [
+        PostgresSiteSchema(app: "board", steps: ["CREATE TABLE tasks (id BIGINT PRIMARY KEY, done BOOLEAN NOT NULL DEFAULT false)"]) { connection, logger in
+            try await connection.query("INSERT INTO tasks (id) VALUES (1), (2)", logger: logger)
+        },
+        PostgresSiteSchema(app: "notes", steps: ["CREATE TABLE notes (id BIGSERIAL PRIMARY KEY, text TEXT NOT NULL)"]),
+    ]
+
+    /// Two servers on one new database.
+    func twoServers() async throws -> (PostgresSiteStore, PostgresSiteStore) {
+        let url = try await TestPostgres.sharedServer().newDatabase()
+        let first = try await PostgresSiteStore.connect(to: url, schemas: Self.schemas)
+        let second = try await PostgresSiteStore.connect(to: url, schemas: Self.schemas)
+        return (first, second)
+    }
+
+    func record<Entity: RecordedEntity>(_ feed: PostgresChangeFeed<Entity>, following entities: Set<Entity>) -> (AwaitableLog<Entity>, Task<Void, Never>) {
+        let log = AwaitableLog<Entity>()
+        let stream = feed.changes(to: entities)
+        return (log, Task { for await change in stream { log.append(change) } })
+    }
+
+    @Test func twoAppsOnOneDatabaseNeverWakeEachOthersModulesAcrossServers() async throws {
+        let (server, other) = try await twoServers()
+        let (boardLog, boardTask) = record(server.feed(of: Board.self), following: [.task(1)])
+        let (notesLog, notesTask) = record(server.feed(of: Notes.self), following: [.task(1)])
+        defer {
+            boardTask.cancel()
+            notesTask.cancel()
+        }
+        try await server.listen()
+        try await other.writing("write a note", announcing: [Notes.task(1)]) { connection, logger in
+            try await connection.query("INSERT INTO notes (text) VALUES ('hello')", logger: logger)
+        }
+        #expect(await notesLog.wait(timeout: .seconds(60)) { $0 == [.task(1)] })
+        try await other.writing("finish a task", announcing: [Board.task(1)]) { connection, logger in
+            try await connection.query("UPDATE tasks SET done = true WHERE id = 1", logger: logger)
+        }
+        #expect(await boardLog.wait(timeout: .seconds(60)) { !$0.isEmpty })
+        #expect(boardLog.elements == [.task(1)], "the board heard its own change only (notifications arrive in order)")
+        #expect(notesLog.elements == [.task(1)])
+        await server.close()
+        await other.close()
+    }
+
+    @Test func aNotificationItsAppCannotReadMakesItsPagesFetchEverything() async throws {
+        let (server, other) = try await twoServers()
+        let (log, task) = record(server.feed(of: Board.self), following: [.task(1)])
+        defer { task.cancel() }
+        try await server.listen()
+        try await other.writing("send a notification of another version") { connection, logger in
+            try await connection.query(#"SELECT pg_notify('scenery_changes', '{"o":"elsewhere","c":[["board","tsk","one"]]}')"#, logger: logger)
+        }
+        #expect(await log.wait(timeout: .seconds(60)) { $0.contains(.everything) })
+        await server.close()
+        await other.close()
+    }
+
+    @Test func anEntityNoNotificationCanHoldIsAnErrorNamingTheAppAndNothingIsWritten() async throws {
+        let (server, other) = try await twoServers()
+        do {
+            try await server.writing("finish a task", announcing: [Broken.bad]) { connection, logger in
+                try await connection.query("UPDATE tasks SET done = true WHERE id = 2", logger: logger)
+            }
+            Issue.record("an entity no notification can hold must be refused")
+        } catch {
+            #expect(error.kind == .invalidData)
+            #expect(error.message.contains("'broken'") && error.message.contains(server.location), "\(error.message)")
+        }
+        let done = try await other.reading("read a task") { connection, logger in
+            for try await done in try await connection.query("SELECT done FROM tasks WHERE id = 2", logger: logger).decode(Bool.self) { return done }
+            return true
+        }
+        #expect(done == false)
+        await server.close()
+        await other.close()
+    }
+}
