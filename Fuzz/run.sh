@@ -53,15 +53,14 @@ if [[ "$which" == import || "$which" == all ]]; then
     modules="$out/modules"
     mkdir -p "$modules" "$out/import/seeds"
     echo "== building the data-set import fuzzer"
-    for module in Scenery ProfileDomain; do
-        swiftc "${flags[@]}" -parse-as-library -module-name "$module" -I "$modules" -emit-module -emit-module-path "$modules/$module.swiftmodule" \
-            -emit-library -static -o "$modules/lib$module.a" $(find "Sources/$module" -name '*.swift' | sort)
+    # The store's modules in dependency order (the SQLite ones see CSQLite's module map).
+    for module in Scenery SceneryLive ProfileDomain ScenerySiteStore ProfileStore; do
+        swiftc "${flags[@]}" -parse-as-library -module-name "$module" -I "$modules" -I Sources/CSQLite -emit-module \
+            -emit-module-path "$modules/$module.swiftmodule" -emit-library -static -o "$modules/lib$module.a" \
+            $(find "Sources/$module" -name '*.swift' | sort)
     done
-    swiftc "${flags[@]}" -parse-as-library -module-name ProfileStore -I "$modules" -I Sources/CSQLite \
-        -emit-module -emit-module-path "$modules/ProfileStore.swiftmodule" \
-        -emit-library -static -o "$modules/libProfileStore.a" $(find Sources/ProfileStore -name '*.swift' | sort)
     swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
-        -lProfileStore -lProfileDomain -lScenery -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
+        -lProfileStore -lScenerySiteStore -lProfileDomain -lSceneryLive -lScenery -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
     # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.
     swift run --quiet scenery data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
     printf '{ "users": [ { "id": "1", "name": "Solo", "summary": "" } ] }' > "$out/import/seeds/solo.json"
