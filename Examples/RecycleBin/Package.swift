@@ -11,7 +11,7 @@ let package = Package(
         .executable(name: "recycle-bin", targets: ["recycle-bin"]),
     ],
     dependencies: [
-        // In an app: .package(url: "https://github.com/…/Scenery", from: "0.3.0").
+        // In an app: .package(url: "https://github.com/…/Scenery", from: "0.2.0").
         .package(name: "Scenery", path: "../..")
     ],
     targets: [

@@ -16,7 +16,7 @@ struct SceneryCLI: AsyncParsableCommand {
             version: sceneryVersion,
             subcommands: [RunCommand.self, InteractCommand.self, ConnectCommand.self] + ToolCommand.added.map(\.type)
                 + (ToolCommand.added.contains { $0.name == "serve" } ? [] : [ServeForwarder.self])
-                + [ValidateCommand.self, ListCommand.self, ExperimentsCommand.self, DataCommand.self]
+                + [ValidateCommand.self, ListCommand.self, ExperimentsCommand.self, DataCommand.self, NewCommand.self]
         )
     }
 

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Scenery
+
+/// `scenery new NAME`: writes a new app package that builds on Scenery — one module, its
+/// scene, a test, and an executable that is the whole tool with the app's modules — so that
+/// `swift run NAME run welcome` and `swift test` pass in it straight away.
+struct NewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Write a new app package on Scenery: a module, its scene, a test, and the tool with the app's modules.",
+        discussion: """
+            Writes the folder NAME (or --output): Package.swift, Sources/NAMEModules (the module, \
+            its scene file and its generated manifest; Scenery's build plugin checks the scene on \
+            every build), Sources/NAME (the whole scenery tool with the app's modules), \
+            Tests/NAMETests, README.md and .gitignore. Then: cd NAME && swift run NAME run welcome \
+            --arg name=Ada, and swift test.
+            """)
+
+    @Argument(help: ArgumentHelp("The app's name: a letter, then letters and digits (as a Swift type name).", valueName: "name"))
+    var name: String
+
+    @Option(help: ArgumentHelp("Where to write the package (default: ./NAME). It must not exist, or be empty.", valueName: "folder"))
+    var output: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Scenery itself, as the package depends on it: a folder (a checkout) or a git URL (default: the checkout this tool was built from).",
+            valueName: "path-or-url"))
+    var scenery: String?
+
+    func validate() throws {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII,
+            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil) }), name.count <= 40
+        else {
+            throw ValidationError("\(name.quoted) is not an app name: use a letter, then letters and digits (at most 40), such as Garden.")
+        }
+        if NewPackage.reservedNames.contains(name) {
+            throw ValidationError("\(name.quoted) is a name Scenery's own targets use; choose another, such as \(name)App.")
+        }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let folder = URL(filePath: output ?? name, relativeTo: URL(filePath: FileManager.default.currentDirectoryPath, directoryHint: .isDirectory))
+                .standardizedFileURL
+            let dependency = try NewPackage.Dependency(scenery ?? NewPackage.Dependency.builtFrom())
+            let package = NewPackage(name: name, dependency: dependency)
+            try package.write(to: folder)
+            Output.line("Wrote the app \(name) to \(folder.path):")
+            for file in package.files.keys.sorted() { Output.line("  \(file)") }
+            Output.line("Next: cd \(folder.path) && swift run \(name) run welcome --arg name=Ada; swift test")
+        }
+    }
+}
