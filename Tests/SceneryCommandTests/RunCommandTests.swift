@@ -174,7 +174,7 @@ import Testing
             ["run", "user-profile", "--arg", "user=1", "--scenes", "/nonexistent"], 2,
             "No such file or directory --scenes '/nonexistent'; pass scene files or a directory of them."
         ),
-        (["frobnicate"], 64, "Unknown command 'frobnicate'; commands: run, interact, connect, serve, validate, list, experiments, data."),
+        (["frobnicate"], 64, "Unknown command 'frobnicate'; commands: run, interact, connect, serve, validate, list, experiments, data, new."),
         (["valdate"], 64, "Unknown command 'valdate' (did you mean 'validate'?)"),
         (["run", "user-profile", "--arg", "user=1", "--latency", "blogs=2"], 64, "'2' is not a duration with a unit"),
         (["run", "user-profile", "--arg", "user=1", "--fail", "blogs:"], 64, "after ':' write reads or writes"),
