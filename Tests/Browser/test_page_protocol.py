@@ -13,12 +13,18 @@ def open_socket(page, session, protocol, messages, until):
     """Opens the page socket of `session` from inside `page` (same origin, same cookies),
     announcing `protocol` (None: announcing nothing), sends `messages`, and returns what
     arrived, with the close code and reason, once a message of type `until` arrived or the
-    server closed the socket."""
+    server closed the socket.
+
+    The page's own script would reconnect a quarter of a second after this socket takes
+    the session from it, and take it back before a slow server answered this one: its
+    reconnections go nowhere while the test speaks (WebSocket is stubbed for it)."""
     return page.evaluate(
         """async ([session, protocol, messages, until]) => {
             const received = [];
             const query = protocol === null ? "" : `&protocol=${protocol}`;
-            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0${query}`);
+            window.realWebSocket = window.realWebSocket || window.WebSocket;
+            window.WebSocket = function () { return { addEventListener() {}, close() {}, send() {}, readyState: 0 }; };
+            const socket = new window.realWebSocket(`ws://${location.host}/live?session=${session}&since=0${query}`);
             return await new Promise(resolve => {
                 socket.onopen = () => messages.forEach(message => socket.send(message));
                 socket.onmessage = event => {
