@@ -67,25 +67,7 @@ extension SQLiteSiteStore {
     /// The rows `changes` are recorded as; an entity that cannot be is an error naming the
     /// app, the entity and the database.
     static func rows<Entity: RecordedEntity>(of changes: [Entity], in connection: SQLiteConnection) throws(DataError) -> [Row] {
-        guard Entity.hasValidAppName else {
-            throw DataError(
-                .invalidData,
-                "The app name \(Entity.app.quoted) of \(Entity.self) cannot be recorded in the database \(connection.path.quoted): use 1 to 64 letters, digits, '-', '_' or '.'; nothing was written."
-            )
-        }
-        return try changes.map { change throws(DataError) -> Row in
-            if change == Entity.everything { return Row(app: Entity.app, kind: "everything", id: "") }
-            let (kind, id) = change.record
-            guard (1...64).contains(kind.utf8.count), kind != "everything", !kind.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
-                id.utf8.count <= 1024
-            else {
-                throw DataError(
-                    .invalidData,
-                    "The app '\(Entity.app)' records the change \(change) as kind \(kind.quoted) and id of \(id.utf8.count) bytes, which the database \(connection.path.quoted) cannot keep: a kind is 1 to 64 characters, no control characters, not 'everything'; an id at most 1,024 bytes. Nothing was written."
-                )
-            }
-            return Row(app: Entity.app, kind: kind, id: id)
-        }
+        try Entity.records(of: changes, for: connection.path).map { Row(app: Entity.app, kind: $0.kind, id: $0.id) }
     }
 
     /// One row of the change table.
@@ -301,22 +283,7 @@ final class EntityChannel<Entity: RecordedEntity>: ChangeChannel {
     var subscriptionCount: Int { hub.subscriptionCount }
 
     func publish(_ rows: [SQLiteSiteStore.Row], database: String, report: (String) -> Void) {
-        var changes: Set<Entity> = []
-        for row in rows {
-            if row.kind == "everything" {
-                changes = [Entity.everything]
-                break
-            }
-            guard let change = Entity(kind: row.kind, id: row.id) else {
-                report(
-                    "A change of the app '\(Entity.app)' in the database \(database.quoted) names the entity \(row.kind.quoted) with id \(row.id.quoted), which \(Entity.self) cannot read (another version of the program wrote it, or the table was edited); its pages fetch everything they show instead."
-                )
-                changes = [Entity.everything]
-                break
-            }
-            changes.insert(change)
-        }
-        hub.publish(changes)
+        hub.publish(Entity.changes(recordedAs: rows.map { ($0.kind, $0.id) }, in: database, report: report))
     }
 
     func publishEverything() { hub.publish([Entity.everything]) }

@@ -40,22 +40,7 @@ final class PostgresEntityChannel<Entity: RecordedEntity>: PostgresChannel {
     var app: String { Entity.app }
 
     func publish(_ rows: [(kind: String, id: String)], database: String, report: (String) -> Void) {
-        var changes: Set<Entity> = []
-        for row in rows {
-            if row.kind == "everything" {
-                changes = [Entity.everything]
-                break
-            }
-            guard let change = Entity(kind: row.kind, id: row.id) else {
-                report(
-                    "A change of the app '\(Entity.app)' on \(database.quoted) names the entity \(row.kind.quoted) with id \(row.id.quoted), which \(Entity.self) cannot read (another version of the program sent it); its pages fetch everything they show instead."
-                )
-                changes = [Entity.everything]
-                break
-            }
-            changes.insert(change)
-        }
-        hub.publish(changes)
+        hub.publish(Entity.changes(recordedAs: rows, in: database, report: report))
     }
 
     func publishEverything() { hub.publish([Entity.everything]) }

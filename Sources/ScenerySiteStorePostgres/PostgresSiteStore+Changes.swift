@@ -145,25 +145,7 @@ extension PostgresSiteStore {
     /// - Throws: `invalidData` naming the app, the entity and the database when an entity
     ///   cannot be recorded.
     static func payload<Entity: RecordedEntity>(_ changes: [Entity], origin: String, location: String) throws(DataError) -> String {
-        guard Entity.hasValidAppName else {
-            throw DataError(
-                .invalidData,
-                "The app name \(Entity.app.quoted) of \(Entity.self) cannot be announced on \(location.quoted): use 1 to 64 letters, digits, '-', '_' or '.'; nothing was written."
-            )
-        }
-        let rows = try changes.map { change throws(DataError) -> [String] in
-            if change == Entity.everything { return [Entity.app, "everything", ""] }
-            let (kind, id) = change.record
-            guard (1...64).contains(kind.utf8.count), kind != "everything", !kind.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
-                id.utf8.count <= 1024
-            else {
-                throw DataError(
-                    .invalidData,
-                    "The app '\(Entity.app)' records the change \(change) as kind \(kind.quoted) and id of \(id.utf8.count) bytes, which \(location.quoted) cannot announce: a kind is 1 to 64 characters, no control characters, not 'everything'; an id at most 1,024 bytes. Nothing was written."
-                )
-            }
-            return [Entity.app, kind, id]
-        }
+        let rows = try Entity.records(of: changes, for: location).map { [Entity.app, $0.kind, $0.id] }
         let encoded = (try? JSONSerialization.data(withJSONObject: ["o": origin, "c": rows])).map { String(decoding: $0, as: UTF8.self) }
         if let encoded, encoded.utf8.count <= largestPayload { return encoded }
         let everything = (try? JSONSerialization.data(withJSONObject: ["o": origin, "c": [[Entity.app, "everything", ""]]]))
