@@ -20,7 +20,8 @@ let package = Package(
         .library(name: "SceneryURLSession", targets: ["SceneryURLSession"]),
         .library(name: "SceneryTool", targets: ["SceneryTool"]),
         .library(name: "SceneryServeTool", targets: ["SceneryServeTool"]),
-        .library(name: "SceneryPostgresTool", targets: ["SceneryPostgresTool"]),
+        .library(name: "ProfileTool", targets: ["ProfileTool"]),
+        .library(name: "ProfileToolPostgres", targets: ["ProfileToolPostgres"]),
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "scenery-serve", targets: ["SceneryServeCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
@@ -148,7 +149,7 @@ let package = Package(
         .target(
             name: "SceneryTool",
             dependencies: [
-                "Scenery", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain", "SceneryRemote",
+                "Scenery", "SceneryRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `serve` as a command a tool adds (ToolCommand.serve): the only part of the tool that
@@ -156,17 +157,26 @@ let package = Package(
         .target(
             name: "SceneryServeTool",
             dependencies: [
-                "SceneryTool", "Scenery", "ProfileDomain", "ProfileStore", "SceneryServer",
+                "SceneryTool", "Scenery", "SceneryServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The profile demo's catalog for the tool: its modules, the bundled scenes, its SQLite
+        // files (ToolDatabase.profileFiles) and `data generate`. The tool itself knows no app.
+        .target(
+            name: "ProfileTool",
+            dependencies: [
+                "SceneryTool", "Scenery", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // The profile demo on PostgreSQL as a kind the tool opens (ToolDatabase.profilePostgres):
+        // the only part of the demo's tool that builds the PostgreSQL client.
+        .target(
+            name: "ProfileToolPostgres", dependencies: ["SceneryTool", "ProfileTool", "ScenerySiteStorePostgres", "ProfileStorePostgres", "ProfileDomain"]),
         // `scenery` itself: SceneryTool with Scenery's own catalog, and no web server, so the
         // quick start compiles only what it runs; `scenery serve` runs `scenery-serve`.
-        .executableTarget(name: "SceneryCommand", dependencies: ["SceneryTool"]),
-        // PostgreSQL databases as a kind a tool opens (ToolDatabase.postgres): the only part
-        // of the tool that builds the PostgreSQL client.
-        .target(name: "SceneryPostgresTool", dependencies: ["SceneryTool", "ScenerySiteStorePostgres", "ProfileStorePostgres", "ProfileDomain"]),
-        .executableTarget(name: "SceneryServeCommand", dependencies: ["SceneryTool", "SceneryServeTool", "SceneryPostgresTool"]),
+        .executableTarget(name: "SceneryCommand", dependencies: ["SceneryTool", "ProfileTool"]),
+        .executableTarget(name: "SceneryServeCommand", dependencies: ["SceneryTool", "SceneryServeTool", "ProfileTool", "ProfileToolPostgres"]),
 
         // Benchmarks: swift build -c release && .build/release/scenery-bench (never run by the tests).
         .executableTarget(
@@ -191,7 +201,8 @@ let package = Package(
         .testTarget(
             name: "SceneryCommandTests",
             dependencies: [
-                "SceneryCommand", "SceneryServeCommand", "SceneryTool", "Scenery", "SceneryServer", "ScenerySiteStore", "ProfileStore", "ProfileDomain",
+                "SceneryCommand", "SceneryServeCommand", "SceneryTool", "ProfileTool", "Scenery", "SceneryServer", "ScenerySiteStore", "ProfileStore",
+                "ProfileDomain",
             ]),
         .testTarget(
             name: "SceneFileToolingTests",
@@ -207,7 +218,7 @@ let package = Package(
         .testTarget(
             name: "SceneryRemoteTests",
             dependencies: [
-                "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryTool", "Scenery", "SceneryTesting",
+                "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryTool", "ProfileTool", "Scenery", "SceneryTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         // The guides' Swift samples as code that compiles and runs, and the check that every

@@ -35,6 +35,7 @@ let package = Package(
                 "RecycleBin",
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
+                .product(name: "ProfileTool", package: "Scenery"),
                 .product(name: "SceneryServeTool", package: "Scenery"),
             ]),
         .testTarget(
@@ -44,6 +45,7 @@ let package = Package(
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryTesting", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
+                .product(name: "ProfileTool", package: "Scenery"),
                 .product(name: "ProfileStore", package: "Scenery"),
                 .product(name: "SceneryProfile", package: "Scenery"),
             ],

@@ -1,6 +1,7 @@
 // The `scenery` command: the tool of the SceneryTool library with Scenery's own catalog
-// (the profile modules and the bundled scenes). An outside package builds its own in the
-// same two lines, with its modules added: SceneryTool.main(catalog: .profile + .myModules).
+// (the profile demo: its modules, the bundled scenes, its SQLite files). An outside package
+// builds its own in the same lines, with its own catalog: SceneryTool.main(catalog: .myApp).
+import ProfileTool
 import SceneryTool
 
 await SceneryTool.main(catalog: .profile)

@@ -2,8 +2,9 @@
 // databases, a separate executable so that `swift run scenery run …` compiles neither a web
 // server nor a PostgreSQL client. `scenery serve ARGS` runs `scenery-serve ARGS`; `scenery
 // COMMAND --database postgres://…` runs `scenery-serve --tool COMMAND --database postgres://…`.
-import SceneryPostgresTool
+import ProfileTool
+import ProfileToolPostgres
 import SceneryServeTool
 import SceneryTool
 
-await SceneryTool.serverMain(catalog: .profile, adding: [.serve], databases: [.postgres])
+await SceneryTool.serverMain(catalog: .profile, adding: [.serve], databases: [.profilePostgres])

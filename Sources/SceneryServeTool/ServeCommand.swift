@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import ProfileDomain
-import ProfileStore
 import Scenery
 import SceneryServer
 import SceneryTool
@@ -11,7 +9,7 @@ import SceneryTool
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the scenes as live web pages: sign in as a demo user, tap, confirm, navigate.",
+        abstract: "Serve the scenes as live web pages: sign in as one of the data's accounts, tap, confirm, navigate.",
         discussion: """
             Prints 'Listening on http://HOST:PORT' once it accepts connections, then the pages to open. Pages: / (the scenes), \
             /scenes/ID?name=value (a scene), /sign-in, and with --preview /preview/ID?name=value (every variant \
@@ -124,10 +122,18 @@ struct ServeCommand: AsyncParsableCommand {
                 minimumVisibleFraction: impressionFraction, minimumDuration: .milliseconds(Int((impressionSeconds * 1000).rounded())))
             registry.impressionSink =
                 session.impressionSink
-                ?? DatabaseImpressionSink(store: session.store, onNotice: { [logger] in logger.notice("\($0)") }) { [logger] error in
-                    logger.warning("Impressions are not recorded for now (retrying): \(error.errorDescription ?? "the database could not be written.")")
-                }
-            let users = try await session.store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
+                ?? DatabaseImpressionSink(
+                    onNotice: { [logger] in logger.notice("\($0)") },
+                    onFailure: { [logger] error in
+                        logger.warning("Impressions are not recorded for now (retrying): \(error.errorDescription ?? "the database could not be written.")")
+                    }
+                ) { [store = session.store] records throws(DataError) in try await store.record(records) }
+            let users: [SignInUser]
+            do {
+                users = try await session.store.signInAccounts().map { SignInUser(id: $0.id, name: $0.name) }
+            } catch {
+                throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
+            }
             var configuration = SceneryServer.Configuration(host: host, port: port, cookieSecret: key)
             configuration.showsModuleLabels = debug
             configuration.rowWindow = windowRows > 0 ? windowRows : nil
@@ -144,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
                 group.addTask {
                     try await server.run { [preview] address in
                         Output.line("Listening on \(address)")
-                        Output.line("Open \(address)/ for the scenes, \(address)/sign-in to sign in as a demo user")
+                        Output.line("Open \(address)/ for the scenes\(users.isEmpty ? "" : ", \(address)/sign-in to sign in as one of the data's accounts")")
                         if preview { Output.line("Variants side by side: \(address)/preview/<scene id>") }
                     }
                 }

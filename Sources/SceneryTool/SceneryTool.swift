@@ -7,6 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// // Sources/recycle-bin/main.swift
+/// import ProfileTool
 /// import RecycleBin
 /// import SceneryTool
 ///
@@ -28,15 +29,15 @@ public enum SceneryTool {
     ///   - catalog: The module types, scenes and services the commands know.
     ///   - commands: Commands beyond the ones every tool has, such as `.serve` from
     ///     `SceneryServeTool`.
-    ///   - databases: Databases beyond SQLite files, opened from a URL given to
-    ///     `--database`, such as `.postgres` from `SceneryPostgresTool`.
-    public static func main(catalog: ModuleCatalog = .profile, adding commands: [ToolCommand] = [], databases: [ToolDatabase] = []) async {
+    ///   - databases: Databases beyond the catalog's, opened from a URL given to
+    ///     `--database`, such as `.profilePostgres` from `ProfileToolPostgres`.
+    public static func main(catalog: ModuleCatalog, adding commands: [ToolCommand] = [], databases: [ToolDatabase] = []) async {
         await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()), adding: commands, databases: databases)
     }
 
     /// Runs the tool with these arguments (the command name first, as in `["run", "user-profile"]`).
     public static func main(catalog: ModuleCatalog, arguments: [String], adding commands: [ToolCommand] = [], databases: [ToolDatabase] = []) async {
-        await ToolDatabase.$added.withValue(databases) {
+        await ToolDatabase.$added.withValue(catalog.databases + databases) {
             await ToolCommand.$added.withValue(commands) {
                 await ModuleCatalog.$current.withValue(catalog) {
                     await SceneryCLI.run(arguments)
@@ -52,11 +53,12 @@ public enum SceneryTool {
     ///
     /// ```swift
     /// // Sources/scenery-serve/main.swift
-    /// import SceneryPostgresTool
+    /// import ProfileTool
+    /// import ProfileToolPostgres
     /// import SceneryServeTool
     /// import SceneryTool
     ///
-    /// await SceneryTool.serverMain(catalog: .profile, adding: [.serve], databases: [.postgres])
+    /// await SceneryTool.serverMain(catalog: .profile, adding: [.serve], databases: [.profilePostgres])
     /// ```
     public static func serverMain(catalog: ModuleCatalog, adding commands: [ToolCommand], databases: [ToolDatabase] = []) async {
         var arguments = Array(CommandLine.arguments.dropFirst())

@@ -47,13 +47,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.directory.appending(path: "Other").path), "nothing written")
     }
 
-    @Test(arguments: ["9lives", "my-app", "Café", "", "Scenery"])
+    @Test(arguments: ["9lives", "my-app", "Café", "", "Scenery", "ProfileTool"])
     func aNameThatIsNotATypeNameIsRefused(name: String) async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["new", name], in: cli.directory)
         #expect(result.status == 64)
         #expect(result.error.contains("\(name.quoted)"), "\(result.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.directory.path).allSatisfy { !$0.hasPrefix(name) || name.isEmpty })
+    }
+
+    /// The names `new` refuses are every target of Scenery's manifest, so a new app never
+    /// clashes with one (SwiftPM refuses two targets of one name in a build).
+    @Test func theReservedNamesAreEveryTargetOfScenerysManifest() throws {
+        let manifest = try String(contentsOf: CommandRunner.packageRoot.appending(path: "Package.swift"), encoding: .utf8)
+        let declared = manifest.matches(of: /\.(?:target|executableTarget|systemLibrary|plugin)\(\s*name: "([^"]+)"/).map { String($0.output.1) }
+        #expect(declared.count > 20)
+        #expect(SceneryPackage.targetNames == Set(declared))
     }
 
     @Test func aFolderThatIsNotEmptyIsLeftAlone() async throws {

@@ -1,33 +1,36 @@
 import Foundation
 import Scenery
-import SceneryProfile
-import SceneryScenes
 
 /// The module types, scenes and services a `scenery` tool knows, composed from parts.
 ///
-/// Scenery's own tool runs ``profile``: the profile modules and the bundled scenes. An outside
-/// package adds its modules with `+` and gets every command — `run`, `interact`, `serve`,
-/// `validate`, `list`, `data` — for them:
+/// An app's catalog names its module types, its scenes, the services `--fail` reaches and how
+/// its database opens; its executable is then the whole tool — `run`, `interact`, `connect`,
+/// `serve`, `validate`, `list`, `data`, `experiments` — for them:
 ///
 /// ```swift
 /// extension ModuleCatalog {
-///     static let recycleBin = ModuleCatalog(
-///         modules: [RecycleBinModule.descriptor],
+///     static let board = ModuleCatalog(
+///         modules: [TaskModule.descriptor],
 ///         scenes: Bundle.module.resourceURL?.appending(path: "Scenes"),
-///         services: [.recycleBin]
+///         services: [.tasks],
+///         databases: [.boardFiles]
 ///     ) { registry, services in
-///         let bin = FaultyRecycleBin(base: DemoRecycleBin.shared, injector: services.faults)
-///         registry.register(RecycleBinModule.self) { parameters, context in
-///             try RecycleBinModule(parameters: parameters, context: context, bin: bin)
+///         let board = try services.store(as: BoardToolStore.self).board
+///         registry.register(TaskModule.self) { parameters, context in
+///             try TaskModule(parameters: parameters, context: context, board: board)
 ///         }
 ///     }
 /// }
 ///
-/// await SceneryTool.main(catalog: .profile + .recycleBin)
+/// await SceneryTool.main(catalog: .board)
 /// ```
 ///
-/// Scenes are added in the order of the parts, so a later part's scene replaces an earlier
-/// one with its id and may extend any of them; `--scenes DIR` goes over all of them.
+/// Parts combine with `+`: Scenery's demo is `.profile` (in the `ProfileTool` library), and
+/// an outside package that adds modules to it runs `catalog: .profile + .recycleBin`. Scenes
+/// are added in the order of the parts, so a later part's scene replaces an earlier one with
+/// its id and may extend any of them; `--scenes DIR` goes over all of them. The database
+/// kinds of every part are tried in order, so the first part that names a file kind owns
+/// `--database PATH`.
 public struct ModuleCatalog: Sendable {
     /// Registers a part's module types with their services.
     public typealias Registration = @Sendable (inout SceneRegistry, ToolServices) throws -> Void
@@ -38,6 +41,10 @@ public struct ModuleCatalog: Sendable {
     public private(set) var services: [ServiceName]
     /// Events the catalog's hosts handle (see `SceneRegistry/declareHostEvents(_:)`).
     public private(set) var hostEvents: [String]
+    /// How the catalog's data opens from `--database`, in order.
+    public private(set) var databases: [ToolDatabase]
+    /// Subcommands of `data` beyond `import`, `export` and `reset` (the demo's `generate`).
+    package private(set) var dataCommands: [ToolCommand] = []
     private var sceneFolders: [SceneFolder]
     private var registrations: [Registration]
 
@@ -49,12 +56,14 @@ public struct ModuleCatalog: Sendable {
     }
 
     private init(
-        modules: [ModuleDescriptor], sceneFolders: [SceneFolder], services: [ServiceName], hostEvents: [String], registrations: [Registration]
+        modules: [ModuleDescriptor], sceneFolders: [SceneFolder], services: [ServiceName], hostEvents: [String], databases: [ToolDatabase],
+        registrations: [Registration]
     ) {
         self.modules = modules
         self.sceneFolders = sceneFolders
         self.services = services
         self.hostEvents = hostEvents
+        self.databases = databases
         self.registrations = registrations
     }
 
@@ -66,21 +75,31 @@ public struct ModuleCatalog: Sendable {
     ///     resources), or `nil`.
     ///   - services: The names of the services the modules call, for `--fail` and `--latency`.
     ///   - hostEvents: Events that end at the host by design (not reported by the event lint).
+    ///   - databases: How the part's data opens from `--database` (a file kind, a server
+    ///     kind), if the part owns the tool's data.
     ///   - register: Registers each module type with its services, when a command runs scenes.
     public init(
         modules: [ModuleDescriptor], scenes: URL? = nil, services: [ServiceName] = [], hostEvents: [String] = [],
-        register: @escaping Registration
+        databases: [ToolDatabase] = [], register: @escaping Registration
     ) {
-        let folders = scenes.map { [SceneFolder(files: (try? SceneRegistry.sceneFiles(in: $0)) ?? [], displayRoot: $0)] } ?? []
-        self.init(modules: modules, sceneFolders: folders, services: services, hostEvents: hostEvents, registrations: [register])
+        self.init(
+            modules: modules, sceneFiles: scenes.map { ((try? SceneRegistry.sceneFiles(in: $0)) ?? [], $0) }, services: services,
+            hostEvents: hostEvents, databases: databases, register: register)
     }
 
-    /// Scenery's profile modules (`UserInfoModule`, `BlogModule`, `BlogPostModule`,
-    /// `DraftModule`, `UserListModule`) over the tool's database, and the bundled scenes.
-    public static let profile = ModuleCatalog(
-        modules: ProfileModules.descriptors, sceneFolders: [SceneFolder(files: BundledScenes.files, displayRoot: BundledScenes.displayRoot)],
-        services: ServiceName.profileServices, hostEvents: [],
-        registrations: [{ registry, services in registry.registerProfileModules(services.profiles) }])
+    /// A catalog part whose scene files are listed already (`displayRoot` names their folder
+    /// in diagnostics), with subcommands of `data` of its own.
+    package init(
+        modules: [ModuleDescriptor], sceneFiles: (files: [URL], displayRoot: URL)?, services: [ServiceName], hostEvents: [String] = [],
+        databases: [ToolDatabase], dataCommands: [ToolCommand] = [], register: @escaping Registration
+    ) {
+        let folders = sceneFiles.map { [SceneFolder(files: $0.files, displayRoot: $0.displayRoot)] } ?? []
+        self.init(modules: modules, sceneFolders: folders, services: services, hostEvents: hostEvents, databases: databases, registrations: [register])
+        self.dataCommands = dataCommands
+    }
+
+    /// No modules, no scenes and no data: what a tool runs before it is given a catalog.
+    static let empty = ModuleCatalog(modules: [], sceneFolders: [], services: [], hostEvents: [], databases: [], registrations: [])
 
     /// Both catalogs: the module types, services and host events of each, and the scenes of
     /// `rhs` over those of `lhs`.
@@ -89,6 +108,8 @@ public struct ModuleCatalog: Sendable {
         catalog.modules += rhs.modules
         catalog.services += rhs.services.filter { !lhs.services.contains($0) }
         catalog.hostEvents += rhs.hostEvents
+        catalog.databases += rhs.databases
+        catalog.dataCommands += rhs.dataCommands
         catalog.sceneFolders += rhs.sceneFolders
         catalog.registrations += rhs.registrations
         return catalog
@@ -121,5 +142,5 @@ public struct ModuleCatalog: Sendable {
 
 extension ModuleCatalog {
     /// The catalog of the tool that is running (``SceneryTool/main(catalog:)`` sets it).
-    @TaskLocal static var current: ModuleCatalog = .profile
+    @TaskLocal static var current: ModuleCatalog = .empty
 }

@@ -1,22 +1,28 @@
-import ProfileStore
+import Foundation
+import Scenery
 
-/// A kind of database the tool opens from a URL given to `--database` (or
-/// `$SCENERY_DATABASE`), beside SQLite files, which every tool opens.
+/// How the tool opens an app's database from `--database` (or `$SCENERY_DATABASE`): a file
+/// path, or a URL of one of ``schemes``.
 ///
-/// PostgreSQL is one: `ToolDatabase.postgres` lives in the `SceneryPostgresTool` library, so
-/// that a tool that only runs scenes on SQLite never compiles a PostgreSQL client. A tool
-/// built without it hands a command on a `postgres://` database to `TOOL-serve` (as
-/// `scenery` does to `scenery-serve`), which has it:
+/// A catalog part that owns data names its kinds (`ModuleCatalog(databases:…)`), usually a
+/// file kind (``files(named:open:)``, an embedded SQLite store) and, in a tool that has the
+/// client, a server kind (`postgres://`). A tool that adds no server kind hands a command on
+/// a `postgres://` database to `TOOL-serve` (as `scenery` does to `scenery-serve`), which has
+/// it:
 ///
 /// ```swift
-/// import SceneryPostgresTool
-/// import SceneryServeTool
-/// import SceneryTool
+/// extension ToolDatabase {
+///     static let boardFiles = ToolDatabase.files(named: "board.sqlite") { path, options in
+///         try BoardToolStore(board: BoardStore(path: path, seedDemoData: options.seedDemoData))
+///     }
+/// }
 ///
-/// await SceneryTool.main(catalog: .profile, adding: [.serve], databases: [.postgres])
+/// await SceneryTool.main(catalog: .board, adding: [.serve], databases: [.boardPostgres])
 /// ```
+///
+/// A tool whose catalog names no database keeps its data in memory (``MemoryToolStore``).
 public struct ToolDatabase: Sendable {
-    /// What opening a database needs besides its URL.
+    /// What opening a database needs besides its path or URL.
     public struct OpenOptions: Sendable {
         /// Whether a new, empty database gets the demo data.
         public var seedDemoData: Bool
@@ -25,28 +31,60 @@ public struct ToolDatabase: Sendable {
         public var requiresWriting: Bool
         /// How long to wait for a database that is locked or not answering.
         public var timeout: Duration
+        /// Whether the file's folder may be created (the default location only: a path
+        /// someone typed must exist).
+        public var createsDirectory: Bool
+        /// Called when the database is locked by another process and opening waits, so the
+        /// tool can say so.
+        public var onLockWait: @Sendable () -> Void
 
-        public init(seedDemoData: Bool = true, requiresWriting: Bool = false, timeout: Duration = .seconds(30)) {
+        public init(
+            seedDemoData: Bool = true, requiresWriting: Bool = false, timeout: Duration = .seconds(30), createsDirectory: Bool = false,
+            onLockWait: @escaping @Sendable () -> Void = {}
+        ) {
             self.seedDemoData = seedDemoData
             self.requiresWriting = requiresWriting
             self.timeout = timeout
+            self.createsDirectory = createsDirectory
+            self.onLockWait = onLockWait
         }
     }
 
-    /// The URL schemes it opens, such as `postgres` and `postgresql`.
+    /// The URL schemes it opens, such as `postgres` and `postgresql`; empty for files.
     public let schemes: Set<String>
-    let open: @Sendable (String, OpenOptions) async throws -> any ProfileDatabase
+    /// For files: the file's name in the tool's data folder when `--database` is not given.
+    public let defaultFileName: String?
+    let open: @Sendable (String, OpenOptions) async throws -> any ToolStore
 
     /// A kind of database opened by `open` from a URL of one of `schemes`.
     ///
-    /// `open` throws a `ProfileError` whose message says what went wrong and what to do;
-    /// the tool prints it and exits with status 2.
-    public init(schemes: Set<String>, open: @escaping @Sendable (_ url: String, _ options: OpenOptions) async throws -> any ProfileDatabase) {
+    /// `open` throws an error whose message says what went wrong and what to do (a
+    /// `DataError`); the tool prints it and exits with status 2.
+    public init(schemes: Set<String>, open: @escaping @Sendable (_ url: String, _ options: OpenOptions) async throws -> any ToolStore) {
         self.schemes = schemes
+        self.defaultFileName = nil
         self.open = open
     }
 
-    /// The databases the running tool added.
+    private init(defaultFileName: String, open: @escaping @Sendable (String, OpenOptions) async throws -> any ToolStore) {
+        self.schemes = []
+        self.defaultFileName = defaultFileName
+        self.open = open
+    }
+
+    /// Database files (an embedded store such as SQLite), opened by `open` from a path;
+    /// without `--database` the file is `name` in `$XDG_DATA_HOME/scenery/` (else
+    /// `~/.local/share/scenery/`).
+    public static func files(
+        named name: String, open: @escaping @Sendable (_ path: String, _ options: OpenOptions) async throws -> any ToolStore
+    ) -> ToolDatabase {
+        ToolDatabase(defaultFileName: name, open: open)
+    }
+
+    /// Whether it opens files rather than URLs.
+    var opensFiles: Bool { defaultFileName != nil }
+
+    /// The databases the running tool knows: its catalog's, then the ones `main` added.
     @TaskLocal static var added: [ToolDatabase] = []
 
     /// The URL schemes of databases a tool may add; a tool without one hands commands on

@@ -1,23 +1,45 @@
-import ProfileDomain
 import Scenery
 
-/// What the tool hands a ``ModuleCatalog`` when a command runs scenes: the data, and the
-/// faults asked for on the command line.
+/// What the tool hands a ``ModuleCatalog`` when a command runs scenes: the store it opened,
+/// and the faults asked for on the command line.
 ///
-/// A catalog's factories take the services their modules need from here, or make their own
-/// (wrapped with ``faults``, so `--fail` and `--latency` reach them too).
+/// A catalog's registrations take their services from the store (``store(as:)``), or make
+/// their own, and wrap them with ``faults`` so that `--fail` and `--latency` reach them:
+///
+/// ```swift
+/// ModuleCatalog(modules: [TaskModule.descriptor], databases: [.boardFiles]) { registry, services in
+///     let board = try services.store(as: BoardToolStore.self).board
+///     registry.register(TaskModule.self) { parameters, context in
+///         try TaskModule(parameters: parameters, context: context, board: FaultyBoard(board, services.faults))
+///     }
+/// }
+/// ```
 public struct ToolServices: Sendable {
-    /// The profile services over the tool's database, with the faults applied.
-    public var profiles: ProfileServices
-    /// The faults of `--fail` and `--latency`, to wrap a catalog's own services with.
+    /// The store the tool opened from `--database`, of one of the catalog's database kinds
+    /// (a ``MemoryToolStore`` when the catalog names none).
+    public var store: any ToolStore
+    /// The faults of `--fail` and `--latency`, to wrap a catalog's services with.
     public var faults: FaultInjector
-    /// The database in use (`--database`): a SQLite file's path or a PostgreSQL URL, for a
-    /// catalog that keeps data beside it.
-    public var databasePath: String
 
-    public init(profiles: ProfileServices, faults: FaultInjector, databasePath: String) {
-        self.profiles = profiles
+    public init(store: any ToolStore, faults: FaultInjector = FaultInjector()) {
+        self.store = store
         self.faults = faults
-        self.databasePath = databasePath
+    }
+
+    /// The database in use (`--database`): a file's path or a URL without its password.
+    public var databasePath: String { store.location }
+
+    /// The store as the type a catalog's modules need.
+    ///
+    /// - Throws: `SceneryError` naming both types when the tool opened another kind of store
+    ///   (a catalog combined with another app's database kinds).
+    public func store<Store: ToolStore>(as type: Store.Type) throws -> Store {
+        guard let store = store as? Store else {
+            throw SceneryError(
+                .moduleCreationFailed,
+                "The catalog's modules need a \(Store.self), but the tool opened \(Swift.type(of: store)) at \(store.location.quoted); put the catalog part that names this app's databases first in the tool's catalog (catalog: .mine + .others)."
+            )
+        }
+        return store
     }
 }

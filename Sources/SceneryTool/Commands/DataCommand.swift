@@ -1,40 +1,18 @@
 import ArgumentParser
 import Foundation
-import ProfileDomain
-import ProfileStore
 import Scenery
 
-/// `scenery data import|export`: load your own profile data, or save the database's.
+/// `scenery data import|export|reset`: load your own data, save the database's, or go back to
+/// the demo data, in the app's data set format (the store's ``ToolStore`` requirements); a
+/// catalog may add subcommands (the demo's `generate`).
 struct DataCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "data",
-        abstract: "Import, export or reset the whole profile data set (JSON format scenery.profile-data), or add generated blogs.",
-        subcommands: [Import.self, Export.self, Reset.self, Generate.self])
-
-    struct Generate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "generate",
-            abstract: "Add generated blogs by one user, to try long lists (scenery data reset removes them).")
-
-        @Option(help: "Whose blogs.")
-        var user: String
-
-        @Option(help: "How many blogs to add (1 to 1000000).")
-        var blogs: Int
-
-        @OptionGroup var database: DatabaseOptions
-
-        mutating func validate() throws {
-            guard (1...1_000_000).contains(blogs) else { throw ValidationError("--blogs must be from 1 to 1000000, not \(blogs).") }
-        }
-
-        func run() async throws {
-            try await reportingFailures {
-                let store = try await database.openStore(requiresWriting: true)
-                let ids = try await store.addGeneratedBlogs(count: blogs, author: UserID(user))
-                Output.line("Added \(blogs) blogs by user \(user) (ids \(ids.lowerBound)–\(ids.upperBound)) to \(database.description.quoted).")
-            }
-        }
+    // Computed: the catalog's own subcommands are known once the tool runs.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "data",
+            abstract:
+                "Import, export or reset the app's whole data set (a JSON document)\(ModuleCatalog.current.dataCommands.isEmpty ? "" : ", or add generated data").",
+            subcommands: [Import.self, Export.self, Reset.self] + ModuleCatalog.current.dataCommands.map(\.type))
     }
 
     struct Reset: AsyncParsableCommand {
@@ -47,11 +25,8 @@ struct DataCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let dataSet = DemoData.dataSet
-                try await database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
-                Output.line(
-                    "Reset \(database.description.quoted) to the demo data: \(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts."
-                )
+                let contents = try await database.openStore(seedDemoData: false, requiresWriting: true).resetToDemoData()
+                Output.line("Reset \(database.description.quoted) to the demo data: \(contents).")
             }
         }
     }
@@ -120,7 +95,7 @@ struct DataCommand: AsyncParsableCommand {
             } catch {
                 try? FileManager.default.removeItem(at: temporary)
                 if let failure = error as? CommandFailure { throw failure }
-                if error is ProfileError { throw error }
+                if error is DataError { throw error }
                 throw CommandFailure("Cannot write \(path.quoted): \(error.localizedDescription); nothing was written.", code: .sceneryError)
             }
             guard rename(temporary.path, target.path) == 0 else {
@@ -150,9 +125,8 @@ struct DataCommand: AsyncParsableCommand {
                 let isFile = ToolDatabase.scheme(of: database.path) == nil
                 let existed = !isFile || FileManager.default.fileExists(atPath: database.path)
                 do {
-                    let dataSet = try await importFile()
-                    let counts = "\(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts"
-                    Output.line("Imported \(counts) into \(database.description.quoted).")
+                    let contents = try await importFile()
+                    Output.line("Imported \(contents) into \(database.description.quoted).")
                 } catch {
                     // An import is one transaction, so a failed one changed nothing; a database
                     // file it created to import into is removed.
@@ -164,9 +138,10 @@ struct DataCommand: AsyncParsableCommand {
             }
         }
 
-        /// Imports the file's data set in one transaction, or fails naming what is wrong
-        /// (each problem of the data is printed at its line and column first).
-        private func importFile() async throws -> ProfileDataSet {
+        /// Imports the file's data set in one transaction and returns what it held in words, or
+        /// fails naming what is wrong (each problem of the data is printed at its line and
+        /// column first).
+        private func importFile() async throws -> String {
             let data: Data
             do {
                 data = try RegularFile.contents(of: file, limit: Self.largestFile)
@@ -178,21 +153,19 @@ struct DataCommand: AsyncParsableCommand {
             }
             guard !data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
                 throw CommandFailure(
-                    "\(file.quoted) is empty; a data file is a JSON object (format scenery.profile-data, as scenery data export writes).",
+                    "\(file.quoted) is empty; a data file is a JSON object, as 'data export' writes.",
                     code: .invalidFile)
             }
             let problems: [DataProblem]
-            let imported: Result<ProfileDataSet, any Error>
+            let imported: Result<String, any Error>
             do {
-                let dataSet = try ProfileDataSet.decode(from: data)
-                try await database.openStore(seedDemoData: false, requiresWriting: true).importData(dataSet)
-                imported = .success(dataSet)
+                imported = .success(try await database.openStore(seedDemoData: false, requiresWriting: true).importJSON(data))
             } catch {
                 imported = .failure(error)
             }
             switch imported {
-            case .success(let dataSet): return dataSet
-            case .failure(let error as ProfileError) where error.kind == .invalidData: problems = error.problems
+            case .success(let contents): return contents
+            case .failure(let error as DataError) where error.kind == .invalidData: problems = error.problems
             case .failure(let error): throw error
             }
             // Point at each problem's line and column, as compilers do.

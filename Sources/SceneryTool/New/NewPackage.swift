@@ -48,10 +48,7 @@ struct NewPackage {
     }
 
     /// Names the package's targets must not take (Scenery's own).
-    static let reservedNames: Set<String> = [
-        "Scenery", "SceneryTesting", "SceneryScenes", "SceneryLive", "SceneryTool", "SceneryServeTool", "SceneryServer", "SceneryRemote",
-        "ScenerySiteStore", "ScenerySiteStorePostgres", "ProfileDomain", "ProfileStore",
-    ]
+    static var reservedNames: Set<String> { SceneryPackage.targetNames }
 
     let name: String
     let dependency: Dependency

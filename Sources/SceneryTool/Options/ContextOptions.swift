@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ProfileDomain
 import Scenery
 
 /// The scene and the context to run it for.
@@ -56,7 +55,7 @@ struct ContextOptions: ParsableArguments {
     /// The context, after checking that the viewer exists in the session's data (a viewer
     /// who does not exist would fail later, inside the scene, at the first action).
     func checkedContext(in session: SceneSession) async throws -> SceneContext {
-        if let viewer, try await !session.userExists(UserID(viewer)) {
+        if let viewer, try await !session.hasAccount(viewer) {
             throw CommandFailure(
                 "No user with id \(viewer.quoted) exists in \(session.databaseDescription); sign in as an existing user (see 'scenery data export -'), or leave out --viewer to view signed out.",
                 code: .usage)

@@ -1,15 +1,14 @@
 import ArgumentParser
 import Foundation
-import ProfileStore
 import Scenery
 
-/// Where the profile data lives.
-struct DatabaseOptions: ParsableArguments {
+/// Where the app's data lives.
+package struct DatabaseOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The SQLite database file, or a PostgreSQL database's URL (postgres://USER@HOST:PORT/DB); created or seeded with demo data on first use.",
+            "The database file, or a PostgreSQL database's URL (postgres://USER@HOST:PORT/DB); created or seeded with demo data on first use.",
             discussion:
-                "Default: $SCENERY_DATABASE, else $XDG_DATA_HOME/scenery/demo.sqlite, else ~/.local/share/scenery/demo.sqlite. A PostgreSQL URL runs the command in TOOL-serve, which has the PostgreSQL client.",
+                "Default: $SCENERY_DATABASE, else the app's file in $XDG_DATA_HOME/scenery/ (for scenery: demo.sqlite), else in ~/.local/share/scenery/. A PostgreSQL URL runs the command in TOOL-serve, which has the PostgreSQL client.",
             valueName: "path-or-url"))
     var database: String?
 
@@ -18,17 +17,23 @@ struct DatabaseOptions: ParsableArguments {
             "How long to wait for a database another process has locked, in seconds, before giving up.", valueName: "seconds"))
     var lockTimeout: Double = 30
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         guard lockTimeout >= 0, lockTimeout <= 3600 else {
             throw ValidationError("--lock-timeout must be from 0 to 3600 seconds, not \(lockTimeout).")
         }
     }
 
-    /// The database path or URL in force.
-    var path: String { database ?? Self.defaultPath }
+    /// The database path or URL in force (for a tool whose catalog names no database, where
+    /// its data is kept: in memory).
+    package var path: String { database ?? Self.environmentPath ?? Self.fileKind.map(Self.defaultPath(for:)) ?? "memory" }
 
     /// The database for messages: its path, or its URL without a password.
-    var description: String { Self.redacted(path) }
+    package var description: String { Self.redacted(path) }
+
+    /// The catalog's kind of database files, if it names one.
+    static var fileKind: ToolDatabase? { ToolDatabase.added.first(where: \.opensFiles) }
 
     /// `location` without the password of a URL's `user:password@`.
     static func redacted(_ location: String) -> String {
@@ -39,45 +44,54 @@ struct DatabaseOptions: ParsableArguments {
         return String(location[..<colon]) + ":***" + String(location[at...])
     }
 
-    static var defaultPath: String {
-        if let path = environmentPath { return path }
+    /// Where a file of `kind` lives without `--database`.
+    static func defaultPath(for kind: ToolDatabase) -> String {
         // $HOME first: FileManager's home directory ignores it on Linux.
         let home = Environment.value("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path
         let dataHome = Environment.value("XDG_DATA_HOME") ?? URL(filePath: home).appending(path: ".local/share").path
-        return URL(filePath: dataHome).appending(path: "scenery/demo.sqlite").path
+        return URL(filePath: dataHome).appending(path: "scenery").appending(path: kind.defaultFileName ?? "data").path
     }
 
     /// Opens the store, creating and seeding it if it is new. A read-only database opens
     /// for reading, unless the command `requiresWriting`; a locked one is waited for with a
-    /// notice on standard error, up to `--lock-timeout`. A URL opens with the tool's
-    /// ``ToolDatabase`` of its scheme.
-    func openStore(seedDemoData: Bool = true, requiresWriting: Bool = false) async throws -> any ProfileDatabase {
+    /// notice on standard error, up to `--lock-timeout`. A path opens with the catalog's
+    /// file kind and a URL with the ``ToolDatabase`` of its scheme; a tool whose catalog
+    /// names no database runs on a ``MemoryToolStore``.
+    package func openStore(seedDemoData: Bool = true, requiresWriting: Bool = false) async throws -> any ToolStore {
         let path = self.path
         let timeout = lockTimeout
+        var options = ToolDatabase.OpenOptions(
+            seedDemoData: seedDemoData, requiresWriting: requiresWriting, timeout: .milliseconds(Int64(timeout * 1000)))
+        let kind: ToolDatabase
         if let scheme = ToolDatabase.scheme(of: path) {
             guard let driver = ToolDatabase.added.first(where: { $0.schemes.contains(scheme) }) else {
-                let known = ToolDatabase.added.flatMap(\.schemes).sorted()
+                let known = ToolDatabase.added.flatMap(\.schemes).sorted().map { "\($0)://" }
+                let opens = (Self.fileKind == nil ? [] : ["database files"]) + (known.isEmpty ? [] : ["\(known.joined(separator: ", ")) URLs"])
+                let instead = (Self.fileKind == nil ? [] : ["a file path"]) + known.prefix(1).map { "a \($0) URL" }
                 throw CommandFailure(
-                    "--database \(description.quoted): this tool opens SQLite files\(known.isEmpty ? "" : " and \(known.map { "\($0)://" }.joined(separator: ", ")) URLs"), not \(scheme):// URLs; give a file path or a postgres:// URL.",
+                    "--database \(description.quoted): this tool opens \(opens.isEmpty ? "no database" : opens.joined(separator: " and ")), not \(scheme):// URLs; \(instead.isEmpty ? "drop --database (its data is kept in memory)" : "give " + instead.joined(separator: " or ")).",
                     code: .usage)
             }
-            do {
-                return try await driver.open(
-                    path, ToolDatabase.OpenOptions(seedDemoData: seedDemoData, requiresWriting: requiresWriting, timeout: .milliseconds(Int64(timeout * 1000))))
-            } catch {
-                throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
-            }
-        }
-        do {
+            kind = driver
+        } else if let files = Self.fileKind {
+            kind = files
             // Only the default location is created; a path someone typed must exist.
-            return try SQLiteProfileStore(
-                path: path, seedDemoData: seedDemoData, createsDirectory: database == nil && Self.environmentPath == nil,
-                requiresWriting: requiresWriting, lockTimeout: .milliseconds(Int64(timeout * 1000))
-            ) {
+            options.createsDirectory = database == nil && Self.environmentPath == nil
+            options.onLockWait = {
                 Output.status(
                     "Waiting for the database \(path.quoted): another process holds a lock (giving up after \(timeout.formatted(.number)) s; --lock-timeout changes that)…\n"
                 )
             }
+        } else if database == nil {
+            return MemoryToolStore()
+        } else {
+            throw CommandFailure(
+                "--database \(description.quoted): this tool keeps its data in memory (its catalog names no database); drop --database.", code: .usage)
+        }
+        do {
+            return try await kind.open(path, options)
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
         }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ProfileDomain
 import Scenery
 import SceneryRemote
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ProfileDomain
 import Scenery
 
 /// A failure the tool reports on standard error with a documented exit code.
@@ -42,7 +41,7 @@ extension AsyncParsableCommand {
         } catch let error as SceneryError {
             Output.error(error.description)
             throw ExitCode(error.code == .invalidScene ? CommandFailure.Code.invalidFile.rawValue : CommandFailure.Code.sceneryError.rawValue)
-        } catch let error as ProfileError {
+        } catch let error as DataError {
             Output.error(SceneryError.message(for: error))
             throw ExitCode(CommandFailure.Code.sceneryError.rawValue)
         }

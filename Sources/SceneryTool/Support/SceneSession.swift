@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import ProfileDomain
-import ProfileStore
 import Scenery
-import SceneryProfile
 
 /// The options `run` and `interact` share: where the scenes and the data are, and faults.
 package struct SessionOptions: ParsableArguments {
@@ -29,7 +26,7 @@ package struct SessionOptions: ParsableArguments {
 /// assembling a scene with the loading indicator.
 package struct SceneSession {
     let registry: SceneRegistry
-    package let store: any ProfileDatabase
+    package let store: any ToolStore
     /// The store's services with the faults asked for, for the catalog's modules.
     package let services: ToolServices
     /// Where `--impressions` asked records to go, if it did.
@@ -38,7 +35,7 @@ package struct SceneSession {
     init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions, impressions: String? = nil) async throws {
         store = try await database.openStore()
         let injector = FaultInjector(try faults.plan())
-        services = ToolServices(profiles: ProfileServices(store).injectingFaults(from: injector), faults: injector, databasePath: store.location)
+        services = ToolServices(store: store, faults: injector)
         var registry = try await scenes.loadRegistry(services: services)
         if let impressions {
             do {
@@ -52,13 +49,10 @@ package struct SceneSession {
         self.registry = registry
     }
 
-    /// Whether a user exists in the data.
-    func userExists(_ id: UserID) async throws -> Bool {
+    /// Whether `id` names someone in the data who may view.
+    func hasAccount(_ id: String) async throws -> Bool {
         do {
-            _ = try await store.profile(of: id, viewer: nil)
-            return true
-        } catch let error as ProfileError where error.kind == .notFound {
-            return false
+            return try await store.hasAccount(id)
         } catch {
             throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
         }

@@ -1,4 +1,5 @@
 // The whole scenery tool with the recycle bin (the catalog beside this file), serve included.
+import ProfileTool
 import SceneryServeTool
 import SceneryTool
 

@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import ProfileStore
+import ProfileTool
 import RecycleBin
 import Scenery
 import SceneryProfile
@@ -16,7 +17,7 @@ import recycle_bin
     /// the demo profile data (in memory), a bin with `contents` and an album with `photos`.
     static func registry(bin contents: [UserID: [DeletedBlog]], photos: [UserID: [Photo]] = [:]) throws -> SceneRegistry {
         let store = try SQLiteProfileStore(path: ":memory:")
-        let services = ToolServices(profiles: ProfileServices(store), faults: FaultInjector(), databasePath: ":memory:")
+        let services = ToolServices(store: ProfileToolStore(store))
         let catalog = ModuleCatalog.profile + .recycleBin(bin: DemoRecycleBin(contents), album: DemoPhotoAlbum(photos))
         return try catalog.registry(services: services)
     }

@@ -1,0 +1,75 @@
+import Foundation
+import ProfileDomain
+import ProfileStore
+import Scenery
+import SceneryTool
+
+/// The profile demo's database as the tool sees it: the accounts of its users, the actions
+/// and impressions it records, and its data set (JSON format `scenery.profile-data`).
+///
+/// The profile catalog's registrations take the database back with
+/// `services.store(as: ProfileToolStore.self).database`; `services.profileServices()`
+/// does that and applies the tool's faults.
+///
+/// ```swift
+/// let store = ProfileToolStore(try SQLiteProfileStore(path: ":memory:"))
+/// let services = ToolServices(store: store)
+/// registry.registerProfileModules(try services.profileServices())
+/// ```
+public struct ProfileToolStore: ToolStore {
+    /// The profile database.
+    public let database: any ProfileDatabase
+
+    /// The tool's view of `database`.
+    public init(_ database: any ProfileDatabase) {
+        self.database = database
+    }
+
+    public var location: String { database.location }
+
+    public func signInAccounts() async throws(DataError) -> [ToolAccount] {
+        try await database.allUsers().map { ToolAccount(id: $0.id.rawValue, name: $0.name) }
+    }
+
+    public func hasAccount(_ id: String) async throws(DataError) -> Bool {
+        do {
+            _ = try await database.profile(of: UserID(id), viewer: nil)
+            return true
+        } catch let error as DataError where error.kind == .notFound {
+            return false
+        } catch let error as DataError {
+            throw error
+        } catch {
+            throw DataError(.storage, "Cannot look up user \(id.quoted) in \(location.quoted): \(error.localizedDescription)")
+        }
+    }
+
+    public func listen() async throws(DataError) { try await database.listen() }
+
+    public func record(_ records: [ImpressionRecord]) async throws(DataError) { try await database.insert(records) }
+
+    public func experimentTallies() async throws(DataError) -> [ExperimentTally] { try await database.experimentTallies() }
+
+    public func exportJSON(to write: (String) throws -> Void) async throws { try await database.exportJSON(to: write) }
+
+    public func importJSON(_ document: Data) async throws(DataError) -> String {
+        let dataSet = try ProfileDataSet.decode(from: document)
+        try await database.importData(dataSet)
+        return Self.contents(of: dataSet)
+    }
+
+    public func resetToDemoData() async throws(DataError) -> String {
+        try await database.importData(DemoData.dataSet)
+        return Self.contents(of: DemoData.dataSet)
+    }
+
+    public func hasApplied(_ key: ActionKey) async throws -> Bool { try await database.hasApplied(key) }
+
+    @discardableResult
+    public func claim(_ key: ActionKey) async throws -> Bool { try await database.claim(key) }
+
+    /// What a data set holds, in words.
+    static func contents(of dataSet: ProfileDataSet) -> String {
+        "\(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts"
+    }
+}
