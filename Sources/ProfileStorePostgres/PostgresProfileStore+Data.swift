@@ -167,46 +167,7 @@ extension PostgresProfileStore {
         }
     }
 
-    public func insert(_ records: [ImpressionRecord]) async throws(ProfileError) {
-        guard !records.isEmpty else { return }
-        do {
-            try await renewPoolIfSuspect()
-            try await leasing { connection, logger in
-                try await connection.query("BEGIN", logger: logger)
-                do {
-                    for record in records {
-                        try await connection.query(
-                            """
-                            INSERT INTO impressions (kind, time, scene, variant, unit, module, node, experiment, arm)
-                            VALUES (\(record.kind.rawValue), \(record.time.timeIntervalSince1970), \(record.scene), \(record.variant), \(record.unit),
-                                    \(record.module?.rawValue), \(record.node?.rawValue), \(record.experiment), \(record.arm))
-                            """, logger: logger)
-                    }
-                    try await connection.query("COMMIT", logger: logger)
-                } catch {
-                    await Self.rollBack(connection, logger: logger)
-                    throw error
-                }
-            }
-        } catch {
-            throw failure(error, doing: "record impressions")
-        }
-    }
+    public func insert(_ records: [ImpressionRecord]) async throws(ProfileError) { try await site.record(records) }
 
-    public func experimentTallies() async throws(ProfileError) -> [ExperimentTally] {
-        let rows = try await reading("read the experiments' records") { connection, logger in
-            try await connection.query(
-                """
-                SELECT experiment, arm, kind, COUNT(DISTINCT unit) FROM impressions
-                WHERE experiment IS NOT NULL AND arm IS NOT NULL AND unit IS NOT NULL AND kind IN ('assignment', 'exposure')
-                GROUP BY experiment, arm, kind
-                """, logger: logger
-            ).collect().map { try $0.decode((String, String, String, Int64).self) }
-        }
-        var tallies: [String: ExperimentTally] = [:]
-        for (experiment, arm, kind, units) in rows {
-            tallies[experiment, default: ExperimentTally(experiment: experiment)].add(Int(units), kind: kind, arm: arm)
-        }
-        return tallies.values.sorted { $0.experiment < $1.experiment }
-    }
+    public func experimentTallies() async throws(ProfileError) -> [ExperimentTally] { try await site.experimentTallies() }
 }

@@ -54,7 +54,7 @@ enum PostgresSchema {
             PRIMARY KEY (requester, addressee),
             CHECK (requester <> addressee)
         );
-        CREATE TABLE impressions (
+        CREATE TABLE IF NOT EXISTS impressions (
             id BIGSERIAL PRIMARY KEY,
             kind TEXT NOT NULL,
             time DOUBLE PRECISION NOT NULL,
@@ -66,7 +66,7 @@ enum PostgresSchema {
             experiment TEXT,
             arm TEXT
         );
-        CREATE INDEX impressions_by_experiment ON impressions (experiment, arm, kind, unit);
+        CREATE INDEX IF NOT EXISTS impressions_by_experiment ON impressions (experiment, arm, kind, unit);
         """,
         // 2: the keys of applied actions and claimed one-time keys (PostgresProfileStore+Actions).
         """

@@ -1,8 +1,8 @@
 import Scenery
 
 /// The site store's own tables, beside the apps': the change feed (`changes`: a row per
-/// entity a write changed, with its app), the action ledger (`applied_actions`) and the
-/// version of each app's tables (`site_schema`).
+/// entity a write changed, with its app), the action ledger (`applied_actions`), experiments'
+/// records (`impressions`) and the version of each app's tables (`site_schema`).
 enum SiteTables {
     /// Made if missing on every open that writes (an app's migrations may have made a
     /// table of the same shape already; a deleted `changes` table is made again).
@@ -16,11 +16,24 @@ enum SiteTables {
         CREATE TABLE IF NOT EXISTS applied_actions (key TEXT PRIMARY KEY NOT NULL, at REAL NOT NULL) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS applied_actions_by_time ON applied_actions (at);
         CREATE TABLE IF NOT EXISTS site_schema (app TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS impressions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            time REAL NOT NULL,
+            scene TEXT NOT NULL,
+            variant TEXT NOT NULL,
+            unit TEXT,
+            module TEXT,
+            node TEXT,
+            experiment TEXT,
+            arm TEXT
+        );
+        CREATE INDEX IF NOT EXISTS impressions_by_experiment ON impressions (experiment, arm, kind, unit);
         """
 
     /// Whether the tables are there, the change table with its `app` column.
     static func isCurrent(_ connection: SQLiteConnection) throws(DataError) -> Bool {
-        guard try exists("site_schema", in: connection), try exists("applied_actions", in: connection) else { return false }
+        for table in ["site_schema", "applied_actions", "impressions"] where try !exists(table, in: connection) { return false }
         return try changesHaveApps(connection)
     }
 

@@ -67,8 +67,7 @@ public struct PostgresSiteSchema: Sendable {
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             try await connection.query("CREATE TABLE IF NOT EXISTS site_schema (app TEXT PRIMARY KEY, version INTEGER NOT NULL)", logger: logger)
             for schema in schemas { try await schema.prepare(connection, location, logger) }
-            try await connection.query("CREATE TABLE IF NOT EXISTS applied_actions (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)", logger: logger)
-            try await connection.query("CREATE INDEX IF NOT EXISTS applied_actions_by_time ON applied_actions (at)", logger: logger)
+            for statement in PostgresSiteStore.siteTables { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             try await connection.query("COMMIT", logger: logger)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)

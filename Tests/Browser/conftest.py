@@ -23,25 +23,31 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 
 
 class Server:
-    """A `scenery serve` process on a free port, with its own database and scene folder."""
+    """A `scenery serve` process on a free port, with its own database and scene folder (a copy
+    of `bundled_scenes` with `scenes` added); another app's tool with `binary`, and its own
+    scenes with `bundled_scenes=None`."""
 
-    def __init__(self, *arguments, data=None, scenes=None, generated_blogs=None, database=None, port=0):
+    def __init__(self, *arguments, data=None, scenes=None, generated_blogs=None, database=None, port=0, binary=BINARY,
+                 bundled_scenes=ROOT / "Scenes"):
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="scenery-browser-"))
         self.scenes = self.directory / "Scenes"
-        shutil.copytree(ROOT / "Scenes", self.scenes)
-        for name, text in (scenes or {}).items():
-            (self.scenes / f"{name}.json").write_text(text, encoding="utf-8")
+        scene_arguments = []
+        if bundled_scenes is not None:
+            shutil.copytree(bundled_scenes, self.scenes)
+            for name, text in (scenes or {}).items():
+                (self.scenes / f"{name}.json").write_text(text, encoding="utf-8")
+            scene_arguments = ["--scenes", str(self.scenes)]
         self.database = database or self.directory / "demo.sqlite"
         environment = dict(os.environ, SCENERY_DATABASE=str(self.database))
         if data is not None:
             data_file = self.directory / "data.json"
             data_file.write_text(data, encoding="utf-8")
-            subprocess.run([BINARY, "data", "import", str(data_file)], env=environment, check=True, capture_output=True)
+            subprocess.run([binary, "data", "import", str(data_file)], env=environment, check=True, capture_output=True)
         if generated_blogs is not None:
-            subprocess.run([BINARY, "data", "generate", "--user", "1", "--blogs", str(generated_blogs)], env=environment, check=True,
+            subprocess.run([binary, "data", "generate", "--user", "1", "--blogs", str(generated_blogs)], env=environment, check=True,
                            capture_output=True)
         self.process = subprocess.Popen(
-            [BINARY, "serve", "--port", str(port), "--scenes", str(self.scenes), *arguments],
+            [binary, "serve", "--port", str(port), *scene_arguments, *arguments],
             env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout], daemon=True).start()
@@ -184,8 +190,9 @@ def context(browser):
 
 
 def sign_in(page, server, name):
-    """Signs in the way a person does: the sign-in page's button for that user."""
-    page.goto(server.url + "/sign-in")
+    """Signs in the way a person does: the sign-in page's button for that user (on a server,
+    or at an address such as a proxy's)."""
+    page.goto(getattr(server, "url", server) + "/sign-in")
     page.get_by_role("button", name=f"Sign in as {name}").click()
     page.wait_for_load_state()
 

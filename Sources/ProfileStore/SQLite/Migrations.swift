@@ -62,7 +62,7 @@ enum Migrations {
         // 4: what pages recorded for experiments: assignments, impressions, exposures (see
         // SQLiteProfileStore+Impressions). Not part of the data set: exports leave it out.
         """
-        CREATE TABLE impressions (
+        CREATE TABLE IF NOT EXISTS impressions (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             kind TEXT NOT NULL,
             time REAL NOT NULL,
@@ -74,7 +74,7 @@ enum Migrations {
             experiment TEXT,
             arm TEXT
         );
-        CREATE INDEX impressions_by_experiment ON impressions (experiment, arm, kind, unit);
+        CREATE INDEX IF NOT EXISTS impressions_by_experiment ON impressions (experiment, arm, kind, unit);
         """,
         // 5: the keys of actions whose writes were applied (see SQLiteProfileStore+Actions):
         // an action a page sends again after its server went away is not applied twice.

@@ -58,6 +58,22 @@ import Testing
         await other.close()
     }
 
+    /// Experiments' records from every server on the database, each unit counted once per arm.
+    @Test func experimentsRecordsFromTwoServersAreTalliedOncePerUnit() async throws {
+        let (server, other) = try await twoServers()
+        func record(_ kind: ImpressionRecord.Kind, unit: String, arm: String) -> ImpressionRecord {
+            ImpressionRecord(kind: kind, scene: "board", variant: "default", unit: unit, module: "tasks", experiment: "task-order", arm: arm)
+        }
+        try await server.record([record(.assignment, unit: "1", arm: "oldest-first"), record(.exposure, unit: "1", arm: "oldest-first")])
+        try await other.record([record(.assignment, unit: "1", arm: "oldest-first"), record(.assignment, unit: "2", arm: "newest-first")])
+        let tallies = try await other.experimentTallies()
+        #expect(tallies.map(\.experiment) == ["task-order"])
+        #expect(tallies.first?.assigned == ["oldest-first": 1, "newest-first": 1])
+        #expect(tallies.first?.exposed == ["oldest-first": 1])
+        await server.close()
+        await other.close()
+    }
+
     @Test func aNotificationItsAppCannotReadMakesItsPagesFetchEverything() async throws {
         let (server, other) = try await twoServers()
         let (log, task) = record(server.feed(of: Board.self), following: [.task(1)])

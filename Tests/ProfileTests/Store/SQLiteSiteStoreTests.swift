@@ -91,6 +91,24 @@ import Testing
         #expect(await log.wait { $0.contains(.task(1)) })
     }
 
+    /// Experiments' records of any app: appended from two processes, each unit counted once
+    /// per arm, assignments and exposures apart.
+    @Test func experimentsRecordsFromTwoProcessesAreTalliedOncePerUnit() throws {
+        let path = try temporaryPath()
+        let (server, other) = (try SQLiteSiteStore(path: path, schemas: [Self.board]), try SQLiteSiteStore(path: path, schemas: [Self.board]))
+        func record(_ kind: ImpressionRecord.Kind, unit: String, arm: String) -> ImpressionRecord {
+            ImpressionRecord(kind: kind, scene: "board", variant: "default", unit: unit, module: "tasks", experiment: "task-order", arm: arm)
+        }
+        try server.record([record(.assignment, unit: "1", arm: "oldest-first"), record(.exposure, unit: "1", arm: "oldest-first")])
+        try other.record([record(.assignment, unit: "1", arm: "oldest-first"), record(.assignment, unit: "2", arm: "newest-first")])
+        try other.record([ImpressionRecord(kind: .impression, scene: "board", variant: "default", unit: "3", module: "tasks")])
+        let tallies = try server.experimentTallies()
+        #expect(tallies.map(\.experiment) == ["task-order"])
+        #expect(tallies.first?.assigned == ["oldest-first": 1, "newest-first": 1])
+        #expect(tallies.first?.exposed == ["oldest-first": 1])
+        #expect(try other.impressionCount() == 5)
+    }
+
     @Test func twoAppsOnOneDatabaseNeverWakeEachOthersModules() async throws {
         let path = try temporaryPath()
         let notes = SiteSchema(app: "notes", steps: ["CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"])

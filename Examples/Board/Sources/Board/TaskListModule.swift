@@ -1,0 +1,143 @@
+import Foundation
+import Scenery
+import SceneryLive
+
+/// A member's board of tasks, live: every signed-in viewer ticks tasks off; only the board's
+/// owner removes one.
+///
+/// The descriptor declares `task.remove` owner-only, so the router refuses it to anyone but
+/// `owner` before ``perform(_:)`` runs (and the store checks again). A tick shows at once,
+/// is written once (`live.writing`), and reaches every other page of the board through the
+/// store's change feed; a failed write puts the task back and says so under the list.
+///
+/// ```json
+/// { "id": "tasks", "type": "TaskListModule", "params": { "owner": "$owner", "order": "oldest" } }
+/// ```
+public actor TaskListModule: Module {
+    /// What `task.toggle` carries.
+    public struct Toggle: Codable, Sendable, Hashable {
+        public var task: Int64
+    }
+
+    /// What `task.remove` carries: the task, and its title for the scene's question.
+    public struct Removal: Codable, Sendable, Hashable {
+        public var task: Int64
+        public var title: String
+    }
+
+    public static let toggle = EventKind("task.toggle", payload: Toggle.self)
+    public static let remove = EventKind("task.remove", payload: Removal.self)
+
+    public static let descriptor = ModuleDescriptor(
+        type: "TaskListModule",
+        summary: "A member's board of tasks, live; members tick them off, the owner removes them.",
+        parameters: [
+            ParameterSpec("owner", .userID, summary: "Whose board."),
+            ParameterSpec("order", .string, default: "newest", summary: "newest or oldest first."),
+            ParameterSpec("header", .string, default: "Tasks", summary: "The list's header."),
+        ],
+        sends: [toggle, remove],
+        performs: [toggle, remove],
+        ownerOnlyActions: [remove.name: "owner"])
+
+    private let owner: String
+    private let newestFirst: Bool
+    private let header: String
+    private let board: any BoardService
+    private let context: ModuleContext
+    private let live: LiveChanges<BoardChange>
+    private var writes = WritesInFlight<String>()
+    private var notice = ModuleNotice()
+    private var state: LoadState<[BoardTask]> = .idle
+
+    public init(parameters: ModuleParameters, context: ModuleContext, board: some BoardService) throws {
+        owner = try parameters.string("owner")
+        let order = try parameters.string("order")
+        guard ["newest", "oldest"].contains(order) else {
+            throw SceneryError(.invalidArgument, "TaskListModule's 'order' is \(order.debugDescription); use \"newest\" or \"oldest\".")
+        }
+        newestFirst = order == "newest"
+        header = try parameters.string("header")
+        self.board = board
+        self.context = context
+        live = LiveChanges(board)
+    }
+
+    public func load(_ request: LoadRequest) async throws {
+        if request == .nextPage { return }
+        state = .loading
+        do {
+            show(try await board.tasks(on: owner))
+        } catch {
+            state = .failed(SceneryError.message(for: error))
+            throw error
+        }
+    }
+
+    public func appear() async {
+        if live.follow([.board(owner)], { [weak self] _ in await self?.changed() }) { await changed() }
+    }
+
+    public func disappear() async { live.stop() }
+
+    /// Another page (or process) changed the board: fetch it, unless a write of ours is
+    /// on its way (then once it settles).
+    private func changed() async {
+        guard !writes.holdChange(to: owner) else { return }
+        let fetched = await Result { try await board.tasks(on: owner) }
+        let (fresh, _) = notice.settle(fetched, retrying: .board(owner), with: live)
+        if let fresh, !writes.contains(owner) { show(fresh) }
+        await context.setNeedsRender()
+    }
+
+    private func show(_ tasks: [BoardTask]) {
+        state = tasks.isEmpty ? .empty : .loaded(newestFirst ? tasks.reversed() : tasks)
+    }
+
+    public func perform(_ event: Event) async throws {
+        guard case .loaded(let tasks) = state, let viewer = context.viewer, writes.begin(owner) else { return }
+        let write: @Sendable () async throws -> Void
+        if let toggle = try? Self.toggle.payload(of: event), let task = tasks.first(where: { $0.id == toggle.task }) {
+            state = .loaded(tasks.map { $0.id == task.id ? BoardTask(id: task.id, title: task.title, isDone: !task.isDone) : $0 })
+            write = { [board, owner] in try await board.setDone(!task.isDone, task: task.id, on: owner) }
+        } else if let removal = try? Self.remove.payload(of: event) {
+            let left = tasks.filter { $0.id != removal.task }
+            state = left.isEmpty ? .empty : .loaded(left)
+            write = { [board, owner] in try await board.remove(task: removal.task, from: owner, by: viewer) }
+        } else {
+            _ = writes.end(owner)
+            return
+        }
+        await context.setNeedsRender()  // shown at once
+        do {
+            try await live.writing(write)
+            notice.show(nil)
+        } catch {
+            state = .loaded(tasks)
+            notice.show("Couldn't save: \(SceneryError.messageForViewers(of: error))")
+        }
+        if writes.end(owner) != nil { await changed() }
+        await context.setNeedsRender()
+    }
+
+    public func render() -> ViewNode {
+        let (isOwner, signedIn) = (context.viewer == owner, context.viewer != nil)
+        return state.render(id: "board", loadingMessage: "Opening the board…", emptyMessage: "Nothing to do.") { tasks in
+            let rows = tasks.map { task in
+                var cells: [ViewNode] = [.text("task.\(task.id).title", task.isDone ? "✓ \(task.title)" : task.title, role: .body)]
+                if signedIn {
+                    let title = task.isDone ? "Undo" : "Done"
+                    cells.append(.button("task.\(task.id).toggle", title: title, sends: Self.toggle.descriptor(Toggle(task: task.id))))
+                }
+                if isOwner {
+                    let removal = Self.remove.descriptor(Removal(task: task.id, title: task.title))
+                    cells.append(.button("task.\(task.id).remove", title: "Remove", sends: removal))
+                }
+                return ViewNode.stack("task.\(task.id)", axis: .horizontal, cells)
+            }
+            var children: [ViewNode] = [.list("list", sections: [.init(id: "tasks", header: header, rows: rows)])]
+            if let text = notice.text { children.append(.text("notice", text, role: .caption)) }
+            return .stack("content", children)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Board
+import Foundation
+import Scenery
+import SceneryLive
+import ScenerySiteStore
+
+/// A member of the board app: someone who may sign in.
+public struct BoardMember: Sendable, Hashable, Codable {
+    public var id: String
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// The board app's data on Scenery's SQLite site store: its tables (`members`, `tasks`, as
+/// the app `board`'s schema), writes that announce the board they changed to every process
+/// on the file, the action ledger, and experiments' records.
+///
+/// ```swift
+/// let store = try SQLiteBoardStore(path: "board.sqlite")
+/// try await store.setDone(true, task: 1, on: "1")   // every page of board 1 hears it
+/// ```
+public final class SQLiteBoardStore: BoardDatabase {
+    /// The site store the tables live on (for the ledger and experiments' records).
+    public let site: SQLiteSiteStore
+    private let feed: SiteChangeFeed<BoardChange>
+
+    public var location: String { site.path }
+
+    /// The app's tables, and the demo data a new database gets when `seeding`.
+    public static func schema(seeding: Bool) -> SiteSchema {
+        let steps = [
+            "CREATE TABLE members (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL)",
+            "CREATE TABLE tasks (id INTEGER PRIMARY KEY AUTOINCREMENT, board TEXT NOT NULL, title TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0)",
+            "CREATE INDEX tasks_by_board ON tasks (board, id)",
+        ]
+        guard seeding else { return SiteSchema(app: BoardChange.app, steps: steps) }
+        return SiteSchema(app: BoardChange.app, steps: steps) { connection throws(DataError) in try insert(.demo, in: connection) }
+    }
+
+    /// Opens (creating and migrating) the database at `path`; see `SQLiteSiteStore` for
+    /// read-only and locked databases.
+    public init(
+        path: String, seedDemoData: Bool = true, createsDirectory: Bool = false, requiresWriting: Bool = false,
+        lockTimeout: Duration = .seconds(30), whileLocked: () -> Void = {}
+    ) throws(DataError) {
+        site = try SQLiteSiteStore(
+            path: path, schemas: [Self.schema(seeding: seedDemoData)], createsDirectory: createsDirectory, requiresWriting: requiresWriting,
+            lockTimeout: lockTimeout, whileLocked: whileLocked)
+        feed = site.feed(of: BoardChange.self)
+    }
+
+    public func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+        feed.changes(to: entities, ignoringWritesOf: writer)
+    }
+
+    public var changeMark: Int? { feed.changeMark }
+
+    public func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
+
+    public func tasks(on owner: String) async throws -> [BoardTask] {
+        try site.withConnection { connection throws(DataError) in
+            try connection.query("SELECT id, title, done FROM tasks WHERE board = ? ORDER BY id", [.text(owner)]).map { row in
+                BoardTask(id: row[0].integer, title: row[1].text ?? "", isDone: row[2].integer == 1)
+            }
+        }
+    }
+
+    public func setDone(_ isDone: Bool, task: Int64, on owner: String) async throws {
+        try write(on: owner, "UPDATE tasks SET done = ? WHERE id = ? AND board = ?", [.integer(isDone ? 1 : 0), .integer(task), .text(owner)])
+    }
+
+    public func remove(task: Int64, from owner: String, by viewer: String) async throws {
+        guard viewer == owner else { throw DataError.notPermitted("Only the board's owner removes its tasks.") }
+        try write(on: owner, "DELETE FROM tasks WHERE id = ? AND board = ?", [.integer(task), .text(owner)])
+    }
+
+    @discardableResult
+    public func addTask(_ title: String, on owner: String) throws(DataError) -> Int64 {
+        try site.withConnection { connection throws(DataError) in
+            try site.commit([BoardChange.board(owner)], in: connection) { () throws(DataError) in
+                try connection.run("INSERT INTO tasks (board, title) VALUES (?, ?)", [.text(owner), .text(title)])
+                return try connection.query("SELECT last_insert_rowid()").first?.first?.integer ?? 0
+            }
+        }
+    }
+
+    public func members() throws(DataError) -> [BoardMember] {
+        try site.withConnection { connection throws(DataError) in
+            try connection.query("SELECT id, name FROM members ORDER BY id").map { BoardMember(id: $0[0].text ?? "", name: $0[1].text ?? "") }
+        }
+    }
+
+    public func record(_ records: [ImpressionRecord]) throws(DataError) { try site.record(records) }
+
+    public func experimentTallies() throws(DataError) -> [ExperimentTally] { try site.experimentTallies() }
+
+    public func listen() {}
+
+    public func hasApplied(_ key: ActionKey) async throws -> Bool { try await site.hasApplied(key) }
+
+    public func claim(_ key: ActionKey) async throws -> Bool { try await site.claim(key) }
+
+    /// One write on a board's task, announced to every page of that board; a task that is not
+    /// on the board is `notFound`, and nothing is written.
+    private func write(on owner: String, _ statement: String, _ values: [SQLValue]) throws(DataError) {
+        try site.withConnection { connection throws(DataError) in
+            try site.commit([BoardChange.board(owner)], in: connection) { () throws(DataError) in
+                guard try connection.run(statement, values) == 1 else { throw DataError(.notFound, "That task is no longer on the board.") }
+            }
+        }
+    }
+
+    /// Inserts a data set's rows (into empty tables).
+    static func insert(_ dataSet: BoardDataSet, in connection: SQLiteConnection) throws(DataError) {
+        for member in dataSet.members {
+            try connection.run("INSERT INTO members (id, name) VALUES (?, ?)", [.text(member.id), .text(member.name)])
+        }
+        for task in dataSet.tasks {
+            try connection.run(
+                "INSERT INTO tasks (id, board, title, done) VALUES (?, ?, ?, ?)",
+                [.integer(task.id), .text(task.board), .text(task.title), .integer(task.done ? 1 : 0)])
+        }
+    }
+}

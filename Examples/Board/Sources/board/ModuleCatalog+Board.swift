@@ -1,0 +1,66 @@
+import Board
+import BoardStore
+import BoardStorePostgres
+import Scenery
+import SceneryLive
+import ScenerySiteStorePostgres
+import SceneryTool
+
+extension ToolDatabase {
+    /// The board's SQLite files (`board.sqlite` in the tool's data folder by default), created
+    /// and seeded with the demo members and tasks on first use.
+    public static let boardFiles = ToolDatabase.files(named: "board.sqlite") { path, options in
+        BoardToolStore(
+            board: try SQLiteBoardStore(
+                path: path, seedDemoData: options.seedDemoData, createsDirectory: options.createsDirectory, requiresWriting: options.requiresWriting,
+                lockTimeout: options.timeout, whileLocked: options.onLockWait))
+    }
+
+    /// The board on PostgreSQL (`postgres://USER@HOST:PORT/DB`): several servers on one
+    /// database, made and seeded on first use.
+    public static let boardPostgres = ToolDatabase(schemes: ["postgres", "postgresql"]) { url, options in
+        BoardToolStore(board: try await PostgresBoardStore.connect(to: PostgresURL(url), seedDemoData: options.seedDemoData, timeout: options.timeout))
+    }
+}
+
+extension ModuleCatalog {
+    /// The board app: its module over the database the tool opened (with `--fail board` and
+    /// `--latency board=…`), its scene, its SQLite files and PostgreSQL databases.
+    public static let board = ModuleCatalog(
+        modules: [TaskListModule.descriptor], scenes: BoardScenes.directory, services: [.board], databases: [.boardFiles, .boardPostgres]
+    ) { registry, services in
+        let board = FaultyBoard(base: try services.store(as: BoardToolStore.self).board, faults: services.faults)
+        registry.register(TaskListModule.self) { parameters, context in
+            try TaskListModule(parameters: parameters, context: context, board: board)
+        }
+    }
+}
+
+/// The board's service with the tool's faults in front of it.
+struct FaultyBoard: BoardService {
+    let base: any BoardDatabase
+    let faults: FaultInjector
+
+    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+        base.changes(to: entities, ignoringWritesOf: writer)
+    }
+
+    var changeMark: Int? { base.changeMark }
+
+    func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { base.hasChanged(entities, since: mark) }
+
+    func tasks(on owner: String) async throws -> [BoardTask] {
+        try await faults.apply(.board, .read)
+        return try await base.tasks(on: owner)
+    }
+
+    func setDone(_ isDone: Bool, task: Int64, on owner: String) async throws {
+        try await faults.apply(.board, .write)
+        try await base.setDone(isDone, task: task, on: owner)
+    }
+
+    func remove(task: Int64, from owner: String, by viewer: String) async throws {
+        try await faults.apply(.board, .write)
+        try await base.remove(task: task, from: owner, by: viewer)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// The `board` executable is the whole scenery tool for the board app: run as a person
+/// would, in a process of its own, on a database of its own.
+@Suite(.timeLimit(.minutes(2))) struct BoardToolTests {
+    /// The executable, beside the test bundle (as SwiftPM lays products out).
+    static let executable: URL = {
+        let folders = [Bundle.main.bundleURL] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        let tools = folders.map { $0.appending(path: "board") }
+        return tools.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? tools[0]
+    }()
+
+    /// Runs `board` to its end; returns its status and what it printed (both streams).
+    func board(_ arguments: String...) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let database = FileManager.default.temporaryDirectory.appending(path: "board-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: database) }
+        process.environment = ProcessInfo.processInfo.environment.merging(["SCENERY_DATABASE": database.path]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
+    }
+
+    @Test func theOwnerSeesHerTasksWithRemoveAndAMemberWithoutIt() throws {
+        let owner = try board("run", "board", "--viewer", "1", "--arg", "owner=1", "--arm", "task-order=oldest-first")
+        #expect(owner.status == 0, "\(owner.output)")
+        #expect(owner.output.contains("Plan the offsite  [ Done ]  [ Remove ]"), "\(owner.output)")
+        #expect(owner.output.contains("✓ Order the cake  [ Undo ]  [ Remove ]"))
+        let member = try board("run", "board", "--viewer", "2", "--arg", "owner=1")
+        #expect(member.status == 0 && member.output.contains("Plan the offsite  [ Done ]"), "\(member.output)")
+        #expect(!member.output.contains("[ Remove ]"))
+    }
+
+    @Test func aViewerWhoIsNoMemberIsRefusedNamingTheDatabase() throws {
+        let result = try board("run", "board", "--viewer", "9", "--arg", "owner=1")
+        #expect(result.status != 0)
+        #expect(result.output.contains("No user with id '9' exists in the database"), "\(result.output)")
+    }
+
+    /// The manifest beside the scene (what the build plugin validates against) is the one the
+    /// module's descriptor makes.
+    @Test func theShippedManifestIsTheModulesOwn() throws {
+        let generated = try board("list", "--manifest", "--type", "TaskListModule")
+        #expect(generated.status == 0, "\(generated.output)")
+        let shipped = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../Sources/Board/Scenes/board.modules.json")
+        #expect(generated.output == (try String(contentsOf: shipped, encoding: .utf8)), "regenerate it: swift run board list --manifest --type TaskListModule")
+    }
+}
