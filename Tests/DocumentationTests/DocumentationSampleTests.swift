@@ -54,6 +54,8 @@ import Testing
             packageRoot.appending(path: "Tests/DocumentationTests/Samples"),
             packageRoot.appending(path: "Examples/RecycleBin/Sources"),
             packageRoot.appending(path: "Examples/RecycleBin/Tests"),
+            packageRoot.appending(path: "Examples/Board/Sources"),
+            packageRoot.appending(path: "Examples/Board/Tests"),
         ]
         var sources: [(String, [String])] = []
         for folder in folders {
