@@ -47,10 +47,11 @@ HERE = pathlib.Path(__file__).resolve().parent
 SEVERAL = ROOT / "Examples" / "Deploying" / "nginx-several.conf"
 
 
-def start(binary, database, key, port=0):
-    """A release server on `database` (a path or a postgres:// URL); returns (process, host, port)."""
-    process, address = start_server(binary, 5000, "--database", str(database), "--secret-file", str(key), "--scenes", str(HERE / "Scenes"),
-                                     port=port)
+def start(binary, database, key, port=0, scenes=HERE / "Scenes"):
+    """A release server on `database` (a path or a postgres:// URL), with the ten-row scene
+    (`scenes=None`: the app's own); returns (process, host, port)."""
+    options = ["--scenes", str(scenes)] if scenes else []
+    process, address = start_server(binary, 5000, "--database", str(database), "--secret-file", str(key), *options, port=port)
     return process, address.hostname, address.port
 
 
@@ -62,8 +63,8 @@ def stop(process, kill=False):
 class Page:
     """One page: its session and socket; records resume tokens, answered actions and patches."""
 
-    def __init__(self, host, port, cookie):
-        self.host, self.port, self.cookie = host, port, cookie
+    def __init__(self, host, port, cookie, path="/scenes/ten-rows?user=1"):
+        self.host, self.port, self.cookie, self.path = host, port, cookie, path
         self.sequence, self.token, self.socket = 0, None, None
         self.answered = {}
         self.patched = None
@@ -71,7 +72,7 @@ class Page:
 
     async def open(self):
         headers = {"Cookie": self.cookie} if self.cookie else {}
-        status, _, content, _ = await http(self.host, self.port, "GET", "/scenes/ten-rows?user=1", headers)
+        status, _, content, _ = await http(self.host, self.port, "GET", self.path, headers)
         assert status == 200, status
         self.session = re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
         self.token = re.search(rb'data-resume="([^"]+)"', content).group(1).decode()
@@ -149,13 +150,15 @@ async def throughput(addresses, pages, seconds):
     return done / elapsed
 
 
-async def fanout(first, second, pages, rounds):
+async def fanout(first, second, pages, rounds, path="/scenes/ten-rows?user=1", node=lambda index: f"blogs/blog.{18 + index % 10}.like"):
+    """The time until the last of `pages` signed-out pages of `path`, half on each server, has
+    the patch of one change made through the first by member 2 (Bob) tapping `node(round)`."""
     watchers = []
     for index in range(pages):
-        page = Page(*(first if index % 2 == 0 else second), None)
+        page = Page(*(first if index % 2 == 0 else second), None, path)
         await page.open()
         watchers.append(page)
-    bob = Page(*first, await sign_in(*first, "2"))
+    bob = Page(*first, await sign_in(*first, "2"), path)
     await bob.open()
     await asyncio.sleep(1)
     lasts = []
@@ -163,7 +166,7 @@ async def fanout(first, second, pages, rounds):
         for page in watchers:
             page.patched = asyncio.get_running_loop().create_future()
         started = time.perf_counter()
-        await bob.socket.send(json.dumps({"type": "event", "node": f"blogs/blog.{18 + index % 10}.like"}))
+        await bob.socket.send(json.dumps({"type": "event", "node": node(index)}))
         arrivals = await asyncio.wait_for(asyncio.gather(*(page.patched for page in watchers)), timeout=60)
         lasts.append(max(arrivals) - started)
         await asyncio.sleep(0.3)

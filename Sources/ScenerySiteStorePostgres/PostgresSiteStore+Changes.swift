@@ -224,30 +224,37 @@ final class ChangeListener: Sendable {
                         try? await connection.close()
                         return
                     }
+                    // Given up on when the connection closes under it: the driver may never
+                    // end the notifications of a connection the server closed (after a
+                    // restart), and this server would hear no other server again.
+                    let (wasConnected, began) = (connected, Locked(false))
                     do {
-                        try await connection.listen(on: PostgresSiteStore.channel) { notifications in
-                            let waiters = state.withLock { state in
-                                state.isListening = true
-                                defer { state.waiters = [] }
-                                return state.waiters
-                            }
-                            for waiter in waiters { waiter.resume() }
-                            // Changes made while no connection listened are unknown: fetch
-                            // again, in waves, so that the pages of the server do not all
-                            // fetch in the same instant the server is back.
-                            if connected {
-                                Task { await store?.publishEverythingInWaves() }
-                            }
-                            connected = true
-                            delay = .milliseconds(50)
-                            for try await notification in notifications {
-                                store?.publish(notification: notification.payload)
+                        try await PostgresSiteStore.givingUpIfClosed(connection) { [weak store] in
+                            try await connection.listen(on: PostgresSiteStore.channel) { notifications in
+                                let waiters = state.withLock { state in
+                                    state.isListening = true
+                                    defer { state.waiters = [] }
+                                    return state.waiters
+                                }
+                                for waiter in waiters { waiter.resume() }
+                                // Changes made while no connection listened are unknown: fetch
+                                // again, in waves, so that the pages of the server do not all
+                                // fetch in the same instant the server is back.
+                                if wasConnected {
+                                    Task { await store?.publishEverythingInWaves() }
+                                }
+                                began.withLock { $0 = true }
+                                for try await notification in notifications {
+                                    store?.publish(notification: notification.payload)
+                                }
                             }
                         }
                     } catch {
+                        if began.withLock({ $0 }) { (connected, delay) = (true, .milliseconds(50)) }
                         try? await connection.close()
                         throw error
                     }
+                    if began.withLock({ $0 }) { (connected, delay) = (true, .milliseconds(50)) }
                     try? await connection.close()
                 } catch {
                     let waiters = state.withLock { state in

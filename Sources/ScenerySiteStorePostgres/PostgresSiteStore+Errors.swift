@@ -73,7 +73,7 @@ extension PostgresSiteStore {
             group.addTask {
                 try await client.withConnection { connection in
                     leased.withLock { $0 = true }
-                    let value = try await body(connection, logger)
+                    let value = try await Self.givingUpIfClosed(connection) { try await body(connection, logger) }
                     lastAnswer.withLock { $0 = .now }
                     return value
                 }
@@ -106,6 +106,45 @@ extension PostgresSiteStore {
 }
 
 extension PostgresSiteStore {
+    /// Runs `work` on `connection`, giving up on it when the connection has closed and `work`
+    /// still has not returned a moment later: the driver may never answer a query sent as its
+    /// connection closed (after the server restarted, a `BEGIN` on a connection the pool had
+    /// just lent, or the `ROLLBACK` after a lost query, waited forever, and with it the
+    /// action of a page). The call fails as a lost connection (so the pool is renewed); the
+    /// abandoned query stays suspended, holding nothing but its closed connection.
+    static func givingUpIfClosed<T: Sendable>(_ connection: PostgresConnection, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let waiting = Locked<CheckedContinuation<T, any Error>?>(nil)
+        let tasks = Locked<(worker: Task<Void, Never>?, watcher: Task<Void, Never>?)>((nil, nil))
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiting.withLock { $0 = continuation }
+                let worker = Task {
+                    let result: Result<T, any Error>
+                    do { result = .success(try await work()) } catch { result = .failure(error) }
+                    waiting.withLock { $0.take() }?.resume(with: result)
+                    tasks.withLock { $0.watcher }?.cancel()
+                }
+                let watcher = Task {
+                    var closedFor = 0
+                    while !Task.isCancelled, waiting.withLock({ $0 != nil }) {
+                        try? await Task.sleep(for: closedWorkCheck)
+                        closedFor = connection.isClosed ? closedFor + 1 : 0
+                        if closedFor >= 2, let continuation = waiting.withLock({ $0.take() }) {
+                            continuation.resume(throwing: PostgresConnectionClosed())
+                            tasks.withLock { $0.worker }?.cancel()
+                        }
+                    }
+                }
+                tasks.withLock { $0 = (worker, watcher) }
+            }
+        } onCancel: {
+            tasks.withLock { $0.worker }?.cancel()
+        }
+    }
+
+    /// How often a call on a connection checks whether the connection has closed under it.
+    static let closedWorkCheck: Duration = .milliseconds(500)
+
     /// Rolls back the connection's transaction; when even that fails (the task was cancelled,
     /// the connection broke), closes the connection, so the pool never lends out one that is
     /// still inside a transaction.
@@ -116,6 +155,11 @@ extension PostgresSiteStore {
             try? await connection.close()
         }
     }
+}
+
+/// A query's connection closed and the driver did not answer it.
+struct PostgresConnectionClosed: Error, CustomStringConvertible {
+    var description: String { "the connection closed under a query that got no answer" }
 }
 
 /// No connection of the pool could be had in time: the server does not answer.

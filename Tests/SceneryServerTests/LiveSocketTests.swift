@@ -454,7 +454,13 @@ enum Step: Sendable {
                     .send(#"{"type":"answer","question":1,"accept":false}"#),
                 ]
             ).received
-            #expect(received.of("refused").map { $0["message"] } == ["Too many actions are waiting; wait for them to finish, then try again."])
+            // The 65th like is refused at once; the liked blog scrolled out of the window, so the
+            // likes that run after the answer may be refused too, once the conversation lasts
+            // long enough to hear them (under load).
+            let refusals = received.of("refused").compactMap { $0["message"]?.stringValue }
+            let tooMany = "Too many actions are waiting; wait for them to finish, then try again."
+            #expect(refusals.first == tooMany && refusals.filter { $0 == tooMany }.count == 1, "\(refusals)")
+            #expect(refusals.allSatisfy { [tooMany, "That control is no longer on this page."].contains($0) }, "\(refusals)")
             let patch = try #require(received.of("patch").first)
             #expect(patch.compactJSON.contains(#""op":"window""#), "the first patch is the scroll's, not a like's: \(patch.compactJSON)")
         }

@@ -58,6 +58,30 @@ import Testing
         await other.close()
     }
 
+    /// A query the driver never answers on a connection that closed (as after the server
+    /// restarted) fails the call as a lost connection instead of holding it, and the page's
+    /// action with it, forever; the store goes on with a new pool.
+    @Test func aCallWhoseConnectionClosesUnderAnUnansweredQueryFailsAndTheStoreGoesOn() async throws {
+        let (server, other) = try await twoServers()
+        await other.close()
+        do {
+            try await server.reading("wait for an answer that never comes") { connection, _ in
+                try await connection.close()
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // the driver's lost answer
+            }
+            Issue.record("a call whose connection closed must fail")
+        } catch {
+            #expect(error.kind == .connectionLost)
+            #expect(error.message.contains("the connection closed under a query that got no answer"), "\(error.message)")
+        }
+        let done = try await server.reading("read a task") { connection, logger in
+            for try await done in try await connection.query("SELECT done FROM tasks WHERE id = 1", logger: logger).decode(Bool.self) { return done }
+            return true
+        }
+        #expect(done == false, "the next call reads on a new connection")
+        await server.close()
+    }
+
     /// Experiments' records from every server on the database, each unit counted once per arm.
     @Test func experimentsRecordsFromTwoServersAreTalliedOncePerUnit() async throws {
         let (server, other) = try await twoServers()

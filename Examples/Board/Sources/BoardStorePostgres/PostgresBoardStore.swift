@@ -18,6 +18,9 @@ public final class PostgresBoardStore: BoardDatabase {
     /// The site store the tables live on.
     public let site: PostgresSiteStore
     private let feed: PostgresChangeFeed<BoardChange>
+    /// A board's tasks read once for all the pages asking at once (after a tick, every page
+    /// of the board on this server).
+    private let boardReads = SharedReads<String, [BoardTask]>()
 
     /// The app's tables, and the demo data a new database gets when `seeding`.
     public static func schema(seeding: Bool) -> PostgresSiteSchema {
@@ -53,6 +56,10 @@ public final class PostgresBoardStore: BoardDatabase {
     public func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
 
     public func tasks(on owner: String) async throws -> [BoardTask] {
+        try await boardReads.value(of: owner, at: feed.changeMark ?? 0) { try await self.readTasks(on: owner) }
+    }
+
+    private func readTasks(on owner: String) async throws -> [BoardTask] {
         try await site.reading("read a board") { connection, logger in
             try await connection.query("SELECT id, title, done FROM tasks WHERE board = \(owner) ORDER BY id", logger: logger)
                 .collect().map { row in
