@@ -58,6 +58,21 @@ import Testing
         await other.close()
     }
 
+    /// The contract every store keeps (SceneryTesting's `StoreConformance`), for an app's
+    /// writes through the PostgreSQL site store.
+    @Test func anAppsWritesKeepScenerysStoreContract() async throws {
+        let (server, other) = try await twoServers()
+        await other.close()
+        let problems = await StoreConformance.problems(feed: server.feed(of: Board.self), ledger: server, entities: (.task(1), .task(2))) { change in
+            guard case .task(let task) = change else { return }
+            try await server.writing("finish a task", announcing: [change]) { connection, logger in
+                try await connection.query("UPDATE tasks SET done = true WHERE id = \(task)", logger: logger)
+            }
+        }
+        #expect(problems.isEmpty, "\(problems)")
+        await server.close()
+    }
+
     /// A query the driver never answers on a connection that closed (as after the server
     /// restarted) fails the call as a lost connection instead of holding it, and the page's
     /// action with it, forever; the store goes on with a new pool.

@@ -3,6 +3,7 @@ import PostgresNIO
 import ProfileDomain
 import Scenery
 import ScenerySiteStore
+import SceneryTesting
 import Testing
 
 @testable import ProfileStore
@@ -365,6 +366,16 @@ import Testing
             #expect(outcomes.filter { $0 }.count == 1 && outcomes.count == 2, "one server appended, the other was told it was applied already")
             #expect(try await kind.messages(on: store, round: round) == 1, "round \(round)")
         }
+    }
+
+    /// The contract every store keeps (SceneryTesting's `StoreConformance`), on both.
+    @Test(arguments: StoreKind.allCases) func theStoreKeepsScenerysStoreContract(kind: StoreKind) async throws {
+        let store = try await kind.seededStore()
+        let problems = await StoreConformance.problems(feed: store.changeFeed, ledger: store, entities: (.blog(26), .blog(27))) { change in
+            guard case .blog(let blog) = change else { return }
+            _ = try await store.setLiked(true, blog: blog, by: "3")
+        }
+        #expect(problems.isEmpty, "\(problems)")
     }
 
     @Test(arguments: StoreKind.allCases) func aKeyIsClaimedOnceAcrossStores(kind: StoreKind) async throws {

@@ -109,6 +109,17 @@ import Testing
         #expect(try other.impressionCount() == 5)
     }
 
+    /// The contract every store keeps (SceneryTesting's `StoreConformance`), for an app's
+    /// writes through the site store.
+    @Test func anAppsWritesKeepScenerysStoreContract() async throws {
+        let store = try SQLiteSiteStore(path: try temporaryPath(), schemas: [Self.board])
+        let problems = await StoreConformance.problems(feed: store.feed(of: Board.self), ledger: store, entities: (.task(1), .task(2))) { change in
+            guard case .task(let task) = change else { return }
+            try setDone(task, on: store)
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     @Test func twoAppsOnOneDatabaseNeverWakeEachOthersModules() async throws {
         let path = try temporaryPath()
         let notes = SiteSchema(app: "notes", steps: ["CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"])

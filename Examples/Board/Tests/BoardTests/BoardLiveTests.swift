@@ -79,6 +79,16 @@ import Testing
         await page.scene.leave()
     }
 
+    /// The contract every store of Scenery's keeps, checked by SceneryTesting.
+    @Test func theBoardStoreKeepsScenerysStoreContract() async throws {
+        let store = try SQLiteBoardStore(path: try Self.databasePath())
+        let problems = await StoreConformance.problems(feed: store, ledger: store, entities: (.board("1"), .board("2"))) { change in
+            guard case .board(let owner) = change else { return }
+            try await store.addTask("A task", on: owner)
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     @Test func anActionTwoProcessesRunAtOnceAddsOneTask() async throws {
         let path = try Self.databasePath()
         let stores = [try SQLiteBoardStore(path: path), try SQLiteBoardStore(path: path)]
