@@ -15,7 +15,7 @@ import SceneryLive
 ///         feed: store, ledger: store, entities: (.board("1"), .board("2"))
 ///     ) { change in
 ///         guard case .board(let owner) = change else { return }
-///         try await store.addTask("A task", on: owner)
+///         try store.addTask("A task", on: owner)
 ///     }
 ///     #expect(problems.isEmpty, "\(problems)")
 /// }
