@@ -78,16 +78,26 @@ extension PostgresSiteStore {
     /// same key wait for each other.
     ///
     /// - Throws: `DataError`: what `body` threw, as a `DataError` (`conflict` after ten
-    ///   tries), `alreadyApplied`, or `invalidData` when an entity cannot be recorded.
+    ///   tries), `alreadyApplied` (also when the connection went as the write committed,
+    ///   which the action's recorded key shows), or `invalidData` when an entity cannot be
+    ///   recorded.
     @discardableResult
     public func writing<T: Sendable, Entity: RecordedEntity>(
         _ action: String, announcing changes: [Entity], locking key: String? = nil,
         _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws(DataError) -> T {
         let payload = try Self.payload(changes, origin: origin, location: location)
-        let value = try await write(action, payload: changes.isEmpty ? nil : payload, locking: key, body)
-        (channels.withLock { $0[ObjectIdentifier(Entity.self)] } as? PostgresEntityChannel<Entity>)?.hub.publish(changes)
-        return value
+        let hub = (channels.withLock { $0[ObjectIdentifier(Entity.self)] } as? PostgresEntityChannel<Entity>)?.hub
+        do {
+            let value = try await write(action, payload: changes.isEmpty ? nil : payload, locking: key, body)
+            hub?.publish(changes)
+            return value
+        } catch where error.kind == .alreadyApplied || error.kind == .connectionLost {
+            // It may be in the database (committed as its connection went, or by an earlier
+            // run), and this server's own notification is not heard again: its pages fetch.
+            hub?.publish(changes)
+            throw error
+        }
     }
 
     /// Runs a write that announces nothing (and records the action's key first, as
@@ -133,6 +143,12 @@ extension PostgresSiteStore {
                 }
             } catch {
                 let failure = failure(error, doing: action)
+                // The connection went while the write ran: it may have committed, its answer
+                // lost. The action's key, recorded in the same transaction, says which; a write
+                // that did is reported as applied (its caller reads what is stored).
+                if failure.kind == .connectionLost, let actionKey, (try? await hasApplied(actionKey)) == true {
+                    throw DataError.alreadyApplied(actionKey)
+                }
                 guard failure.kind == .conflict, attempt < 10 else { throw failure }
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
             }

@@ -97,6 +97,28 @@ import Testing
         await server.close()
     }
 
+    /// A write whose connection goes may have committed (its answer lost), and a server does
+    /// not hear its own notification again: its own pages of what it wrote fetch anyway.
+    @Test func aWriteThatLosesItsConnectionStillTellsThisServersPagesToFetch() async throws {
+        let (server, other) = try await twoServers()
+        await other.close()
+        let (log, task) = record(server.feed(of: Board.self), following: [.task(1)])
+        defer { task.cancel() }
+        do {
+            try await ActionKey.run(as: .random()) {
+                try await server.writing("finish a task", announcing: [Board.task(1)]) { connection, logger in
+                    try await connection.query("UPDATE tasks SET done = true WHERE id = 1", logger: logger)
+                    try await connection.close()
+                }
+            }
+            Issue.record("a write whose connection closed must fail")
+        } catch let error as DataError {
+            #expect(error.kind == .connectionLost, "not committed, so not applied: \(error.message)")
+        }
+        #expect(await log.wait(timeout: .seconds(60)) { $0 == [.task(1)] })
+        await server.close()
+    }
+
     /// Experiments' records from every server on the database, each unit counted once per arm.
     @Test func experimentsRecordsFromTwoServersAreTalliedOncePerUnit() async throws {
         let (server, other) = try await twoServers()
