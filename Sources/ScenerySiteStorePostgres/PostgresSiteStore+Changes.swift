@@ -92,7 +92,7 @@ extension PostgresSiteStore {
             let value = try await write(action, payload: changes.isEmpty ? nil : payload, locking: key, body)
             hub?.publish(changes)
             return value
-        } catch where error.kind == .alreadyApplied || error.kind == .connectionLost {
+        } catch let error where error.kind == .alreadyApplied || error.kind == .connectionLost {
             // It may be in the database (committed as its connection went, or by an earlier
             // run), and this server's own notification is not heard again: its pages fetch.
             hub?.publish(changes)
