@@ -2,7 +2,7 @@ import Foundation
 import Scenery
 import Testing
 
-/// The dependency line the guides, the README and the examples show names this version.
+/// The dependency line on Scenery the guides, the README and the examples show names this version.
 @Suite struct DependencyVersionTests {
     @Test func everyDocumentedDependencyLineNamesThisVersion() throws {
         let root = DocumentationSampleTests.packageRoot
@@ -10,13 +10,13 @@ import Testing
         let documents =
             [
                 root.appending(path: "README.md"), root.appending(path: "Examples/RecycleBin/Package.swift"),
-                root.appending(path: "Examples/RecycleBin/README.md"),
+                root.appending(path: "Examples/RecycleBin/README.md"), root.appending(path: "Examples/Board/Package.swift"),
             ]
             + guides.map { DocumentationSampleTests.guides.appending(path: $0) }
         var found = 0
         for document in documents {
             guard let text = try? String(contentsOf: document, encoding: .utf8) else { continue }
-            for match in text.matches(of: /\.package\(url: [^)]*from: "([0-9.]+)"\)/) {
+            for match in text.matches(of: /\.package\(url: "[^"]*Scenery[^"]*", from: "([0-9.]+)"\)/) {
                 found += 1
                 #expect(String(match.output.1) == sceneryVersion, "\(document.lastPathComponent): \(match.output.0)")
             }
