@@ -34,12 +34,11 @@ extension SQLiteSiteStore {
                 GROUP BY experiment, arm, kind
                 """)
         }
-        var tallies: [String: ExperimentTally] = [:]
-        for row in rows {
-            guard let experiment = row[0].text, let arm = row[1].text, let kind = row[2].text else { continue }
-            tallies[experiment, default: ExperimentTally(experiment: experiment)].add(Int(row[3].integer), kind: kind, arm: arm)
-        }
-        return tallies.values.sorted { $0.experiment < $1.experiment }
+        return ExperimentTally.tallies(
+            ofCounts: rows.compactMap { row in
+                guard let experiment = row[0].text, let arm = row[1].text, let kind = row[2].text else { return nil }
+                return (experiment, arm, kind, Int(row[3].integer))
+            })
     }
 
     /// How many records the table holds.

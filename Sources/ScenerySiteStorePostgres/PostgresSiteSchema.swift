@@ -56,6 +56,21 @@ public struct PostgresSiteSchema: Sendable {
         self.prepare = prepare
     }
 
+    /// The site store's own tables besides the change channel: the action ledger and
+    /// experiments' records (made if missing, after the apps' tables, in the migration's
+    /// transaction; an app that made an `impressions` table of this shape keeps it).
+    static let siteTables = [
+        "CREATE TABLE IF NOT EXISTS applied_actions (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS applied_actions_by_time ON applied_actions (at)",
+        """
+        CREATE TABLE IF NOT EXISTS impressions (
+            id BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, time DOUBLE PRECISION NOT NULL, scene TEXT NOT NULL, variant TEXT NOT NULL,
+            unit TEXT, module TEXT, node TEXT, experiment TEXT, arm TEXT
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS impressions_by_experiment ON impressions (experiment, arm, kind, unit)",
+    ]
+
     /// The advisory lock key that serialises migrations ("scenery" in ASCII).
     static let migrationLock: Int64 = 0x7363_656E_6572_79
 
@@ -67,7 +82,7 @@ public struct PostgresSiteSchema: Sendable {
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             try await connection.query("CREATE TABLE IF NOT EXISTS site_schema (app TEXT PRIMARY KEY, version INTEGER NOT NULL)", logger: logger)
             for schema in schemas { try await schema.prepare(connection, location, logger) }
-            for statement in PostgresSiteStore.siteTables { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            for statement in siteTables { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             try await connection.query("COMMIT", logger: logger)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)

@@ -33,25 +33,6 @@ extension PostgresSiteStore {
                 """, logger: logger
             ).collect().map { try $0.decode((String, String, String, Int64).self) }
         }
-        var tallies: [String: ExperimentTally] = [:]
-        for (experiment, arm, kind, units) in rows {
-            tallies[experiment, default: ExperimentTally(experiment: experiment)].add(Int(units), kind: kind, arm: arm)
-        }
-        return tallies.values.sorted { $0.experiment < $1.experiment }
+        return ExperimentTally.tallies(ofCounts: rows.map { ($0.0, $0.1, $0.2, Int($0.3)) })
     }
-
-    /// The site store's own tables besides the change channel: the action ledger and
-    /// experiments' records (made if missing, after the apps' tables, in the migration's
-    /// transaction; an app that made an `impressions` table of this shape keeps it).
-    static let siteTables = [
-        "CREATE TABLE IF NOT EXISTS applied_actions (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)",
-        "CREATE INDEX IF NOT EXISTS applied_actions_by_time ON applied_actions (at)",
-        """
-        CREATE TABLE IF NOT EXISTS impressions (
-            id BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, time DOUBLE PRECISION NOT NULL, scene TEXT NOT NULL, variant TEXT NOT NULL,
-            unit TEXT, module TEXT, node TEXT, experiment TEXT, arm TEXT
-        )
-        """,
-        "CREATE INDEX IF NOT EXISTS impressions_by_experiment ON impressions (experiment, arm, kind, unit)",
-    ]
 }

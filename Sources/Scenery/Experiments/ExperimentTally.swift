@@ -42,6 +42,18 @@ public struct ExperimentTally: Sendable, Hashable {
         return tallies.values.sorted { $0.experiment < $1.experiment }
     }
 
+    /// Tallies a store's counts of distinct units by experiment, arm and kind (`"assignment"`
+    /// or `"exposure"`), as a query grouped by those three answers them.
+    public static func tallies(
+        ofCounts counts: some Sequence<(experiment: String, arm: String, kind: String, units: Int)>
+    ) -> [ExperimentTally] {
+        var tallies: [String: ExperimentTally] = [:]
+        for count in counts {
+            tallies[count.experiment, default: ExperimentTally(experiment: count.experiment)].add(count.units, kind: count.kind, arm: count.arm)
+        }
+        return tallies.values.sorted { $0.experiment < $1.experiment }
+    }
+
     /// One unit's record of one kind in one arm, counted once.
     private struct UnitKey: Hashable {
         var experiment: String
