@@ -340,7 +340,12 @@ async def soak(cluster, arguments):
         if failed_write.sub("", html) not in fresh.decode():
             if os.environ.get("SOAK_DUMP"):
                 pathlib.Path(os.environ["SOAK_DUMP"]).write_text(html + "\n=====\n" + fresh.decode(), encoding="utf-8")
-            failures.append(f"a page of viewer {page.viewer or 'signed out'} differs from a fresh render of its scene")
+            counts = re.compile(r'id="blogs/blog\.(\d+)\.likes" class="caption">Likes: (\d+)<')
+            shown, stored = dict(counts.findall(html)), dict(counts.findall(fresh.decode()))
+            stale = ", ".join(f"blog {blog} shows {shown[blog]} likes, {stored.get(blog, 'none')} stored"
+                              for blog in sorted(shown, key=int) if shown[blog] != stored.get(blog))
+            failures.append(f"a page of viewer {page.viewer or 'signed out'} differs from a fresh render of its scene"
+                            + (f" ({stale})" if stale else ""))
     stop.set()
     for page in [*(page for page, _ in actors), *watchers]:
         await page.socket.close()

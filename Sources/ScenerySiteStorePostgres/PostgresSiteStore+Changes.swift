@@ -73,7 +73,8 @@ extension PostgresSiteStore {
     /// refusing the write with `alreadyApplied` when it was recorded already), retrying it on
     /// a serialization failure or deadlock (up to ten times, after a short random pause),
     /// then publishes the changes to this process's subscribers, in this task (so a module
-    /// writing through `LiveChanges.writing(_:)` is not told of its own write). `locking`
+    /// writing through `LiveChanges.writing(_:)` is not told of its own write, unless the
+    /// write's outcome is unsure: `connectionLost` or `alreadyApplied`). `locking`
     /// names rows the write reads before it decides (a friendship's pair): writes with the
     /// same key wait for each other.
     ///
@@ -94,8 +95,10 @@ extension PostgresSiteStore {
             return value
         } catch let error where error.kind == .alreadyApplied || error.kind == .connectionLost {
             // It may be in the database (committed as its connection went, or by an earlier
-            // run), and this server's own notification is not heard again: its pages fetch.
-            hub?.publish(changes)
+            // run), and this server's own notification is not heard again: its pages fetch,
+            // the writer's too, since what it was told (failed, or applied before) need not
+            // be what is stored.
+            ChangeWriter.$current.withValue(nil) { hub?.publish(changes) }
             throw error
         }
     }

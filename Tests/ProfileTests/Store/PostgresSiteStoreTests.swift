@@ -119,6 +119,30 @@ import Testing
         await server.close()
     }
 
+    /// The writer was told its write failed, yet it may have committed: its own page fetches
+    /// what is stored too (a page showing the old like count for good was the soak's finding).
+    @Test func aWriteThatLosesItsConnectionIsFetchedAgainByItsOwnWriter() async throws {
+        let (server, other) = try await twoServers()
+        await other.close()
+        let writer = ChangeWriter()
+        let log = AwaitableLog<Board>()
+        let stream = server.feed(of: Board.self).changes(to: [.task(1)], ignoringWritesOf: writer)
+        let task = Task { for await change in stream { log.append(change) } }
+        defer { task.cancel() }
+        await #expect(throws: DataError.self) {
+            try await ChangeWriter.$current.withValue(writer) {
+                try await ActionKey.run(as: .random()) {
+                    try await server.writing("finish a task", announcing: [Board.task(1)]) { connection, logger in
+                        try await connection.query("UPDATE tasks SET done = true WHERE id = 1", logger: logger)
+                        try await connection.close()
+                    }
+                }
+            }
+        }
+        #expect(await log.wait(timeout: .seconds(60)) { $0 == [.task(1)] })
+        await server.close()
+    }
+
     /// Experiments' records from every server on the database, each unit counted once per arm.
     @Test func experimentsRecordsFromTwoServersAreTalliedOncePerUnit() async throws {
         let (server, other) = try await twoServers()
