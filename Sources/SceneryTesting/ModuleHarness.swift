@@ -31,6 +31,9 @@ public final class ModuleHarness<M: Module>: Sendable {
     private let actionOwners: [String: (parameter: String, owner: String?)]
     private let viewer: String?
     private let lastTree: Mutex<ViewNode?> = Mutex(nil)
+    /// What the test typed, by field id, with the field's value when it was typed (see
+    /// ``type(_:into:)``).
+    let typed: Mutex<[NodeID: TypedText]> = Mutex([:])
 
     /// Makes the module from parameters, with the defaults of its descriptor filled in.
     ///

@@ -106,6 +106,16 @@ public struct TextRenderer: Sendable {
                 }
                 return paint(wrapped, .error)
             }
+        case .textField(let field):
+            // "Title: [what it holds]", the error under it.
+            let shown = field.value.isEmpty ? (field.placeholder.map { "(\($0))" } ?? "") : field.value
+            var result = TerminalText.wrap("\(clean(field.label)): [\(clean(shown))]", width: width)
+            if let error = field.error { result += paint(TerminalText.wrap("⚠ \(clean(error))", width: width), .error) }
+            return result
+        case .form(let form):
+            var result = form.children.flatMap { lines(for: $0, width: width) }
+            if let error = form.error { result += paint(TerminalText.wrap("⚠ \(clean(error))", width: width), .error) }
+            return result + paint(TerminalText.wrap(Self.control(clean(form.submit.title)), width: width), .control)
         case .module(let frame):
             let label = "┌─ \(clean(frame.module.rawValue)) · \(clean(frame.type)) "
             let header = label + String(repeating: "─", count: max(1, width - TerminalText.displayWidth(of: label)))

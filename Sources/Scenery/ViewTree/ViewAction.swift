@@ -1,4 +1,5 @@
-/// Something a person can activate in a view tree: a button, a tab, a retry control.
+/// Something a person can activate in a view tree: a button, a tab, a retry control, a
+/// form's submit control (its id is the form's).
 ///
 /// Hosts that cannot tap (a terminal, a test script) list a tree's actions and send the
 /// chosen one's event:
@@ -38,6 +39,8 @@ extension ViewNode {
         case .placeholder(let placeholder):
             guard let retry = placeholder.retry else { return [] }
             return [ViewAction(id: id, title: "Retry", event: Event(retry, from: id))]
+        case .form(let form):
+            return [ViewAction(id: id, title: form.submit.title, event: form.submissionAsShown(from: id))]
         case .tabs(let tabs):
             return tabs.tabs.map { tab in
                 let id = NodeID.tabControl(tab.id, of: self.id)

@@ -26,6 +26,27 @@ extension ViewNode {
         ViewNode(id: id, kind: .list(layout: layout, sections: sections))
     }
 
+    /// A field a person types text into.
+    ///
+    /// ```swift
+    /// .textField("title", TextField(name: "title", label: "Title", rules: [.required()]))
+    /// ```
+    public static func textField(_ id: NodeID, _ field: TextField) -> ViewNode {
+        ViewNode(id: id, kind: .textField(field))
+    }
+
+    /// A form: `children` (its fields, and any other nodes) and the control that submits
+    /// them.
+    ///
+    /// ```swift
+    /// .form("compose", submit: .init(title: "Save draft", sends: "draft.save"), [
+    ///     .textField("title", TextField(name: "title", label: "Title")),
+    /// ])
+    /// ```
+    public static func form(_ id: NodeID, submit: Form.Submit, error: String? = nil, _ children: [ViewNode]) -> ViewNode {
+        ViewNode(id: id, kind: .form(Form(children: children, submit: submit, error: error)))
+    }
+
     /// A loading placeholder.
     public static func loading(_ id: NodeID, _ message: String = "Loading…") -> ViewNode {
         ViewNode(id: id, kind: .placeholder(Placeholder(kind: .loading, message: message)))

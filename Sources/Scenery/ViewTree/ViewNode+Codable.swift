@@ -7,10 +7,11 @@ extension ViewNode: Codable {
         case id, type, text, role, url, symbol, alt, title, event, style, axis, children
         case layout, columns, minCellWidth, sections, header, footer, rows, tabs, selection, content, panels
         case kind, message, retry, module, moduleType, status, action
+        case field, form
     }
 
     private enum NodeType: String, Codable {
-        case text, image, button, stack, list, tabs, placeholder, module
+        case text, image, button, stack, list, tabs, placeholder, module, textField, form
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,6 +69,11 @@ extension ViewNode: Codable {
                     type: try container.decode(String.self, forKey: .moduleType),
                     status: try container.decode(ModuleStatus.self, forKey: .status),
                     content: try container.decode(ViewNode.self, forKey: .content)))
+        case .textField:
+            kind = .textField(try container.decode(TextField.self, forKey: .field))
+        case .form:
+            let form = try container.decode(FormFields.self, forKey: .form)
+            kind = .form(Form(children: try container.decode([ViewNode].self, forKey: .children), submit: form.submit, error: form.error))
         }
     }
 
@@ -126,6 +132,19 @@ extension ViewNode: Codable {
             try container.encode(frame.type, forKey: .moduleType)
             try container.encode(frame.status, forKey: .status)
             try container.encode(frame.content, forKey: .content)
+        case .textField(let field):
+            try container.encode(NodeType.textField, forKey: .type)
+            try container.encode(field, forKey: .field)
+        case .form(let form):
+            try container.encode(NodeType.form, forKey: .type)
+            try container.encode(FormFields(submit: form.submit, error: form.error), forKey: .form)
+            try container.encode(form.children, forKey: .children)
         }
+    }
+
+    /// A form's own fields in JSON: `{"submit": {"title", "event"}, "error"}`.
+    private struct FormFields: Codable {
+        var submit: Form.Submit
+        var error: String?
     }
 }

@@ -6,9 +6,9 @@ extension ViewNode {
         var stack: [(ViewNode, [Int])] = [(self, [])]
         while let (node, path) = stack.popLast() {
             switch node.kind {
-            case .text, .image, .button, .placeholder: continue
-            case .stack(_, let children):
-                for (position, child) in children.enumerated() {
+            case .text, .image, .button, .placeholder, .textField: continue
+            case .stack, .form:
+                for (position, child) in node.children.enumerated() {
                     index[child.id] = path + [position]
                     stack.append((child, path + [position]))
                 }
@@ -34,7 +34,8 @@ extension ViewNode {
     func node(at path: ArraySlice<Int>) -> ViewNode? {
         guard let first = path.first else { return self }
         switch kind {
-        case .stack(_, let children):
+        case .stack, .form:
+            let children = self.children
             return children.indices.contains(first) ? children[first].node(at: path.dropFirst()) : nil
         case .list(_, let sections):
             guard path.count >= 2, sections.indices.contains(first) else { return nil }
@@ -66,6 +67,10 @@ extension ViewNode {
             taken = Self.vacated
             if children.indices.contains(first) { done = children[first].replace(at: path.dropFirst(), with: node) }
             kind = .stack(axis: axis, children: children)
+        } else if case .form(var form) = taken {
+            taken = Self.vacated
+            if form.children.indices.contains(first) { done = form.children[first].replace(at: path.dropFirst(), with: node) }
+            kind = .form(form)
         } else if case .list(let layout, var sections) = taken {
             taken = Self.vacated
             let row = path.count >= 2 ? path[path.startIndex + 1] : -1

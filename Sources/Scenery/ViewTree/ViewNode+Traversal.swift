@@ -2,8 +2,9 @@ extension ViewNode {
     /// The node's direct children, in order (section rows included).
     public var children: [ViewNode] {
         switch kind {
-        case .text, .image, .button, .placeholder: []
+        case .text, .image, .button, .placeholder, .textField: []
         case .stack(_, let children): children
+        case .form(let form): form.children
         case .list(_, let sections): sections.flatMap(\.rows)
         case .tabs(let tabs): [tabs.content]
         case .module(let frame): [frame.content]
@@ -14,8 +15,8 @@ extension ViewNode {
     /// when it holds none right now.
     var isContainer: Bool {
         switch kind {
-        case .text, .image, .button, .placeholder: false
-        case .stack, .list, .tabs, .module: true
+        case .text, .image, .button, .placeholder, .textField: false
+        case .stack, .list, .tabs, .module, .form: true
         }
     }
 
@@ -59,6 +60,12 @@ extension ViewNode {
                 }
             case .tabs(let tabs): texts.append(contentsOf: tabs.tabs.map(\.title))
             case .placeholder(let placeholder): texts.append(placeholder.message)
+            case .textField(let field):
+                texts.append(field.label)
+                if let error = field.error { texts.append(error) }
+            case .form(let form):
+                texts.append(form.submit.title)
+                if let error = form.error { texts.append(error) }
             case .stack, .module: break
             }
         }
@@ -73,10 +80,13 @@ extension ViewNode {
         var copy = self
         copy.id = id.qualified(by: module)
         switch kind {
-        case .text, .image, .button: break
+        case .text, .image, .button, .textField: break
         case .placeholder: break
         case .stack(let axis, let children):
             copy.kind = .stack(axis: axis, children: children.map { $0.qualified(by: module) })
+        case .form(var form):
+            form.children = form.children.map { $0.qualified(by: module) }
+            copy.kind = .form(form)
         case .list(let layout, let sections):
             copy.kind = .list(
                 layout: layout,
@@ -107,13 +117,16 @@ extension ViewNode {
         switch kind {
         case .list(_, let sections): node.kind = .list(layout: layout, sections: sections)
         case .stack(let axis, let children): node.kind = .stack(axis: axis, children: children.map { $0.laidOut(layout) })
+        case .form(var form):
+            form.children = form.children.map { $0.laidOut(layout) }
+            node.kind = .form(form)
         case .tabs(var tabs):
             tabs.content = tabs.content.laidOut(layout)
             node.kind = .tabs(tabs)
         case .module(var frame):
             frame.content = frame.content.laidOut(layout)
             node.kind = .module(frame)
-        case .text, .image, .button, .placeholder: break
+        case .text, .image, .button, .placeholder, .textField: break
         }
         return node
     }

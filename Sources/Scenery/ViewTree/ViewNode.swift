@@ -49,6 +49,10 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
         case placeholder(Placeholder)
         /// The subtree of one module in a scene, named by the module's id and type.
         case module(ModuleFrame)
+        /// A field a person types text into (see ``TextField``).
+        case textField(TextField)
+        /// Fields and other nodes with the control that submits them (see ``Form``).
+        case form(Form)
     }
 
     /// The typographic role of text.

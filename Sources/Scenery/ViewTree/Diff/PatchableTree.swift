@@ -147,6 +147,8 @@ public final class PatchableTree {
         case .button(let title, let event, let style): kind = .button(title: title, event: event, style: style)
         case .placeholder(let placeholder): kind = .placeholder(placeholder)
         case .stack(let axis): kind = .stack(axis: axis, children: nodes())
+        case .textField(let field): kind = .textField(field)
+        case .form(let submit, let error): kind = .form(Form(children: nodes(), submit: submit, error: error))
         case .list(let layout):
             kind = .list(layout: layout, sections: children.compactMap { if case .section(let section) = $0 { section } else { nil } })
         case .tabs(let tabs, let selection): kind = .tabs(ViewNode.TabSwitch(tabs: tabs, selection: selection, content: content()))
@@ -203,6 +205,10 @@ extension PatchableTree {
             case .button(let title, let event, _): return ViewAction(id: id, title: title, event: Event(event, from: id))
             case .placeholder(let placeholder):
                 return placeholder.retry.map { ViewAction(id: id, title: "Retry", event: Event($0, from: id)) }
+            case .form(let submit, _):
+                // The fields sit below: the form's subtree is rebuilt (it costs the form).
+                guard case .node(let node) = Self.value(of: element), case .form(let form) = node.kind else { return nil }
+                return ViewAction(id: id, title: submit.title, event: form.submissionAsShown(from: id))
             default: return nil
             }
         }

@@ -108,6 +108,8 @@ private struct ShallowNode: Codable {
         case .button(let title, let event, let style): kind = .button(title: title, event: event, style: style)
         case .placeholder(let placeholder): kind = .placeholder(placeholder)
         case .stack(let axis): kind = .stack(axis: axis, children: [])
+        case .textField(let field): kind = .textField(field)
+        case .form(let submit, let error): kind = .form(Form(children: [], submit: submit, error: error))
         case .list(let layout): kind = .list(layout: layout, sections: [])
         case .tabs(let tabs, let selection): kind = .tabs(ViewNode.TabSwitch(tabs: tabs, selection: selection, content: empty))
         case .module(let module, let type, let status): kind = .module(ViewNode.ModuleFrame(module: module, type: type, status: status, content: empty))
@@ -122,7 +124,7 @@ private struct ShallowNode: Codable {
         if case .object(var fields) = object {
             fields["id"] = fields["id"] ?? ""
             switch fields["type"]?.stringValue {
-            case "stack": fields["children"] = fields["children"] ?? []
+            case "stack", "form": fields["children"] = fields["children"] ?? []
             case "list": fields["sections"] = fields["sections"] ?? []
             case "tabs", "module": fields["content"] = fields["content"] ?? ["id": "", "type": "stack", "children": []]
             default: break

@@ -54,6 +54,8 @@ public struct ElementProperties: Sendable, Hashable {
         case list(layout: ViewNode.ListLayout)
         case tabs(tabs: [ViewNode.TabSwitch.Tab], selection: String)
         case module(ModuleID, type: String, status: ModuleStatus)
+        case textField(TextField)
+        case form(submit: Form.Submit, error: String?)
         case section(header: String?, footer: String?, firstRowIndex: Int?, totalRowCount: Int?)
     }
 
@@ -70,7 +72,7 @@ public struct ElementProperties: Sendable, Hashable {
     func hasSameShape(as other: ElementProperties) -> Bool {
         switch (kind, other.kind) {
         case (.text, .text), (.image, .image), (.button, .button), (.placeholder, .placeholder), (.stack, .stack),
-            (.list, .list), (.tabs, .tabs), (.module, .module), (.section, .section):
+            (.list, .list), (.tabs, .tabs), (.module, .module), (.section, .section), (.textField, .textField), (.form, .form):
             true
         default:
             false
@@ -96,6 +98,8 @@ extension ViewElement {
             case .list(let layout, _): kind = .list(layout: layout)
             case .tabs(let tabs): kind = .tabs(tabs: tabs.tabs, selection: tabs.selection)
             case .module(let frame): kind = .module(frame.module, type: frame.type, status: frame.status)
+            case .textField(let field): kind = .textField(field)
+            case .form(let form): kind = .form(submit: form.submit, error: form.error)
             }
             return ElementProperties(kind: kind, action: node.action)
         }
@@ -108,8 +112,9 @@ extension ViewElement {
         case .section(let section): return section.rows.map(ViewElement.node)
         case .node(let node):
             switch node.kind {
-            case .text, .image, .button, .placeholder: return []
+            case .text, .image, .button, .placeholder, .textField: return []
             case .stack(_, let children): return children.map(ViewElement.node)
+            case .form(let form): return form.children.map(ViewElement.node)
             case .list(_, let sections): return sections.map(ViewElement.section)
             case .tabs(let tabs): return [.node(tabs.content)]
             case .module(let frame): return [.node(frame.content)]
