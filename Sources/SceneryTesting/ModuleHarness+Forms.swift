@@ -1,13 +1,5 @@
 import Scenery
 
-/// Text a test typed into a field, and the field's value when it did: a module that
-/// renders the field with another value since (it cleared the form after a save) replaces
-/// what was typed, as a browser page does.
-struct TypedText: Sendable {
-    var text: String
-    var valueWhenTyped: String
-}
-
 extension ModuleHarness {
     /// Types `text` into the field with this (module-local) id, replacing what it held, as a
     /// person does: the module hears nothing until the form is submitted (or, for a field
@@ -19,13 +11,12 @@ extension ModuleHarness {
     /// ```
     /// - Throws: ``ExpectationFailure`` if the tree has no such field (it lists the fields).
     public func type(_ text: String, into field: NodeID) async throws {
-        let tree = await module.render()
-        let found = try Self.field(field, in: tree)
-        typed.withLock { $0[field] = TypedText(text: text, valueWhenTyped: found.value) }
+        _ = try Self.field(field, in: await module.render())
+        typed.withLock { $0[field] = text }
     }
 
-    /// The text a field holds for the test now: what was typed, unless the module rendered
-    /// another value since, else the field's value.
+    /// The text a field holds for the test now: what was typed since its form was last
+    /// submitted, else the value the module renders.
     public func text(in field: NodeID) async throws -> String {
         let tree = await module.render()
         let found = try Self.field(field, in: tree)
@@ -47,7 +38,9 @@ extension ModuleHarness {
     /// Submits the form with this id with what was typed (each field's own value where
     /// nothing was), as a host does: the fields' rules are checked first, then the form's
     /// event goes to the module with the text under each field's name (see
-    /// ``send(_:letThrough:confirming:_:)``).
+    /// ``send(_:letThrough:confirming:_:)``). Then, as in a browser, what was typed is let go:
+    /// each field shows the value the module renders (the text back with an error, or an
+    /// empty field after a save).
     ///
     /// - Throws: ``ExpectationFailure`` if there is no such form, or when a host would not
     ///   send it (the message lists ``problems(submitting:)``: check those with that method).
@@ -62,7 +55,14 @@ extension ModuleHarness {
         } catch {
             throw ExpectationFailure("a host would not send form '\(form)': \(error). Check them with problems(submitting:).")
         }
+        let fields = Set(try await fieldIDs(in: form))
+        typed.withLock { typed in typed = typed.filter { !fields.contains($0.key) } }
         return try await send(event, letThrough: letThrough, confirming: confirming, assert)
+    }
+
+    private func fieldIDs(in form: NodeID) async throws -> [NodeID] {
+        let node = await module.render().node(withID: form)
+        return node?.allNodes.compactMap { node in if case .textField = node.kind { node.id } else { nil } } ?? []
     }
 
     /// Sends the change event of the field with this id with what was typed into it, as a
@@ -97,9 +97,8 @@ extension ModuleHarness {
         return (form, values)
     }
 
-    private static func text(of field: TextField, id: NodeID, typed: [NodeID: TypedText]) -> String {
-        guard let typed = typed[id], typed.valueWhenTyped == field.value else { return field.value }
-        return typed.text
+    private static func text(of field: TextField, id: NodeID, typed: [NodeID: String]) -> String {
+        typed[id] ?? field.value
     }
 
     private static func field(_ id: NodeID, in tree: ViewNode) throws(ExpectationFailure) -> TextField {

@@ -31,9 +31,9 @@ public final class ModuleHarness<M: Module>: Sendable {
     private let actionOwners: [String: (parameter: String, owner: String?)]
     private let viewer: String?
     private let lastTree: Mutex<ViewNode?> = Mutex(nil)
-    /// What the test typed, by field id, with the field's value when it was typed (see
+    /// What the test typed, by field id, since the field's form was last submitted (see
     /// ``type(_:into:)``).
-    let typed: Mutex<[NodeID: TypedText]> = Mutex([:])
+    let typed: Mutex<[NodeID: String]> = Mutex([:])
 
     /// Makes the module from parameters, with the defaults of its descriptor filled in.
     ///

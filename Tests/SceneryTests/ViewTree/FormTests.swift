@@ -177,7 +177,8 @@ import Testing
         let html = HTMLRenderer().fragment(
             .form("f", submit: .init(title: "Save", sends: "draft.save"), [.textField("title", Self.titleField), .textField("body", body)]))
         #expect(html.contains(#"<label for="title--input">Title</label>"#))
-        #expect(html.contains(#"<input type="text" id="title--input" name="title" placeholder="What is it about?" maxlength="20" required minlength="3" value="">"#))
+        let input = #"<input type="text" id="title--input" name="title" placeholder="What is it about?" maxlength="20" required minlength="3" value="">"#
+        #expect(html.contains(input))
         #expect(html.contains(#"<textarea rows="6" id="body--input" name="body" required aria-invalid="true" aria-describedby="body--error">&lt;script&gt;"#))
         #expect(html.contains(#"<p id="body--error" class="field-error">Too short.</p>"#))
         #expect(html.contains(#"<form id="f" class="form" data-node="f" data-event="draft.save""#))

@@ -26,6 +26,10 @@ public protocol BoardService: ChangeFeed where Entity == BoardChange {
 
     /// Removes a task: `viewer` must be the board's owner (`DataError.notPermitted` otherwise).
     func remove(task: Int64, from owner: String, by viewer: String) async throws
+
+    /// Adds a task titled `title` to `owner`'s board and returns it: `viewer` must be the
+    /// board's owner (`DataError.notPermitted` otherwise).
+    func add(task title: String, to owner: String, by viewer: String) async throws -> BoardTask
 }
 
 extension ServiceName {

@@ -3,7 +3,7 @@ import Scenery
 import SceneryLive
 
 /// A member's board of tasks, live: every signed-in viewer ticks tasks off; only the board's
-/// owner removes one.
+/// owner adds one (typing its title into the board's form) or removes one.
 ///
 /// The descriptor declares `task.remove` owner-only, so the router refuses it to anyone but
 /// `owner` before ``perform(_:)`` runs (and the store checks again). A tick shows at once,
@@ -25,8 +25,32 @@ public actor TaskListModule: Module {
         public var title: String
     }
 
+    /// What `task.add` carries: the title typed into the board's form.
+    public struct NewTask: Codable, Sendable, Hashable {
+        public var title: String
+
+        public init(title: String) { self.title = title }
+    }
+
     public static let toggle = EventKind("task.toggle", payload: Toggle.self)
     public static let remove = EventKind("task.remove", payload: Removal.self)
+    public static let add = EventKind("task.add", payload: NewTask.self)
+
+    /// The form the owner adds a task with: the browser checks its rule as people type, and
+    /// ``perform(_:)`` checks it again (a host is never trusted).
+    static func newTaskForm(_ draft: Draft = Draft()) -> ViewNode {
+        let title = TextField(
+            name: "title", label: "New task", value: draft.text, placeholder: "What needs doing?", maximumLength: 120,
+            rules: [.required("Name the task first.")], error: draft.fieldError)
+        return .form("new", submit: .init(title: "Add task", sends: add.name), error: draft.formError, [.textField("new.title", title)])
+    }
+
+    /// What the form shows after a submit: the text back with what was wrong, or nothing.
+    struct Draft: Sendable {
+        var text = ""
+        var fieldError: String?
+        var formError: String?
+    }
 
     public static let descriptor = ModuleDescriptor(
         type: "TaskListModule",
@@ -36,9 +60,9 @@ public actor TaskListModule: Module {
             ParameterSpec("order", .string, default: "newest", summary: "newest or oldest first."),
             ParameterSpec("header", .string, default: "Tasks", summary: "The list's header."),
         ],
-        sends: [toggle, remove],
-        performs: [toggle, remove],
-        ownerOnlyActions: [remove.name: "owner"])
+        sends: [toggle, remove, add],
+        performs: [toggle, remove, add],
+        ownerOnlyActions: [remove.name: "owner", add.name: "owner"])
 
     private let owner: String
     private let newestFirst: Bool
@@ -49,6 +73,7 @@ public actor TaskListModule: Module {
     private var writes = WritesInFlight<String>()
     private var notice = ModuleNotice()
     private var state: LoadState<[BoardTask]> = .idle
+    private var draft = Draft()
 
     public init(parameters: ModuleParameters, context: ModuleContext, board: some BoardService) throws {
         owner = try parameters.string("owner")
@@ -95,6 +120,9 @@ public actor TaskListModule: Module {
     }
 
     public func perform(_ event: Event) async throws {
+        if let new = try? Self.add.payload(of: event), let viewer = context.viewer {
+            return await add(new.title, by: viewer)
+        }
         guard case .loaded(let tasks) = state, let viewer = context.viewer, writes.begin(owner) else { return }
         let write: @Sendable () async throws -> Void
         if let toggle = try? Self.toggle.payload(of: event), let task = tasks.first(where: { $0.id == toggle.task }) {
@@ -120,9 +148,40 @@ public actor TaskListModule: Module {
         await context.setNeedsRender()
     }
 
+    /// Adds a task from the form: its rule checked again here, then written once; the form
+    /// clears when it is saved and keeps the text (with what went wrong) when it is not.
+    private func add(_ typed: String, by viewer: String) async {
+        let title = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard case .form(let form) = Self.newTaskForm().kind else { return }
+        let problems = form.problems(in: ["title": title])
+        guard problems.isEmpty else {
+            draft = Draft(text: typed, fieldError: problems.fields["title"] ?? problems.form.first)
+            return await context.setNeedsRender()
+        }
+        guard writes.begin(owner) else {
+            draft = Draft(text: typed, formError: "Another change to the board is being saved; add the task again in a moment.")
+            return await context.setNeedsRender()
+        }
+        do {
+            let task = try await live.writing { try await board.add(task: title, to: owner, by: viewer) }
+            let tasks = state.value ?? []
+            state = .loaded(newestFirst ? [task] + tasks : tasks + [task])
+            draft = Draft()
+        } catch {
+            draft = Draft(text: typed, formError: "Couldn't add the task: \(SceneryError.messageForViewers(of: error))")
+        }
+        if writes.end(owner) != nil { await changed() }
+        await context.setNeedsRender()
+    }
+
     public func render() -> ViewNode {
         let (isOwner, signedIn) = (context.viewer == owner, context.viewer != nil)
-        return state.render(id: "board", loadingMessage: "Opening the board…", emptyMessage: "Nothing to do.") { tasks in
+        let board = renderBoard(isOwner: isOwner, signedIn: signedIn)
+        return isOwner ? .stack("owner", [board, Self.newTaskForm(draft)]) : board
+    }
+
+    private func renderBoard(isOwner: Bool, signedIn: Bool) -> ViewNode {
+        state.render(id: "board", loadingMessage: "Opening the board…", emptyMessage: "Nothing to do.") { tasks in
             let rows = tasks.map { task in
                 var cells: [ViewNode] = [.text("task.\(task.id).title", task.isDone ? "✓ \(task.title)" : task.title, role: .body)]
                 if signedIn {

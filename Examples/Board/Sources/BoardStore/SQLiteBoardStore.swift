@@ -78,6 +78,11 @@ public final class SQLiteBoardStore: BoardDatabase {
         try write(on: owner, "DELETE FROM tasks WHERE id = ? AND board = ?", [.integer(task), .text(owner)])
     }
 
+    public func add(task title: String, to owner: String, by viewer: String) async throws -> BoardTask {
+        guard viewer == owner else { throw DataError.notPermitted("Only the board's owner adds tasks.") }
+        return BoardTask(id: try addTask(title, on: owner), title: title)
+    }
+
     @discardableResult
     public func addTask(_ title: String, on owner: String) throws(DataError) -> Int64 {
         try site.withConnection { connection throws(DataError) in

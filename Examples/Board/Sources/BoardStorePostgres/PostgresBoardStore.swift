@@ -82,6 +82,11 @@ public final class PostgresBoardStore: BoardDatabase {
         }
     }
 
+    public func add(task title: String, to owner: String, by viewer: String) async throws -> BoardTask {
+        guard viewer == owner else { throw DataError.notPermitted("Only the board's owner adds tasks.") }
+        return BoardTask(id: try await addTask(title, on: owner), title: title)
+    }
+
     @discardableResult
     public func addTask(_ title: String, on owner: String) async throws(DataError) -> Int64 {
         try await site.writing("add a task", announcing: [BoardChange.board(owner)]) { connection, logger in

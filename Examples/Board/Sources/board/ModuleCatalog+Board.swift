@@ -63,4 +63,9 @@ struct FaultyBoard: BoardService {
         try await faults.apply(.board, .write)
         try await base.remove(task: task, from: owner, by: viewer)
     }
+
+    func add(task title: String, to owner: String, by viewer: String) async throws -> BoardTask {
+        try await faults.apply(.board, .write)
+        return try await base.add(task: title, to: owner, by: viewer)
+    }
 }

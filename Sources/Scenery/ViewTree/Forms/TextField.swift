@@ -16,7 +16,11 @@ public struct TextField: Sendable, Hashable {
     public var name: String
     /// What the field is for, shown beside it and read by assistive technology.
     public var label: String
-    /// The text the field starts with (what is stored, when editing).
+    /// The text the field shows until someone types, and again once their form is submitted:
+    /// what is typed stays the typist's (no patch replaces it) until they submit; from the
+    /// answer on, the field shows this value. A module that refuses a submit renders the
+    /// submitted text back here (with ``error``), so nothing typed is lost; one that saved
+    /// it renders an empty value, which clears the field.
     public var value: String
     /// A hint shown while the field is empty; never a label's substitute.
     public var placeholder: String?
