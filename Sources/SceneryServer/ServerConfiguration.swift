@@ -43,8 +43,10 @@ extension SceneryServer {
         public var actionLedger: any ActionLedger = MemoryActionLedger()
         /// How long a page's scene waits for its socket after the page was served.
         public var attachTimeout: Duration = .seconds(30)
-        /// The largest WebSocket message a client may send, in bytes.
-        public var maxMessageSize = 16 * 1024
+        /// The largest WebSocket message a client may send, in bytes: 80 KiB by default, so
+        /// that a form's longest text (`Form.largestText`, 64 KiB) fits; the page script
+        /// refuses a longer submit next to its field before it sends.
+        public var maxMessageSize = 80 * 1024
         /// How often the server pings an open page socket; a page that has not answered the
         /// previous ping by the next is disconnected (it reconnects and catches up, if it can).
         public var pingInterval: Duration = .seconds(20)

@@ -206,8 +206,9 @@ public struct HTMLRenderer: Sendable {
         case .textField(let field):
             writeField(field, id: id, into: &html)
         case .form(let form):
-            // The submit control sends the form's event; the page script adds what was typed.
-            html += "<form id=\"\(id)\" class=\"form\" data-node=\"\(id)\"\(eventAttributes(form.submit.event)) novalidate>\n"
+            // The page script submits it (the form's id and what was typed); a click inside
+            // it is not a control's, so it has no data-node.
+            html += "<form id=\"\(id)\" class=\"form\" data-form=\"\(id)\"\(eventAttributes(form.submit.event)) novalidate>\n"
             for child in form.children { write(child, into: &html) }
             if let error = form.error {
                 html += "<p id=\"\(id)--error\" class=\"form-error\" role=\"alert\">\(Self.escape(error))</p>\n"
@@ -221,7 +222,7 @@ public struct HTMLRenderer: Sendable {
     private func writeField(_ field: TextField, id: String, into html: inout String) {
         let input = "\(id)--input"
         let errorID = "\(id)--error"
-        var attributes = " id=\"\(input)\" name=\"\(Self.attribute(field.name))\""
+        var attributes = " id=\"\(input)\" name=\"\(Self.attribute(field.name))\" data-label=\"\(Self.attribute(field.label))\""
         if let placeholder = field.placeholder { attributes += " placeholder=\"\(Self.attribute(placeholder))\"" }
         if let maximum = field.maximumLength { attributes += " maxlength=\"\(maximum)\"" }
         for rule in field.rules {
@@ -230,6 +231,10 @@ public struct HTMLRenderer: Sendable {
             case .length(let range): attributes += " minlength=\"\(range.lowerBound)\""
             case .pattern: break  // Checked by the page script with the module's message.
             }
+        }
+        // The rules as the module wrote them, so the page checks them with the module's words.
+        if !field.rules.isEmpty, let rules = try? JSONValueEncoder().encode(field.rules) {
+            attributes += " data-rules=\"\(Self.attribute(rules.compactJSON))\""
         }
         if field.error != nil { attributes += " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"" }
         html += "<div id=\"\(id)\" class=\"field\" data-field=\"\(Self.attribute(field.name))\">\n"

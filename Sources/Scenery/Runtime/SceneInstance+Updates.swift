@@ -322,4 +322,14 @@ extension SceneInstance {
         }
         return frame.action(withID: id)
     }
+
+    /// The form with this id in the tree as the host was given it, or `nil`: what a host
+    /// checks a submitted form's text against (its fields, their rules and sizes) with
+    /// ``Form/submission(of:from:)``.
+    public func form(withID id: NodeID) -> Form? {
+        guard let module = id.rawValue.split(separator: "/", maxSplits: 1).first, let frame = frames[ModuleID(String(module))]?.node,
+            let node = frame.node(withID: id), case .form(let form) = node.kind
+        else { return nil }
+        return form
+    }
 }

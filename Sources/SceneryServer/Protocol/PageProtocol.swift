@@ -11,6 +11,7 @@ import Scenery
 ///
 /// ```text
 /// page → server  {"type":"event","node":"blogs/blog.26.like"}
+/// page → server  {"type":"event","node":"tasks/new","action":"…","values":{"title":"Send the invitations"}}
 /// server → page  {"type":"patch","sequence":4,"operations":[{"op":"replace","id":"blogs/blog.26.likes","html":"…"}]}
 /// ```
 enum PageProtocol {
@@ -47,8 +48,9 @@ enum PageProtocol {
     enum ClientMessage: Decodable, Equatable {
         /// The person activated the control with this id. `action` is the action's
         /// idempotency key: a page that sends an action again (its server went away before
-        /// answering) sends the same key, and the action is applied once.
-        case event(node: NodeID, action: ActionKey? = nil)
+        /// answering) sends the same key, and the action is applied once. A form's submit
+        /// carries the text of each field by name (`values`).
+        case event(node: NodeID, action: ActionKey? = nil, values: [String: String]? = nil)
         /// A long list was scrolled: where its window of rows should start now.
         case window(module: ModuleID, start: Int)
         /// The answer to a question the server asked (``ServerMessage/confirm(question:_:)``).
@@ -60,7 +62,7 @@ enum PageProtocol {
         case visibility(node: NodeID, fraction: Double)
 
         private enum Key: String, CodingKey {
-            case type, node, module, start, question, accept, fraction, action
+            case type, node, module, start, question, accept, fraction, action, values
             case legacyType = "t"
         }
 
@@ -74,12 +76,19 @@ enum PageProtocol {
                 switch type {
                 case "event":
                     let node = NodeID(try container.decode(String.self, forKey: .node))
+                    var values: [String: String]?
+                    if container.contains(.values) {
+                        guard let text = try? container.decode([String: String].self, forKey: .values), text.count <= Self.largestFieldCount else {
+                            throw Refusal.badValues
+                        }
+                        values = text
+                    }
                     guard let text = try container.decodeIfPresent(String.self, forKey: .action) else {
-                        self = .event(node: node)
+                        self = .event(node: node, values: values)
                         return
                     }
                     guard let action = try? ActionKey(validating: text) else { throw Refusal.badActionKey }
-                    self = .event(node: node, action: action)
+                    self = .event(node: node, action: action, values: values)
                 case "window":
                     self = .window(module: ModuleID(try container.decode(String.self, forKey: .module)), start: try container.decode(Int.self, forKey: .start))
                 case "answer":
@@ -95,9 +104,12 @@ enum PageProtocol {
             }
         }
 
+        /// The most fields a form's submit may carry.
+        static let largestFieldCount = 64
+
         /// Why a message is not one of the protocol's, in words for the page.
         enum Refusal: Error, Equatable {
-            case legacy, untyped, badActionKey
+            case legacy, untyped, badActionKey, badValues
             case unknownType(String)
             case incomplete(String)
 
@@ -107,6 +119,7 @@ enum PageProtocol {
                     "This page speaks the page protocol from before version \(PageProtocol.version) (messages with \"t\"); load the page again."
                 case .untyped: "A message names its \"type\"."
                 case .badActionKey: "An event's \"action\" key is 8 to 64 letters, digits, '-' or '_'."
+                case .badValues: "A form's \"values\" are text by field name, at most \(largestFieldCount) fields."
                 case .unknownType: "Unknown message type."
                 case .incomplete("event"): "An event must name a control (\"node\")."
                 case .incomplete("window"): "A window names a module of this page and a row (\"module\", \"start\")."

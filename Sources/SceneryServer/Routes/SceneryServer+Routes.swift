@@ -171,7 +171,8 @@ extension SceneryServer {
         let page = Pages.scene(
             snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
-            modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken())
+            modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken(),
+            largestMessage: configuration.maxMessageSize)
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if let newVisitorCookie {
             response.setCookie(Self.visitorCookie(newVisitorCookie))

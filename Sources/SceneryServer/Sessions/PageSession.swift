@@ -68,7 +68,7 @@ actor PageSession {
     /// Controls the page activated, run one at a time in order; and where the page wants
     /// its long list's window (the newest move wins), run apart so a slow action never holds
     /// a scroll back. Each queue has a task only while it has work: an idle page holds none.
-    private var queuedEvents: [(node: NodeID, action: ActionKey?)] = []
+    private var queuedEvents: [(node: NodeID, action: ActionKey?, values: [String: String]?)] = []
     private var isRunningEvents = false
     private var pendingMove: (module: ModuleID, start: Int)?
     private var isMovingWindow = false
@@ -345,7 +345,7 @@ actor PageSession {
             return
         }
         switch message {
-        case .event(let node, let action):
+        case .event(let node, let action, let values):
             guard node.rawValue.utf8.count <= 512 else {
                 refuse("An event must name a control.", logged: "event with an overlong node", action: action)
                 return
@@ -366,11 +366,11 @@ actor PageSession {
                 refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full", action: action)
                 return
             }
-            queuedEvents.append((node, action))
+            queuedEvents.append((node, action, values))
             if !isRunningEvents {
                 isRunningEvents = true
                 Task { [weak self] in
-                    while let (node, action) = await self?.nextQueuedEvent() { await self?.run(node, action: action) }
+                    while let (node, action, values) = await self?.nextQueuedEvent() { await self?.run(node, action: action, values: values) }
                 }
             }
         case .window(let module, let start):
@@ -505,8 +505,8 @@ actor PageSession {
     /// confirmation's answer can arrive while an event waits for it.
     ///
     /// The event counts as running from the moment it leaves the queue: a copy of its action
-    /// that arrives before ``run(_:action:)`` starts finds it running, not gone.
-    private func nextQueuedEvent() -> (NodeID, ActionKey?)? {
+    /// that arrives before ``run(_:action:values:)`` starts finds it running, not gone.
+    private func nextQueuedEvent() -> (NodeID, ActionKey?, [String: String]?)? {
         guard !queuedEvents.isEmpty, !hasEnded else {
             isRunningEvents = false
             return nil
@@ -519,11 +519,27 @@ actor PageSession {
     /// Runs an event the page asked for, against the page's current tree, with its action
     /// key bound (a store records it with the action's writes); then tells the page it is
     /// done, with a resume token that includes what the event changed.
-    private func run(_ node: NodeID, action key: ActionKey?) async {
+    private func run(_ node: NodeID, action key: ActionKey?, values: [String: String]? = nil) async {
         defer { runningAction = nil }
         guard let scene, !hasEnded, let action = await scene.action(withID: node) else {
             refuse("That control is no longer on this page.", logged: "control '\(node)' gone before it ran", action: key)
             return
+        }
+        // A form's text: checked against the form on this page (its fields, their rules and
+        // sizes) before the module sees it; the module checks it again.
+        var event = action.event
+        if let values {
+            guard let form = await scene.form(withID: node) else {
+                refuse("That control takes no text.", logged: "text sent to control '\(node)', which is not a form", action: key)
+                return
+            }
+            do {
+                event = try form.submission(of: values, from: node)
+            } catch {
+                let sample = values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.quoted(limit: 60))" }.joined(separator: " ")
+                refuse("The form was not sent: \(error)", logged: "form '\(node)' refused (\(error)); it sent \(sample)", action: key)
+                return
+            }
         }
         // The ledger knows the key as this viewer's: another viewer's page may have used it.
         let recorded = key?.scoped(toViewer: viewer, visitor: anonymousID)
@@ -533,8 +549,7 @@ actor PageSession {
             acknowledge(key)
             return
         }
-        let event = action.event
-        await ActionKey.run(as: recorded) { await scene.send(event) }
+        await ActionKey.run(as: recorded) { [event] in await scene.send(event) }
         let moved = remember(event)
         if let key {
             acknowledge(key)

@@ -22,6 +22,8 @@ enum ClientScript {
 
           // The page protocol this script speaks (PageProtocol.version on the server).
           const PROTOCOL = \#(PageProtocol.version);
+          // The longest message the server takes, in bytes (a form's text must fit).
+          const LARGEST_MESSAGE = Number(main.dataset.largestMessage || "16384");
           const session = main.dataset.session;
           let sequence = Number(main.dataset.sequence || "0");
           let socket = null;
@@ -106,9 +108,11 @@ enum ClientScript {
             } else if (message.type !== "event") {
               say("Not connected: that action was not sent. Try again in a moment.");
             }
+            return message.action || null;
           }
 
           function receive(text) {
+            if (composing) { heldWhileComposing.push(text); return; }
             let message;
             try { message = JSON.parse(text); } catch { return; }
             if (typeof message.sequence === "number") {
@@ -118,7 +122,12 @@ enum ClientScript {
             switch (message.type) {
               case "patch": keepingFocus(() => apply(message.operations)); break;
               case "reset":
-                keepingFocus(() => { document.getElementById("scene-root").innerHTML = message.html; });
+                keepingFocus(() => {
+                  const root = document.getElementById("scene-root");
+                  const kept = typedIn(root);
+                  root.innerHTML = message.html;
+                  restoreTyped(kept);
+                });
                 spaceWindows();
                 // New elements (perhaps of a new version of the scene): report them afresh.
                 visible.clear();
@@ -130,6 +139,7 @@ enum ClientScript {
               case "resume":
                 resumeToken = message.token;
                 for (const key of message.applied || []) pending.delete(key);
+                settleSubmitted(message.applied || []);
                 break;
             }
             if (typeof message.sequence === "number") {
@@ -168,7 +178,7 @@ enum ClientScript {
                 case "remove": if (node) item(node).remove(); break;
                 case "insert": { const parent = byID(op.parent); if (parent) place(parent, op.index, parse(op.html)); break; }
                 case "attach": { const parent = byID(op.parent); const moved = detached.get(op.id); if (parent && moved) place(parent, op.index, moved); break; }
-                case "replace": if (node) node.replaceWith(parse(op.html)); break;
+                case "replace": if (node) { const kept = typedIn(node); node.replaceWith(parse(op.html)); restoreTyped(kept); } break;
                 case "window":
                   if (node) {
                     node.dataset.firstRow = String(op.first ?? 0);
@@ -306,6 +316,120 @@ enum ClientScript {
             if (!control || control !== event.target || control.tagName === "BUTTON" || !main.contains(control)) return;
             event.preventDefault();
             send({ type: "event", node: control.dataset.node });
+          });
+
+          // --- Forms: what a person types stays in the page (no patch replaces it, nor its
+          // caret and selection) until they submit. The page checks each field's rules first
+          // (the module checks them again), then sends the form's id with the text of each
+          // field under its name; once the server has answered, each field shows what the
+          // module rendered (the text back with its error, or an empty field after a save).
+          const submitted = new Map();
+          let composing = false;
+          const heldWhileComposing = [];
+          const segmenter = "Segmenter" in Intl ? new Intl.Segmenter() : null;
+          function characters(text) { return segmenter ? Array.from(segmenter.segment(text)).length : Array.from(text).length; }
+          function fieldsOf(form) { return Array.from(form.querySelectorAll("input[name], textarea[name]")); }
+          function problemOf(input) {
+            const label = input.dataset.label || input.name;
+            const text = input.value;
+            const count = characters(text);
+            const maximum = Number(input.dataset.maxLength || "-1");
+            if (maximum >= 0 && count > maximum) return `${label} is at most ${maximum} characters; it has ${count}.`;
+            let rules = [];
+            try { rules = JSON.parse(input.dataset.rules || "[]"); } catch { rules = []; }
+            for (const rule of rules) {
+              if (rule.rule === "required" && text.trim() === "") return rule.message || `${label} is required.`;
+              if (rule.rule === "length" && text !== "" && (count < rule.min || count > rule.max)) {
+                return rule.message || `${label} is ${rule.min} to ${rule.max} characters; it has ${count}.`;
+              }
+              if (rule.rule === "pattern" && text !== "") {
+                let pattern;
+                try { pattern = new RegExp(`^(?:${rule.pattern})$`, "u"); } catch { continue; }
+                if (!pattern.test(text)) return rule.message || `${label} is not in the expected form.`;
+              }
+            }
+            return null;
+          }
+          function showProblem(input, problem) {
+            const field = input.closest(".field");
+            if (!field) return;
+            const id = `${field.id}--error`;
+            let note = byID(id);
+            if (problem) {
+              if (!note) { note = element("p", { id, class: "field-error" }); field.appendChild(note); }
+              note.textContent = problem;
+              input.setAttribute("aria-invalid", "true");
+              input.setAttribute("aria-describedby", id);
+            } else if (note) {
+              note.remove();
+              input.removeAttribute("aria-invalid");
+              input.removeAttribute("aria-describedby");
+            }
+          }
+          document.addEventListener("submit", (event) => {
+            const form = event.target.closest("form[data-form]");
+            if (!form || !main.contains(form)) return;
+            event.preventDefault();
+            const values = {};
+            let first = null;
+            for (const input of fieldsOf(form)) {
+              const problem = problemOf(input);
+              showProblem(input, problem);
+              if (problem && !first) first = { input, problem };
+              values[input.name] = input.value;
+            }
+            if (first) {
+              first.input.focus();
+              say(first.problem);
+              return;
+            }
+            const message = { type: "event", node: form.dataset.form, values };
+            if (JSON.stringify(message).length > LARGEST_MESSAGE) {
+              const input = fieldsOf(form).sort((a, b) => b.value.length - a.value.length)[0];
+              const problem = `${input.dataset.label || input.name} is too long to send; shorten it.`;
+              showProblem(input, problem);
+              say(problem);
+              return;
+            }
+            const key = send(message);
+            if (key) submitted.set(key, form.dataset.form);
+          });
+          // Typed text as it is in an element about to be replaced: a field's text, caret and
+          // selection where a person typed or is typing.
+          function typedIn(node) {
+            const inputs = node.matches("input[name], textarea[name]") ? [node] : Array.from(node.querySelectorAll("input[name], textarea[name]"));
+            return inputs.filter((input) => input.id && (input.value !== input.defaultValue || input === document.activeElement)).map((input) => ({
+              id: input.id, value: input.value, typed: input.value !== input.defaultValue,
+              start: input.selectionStart, end: input.selectionEnd, focused: input === document.activeElement,
+            }));
+          }
+          function restoreTyped(kept) {
+            for (const typed of kept) {
+              const input = byID(typed.id);
+              if (!input || !("value" in input)) continue;
+              if (typed.typed) input.value = typed.value;
+              if (typed.focused) {
+                input.focus();
+                try { input.setSelectionRange(typed.start, typed.end); } catch { /* not a text field */ }
+              }
+            }
+          }
+          // An answered submit: its fields show what the module rendered.
+          function settleSubmitted(keys) {
+            for (const key of keys) {
+              const formID = submitted.get(key);
+              if (formID === undefined) continue;
+              submitted.delete(key);
+              const form = byID(formID);
+              if (form) for (const input of fieldsOf(form)) input.value = input.defaultValue;
+            }
+          }
+          // An input method's composition (Japanese, Chinese, Korean) is never broken by a
+          // patch: what arrives meanwhile waits until it ends.
+          document.addEventListener("compositionstart", () => { composing = true; });
+          document.addEventListener("compositionend", () => {
+            composing = false;
+            for (const text of heldWhileComposing.splice(0)) receive(text);
           });
 
           // --- Impressions: the page tells the server when a module (and each row of a module

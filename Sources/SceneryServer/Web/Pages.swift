@@ -63,7 +63,7 @@ enum Pages {
     static func scene(
         _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
         renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = [],
-        resumeToken: String? = nil
+        resumeToken: String? = nil, largestMessage: Int = 16 * 1024
     ) -> String {
         // What the page script observes for impressions: the threshold it reports crossing,
         // and the modules whose rows it watches too.
@@ -73,6 +73,7 @@ enum Pages {
             main: "<h1>\(escape(title))</h1>\n<div id=\"scene-root\">\n\(renderer.fragment(tree))</div>\n",
             mainAttributes:
                 " data-session=\"\(attribute(session))\" data-sequence=\"0\" data-impression-fraction=\"\(impressionFraction)\" data-row-impressions=\"\(attribute(rows))\""
+                + " data-largest-message=\"\(largestMessage)\""
                 + (resumeToken.map { " data-resume=\"\(attribute($0))\"" } ?? ""),
             showsBanner: showsBanner)
     }

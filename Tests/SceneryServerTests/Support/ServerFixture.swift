@@ -19,11 +19,15 @@ struct ServerFixture {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appending(path: "Scenes")
 
-    init(configure: (inout SceneryServer.Configuration) -> Void = { _ in }) throws {
+    /// - Parameter register: Adds modules and scenes of a test's own to the bundled ones.
+    init(
+        configure: (inout SceneryServer.Configuration) -> Void = { _ in }, register: (inout SceneRegistry) throws -> Void = { _ in }
+    ) throws {
         store = try SQLiteProfileStore.inMemory(seedDemoData: true)
         var registry = SceneRegistry()
         registry.registerProfileModules(ProfileServices(store))
         _ = try registry.loadScenes(in: Self.scenesDirectory)
+        try register(&registry)
         var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
         configuration.enablesPreview = true
         // The test WebSocket client names its own origin ("ws://localhost") besides the page's.

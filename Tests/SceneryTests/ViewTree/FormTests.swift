@@ -177,11 +177,18 @@ import Testing
         let html = HTMLRenderer().fragment(
             .form("f", submit: .init(title: "Save", sends: "draft.save"), [.textField("title", Self.titleField), .textField("body", body)]))
         #expect(html.contains(#"<label for="title--input">Title</label>"#))
-        let input = #"<input type="text" id="title--input" name="title" placeholder="What is it about?" maxlength="20" required minlength="3" value="">"#
+        let input =
+            #"<input type="text" id="title--input" name="title" data-label="Title" placeholder="What is it about?" "#
+            + #"maxlength="20" required minlength="3" "#
         #expect(html.contains(input))
-        #expect(html.contains(#"<textarea rows="6" id="body--input" name="body" required aria-invalid="true" aria-describedby="body--error">&lt;script&gt;"#))
+        // The rules in the module's words, for the page to check before it sends.
+        let pattern = #"{"message":"Use letters, digits and spaces.","pattern":"[A-Za-z0-9 ]+","rule":"pattern"}"#
+        #expect(html.contains(pattern.replacingOccurrences(of: "\"", with: "&quot;")))
+        #expect(html.contains("&quot;rule&quot;:&quot;required&quot;") && html.contains(#"value="">"#))
+        #expect(html.contains(#"<textarea rows="6" id="body--input" name="body" data-label="Text" required data-rules=""#))
+        #expect(html.contains(#" aria-invalid="true" aria-describedby="body--error">&lt;script&gt;"#))
         #expect(html.contains(#"<p id="body--error" class="field-error">Too short.</p>"#))
-        #expect(html.contains(#"<form id="f" class="form" data-node="f" data-event="draft.save""#))
+        #expect(html.contains(#"<form id="f" class="form" data-form="f" data-event="draft.save""#), "no data-node: a click in it is not a control's")
         #expect(html.contains(#"<button type="submit" class="primary">Save</button>"#))
     }
 }

@@ -38,9 +38,9 @@ public actor TaskListModule: Module {
 
     /// The form the owner adds a task with: the browser checks its rule as people type, and
     /// ``perform(_:)`` checks it again (a host is never trusted).
-    static func newTaskForm(_ draft: Draft = Draft()) -> ViewNode {
+    static func newTaskForm(_ draft: Draft = Draft(), open: Int = 0) -> ViewNode {
         let title = TextField(
-            name: "title", label: "New task", value: draft.text, placeholder: "What needs doing?", maximumLength: 120,
+            name: "title", label: "New task", value: draft.text, placeholder: "What needs doing? (\(open) open)", maximumLength: 120,
             rules: [.required("Name the task first.")], error: draft.fieldError)
         return .form("new", submit: .init(title: "Add task", sends: add.name), error: draft.formError, [.textField("new.title", title)])
     }
@@ -177,7 +177,11 @@ public actor TaskListModule: Module {
     public func render() -> ViewNode {
         let (isOwner, signedIn) = (context.viewer == owner, context.viewer != nil)
         let board = renderBoard(isOwner: isOwner, signedIn: signedIn)
-        return isOwner ? .stack("owner", [board, Self.newTaskForm(draft)]) : board
+        guard isOwner else { return board }
+        // The placeholder counts what is open: each tick anywhere re-renders the field, and
+        // what the owner is typing in it stays (the host keeps typed text under patches).
+        let open = (state.value ?? []).filter { !$0.isDone }.count
+        return .stack("owner", [board, Self.newTaskForm(draft, open: open)])
     }
 
     private func renderBoard(isOwner: Bool, signedIn: Bool) -> ViewNode {

@@ -1,0 +1,115 @@
+import Foundation
+import HummingbirdTesting
+import Scenery
+import Synchronization
+import Testing
+
+@testable import SceneryServer
+
+/// A module with a form, for the page protocol's submits: a note of up to 40 characters,
+/// kept in memory and shown under the form.
+actor NotesModule: Module {
+    struct Note: Codable, Sendable { var text: String }
+    static let write = EventKind("note.write", payload: Note.self)
+    static let descriptor = ModuleDescriptor(type: "NotesModule", summary: "Notes people write.", sends: [write], performs: [write])
+    static let field = TextField(name: "text", label: "Note", maximumLength: 40, rules: [.required()])
+
+    /// What every instance received, in order (the server's page sessions make their own).
+    static let received = Mutex<[String]>([])
+
+    let context: ModuleContext
+    var notes: [String] = []
+
+    init(context: ModuleContext) { self.context = context }
+
+    func load(_ request: LoadRequest) async throws {}
+
+    func perform(_ event: Event) async throws {
+        guard let note = try? Self.write.payload(of: event) else { return }
+        Self.received.withLock { $0.append(note.text) }
+        notes.append(note.text)
+        await context.setNeedsRender()
+    }
+
+    func render() -> ViewNode {
+        .stack(
+            "content",
+            [
+                .form("write", submit: .init(title: "Add note", sends: Self.write.name), [.textField("write.text", Self.field)]),
+                .button("plain", title: "Not a form", sends: EventDescriptor("note.plain")),
+            ] + notes.enumerated().map { .text("note.\($0.offset)", $0.element) })
+    }
+}
+
+/// A form's submit over the page socket: the text by field name, checked against the form on
+/// the page before its module sees it.
+@Suite(.timeLimit(.minutes(1)), .serialized) struct FormSubmitTests {
+    let fixture: ServerFixture
+    let socket: LiveSocketTests
+
+    init() throws {
+        fixture = try ServerFixture(register: { registry in
+            registry.register(NotesModule.self) { _, context in NotesModule(context: context) }
+            let problems = registry.addScene(id: "notes", source: #"{"modules": [{"id": "notes", "type": "NotesModule"}]}"#)
+            #expect(problems.isEmpty, "\(problems)")
+        })
+        socket = LiveSocketTests(fixture: fixture)
+    }
+
+    static func submit(_ values: String, node: String = "notes/write", key: String = ActionKey.random().rawValue) -> String {
+        #"{"type":"event","node":"\#(node)","action":"\#(key)","values":\#(values)}"#
+    }
+
+    @Test func aSubmitCarriesTheTextToTheModuleAndThePageShowsIt() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await socket.openPage(client, "/scenes/notes")
+            let received = try await socket.talk(client, session: session, send: [Self.submit(#"{"text":"Buy milk, 2 l"}"#)]) { received in
+                received.of("patch").contains { "\($0)".contains("Buy milk, 2 l") }
+            }
+            #expect(received.of("refused").isEmpty, "\(received.all)")
+            #expect(NotesModule.received.withLock { $0 }.contains("Buy milk, 2 l"))
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"text":""}"#, "Note is required."),
+        (#"{"text":"\#(String(repeating: "x", count: 41))"}"#, "Note is at most 40 characters; it has 41."),
+        (#"{"text":"a\u0000b"}"#, "control character (U+0)"),
+        (#"{"text":"evil\u202Etxt"}"#, "control character (U+202E)"),
+        (#"{"text":"x","extra":"y"}"#, "This form has no field 'extra'"),
+        (#"{}"#, "Note was not sent"),
+    ])
+    func textThatBreaksTheFormIsRefusedByNameAndNeverReachesTheModule(values: String, reason: String) async throws {
+        let before = NotesModule.received.withLock { $0.count }
+        try await fixture.server.application().test(.live) { client in
+            let session = try await socket.openPage(client, "/scenes/notes")
+            let received = try await socket.talk(client, session: session, send: [Self.submit(values)]) { !$0.of("refused").isEmpty }
+            let refusal = try #require(received.of("refused").first?["message"]?.stringValue)
+            #expect(refusal.hasPrefix("The form was not sent: ") && refusal.contains(reason), "\(refusal)")
+            #expect(received.of("patch").isEmpty)
+        }
+        #expect(NotesModule.received.withLock { $0.count } == before)
+    }
+
+    @Test(arguments: [
+        (submit(#"{"text":"hi"}"#, node: "notes/plain"), "That control takes no text."),
+        (submit(#"{"text":7}"#), #"A form's "values" are text by field name, at most 64 fields."#),
+        (submit("{" + (0...64).map { #""f\#($0)":"x""# }.joined(separator: ",") + "}"), #"A form's "values" are text by field name"#),
+    ])
+    func valuesForAControlThatIsNoFormOrNotTextAreRefused(message: String, reason: String) async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await socket.openPage(client, "/scenes/notes")
+            let received = try await socket.talk(client, session: session, send: [message]) { !$0.of("refused").isEmpty }
+            let refusal = try #require(received.of("refused").first?["message"]?.stringValue)
+            #expect(refusal.hasPrefix(reason), "\(refusal)")
+        }
+    }
+
+    @Test func thePageSaysHowLongAMessageMayBe() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let response = try await client.execute(uri: "/scenes/notes", method: .get)
+            #expect(response.text.contains(#"data-largest-message="81920""#))
+            #expect(response.text.contains(#"<form id="notes/write" class="form" data-form="notes/write""#))
+        }
+    }
+}
