@@ -9,7 +9,8 @@ struct InteractCommand: AsyncParsableCommand {
         commandName: "interact",
         abstract: "Run a scene live: type an action's number to like, follow, select, refresh, load more or switch tabs.",
         discussion: """
-            Commands: a number (or a control's id) activates it and prints what changed; changes made \
+            Commands: a number (or a control's id) activates it and prints what changed; 'type FIELD TEXT' \
+            fills a form's field, and the form's number submits it; changes made \
             elsewhere (another viewer, another process) are printed as they arrive; 'show' prints \
             the whole scene; 'back' returns to the previous scene; 'resync' sends the whole tree again \
             (JSON); 'help'; 'quit'. Confirmations are asked as 'Unfollow Alice? [y/N]'. Colour is used \
@@ -46,6 +47,8 @@ struct InteractCommand: AsyncParsableCommand {
             var stack = [try await open(context.scene, for: viewerContext, session: session, input: input)]
             await showWhole(stack[0])
             var prompts = true
+            // What was typed into fields, by field id, until their form is submitted.
+            var typed: [NodeID: String] = [:]
             while true {
                 if prompts, !json { Output.write("> ") }
                 prompts = true
@@ -89,15 +92,36 @@ struct InteractCommand: AsyncParsableCommand {
                     stack.removeLast()
                     await stack[stack.count - 1].scene.appear()
                     await showWhole(stack[stack.count - 1])
+                case _ where command.hasPrefix("type "):
+                    let message = Self.type(command.dropFirst(5), in: page.host.tree ?? .stack("", []), into: &typed)
+                    if json {
+                        StreamLine.write(["type": "typed", "message": .string(message)])
+                    } else {
+                        Output.line(message)
+                    }
                 default:
                     let actions = page.host.tree?.actions ?? []
-                    guard let action = Self.action(for: command, in: actions) else {
+                    guard var action = Self.action(for: command, in: actions) else {
                         if json {
                             StreamLine.write(["type": "error", "message": .string("No action \(command.quoted).")])
                         } else {
                             Output.line("No action '\(TerminalText.sanitized(command))'. Type a number from the list, or show, back, help, quit.")
                         }
                         continue
+                    }
+                    // A form sends what was typed, checked first as a browser does.
+                    if let tree = page.host.tree, let submission = Self.submission(of: action, in: tree, typed: &typed) {
+                        switch submission {
+                        case .success(let event): action.event = event
+                        case .failure(let problems):
+                            let message = "Not sent: \(problems)"
+                            if json {
+                                StreamLine.write(["type": "error", "message": .string(message)])
+                            } else {
+                                Output.line(TerminalText.sanitized(message))
+                            }
+                            continue
+                        }
                     }
                     let outcome = await page.scene.send(action.event)
                     if json {
@@ -129,6 +153,7 @@ struct InteractCommand: AsyncParsableCommand {
 
     static let help = """
         Type the number of an action (or its id) to activate it; what changed is printed.
+          type FIELD TEXT   fill a form's field (then the form's number submits it)
           show     print the whole scene
           back     return to the previous scene
           resync   send the whole tree again (--format json)
@@ -163,6 +188,7 @@ struct InteractCommand: AsyncParsableCommand {
         Output.line("══ \(TerminalText.sanitized(page.scene.sceneID)) (\(TerminalText.sanitized(page.scene.variant))) ══")
         Output.write(renderer.render(tree))
         Self.printActions(of: tree, in: tree)
+        Self.printFields(of: tree, typed: [:])
     }
 
     /// Prints what the last action changed: the patches (JSON), or the module frames and

@@ -13,9 +13,20 @@ import Testing
 
     /// Runs `board` to its end; returns its status and what it printed (both streams).
     func board(_ arguments: String...) throws -> (status: Int32, output: String) {
+        try board(arguments, input: nil)
+    }
+
+    /// Runs the tool with `arguments`, `input` (if any) as its standard input.
+    func board(_ arguments: [String], input: String?) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
+        if let input {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            pipe.fileHandleForWriting.write(Data(input.utf8))
+            try pipe.fileHandleForWriting.close()
+        }
         let database = FileManager.default.temporaryDirectory.appending(path: "board-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: database) }
         process.environment = ProcessInfo.processInfo.environment.merging(["SCENERY_DATABASE": database.path]) { $1 }
@@ -42,6 +53,26 @@ import Testing
         let result = try board("run", "board", "--viewer", "9", "--arg", "owner=1")
         #expect(result.status != 0)
         #expect(result.output.contains("No user with id '9' exists in the database"), "\(result.output)")
+    }
+
+    /// `interact` fills a form's field and submits it as a browser does: checked first, then
+    /// the text under the field's name; the new task is shown.
+    @Test func interactTypesIntoAFieldAndSubmitsItsForm() throws {
+        let script = "type tasks/new.title Buy balloons\ntasks/new\nquit\n"
+        let run = try board(["interact", "board", "--viewer", "1", "--arg", "owner=1"], input: script)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("tasks/new.title  New task: ''"), "the fields are listed:\n\(run.output)")
+        #expect(run.output.contains("· New task: 'Buy balloons'"))
+        #expect(run.output.contains("module tasks: performed"), "the form's event ran:\n\(run.output)")
+        #expect(run.output.contains("• Buy balloons  [ Done ]  [ Remove ]"), "the new task is shown:\n\(run.output)")
+    }
+
+    @Test func interactRefusesAFormThatBreaksItsRulesAndSaysWhy() throws {
+        let run = try board(["interact", "board", "--viewer", "1", "--arg", "owner=1"], input: "type tasks/new.title    \ntasks/new\nquit\n")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("⚠ Name the task first."))
+        #expect(run.output.contains("Not sent: title: Name the task first."), "\(run.output)")
+        #expect(!run.output.contains("performed"))
     }
 
     /// The manifest beside the scene (what the build plugin validates against) is the one the

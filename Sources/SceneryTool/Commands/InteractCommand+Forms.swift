@@ -1,0 +1,53 @@
+import Scenery
+
+extension InteractCommand {
+    /// `type FIELD TEXT`: keeps `TEXT` (the rest of the line) as what is typed into the field
+    /// with id `FIELD` until its form is submitted; returns what to print (the field's own
+    /// check of the text, or why nothing was typed).
+    static func type(_ command: Substring, in tree: ViewNode, into typed: inout [NodeID: String]) -> String {
+        let parts = command.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        let id = NodeID(String(parts.first ?? ""))
+        guard let node = tree.node(withID: id), case .textField(let field) = node.kind else {
+            let fields = Self.fields(in: tree).map(\.id.rawValue)
+            return "No field '\(TerminalText.sanitized(id.rawValue))'. Fields: \(fields.isEmpty ? "none" : fields.joined(separator: ", ")). Type: type FIELD TEXT"
+        }
+        let text = parts.count > 1 ? String(parts[1]) : ""
+        typed[id] = text
+        let shown = "· \(TerminalText.sanitized(field.label)): '\(TerminalText.sanitized(text))'"
+        return field.problem(with: text).map { "\(shown) ⚠ \(TerminalText.sanitized($0))" } ?? shown
+    }
+
+    /// The event that submits the form `action` activates, with what was typed (each field's
+    /// value where nothing was): `nil` when the action is no form's, the problems when a host
+    /// must not send it. The fields' typed text is let go once it is sent.
+    static func submission(of action: ViewAction, in tree: ViewNode, typed: inout [NodeID: String]) -> Result<Event, FormProblems>? {
+        guard let node = tree.node(withID: action.id), case .form(let form) = node.kind else { return nil }
+        let fields = Self.fields(in: node)
+        var values: [String: String] = [:]
+        for (id, field) in fields { values[field.name] = typed[id] ?? field.value }
+        do {
+            let event = try form.submission(of: values, from: action.id)
+            for (id, _) in fields { typed[id] = nil }
+            return .success(event)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Prints the fields of `node`, with what they hold, for `type FIELD TEXT`.
+    static func printFields(of node: ViewNode, typed: [NodeID: String]) {
+        let fields = Self.fields(in: node)
+        guard !fields.isEmpty else { return }
+        Output.line("Fields (type FIELD TEXT, then the form's number):")
+        for (id, field) in fields {
+            let text = typed[id] ?? field.value
+            Output.line("  \(TerminalText.sanitized(id.rawValue))  \(TerminalText.sanitized(field.label)): '\(TerminalText.sanitized(text))'")
+        }
+    }
+
+    private static func fields(in node: ViewNode) -> [(id: NodeID, field: TextField)] {
+        node.allNodes.compactMap { node in
+            if case .textField(let field) = node.kind { (node.id, field) } else { nil }
+        }
+    }
+}
