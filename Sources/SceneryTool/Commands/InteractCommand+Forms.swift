@@ -9,7 +9,8 @@ extension InteractCommand {
         let id = NodeID(String(parts.first ?? ""))
         guard let node = tree.node(withID: id), case .textField(let field) = node.kind else {
             let fields = Self.fields(in: tree).map(\.id.rawValue)
-            return "No field '\(TerminalText.sanitized(id.rawValue))'. Fields: \(fields.isEmpty ? "none" : fields.joined(separator: ", ")). Type: type FIELD TEXT"
+            let known = fields.isEmpty ? "none" : fields.joined(separator: ", ")
+            return "No field '\(TerminalText.sanitized(id.rawValue))'. Fields: \(known). Type: type FIELD TEXT"
         }
         let text = parts.count > 1 ? String(parts[1]) : ""
         typed[id] = text
