@@ -3,7 +3,7 @@ import Scenery
 extension ModuleHarness {
     /// Types `text` into the field with this (module-local) id, replacing what it held, as a
     /// person does: the module hears nothing until the form is submitted (or, for a field
-    /// with ``TextField/changes``, until ``change(_:)``).
+    /// with `TextField.changes`, until ``ModuleHarness/change(_:_:)``).
     ///
     /// ```swift
     /// try await harness.type("March notes", into: "compose.title")

@@ -3,7 +3,7 @@
 ///
 /// A field is a node of the view tree (``ViewNode/Kind/textField(_:)``), usually inside a
 /// ``Form``. The tree carries the field's *initial* value; what a person types is held by
-/// their host (a browser's `<input>`, a test's ``FormDraft``) and reaches the module only when
+/// their host (a browser's `<input>`, a test's `ModuleHarness`) and reaches the module only when
 /// the form is submitted, under the field's ``name``, on that person's own page.
 ///
 /// ```swift
