@@ -112,6 +112,9 @@ def test_typed_text_its_caret_and_focus_survive_a_hundred_live_patches(people):
     expect(title).to_have_text("Plan the offsite")
     assert field.evaluate("input => [input.selectionStart, input.selectionEnd]") == [3, 5]
     expect(field).to_have_value(typed)
+    # What she typed and did not submit is hers: it reached neither the server nor Grace.
+    expect(grace.locator("main")).not_to_contain_text(typed)
+    assert typed not in ada.locator("#scene-root").inner_html(), "the module never rendered it: it was never sent"
 
 
 def test_a_composition_is_not_broken_by_a_patch_that_arrives_meanwhile(people):
