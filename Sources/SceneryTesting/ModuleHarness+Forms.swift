@@ -72,12 +72,17 @@ extension ModuleHarness {
     public func change(_ field: NodeID, _ assert: ((ViewNode) throws -> Void)? = nil) async throws -> EventDisposition {
         let tree = await module.render()
         let found = try Self.field(field, in: tree)
-        guard let changes = found.changes else {
+        let text = Self.text(of: found, id: field, typed: typed.withLock { $0 })
+        let change: Event?
+        do {
+            change = try found.change(to: text, from: field)
+        } catch {
+            throw ExpectationFailure("a host would not send the change of field '\(field)': \(error)")
+        }
+        guard let change else {
             throw ExpectationFailure("field '\(field)' sends no changes as people type (its TextField has no `changes` event).")
         }
-        var event = Event(changes, from: field)
-        event.payload[found.name] = .string(Self.text(of: found, id: field, typed: typed.withLock { $0 }))
-        return try await send(event, assert)
+        return try await send(change, assert)
     }
 
     private func valuesToSubmit(_ id: NodeID) async throws -> (Form, [String: String]) {

@@ -150,3 +150,17 @@ def test_a_paste_longer_than_the_field_takes_is_cut_to_its_maximum(people, board
     field.press("Enter")
     expect(ada.locator("#tasks\\/list")).to_contain_text("x" * 120)
     expect(field).to_have_value("")
+
+
+def test_a_search_typed_by_a_member_filters_her_list_as_she_pauses_and_no_one_elses(people):
+    ada, grace = people
+    search = grace.get_by_label("Find a task")
+    expect(search).to_have_attribute("type", "search")
+    search.press_sequentially("room", delay=20)
+    expect(grace.locator("#tasks\\/list")).to_contain_text("Book the room")
+    expect(grace.locator("#tasks\\/list")).not_to_contain_text("Plan the offsite")
+    expect(search).to_have_value("room")
+    expect(search).to_be_focused()
+    expect(ada.locator("#tasks\\/list")).to_contain_text("Plan the offsite")  # her search is hers
+    search.fill("")
+    expect(grace.locator("#tasks\\/list")).to_contain_text("Plan the offsite")

@@ -11,6 +11,8 @@ import Testing
 actor NotesModule: Module {
     struct Note: Codable, Sendable { var text: String }
     static let write = EventKind("note.write", payload: Note.self)
+    struct Search: Codable, Sendable { var query: String }
+    static let search = EventKind("note.search", payload: Search.self)
     static let descriptor = ModuleDescriptor(type: "NotesModule", summary: "Notes people write.", sends: [write], performs: [write])
     static let field = TextField(name: "text", label: "Note", maximumLength: 40, rules: [.required()])
 
@@ -23,6 +25,12 @@ actor NotesModule: Module {
     init(context: ModuleContext) { self.context = context }
 
     func load(_ request: LoadRequest) async throws {}
+
+    func handle(_ event: Event) async -> EventDisposition {
+        guard let search = try? Self.search.payload(of: event) else { return .pass }
+        Self.received.withLock { $0.append("search: \(search.query)") }
+        return .handled
+    }
 
     func perform(_ event: Event) async throws {
         guard let note = try? Self.write.payload(of: event) else { return }
@@ -37,6 +45,7 @@ actor NotesModule: Module {
             [
                 .form("write", submit: .init(title: "Add note", sends: Self.write.name), [.textField("write.text", Self.field)]),
                 .button("plain", title: "Not a form", sends: EventDescriptor("note.plain")),
+                .textField("find", TextField(name: "query", label: "Find", changes: Self.search.descriptor(Search(query: "")))),
             ] + notes.enumerated().map { .text("note.\($0.offset)", $0.element) })
     }
 }
@@ -103,6 +112,25 @@ actor NotesModule: Module {
             let refusal = try #require(received.of("refused").first?["message"]?.stringValue)
             #expect(refusal.hasPrefix(reason), "\(refusal)")
         }
+    }
+
+    @Test func aFieldThatSendsChangesTakesItsOwnTextAndNothingElse() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await socket.openPage(client, "/scenes/notes")
+            let received = try await socket.talk(
+                client, session: session,
+                send: [
+                    Self.submit(#"{"query":"milk"}"#, node: "notes/find"), Self.submit(#"{"other":"x"}"#, node: "notes/find"),
+                    Self.submit(#"{"query":"a\u0007b"}"#, node: "notes/find"), Self.submit(#"{"text":"x"}"#, node: "notes/write.text"),
+                ]
+            ) { $0.of("refused").count >= 3 }
+            let refusals = received.of("refused").compactMap { $0["message"]?.stringValue }
+            #expect(refusals.count == 3, "\(refusals)")
+            #expect(refusals.contains("That control takes no text."), "another field's name")
+            #expect(refusals.contains("That control is not on this page."), "a field that sends no changes is no control")
+            #expect(refusals.contains { $0.contains("control character (U+7)") })
+        }
+        #expect(NotesModule.received.withLock { $0 }.contains("search: milk"))
     }
 
     @Test func thePageSaysHowLongAMessageMayBe() async throws {

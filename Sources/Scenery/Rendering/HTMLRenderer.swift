@@ -236,6 +236,7 @@ public struct HTMLRenderer: Sendable {
         if !field.rules.isEmpty, let rules = try? JSONValueEncoder().encode(field.rules) {
             attributes += " data-rules=\"\(Self.attribute(rules.compactJSON))\""
         }
+        if field.changes != nil { attributes += " data-changes" }
         if field.error != nil { attributes += " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"" }
         html += "<div id=\"\(id)\" class=\"field\" data-field=\"\(Self.attribute(field.name))\">\n"
         html += "<label for=\"\(input)\">\(Self.escape(field.label))</label>\n"

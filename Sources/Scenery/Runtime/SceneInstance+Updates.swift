@@ -327,9 +327,21 @@ extension SceneInstance {
     /// checks a submitted form's text against (its fields, their rules and sizes) with
     /// ``Form/submission(of:from:)``.
     public func form(withID id: NodeID) -> Form? {
-        guard let module = id.rawValue.split(separator: "/", maxSplits: 1).first, let frame = frames[ModuleID(String(module))]?.node,
-            let node = frame.node(withID: id), case .form(let form) = node.kind
-        else { return nil }
+        guard case .form(let form)? = shownNode(withID: id)?.kind else { return nil }
         return form
+    }
+
+    /// The field with this id in the tree as the host was given it, or `nil`: what a host
+    /// checks the text of a change event against (``TextField/change(to:from:)``).
+    public func field(withID id: NodeID) -> TextField? {
+        guard case .textField(let field)? = shownNode(withID: id)?.kind else { return nil }
+        return field
+    }
+
+    private func shownNode(withID id: NodeID) -> ViewNode? {
+        guard let module = id.rawValue.split(separator: "/", maxSplits: 1).first, let frame = frames[ModuleID(String(module))]?.node else {
+            return nil
+        }
+        return frame.node(withID: id)
     }
 }

@@ -1,5 +1,6 @@
 /// Something a person can activate in a view tree: a button, a tab, a retry control, a
-/// form's submit control (its id is the form's).
+/// form's submit control (its id is the form's), a field that sends its text as people type
+/// (its id is the field's).
 ///
 /// Hosts that cannot tap (a terminal, a test script) list a tree's actions and send the
 /// chosen one's event:
@@ -41,6 +42,9 @@ extension ViewNode {
             return [ViewAction(id: id, title: "Retry", event: Event(retry, from: id))]
         case .form(let form):
             return [ViewAction(id: id, title: form.submit.title, event: form.submissionAsShown(from: id))]
+        case .textField(let field):
+            guard let event = try? field.change(to: field.value, from: id) else { return [] }
+            return [ViewAction(id: id, title: field.label, event: event)]
         case .tabs(let tabs):
             return tabs.tabs.map { tab in
                 let id = NodeID.tabControl(tab.id, of: self.id)

@@ -529,12 +529,17 @@ actor PageSession {
         // sizes) before the module sees it; the module checks it again.
         var event = action.event
         if let values {
-            guard let form = await scene.form(withID: node) else {
-                refuse("That control takes no text.", logged: "text sent to control '\(node)', which is not a form", action: key)
-                return
-            }
             do {
-                event = try form.submission(of: values, from: node)
+                if let form = await scene.form(withID: node) {
+                    event = try form.submission(of: values, from: node)
+                } else if let field = await scene.field(withID: node), Set(values.keys) == [field.name],
+                    let change = try field.change(to: values[field.name] ?? "", from: node)
+                {
+                    event = change
+                } else {
+                    refuse("That control takes no text.", logged: "text sent to control '\(node)', which takes none", action: key)
+                    return
+                }
             } catch {
                 let sample = values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.quoted(limit: 60))" }.joined(separator: " ")
                 refuse("The form was not sent: \(error)", logged: "form '\(node)' refused (\(error)); it sent \(sample)", action: key)

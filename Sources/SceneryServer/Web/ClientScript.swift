@@ -384,7 +384,7 @@ enum ClientScript {
               return;
             }
             const message = { type: "event", node: form.dataset.form, values };
-            if (JSON.stringify(message).length > LARGEST_MESSAGE) {
+            if (new TextEncoder().encode(JSON.stringify(message)).length > LARGEST_MESSAGE) {
               const input = fieldsOf(form).sort((a, b) => b.value.length - a.value.length)[0];
               const problem = `${input.dataset.label || input.name} is too long to send; shorten it.`;
               showProblem(input, problem);
@@ -424,12 +424,35 @@ enum ClientScript {
               if (form) for (const input of fieldsOf(form)) input.value = input.defaultValue;
             }
           }
+          // A field that sends changes (search as you type, a check as you type) sends its
+          // text once the person pauses (CHANGE_PAUSE ms), never in the middle of a
+          // composition, and only when it changed since it last sent.
+          const CHANGE_PAUSE = 300;
+          const changeTimers = new Map();
+          const lastSent = new Map();
+          function changeLater(input) {
+            if (!input.dataset || input.dataset.changes === undefined || !main.contains(input)) return;
+            clearTimeout(changeTimers.get(input.id));
+            changeTimers.set(input.id, setTimeout(() => {
+              changeTimers.delete(input.id);
+              const field = input.closest(".field");
+              if (!field || lastSent.get(field.id) === input.value) return;
+              const message = { type: "event", node: field.id, values: { [input.name]: input.value } };
+              if (new TextEncoder().encode(JSON.stringify(message)).length > LARGEST_MESSAGE) return;
+              lastSent.set(field.id, input.value);
+              send(message);
+            }, CHANGE_PAUSE));
+          }
+          document.addEventListener("input", (event) => {
+            if (!event.isComposing && !composing) changeLater(event.target);
+          });
           // An input method's composition (Japanese, Chinese, Korean) is never broken by a
           // patch: what arrives meanwhile waits until it ends.
           document.addEventListener("compositionstart", () => { composing = true; });
-          document.addEventListener("compositionend", () => {
+          document.addEventListener("compositionend", (event) => {
             composing = false;
             for (const text of heldWhileComposing.splice(0)) receive(text);
+            changeLater(event.target);
           });
 
           // --- Impressions: the page tells the server when a module (and each row of a module

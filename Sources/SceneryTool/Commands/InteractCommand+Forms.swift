@@ -19,9 +19,18 @@ extension InteractCommand {
     }
 
     /// The event that submits the form `action` activates, with what was typed (each field's
-    /// value where nothing was): `nil` when the action is no form's, the problems when a host
-    /// must not send it. The fields' typed text is let go once it is sent.
+    /// value where nothing was), or a field's change with its typed text: `nil` when the
+    /// action is neither, the problems when a host must not send it. A form's typed text is
+    /// let go once it is sent.
     static func submission(of action: ViewAction, in tree: ViewNode, typed: inout [NodeID: String]) -> Result<Event, FormProblems>? {
+        // A field that sends changes sends what was typed into it.
+        if let node = tree.node(withID: action.id), case .textField(let field) = node.kind {
+            do {
+                return try field.change(to: typed[action.id] ?? field.value, from: action.id).map { .success($0) }
+            } catch {
+                return .failure(error)
+            }
+        }
         guard let node = tree.node(withID: action.id), case .form(let form) = node.kind else { return nil }
         let fields = Self.fields(in: node)
         var values: [String: String] = [:]

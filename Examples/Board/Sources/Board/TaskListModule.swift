@@ -36,6 +36,16 @@ public actor TaskListModule: Module {
     public static let remove = EventKind("task.remove", payload: Removal.self)
     public static let add = EventKind("task.add", payload: NewTask.self)
 
+    /// What `task.filter` carries: what a viewer typed into the board's search field, as
+    /// they type. It stays on their page: only their list is filtered.
+    public struct Filter: Codable, Sendable, Hashable {
+        public var filter: String
+
+        public init(filter: String) { self.filter = filter }
+    }
+
+    public static let filter = EventKind("task.filter", payload: Filter.self)
+
     /// The form the owner adds a task with: the browser checks its rule as people type, and
     /// ``perform(_:)`` checks it again (a host is never trusted).
     static func newTaskForm(_ draft: Draft = Draft(), open: Int = 0) -> ViewNode {
@@ -74,6 +84,8 @@ public actor TaskListModule: Module {
     private var notice = ModuleNotice()
     private var state: LoadState<[BoardTask]> = .idle
     private var draft = Draft()
+    /// What this viewer's list shows: tasks whose title contains it (all when empty).
+    private var shownFilter = ""
 
     public init(parameters: ModuleParameters, context: ModuleContext, board: some BoardService) throws {
         owner = try parameters.string("owner")
@@ -117,6 +129,15 @@ public actor TaskListModule: Module {
 
     private func show(_ tasks: [BoardTask]) {
         state = tasks.isEmpty ? .empty : .loaded(newestFirst ? tasks.reversed() : tasks)
+    }
+
+    /// A search typed into the board's field filters this page's list at once; every other
+    /// event goes on to the scene.
+    public func handle(_ event: Event) async -> EventDisposition {
+        guard let typed = try? Self.filter.payload(of: event) else { return .pass }
+        shownFilter = typed.filter.trimmingCharacters(in: .whitespaces)
+        await context.setNeedsRender()
+        return .handled
     }
 
     public func perform(_ event: Event) async throws {
@@ -186,7 +207,8 @@ public actor TaskListModule: Module {
 
     private func renderBoard(isOwner: Bool, signedIn: Bool) -> ViewNode {
         state.render(id: "board", loadingMessage: "Opening the board…", emptyMessage: "Nothing to do.") { tasks in
-            let rows = tasks.map { task in
+            let shown = shownFilter.isEmpty ? tasks : tasks.filter { $0.title.localizedStandardContains(shownFilter) }
+            let rows = shown.map { task in
                 var cells: [ViewNode] = [.text("task.\(task.id).title", task.isDone ? "✓ \(task.title)" : task.title, role: .body)]
                 if signedIn {
                     let title = task.isDone ? "Undo" : "Done"
@@ -198,7 +220,12 @@ public actor TaskListModule: Module {
                 }
                 return ViewNode.stack("task.\(task.id)", axis: .horizontal, cells)
             }
-            var children: [ViewNode] = [.list("list", sections: [.init(id: "tasks", header: header, rows: rows)])]
+            // Search as you type: each pause sends the text, and only this page's list changes.
+            let search = TextField(
+                name: "filter", label: "Find a task", value: shownFilter, placeholder: "Type part of a title", maximumLength: 80,
+                keyboard: .search, changes: Self.filter.descriptor(Filter(filter: "")))
+            var children: [ViewNode] = [.textField("filter", search), .list("list", sections: [.init(id: "tasks", header: header, rows: rows)])]
+            if rows.isEmpty { children.append(.text("no-match", "No task matches “\(shownFilter)”.", role: .caption)) }
             if let text = notice.text { children.append(.text("notice", text, role: .caption)) }
             return .stack("content", children)
         }

@@ -62,6 +62,25 @@ import Testing
         #expect(try await store.tasks(on: "1").count == 3)
     }
 
+    @Test func aSearchTypedIntoTheBoardFiltersThisPagesListAsItsViewerTypes() async throws {
+        let store = try SQLiteBoardStore(path: try BoardLiveTests.databasePath())
+        let (grace, ada) = (try Self.harness(viewer: "2", store: store), try Self.harness(viewer: "1", store: store))
+        try await grace.load { try RenderExpectation.hasNode("filter").verify($0) }
+        try await ada.load { _ in }
+        try await grace.type("ROOM", into: "filter")
+        try await grace.change("filter") { tree in
+            try RenderExpectation.shows("Book the room").verify(tree)
+            try RenderExpectation.hides("Plan the offsite").verify(tree)
+        }
+        try await grace.receiveUpdate { try RenderExpectation.hides("Plan the offsite").verify($0) }
+        try await grace.type("balloons", into: "filter")
+        try await grace.change("filter") { try RenderExpectation.shows("No task matches “balloons”.").verify($0) }
+        try await grace.receiveUpdate { _ in }
+        try grace.finish()
+        try RenderExpectation.shows("Plan the offsite").verify(await ada.render())
+        #expect(try await store.tasks(on: "1").count == 3, "a search writes nothing")
+    }
+
     @Test func onlyTheOwnerIsOfferedTheFormAndTheRouterRefusesOthersSubmits() async throws {
         let store = try SQLiteBoardStore(path: try BoardLiveTests.databasePath())
         let member = try Self.harness(viewer: "2", store: store)

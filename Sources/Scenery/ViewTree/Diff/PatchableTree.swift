@@ -209,6 +209,8 @@ extension PatchableTree {
                 // The fields sit below: the form's subtree is rebuilt (it costs the form).
                 guard case .node(let node) = Self.value(of: element), case .form(let form) = node.kind else { return nil }
                 return ViewAction(id: id, title: submit.title, event: form.submissionAsShown(from: id))
+            case .textField(let field):
+                return (try? field.change(to: field.value, from: id)).flatMap { $0 }.map { ViewAction(id: id, title: field.label, event: $0) }
             default: return nil
             }
         }

@@ -48,12 +48,7 @@ extension Form {
                 problems.fields[field.name] = "\(field.label) was not sent; send every field of the form."
                 continue
             }
-            if text.utf8.count > Self.largestText {
-                problems.fields[field.name] = "\(field.label) is \(text.utf8.count) bytes; at most \(Self.largestText) are taken."
-            } else if let character = text.unicodeScalars.first(where: { !Self.isAllowed($0, in: field) }) {
-                problems.fields[field.name] =
-                    "\(field.label) holds a control character (U+\(String(character.value, radix: 16, uppercase: true))); type text only."
-            } else if let problem = field.problem(with: text) {
+            if let problem = Self.problemSending(text, in: field) ?? field.problem(with: text) {
                 problems.fields[field.name] = problem
             }
         }
@@ -79,6 +74,18 @@ extension Form {
         var payload = submit.event.payload
         for field in fields { payload[field.name] = .string(field.value) }
         return Event(submit.event.name, from: source, payload: payload)
+    }
+
+    /// What no field takes, whatever it declares: text over ``largestText`` bytes, and control
+    /// characters (other than tabs and new lines in a text area); `nil` when `text` is fine.
+    static func problemSending(_ text: String, in field: TextField) -> String? {
+        if text.utf8.count > Self.largestText {
+            return "\(field.label) is \(text.utf8.count) bytes; at most \(Self.largestText) are taken."
+        }
+        if let character = text.unicodeScalars.first(where: { !Self.isAllowed($0, in: field) }) {
+            return "\(field.label) holds a control character (U+\(String(character.value, radix: 16, uppercase: true))); type text only."
+        }
+        return nil
     }
 
     /// Tabs and new lines are text in a text area; every other control character (NUL,

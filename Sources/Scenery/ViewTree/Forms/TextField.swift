@@ -71,6 +71,20 @@ public struct TextField: Sendable, Hashable {
         self.changes = changes
     }
 
+    /// The event a host sends as a person types `text` (after a pause): ``changes`` with the
+    /// text added under ``name``; `nil` when the field sends no changes.
+    ///
+    /// - Throws: ``FormProblems`` (for this field's name) when no field takes `text`: over
+    ///   ``Form/largestText`` bytes, or holding control characters. The field's rules are not
+    ///   checked here: checking them as people type is the module's to do.
+    public func change(to text: String, from source: NodeID) throws(FormProblems) -> Event? {
+        guard let changes else { return nil }
+        if let problem = Form.problemSending(text, in: self) { throw FormProblems(fields: [name: problem]) }
+        var event = Event(changes, from: source)
+        event.payload[name] = .string(text)
+        return event
+    }
+
     /// What is wrong with `text` for this field, in words for the person typing: its length
     /// against ``maximumLength``, then each rule in order; `nil` when it is fine.
     ///
