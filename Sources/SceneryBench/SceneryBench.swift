@@ -45,6 +45,9 @@ struct SceneryBench: AsyncParsableCommand {
     @Option(name: .customLong("experiment-memory-probe"), help: ArgumentHelp(visibility: .private))
     var experimentMemoryProbe: String?
 
+    @Option(name: .customLong("form-memory-probe"), help: ArgumentHelp(visibility: .private))
+    var formMemoryProbe: String?
+
     mutating func validate() throws {
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
     }
@@ -60,6 +63,10 @@ struct SceneryBench: AsyncParsableCommand {
         }
         if let experimentMemoryProbe {
             await ExperimentBenchmark.probe(experimentMemoryProbe)
+            return
+        }
+        if let formMemoryProbe {
+            await FormBenchmark.probe(formMemoryProbe)
             return
         }
         let selected = benchmarks.isEmpty ? Benchmark.allCases : benchmarks
@@ -94,6 +101,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
     case coldStart = "cold-start"
     case memory, events, experiments
     case fanOut = "fan-out"
+    case forms
 
     var summary: String {
         switch self {
@@ -108,6 +116,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .events: "typed event payloads against dictionaries"
         case .experiments: "assignment per assembly, a visibility report, memory per page, the sample-ratio check"
         case .fanOut: "one like reaching 100 and 1,000 live scenes; idle memory with and without subscriptions"
+        case .forms: "memory per idle page with a form (target: 2 KiB more), bytes per change event and submit"
         }
     }
 
@@ -124,6 +133,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .events: EventBenchmark.run(options)
         case .experiments: try await ExperimentBenchmark.run(options)
         case .fanOut: try await FanOutBenchmark.run(options)
+        case .forms: try FormBenchmark.run(options)
         }
     }
 }
