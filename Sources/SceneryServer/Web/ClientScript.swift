@@ -333,7 +333,7 @@ enum ClientScript {
             const label = input.dataset.label || input.name;
             const text = input.value;
             const count = characters(text);
-            const maximum = Number(input.dataset.maxLength || "-1");
+            const maximum = input.maxLength;  // -1 when the field declares none
             if (maximum >= 0 && count > maximum) return `${label} is at most ${maximum} characters; it has ${count}.`;
             let rules = [];
             try { rules = JSON.parse(input.dataset.rules || "[]"); } catch { rules = []; }

@@ -51,7 +51,7 @@ public actor TaskListModule: Module {
     static func newTaskForm(_ draft: Draft = Draft(), open: Int = 0) -> ViewNode {
         let title = TextField(
             name: "title", label: "New task", value: draft.text, placeholder: "What needs doing? (\(open) open)", maximumLength: 120,
-            rules: [.required("Name the task first.")], error: draft.fieldError)
+            rules: [.required("Name the task first."), .length(3...120)], error: draft.fieldError)
         return .form("new", submit: .init(title: "Add task", sends: add.name), error: draft.formError, [.textField("new.title", title)])
     }
 

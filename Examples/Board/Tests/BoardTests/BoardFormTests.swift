@@ -48,6 +48,20 @@ import Testing
         #expect(try await store.tasks(on: "1").count == 3, "nothing stored")
     }
 
+    @Test func aTitleShorterThanItsRuleIsRefusedInTheRulesWords() async throws {
+        let store = try SQLiteBoardStore(path: try BoardLiveTests.databasePath())
+        let harness = try Self.harness(viewer: "1", store: store)
+        try await harness.load { _ in }
+        try await harness.type("ab", into: "new.title")
+        #expect(try await harness.problems(submitting: "new").fields == ["title": "New task is 3 to 120 characters; it has 2."])
+        try await harness.send(TaskListModule.add.event(.init(title: "ab"), from: "tasks/new")) { tree in
+            try RenderExpectation.showsError("New task is 3 to 120 characters; it has 2.", onField: "new.title").verify(tree)
+        }
+        try await harness.receiveEvent("task.add")
+        try await harness.receiveUpdate { _ in }
+        try harness.finish()
+    }
+
     @Test func aTitleLongerThanTheFieldTakesIsRefusedAndNothingIsStored() async throws {
         let store = try SQLiteBoardStore(path: try BoardLiveTests.databasePath())
         let harness = try Self.harness(viewer: "1", store: store)
