@@ -95,6 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        Self.limitMallocArenas()
         try await reportingFailures {
             let key = try signingKey.key(servingOn: host)
             let session = try await options.session()
