@@ -95,7 +95,6 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Self.limitMallocArenas()
         try await reportingFailures {
             let key = try signingKey.key(servingOn: host)
             let session = try await options.session()
