@@ -335,6 +335,12 @@ enum ClientScript {
             const count = characters(text);
             const maximum = input.maxLength;  // -1 when the field declares none
             if (maximum >= 0 && count > maximum) return `${label} is at most ${maximum} characters; it has ${count}.`;
+            // What no field takes (as the server checks it): control characters, but tabs and,
+            // in a text area, new lines; bidirectional overrides.
+            const control = input.tagName === "TEXTAREA" ? /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u
+              : /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+            const found = text.match(control);
+            if (found) return `${label} holds a control character (U+${found[0].codePointAt(0).toString(16).toUpperCase()}); type text only.`;
             let rules = [];
             try { rules = JSON.parse(input.dataset.rules || "[]"); } catch { rules = []; }
             for (const rule of rules) {
