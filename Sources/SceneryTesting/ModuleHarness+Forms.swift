@@ -31,7 +31,7 @@ extension ModuleHarness {
     /// #expect(try await harness.problems(submitting: "compose").fields["title"] == "Title is required.")
     /// ```
     public func problems(submitting form: NodeID) async throws -> FormProblems {
-        let (found, values) = try await valuesToSubmit(form)
+        let (found, values, _) = try await valuesToSubmit(form)
         return found.problems(in: values)
     }
 
@@ -48,21 +48,15 @@ extension ModuleHarness {
     public func submit(
         _ form: NodeID, letThrough: Bool = true, confirming: Bool = true, _ assert: ((ViewNode) throws -> Void)? = nil
     ) async throws -> EventDisposition {
-        let (found, values) = try await valuesToSubmit(form)
+        let (found, values, fields) = try await valuesToSubmit(form)
         let event: Event
         do {
             event = try found.submission(of: values, from: form)
         } catch {
             throw ExpectationFailure("a host would not send form '\(form)': \(error). Check them with problems(submitting:).")
         }
-        let fields = Set(try await fieldIDs(in: form))
         typed.withLock { typed in typed = typed.filter { !fields.contains($0.key) } }
         return try await send(event, letThrough: letThrough, confirming: confirming, assert)
-    }
-
-    private func fieldIDs(in form: NodeID) async throws -> [NodeID] {
-        let node = await module.render().node(withID: form)
-        return node?.allNodes.compactMap { node in if case .textField = node.kind { node.id } else { nil } } ?? []
     }
 
     /// Sends the change event of the field with this id with what was typed into it, as a
@@ -85,7 +79,8 @@ extension ModuleHarness {
         return try await send(change, assert)
     }
 
-    private func valuesToSubmit(_ id: NodeID) async throws -> (Form, [String: String]) {
+    /// The form with this id, the text of each of its fields by name, and the fields' ids.
+    private func valuesToSubmit(_ id: NodeID) async throws -> (Form, [String: String], Set<NodeID>) {
         let tree = await module.render()
         guard let node = tree.node(withID: id), case .form(let form) = node.kind else {
             let forms = tree.allNodes.compactMap { node -> String? in
@@ -94,12 +89,10 @@ extension ModuleHarness {
             throw ExpectationFailure("there is no form '\(id)' to submit; forms: \(forms.isEmpty ? "none" : forms.joined(separator: ", ")).")
         }
         let typed = typed.withLock { $0 }
+        let fields = node.textFields
         var values: [String: String] = [:]
-        for field in node.allNodes {
-            guard case .textField(let textField) = field.kind else { continue }
-            values[textField.name] = Self.text(of: textField, id: field.id, typed: typed)
-        }
-        return (form, values)
+        for (id, field) in fields { values[field.name] = Self.text(of: field, id: id, typed: typed) }
+        return (form, values, Set(fields.map(\.id)))
     }
 
     private static func text(of field: TextField, id: NodeID, typed: [NodeID: String]) -> String {
@@ -108,9 +101,7 @@ extension ModuleHarness {
 
     private static func field(_ id: NodeID, in tree: ViewNode) throws(ExpectationFailure) -> TextField {
         if let node = tree.node(withID: id), case .textField(let field) = node.kind { return field }
-        let fields = tree.allNodes.compactMap { node -> String? in
-            if case .textField = node.kind { node.id.rawValue } else { nil }
-        }
+        let fields = tree.textFields.map(\.id.rawValue)
         throw ExpectationFailure("there is no field '\(id)' to type into; fields: \(fields.isEmpty ? "none" : fields.joined(separator: ", ")).")
     }
 }

@@ -31,6 +31,14 @@ extension ViewNode {
         return result
     }
 
+    /// The text fields of this node and its descendants, with their ids, in display order:
+    /// what a host holds typed text for, and a form's fields.
+    public var textFields: [(id: NodeID, field: TextField)] {
+        allNodes.compactMap { node in
+            if case .textField(let field) = node.kind { (node.id, field) } else { nil }
+        }
+    }
+
     /// The first node, depth first, with the given id.
     public func node(withID id: NodeID) -> ViewNode? {
         allNodes.first { $0.id == id }

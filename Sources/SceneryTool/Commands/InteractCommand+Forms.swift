@@ -8,7 +8,7 @@ extension InteractCommand {
         let parts = command.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
         let id = NodeID(String(parts.first ?? ""))
         guard let node = tree.node(withID: id), case .textField(let field) = node.kind else {
-            let fields = Self.fields(in: tree).map(\.id.rawValue)
+            let fields = tree.textFields.map(\.id.rawValue)
             let known = fields.isEmpty ? "none" : fields.joined(separator: ", ")
             return "No field '\(TerminalText.sanitized(id.rawValue))'. Fields: \(known). Type: type FIELD TEXT"
         }
@@ -32,7 +32,7 @@ extension InteractCommand {
             }
         }
         guard let node = tree.node(withID: action.id), case .form(let form) = node.kind else { return nil }
-        let fields = Self.fields(in: node)
+        let fields = node.textFields
         var values: [String: String] = [:]
         for (id, field) in fields { values[field.name] = typed[id] ?? field.value }
         do {
@@ -46,18 +46,12 @@ extension InteractCommand {
 
     /// Prints the fields of `node`, with what they hold, for `type FIELD TEXT`.
     static func printFields(of node: ViewNode, typed: [NodeID: String]) {
-        let fields = Self.fields(in: node)
+        let fields = node.textFields
         guard !fields.isEmpty else { return }
         Output.line("Fields (type FIELD TEXT, then the form's number):")
         for (id, field) in fields {
             let text = typed[id] ?? field.value
             Output.line("  \(TerminalText.sanitized(id.rawValue))  \(TerminalText.sanitized(field.label)): '\(TerminalText.sanitized(text))'")
-        }
-    }
-
-    private static func fields(in node: ViewNode) -> [(id: NodeID, field: TextField)] {
-        node.allNodes.compactMap { node in
-            if case .textField(let field) = node.kind { (node.id, field) } else { nil }
         }
     }
 }

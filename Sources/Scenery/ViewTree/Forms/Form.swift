@@ -60,9 +60,7 @@ public struct Form: Sendable, Hashable {
 
     /// The form's fields, in display order, wherever they sit among its children.
     public var fields: [TextField] {
-        children.flatMap(\.allNodes).compactMap { node in
-            if case .textField(let field) = node.kind { field } else { nil }
-        }
+        children.flatMap(\.textFields).map(\.field)
     }
 
     /// The text each field starts with, by name: what a host shows before anyone types.
