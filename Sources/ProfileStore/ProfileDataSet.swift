@@ -156,6 +156,7 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
             if !draftIDs.insert(draft.id).inserted { add("drafts[\(index)].id", "\(draft.id) is used twice; ids must be unique.") }
             check(draft.owner, "drafts[\(index)].owner")
             check(draft.editedAt, "drafts[\(index)].editedAt")
+            if draft.version < 1 { add("drafts[\(index)].version", "\(draft.version) is not a version; versions count saves from 1.") }
         }
         var followKeys: Set<FollowRecord> = []
         for (index, follow) in follows.enumerated() {
@@ -311,8 +312,11 @@ extension SQLiteProfileStore {
         }
         for draft in dataSet.drafts {
             try connection.run(
-                "INSERT INTO drafts (id, owner, title, body, edited_at) VALUES (?, ?, ?, ?, ?)",
-                [SQLValue(draft.id), SQLValue(draft.owner), SQLValue(draft.title), SQLValue(draft.body), SQLValue(draft.editedAt.timeIntervalSince1970)])
+                "INSERT INTO drafts (id, owner, title, body, edited_at, version) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    SQLValue(draft.id), SQLValue(draft.owner), SQLValue(draft.title), SQLValue(draft.body), SQLValue(draft.editedAt.timeIntervalSince1970),
+                    SQLValue(Int64(draft.version)),
+                ])
         }
         for follow in dataSet.follows {
             try connection.run("INSERT INTO follows (follower, followee) VALUES (?, ?)", [SQLValue(follow.follower), SQLValue(follow.followee)])

@@ -110,11 +110,12 @@ struct RecordReader {
     }
 
     func drafts(_ visit: (Draft) throws(ProfileError) -> Void) throws(ProfileError) {
-        try connection.forEachRow("SELECT id, owner, title, body, edited_at FROM drafts ORDER BY id") { row, index throws(ProfileError) in
+        try connection.forEachRow("SELECT id, owner, title, body, edited_at, version FROM drafts ORDER BY id") { row, index throws(ProfileError) in
             try visit(
                 Draft(
                     id: try integer(row[0], "drafts", index, "id"), owner: UserID(row[1].text ?? ""), title: row[2].text ?? "",
-                    body: row[3].text ?? "", editedAt: try date(row[4], "drafts", index, "edited_at")))
+                    body: row[3].text ?? "", editedAt: try date(row[4], "drafts", index, "edited_at"),
+                    version: Int(try integer(row[5], "drafts", index, "version"))))
         }
     }
 

@@ -186,36 +186,6 @@ extension SQLiteProfileStore: BlogService {
     }
 }
 
-// MARK: - DraftService
-
-extension SQLiteProfileStore: DraftService {
-    public func drafts(of owner: UserID, viewer: UserID, page: PageRequest) async throws -> Page<Draft> {
-        guard viewer == owner else {
-            throw ProfileError.notPermitted("Drafts are private: only their owner can see them.")
-        }
-        return try withConnection { connection throws(ProfileError) in
-            try Self.requireUser(owner, in: connection)
-            let rows: [[SQLValue]]
-            if let after = page.after?.draftPosition {
-                // Keyset: the drafts after that one, however many were edited since.
-                rows = try connection.query(
-                    """
-                    SELECT id, owner, title, body, edited_at FROM drafts
-                    WHERE owner = ? AND (edited_at < ? OR (edited_at = ? AND id < ?)) ORDER BY edited_at DESC, id DESC LIMIT ?
-                    """, [SQLValue(owner), .real(after.editedAt), .real(after.editedAt), .integer(after.id), SQLValue(page.limit + 1)])
-            } else {
-                rows = try connection.query(
-                    "SELECT id, owner, title, body, edited_at FROM drafts WHERE owner = ? ORDER BY edited_at DESC, id DESC LIMIT ? OFFSET ?",
-                    [SQLValue(owner), SQLValue(page.limit + 1), SQLValue(page.offset)])
-            }
-            let drafts = rows.prefix(page.limit).map { row in
-                Draft(id: row[0].integer, owner: UserID(row[1].text ?? ""), title: row[2].text ?? "", body: row[3].text ?? "", editedAt: Self.date(row[4]))
-            }
-            return Page(items: drafts, hasMore: rows.count > page.limit)
-        }
-    }
-}
-
 // MARK: - RelationshipService
 
 extension SQLiteProfileStore: RelationshipService {

@@ -27,11 +27,8 @@ extension PostgresProfileStore {
                         let (blog, user) = try row.decode((Int64, String).self)
                         return ProfileDataSet.LikeRecord(blog: blog, user: UserID(user))
                     }
-                dataSet.drafts = try await connection.query("SELECT id, owner, title, body, edited_at FROM drafts ORDER BY id", logger: logger)
-                    .collect().map { row in
-                        let (id, owner, title, body, edited) = try row.decode((Int64, String, String, String, Double).self)
-                        return Draft(id: id, owner: UserID(owner), title: title, body: body, editedAt: Date(timeIntervalSince1970: edited))
-                    }
+                dataSet.drafts = try await connection.query("SELECT id, owner, title, body, edited_at, version FROM drafts ORDER BY id", logger: logger)
+                    .collect().map(Self.draft)
                 dataSet.follows = try await connection.query(
                     "SELECT follower, followee FROM follows ORDER BY follower COLLATE \"C\", followee COLLATE \"C\"", logger: logger
                 ).collect().map { row in
@@ -119,8 +116,8 @@ extension PostgresProfileStore {
         for draft in dataSet.drafts {
             try await connection.query(
                 """
-                INSERT INTO drafts (id, owner, title, body, edited_at)
-                VALUES (\(draft.id), \(draft.owner.rawValue), \(draft.title), \(draft.body), \(draft.editedAt.timeIntervalSince1970))
+                INSERT INTO drafts (id, owner, title, body, edited_at, version)
+                VALUES (\(draft.id), \(draft.owner.rawValue), \(draft.title), \(draft.body), \(draft.editedAt.timeIntervalSince1970), \(Int64(draft.version)))
                 """, logger: logger)
         }
         for follow in dataSet.follows {

@@ -158,33 +158,6 @@ extension PostgresProfileStore {  // BlogService
     }
 }
 
-// MARK: - DraftService
-
-extension PostgresProfileStore {  // DraftService
-    public func drafts(of owner: UserID, viewer: UserID, page: PageRequest) async throws -> Page<Draft> {
-        guard viewer == owner else {
-            throw ProfileError.notPermitted("Drafts are private: only their owner can see them.")
-        }
-        return try await reading("read drafts") { connection, logger in
-            try await Self.requireUser(owner, on: connection, logger: logger)
-            // Keyset when the request names the last draft shown.
-            let after = page.after?.draftPosition
-            let rows = try await connection.query(
-                """
-                SELECT id, owner, title, body, edited_at FROM drafts WHERE owner = \(owner.rawValue)
-                  AND (\(after == nil) OR (edited_at, id) < (\(after?.editedAt ?? 0), \(after?.id ?? 0)))
-                ORDER BY edited_at DESC, id DESC LIMIT \(Int64(page.limit + 1)) OFFSET \(Int64(after == nil ? page.offset : 0))
-                """, logger: logger
-            ).collect()
-            let drafts = try rows.prefix(page.limit).map { row in
-                let (id, owner, title, body, edited) = try row.decode((Int64, String, String, String, Double).self)
-                return Draft(id: id, owner: UserID(owner), title: title, body: body, editedAt: Date(timeIntervalSince1970: edited))
-            }
-            return Page(items: drafts, hasMore: rows.count > page.limit)
-        }
-    }
-}
-
 // MARK: - RelationshipService
 
 extension PostgresProfileStore {  // RelationshipService

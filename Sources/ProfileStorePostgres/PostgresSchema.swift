@@ -73,6 +73,10 @@ enum PostgresSchema {
         CREATE TABLE applied_actions (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
         CREATE INDEX applied_actions_by_time ON applied_actions (at);
         """,
+        // 3: a version per draft, counted up by each save (see the SQLite store's step 6).
+        """
+        ALTER TABLE drafts ADD COLUMN version BIGINT NOT NULL DEFAULT 1
+        """,
     ]
 
     /// The profile tables as an app of the site store, versioned in their own `store_info`

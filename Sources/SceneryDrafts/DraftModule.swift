@@ -2,7 +2,14 @@ import ProfileDomain
 import Scenery
 import SceneryLive
 
-/// The owner's drafts, most recently edited first.
+/// The owner's drafts, most recently edited first, with an editor: the owner writes a new
+/// draft, edits, deletes or publishes one; a published draft becomes a blog on every page
+/// that shows the owner's blogs (through the change feed).
+///
+/// Every save names the version it started from (``DraftEdit``): a save from a tab that
+/// opened an older version is refused, and the text typed stays in that tab's form with a
+/// message saying so, never lost silently. A save, delete or publish a page sends again
+/// (a resumed page, a double click) is applied once (its action key).
 ///
 /// Drafts are private. The module refuses to load for anyone but the owner by itself —
 /// before it asks its service — so no scene file, argument or navigation can show them to
@@ -24,22 +31,42 @@ public actor DraftModule: Module {
             ParameterSpec("untitled", .string, default: "Untitled draft", summary: "Title when empty."),
             ParameterSpec("editedFormat", .string, default: "Edited %@", summary: "Last-edited line (%@ is the date)."),
             ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
+            ParameterSpec("composeTitle", .string, default: "New draft", summary: "The new-draft form's heading."),
+            ParameterSpec("titleLabel", .string, default: "Title", summary: "The title field's label."),
+            ParameterSpec("bodyLabel", .string, default: "Text", summary: "The text field's label."),
+            ParameterSpec("saveTitle", .string, default: "Save draft", summary: "The save button."),
+            ParameterSpec("editTitle", .string, default: "Edit", summary: "A draft's edit button."),
+            ParameterSpec("cancelTitle", .string, default: "Cancel", summary: "The editor's cancel button."),
+            ParameterSpec("publishTitle", .string, default: "Publish", summary: "A draft's publish button."),
+            ParameterSpec("deleteTitle", .string, default: "Delete", summary: "A draft's delete button."),
+            ParameterSpec("emptyDraftText", .string, default: "Write a title or some text first.", summary: "Said when both fields are empty."),
         ],
-        ownerOnlyParameter: "owner")
+        sends: [DraftEvents.save, DraftEvents.publish, DraftEvents.delete],
+        performs: [DraftEvents.save, DraftEvents.publish, DraftEvents.delete],
+        ownerOnlyParameter: "owner",
+        ownerOnlyActions: [DraftEvents.save.name: "owner", DraftEvents.publish.name: "owner", DraftEvents.delete.name: "owner"])
+
+    /// The most characters a draft's title may have.
+    public static let longestTitle = 200
+    /// The most characters a draft's text may have.
+    public static let longestBody = 20_000
 
     /// The error a non-owner gets.
     public static let privacyMessage = "Drafts are private: only their owner can see them."
 
-    private let owner: UserID
+    let owner: UserID
     private let header: String
     private let emptyText: String
     private let untitled: String
+    /// What an untitled draft is called, and the title field's placeholder.
+    var untitledText: String { untitled }
     private let editedFormat: String
     private let moreTitle: String
-    private let drafts: any DraftService
-    private let context: ModuleContext
+    let wording: EditorWording
+    let drafts: any DraftService
+    let context: ModuleContext
 
-    private var list: PagedList<Draft>
+    var list: PagedList<Draft>
     /// The drafts shown.
     public var state: LoadState<[Draft]> { list.state }
     /// Whether another page exists.
@@ -47,10 +74,16 @@ public actor DraftModule: Module {
     /// A message about the last failed action, or saying that what is shown may be out of
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
-    private var noticeLine = ModuleNotice()
+    var noticeLine = ModuleNotice()
+    /// What the owner is typing into the new-draft form (kept when a save fails).
+    var compose = Editor()
+    /// The draft open in the editor, with what the owner typed into it.
+    var editing: Editor?
+    /// What went wrong with a row's publish or delete, shown under that row.
+    var rowProblem: (draft: Int64, text: String)?
 
     /// The drafts' live subscription, while the module is visible (to its owner only).
-    private let live: LiveChanges<ProfileChange>
+    let live: LiveChanges<ProfileChange>
 
     public init(parameters: ModuleParameters, context: ModuleContext, drafts: any DraftService, changes: (any ChangeFeed<ProfileChange>)? = nil) throws {
         live = LiveChanges(changes)
@@ -61,12 +94,13 @@ public actor DraftModule: Module {
         untitled = try parameters.string("untitled")
         editedFormat = try parameters.string("editedFormat")
         moreTitle = try parameters.string("moreTitle")
+        wording = try EditorWording(parameters)
         self.drafts = drafts
         self.context = context
     }
 
     /// Whether the viewer may see these drafts.
-    private var viewerIsOwner: Bool { context.viewer == owner.rawValue }
+    var viewerIsOwner: Bool { context.viewer == owner.rawValue }
 
     public func load(_ request: LoadRequest) async throws {
         guard viewerIsOwner, let viewer = context.viewer else {
@@ -77,7 +111,7 @@ public actor DraftModule: Module {
         try await run(fetch, viewer: UserID(viewer))
     }
 
-    private func run(_ fetch: PagedList<Draft>.Fetch, viewer: UserID) async throws {
+    func run(_ fetch: PagedList<Draft>.Fetch, viewer: UserID) async throws {
         do {
             let request = list.pageRequest(for: fetch, after: PageCursor.drafts(after:))
             let page = try await drafts.drafts(of: owner, viewer: viewer, page: request)
@@ -101,7 +135,7 @@ public actor DraftModule: Module {
 
     /// The owner's drafts changed (another tab, an import): every row shown is fetched
     /// again; if that fails, the drafts shown stay, with a notice.
-    private func draftsChanged() async {
+    func draftsChanged() async {
         guard state.hasResult else { return }
         do {
             try await run(list.reload(), viewer: owner)
@@ -116,14 +150,40 @@ public actor DraftModule: Module {
     public func render() -> ViewNode {
         // Belt and braces: whatever the state, a non-owner sees no draft.
         guard viewerIsOwner else { return .error("drafts", Self.privacyMessage) }
-        return state.render(id: "drafts", loadingMessage: "Loading drafts…", emptyMessage: emptyText) { drafts in
-            // Rows are not selectable: there is no draft editor to open (a row that sends an
-            // event nothing handles would be a control that does nothing).
-            let rows = drafts.map { draft in DraftCellPresenter(draft: draft, untitled: untitled, editedFormat: editedFormat).render() }
+        let listed = state.render(id: "drafts", loadingMessage: "Loading drafts…", emptyMessage: emptyText) { drafts in
+            let rows = drafts.map(row)
             var children: [ViewNode] = [.list("list", sections: [.init(id: "all", header: header, rows: rows)])]
             if let more = list.moreButton(title: moreTitle, module: context.id) { children.append(more) }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
             return .stack("content", children)
         }
+        var children = [composeForm()]
+        // A draft open here that is no longer stored (published or deleted in another tab)
+        // keeps its editor, above the list, so what was typed is not lost.
+        if let editing, let id = editing.draft, state.hasResult, list.item(withID: id) == nil {
+            children.append(editorForm(editing, stored: nil))
+        }
+        children.append(listed)
+        return .stack("owner", children)
+    }
+
+    /// One draft's row: its editor while open, else its title, date and buttons.
+    private func row(_ draft: Draft) -> ViewNode {
+        if let editing, editing.draft == draft.id { return editorForm(editing, stored: draft) }
+        let presenter = DraftCellPresenter(draft: draft, untitled: untitled, editedFormat: editedFormat)
+        let target = DraftEvents.Target(draft: draft.id, version: draft.version, title: presenter.title)
+        let base = "draft.\(draft.id)"
+        var cells: [ViewNode] = [
+            presenter.render(),
+            .stack(
+                NodeID("\(base).actions"), axis: .horizontal,
+                [
+                    .button(NodeID("\(base).edit"), title: wording.edit, sends: DraftEvents.edit.descriptor(target)),
+                    .button(NodeID("\(base).publish"), title: wording.publish, sends: DraftEvents.publish.descriptor(target)),
+                    .button(NodeID("\(base).delete"), title: wording.delete, sends: DraftEvents.delete.descriptor(target)),
+                ]),
+        ]
+        if let rowProblem, rowProblem.draft == draft.id { cells.append(.text(NodeID("\(base).problem"), rowProblem.text, role: .caption)) }
+        return .stack(NodeID("\(base).row"), cells)
     }
 }

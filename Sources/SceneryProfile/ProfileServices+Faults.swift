@@ -63,6 +63,21 @@ private struct FaultyDrafts: DraftService {
         try await injector.apply(.drafts, .read)
         return try await base.drafts(of: owner, viewer: viewer, page: page)
     }
+
+    func save(_ edit: DraftEdit, by owner: UserID) async throws -> Draft {
+        try await injector.apply(.drafts, .write)
+        return try await base.save(edit, by: owner)
+    }
+
+    func deleteDraft(_ id: Int64, version: Int, by owner: UserID) async throws {
+        try await injector.apply(.drafts, .write)
+        try await base.deleteDraft(id, version: version, by: owner)
+    }
+
+    func publishDraft(_ id: Int64, version: Int, by owner: UserID) async throws -> BlogID {
+        try await injector.apply(.drafts, .write)
+        return try await base.publishDraft(id, version: version, by: owner)
+    }
 }
 
 private struct FaultyRelationships: RelationshipService {

@@ -246,6 +246,8 @@ enum Step: Sendable {
 
     @Test(arguments: [
         #"{"type":"event","node":"drafts/draft.1"}"#,  // a draft control, for someone who is not the owner
+        #"{"type":"event","node":"drafts/compose","values":{"title":"Mallory","body":"was here"}}"#,  // the owner's editor
+        #"{"type":"event","node":"drafts/draft.1.publish"}"#,
         #"{"type":"event","node":"nothing/here"}"#,
         #"{"type":"event"}"#,
         #"{"type":"event","node":"blogs/blog.27.like","payload":{"blog":1}}"#.replacingOccurrences(of: "27", with: "9999"),

@@ -18,11 +18,46 @@ public protocol BlogService: Sendable {
     func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int
 }
 
-/// Reads drafts, which belong to their owner alone.
+/// Reads and writes drafts, which belong to their owner alone.
+///
+/// Every write names the owner doing it and announces `ProfileChange.drafts(of:)` (a
+/// publish also the owner's blogs and profile), in the write's transaction. A write is
+/// applied once per action (the action's key), so a page that sends it again changes
+/// nothing twice.
 public protocol DraftService: Sendable {
     /// A page of the owner's drafts, most recently edited first.
     /// - Throws: `ProfileError.notPermitted(_:)` when `viewer` is not `owner`.
     func drafts(of owner: UserID, viewer: UserID, page: PageRequest) async throws -> Page<Draft>
+
+    /// Saves a new draft of `owner`'s, or a newer text of one of theirs; returns it as
+    /// stored, at its new version.
+    /// - Throws: `DataError.outdated(_:)` when the draft's stored version is not
+    ///   `edit.version` (it was saved elsewhere meanwhile; nothing is written),
+    ///   `notFound` when `owner` has no such draft.
+    func save(_ edit: DraftEdit, by owner: UserID) async throws -> Draft
+
+    /// Deletes one of `owner`'s drafts, if it is still at `version`.
+    /// - Throws: `DataError.outdated(_:)` when it was saved elsewhere meanwhile, `notFound`
+    ///   when `owner` has no such draft.
+    func deleteDraft(_ id: Int64, version: Int, by owner: UserID) async throws
+
+    /// Publishes one of `owner`'s drafts, if it is still at `version`: it becomes a blog
+    /// (created now) and the draft is gone, in one transaction. Returns the new blog's id.
+    /// - Throws: `DataError.outdated(_:)`, `notFound`, as ``deleteDraft(_:version:by:)``.
+    func publishDraft(_ id: Int64, version: Int, by owner: UserID) async throws -> BlogID
+}
+
+extension DraftService {
+    /// A backend that only reads drafts: saving says so.
+    public func save(_ edit: DraftEdit, by owner: UserID) async throws -> Draft { throw Self.readOnly }
+    /// A backend that only reads drafts: deleting says so.
+    public func deleteDraft(_ id: Int64, version: Int, by owner: UserID) async throws { throw Self.readOnly }
+    /// A backend that only reads drafts: publishing says so.
+    public func publishDraft(_ id: Int64, version: Int, by owner: UserID) async throws -> BlogID { throw Self.readOnly }
+
+    private static var readOnly: ProfileError {
+        .notPermitted("This draft service only reads drafts; give the app a backend that saves them (SQLiteProfileStore or PostgresProfileStore).")
+    }
 }
 
 /// Reads and changes who follows and befriends whom.

@@ -83,6 +83,12 @@ enum Migrations {
         CREATE TABLE applied_actions (key TEXT PRIMARY KEY NOT NULL, at REAL NOT NULL) WITHOUT ROWID;
         CREATE INDEX applied_actions_by_time ON applied_actions (at);
         """,
+        // 6: a version per draft, counted up by each save: an edit names the version it
+        // started from, and a save from an older one is refused (two tabs never overwrite
+        // each other silently).
+        """
+        ALTER TABLE drafts ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+        """,
     ]
 
     /// The change feed's table. Opening a database whose table was deleted makes it again

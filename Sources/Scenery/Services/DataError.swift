@@ -19,7 +19,7 @@ public struct DataError: Error, Sendable, Hashable, LocalizedError, ViewerFacing
     /// What kind of failure it is.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
-            case notFound, notPermitted, conflict, connectionLost, storage, invalidData, alreadyApplied
+            case notFound, notPermitted, conflict, connectionLost, storage, invalidData, alreadyApplied, outdated
         }
 
         private let value: Value
@@ -41,6 +41,10 @@ public struct DataError: Error, Sendable, Hashable, LocalizedError, ViewerFacing
         /// again, to this server or another): nothing was written again, and what the
         /// action meant to write is there.
         public static let alreadyApplied = Kind(value: .alreadyApplied)
+        /// The write was based on a version of the data that is no longer the stored one
+        /// (another tab or person saved it meanwhile): nothing was written, and trying the
+        /// same write again will not help; show the person the newer version first.
+        public static let outdated = Kind(value: .outdated)
 
         /// The kind's name: `notFound`, `conflict`, …
         public var description: String { value.rawValue }
@@ -92,6 +96,18 @@ public struct DataError: Error, Sendable, Hashable, LocalizedError, ViewerFacing
     /// Another writer held the data; the message says what was not done.
     public static func conflict(_ message: String) -> DataError {
         DataError(.conflict, message)
+    }
+
+    /// The write was based on an older version than the stored one; the message says what
+    /// changed and what to do.
+    ///
+    /// ```swift
+    /// guard stored.version == edit.version else {
+    ///     throw DataError.outdated("Draft 7 was saved elsewhere since it was opened; open it again to see that version.")
+    /// }
+    /// ```
+    public static func outdated(_ message: String) -> DataError {
+        DataError(.outdated, message)
     }
 
     /// Imported data is unusable; nothing was imported.

@@ -28,7 +28,8 @@ final class CountingDrafts: DraftService {
         let backend = try await Backend(kind)
         let module = try module(owner: "1", viewer: "1", drafts: backend.services.drafts)
         try await module.load(.initial)
-        let titles = await module.render().allNodes.compactMap { node -> String? in
+        let list = try #require(await module.render().node(withID: "list"))
+        let titles = list.allNodes.compactMap { node -> String? in
             if case .text(let text, .headline) = node.kind { return text }
             return nil
         }
