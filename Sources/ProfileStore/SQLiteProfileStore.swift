@@ -123,6 +123,16 @@ extension SQLiteProfileStore: ProfileService {
                 followerCount: Int(counts[2].integer), followingCount: Int(counts[3].integer), viewerFollows: follows)
         }
     }
+
+    public func setSummary(_ summary: String, of user: UserID, by editor: UserID) async throws {
+        if let problem = Self.problem(setting: summary, of: user, by: editor) { throw problem }
+        try withConnection { connection throws(ProfileError) in
+            try committing([.profile(user)], in: connection) { () throws(ProfileError) in
+                try Self.requireUser(user, in: connection)
+                try connection.run("UPDATE users SET summary = ? WHERE id = ?", [SQLValue(summary), SQLValue(user)])
+            }
+        }
+    }
 }
 
 // MARK: - BlogService

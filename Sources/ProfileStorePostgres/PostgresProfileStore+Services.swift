@@ -37,6 +37,14 @@ extension PostgresProfileStore {  // ProfileService
         try await shared(profileReads, .profile(user, viewer: viewer)) { try await self.readProfile(of: user, viewer: viewer) }
     }
 
+    public func setSummary(_ summary: String, of user: UserID, by editor: UserID) async throws {
+        if let problem = Self.problem(setting: summary, of: user, by: editor) { throw problem }
+        try await writing("change a summary", announcing: [.profile(user)]) { connection, logger in
+            try await Self.requireUser(user, on: connection, logger: logger)
+            try await connection.query("UPDATE users SET summary = \(summary) WHERE id = \(user.rawValue)", logger: logger)
+        }
+    }
+
     /// One statement, so the user's row and its counts come from one snapshot (two
     /// statements could disagree under writes).
     private func readProfile(of user: UserID, viewer: UserID?) async throws -> UserProfile {

@@ -33,6 +33,11 @@ private struct FaultyProfiles: ProfileService {
         try await injector.apply(.profiles, .read)
         return try await base.profile(of: user, viewer: viewer)
     }
+
+    func setSummary(_ summary: String, of user: UserID, by editor: UserID) async throws {
+        try await injector.apply(.profiles, .write)
+        try await base.setSummary(summary, of: user, by: editor)
+    }
 }
 
 private struct FaultyBlogs: BlogService {

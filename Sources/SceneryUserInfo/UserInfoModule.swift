@@ -3,7 +3,7 @@ import Scenery
 import SceneryLive
 
 /// A user's avatar, name, summary and counts, with a follow/unfollow button for other
-/// viewers.
+/// viewers, and for the user themselves an editor of their summary.
 ///
 /// Follow and unfollow pass the event up so the scene can confirm; once let through, the
 /// module updates at once (optimistic) and rolls back if the write fails. Tapping the avatar
@@ -18,26 +18,32 @@ public actor UserInfoModule: Module {
         type: "UserInfoModule",
         summary: "A user's avatar, name, summary and counts, with follow/unfollow.",
         parameters: [ParameterSpec("user", .userID, summary: "Whose profile to show.")] + UserInfoWording.parameters,
-        sends: [UserEvents.follow, UserEvents.unfollow, UserEvents.open, UserEvents.blogs, UserEvents.friends, UserEvents.followers],
-        performs: [UserEvents.follow, UserEvents.unfollow])
+        sends: [
+            UserEvents.follow, UserEvents.unfollow, UserEvents.open, UserEvents.blogs, UserEvents.friends, UserEvents.followers,
+            UserEvents.saveSummary,
+        ],
+        performs: [UserEvents.follow, UserEvents.unfollow, UserEvents.saveSummary],
+        ownerOnlyActions: [UserEvents.saveSummary.name: "user"])
 
-    private let user: UserID
-    private let wording: UserInfoWording
-    private let profiles: any ProfileService
+    let user: UserID
+    let wording: UserInfoWording
+    let profiles: any ProfileService
     private let relationships: any RelationshipService
-    private let context: ModuleContext
-    private var viewer: UserID? { context.viewer.map { UserID($0) } }
+    let context: ModuleContext
+    var viewer: UserID? { context.viewer.map { UserID($0) } }
+    /// The owner's summary editor while open: what they typed, and what was wrong with it.
+    var summaryEditor: SummaryEditor?
 
     /// The module's data.
-    public private(set) var state: LoadState<UserProfile> = .idle
+    public internal(set) var state: LoadState<UserProfile> = .idle
     /// A message about the last failed action, or saying that what is shown may be out of
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
-    private var noticeLine = ModuleNotice()
+    var noticeLine = ModuleNotice()
     /// The follow being written, and whether the profile changed meanwhile.
     private var writes = WritesInFlight<UserID>()
     /// The profile's live subscription, while the module is visible.
-    private let live: LiveChanges<ProfileChange>
+    let live: LiveChanges<ProfileChange>
 
     /// Creates the module from its parameters and services.
     public init(
@@ -87,7 +93,7 @@ public actor UserInfoModule: Module {
                 ViewNode.image("avatar", presenter.avatar, alt: presenter.avatarAlt)
                     .selectable(sending: UserEvents.open.descriptor(.init(user: user))),
                 .text("name", presenter.name, role: .title),
-                .text("summary", presenter.summary),
+                summaryNode(presenter),
                 .stack(
                     "counts", axis: .horizontal,
                     [
@@ -112,6 +118,7 @@ public actor UserInfoModule: Module {
     }
 
     public func handle(_ event: Event) async -> EventDisposition {
+        if let disposition = await handleSummary(event) { return disposition }
         // A write in flight: ignore the second tap rather than race it.
         if UserEvents.follow.matches(event) || UserEvents.unfollow.matches(event) { return writes.contains(user) ? .handled : .pass }
         return .pass
@@ -121,6 +128,7 @@ public actor UserInfoModule: Module {
     /// - Throws: The write's error, after rolling back and showing it (the route says the
     ///   action failed).
     public func perform(_ event: Event) async throws {
+        if let edit = try? UserEvents.saveSummary.payload(of: event) { return await saveSummary(edit.summary) }
         let follow = UserEvents.follow.matches(event)
         guard follow || UserEvents.unfollow.matches(event), let viewer, viewer != user, let profile = state.value,
             (profile.viewerFollows == true) != follow, writes.begin(user)

@@ -12,6 +12,14 @@ public struct UserInfoWording: Sendable, Hashable {
     public var followTitle = "Follow"
     public var unfollowTitle = "Unfollow"
     public var avatarAltFormat = "Avatar of %@"
+    /// The owner's button that opens the summary editor.
+    public var editSummaryTitle = "Edit summary"
+    /// The summary field's label.
+    public var summaryLabel = "Summary"
+    /// The summary editor's save button.
+    public var saveSummaryTitle = "Save summary"
+    /// The summary editor's cancel button.
+    public var cancelTitle = "Cancel"
 
     public init() {}
 
@@ -28,6 +36,10 @@ public struct UserInfoWording: Sendable, Hashable {
             ParameterSpec("followTitle", .string, default: .string(defaults.followTitle), summary: "The follow button."),
             ParameterSpec("unfollowTitle", .string, default: .string(defaults.unfollowTitle), summary: "The unfollow button."),
             ParameterSpec("avatarAltFormat", .string, default: .string(defaults.avatarAltFormat), summary: "Avatar description (%@ is the name)."),
+            ParameterSpec("editSummaryTitle", .string, default: .string(defaults.editSummaryTitle), summary: "The owner's edit-summary button."),
+            ParameterSpec("summaryLabel", .string, default: .string(defaults.summaryLabel), summary: "The summary field's label."),
+            ParameterSpec("saveSummaryTitle", .string, default: .string(defaults.saveSummaryTitle), summary: "The summary editor's save button."),
+            ParameterSpec("cancelTitle", .string, default: .string(defaults.cancelTitle), summary: "The summary editor's cancel button."),
         ]
     }()
 
@@ -42,5 +54,9 @@ public struct UserInfoWording: Sendable, Hashable {
         followTitle = try parameters.string("followTitle")
         unfollowTitle = try parameters.string("unfollowTitle")
         avatarAltFormat = try parameters.string("avatarAltFormat")
+        editSummaryTitle = try parameters.string("editSummaryTitle")
+        summaryLabel = try parameters.string("summaryLabel")
+        saveSummaryTitle = try parameters.string("saveSummaryTitle")
+        cancelTitle = try parameters.string("cancelTitle")
     }
 }

@@ -66,7 +66,8 @@ import Testing
         #expect(blogs.parameter(named: "pageSize")?.range == 1...100)
         #expect(blogs.events == ["blog.open"])
         #expect(manifest.modules.first { $0.type == "DraftModule" }?.ownerOnlyParameter == "owner")
-        #expect(manifest.modules.first { $0.type == "UserInfoModule" }?.defaultActions == ["user.follow", "user.unfollow"])
+        #expect(manifest.modules.first { $0.type == "UserInfoModule" }?.defaultActions == ["summary.save", "user.follow", "user.unfollow"])
+        #expect(manifest.modules.first { $0.type == "UserInfoModule" }?.ownerOnlyActions == ["summary.save": "user"])
     }
 
     @Test func manifestsDeclareModulesAndAreNeverReadAsScenes() async throws {

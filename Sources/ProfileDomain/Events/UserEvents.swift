@@ -48,6 +48,19 @@ public enum UserEvents {
     public static let acceptFriendship = EventKind("friend.accept", payload: Person.self)
     /// End a friendship; the bundled scenes ask first.
     public static let removeFriend = EventKind("friend.remove", payload: Person.self)
+    /// What a summary edit carries: the summary typed into the profile's summary form.
+    public struct Summary: Codable, Sendable, Hashable {
+        public var summary: String
+
+        public init(summary: String) { self.summary = summary }
+    }
+
+    /// Open the owner's summary editor (stays on their page).
+    public static let editSummary = EventKind("summary.edit", payload: Target.self)
+    /// Close the summary editor without saving (stays on their page).
+    public static let cancelSummary = EventKind("summary.cancel", payload: Target.self)
+    /// Save the owner's summary: the summary form's submit, owner-only.
+    public static let saveSummary = EventKind("summary.save", payload: Summary.self)
     /// Take back a request to be friends.
     public static let withdrawFriendRequest = EventKind("friend.withdraw", payload: Person.self)
 }

@@ -5,6 +5,29 @@ public protocol ProfileService: Sendable {
     /// The user with counts and the viewer's relationship.
     /// - Throws: `ProfileError.userNotFound(_:)` for an unknown id.
     func profile(of user: UserID, viewer: UserID?) async throws -> UserProfile
+
+    /// Replaces a user's summary (the line under their name), by the user themselves;
+    /// announces `ProfileChange.profile(user)`.
+    /// - Throws: `notPermitted` when `editor` is not `user`, or the summary is longer than
+    ///   ``UserProfile/longestSummary`` characters; `userNotFound` for an unknown user.
+    func setSummary(_ summary: String, of user: UserID, by editor: UserID) async throws
+}
+
+extension ProfileService {
+    /// A backend that only reads profiles: editing a summary says so.
+    public func setSummary(_ summary: String, of user: UserID, by editor: UserID) async throws {
+        throw ProfileError.notPermitted(
+            "This profile service only reads profiles; give the app a backend that saves them (SQLiteProfileStore or PostgresProfileStore).")
+    }
+
+    /// What a summary edit is refused for, before any store is asked; `nil` when it is allowed.
+    public static func problem(setting summary: String, of user: UserID, by editor: UserID) -> ProfileError? {
+        guard editor == user else { return .notPermitted("Only \(user.rawValue.quoted) can change their own summary.") }
+        guard summary.count <= UserProfile.longestSummary else {
+            return .notPermitted("A summary is at most \(UserProfile.longestSummary) characters; this one has \(summary.count). Shorten it.")
+        }
+        return nil
+    }
 }
 
 /// Reads blogs and records likes.

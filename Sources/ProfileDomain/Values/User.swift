@@ -20,6 +20,9 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
 
 /// A user with the counts and the viewer's relationship a profile shows.
 public struct UserProfile: Sendable, Hashable {
+    /// The most characters a summary may have.
+    public static let longestSummary = 500
+
     public var user: User
     public var blogCount: Int
     public var friendCount: Int
