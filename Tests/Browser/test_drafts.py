@@ -1,0 +1,93 @@
+"""The demo's own forms in Chromium: the owner writes a draft, publishes it, and a visitor's
+open page shows the new blog at once; the owner edits their summary inline, and visitors
+see it live; none of it (nor any keystroke) ever reaches another viewer's socket."""
+import pytest
+from playwright.sync_api import expect
+
+from conftest import Server, open_live, same_page, sign_in
+
+PROFILE = "/scenes/user-profile?user=1"
+
+
+@pytest.fixture
+def people(browser):
+    """A server of its own (the tests write), and a page of Alice's profile per person."""
+    server = Server()
+    contexts = []
+
+    def open_page(name, path=PROFILE, frames=None):
+        context = browser.new_context()
+        contexts.append(context)
+        page = context.new_page()
+        if frames is not None:
+            page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
+        if name is not None:
+            sign_in(page, server, name)
+        open_live(page, server.url + path)
+        return page
+
+    try:
+        yield open_page
+    finally:
+        for context in contexts:
+            context.close()
+        server.stop()
+
+
+def test_the_owner_writes_a_draft_publishes_it_and_a_visitors_open_page_shows_it(people):
+    alice = people("Alice Liddell")
+    carols_frames = []
+    carol = people("Carol Mint", frames=carols_frames)
+    expect(carol.locator("#info\\/blogs")).to_have_text("Blogs: 27")
+
+    alice.get_by_role("tab", name="Drafts").click()
+    compose = alice.locator("form[data-form='drafts/compose']")
+    compose.get_by_label("Title").fill("Tea at four")
+    compose.get_by_label("Text").fill("The hatter is late again.\nSecond line.")
+    compose.get_by_role("button", name="Save draft").click()
+    drafts = alice.locator("#drafts\\/list")
+    expect(drafts).to_contain_text("Tea at four")
+    expect(compose.get_by_label("Title")).to_have_value("")  # saved: the form is empty again
+
+    drafts.get_by_role("button", name="Publish").first.click()  # the newest draft is first
+    dialog = alice.get_by_role("dialog", name="Publish “Tea at four”?")
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name="Publish").click()
+    expect(drafts).not_to_contain_text("Tea at four")
+
+    # Carol's open page: the new blog on top, her count one up, in place.
+    expect(carol.locator("#blogs\\/list")).to_contain_text("Tea at four")
+    expect(carol.locator("#info\\/blogs")).to_have_text("Blogs: 28")
+    expect(carol.get_by_text("New draft")).to_have_count(0)
+    assert same_page(alice) and same_page(carol)
+    assert not any("The hatter is late again" in frame and "Tea at four" not in frame for frame in carols_frames)
+    assert not any("Through the looking glass" in frame for frame in carols_frames), "a draft reached another viewer"
+
+
+def test_an_empty_draft_is_refused_next_to_the_form_and_keeps_nothing_back(people):
+    alice = people("Alice Liddell")
+    alice.get_by_role("tab", name="Drafts").click()
+    compose = alice.locator("form[data-form='drafts/compose']")
+    compose.get_by_label("Title").fill("   ")
+    compose.get_by_role("button", name="Save draft").click()
+    expect(compose).to_contain_text("Write a title or some text first.")
+    expect(compose.get_by_label("Title")).to_have_value("   ")  # what was typed stays
+    expect(alice.locator("#drafts\\/list").get_by_role("button", name="Publish")).to_have_count(3)  # nothing stored
+
+
+def test_the_owner_edits_their_summary_and_a_visitors_page_shows_it(people):
+    alice = people("Alice Liddell")
+    bobs_frames = []
+    bob = people("Bob Chen", frames=bobs_frames)
+    expect(bob.get_by_role("button", name="Edit summary")).to_have_count(0)  # only the owner edits it
+
+    alice.get_by_role("button", name="Edit summary").click()
+    field = alice.get_by_label("Summary")
+    expect(field).to_have_value("Writes about rabbits, clocks and tea.")
+    field.fill("Tea, clocks, and the occasional rabbit")
+    field.press_sequentially(".")
+    assert not any("occasional rabbit" in frame for frame in bobs_frames), "typed text stays the typist's until saved"
+    alice.get_by_role("button", name="Save summary").click()
+    expect(alice.locator("#info\\/summary")).to_have_text("Tea, clocks, and the occasional rabbit.")
+    expect(bob.locator("#info\\/summary")).to_have_text("Tea, clocks, and the occasional rabbit.")
+    assert same_page(alice) and same_page(bob)
