@@ -81,6 +81,38 @@ import Testing
         #expect(try await store.blog(26, viewer: "2").likes == 2)
     }
 
+    @Test func aTerminalClientFillsAFormSubmitsItAndIsToldWhatTheFieldRefuses() async throws {
+        defer { cli.cleanUp() }
+        let server = try await Server(cli, ["serve", "--port", "0", "--impression-seconds", "0"])
+        defer { server.stop() }
+        var alice = try Terminal(cli, [server.address, "user-profile", "--viewer", "1", "--arg", "user=1"])
+        let drafts = try #require(await alice.number(of: "sections#drafts"))
+        alice.type(drafts)
+        let compose = try #require(await alice.number(of: "drafts/compose"))
+        alice.type("type drafts/compose.title Tea at four")
+        #expect(await alice.line { $0 == "· Title: 'Tea at four'" } != nil)
+        alice.type("type drafts/compose.body Written in a terminal.")
+        alice.type(compose)
+        #expect(await alice.line { $0.contains("• Tea at four") } != nil, "the new draft is listed, as a patch")
+
+        // The field's own rule, checked before anything is sent.
+        alice.type("show")
+        let edit = try #require(await alice.number(of: "info/summary.edit"))
+        alice.type(edit)
+        let save = try #require(await alice.number(of: "info/summary.editor"))
+        alice.type("type info/summary.editor.text " + String(repeating: "x", count: 501))
+        #expect(await alice.line { $0.contains("⚠ Summary is at most 500 characters; it has 501.") } != nil)
+        alice.type(save)
+        #expect(await alice.line { $0.hasPrefix("· not sent: summary: Summary is at most 500 characters") } != nil)
+        alice.type("quit")
+        alice.process.waitUntilExit()
+        #expect(alice.process.terminationStatus == 0)
+        let store = try cli.store()
+        let stored = try await store.drafts(of: "1", viewer: "1", page: .init(limit: 10)).items.first
+        #expect(stored?.title == "Tea at four" && stored?.body == "Written in a terminal.")
+        #expect(try await store.profile(of: "1", viewer: nil).user.summary == "Writes about rabbits, clocks and tea.", "nothing was sent")
+    }
+
     @Test func aWrongAddressOrSceneIsAClearError() async throws {
         defer { cli.cleanUp() }
         let notAURL = try await cli.run(["connect", "127.0.0.1:8080", "user-profile"])

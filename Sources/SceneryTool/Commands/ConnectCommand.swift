@@ -12,7 +12,9 @@ struct ConnectCommand: AsyncParsableCommand {
         discussion: """
             Signs in as --viewer, opens the scene, prints it with numbered actions, and prints what \
             changes as it happens: your taps, and what other people change on the server. Commands: a \
-            number (or a control's id) taps it; 'show' prints the whole scene; 'quit'. A confirmation is \
+            number (or a control's id) taps it; 'type FIELD TEXT' fills a form's field, and the form's \
+            number submits it (checked by the field's rules first, as a browser does); 'show' prints the \
+            whole scene; 'quit'. A confirmation is \
             asked as '? Unfollow Alice Liddell? [y/N]'. \
             Example: printf '3\\ny\\nquit\\n' | scenery connect http://127.0.0.1:8080 user-profile --viewer 2 --arg user=1
             """)
@@ -120,6 +122,8 @@ struct ConnectCommand: AsyncParsableCommand {
         }
         defer { reading.cancel() }
         var question: Int?
+        // What was typed into each field, until its form is sent: it stays in this client.
+        var typedText: [NodeID: String] = [:]
         while let next = await inputs.next() {
             if case .message(_, let from) = next, from != generation { continue }  // a scene shown before
             switch next {
@@ -137,13 +141,29 @@ struct ConnectCommand: AsyncParsableCommand {
                 switch command {
                 case "": continue
                 case "quit", "q", "exit": return (nil, typed)
-                case "show": printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
+                case "show":
+                    printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
+                    InteractCommand.printFields(of: tree.root, typed: typedText)
+                case let typing where typing.hasPrefix("type "):
+                    Output.line(InteractCommand.type(typing.dropFirst(5), in: tree.root, into: &typedText))
                 default:
                     guard let action = InteractCommand.action(for: command, in: tree.root.actions) else {
-                        Output.line("No action \(command.quoted); type a number from the list, 'show' or 'quit'.")
+                        Output.line("No action \(command.quoted); type a number from the list, 'type FIELD TEXT', 'show' or 'quit'.")
                         continue
                     }
-                    socket.send(JSONValue.object(["type": "event", "node": .string(action.id.rawValue)]).compactJSON)
+                    var message: [String: JSONValue] = ["type": "event", "node": .string(action.id.rawValue)]
+                    switch InteractCommand.submission(of: action, in: tree.root, typed: &typedText) {
+                    case .failure(let problems)?:
+                        Output.line("· not sent: \(TerminalText.sanitized(problems.description))")
+                        continue
+                    case .success(let event)?:
+                        // The form's (or field's) text by field name, as the page script sends it.
+                        let names = Set(tree.root.node(withID: action.id)?.textFields.map(\.field.name) ?? [])
+                        message["values"] = .object(event.payload.filter { names.contains($0.key) })
+                    case nil:
+                        break
+                    }
+                    socket.send(JSONValue.object(message).compactJSON)
                 }
             case .message(.closed(let code, let reason), _):
                 if code == 4404 {
