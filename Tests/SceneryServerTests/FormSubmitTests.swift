@@ -103,6 +103,7 @@ actor NotesModule: Module {
     @Test(arguments: [
         (submit(#"{"text":"hi"}"#, node: "notes/plain"), "That control takes no text."),
         (submit(#"{"text":7}"#), #"A form's "values" are text by field name, at most 64 fields."#),
+        (submit(#"{"text":"hi"}"#, node: "notes/elsewhere"), "That control is not on this page."),  // a form not on the page
         (submit("{" + (0...64).map { #""f\#($0)":"x""# }.joined(separator: ",") + "}"), #"A form's "values" are text by field name"#),
     ])
     func valuesForAControlThatIsNoFormOrNotTextAreRefused(message: String, reason: String) async throws {
@@ -131,6 +132,35 @@ actor NotesModule: Module {
             #expect(refusals.contains { $0.contains("control character (U+7)") })
         }
         #expect(NotesModule.received.withLock { $0 }.contains("search: milk"))
+    }
+
+    @Test func aSubmitSentTwiceWithOneActionKeyIsAppliedOnce() async throws {
+        let key = ActionKey.random().rawValue
+        // A double click, or a page that resumed and sent it again: the same key twice.
+        let twice = Self.submit(#"{"text":"Only once"}"#, key: key)
+        try await fixture.server.application().test(.live) { client in
+            let session = try await socket.openPage(client, "/scenes/notes")
+            let received = try await socket.talk(client, session: session, send: [twice, twice, Self.submit(#"{"text":"Then this"}"#)]) {
+                $0.of("patch").contains { "\($0)".contains("Then this") }
+            }
+            #expect(received.of("refused").isEmpty, "\(received.all)")
+        }
+        #expect(NotesModule.received.withLock { $0 }.filter { $0 == "Only once" }.count == 1)
+    }
+
+    @Test func aTenMegabytePasteClosesTheSocketAsTooLargeAndReachesNoModule() async throws {
+        let paste = Self.submit(#"{"text":"\#(String(repeating: "x", count: 10 << 20))"}"#)
+        try await fixture.server.application().test(.live) { client in
+            let session = try await socket.openPage(client, "/scenes/notes")
+            let (_, close) = try await socket.converse(client, session: session, [.send(paste), .waitUntil { _ in false }])
+            #expect(close?.closeCode == .messageTooLarge, "\(String(describing: close))")
+            // The page opens its socket again and goes on.
+            let received = try await socket.talk(client, session: session, send: [Self.submit(#"{"text":"After the paste"}"#)]) {
+                $0.of("patch").contains { "\($0)".contains("After the paste") }
+            }
+            #expect(received.of("refused").isEmpty)
+        }
+        #expect(!NotesModule.received.withLock { $0 }.contains { $0.count > 1_000 })
     }
 
     @Test func thePageSaysHowLongAMessageMayBe() async throws {
