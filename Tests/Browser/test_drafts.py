@@ -91,3 +91,20 @@ def test_the_owner_edits_their_summary_and_a_visitors_page_shows_it(people):
     expect(alice.locator("#info\\/summary")).to_have_text("Tea, clocks, and the occasional rabbit.")
     expect(bob.locator("#info\\/summary")).to_have_text("Tea, clocks, and the occasional rabbit.")
     assert same_page(alice) and same_page(bob)
+
+
+def test_a_submit_the_server_refuses_keeps_what_was_typed_and_says_why(people):
+    alice = people("Alice Liddell")
+    alice.get_by_role("button", name="Edit summary").click()
+    field = alice.get_by_label("Summary")
+    # A page whose own checks were taken away (an old script, a forged page): the server
+    # checks the form again, refuses it, and the form keeps the text.
+    field.evaluate("input => { input.removeAttribute('maxlength'); input.removeAttribute('data-rules'); }")
+    long = "tea " * 126
+    field.fill(long)
+    alice.get_by_role("button", name="Save summary").click()
+    error = alice.locator("#info\\/summary\\.editor--error")
+    expect(error).to_contain_text("Summary is at most 500 characters")
+    expect(field).to_have_value(long)
+    expect(alice.locator("#scenery-status")).to_contain_text("The form was not sent")
+    assert same_page(alice)

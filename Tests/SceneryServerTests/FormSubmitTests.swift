@@ -92,9 +92,12 @@ actor NotesModule: Module {
         let before = NotesModule.received.withLock { $0.count }
         try await fixture.server.application().test(.live) { client in
             let session = try await socket.openPage(client, "/scenes/notes")
-            let received = try await socket.talk(client, session: session, send: [Self.submit(values)]) { !$0.of("refused").isEmpty }
+            let key = ActionKey.random().rawValue
+            let received = try await socket.talk(client, session: session, send: [Self.submit(values, key: key)]) { !$0.of("refused").isEmpty }
             let refusal = try #require(received.of("refused").first?["message"]?.stringValue)
             #expect(refusal.hasPrefix("The form was not sent: ") && refusal.contains(reason), "\(refusal)")
+            // The page is told which submit it was, so that form keeps what was typed.
+            #expect(received.of("refused").first?["action"]?.stringValue == key)
             #expect(received.of("patch").isEmpty)
         }
         #expect(NotesModule.received.withLock { $0.count } == before)

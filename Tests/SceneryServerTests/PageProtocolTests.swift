@@ -58,6 +58,8 @@ import Testing
         #expect(PageProtocol.ServerMessage.navigate(url: "/scenes/blog-detail?blog=27").text == #"{"type":"navigate","url":"/scenes/blog-detail?blog=27"}"#)
         #expect(PageProtocol.ServerMessage.errors(nil).text == #"{"text":null,"type":"errors"}"#)
         #expect(PageProtocol.ServerMessage.refused(message: "No.").text == #"{"message":"No.","type":"refused"}"#)
+        let key = try ActionKey(validating: "submit-1")
+        #expect(PageProtocol.ServerMessage.refused(message: "No.", action: key).text == #"{"action":"submit-1","message":"No.","type":"refused"}"#)
         let done = try ActionKey(validating: "0f1e2d3c4b5a6978")
         #expect(
             PageProtocol.ServerMessage.resume(token: "e30.ab", applied: [done]).text == #"{"applied":["0f1e2d3c4b5a6978"],"token":"e30.ab","type":"resume"}"#)

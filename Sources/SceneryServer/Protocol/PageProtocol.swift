@@ -143,8 +143,9 @@ enum PageProtocol {
         case navigate(url: String)
         /// A scene file has errors (the text `scenery validate` prints), or no longer (`nil`).
         case errors(String?)
-        /// The last message was refused, and why.
-        case refused(message: String)
+        /// The last message was refused, and why; `action` is its key when it was an action
+        /// (a refused form keeps what was typed: the page is told which submit it was).
+        case refused(message: String, action: ActionKey? = nil)
         /// For a view-tree client: the whole scene as a view-tree document, numbered (at the
         /// start of a socket that missed too much, after a resync, a changed scene file).
         case tree(sequence: Int, document: ViewTreeDocument)
@@ -179,7 +180,7 @@ enum PageProtocol {
         }
 
         private enum Key: String, CodingKey {
-            case type, sequence, operations, html, question, title, message, confirm, cancel, url, text
+            case type, sequence, operations, html, question, title, message, confirm, cancel, url, text, action
             case format, version, scene, variant, root, module, node, patches, token, applied
         }
 
@@ -207,9 +208,10 @@ enum PageProtocol {
             case .errors(let text):
                 try container.encode("errors", forKey: .type)
                 try container.encode(text, forKey: .text)
-            case .refused(let message):
+            case .refused(let message, let action):
                 try container.encode("refused", forKey: .type)
                 try container.encode(message, forKey: .message)
+                try container.encodeIfPresent(action?.rawValue, forKey: .action)
             case .resume(let token, let applied):
                 try container.encode("resume", forKey: .type)
                 try container.encode(token, forKey: .token)

@@ -461,7 +461,7 @@ actor PageSession {
     private func refuse(_ reason: String, logged: String, action: ActionKey? = nil) {
         refusedInARow += 1
         logger.notice("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): refused \(logged)")
-        send(.refused(message: reason))
+        send(.refused(message: reason, action: action))
         // A refused action is finished with too: the page must not send it again.
         if let action { acknowledge(action) }
     }

@@ -134,7 +134,11 @@ enum ClientScript {
                 break;
               case "confirm": ask(message); break;
               case "navigate": closedForGood = true; location.assign(message.url); break;
-              case "refused": say(message.message); break;
+              case "refused":
+                say(message.message);
+                // A submit the server refused: its fields keep what was typed, and the form says why.
+                if (message.action) refuseSubmitted(message.action, message.message);
+                break;
               case "errors": showErrors(message.text); break;
               case "resume":
                 resumeToken = message.token;
@@ -419,6 +423,24 @@ enum ClientScript {
                 try { input.setSelectionRange(typed.start, typed.end); } catch { /* not a text field */ }
               }
             }
+          }
+          // A refused submit: nothing reached the module, so what was typed stays where it was,
+          // and the refusal is shown with the form's own error.
+          function refuseSubmitted(key, text) {
+            const formID = submitted.get(key);
+            if (formID === undefined) return;
+            submitted.delete(key);
+            const form = byID(formID);
+            if (!form) return;
+            let error = form.querySelector(".form-error");
+            if (!error) {
+              error = document.createElement("p");
+              error.id = formID + "--error";
+              error.className = "form-error";
+              error.setAttribute("role", "alert");
+              form.insertBefore(error, form.querySelector("button[type=submit]"));
+            }
+            error.textContent = text;
           }
           // An answered submit: its fields show what the module rendered.
           function settleSubmitted(keys) {
