@@ -9,12 +9,20 @@ each page's patch of that row (p50, p99, and the last page). A benchmark you run
     swift build -c release --product scenery && swift build -c release --product scenery-serve
     python3 Benchmarks/LiveLoad/live_load.py --sessions 100 1000
     python3 Benchmarks/LiveLoad/live_load.py --fanout --sessions 100 1000
+    (cd Examples/Board && swift build -c release --product board --scratch-path ../../.build-examples)
+    python3 Benchmarks/LiveLoad/live_load.py --keystrokes --sessions 1000 --binary .build-examples/release/board
+
+With --keystrokes (the board example, whose search field sends changes as people type), N
+board pages are open and each types into the field, round after round, spread over two
+seconds: the time from a change message (what the page script sends after a pause) to the
+patch that answers it, p50 and p99, and the bytes of each change message.
 
 It starts the release `scenery serve` itself on a free loopback port with a fresh demo
 database, and stops it at the end. Needs Python's `websockets` package.
 """
 import argparse
 import asyncio
+import json
 import os
 import pathlib
 import random
@@ -83,10 +91,13 @@ class Page:
             if '"type":"patch"' in message and self.waiting and not self.waiting.done():
                 self.waiting.set_result(time.perf_counter())
 
-    async def act(self, node):
+    async def act(self, node, values=None):
         self.waiting = asyncio.get_running_loop().create_future()
         started = time.perf_counter()
-        await self.socket.send('{"type":"event","node":"%s"}' % node)
+        if values is None:
+            await self.socket.send('{"type":"event","node":"%s"}' % node)
+        else:
+            await self.socket.send(change_message(node, values))
         finished = await asyncio.wait_for(self.waiting, timeout=10)
         return finished - started
 
@@ -135,6 +146,42 @@ async def fanout(host, port, pid, count, rounds):
         "sessions": count, "idle_kib_per_session": (idle - before) / count, "rounds": rounds,
         "p50_ms": statistics.median(per_page) * 1000, "p99_ms": percentile(per_page, 0.99) * 1000,
         "last_p50_ms": statistics.median(last) * 1000, "last_max_ms": max(last) * 1000,
+    }
+
+
+def change_message(node, values):
+    """A field's change as the page script sends it: the field's node, an action key, the text."""
+    return json.dumps({"type": "event", "node": node, "action": "%032x" % random.getrandbits(128), "values": values}, separators=(",", ":"))
+
+
+async def keystrokes(host, port, pid, count, rounds):
+    """`count` board pages, each typing into the board's search field: change → patch."""
+    cookies = [await sign_in(host, port, user) for user in ("1", "2", "3")] + [None]
+    before = rss_kib(pid)
+    pages = [(await open_page(host, port, "/scenes/board?owner=1", cookies[index % len(cookies)]))[0] for index in range(count)]
+    await asyncio.sleep(1)
+    idle = rss_kib(pid)
+    # Each round a page types a search that hides some tasks, then clears it: every change
+    # changes its list, so every change is answered by a patch.
+    typed = ["Se", ""]
+    latencies, errors = [], 0
+    for round in range(rounds):
+        async def one(page):
+            await asyncio.sleep(random.random() * 2)
+            try:
+                return await page.act("tasks/filter", {"filter": typed[round % 2]})
+            except Exception:
+                return None
+        results = await asyncio.gather(*(one(page) for page in pages))
+        latencies += [value for value in results if value is not None]
+        errors += sum(1 for value in results if value is None)
+    for page in pages:
+        await page.socket.close()
+    return {
+        "sessions": count, "idle_kib_per_session": (idle - before) / count, "events": len(latencies), "errors": errors,
+        "p50_ms": statistics.median(latencies) * 1000 if latencies else None,
+        "p99_ms": percentile(latencies, 0.99) * 1000 if latencies else None,
+        "change_bytes": len(change_message("tasks/filter", {"filter": typed[0]}).encode()),
     }
 
 
@@ -224,11 +271,18 @@ def main():
     parser.add_argument("--rounds", type=int, default=3, help="events each page sends (one per round)")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
     parser.add_argument("--fanout", action="store_true", help="measure one like reaching every open page instead")
+    parser.add_argument("--keystrokes", action="store_true", help="measure a search field's change events on the board example (--binary board)")
     arguments = parser.parse_args()
     print_machine()
     for count in arguments.sessions:
         server, parsed = start_server(arguments.binary, count)
         try:
+            if arguments.keystrokes:
+                result = asyncio.run(keystrokes(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
+                print(
+                    f"{result['sessions']:>5} board pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['events']} changes, "
+                    f"{result['errors']} errors; change ({result['change_bytes']} B) → patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
+                continue
             if arguments.fanout:
                 result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
                 print(

@@ -86,3 +86,44 @@ import Testing
         }
     }
 }
+
+/// Every owner-only action of every profile module, sent by someone else on the owner's
+/// profile (signed in or out, from every module of the scene): refused, and nothing stored
+/// changes. The list comes from the descriptors, so an action added later is covered too.
+@Suite struct OwnerOnlyActionPrivacyTests {
+    /// Every (module type, event) a profile module declares owner-only.
+    static let ownerOnlyActions: [(type: String, event: String)] = ProfileModules.descriptors.flatMap { descriptor in
+        descriptor.ownerOnlyActions.keys.sorted().map { (descriptor.type, $0) }
+    }
+
+    @Test func theOwnerOnlyActionsAreTheOnesThisSuiteWasWrittenFor() {
+        // A new owner-only action is covered below without change; this names the list so a
+        // review sees it grow.
+        #expect(Self.ownerOnlyActions.map { "\($0.type) \($0.event)" }.sorted() == [
+            "DraftModule draft.delete", "DraftModule draft.publish", "DraftModule draft.save", "UserInfoModule summary.save",
+        ])
+    }
+
+    @Test(arguments: StoreKind.allCases, [Optional("2"), nil])
+    func nobodyButTheOwnerTakesAnyOwnerOnlyAction(kind: StoreKind, viewer: String?) async throws {
+        let backend = try await Backend(kind)
+        let registry = try backend.registry()
+        let before = try await backend.database.exportData()
+        let draft = try #require(before.drafts.first { $0.owner == "1" })
+        // Payloads that would do harm if they got through: the owner's draft, a new summary.
+        let payload: [String: JSONValue] = [
+            "draft": .int(Int(draft.id)), "version": .int(draft.version), "title": "Mallory", "body": "was here", "summary": "Mallory was here",
+        ]
+        for scene in ["user-profile", "user-profile-zh"] {
+            let page = try await registry.assemble(scene, for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: RecordingHost(confirmer: .acceptingAll))
+            await page.appear()
+            for (_, event) in Self.ownerOnlyActions {
+                for module in ["info", "friends", "blogs", "drafts"] {
+                    await page.send(Event(event, from: NodeID("\(module)/forged"), payload: payload))
+                }
+            }
+        }
+        let after = try await backend.database.exportData()
+        #expect(after == before, "an owner-only action changed the data for viewer \(viewer ?? "signed out")")
+    }
+}
