@@ -99,9 +99,10 @@ import Testing
     @Test func theOwnerOnlyActionsAreTheOnesThisSuiteWasWrittenFor() {
         // A new owner-only action is covered below without change; this names the list so a
         // review sees it grow.
-        #expect(Self.ownerOnlyActions.map { "\($0.type) \($0.event)" }.sorted() == [
-            "DraftModule draft.delete", "DraftModule draft.publish", "DraftModule draft.save", "UserInfoModule summary.save",
-        ])
+        #expect(
+            Self.ownerOnlyActions.map { "\($0.type) \($0.event)" }.sorted() == [
+                "DraftModule draft.delete", "DraftModule draft.publish", "DraftModule draft.save", "UserInfoModule summary.save",
+            ])
     }
 
     @Test(arguments: StoreKind.allCases, [Optional("2"), nil])
@@ -115,7 +116,8 @@ import Testing
             "draft": .int(Int(draft.id)), "version": .int(draft.version), "title": "Mallory", "body": "was here", "summary": "Mallory was here",
         ]
         for scene in ["user-profile", "user-profile-zh"] {
-            let page = try await registry.assemble(scene, for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: RecordingHost(confirmer: .acceptingAll))
+            let page = try await registry.assemble(
+                scene, for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: RecordingHost(confirmer: .acceptingAll))
             await page.appear()
             for (_, event) in Self.ownerOnlyActions {
                 for module in ["info", "friends", "blogs", "drafts"] {
