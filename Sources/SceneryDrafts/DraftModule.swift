@@ -6,7 +6,7 @@ import SceneryLive
 /// draft, edits, deletes or publishes one; a published draft becomes a blog on every page
 /// that shows the owner's blogs (through the change feed).
 ///
-/// Every save names the version it started from (``DraftEdit``): a save from a tab that
+/// Every save names the version it started from (`DraftEdit`): a save from a tab that
 /// opened an older version is refused, and the text typed stays in that tab's form with a
 /// message saying so, never lost silently. A save, delete or publish a page sends again
 /// (a resumed page, a double click) is applied once (its action key).
