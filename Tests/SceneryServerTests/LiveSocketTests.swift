@@ -381,6 +381,29 @@ enum Step: Sendable {
         }
     }
 
+    @Test func textThatIsNotUTF8IsAnsweredWithACloseFrameOf1007AndNothingIsStored() async throws {
+        let alice = fixture.cookie(for: "1")
+        let before = try await fixture.store.drafts(of: "1", viewer: "1", page: .init(limit: 100)).items
+        try await fixture.server.application().test(.live) { client in
+            let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: alice)
+            let connection = try RawConnection(port: try #require(client.port))
+            var request = RawConnection.upgradeRequest(to: "/live?session=\(session)&since=0&protocol=1")
+            request = request.replacingOccurrences(of: "\r\n\r\n", with: "\r\nCookie: \(alice)\r\n\r\n")
+            connection.send(request)
+            // A form's text with bytes that are no UTF-8 (0xFF 0xFE), in a text frame.
+            let message = Array(#"{"type":"event","node":"drafts/compose","values":{"title":""#.utf8) + [0xFF, 0xFE] + Array(#"","body":""}}"#.utf8)
+            connection.send(bytes: RawConnection.frame(opcode: 0x1, payload: message))
+            let (bytes, closed) = await connection.readBytesUntilClosed()
+            #expect(String(decoding: bytes.prefix(12), as: UTF8.self) == "HTTP/1.1 101", "upgraded")
+            // An unmasked close frame from the server: 0x88, its length, then 1007 (0x03EF).
+            let close = bytes.indices.first { bytes[$0] == 0x88 && $0 + 3 < bytes.count && bytes[$0 + 2] == 0x03 && bytes[$0 + 3] == 0xEF }
+            #expect(close != nil, "closed with 1007 (invalid frame payload data), not a dropped connection")
+            #expect(closed)
+            #expect(await fixture.server.openPages == 1, "the page itself lives on and may reconnect")
+        }
+        #expect(try await fixture.store.drafts(of: "1", viewer: "1", page: .init(limit: 100)).items == before, "nothing stored")
+    }
+
     @Test func aSocketFromAnotherOriginIsNotUpgraded() async throws {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1")
