@@ -15,11 +15,15 @@ public struct BlogCellPresenter: Sendable, Hashable {
     public let wording: BlogWording
     /// Whether the viewer may like (signed in).
     public let canLike: Bool
+    /// What went wrong with the viewer's last like of this blog, shown next to its button
+    /// (and announced); `nil` when nothing did.
+    public let failure: String?
 
-    public init(blog: Blog, wording: BlogWording, canLike: Bool) {
+    public init(blog: Blog, wording: BlogWording, canLike: Bool, failure: String? = nil) {
         self.blog = blog
         self.wording = wording
         self.canLike = canLike
+        self.failure = failure
     }
 
     public var title: String {
@@ -58,13 +62,14 @@ public struct BlogCellPresenter: Sendable, Hashable {
                     sends: BlogEvents.like.descriptor(BlogEvents.Like(blog: blog.id, liked: !blog.likedByViewer)),
                     style: blog.likedByViewer ? .secondary : .primary))
         }
-        return ViewNode.stack(
-            id.row,
-            [
-                .text(id.part(.title), title, role: .headline),
-                .text(id.part(.byline), "\(author) · \(date)", role: .caption),
-                .text(id.part(.body), showsBody ? blog.body : excerpt),
-                .stack(id.part(.actions), axis: .horizontal, likeLine),
-            ])
+        var parts: [ViewNode] = [
+            .text(id.part(.title), title, role: .headline),
+            .text(id.part(.byline), "\(author) · \(date)", role: .caption),
+            .text(id.part(.body), showsBody ? blog.body : excerpt),
+            .stack(id.part(.actions), axis: .horizontal, likeLine),
+        ]
+        // Where the person tapped: the button shows the stored state again, and this says why.
+        if let failure { parts.append(.text(id.part(.failure), failure, role: .status)) }
+        return ViewNode.stack(id.row, parts)
     }
 }

@@ -35,7 +35,10 @@ struct BlogLikes {
             let stored = try? await blogs.blog(original.id, viewer: viewer)
             return (stored ?? Self.toggled(original, liked: liked), nil)
         } catch {
-            return (original, "Couldn't \(liked ? "like" : "unlike") “\(original.title)”: \(SceneryError.messageForViewers(of: error))")
+            return (
+                original,
+                "Couldn't \(liked ? "like" : "unlike") “\(original.title)”: \(SceneryError.messageForViewers(of: error)) Tap \(liked ? "Like" : "Unlike") to try again."
+            )
         }
     }
 }

@@ -49,6 +49,8 @@ public actor BlogModule: Module {
     /// A message about the last failed action, or saying that what is shown may be out of
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
+    /// The viewer's last like that could not be saved, said under its row's button.
+    private var failedLike: (blog: BlogID, message: String)?
     private var noticeLine = ModuleNotice()
     /// The likes being written, and the rows that changed meanwhile (fetched once theirs
     /// settles).
@@ -169,7 +171,8 @@ public actor BlogModule: Module {
 
     /// One blog's row (selecting it sends `blog.open`).
     private func row(_ blog: Blog) -> ViewNode {
-        BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil).render()
+        BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil, failure: failedLike?.blog == blog.id ? failedLike?.message : nil)
+            .render()
             .selectable(sending: BlogEvents.open.descriptor(BlogEvents.Open(blog: blog.id)))
     }
 
@@ -203,16 +206,17 @@ public actor BlogModule: Module {
         guard let original = list.item(withID: id), likes.begin(id) else { return .handled }
         let liked = wanted ?? !original.likedByViewer
         list.replace(BlogLikes.toggled(original, liked: liked))
-        let hadNotice = notice != nil
-        noticeLine.show(nil)
-        // Only the row changed (unless a notice appears or goes): re-render just the row.
-        if hadNotice { await context.setNeedsRender() } else { await context.setNeedsRender([BlogNodeID(blog: id).row]) }
+        // A failure shown under another row goes: that row is rendered again too.
+        let cleared = failedLike.map { [BlogNodeID(blog: $0.blog).row] } ?? []
+        failedLike = nil
+        await context.setNeedsRender(cleared + [BlogNodeID(blog: id).row])
         let writer = BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) })
         // Its own like does not come back to it; another viewer's while it wrote does.
         let (settled, failure) = await live.writing { await writer.write(liked, on: original) }
         list.replace(settled)
-        noticeLine.show(failure)
-        if failure != nil { await context.setNeedsRender() } else { await context.setNeedsRender([BlogNodeID(blog: id).row]) }
+        // A failure is said under the row's button, not at the foot of the list.
+        failedLike = failure.map { (id, $0) }
+        await context.setNeedsRender([BlogNodeID(blog: id).row])
         // Someone else changed this blog while the like was written: show the stored count.
         if likes.end(id) != nil { await refetch(id) }
         return .handled

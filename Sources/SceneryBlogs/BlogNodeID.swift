@@ -28,6 +28,8 @@ public struct BlogNodeID: Sendable, Hashable {
     /// The parts of a blog's cell.
     public enum Part: String, Sendable, CaseIterable {
         case title, byline, body, actions, likes, like
+        /// What went wrong with the viewer's last like of this blog, next to the button.
+        case failure
     }
 
     private static let prefix = "blog."

@@ -26,6 +26,8 @@ public actor BlogPostModule: Module {
     /// A message about the last failed action, or saying that what is shown may be out of
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
+    /// The viewer's last like that could not be saved, said under the like button.
+    private var likeFailure: String?
     private var noticeLine = ModuleNotice()
     /// The like being written, and whether the blog changed meanwhile.
     private var writes = WritesInFlight<BlogID>()
@@ -69,7 +71,7 @@ public actor BlogPostModule: Module {
 
     public func render() -> ViewNode {
         state.render(id: "post") { blog in
-            let cell = BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil).render(showsBody: true)
+            let cell = BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil, failure: likeFailure).render(showsBody: true)
             let id = BlogNodeID(blog: blog.id)
             var children = cell.children.map { node -> ViewNode in
                 switch node.id {
@@ -92,12 +94,13 @@ public actor BlogPostModule: Module {
         guard let original = state.value, writes.begin(id) else { return .handled }
         let liked = wanted ?? !original.likedByViewer
         state = .loaded(BlogLikes.toggled(original, liked: liked))
+        likeFailure = nil
         await context.setNeedsRender()
         let likes = BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) })
         // Its own like does not come back to it; another viewer's while it wrote does.
         let (settled, failure) = await live.writing { await likes.write(liked, on: original) }
         state = .loaded(settled)
-        noticeLine.show(failure)
+        likeFailure = failure  // said under the like button, where the person tapped
         await context.setNeedsRender()
         if writes.end(id) != nil { await blogChanged() }
         return .handled

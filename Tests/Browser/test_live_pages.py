@@ -240,7 +240,7 @@ def test_an_empty_list_says_so(server, context):
     expect(page.locator("#blogs\\/blogs\\.empty")).to_have_text("No blogs yet.")
 
 
-def test_a_like_that_fails_to_save_rolls_back_with_the_notice(context):
+def test_a_like_that_fails_to_save_rolls_back_with_a_notice_next_to_its_button_announced(context):
     from conftest import Server
     failing = Server("--fail", "blogs:writes")
     try:
@@ -249,8 +249,15 @@ def test_a_like_that_fails_to_save_rolls_back_with_the_notice(context):
         open_live(page, failing.url + "/scenes/user-profile?user=1")
         like = page.locator("#blogs\\/blog\\.26\\.like")
         like.click()
-        expect(page.locator("#blogs\\/notice")).to_contain_text("Couldn't like “A mad tea party, part 3”")
+        notice = page.locator("#blogs\\/blog\\.26\\.failure")
+        expect(notice).to_contain_text("Couldn't like “A mad tea party, part 3”")
+        expect(notice).to_have_attribute("role", "status")
+        expect(page.locator("#scenery-status")).to_contain_text("Couldn't like “A mad tea party, part 3”")  # announced
         expect(like).to_have_text("Like")  # rolled back
+        # Next to the button, not 3,000 px down the page: within a screen of it.
+        distance = page.evaluate("""() => Math.abs(document.getElementById('blogs/blog.26.failure').getBoundingClientRect().top
+                                    - document.getElementById('blogs/blog.26.like').getBoundingClientRect().top)""")
+        assert distance < 120, distance
         assert same_page(page)
     finally:
         failing.stop()

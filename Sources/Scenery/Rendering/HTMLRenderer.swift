@@ -97,6 +97,7 @@ public struct HTMLRenderer: Sendable {
         section.module>header{font-size:12px;color:#595959;text-transform:uppercase;letter-spacing:.04em;margin-bottom:8px}\
         section.failed{border-color:#e0a0a0}\
         h2{font-size:20px;margin:4px 0}h3{font-size:16px;margin:2px 0}p{margin:4px 0}.caption{color:#595959;font-size:13px}\
+        p.status{color:#8a0010;background:#fff0f0;border-left:3px solid #b00012;padding:4px 8px;font-size:14px}\
         .stack.horizontal{display:flex;gap:12px;align-items:center;flex-wrap:wrap}\
         .section>h2{font-size:13px;color:#595959;text-transform:uppercase;margin:12px 0 4px}ul{list-style:none;margin:0;padding:0}\
         li{border-top:1px solid #eee;padding:8px 0}.grid ul{display:grid;gap:8px}\
@@ -146,7 +147,7 @@ public struct HTMLRenderer: Sendable {
         switch node.kind {
         case .text(let text, let role):
             let tag = role == .title ? "h2" : role == .headline ? "h3" : "p"
-            let cls = role == .caption ? " class=\"caption\"" : ""
+            let cls = role == .caption ? " class=\"caption\"" : role == .status ? " class=\"status\" role=\"status\"" : ""
             html += "<\(tag) id=\"\(id)\"\(cls)\(selectable)>\(Self.escape(text))</\(tag)>\n"
         case .image(let source, let alt):
             if case .url(let url) = source, Self.isSafeImageURL(url) {

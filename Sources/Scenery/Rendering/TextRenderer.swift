@@ -64,6 +64,7 @@ public struct TextRenderer: Sendable {
         }
         switch node.kind {
         case .text(let text, let role):
+            if role == .status { return paint(TerminalText.wrap("⚠ " + clean(text), width: width), .bold) }
             let wrapped = TerminalText.wrap(clean(text), width: width)
             if role == .caption { return paint(wrapped, .dim) }
             guard role == .title else { return wrapped }

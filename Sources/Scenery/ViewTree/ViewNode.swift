@@ -58,6 +58,10 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     /// The typographic role of text.
     public enum TextRole: String, Sendable, Hashable, Codable, CaseIterable {
         case title, headline, body, caption
+        /// What just happened to the viewer's own action, where they acted (a like that
+        /// could not be saved, next to its button): hosts show it as a notice and announce
+        /// it politely to assistive technology when it appears (HTML: `role="status"`).
+        case status
     }
 
     /// Where an image comes from.

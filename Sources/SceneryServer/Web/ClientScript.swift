@@ -52,6 +52,17 @@ enum ClientScript {
             if (!sticky && text) statusTimer = setTimeout(() => { status.textContent = ""; }, 4000);
           }
 
+          // A module's notice of what just happened to the viewer's action (a text of role
+          // status, next to the control): announced once when it appears or changes.
+          const announced = new Map();
+          function announceStatus() {
+            const shown = new Map();
+            for (const note of main.querySelectorAll("p.status[role=status][id]")) shown.set(note.id, note.textContent);
+            for (const [id, text] of shown) if (announced.get(id) !== text) say(text);
+            announced.clear();
+            for (const [id, text] of shown) announced.set(id, text);
+          }
+
           function connect() {
             const scheme = location.protocol === "https:" ? "wss:" : "ws:";
             const resume = resumeToken ? `&resume=${encodeURIComponent(resumeToken)}` : "";
@@ -120,7 +131,7 @@ enum ClientScript {
               if (message.sequence !== sequence + 1) { send({ type: "resync" }); return; }
             }
             switch (message.type) {
-              case "patch": keepingFocus(() => apply(message.operations)); break;
+              case "patch": keepingFocus(() => apply(message.operations)); announceStatus(); break;
               case "reset":
                 keepingFocus(() => {
                   const root = document.getElementById("scene-root");

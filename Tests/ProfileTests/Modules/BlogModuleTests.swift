@@ -99,7 +99,15 @@ import Testing
         backend.injector.currentPlan = FaultPlan([.fail(.blogs, operations: [.write])])
         #expect(await blogs.handle(Event("blog.like", from: "blog.27.like", payload: ["blog": 27])) == .handled)
         #expect(log.all.map { $0.texts(of: "blog.27.actions") } == [["Likes: \(before.likes + 1)", "Unlike"], ["Likes: \(before.likes)", "Like"]])
-        #expect(await blogs.notice?.hasPrefix("Couldn't like “The pool of tears, part 3”") == true)
+        // Said under the row's button, where the person tapped, not at the foot of the list.
+        let failure = await blogs.render().texts(of: "blog.27.failure")
+        #expect(failure.first?.hasPrefix("Couldn't like “The pool of tears, part 3”") == true, "\(failure)")
+        #expect(failure.first?.hasSuffix("Tap Like to try again.") == true)
+        #expect(await blogs.notice == nil)
+        // The next like anywhere takes the failure away.
+        backend.injector.currentPlan = FaultPlan()
+        #expect(await blogs.handle(Event("blog.like", from: "blog.26.like", payload: ["blog": 26])) == .handled)
+        #expect(await blogs.render().node(withID: "blog.27.failure") == nil)
         #expect(try await backend.database.blog(27, viewer: "5") == before, "the database is unchanged")
     }
 
