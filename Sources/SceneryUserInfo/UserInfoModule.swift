@@ -40,6 +40,8 @@ public actor UserInfoModule: Module {
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
     var noticeLine = ModuleNotice()
+    /// The viewer's last follow or unfollow that could not be saved, said under the button.
+    var followFailure: String?
     /// The follow being written, and whether the profile changed meanwhile.
     private var writes = WritesInFlight<UserID>()
     /// The profile's live subscription, while the module is visible.
@@ -112,6 +114,8 @@ public actor UserInfoModule: Module {
                         sends: presenter.followEvent.descriptor(.init(user: user, name: presenter.name)),
                         style: profile.viewerFollows == true ? .destructive : .primary))
             }
+            // Under the button the person tapped; the button shows the stored state.
+            if let followFailure { children.append(.text("follow.failure", followFailure, role: .status)) }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
             return .stack("content", children)
         }
@@ -134,7 +138,7 @@ public actor UserInfoModule: Module {
             (profile.viewerFollows == true) != follow, writes.begin(user)
         else { return }
         apply(following: follow)
-        noticeLine.show(nil)
+        followFailure = nil
         await context.setNeedsRender()
         var failure: (any Error)?
         do {
@@ -146,7 +150,7 @@ public actor UserInfoModule: Module {
             failure = error
             apply(following: !follow)
             let name = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording).name
-            noticeLine.show("Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.messageForViewers(of: error))")
+            followFailure = "Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.messageForViewers(of: error))"
         }
         await context.setNeedsRender()
         // Another change came while writing: the count the page shows is fetched, not

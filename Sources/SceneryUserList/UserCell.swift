@@ -22,13 +22,17 @@ public struct UserCell: Sendable, Hashable {
     public var subtitle: String
     public var avatar: ViewNode.ImageSource
     public var action: Action?
+    /// What went wrong with the viewer's last action on this row, said under it (and
+    /// announced); `nil` when nothing did.
+    public var failure: String?
 
-    public init(user: UserID, name: String, subtitle: String, avatar: ViewNode.ImageSource, action: Action?) {
+    public init(user: UserID, name: String, subtitle: String, avatar: ViewNode.ImageSource, action: Action?, failure: String? = nil) {
         self.user = user
         self.name = name
         self.subtitle = subtitle
         self.avatar = avatar
         self.action = action
+        self.failure = failure
     }
 
     /// The row; selecting it sends `user.open`.
@@ -45,7 +49,8 @@ public struct UserCell: Sendable, Hashable {
                     sends: action.event.descriptor(.init(user: user, name: name)),
                     style: action.style))
         }
-        return ViewNode.stack(NodeID(id), [.stack("\(id).line", axis: .horizontal, line), .text("\(id).subtitle", subtitle, role: .caption)])
-            .selectable(sending: UserEvents.open.descriptor(.init(user: user)))
+        var parts: [ViewNode] = [.stack("\(id).line", axis: .horizontal, line), .text("\(id).subtitle", subtitle, role: .caption)]
+        if let failure { parts.append(.text("\(id).failure", failure, role: .status)) }
+        return ViewNode.stack(NodeID(id), parts).selectable(sending: UserEvents.open.descriptor(.init(user: user)))
     }
 }

@@ -57,6 +57,8 @@ public actor UserListModule: Module {
     /// A message about the last failed action, or saying that what is shown may be out of
     /// date (a live change could not be fetched; it is tried again).
     public var notice: String? { noticeLine.text }
+    /// The viewer's last action that could not be saved, said under its row.
+    private var failedAction: (user: UserID, message: String)?
     private var noticeLine = ModuleNotice()
     /// The rows this viewer changed on this page: a live reload keeps them in place.
     private var actedOn: Set<UserID> = []
@@ -152,7 +154,13 @@ public actor UserListModule: Module {
     /// first ("Requests"), then the list. A row keeps its id in either, so accepting a
     /// request moves the row from one section to the other.
     private func sections(of entries: [UserListEntry]) -> [ViewNode.Section] {
-        func rows(_ entries: [UserListEntry]) -> [ViewNode] { entries.map { presenter.cell(for: $0, viewer: viewer).render() } }
+        func rows(_ entries: [UserListEntry]) -> [ViewNode] {
+            entries.map { entry in
+                var cell = presenter.cell(for: entry, viewer: viewer)
+                if failedAction?.user == entry.user.id { cell.failure = failedAction?.message }
+                return cell.render()
+            }
+        }
         let requests = list == .friends && viewer == user ? entries.filter { $0.friendState == .incoming } : []
         let others = requests.isEmpty ? entries : entries.filter { $0.friendState != .incoming }
         var sections: [ViewNode.Section] = []
@@ -175,7 +183,7 @@ public actor UserListModule: Module {
             let original = entries.item(withID: target), writes.begin(target)
         else { return }
         entries.replace(Self.predicted(original, change))
-        noticeLine.show(nil)
+        failedAction = nil
         await context.setNeedsRender()
         var failure: (any Error)?
         do {
@@ -198,8 +206,11 @@ public actor UserListModule: Module {
         } catch {
             failure = error
             entries.replace(original)
-            noticeLine.show(
-                "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.messageForViewers(of: error))")
+            // Said under the row, where the person tapped; the button shows the stored state.
+            failedAction = (
+                target,
+                "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.messageForViewers(of: error))"
+            )
         }
         await context.setNeedsRender()
         if writes.end(target) != nil { await listChanged() }

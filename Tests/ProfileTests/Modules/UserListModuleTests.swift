@@ -45,7 +45,14 @@ import Testing
             try await people.perform(Event("user.follow", from: "user.5.action", payload: ["user": "5", "name": "Dana Quiet"]))
         }
         #expect(log.all.map { $0.texts(of: "user.5.action") } == [["Following"], ["+ Follow"]])
-        #expect(await people.notice == "Couldn't update Dana Quiet: The relationships service is unavailable (injected fault).")
+        // Under the row the person tapped, as a status, not at the foot of the list.
+        #expect(await people.render().texts(of: "user.5.failure") == ["Couldn't update Dana Quiet: The relationships service is unavailable (injected fault)."])
+        guard case .text(_, let role)? = await people.render().node(withID: "user.5.failure")?.kind else {
+            Issue.record("no failure under the row")
+            return
+        }
+        #expect(role == .status)
+        #expect(await people.notice == nil)
         #expect(try await backend.database.profile(of: "5", viewer: "1").viewerFollows == false)
     }
 
