@@ -55,7 +55,8 @@ import Testing
         }
         #expect(log.all.map { $0.texts(of: "follow") } == [["Follow"], ["Unfollow"]], "flipped at once, then rolled back")
         #expect(log.all.map { $0.texts(of: "followers") } == [["Followers: 4"], ["Followers: 5"]])
-        #expect(await info.render().texts(of: "follow.failure") == ["Couldn't unfollow Alice Liddell: The relationships service is unavailable (injected fault)."])
+        #expect(
+            await info.render().texts(of: "follow.failure") == ["Couldn't unfollow Alice Liddell: The relationships service is unavailable (injected fault)."])
         #expect(await info.notice == nil, "said under the button, not as the module's notice")
         #expect(try await backend.database.profile(of: "1", viewer: "2").viewerFollows == true, "the database is unchanged")
     }
