@@ -234,6 +234,16 @@ def test_error_and_empty_states_show_as_in_the_terminal(context):
         failing.stop()
 
 
+def test_a_missing_user_is_one_not_found_page_with_a_way_back(server, context):
+    page = context.new_page()
+    response = page.goto(server.url + "/scenes/user-profile?user=99")
+    assert response.status == 404
+    expect(page.get_by_role("heading", level=1)).to_have_text("Not found")
+    expect(page.get_by_text("No user with id '99' exists.")).to_have_count(1)  # once, not once per module
+    page.get_by_role("link", name="Back to the home page").click()
+    expect(page).to_have_url(server.url + "/")
+
+
 def test_an_empty_list_says_so(server, context):
     page = context.new_page()
     open_live(page, server.url + "/scenes/user-profile?user=5")

@@ -118,6 +118,30 @@ import Testing
         }
     }
 
+    @Test(arguments: ["/scenes/user-profile?user=99", "/scenes/blog-detail?blog=99999", "/scenes/user-blogs?user=nobody"])
+    func aMissingUserOrBlogIsOneNotFoundPageWithStatus404AndAWayBack(uri: String) async throws {
+        try await fixture.server.application().test(.router) { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.text.contains("<h1>Not found</h1>"))
+                #expect(response.text.components(separatedBy: "exists.").count == 2, "said once, not once per module")
+                #expect(response.text.contains(#"<a href="/">Back to the home page</a>"#))
+                #expect(!response.text.contains("data-session"), "no live page is kept for it")
+            }
+        }
+        #expect(await fixture.server.openPages == 0)
+    }
+
+    @Test func aMissingArgumentIsSaidInAWebPagesWords() async throws {
+        try await fixture.server.application().test(.router) { client in
+            try await client.execute(uri: "/scenes/user-profile", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.text.contains("This page needs to know which user to show: add ?user=… to its address"))
+                #expect(!response.text.contains("--arg"), "never a command's options on a web page")
+            }
+        }
+    }
+
     @Test func theScriptAndStylesheetAreServedAsFiles() async throws {
         try await fixture.server.application().test(.router) { client in
             try await client.execute(uri: "/assets/scenery.js", method: .get) { response in

@@ -99,7 +99,8 @@ extension SceneRegistry {
                 } else {
                     throw SceneryError(
                         .invalidArgument,
-                        "The scene \(scene.id.quoted) needs the argument \(spec.name.quoted) (\(spec.type.phrase)); pass it, for example --arg \(spec.name)=….")
+                        "The scene \(scene.id.quoted) needs the argument \(spec.name.quoted) (\(spec.type.phrase)); pass it, for example --arg \(spec.name)=….",
+                        missingArgument: spec.name)
                 }
                 continue
             }

@@ -50,12 +50,17 @@ public struct SceneryError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The scene-file problems behind an ``Code/invalidScene`` error.
     public var diagnostics: [Diagnostic]
+    /// For an ``Code/invalidArgument`` error about a scene argument that was not given: its
+    /// name, so that a host can say how to give it in its own terms (a web page's address,
+    /// a command's `--arg`).
+    public var missingArgument: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, diagnostics: [Diagnostic] = []) {
+    public init(_ code: Code, _ message: String, diagnostics: [Diagnostic] = [], missingArgument: String? = nil) {
         self.code = code
         self.message = message
         self.diagnostics = diagnostics
+        self.missingArgument = missingArgument
     }
 
     public var description: String {

@@ -174,6 +174,17 @@ public actor SceneInstance {
         slots[module]?.status
     }
 
+    /// Why the scene has nothing to show, when every module it shows failed for a reason
+    /// trying again cannot fix (``SceneRegistry/isPermanentFailure``: a user or blog that
+    /// does not exist): the first such module's message; `nil` when any shown module shows
+    /// something, still loads, or may load after a retry. A web host answers such a page
+    /// with one "not found" page (status 404) instead of a failure per module.
+    public var permanentFailure: String? {
+        let shown = visibleModules.compactMap { slots[$0] }
+        guard !shown.isEmpty, shown.allSatisfy({ $0.status == .failed && !$0.isRetryable }) else { return nil }
+        return shown.first?.failure
+    }
+
     /// The modules whose first load (or retry) is still in flight, in layout order.
     public var loadingModules: [ModuleID] {
         moduleOrder.filter { slots[$0]?.status == .loading }

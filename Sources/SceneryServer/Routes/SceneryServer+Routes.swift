@@ -151,9 +151,14 @@ extension SceneryServer {
             await sessions.release(reservation)
             let status: HTTPResponse.Status = error.code == .unknownScene ? .notFound : .badRequest
             if format == .viewTree { return apiRefusal(error.description, status: status) }
+            // A page's words for a page's visitor: its address, never a command's options.
+            let message =
+                error.missingArgument.map { name in
+                    "This page needs to know which \(name) to show: add ?\(name)=… to its address, or start from the home page."
+                } ?? error.description
             return html(
                 Pages.problem(
-                    title: status == .notFound ? "No such scene" : "This scene cannot open", message: error.description, viewer: signedIn, returnTo: "/"),
+                    title: status == .notFound ? "No such page" : "This page cannot open", message: message, viewer: signedIn, returnTo: "/"),
                 status: status)
         }
         session.host.link(session)
@@ -161,6 +166,13 @@ extension SceneryServer {
         await scene.start()
         await scene.appear()
         let snapshot = await scene.takeBaseline()
+        // Nothing to show (a user or blog that does not exist): one "not found" page with
+        // status 404 and a way back, not a failure per module with status 200.
+        if format == .html, !framed, let missing = await scene.permanentFailure {
+            await scene.leave()
+            await sessions.release(reservation)
+            return html(Pages.problem(title: "Not found", message: missing, viewer: signedIn, returnTo: "/"), status: .notFound)
+        }
         await session.install(scene, baseline: snapshot)
         await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }

@@ -154,7 +154,7 @@ enum Pages {
     static func problem(title: String, message: String, viewer: SignInUser?, returnTo: String) -> String {
         page(
             title: title, viewer: viewer, returnTo: returnTo,
-            main: "<h1>\(escape(title))</h1>\n<p class=\"problem\">\(escape(message))</p>\n<p><a href=\"/\">All scenes</a></p>\n")
+            main: "<h1>\(escape(title))</h1>\n<p class=\"problem\">\(escape(message))</p>\n<p><a href=\"/\">Back to the home page</a></p>\n")
     }
 
     /// The CSS of every page: the scene renderer's, plus the page furniture.
