@@ -69,6 +69,11 @@ public actor BlogPostModule: Module {
         await context.setNeedsRender()
     }
 
+    /// The page is about this blog: its title (or the wording for an untitled one).
+    public func pageTitle() -> String? {
+        state.value.map { BlogCellPresenter(blog: $0, wording: wording, canLike: false).title }
+    }
+
     public func render() -> ViewNode {
         state.render(id: "post") { blog in
             let cell = BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil, failure: likeFailure).render(showsBody: true)

@@ -88,6 +88,11 @@ public actor UserInfoModule: Module {
         await context.setNeedsRender()
     }
 
+    /// The page is about this person: their name (or the wording for an empty one).
+    public func pageTitle() -> String? {
+        state.value.map { UserInfoPresenter(profile: $0, viewer: viewer, wording: wording).name }
+    }
+
     public func render() -> ViewNode {
         state.render(id: "info") { profile in
             let presenter = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording)

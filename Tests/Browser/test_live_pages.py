@@ -44,6 +44,9 @@ def test_unfollow_asks_in_a_real_dialog_that_escape_cancels(server, context):
     dialog = page.get_by_role("dialog", name="Unfollow Alice Liddell?")
     expect(dialog).to_be_visible()
     expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+    expect(dialog.get_by_role("button", name="Unfollow")).to_have_class("danger")  # destructive looks destructive
+    size = dialog.get_by_role("button", name="Unfollow").bounding_box()
+    assert size["height"] >= 44 and size["width"] >= 44, size  # a touch target
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     expect(follow).to_have_text("Unfollow")

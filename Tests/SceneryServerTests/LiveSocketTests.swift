@@ -199,6 +199,7 @@ enum Step: Sendable {
                 ]
             ).received
             #expect(declined.of("confirm").first?["title"] == "Unfollow Alice Liddell?")
+            #expect(declined.of("confirm").first?["destructive"] == true, "the scene marks unfollowing destructive")
             #expect(declined.of("refused").isEmpty, "\(declined.all)")
             #expect(try await fixture.store.profile(of: "1", viewer: "2").viewerFollows == true, "declined: still following")
             let accepted = try await converse(

@@ -30,7 +30,8 @@ import Testing
                 #expect(response.status == .ok)
                 let page = response.text
                 #expect(page.contains(#"<html lang="zh-Hans">"#), "the scene's language")
-                #expect(page.contains("<h1>个人主页</h1>"))
+                #expect(page.contains("<h1>李雷</h1>"), "the page names the person it is about")
+                #expect(page.contains("<title>李雷 · Scenery</title>"))
                 #expect(page.contains("李雷"))
                 #expect(page.contains(#"<script src="/assets/scenery.js" defer></script>"#))
                 #expect(page.sessionID != nil)
@@ -103,6 +104,17 @@ import Testing
             // Only local addresses to return to.
             let away = try await client.execute(uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "user=1&next=%2F%2Fevil.example%2F"))
             #expect(away.headers[.location] == "/")
+        }
+    }
+
+    @Test func aPageWhoseModulesNameNothingIsHeadedWithTheScenesTitle() async throws {
+        try await fixture.server.application().test(.router) { client in
+            try await client.execute(uri: "/scenes/user-blogs?user=1", method: .get) { response in
+                #expect(response.text.contains("<h1>Blogs</h1>"), "BlogModule names nothing: the scene file's title")
+            }
+            try await client.execute(uri: "/scenes/blog-detail?blog=27", method: .get) { response in
+                #expect(response.text.contains("<h1>The pool of tears, part 3</h1>"), "the blog's title")
+            }
         }
     }
 

@@ -108,6 +108,12 @@ public protocol Module: Actor {
 
     /// The module is no longer visible. The default implementation does nothing.
     func disappear() async
+
+    /// What the page is about, in a person's words, when this module names it (a profile's
+    /// person, a blog's title): hosts use the first shown module's as the page's title and
+    /// heading, instead of the scene's. `nil` (the default) when it names nothing, or has
+    /// not loaded.
+    func pageTitle() -> String?
 }
 
 extension Module {
@@ -117,5 +123,6 @@ extension Module {
     public func handle(_ event: Event) async -> EventDisposition { .pass }
     public func perform(_ event: Event) async throws {}
     public func appear() async {}
+    public func pageTitle() -> String? { nil }
     public func disappear() async {}
 }

@@ -101,8 +101,9 @@ public struct HTMLRenderer: Sendable {
         .stack.horizontal{display:flex;gap:12px;align-items:center;flex-wrap:wrap}\
         .section>h2{font-size:13px;color:#595959;text-transform:uppercase;margin:12px 0 4px}ul{list-style:none;margin:0;padding:0}\
         li{border-top:1px solid #eee;padding:8px 0}.grid ul{display:grid;gap:8px}\
-        button{font:inherit;border:1px solid #8e8e93;background:#f2f2f7;color:#1d1d1f;border-radius:6px;padding:2px 10px;cursor:pointer}\
+        button{font:inherit;border:1px solid #8e8e93;background:#f2f2f7;color:#1d1d1f;border-radius:6px;padding:2px 12px;cursor:pointer;min-height:44px;min-width:44px}\
         button.primary{background:#0058d0;color:#fff;border-color:#0058d0}button.destructive{color:#b00012}\
+        button.danger{background:#b00012;color:#fff;border-color:#b00012}\
         button:focus-visible,[data-node]:focus-visible{outline:2px solid #0058d0;outline-offset:2px}\
         img,.symbol{width:48px;height:48px;border-radius:50%;object-fit:cover;background:#d8d8dc;display:inline-block;overflow:hidden;color:transparent}\
         .tabs>[role=tablist]{display:flex;gap:8px;margin:8px 0}.tabs>[role=tablist] button[aria-selected=true]{background:#1d1d1f;color:#fff}\

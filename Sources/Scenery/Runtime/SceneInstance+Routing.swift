@@ -102,7 +102,7 @@ extension SceneInstance {
                     title: resolve(template.title, environment),
                     message: template.message.map { resolve($0, environment) },
                     confirmLabel: resolve(template.confirmLabel, environment),
-                    cancelLabel: resolve(template.cancelLabel, environment))
+                    cancelLabel: resolve(template.cancelLabel, environment), isDestructive: template.isDestructive)
                 let accepted = await host.confirm(confirmation)
                 trace.note(.scene, .asked(confirmation.title, confirmed: accepted))
                 guard accepted else {

@@ -185,6 +185,18 @@ public actor SceneInstance {
         return shown.first?.failure
     }
 
+    /// What the page is about, in a person's words: the first shown module's
+    /// ``Module/pageTitle()`` (a profile's person, a blog's title), or `nil` when none names
+    /// it (a host then uses the scene file's title).
+    public func pageTitle() async -> String? {
+        for id in visibleModules {
+            guard let slot = slots[id], slot.status == .ready, let title = await slot.module.pageTitle() else { continue }
+            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.isEmpty { return trimmed }
+        }
+        return nil
+    }
+
     /// The modules whose first load (or retry) is still in flight, in layout order.
     public var loadingModules: [ModuleID] {
         moduleOrder.filter { slots[$0]?.status == .loading }

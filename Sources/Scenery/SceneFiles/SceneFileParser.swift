@@ -157,6 +157,14 @@ struct SceneFileParser {
         return text
     }
 
+    private mutating func bool(_ node: SourceJSON.Node, path: String) -> Bool? {
+        guard case .bool(let value) = node.value else {
+            typeError(node, path: path, expected: "true or false")
+            return nil
+        }
+        return value
+    }
+
     private mutating func objectMembers(_ node: SourceJSON.Node, path: String) -> [SourceJSON.Member]? {
         guard case .object(let members) = node.value else {
             typeError(node, path: path, expected: "an object")
@@ -692,7 +700,7 @@ struct SceneFileParser {
             return .block
         case "confirm":
             guard let members = objectMembers(value, path: path) else { return nil }
-            let fields = object(members, path: path, allowed: ["title", "message", "confirm", "cancel"])
+            let fields = object(members, path: path, allowed: ["title", "message", "confirm", "cancel", "destructive"])
             guard let titleNode = fields["title"], let title = string(titleNode, path: join(path, "title")) else {
                 if fields["title"] == nil { error("A confirmation needs a \"title\", the question to ask.", at: value.location, path: path) }
                 return nil
@@ -703,7 +711,8 @@ struct SceneFileParser {
                     title: title,
                     message: fields["message"].flatMap { string($0, path: join(path, "message")) },
                     confirmLabel: fields["confirm"].flatMap { string($0, path: join(path, "confirm")) } ?? "OK",
-                    cancelLabel: fields["cancel"].flatMap { string($0, path: join(path, "cancel")) } ?? "Cancel"))
+                    cancelLabel: fields["cancel"].flatMap { string($0, path: join(path, "cancel")) } ?? "Cancel",
+                    isDestructive: fields["destructive"].flatMap { bool($0, path: join(path, "destructive")) } ?? false))
         default:  // navigate
             guard let members = objectMembers(value, path: path) else { return nil }
             let fields = object(members, path: path, allowed: ["scene", "args"])

@@ -180,7 +180,7 @@ enum PageProtocol {
         }
 
         private enum Key: String, CodingKey {
-            case type, sequence, operations, html, question, title, message, confirm, cancel, url, text, action
+            case type, sequence, operations, html, question, title, message, confirm, cancel, url, text, action, destructive
             case format, version, scene, variant, root, module, node, patches, token, applied
         }
 
@@ -202,6 +202,7 @@ enum PageProtocol {
                 try container.encode(confirmation.message, forKey: .message)
                 try container.encode(confirmation.confirmLabel, forKey: .confirm)
                 try container.encode(confirmation.cancelLabel, forKey: .cancel)
+                if confirmation.isDestructive { try container.encode(true, forKey: .destructive) }
             case .navigate(let url):
                 try container.encode("navigate", forKey: .type)
                 try container.encode(url, forKey: .url)

@@ -179,7 +179,8 @@ extension SceneryServer {
         if format == .viewTree {
             return apiScene(snapshot.node, scene: scene, session: session.id, visitorCookie: newVisitorCookie)
         }
-        let title = registry.title(of: sceneID) ?? sceneID
+        // The page names what it is about (the person, the blog) when a module says so.
+        let title = await scene.pageTitle() ?? registry.title(of: sceneID) ?? sceneID
         let page = Pages.scene(
             snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,

@@ -288,7 +288,8 @@ enum ClientScript {
             if (message.message) dialog.appendChild(element("p", {}, message.message));
             const actions = element("div", { class: "actions" });
             const cancel = element("button", { type: "button" }, message.cancel);
-            const confirm = element("button", { type: "button", class: "primary" }, message.confirm);
+            // A choice that destroys or ends something looks so; Cancel keeps the focus.
+            const confirm = element("button", { type: "button", class: message.destructive ? "danger" : "primary" }, message.confirm);
             actions.append(cancel, confirm);
             dialog.appendChild(actions);
             document.body.appendChild(dialog);

@@ -277,6 +277,16 @@ struct BadScene: Sendable, CustomTestStringConvertible {
                 """,
             line: 3, column: 16, message: "'timeout' must be a whole number of milliseconds from 1 to 600000."),
         BadScene(
+            name: "a confirmation's destructive that is not true or false",
+            source: """
+                {
+                  "parameters": { "user": "userID" },
+                  "modules": [ { "id": "info", "type": "ProfileModule", "params": { "user": "$user" } } ],
+                  "events": [ { "on": "user.unfollow", "confirm": { "title": "Unfollow?", "destructive": "yes" } } ]
+                }
+                """,
+            line: 4, column: 90, message: "true or false"),
+        BadScene(
             name: "an unknown module type, and nothing else: its rules are not checked against the other modules",
             source: """
                 {
