@@ -42,7 +42,7 @@ def test_signed_out_the_preview_shows_only_the_signed_out_variant(server, contex
     expect(page.get_by_text("Sign in to see the owner's and another viewer's variants")).to_be_visible()
     # Signed out, then the bundled experiment's two arms (signed-out visitors take part).
     expect(page.locator("iframe")).to_have_count(3)
-    expect(page.frame_locator("iframe").nth(0).get_by_role("heading", name="Alice Liddell")).to_be_visible()
+    expect(page.frame_locator("iframe").nth(0).get_by_role("heading", level=2, name="Alice Liddell")).to_be_visible()
     expect(page.frame_locator("iframe").nth(0).get_by_role("tab", name="Drafts")).to_have_count(0)
     for text in frame_texts(page):
         for title in DRAFT_TITLES:
@@ -55,7 +55,7 @@ def test_another_viewer_previews_with_their_own_data_only(server, context):
     page.goto(server.url + "/preview/user-profile?user=1")
     expect(page.locator("iframe")).to_have_count(5)  # owner, another viewer, signed out, two arms
     owner = page.frame_locator("iframe").nth(0)
-    expect(owner.get_by_role("heading", name="Bob Chen")).to_be_visible()  # Bob's own profile
+    expect(owner.get_by_role("heading", level=2, name="Bob Chen")).to_be_visible()  # Bob's own profile
     owner.get_by_role("tab", name="Drafts").click()
     expect(owner.locator("#drafts\\/drafts\\.empty")).to_be_visible()  # Bob has no drafts
     for text in frame_texts(page):

@@ -15,7 +15,7 @@ def test_a_page_is_readable_before_any_script_runs(server, browser):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(server.url + "/scenes/user-profile?user=1")
-    expect(page.get_by_role("heading", name="Alice Liddell")).to_be_visible()
+    expect(page.get_by_role("heading", level=1, name="Alice Liddell")).to_be_visible()  # the page names her
     expect(page.get_by_text("The pool of tears, part 3")).to_be_visible()
     context.close()
 
@@ -98,13 +98,13 @@ def test_navigation_changes_the_address_and_history_works(server, context):
     open_live(page, server.url + "/scenes/user-profile?user=1")
     page.get_by_text("A mad tea party, part 3").click()
     expect(page).to_have_url(re.compile(r"/scenes/blog-detail\?blog=26$"))
-    expect(page.get_by_role("heading", name="A mad tea party, part 3")).to_be_visible()
+    expect(page.get_by_role("heading", level=1, name="A mad tea party, part 3")).to_be_visible()
     page.go_back()
     expect(page).to_have_url(re.compile(r"/scenes/user-profile\?user=1$"))
     page.go_forward()
     expect(page).to_have_url(re.compile(r"/scenes/blog-detail\?blog=26$"))
     page.reload()
-    expect(page.get_by_role("heading", name="A mad tea party, part 3")).to_be_visible()
+    expect(page.get_by_role("heading", level=1, name="A mad tea party, part 3")).to_be_visible()
 
 
 def test_rows_and_avatars_work_by_keyboard(server, context):
@@ -176,7 +176,7 @@ def test_the_chinese_profile_is_marked_chinese(server, context):
     page = context.new_page()
     open_live(page, server.url + "/scenes/user-profile-zh?user=3")
     assert page.locator("html").get_attribute("lang") == "zh-Hans"
-    expect(page.get_by_role("heading", name="个人主页")).to_be_visible()
+    expect(page.get_by_role("heading", level=1, name="李雷")).to_be_visible()  # the page names the person
 
 
 def test_preview_shows_every_variant_side_by_side(server, context):
@@ -187,8 +187,8 @@ def test_preview_shows_every_variant_side_by_side(server, context):
     expect(frames).to_have_count(5)  # owner, another viewer, signed out; then the two arms of friends-layout
     owner = page.frame_locator("iframe").nth(0)
     expect(owner.get_by_role("tab", name="Drafts")).to_be_visible()
-    expect(page.frame_locator("iframe").nth(1).get_by_role("heading", name="Bob Chen")).to_be_visible()  # Alice on Bob's
-    expect(page.frame_locator("iframe").nth(2).get_by_role("heading", name="Alice Liddell")).to_be_visible()  # signed out
+    expect(page.frame_locator("iframe").nth(1).get_by_role("heading", level=2, name="Bob Chen")).to_be_visible()  # Alice on Bob's
+    expect(page.frame_locator("iframe").nth(2).get_by_role("heading", level=2, name="Alice Liddell")).to_be_visible()  # signed out
     for index in (1, 2, 3, 4):
         expect(page.frame_locator("iframe").nth(index).get_by_role("tab", name="Drafts")).to_have_count(0)
     owner.get_by_role("tab", name="Drafts").click()
