@@ -38,7 +38,10 @@ public struct UserInfoPresenter: Sendable, Hashable {
 
     /// The avatar: the user's image, or a generic symbol.
     public var avatar: ViewNode.ImageSource {
-        profile.user.avatarURL.map(ViewNode.ImageSource.url) ?? .symbol("person.crop.circle")
+        if let url = profile.user.avatarURL { return .url(url) }
+        // No picture: the person's initials, or a generic symbol for a nameless one.
+        let name = profile.user.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        return ViewNode.ImageSource.initials(of: name).map(ViewNode.ImageSource.initials) ?? .symbol("person.crop.circle")
     }
 
     public var avatarAlt: String { Wording.format(wording.avatarAltFormat, name) }

@@ -106,6 +106,7 @@ public struct HTMLRenderer: Sendable {
         button.danger{background:#b00012;color:#fff;border-color:#b00012}\
         button:focus-visible,[data-node]:focus-visible{outline:2px solid #0058d0;outline-offset:2px}\
         img,.symbol{width:48px;height:48px;border-radius:50%;object-fit:cover;background:#d8d8dc;display:inline-block;overflow:hidden;color:transparent}\
+        .symbol.initials{background:#33507a;color:#fff;text-align:center;line-height:48px;font-weight:600;font-size:18px}\
         .tabs>[role=tablist]{display:flex;gap:8px;margin:8px 0}.tabs>[role=tablist] button[aria-selected=true]{background:#1d1d1f;color:#fff}\
         .tabs.document>input{position:absolute;opacity:0;width:1px;height:1px}.tabs.document>.tablabels{display:flex;gap:8px;margin:8px 0}\
         .tabs.document>.tablabels label{border:1px solid #8e8e93;background:#f2f2f7;border-radius:6px;padding:2px 10px;cursor:pointer}\
@@ -153,6 +154,11 @@ public struct HTMLRenderer: Sendable {
         case .image(let source, let alt):
             if case .url(let url) = source, Self.isSafeImageURL(url) {
                 html += "<img id=\"\(id)\" src=\"\(Self.attribute(url))\" alt=\"\(Self.attribute(alt))\"\(selectable)>\n"
+            } else if case .initials(let initials) = source {
+                // The letters are drawn for sight; the name is said by the label.
+                let role = selectable.isEmpty ? " role=\"img\"" : ""
+                html +=
+                    "<span id=\"\(id)\" class=\"symbol initials\"\(role) aria-label=\"\(Self.attribute(alt))\"\(selectable)><span aria-hidden=\"true\">\(Self.escape(String(initials.prefix(3))))</span></span>\n"
             } else {
                 let role = selectable.isEmpty ? " role=\"img\"" : ""
                 html += "<span id=\"\(id)\" class=\"symbol\"\(role) aria-label=\"\(Self.attribute(alt))\"\(selectable)></span>\n"

@@ -4,7 +4,7 @@ import Foundation
 /// the fields of its type. See <doc:UpdatesAndOrdering>.
 extension ViewNode: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, type, text, role, url, symbol, alt, title, event, style, axis, children
+        case id, type, text, role, url, symbol, initials, alt, title, event, style, axis, children
         case layout, columns, minCellWidth, sections, header, footer, rows, tabs, selection, content, panels
         case kind, message, retry, module, moduleType, status, action
         case field, form
@@ -27,6 +27,8 @@ extension ViewNode: Codable {
             let source: ImageSource
             if let url = try container.decodeIfPresent(String.self, forKey: .url) {
                 source = .url(url)
+            } else if let initials = try container.decodeIfPresent(String.self, forKey: .initials) {
+                source = .initials(initials)
             } else {
                 source = .symbol(try container.decode(String.self, forKey: .symbol))
             }
@@ -91,6 +93,7 @@ extension ViewNode: Codable {
             switch source {
             case .url(let url): try container.encode(url, forKey: .url)
             case .symbol(let symbol): try container.encode(symbol, forKey: .symbol)
+            case .initials(let initials): try container.encode(initials, forKey: .initials)
             }
             try container.encode(alt, forKey: .alt)
         case .button(let title, let event, let style):

@@ -70,6 +70,18 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
         case url(String)
         /// A symbol name the host resolves, such as an SF Symbol.
         case symbol(String)
+        /// A person's initials ("AL"), drawn in a circle where they have no picture.
+        case initials(String)
+
+        /// The initials of a name, for ``initials(_:)``: the first letter of its first and
+        /// last words ("Alice Liddell" → "AL"), the first character of a name in one word
+        /// ("李雷" → "李"), `nil` for an empty name.
+        public static func initials(of name: String) -> String? {
+            let words = name.split(whereSeparator: \.isWhitespace)
+            guard let first = words.first?.first else { return nil }
+            guard words.count > 1, let last = words.last?.first, first.isLetter, last.isLetter else { return String(first).uppercased() }
+            return (String(first) + String(last)).uppercased()
+        }
     }
 
     /// How prominent a button is.

@@ -11,6 +11,21 @@ import Testing
     let profile = UserProfile(
         user: User(id: "4", name: "  ", summary: ""), blogCount: 2, friendCount: 0, followerCount: 1, followingCount: 0, viewerFollows: false)
 
+    @Test(arguments: [("Alice Liddell", "AL"), ("李雷", "李"), ("bob", "B"), ("Mary Ann van Dyke", "MD"), ("  ", nil), ("42 Club", "4")] as [(String, String?)])
+    func aPersonWithoutAPictureIsDrawnWithTheirInitials(name: String, initials: String?) throws {
+        #expect(ViewNode.ImageSource.initials(of: name.trimmingCharacters(in: .whitespaces)) == initials)
+        let someone = UserProfile(
+            user: User(id: "9", name: name, summary: ""), blogCount: 0, friendCount: 0, followerCount: 0, followingCount: 0, viewerFollows: nil)
+        let avatar = UserInfoPresenter(profile: someone, viewer: nil, wording: UserInfoWording()).avatar
+        #expect(avatar == (initials.map(ViewNode.ImageSource.initials) ?? .symbol("person.crop.circle")))
+        // The JSON form keeps them, and the page draws them with the name as the label.
+        let node = ViewNode.image("avatar", avatar, alt: "Avatar of \(name)")
+        #expect(try JSONDecoder().decode(ViewNode.self, from: JSONEncoder().encode(node)) == node)
+        if let initials {
+            #expect(HTMLRenderer().fragment(node).contains(#"<span aria-hidden="true">\#(initials)</span>"#))
+        }
+    }
+
     @Test func userInfoShowsDefaultsForEmptyNameAndSummary() {
         let presenter = UserInfoPresenter(profile: profile, viewer: "1", wording: UserInfoWording())
         #expect(presenter.name == "Anonymous")
