@@ -327,8 +327,8 @@ async def soak(cluster, arguments):
 
     # Open pages equal a fresh render for their viewer, but for the notice of a write that
     # failed while a server or the database was away: the page was told, a fresh load was not
-    # (the notice stays until the module's next write or fetch succeeds).
-    failed_write = re.compile(r'<p id="[^"]*/notice" class="caption">Couldn&#39;t [^<]*</p>\n?')
+    # (the notice, under the control that failed, stays until the module's next action).
+    failed_write = re.compile(r'<p id="[^"]*(/notice" class="caption"|\.failure" class="status" role="status")>Couldn&#39;t [^<]*</p>\n?')
     samples = [page for page, _ in actors[::10]] + watchers[:20]
     for page in samples:
         try:

@@ -146,27 +146,48 @@ public actor BlogModule: Module {
         }
     }
 
+    /// Fetches the list again; again while what it shows changed during the fetch (a row's
+    /// change may have been applied meanwhile and then overwritten by the older list).
     private func reloadList() async {
-        do {
-            try await run(list.reload())
-            if let window, let more = list.fetch(reaching: window) { try await run(more) }
-        } catch {
-            noticeLine.showStale(error)
-            live.retry(.blogs(of: author))
+        for _ in 0..<Self.fetchesWhileChanging {
+            let mark = live.mark
+            do {
+                try await run(list.reload())
+                if let window, let more = list.fetch(reaching: window) { try await run(more) }
+            } catch {
+                noticeLine.showStale(error)
+                live.retry(.blogs(of: author))
+                break
+            }
+            if !live.changed(since: mark) { break }
         }
         await context.setNeedsRender()
     }
 
+    /// How many times in a row a fetch is made again because what it shows changed while
+    /// it ran; past that, the next change fetches again.
+    static let fetchesWhileChanging = 3
+
     private func refetch(_ id: BlogID) async {
-        guard list.item(withID: id) != nil, !likes.holdChange(to: id) else { return }
+        // Again while it changed during the fetch: what was applied may be older than that.
+        for _ in 0..<Self.fetchesWhileChanging {
+            let mark = live.mark
+            guard await refetchOnce(id), live.changed([.blog(id)], since: mark) else { return }
+        }
+    }
+
+    /// Fetches one blog and shows it; returns whether the fetch was made and succeeded.
+    private func refetchOnce(_ id: BlogID) async -> Bool {
+        guard list.item(withID: id) != nil, !likes.holdChange(to: id) else { return false }
         let fetched = await Result { try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }) }
         let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .blog(id), with: live)
         guard let fresh, let held = list.item(withID: id), !likes.contains(id), fresh != held else {
             if noticeChanged { await context.setNeedsRender() }
-            return
+            return fresh != nil
         }
         list.replace(fresh)
         if noticeChanged { await context.setNeedsRender() } else { await context.setNeedsRender([BlogNodeID(blog: id).row]) }
+        return true
     }
 
     /// One blog's row (selecting it sends `blog.open`).

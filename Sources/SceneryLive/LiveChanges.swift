@@ -53,6 +53,27 @@ public final class LiveChanges<Entity: LiveEntity>: Sendable {
 
     deinit { current.withLock { $0?.changes.end() } }
 
+    /// The feed's position now (`nil` without a feed): take it before a fetch and ask
+    /// ``changed(_:since:)`` once the fetch is applied.
+    public var mark: Int? { feed?.changeMark }
+
+    /// Whether `entities` (what the subscription follows, when `nil`), or everything,
+    /// changed since `mark`. A fetch that ran meanwhile may have read what was true before
+    /// the change, and a module's other calls may have applied the change while the fetch
+    /// was away (an actor lets them in at each `await`), so the fetch may have put older data
+    /// over newer: fetch again. `false` without a feed.
+    ///
+    /// ```swift
+    /// repeat {
+    ///     let mark = live.mark
+    ///     show(try await board.tasks(on: owner))
+    /// } while live.changed(since: mark)
+    /// ```
+    public func changed(_ entities: Set<Entity>? = nil, since mark: Int?) -> Bool {
+        guard let feed, let mark else { return false }
+        return feed.hasChanged(entities ?? self.entities, since: mark)
+    }
+
     /// What the subscription follows now (empty when stopped).
     public var entities: Set<Entity> { current.withLock { $0?.entities ?? [] } }
 

@@ -46,7 +46,7 @@ struct Backend {
 /// Records every rendering a module produces through its context, for checking optimistic
 /// states that exist only while a write is in flight.
 final class RenderLog: Sendable {
-    private let renders = Mutex<[ViewNode]>([])
+    private let renders = AwaitableLog<ViewNode>()
     private let module = Mutex<(any Module)?>(nil)
 
     func attach(_ module: any Module) { self.module.withLock { $0 = module } }
@@ -56,11 +56,16 @@ final class RenderLog: Sendable {
         ModuleContext(id: id, viewer: viewer) { [self] _ in
             guard let module = self.module.withLock({ $0 }) else { return }
             let tree = await module.render()
-            renders.withLock { $0.append(tree) }
+            renders.append(tree)
         }
     }
 
-    var all: [ViewNode] { renders.withLock { $0 } }
+    var all: [ViewNode] { renders.elements }
+
+    /// Waits until a rendering satisfies `condition`; `false` if none did within the log's bound.
+    func wait(until condition: @escaping @Sendable (ViewNode) -> Bool) async -> Bool {
+        await renders.wait(timeout: .seconds(60)) { $0.contains(where: condition) }
+    }
 }
 
 extension ViewNode {
