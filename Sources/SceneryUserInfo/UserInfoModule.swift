@@ -76,16 +76,27 @@ public actor UserInfoModule: Module {
     public func disappear() async { live.stop() }
 
     /// Someone changed the profile: fetch it again (after a follow in flight settles).
+    /// Fetched again while it changed during the fetch: another call may have shown a newer
+    /// profile while this one was away (see `LiveChanges.changed(_:since:)`).
     private func profileChanged() async {
-        guard state.value != nil, !writes.holdChange(to: user) else { return }
+        for _ in 0..<3 {
+            let mark = live.mark
+            guard await fetchProfile(), live.changed(since: mark) else { return }
+        }
+    }
+
+    /// Fetches the profile and shows it; whether the fetch was made and succeeded.
+    private func fetchProfile() async -> Bool {
+        guard state.value != nil, !writes.holdChange(to: user) else { return false }
         let fetched = await Result { try await profiles.profile(of: user, viewer: viewer) }
         let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .profile(user), with: live)
         guard let fresh, !writes.contains(user), fresh != state.value else {
             if noticeChanged { await context.setNeedsRender() }
-            return
+            return fresh != nil
         }
         state = .loaded(fresh)
         await context.setNeedsRender()
+        return true
     }
 
     /// The page is about this person: their name (or the wording for an empty one).

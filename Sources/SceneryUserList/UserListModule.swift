@@ -127,16 +127,23 @@ public actor UserListModule: Module {
     private func listChanged() async {
         // Writes in flight: reloaded once the last settles (a reload now could land before).
         guard state.hasResult, !writes.holdChangeToAll() else { return }
-        do {
-            let shown = entries.state.value ?? []
-            try await run(entries.reload())
-            // A row this viewer acted on stays where it was, as it was (the person just
-            // unfollowed someone in a list of people they follow: the row says "Follow").
-            for (index, entry) in shown.enumerated() where actedOn.contains(entry.id) { entries.insert(entry, at: index) }
-            noticeLine.clearStale()
-        } catch {
-            noticeLine.showStale(error)
-            live.retry(.relationships(of: user))
+        // Again while it changed during the fetch: a newer list may have been shown by another
+        // call while this one was away (see `LiveChanges.changed(_:since:)`).
+        for _ in 0..<3 {
+            let mark = live.mark
+            do {
+                let shown = entries.state.value ?? []
+                try await run(entries.reload())
+                // A row this viewer acted on stays where it was, as it was (the person just
+                // unfollowed someone in a list of people they follow: the row says "Follow").
+                for (index, entry) in shown.enumerated() where actedOn.contains(entry.id) { entries.insert(entry, at: index) }
+                noticeLine.clearStale()
+            } catch {
+                noticeLine.showStale(error)
+                live.retry(.relationships(of: user))
+                break
+            }
+            if !live.changed(since: mark) || writes.holdChangeToAll() { break }
         }
         await context.setNeedsRender()
     }
