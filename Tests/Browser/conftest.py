@@ -207,3 +207,29 @@ def open_live(page, url):
 
 def same_page(page):
     return page.evaluate("window.__sceneryMarker") == "still the same page"
+
+
+class People:
+    """Pages of one site, each person in a Chromium context of their own: `open(name, path,
+    frames)` signs the person in (or not, for None), opens a live page, and can collect the
+    frames its socket receives; `close()` closes every context."""
+
+    def __init__(self, browser, server, path):
+        self.browser, self.server, self.path = browser, server, path
+        self.contexts = []
+
+    def open(self, name, path=None, frames=None):
+        context = self.browser.new_context()
+        self.contexts.append(context)
+        page = context.new_page()
+        if frames is not None:
+            page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
+        if name is not None:
+            sign_in(page, self.server, name)
+        open_live(page, self.server.url + (path or self.path))
+        return page
+
+    def close(self):
+        for context in self.contexts:
+            context.close()
+

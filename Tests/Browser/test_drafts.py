@@ -4,7 +4,7 @@ see it live; none of it (nor any keystroke) ever reaches another viewer's socket
 import pytest
 from playwright.sync_api import expect
 
-from conftest import Server, open_live, same_page, sign_in
+from conftest import People, Server, same_page
 
 PROFILE = "/scenes/user-profile?user=1"
 
@@ -13,24 +13,11 @@ PROFILE = "/scenes/user-profile?user=1"
 def people(browser):
     """A server of its own (the tests write), and a page of Alice's profile per person."""
     server = Server()
-    contexts = []
-
-    def open_page(name, path=PROFILE, frames=None):
-        context = browser.new_context()
-        contexts.append(context)
-        page = context.new_page()
-        if frames is not None:
-            page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
-        if name is not None:
-            sign_in(page, server, name)
-        open_live(page, server.url + path)
-        return page
-
+    opened = People(browser, server, PROFILE)
     try:
-        yield open_page
+        yield opened.open
     finally:
-        for context in contexts:
-            context.close()
+        opened.close()
         server.stop()
 
 

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from conftest import BINARY, Server, open_live, same_page, sign_in
+from conftest import BINARY, People, Server, same_page
 
 PROFILE = "/scenes/user-profile?user=1"
 
@@ -25,22 +25,9 @@ def live_server():
 def people(browser, live_server):
     """Opens a page of `path` for a person (signed in by name, or signed out with None),
     each in a context of their own; closes them all afterwards."""
-    contexts = []
-
-    def open_page(name, path=PROFILE, frames=None):
-        context = browser.new_context()
-        contexts.append(context)
-        page = context.new_page()
-        if frames is not None:
-            page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
-        if name is not None:
-            sign_in(page, live_server, name)
-        open_live(page, live_server.url + path)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
+    opened = People(browser, live_server, PROFILE)
+    yield opened.open
+    opened.close()
 
 
 def number_in(text):

@@ -11,30 +11,14 @@ import Testing
 /// edited, published to every open page of the profile, deleted; two tabs never lose each
 /// other's text; nobody else can do any of it.
 @Suite(.timeLimit(.minutes(2))) struct DraftEditingTests {
-    struct Setup {
-        let backend: Backend
-        let registry: SceneRegistry
+    /// Alice's profile open for `viewer`, on the Drafts tab when it is hers; confirmations
+    /// are accepted.
+    static func open(_ setup: LiveSetup, _ viewer: String?, scene: String = "user-profile") async throws -> (scene: SceneInstance, host: RecordingHost) {
+        try await setup.open(viewer, scene: scene, tab: viewer == "1" ? "drafts" : nil, confirmer: .acceptingAll)
+    }
 
-        init(_ kind: StoreKind) async throws {
-            backend = try await Backend(kind)
-            registry = try backend.registry()
-        }
-
-        /// Alice's profile open for `viewer`, on the Drafts tab when it has one; confirmations
-        /// are accepted.
-        func open(_ viewer: String?, scene: String = "user-profile") async throws -> (scene: SceneInstance, host: RecordingHost) {
-            let host = RecordingHost(confirmer: .acceptingAll)
-            let page = try await registry.assemble(scene, for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: host)
-            if viewer == "1" { await page.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "drafts"])) }
-            await page.appear()
-            _ = await page.takeBaseline()
-            host.reset()
-            return (page, host)
-        }
-
-        func drafts() async throws -> [Draft] {
-            try await backend.database.drafts(of: "1", viewer: "1", page: PageRequest(limit: 100)).items
-        }
+    static func drafts(_ setup: LiveSetup) async throws -> [Draft] {
+        try await setup.backend.database.drafts(of: "1", viewer: "1", page: PageRequest(limit: 100)).items
     }
 
     /// Submits the form `id` of `scene` with `values`, as a host does.
@@ -57,46 +41,46 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func theOwnerWritesADraftThatIsListedAndTheFormEmpties(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
-        let alice = try await setup.open("1")
+        let setup = try await LiveSetup(kind)
+        let alice = try await Self.open(setup, "1")
         try await submit("drafts/compose", of: alice.scene, ["title": "Tea at four", "body": "The hatter is late again."])
         #expect(await alice.scene.render().texts(of: "drafts/list").dropFirst().first == "Tea at four", "listed first, under the header")
         #expect(try await field("drafts/compose.title", of: alice.scene).value == "")
-        let stored = try await setup.drafts().first
+        let stored = try await Self.drafts(setup).first
         #expect(stored?.title == "Tea at four" && stored?.body == "The hatter is late again." && stored?.version == 1)
     }
 
     @Test(arguments: StoreKind.allCases) func aDraftWithNothingInItIsRefusedAndNothingIsStored(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
-        let alice = try await setup.open("1")
-        let before = try await setup.drafts()
+        let setup = try await LiveSetup(kind)
+        let alice = try await Self.open(setup, "1")
+        let before = try await Self.drafts(setup)
         // A host that sends it anyway (the form's own rules let empty fields through).
         try await submit("drafts/compose", of: alice.scene, ["title": "  ", "body": "\n"])
         #expect(try await formError("drafts/compose", of: alice.scene) == "Write a title or some text first.")
         #expect(try await field("drafts/compose.title", of: alice.scene).value == "  ", "what was typed is kept")
-        #expect(try await setup.drafts() == before)
+        #expect(try await Self.drafts(setup) == before)
     }
 
     @Test(arguments: StoreKind.allCases) func editingADraftSavesItsNextVersionAndClosesTheEditor(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
-        let alice = try await setup.open("1")
-        let draft = try #require(try await setup.drafts().first { $0.title == "Through the looking glass" })
+        let setup = try await LiveSetup(kind)
+        let alice = try await Self.open(setup, "1")
+        let draft = try #require(try await Self.drafts(setup).first { $0.title == "Through the looking glass" })
         let edit = try #require(await alice.scene.render().action(withID: "drafts/draft.\(draft.id).edit"))
         await alice.scene.send(edit.event)
         let editor: NodeID = "drafts/draft.\(draft.id).editor"
         #expect(try await field("\(editor).title", of: alice.scene).value == draft.title, "the editor opens with the stored text")
         try await submit(editor, of: alice.scene, ["title": "Through the looking glass, again", "body": "Rewritten."])
         #expect(await alice.scene.render().node(withID: editor) == nil, "the editor closed")
-        let saved = try #require(try await setup.drafts().first { $0.id == draft.id })
+        let saved = try #require(try await Self.drafts(setup).first { $0.id == draft.id })
         #expect(saved.title == "Through the looking glass, again" && saved.body == "Rewritten." && saved.version == draft.version + 1)
         #expect(await alice.scene.render().texts(of: "drafts/draft.\(draft.id).row").contains("Through the looking glass, again"))
     }
 
     @Test(arguments: StoreKind.allCases) func twoTabsEditingOneDraftTheLaterSaveIsRefusedWithItsTextKept(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
-        let first = try await setup.open("1")
-        let second = try await setup.open("1")
-        let draft = try #require(try await setup.drafts().first)
+        let setup = try await LiveSetup(kind)
+        let first = try await Self.open(setup, "1")
+        let second = try await Self.open(setup, "1")
+        let draft = try #require(try await Self.drafts(setup).first)
         for tab in [first, second] {
             await tab.scene.send(try #require(await tab.scene.render().action(withID: "drafts/draft.\(draft.id).edit")).event)
             tab.host.reset()
@@ -111,15 +95,15 @@ import Testing
         #expect(error?.contains("changed in another tab or window") == true && error?.contains("Your text is kept here") == true, "\(error ?? "")")
         #expect(try await field("\(editor).title", of: second.scene).value == "From the second tab", "never a silent loss")
         #expect(try await field("\(editor).body", of: second.scene).value == "typed here")
-        #expect(try await setup.drafts().first { $0.id == draft.id }?.title == "From the first tab", "the first save stays")
+        #expect(try await Self.drafts(setup).first { $0.id == draft.id }?.title == "From the first tab", "the first save stays")
     }
 
     @Test(arguments: StoreKind.allCases) func aPublishedDraftAppearsOnAnotherViewersOpenPageAndLeavesTheDrafts(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
-        let alice = try await setup.open("1")
-        let carol = try await setup.open("7")
+        let setup = try await LiveSetup(kind)
+        let alice = try await Self.open(setup, "1")
+        let carol = try await Self.open(setup, "7")
         try await submit("drafts/compose", of: alice.scene, ["title": "Tea at four", "body": "Published at last."])
-        let draft = try #require(try await setup.drafts().first { $0.title == "Tea at four" })
+        let draft = try #require(try await Self.drafts(setup).first { $0.title == "Tea at four" })
         let publish = try #require(await alice.scene.render().action(withID: "drafts/draft.\(draft.id).publish"))
         await alice.scene.send(publish.event)
         #expect(alice.host.confirmations.map(\.title) == ["Publish “Tea at four”?"], "the scene asks first")
@@ -130,30 +114,30 @@ import Testing
         #expect(newest == "Tea at four")
         #expect(page.visibleTexts.contains { $0.contains("Blogs: 28") })
         #expect(!page.visibleTexts.contains("New draft") && page.node(withID: "drafts") == nil, "Carol never sees the editor")
-        #expect(try await !setup.drafts().contains { $0.id == draft.id })
+        #expect(try await !Self.drafts(setup).contains { $0.id == draft.id })
         #expect(await !alice.scene.render().texts(of: "drafts/list").contains("Tea at four"))
     }
 
     @Test(arguments: StoreKind.allCases) func aDeleteAskedAndDeclinedKeepsTheDraft(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let host = RecordingHost(confirmer: ScriptedConfirmer(answers: [false, true]))
         let alice = try await setup.registry.assemble("user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
         await alice.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "drafts"]))
         await alice.appear()
-        let draft = try #require(try await setup.drafts().first)
+        let draft = try #require(try await Self.drafts(setup).first)
         let delete = try #require(await alice.render().action(withID: "drafts/draft.\(draft.id).delete"))
         await alice.send(delete.event)
-        #expect(try await setup.drafts().contains { $0.id == draft.id }, "declined: kept")
+        #expect(try await Self.drafts(setup).contains { $0.id == draft.id }, "declined: kept")
         await alice.send(delete.event)
-        #expect(try await !setup.drafts().contains { $0.id == draft.id }, "confirmed: deleted")
+        #expect(try await !Self.drafts(setup).contains { $0.id == draft.id }, "confirmed: deleted")
         #expect(host.confirmations.count == 2 && host.confirmations[0].title.hasPrefix("Delete “"))
     }
 
     @Test(arguments: StoreKind.allCases, [Optional("2"), nil])
     func nobodyElseCanSavePublishOrDeleteADraft(kind: StoreKind, viewer: String?) async throws {
-        let setup = try await Setup(kind)
-        let other = try await setup.open(viewer)
-        let before = try await setup.drafts()
+        let setup = try await LiveSetup(kind)
+        let other = try await Self.open(setup, viewer)
+        let before = try await Self.drafts(setup)
         let draft = try #require(before.first)
         let target = DraftEvents.Target(draft: draft.id, version: draft.version, title: draft.title)
         // Forged events, as a host could send them: the drafts module is not on this page,
@@ -167,14 +151,14 @@ import Testing
             DraftEvents.publish.event(target, from: "blogs/blog.27"),
         ]
         for event in forged { await other.scene.send(event) }
-        #expect(try await setup.drafts() == before)
+        #expect(try await Self.drafts(setup) == before)
         #expect(try await setup.backend.database.profile(of: "1", viewer: nil).blogCount == 27)
         #expect(!(await other.scene.render().visibleTexts.contains { $0.contains("Through the looking glass") }))
     }
 
     @Test func theChineseProfileShowsTheEditorInItsWording() async throws {
-        let setup = try await Setup(.sqlite)
-        let alice = try await setup.open("1", scene: "user-profile-zh")
+        let setup = try await LiveSetup(.sqlite)
+        let alice = try await Self.open(setup, "1", scene: "user-profile-zh")
         let texts = await alice.scene.render().texts(of: "drafts")
         #expect(texts.contains("写新草稿") && texts.contains("编辑") && texts.contains("发布") && texts.contains("删除"), "\(texts)")
         #expect(try await field("drafts/compose.title", of: alice.scene).label == "标题")

@@ -12,29 +12,8 @@ import Testing
 ///
 /// Every test runs on both stores (SQLite and a real PostgreSQL), from the same source.
 @Suite(.timeLimit(.minutes(2))) struct LiveDataTests {
-    /// The store and the registry over it, for one test.
-    struct Setup {
-        let backend: Backend
-        let registry: SceneRegistry
-
-        init(_ kind: StoreKind) async throws {
-            backend = try await Backend(kind)
-            registry = try backend.registry()
-        }
-
-        /// A scene of `user`'s profile open for `viewer`, with a host that records its updates.
-        func open(_ viewer: String?, profileOf user: String = "1") async throws -> (scene: SceneInstance, host: RecordingHost) {
-            let host = RecordingHost()
-            let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": .string(user)]), host: host)
-            await scene.appear()
-            _ = await scene.takeBaseline()  // the host's copy of the tree, which updates patch
-            host.reset()
-            return (scene, host)
-        }
-    }
-
     @Test(arguments: StoreKind.allCases) func anotherViewersLikeReachesAnOpenPageAsThatRowOnly(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let bob = try await setup.open("2")
         let carol = try await setup.open("7")
@@ -50,7 +29,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aTabShownForTheFirstTimeShowsWhatChangedSinceThePageOpened(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         // Alice's page made with the Drafts tab selected before it appeared (as a page
         // resumed on another server is): the blogs loaded, but never followed anything.
         let host = RecordingHost()
@@ -66,7 +45,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func anUnfollowChangesTheFollowerCountOnEveryOpenCard(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let carol = try await setup.open("7")
         let signedOut = try await setup.open(nil)
@@ -80,7 +59,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func acceptingAFriendRequestUpdatesBothPeoplesCarousels(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let alice = try await setup.open("1", profileOf: "1")
         let four = try await setup.open("4", profileOf: "4")
@@ -94,7 +73,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func draftsAreFollowedByTheirOwnerAloneAndOnlyWhileShown(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let alice = try await setup.open("1")
         let bob = try await setup.open("2")
@@ -118,7 +97,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aThousandLikesFromFiftyWritersEndWithTheRightCountOnEveryOpenPage(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         // A thousand people, and fifty pages of Alice's profile open (signed in and out).
         var data = try await backend.database.exportData()
@@ -150,7 +129,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aChangeThatCannotBeFetchedShowsAStaleNoticeAndIsTriedAgain(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let carol = try await setup.open("7")
         let before = try await backend.database.blog(26, viewer: "7").likes
@@ -168,7 +147,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aChangeCostsOneQueryPerPageThatShowsItAndNothingElsewhere(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let counting = CountingBlogs(base: backend.database)
         var registry = SceneRegistry()
@@ -199,7 +178,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aViewersOwnLikeIsNotFetchedAgainByTheirPageButReachesEveryOtherPage(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let counting = CountingBlogs(base: backend.database)
         var registry = SceneRegistry()
@@ -238,7 +217,7 @@ import Testing
     /// page sends it again to another server, which finds it applied: the page shows the
     /// like, with no failure.
     @Test(arguments: StoreKind.allCases) func aLikeAppliedBeforeByAnotherServerShowsAsDoneNotAsAFailure(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let carol = try await setup.open("7")
         let before = try await backend.database.blog(26, viewer: "7")
@@ -256,7 +235,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aRollbackNeverErasesSomeoneElsesNewerChange(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         // Carol's like waits at a gate while it is written, and then fails.
         let gate = GatedLikes(base: backend.database)
@@ -288,7 +267,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aPageShownAgainShowsWhatChangedWhileItWasHidden(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let carol = try await setup.open("7")
         let before = try await backend.database.blog(26, viewer: "7").likes
@@ -302,7 +281,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aBlogOutsideTheWindowIsNotFollowed(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
+        let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let host = RecordingHost()
         let scene = try setup.registry.instantiate("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)

@@ -9,26 +9,7 @@ import Testing
 /// The owner edits their summary inline, on both stores: saved once, shown on every open
 /// page of the profile; too long is refused with the text kept; nobody else can.
 @Suite(.timeLimit(.minutes(2))) struct SummaryEditingTests {
-    struct Setup {
-        let backend: Backend
-        let registry: SceneRegistry
-
-        init(_ kind: StoreKind) async throws {
-            backend = try await Backend(kind)
-            registry = try backend.registry()
-        }
-
-        func open(_ viewer: String?) async throws -> (scene: SceneInstance, host: RecordingHost) {
-            let host = RecordingHost(confirmer: .acceptingAll)
-            let page = try await registry.assemble("user-profile", for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: host)
-            await page.appear()
-            _ = await page.takeBaseline()
-            host.reset()
-            return (page, host)
-        }
-
-        func summary() async throws -> String { try await backend.database.profile(of: "1", viewer: nil).user.summary }
-    }
+    static func summary(_ setup: LiveSetup) async throws -> String { try await setup.backend.database.profile(of: "1", viewer: nil).user.summary }
 
     func openEditor(of scene: SceneInstance) async throws {
         await scene.send(try #require(await scene.render().action(withID: "info/summary.edit"), "the owner has an edit button").event)
@@ -40,13 +21,13 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func theOwnersNewSummaryIsSavedAndReachesAnotherViewersOpenPage(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
-        let alice = try await setup.open("1")
-        let carol = try await setup.open("7")
+        let setup = try await LiveSetup(kind)
+        let alice = try await setup.open("1", confirmer: .acceptingAll)
+        let carol = try await setup.open("7", confirmer: .acceptingAll)
         #expect(await carol.scene.render().action(withID: "info/summary.edit") == nil, "no edit button for anyone else")
         try await openEditor(of: alice.scene)
         try await submit("Tea, clocks, and the occasional rabbit.", on: alice.scene)
-        #expect(try await setup.summary() == "Tea, clocks, and the occasional rabbit.")
+        #expect(try await Self.summary(setup) == "Tea, clocks, and the occasional rabbit.")
         let own = await alice.scene.render()
         #expect(own.node(withID: "info/summary.editor") == nil, "the editor closed")
         #expect(own.texts(of: "info/summary").contains("Tea, clocks, and the occasional rabbit."))
@@ -55,9 +36,9 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases) func aSummaryLongerThanAllowedIsRefusedWithTheTextKept(kind: StoreKind) async throws {
-        let setup = try await Setup(kind)
-        let alice = try await setup.open("1")
-        let before = try await setup.summary()
+        let setup = try await LiveSetup(kind)
+        let alice = try await setup.open("1", confirmer: .acceptingAll)
+        let before = try await Self.summary(setup)
         try await openEditor(of: alice.scene)
         let long = String(repeating: "tea ", count: 126)
         // A host that sends it anyway: the module checks the rule again.
@@ -67,19 +48,19 @@ import Testing
             return
         }
         #expect(field.value == long && field.error == "Summary is at most 500 characters; it has 504.")
-        #expect(try await setup.summary() == before)
+        #expect(try await Self.summary(setup) == before)
         await #expect(throws: ProfileError.self) { try await setup.backend.database.setSummary(long, of: "1", by: "1") }
     }
 
     @Test(arguments: StoreKind.allCases, [Optional("2"), nil])
     func nobodyElseCanChangeTheSummary(kind: StoreKind, viewer: String?) async throws {
-        let setup = try await Setup(kind)
-        let other = try await setup.open(viewer)
-        let before = try await setup.summary()
+        let setup = try await LiveSetup(kind)
+        let other = try await setup.open(viewer, confirmer: .acceptingAll)
+        let before = try await Self.summary(setup)
         await other.scene.send(UserEvents.editSummary.event(.init(user: "1"), from: "info/summary.edit"))
         #expect(await other.scene.render().node(withID: "info/summary.editor") == nil)
         await other.scene.send(UserEvents.saveSummary.event(.init(summary: "Mallory was here"), from: "info/summary.editor"))
-        #expect(try await setup.summary() == before)
+        #expect(try await Self.summary(setup) == before)
         await #expect(throws: ProfileError.notPermitted("Only '1' can change their own summary.")) {
             try await setup.backend.database.setSummary("Mallory was here", of: "1", by: "2")
         }

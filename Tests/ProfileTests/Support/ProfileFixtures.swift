@@ -72,3 +72,31 @@ extension ViewNode {
     /// The visible texts of the node with an id, for concise assertions.
     func texts(of id: NodeID) -> [String] { node(withID: id)?.visibleTexts ?? [] }
 }
+
+/// A store on one kind and the registry of the bundled scenes over it, for one test of open
+/// scenes: what several viewers' pages show as the data changes.
+struct LiveSetup {
+    let backend: Backend
+    let registry: SceneRegistry
+
+    init(_ kind: StoreKind) async throws {
+        backend = try await Backend(kind)
+        registry = try backend.registry()
+    }
+
+    /// A scene of `user`'s profile (or `scene`) open for `viewer`, shown, with a host that
+    /// records its updates (from now on) and answers confirmations with `confirmer`; the tab
+    /// `tab` of the `sections` switch is selected first when given.
+    func open(
+        _ viewer: String?, scene: String = "user-profile", profileOf user: String = "1", tab: String? = nil,
+        confirmer: ScriptedConfirmer = .decliningAll
+    ) async throws -> (scene: SceneInstance, host: RecordingHost) {
+        let host = RecordingHost(confirmer: confirmer)
+        let page = try await registry.assemble(scene, for: SceneContext(viewer: viewer, arguments: ["user": .string(user)]), host: host)
+        if let tab { await page.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": .string(tab)])) }
+        await page.appear()
+        _ = await page.takeBaseline()  // the host's copy of the tree, which updates patch
+        host.reset()
+        return (page, host)
+    }
+}
