@@ -6,29 +6,16 @@ import Testing
 /// The JSON Schema and the loader must agree: bundled scenes pass both, invalid fixtures
 /// fail both. The schema side runs Python's `jsonschema` (`.ci/run` installs it).
 @Suite struct SceneSchemaTests {
-    /// Validates files against the schema with Python's jsonschema; returns file → error count.
+    /// Validates files against the schema with Python's jsonschema (`Tests/Schemas/check_schema.py`);
+    /// returns file → error count.
     func schemaErrors(_ files: [URL]) async throws -> [String: Int] {
-        let script = """
-            import json, sys
-            try:
-                import jsonschema
-            except ImportError:
-                print("MISSING jsonschema"); sys.exit(3)
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            validator = jsonschema.Draft202012Validator(schema)
-            for path in sys.argv[2:]:
-                print(path + "\\t" + str(len(list(validator.iter_errors(json.load(open(path)))))))
-            """
-        let (status, output) = try await runProcess("python3", ["-c", script, Paths.schema.path] + files.map(\.path))
+        let checker = Paths.packageRoot.appending(path: "Tests/Schemas/check_schema.py")
+        let (status, output) = try await runProcess("python3", [checker.path, Paths.schema.path] + files.map(\.path))
         try #require(status != 3, "Python's jsonschema is missing: pip install jsonschema (.ci/run installs it).")
         try #require(status == 0, "the schema check failed to run:\n\(output)")
-        var counts: [String: Int] = [:]
-        for line in output.split(separator: "\n") {
-            let parts = line.split(separator: "\t")
-            if parts.count == 2, let count = Int(parts[1]) { counts[String(parts[0])] = count }
-        }
-        return counts
+        let counts = output.split(separator: "\n").compactMap { Int($0.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)[0]) }
+        try #require(counts.count == files.count, "the schema check answered \(counts.count) of \(files.count) files:\n\(output)")
+        return Dictionary(uniqueKeysWithValues: zip(files.map(\.path), counts))
     }
 
     @Test func bundledScenesPassTheSchemaAndTheLoader() async throws {

@@ -22,22 +22,10 @@ import Testing
             try document.write(to: file, atomically: true, encoding: .utf8)
             paths.append(file.path)
         }
-        let script = """
-            import json, sys
-            try:
-                import jsonschema
-            except ImportError:
-                print("MISSING jsonschema"); sys.exit(3)
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            validator = jsonschema.Draft202012Validator(schema)
-            for path in sys.argv[2:]:
-                errors = list(validator.iter_errors(json.load(open(path))))
-                print(str(len(errors)) + "\\t" + "; ".join(e.message[:200] for e in errors[:3]))
-            """
+        let checker = Backend.scenesDirectory.deletingLastPathComponent().appending(path: "Tests/Schemas/check_schema.py")
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, Self.schema.path] + paths
+        process.arguments = ["python3", checker.path, Self.schema.path] + paths
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
