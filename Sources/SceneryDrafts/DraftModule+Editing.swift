@@ -59,7 +59,7 @@ extension DraftModule {
         var children: [ViewNode] = []
         if let heading { children.append(.text(NodeID("\(fieldID).heading"), heading, role: .headline)) }
         children += [.textField(NodeID("\(fieldID).title"), title), .textField(NodeID("\(fieldID).body"), body)]
-        if editor.draft != nil, let target = editor.draft {
+        if let target = editor.draft {
             let cancel = DraftEvents.Target(draft: target, version: editor.version ?? 0, title: editor.title)
             children.append(.button(NodeID("\(fieldID).cancel"), title: wording.cancel, sends: DraftEvents.cancel.descriptor(cancel)))
         }

@@ -137,12 +137,19 @@ public actor DraftModule: Module {
     /// again; if that fails, the drafts shown stay, with a notice.
     func draftsChanged() async {
         guard state.hasResult else { return }
-        do {
-            try await run(list.reload(), viewer: owner)
-            noticeLine.clearStale()
-        } catch {
-            noticeLine.showStale(error)
-            live.retry(.drafts(of: owner))
+        // Again while they changed during the fetch: a newer list may have been shown by
+        // another call while this one was away (see `LiveChanges.changed(_:since:)`).
+        for _ in 0..<3 {
+            let mark = live.mark
+            do {
+                try await run(list.reload(), viewer: owner)
+                noticeLine.clearStale()
+            } catch {
+                noticeLine.showStale(error)
+                live.retry(.drafts(of: owner))
+                break
+            }
+            if !live.changed(since: mark) { break }
         }
         await context.setNeedsRender()
     }
