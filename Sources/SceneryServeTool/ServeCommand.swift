@@ -52,6 +52,12 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "address"))
     var trustedProxies: [String] = []
 
+    @Option(
+        help:
+            "How long, in milliseconds, a page's first response waits for slow modules; past it the page is sent with them loading and they are streamed in as they load (0 answers at once)."
+    )
+    var firstResponseWait = 200
+
     @Option(help: "How long a module (or a counted row) must stay on screen to count as seen, in seconds.")
     var impressionSeconds = 1.0
 
@@ -71,6 +77,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--preview shows scenes as their authors see them, so it is served on a loopback --host only (127.0.0.1 or ::1), not \(host.quoted); drop --preview, or serve on 127.0.0.1."
             )
+        }
+        guard (0...60_000).contains(firstResponseWait) else {
+            throw ValidationError(
+                "'--first-response-wait \(firstResponseWait)' must be between 0 (answer at once) and 60000 milliseconds; 200 suits most sites.")
         }
         guard (0...10_000).contains(windowRows) else {
             throw ValidationError("'--window-rows \(windowRows)' must be between 0 (whole lists) and 10000; 60 suits most screens.")
@@ -138,6 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.showsModuleLabels = debug
             configuration.rowWindow = windowRows > 0 ? windowRows : nil
             configuration.enablesPreview = preview
+            configuration.firstResponseWait = .milliseconds(firstResponseWait)
             configuration.maxPagesPerViewer = maxPagesPerViewer
             configuration.maxPagesPerAddress = maxPagesPerAddress
             configuration.newVisitorsPerAddressPerHour = newVisitorsPerAddressPerHour

@@ -41,6 +41,13 @@ extension SceneryServer {
         /// its server went away is applied once, and a resume token resumes one page once.
         /// Memory by default: right for one process.
         public var actionLedger: any ActionLedger = MemoryActionLedger()
+        /// How long a page's first response waits for the scene's modules to load. A page
+        /// whose modules all load sooner is answered as soon as they have; past it the page
+        /// is answered with the modules still loading as their placeholders, and each is
+        /// patched in over the page's socket when it loads, so the slowest module never
+        /// blanks the page. A missing person or blog is a 404 page only when its modules
+        /// said so within this time. Zero answers at once.
+        public var firstResponseWait: Duration = .milliseconds(200)
         /// How long a page's scene waits for its socket after the page was served.
         public var attachTimeout: Duration = .seconds(30)
         /// The largest WebSocket message a client may send, in bytes: 80 KiB by default, so

@@ -25,10 +25,12 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 class Server:
     """A `scenery serve` process on a free port, with its own database and scene folder (a copy
     of `bundled_scenes` with `scenes` added); another app's tool with `binary`, and its own
-    scenes with `bundled_scenes=None`."""
+    scenes with `bundled_scenes=None`. A page's first response waits for every module (a
+    test not about streaming reads whole pages); `first_response_wait` (milliseconds) is the
+    server's own choice for the tests of streamed pages."""
 
     def __init__(self, *arguments, data=None, scenes=None, generated_blogs=None, database=None, port=0, binary=BINARY,
-                 bundled_scenes=ROOT / "Scenes"):
+                 bundled_scenes=ROOT / "Scenes", first_response_wait=60_000):
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="scenery-browser-"))
         self.scenes = self.directory / "Scenes"
         scene_arguments = []
@@ -47,7 +49,7 @@ class Server:
             subprocess.run([binary, "data", "generate", "--user", "1", "--blogs", str(generated_blogs)], env=environment, check=True,
                            capture_output=True)
         self.process = subprocess.Popen(
-            [binary, "serve", "--port", str(port), *scene_arguments, *arguments],
+            [binary, "serve", "--port", str(port), "--first-response-wait", str(first_response_wait), *scene_arguments, *arguments],
             env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout], daemon=True).start()

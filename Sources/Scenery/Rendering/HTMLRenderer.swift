@@ -118,6 +118,10 @@ public struct HTMLRenderer: Sendable {
         .carousel ul.track>li{flex:0 0 auto;width:16em;border:1px solid #e5e5ea;border-radius:8px;padding:8px;scroll-snap-align:start}\
         .carousel ul.track:focus-visible{outline:2px solid #0058d0;outline-offset:2px}\
         .placeholder{color:#595959;font-style:italic}.placeholder.error{color:#b00012;font-style:normal}\
+        .module[data-status=loading]>[data-slot]{min-height:6em;border-radius:6px;background:linear-gradient(90deg,#f2f2f7,#fafafa,#f2f2f7);background-size:200% 100%;animation:scenery-loading 1.4s linear infinite}\
+        .module[data-status=loading] .placeholder.loading{padding:8px}\
+        @keyframes scenery-loading{from{background-position:100% 0}to{background-position:-100% 0}}\
+        @media (prefers-reduced-motion:reduce){.module[data-status=loading]>[data-slot]{animation:none}}\
         [data-action]{cursor:pointer}
         """
 
@@ -203,8 +207,10 @@ public struct HTMLRenderer: Sendable {
             html += "</p>\n"
         case .module(let frame):
             let failed = frame.status == .failed ? " failed" : ""
+            // A module still loading (a page streamed before it) is busy for assistive technology.
+            let busy = frame.status == .loading ? " aria-busy=\"true\"" : ""
             html +=
-                "<section id=\"\(id)\" class=\"module\(failed)\" data-module=\"\(Self.attribute(frame.module.rawValue))\" data-type=\"\(Self.attribute(frame.type))\" data-status=\"\(frame.status.rawValue)\">\n"
+                "<section id=\"\(id)\" class=\"module\(failed)\" data-module=\"\(Self.attribute(frame.module.rawValue))\" data-type=\"\(Self.attribute(frame.type))\" data-status=\"\(frame.status.rawValue)\"\(busy)>\n"
             if showsModuleLabels {
                 html += "<header>\(Self.escape(frame.module.rawValue)) · \(Self.escape(frame.type))</header>\n"
             }

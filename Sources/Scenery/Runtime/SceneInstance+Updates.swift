@@ -211,6 +211,7 @@ extension SceneInstance {
             for waiter in waiters { waiter.continuation.resume(returning: sequence) }
             passWaiters[id] = nil
         }
+        endFirstLoads()
     }
 
     /// Takes the whole tree as the host's new baseline: later updates are diffed against

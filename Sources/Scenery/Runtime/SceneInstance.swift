@@ -63,6 +63,11 @@ public actor SceneInstance {
     /// The row windows hosts asked for, by module.
     var windows: [ModuleID: RowWindow] = [:]
     var nextWorkID = 0
+    /// A start that returns before its loads end (``start(waitingAtMost:)``): the loads,
+    /// whether they all ended, and who waits for that (see `SceneInstance+Streaming`).
+    var firstLoads: Task<Void, Never>?
+    var firstLoadsEnded = false
+    var firstLoadWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// What was seen, for impressions and exposures (see `SceneInstance+Impressions`).
     var impressions = ImpressionTracker()
     nonisolated let impressionSink: (any ImpressionSink)?
@@ -133,6 +138,12 @@ public actor SceneInstance {
     public func start() async {
         guard phase == .created else { return }
         phase = .started
+        await loadEveryModule()
+        endFirstLoads()
+    }
+
+    /// Every module's first load, concurrently.
+    func loadEveryModule() async {
         await withTaskGroup(of: Void.self) { group in
             for id in moduleOrder {
                 group.addTask { await self.load(id, .initial) }
@@ -163,6 +174,7 @@ public actor SceneInstance {
         phase = .left
         for race in inFlight.values { race.cancel() }
         inFlight.removeAll()
+        firstLoads?.cancel()
         releaseWaiters()
     }
 
@@ -260,7 +272,7 @@ public actor SceneInstance {
         case .timedOut:
             slots[id]?.status = .failed
             slots[id]?.isRetryable = true
-            slots[id]?.failure = "\(slot.descriptor.type) did not finish loading within \(Self.describe(slot.timeout)); try again."
+            slots[id]?.failure = "This part of the page did not load within \(Self.describe(slot.timeout)); try again."
         case .cancelled:
             return
         }

@@ -153,6 +153,10 @@ enum PageProtocol {
         /// ``ResumeToken``), and the keys of the actions this server has finished with since
         /// the last one (the page stops keeping them to send again). Not numbered.
         case resume(token: String, applied: [ActionKey])
+        /// What the page is about changed (a module that names it, such as a profile's
+        /// person, finished loading after the page was sent): the page's heading and title
+        /// become `text`. Numbered, so a page that reconnects is told too. HTML pages only.
+        case title(sequence: Int, text: String)
         /// For a view-tree client: one update of the scene as view-tree patches, numbered;
         /// `node` is the updated subtree's root (a module frame, a tab switch).
         case patches(sequence: Int, module: ModuleID?, node: NodeID, patches: [ViewPatch])
@@ -160,7 +164,9 @@ enum PageProtocol {
         /// The sequence number of a numbered message (kept for replay after a reconnect).
         var sequence: Int? {
             switch self {
-            case .patch(let sequence, _), .reset(let sequence, _), .tree(let sequence, _), .patches(let sequence, _, _, _): sequence
+            case .patch(let sequence, _), .reset(let sequence, _), .tree(let sequence, _), .patches(let sequence, _, _, _),
+                .title(let sequence, _):
+                sequence
             default: nil
             }
         }
@@ -225,6 +231,10 @@ enum PageProtocol {
                 try container.encode(document.scene, forKey: .scene)
                 try container.encode(document.variant, forKey: .variant)
                 try container.encode(document.root, forKey: .root)
+            case .title(let sequence, let text):
+                try container.encode("title", forKey: .type)
+                try container.encode(sequence, forKey: .sequence)
+                try container.encode(text, forKey: .text)
             case .patches(let sequence, let module, let node, let patches):
                 try container.encode("patches", forKey: .type)
                 try container.encode(sequence, forKey: .sequence)

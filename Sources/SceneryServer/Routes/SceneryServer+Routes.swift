@@ -163,7 +163,9 @@ extension SceneryServer {
         }
         session.host.link(session)
         await session.setInitialWindows(of: scene)
-        await scene.start()
+        // The modules that load within the wait are in the response; slower ones are their
+        // loading placeholders there, patched in over the socket as each one loads.
+        await scene.start(waitingAtMost: configuration.firstResponseWait)
         await scene.appear()
         let snapshot = await scene.takeBaseline()
         // Nothing to show (a user or blog that does not exist): one "not found" page with
@@ -179,8 +181,10 @@ extension SceneryServer {
         if format == .viewTree {
             return apiScene(snapshot.node, scene: scene, session: session.id, visitorCookie: newVisitorCookie)
         }
-        // The page names what it is about (the person, the blog) when a module says so.
+        // The page names what it is about (the person, the blog) when a module says so; a
+        // module still loading names it when it loads.
         let title = await scene.pageTitle() ?? registry.title(of: sceneID) ?? sceneID
+        await session.showsTitle(title)
         let page = Pages.scene(
             snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,

@@ -50,6 +50,8 @@ actor PageSession {
     private var mirror = SceneMirror(keepsTree: false)
     /// Messages to the page: numbered, the recent ones kept for replay.
     private var pageSequence = 0
+    /// The heading the page shows, while modules that may name the page still load.
+    private var shownTitle: String?
     /// Each kept with whether it is the whole scene (a replay may start there) and its
     /// bytes counted, so what a page keeps for replay is bounded in bytes too.
     private var recent: [(sequence: Int, text: String, isWholeScene: Bool)] = []
@@ -138,6 +140,28 @@ actor PageSession {
             logger.warning("page \(id): \(reason) Sending the whole scene.")
             await resetPage()
         }
+        await followTitle()
+    }
+
+    /// Starts following what the page is about: `shown` is the heading the page was sent
+    /// with. While modules that were still loading then finish, a module that names the
+    /// page (``SceneInstance/pageTitle()``) gives the page its heading.
+    func showsTitle(_ shown: String) async {
+        shownTitle = shown
+        await followTitle()
+    }
+
+    /// Sends the page its heading when it changed, until every module's first load ended
+    /// (then the heading is settled: following it costs nothing per update).
+    private func followTitle() async {
+        guard format == .html, let shown = shownTitle, let scene, !hasEnded else { return }
+        let settled = await scene.hasFinishedFirstLoads
+        if let title = await scene.pageTitle(), title != shown {
+            shownTitle = title
+            pageSequence += 1
+            send(.title(sequence: pageSequence, text: title))
+        }
+        if settled { shownTitle = nil }
     }
 
     /// Gives the page the whole scene again, from a new baseline. One reset at a time: a

@@ -54,14 +54,17 @@ enum ClientScript {
 
           // A module's notice of what just happened to the viewer's action (a text of role
           // status, next to the control): announced once when it appears or changes.
+          // A module that could not load (its error block, streamed in after the page) is
+          // announced the same way; what the page was sent with is not announced again.
           const announced = new Map();
-          function announceStatus() {
+          function announceStatus(silently) {
             const shown = new Map();
-            for (const note of main.querySelectorAll("p.status[role=status][id]")) shown.set(note.id, note.textContent);
-            for (const [id, text] of shown) if (announced.get(id) !== text) say(text);
+            for (const note of main.querySelectorAll("p.status[role=status][id], p.placeholder.error[id]")) shown.set(note.id, note.textContent);
+            if (!silently) for (const [id, text] of shown) if (announced.get(id) !== text) say(text);
             announced.clear();
             for (const [id, text] of shown) announced.set(id, text);
           }
+          announceStatus(true);
 
           function connect() {
             const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -143,6 +146,13 @@ enum ClientScript {
                 // New elements (perhaps of a new version of the scene): report them afresh.
                 visible.clear();
                 break;
+              case "title": {
+                // What the page is about, named by a module that loaded after the page came.
+                const heading = main.querySelector(":scope > h1");
+                if (heading) heading.textContent = message.text;
+                document.title = `${message.text} · Scenery`;
+                break;
+              }
               case "confirm": ask(message); break;
               case "navigate": closedForGood = true; location.assign(message.url); break;
               case "refused":

@@ -30,6 +30,9 @@ struct ServerFixture {
         try register(&registry)
         var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
         configuration.enablesPreview = true
+        // A test not about streaming reads whole pages: the first response waits for every
+        // module (StreamedPageTests delays a module and streams it in).
+        configuration.firstResponseWait = .seconds(60)
         // The test WebSocket client names its own origin ("ws://localhost") besides the page's.
         configuration.allowedOrigins = ["ws://localhost", "http://localhost"]
         configure(&configuration)

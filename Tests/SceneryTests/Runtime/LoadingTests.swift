@@ -89,7 +89,7 @@ import Testing
         #expect(await scene.status(of: "a") == .ready)
         let frame = try #require(await scene.render().moduleFrame("c"))
         #expect(frame.status == .failed)
-        #expect(frame.content.visibleTexts == ["ItemsModule did not finish loading within 100 ms; try again."])
+        #expect(frame.content.visibleTexts == ["This part of the page did not load within 100 ms; try again."])
     }
 
     @Test func leavingCancelsLoadsAndNothingUpdatesAfterwards() async throws {

@@ -7,6 +7,8 @@ enum LoadBehavior: Sendable {
     case fail(String)
     /// Waits for the gate (cooperatively cancellable through the task).
     case waitFor(Gate)
+    /// Waits for the gate, then fails: a slow backend that gives up.
+    case waitThenFail(Gate, String)
     /// Never returns and ignores cancellation: a badly behaved backend.
     case hang
     /// Meets the other modules at a rendezvous before succeeding.
@@ -47,6 +49,9 @@ final class TestService: Sendable {
         case .waitFor(let gate):
             await gate.wait()
             try Task.checkCancellation()
+        case .waitThenFail(let gate, let message):
+            await gate.wait()
+            throw TestServiceError(message: message)
         case .hang:
             await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
         case .meet(let rendezvous):

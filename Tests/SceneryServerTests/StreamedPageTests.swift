@@ -1,0 +1,160 @@
+import Foundation
+import HummingbirdTesting
+import Scenery
+import Synchronization
+import Testing
+
+@testable import SceneryServer
+
+/// A one-shot signal: loads wait on it until the test opens it.
+final class LoadSignal: Sendable {
+    private let state = Mutex<(isOpen: Bool, failure: String?, waiters: [CheckedContinuation<String?, Never>])>((false, nil, []))
+
+    /// Lets every waiting load go on; with `failure`, they fail with it.
+    func open(failing failure: String? = nil) {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            state.failure = failure
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: failure) }
+    }
+
+    /// Waits until the signal opens; returns the failure it opened with.
+    func wait() async -> String? {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> String?? in
+                if state.isOpen { return .some(state.failure) }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
+}
+
+struct SlowLoadFailed: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A module that loads when the test says so, and names the page once it has.
+actor SlowPersonModule: Module {
+    static let descriptor = ModuleDescriptor(type: "SlowPersonModule", summary: "A person, from a slow service.")
+    let signal: LoadSignal
+    var name: String?
+
+    init(signal: LoadSignal) { self.signal = signal }
+
+    func load(_ request: LoadRequest) async throws {
+        if let failure = await signal.wait() { throw SlowLoadFailed(description: failure) }
+        name = "Dinah the cat"
+    }
+
+    func pageTitle() -> String? { name }
+
+    func render() -> ViewNode { name.map { .text("name", "About \($0)") } ?? .loading("name.loading") }
+}
+
+/// A module that loads at once.
+actor QuickModule: Module {
+    static let descriptor = ModuleDescriptor(type: "QuickModule", summary: "Something that loads at once.")
+    func load(_ request: LoadRequest) async throws {}
+    func render() -> ViewNode { .text("words", "Quick words") }
+}
+
+/// Pages streamed before their slowest module: the response carries the page with a slow
+/// module's placeholder, and the module is patched in over the socket when it loads.
+@Suite(.timeLimit(.minutes(1))) struct StreamedPageTests {
+    let fixture: ServerFixture
+    let sockets: LiveSocketTests
+    let signal = LoadSignal()
+
+    init() throws {
+        fixture = try Self.fixture(waitingAtMost: .milliseconds(300), signal: signal)
+        sockets = LiveSocketTests(fixture: fixture)
+    }
+
+    /// A server with the streamed scene (a quick module, then one that loads when `signal`
+    /// opens) whose first responses wait at most `wait`.
+    static func fixture(waitingAtMost wait: Duration, signal: LoadSignal) throws -> ServerFixture {
+        try ServerFixture(
+            configure: { $0.firstResponseWait = wait },
+            register: { registry in
+                registry.register(SlowPersonModule.self) { _, _ in SlowPersonModule(signal: signal) }
+                registry.register(QuickModule.self) { _, _ in QuickModule() }
+                let problems = registry.addScene(
+                    id: "streamed",
+                    source: #"{"title": "A streamed page", "modules": [{"id": "quick", "type": "QuickModule"}, {"id": "slow", "type": "SlowPersonModule"}]}"#)
+                #expect(problems.isEmpty, "\(problems)")
+            })
+    }
+
+    @Test func theFirstResponseHasTheQuickModuleAndABusyPlaceholderForTheSlowOne() async throws {
+        try await fixture.server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/scenes/streamed", method: .get)
+            #expect(response.status == .ok)
+            let page = response.text
+            #expect(page.contains("Quick words"))
+            #expect(page.contains(#"data-module="slow" data-type="SlowPersonModule" data-status="loading" aria-busy="true""#), "\(page)")
+            #expect(page.contains(#"class="placeholder loading" role="status">Loading…"#))
+            #expect(!page.contains("Dinah"))
+            #expect(page.contains("<h1>A streamed page</h1>"), "the scene's title until the module names the page")
+            signal.open()
+        }
+    }
+
+    @Test func theSlowModuleIsPatchedInWhenItLoadsAndNamesThePage() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/streamed")
+            let signal = signal
+            let (received, _) = try await sockets.converse(
+                client, session: session,
+                [
+                    .run { signal.open() },
+                    .waitUntil { !$0.of("patch").isEmpty && !$0.of("title").isEmpty },
+                ])
+            let operations = received.of("patch").flatMap { $0["operations"].items }
+            #expect(operations.allSatisfy { $0["id"]?.stringValue?.hasPrefix("slow") == true }, "only the slow module: \(operations)")
+            let html = operations.compactMap { $0["html"]?.stringValue }.joined()
+            #expect(html.contains("About Dinah the cat"))
+            #expect(html.contains(#"data-status="ready""#) && !html.contains("aria-busy"))
+            let title = try #require(received.of("title").first)
+            #expect(title["text"]?.stringValue == "Dinah the cat")
+            // Numbered like the patch, so a page that reconnects is told too.
+            let numbers = received.all.compactMap { $0["sequence"]?.intValue }
+            #expect(numbers == Array(1...numbers.count), "\(received.all)")
+        }
+    }
+
+    @Test func aSlowModuleThatFailsShowsItsErrorWithARetryAndLeavesTheRestAlone() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/streamed")
+            let signal = signal
+            let (received, _) = try await sockets.converse(
+                client, session: session,
+                [
+                    .run { signal.open(failing: "The person service is down.") },
+                    .waitUntil { !$0.of("patch").isEmpty },
+                ])
+            let operations = received.of("patch").flatMap { $0["operations"].items }
+            #expect(operations.allSatisfy { $0["id"]?.stringValue?.hasPrefix("slow") == true }, "the quick module is left alone: \(operations)")
+            let html = operations.compactMap { $0["html"]?.stringValue }.joined()
+            #expect(html.contains("The person service is down."))
+            #expect(html.contains(">Retry</button>"))
+            #expect(received.of("title").isEmpty, "a failed module names nothing")
+        }
+    }
+
+    @Test func aPageWhoseModulesLoadInTimeIsWholeAndNamedInItsFirstResponse() async throws {
+        signal.open()
+        // A wait no test machine exceeds: the modules load well within it.
+        let fixture = try Self.fixture(waitingAtMost: .seconds(60), signal: signal)
+        try await fixture.server.application().test(.router) { client in
+            let page = try await client.execute(uri: "/scenes/streamed", method: .get).text
+            #expect(page.contains("About Dinah the cat"))
+            #expect(!page.contains("aria-busy"))
+            #expect(page.contains("<h1>Dinah the cat</h1>"))
+        }
+    }
+}
