@@ -141,14 +141,16 @@ public actor BlogModule: Module {
     private func changed(_ change: ProfileChange) async {
         switch change {
         case .blog(let id): await refetch(id)
-        case .blogs, .everything: await reloadList()
+        case .blogs: await reloadList(announcingNewBlogs: true)
+        case .everything: await reloadList()
         default: break
         }
     }
 
     /// Fetches the list again; again while what it shows changed during the fetch (a row's
     /// change may have been applied meanwhile and then overwritten by the older list).
-    private func reloadList() async {
+    private func reloadList(announcingNewBlogs: Bool = false) async {
+        let held = Set((state.value ?? []).map(\.id))
         for _ in 0..<Self.fetchesWhileChanging {
             let mark = live.mark
             do {
@@ -161,7 +163,13 @@ public actor BlogModule: Module {
             }
             if !live.changed(since: mark) { break }
         }
-        await context.setNeedsRender()
+        // Blogs someone else added (a draft published elsewhere) are said on the page.
+        let added = (state.value ?? []).filter { !held.contains($0.id) }.count
+        if announcingNewBlogs, state.hasResult, added > 0 {
+            await context.setNeedsRender(announcing: Wording.format(wording.newBlogsNotice, added))
+        } else {
+            await context.setNeedsRender()
+        }
     }
 
     /// How many times in a row a fetch is made again because what it shows changed while
@@ -186,7 +194,15 @@ public actor BlogModule: Module {
             return fresh != nil
         }
         list.replace(fresh)
-        if noticeChanged { await context.setNeedsRender() } else { await context.setNeedsRender([BlogNodeID(blog: id).row]) }
+        if noticeChanged {
+            await context.setNeedsRender()
+        } else if fresh.likes > held.likes {
+            // Someone liked it: said on the page, without saying who.
+            let title = fresh.title.isEmpty ? wording.untitled : fresh.title
+            await context.setNeedsRender([BlogNodeID(blog: id).row], announcing: Wording.format(wording.likedNotice, title))
+        } else {
+            await context.setNeedsRender([BlogNodeID(blog: id).row])
+        }
         return true
     }
 

@@ -9,6 +9,11 @@ public struct BlogWording: Sendable, Hashable {
     public var untitled = "Untitled"
     public var likeTitle = "Like"
     public var unlikeTitle = "Unlike"
+    /// Said to other people's open pages when someone likes a blog they show (%@ is its
+    /// title); who liked it is not said.
+    public var likedNotice = "New like on “%@”"
+    /// Said to open pages when blogs are added to the list they show (%d is how many).
+    public var newBlogsNotice = "New blogs: %d"
 
     public init() {}
 
@@ -21,6 +26,10 @@ public struct BlogWording: Sendable, Hashable {
             ParameterSpec("untitled", .string, default: .string(defaults.untitled), summary: "Title when empty."),
             ParameterSpec("likeTitle", .string, default: .string(defaults.likeTitle), summary: "The like button."),
             ParameterSpec("unlikeTitle", .string, default: .string(defaults.unlikeTitle), summary: "The unlike button."),
+            ParameterSpec(
+                "likedNotice", .string, default: .string(defaults.likedNotice), summary: "Said to open pages when someone likes a blog (%@ is its title)."),
+            ParameterSpec(
+                "newBlogsNotice", .string, default: .string(defaults.newBlogsNotice), summary: "Said to open pages when blogs are added (%d is how many)."),
         ]
     }()
 
@@ -31,5 +40,7 @@ public struct BlogWording: Sendable, Hashable {
         untitled = try parameters.string("untitled")
         likeTitle = try parameters.string("likeTitle")
         unlikeTitle = try parameters.string("unlikeTitle")
+        likedNotice = try parameters.string("likedNotice")
+        newBlogsNotice = try parameters.string("newBlogsNotice")
     }
 }

@@ -115,6 +115,9 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
     /// task's write (``ChangeWriter/current``): it already shows what it wrote.
     public func publish(_ changes: some Sequence<Entity>) {
         let writer = ChangeWriter.current
+        // The page whose person's action this write is: the change reaches subscribers
+        // under it, so that page does not announce its own doing (see ChangeOrigin).
+        let origin = ChangeOrigin.current
         var deliveries: [(ChangeStream<Entity>.Subscription, Entity)] = []
         state.withLock { state in
             for change in changes {
@@ -130,6 +133,6 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
             }
             if state.recent.count > 2 * Self.rememberedChanges { state.recent.removeFirst(state.recent.count - Self.rememberedChanges) }
         }
-        for (subscription, change) in deliveries { subscription.deliver(change) }
+        for (subscription, change) in deliveries { subscription.deliver(change, origin: origin) }
     }
 }

@@ -41,6 +41,9 @@ public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
     final class Subscription: Sendable {
         private struct State {
             var waiting: [Entity] = []
+            /// The page whose action made each waiting change, by position in `waiting`
+            /// (`nil`: unknown, or changes of several pages merged into one).
+            var origins: [ChangeOrigin?] = []
             var waiter: CheckedContinuation<Entity?, Never>?
             var hasEnded = false
             /// Who takes the changes when nothing iterates (``handle(priority:_:)``), and
@@ -62,8 +65,10 @@ public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
             self.onEnd = onEnd
         }
 
-        /// Hands a change to the subscriber, or keeps it (merged) until it asks.
-        func deliver(_ change: Entity) {
+        /// Hands a change to the subscriber, or keeps it (merged) until it asks. `origin` is
+        /// the page whose person's action made it (``ChangeOrigin``); a handler applies the
+        /// change under it.
+        func deliver(_ change: Entity, origin: ChangeOrigin? = nil) {
             let waiter = state.withLock { state -> CheckedContinuation<Entity?, Never>? in
                 guard !state.hasEnded else { return nil }
                 if let waiter = state.waiter {
@@ -72,8 +77,13 @@ public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
                 }
                 if change == Entity.everything {
                     state.waiting = [Entity.everything]
-                } else if !state.waiting.contains(change), !state.waiting.contains(Entity.everything) {
+                    state.origins = [nil]
+                } else if let index = state.waiting.firstIndex(of: change) {
+                    // Merged: the change of one page still, or of several (unknown).
+                    if state.origins[index] != origin { state.origins[index] = nil }
+                } else if !state.waiting.contains(Entity.everything) {
                     state.waiting.append(change)
+                    state.origins.append(origin)
                 }
                 return nil
             }
@@ -99,20 +109,21 @@ public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
             // Detached: the drain serves the subscriber, not the writer whose change woke it,
             // so it takes none of that task's task-local values (nor their copying).
             Task.detached(priority: handler.priority) {
-                while let change = self.takeForHandler() {
-                    await handler.apply(change)
+                while let (change, origin) = self.takeForHandler() {
+                    await ChangeOrigin.$current.withValue(origin) { await handler.apply(change) }
                 }
             }
         }
 
-        /// The next change for the handler, or `nil` (and no task draining) when none waits.
-        private func takeForHandler() -> Entity? {
+        /// The next change for the handler and its origin, or `nil` (and no task draining)
+        /// when none waits.
+        private func takeForHandler() -> (Entity, ChangeOrigin?)? {
             state.withLock { state in
                 guard !state.hasEnded, !state.waiting.isEmpty else {
                     state.isDraining = false
                     return nil
                 }
-                return state.waiting.removeFirst()
+                return (state.waiting.removeFirst(), state.origins.removeFirst())
             }
         }
 
@@ -124,7 +135,10 @@ public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
                 await withCheckedContinuation { continuation in
                     let ready = state.withLock { state -> Entity?? in
                         if state.hasEnded { return .some(nil) }
-                        if !state.waiting.isEmpty { return .some(state.waiting.removeFirst()) }
+                        if !state.waiting.isEmpty {
+                            state.origins.removeFirst()
+                            return .some(state.waiting.removeFirst())
+                        }
                         state.waiter = continuation
                         return .none
                     }
@@ -141,6 +155,7 @@ public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
                 guard !state.hasEnded else { return (nil, false) }
                 state.hasEnded = true
                 state.waiting = []
+                state.origins = []
                 state.handler = nil
                 defer { state.waiter = nil }
                 return (state.waiter, true)

@@ -103,3 +103,49 @@ def test_a_draft_imported_by_another_process_reaches_its_owners_tab_and_no_one_e
     assert not any("Written in another process" in frame for frame in bobs_frames), "a draft reached another viewer"
     assert "Written in another process" not in bob.content()
     assert same_page(alice) and same_page(bob)
+
+
+RECORD_SAID = """() => {
+  window.__said = [];
+  const status = document.getElementById("scenery-status");
+  new MutationObserver(() => {
+    if (status.textContent) window.__said.push([performance.now(), status.textContent]);
+  }).observe(status, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_others_likes_are_announced_at_most_once_a_moment_and_never_to_the_liker(browser):
+    running = Server()
+    opened = People(browser, running, PROFILE)
+    try:
+        carol, bob = opened.open("Carol Mint"), opened.open("Bob Chen")
+        for page in (carol, bob):
+            page.evaluate(RECORD_SAID)
+        like = bob.locator("#blogs\\/blog\\.25\\.like")
+        expect(like).to_have_text("Like")
+        like.click()
+        expect(like).to_have_text("Unlike")
+        # Carol hears what happened, not who did it.
+        expect(carol.locator("#scenery-status")).to_have_text("New like on “Down the rabbit hole, part 3”")
+
+        # A burst: Bob likes every row he has not liked yet, as fast as a script clicks.
+        clicked = bob.evaluate("""() => {
+          const buttons = Array.from(document.querySelectorAll("button[id^='blogs/blog.'][id$='.like']"))
+            .filter((button) => button.textContent === "Like");
+          buttons.forEach((button) => button.click());
+          return buttons.length;
+        }""")
+        assert clicked >= 10, clicked
+        # Batched: one announcement names three and counts the rest.
+        expect(carol.locator("#scenery-status")).to_contain_text("(+", timeout=15_000)
+        expect(bob.locator("button[id^='blogs/blog.'][id$='.like']", has_text=re.compile(r"^Like$"))).to_have_count(0)
+        said = carol.evaluate("window.__said")
+        likes_said = [(at, text) for at, text in said if "New like" in text]
+        assert len(likes_said) < clicked, said
+        gaps = [later[0] - earlier[0] for earlier, later in zip(likes_said, likes_said[1:])]
+        assert all(gap >= 900 for gap in gaps), f"at most one announcement a moment: {said}"
+        assert not [text for _, text in bob.evaluate("window.__said") if "New like" in text], "the liker is not told of his own likes"
+        assert same_page(carol) and same_page(bob)
+    finally:
+        opened.close()
+        running.stop()

@@ -75,6 +75,63 @@ import Testing
             #expect(!forBob.all.description.contains("Written in another tab"), "but never receives a byte of a draft")
         }
     }
+
+    @Test func anotherViewersLikeIsAnnouncedOnOpenPagesWithoutSayingWhoAndNeverToTheLiker() async throws {
+        let (bob, carol) = (fixture.cookie(for: "2"), fixture.cookie(for: "7"))
+        try await fixture.server.application().test(.live) { client in
+            let bobsPage = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+            let carolsPage = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: carol)
+            let bobHeard = Received()
+            let (carolHeard, _) = try await sockets.converse(
+                client, session: carolsPage, cookie: carol,
+                [
+                    .run {
+                        let heard = try await sockets.talk(client, session: bobsPage, cookie: bob, send: [#"{"type":"event","node":"blogs/blog.26.like"}"#]) {
+                            !$0.of("patch").isEmpty
+                        }
+                        for message in heard.all { bobHeard.append(message.compactJSON) }
+                    },
+                    .waitUntil { !$0.of("announce").isEmpty },
+                ])
+            let announcements = carolHeard.of("announce").flatMap { $0["texts"].items.compactMap(\.stringValue) }
+            #expect(announcements == ["New like on “A mad tea party, part 3”"])
+            #expect(!announcements.joined().contains("Bob"), "who liked it is not said")
+            #expect(bobHeard.of("announce").isEmpty, "the liker's own page is not told of the like")
+        }
+    }
+
+    @Test func aDraftPublishedOnTheOwnersPageIsAnnouncedToOthersAndNotToHer() async throws {
+        let (alice, bob) = (fixture.cookie(for: "1"), fixture.cookie(for: "2"))
+        let draft = 1  // Alice's "Through the looking glass"
+        try await fixture.server.application().test(.live) { client in
+            let alicesPage = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: alice)
+            let bobsPage = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+            let aliceHeard = Received()
+            let (bobHeard, _) = try await sockets.converse(
+                client, session: bobsPage, cookie: bob,
+                [
+                    .run {
+                        let (heard, _) = try await sockets.converse(
+                            client, session: alicesPage, cookie: alice,
+                            [
+                                .send(#"{"type":"event","node":"sections#drafts"}"#),
+                                .waitUntil { $0.all.description.contains("drafts/draft.\(draft).publish") },
+                                .send(#"{"type":"event","node":"drafts/draft.\#(draft).publish","action":"publish-draft-one"}"#),
+                                .waitUntil { !$0.of("confirm").isEmpty },
+                                .send(#"{"type":"answer","question":1,"accept":true}"#),
+                                // Done when her page hears the action was applied.
+                                .waitUntil { $0.of("resume").contains { $0["applied"].items.contains("publish-draft-one") } },
+                            ])
+                        for message in heard.all { aliceHeard.append(message.compactJSON) }
+                    },
+                    .waitUntil { !$0.of("announce").isEmpty },
+                ])
+            let announcements = bobHeard.of("announce").flatMap { $0["texts"].items.compactMap(\.stringValue) }
+            #expect(announcements == ["New blogs: 1"])
+            #expect(aliceHeard.of("refused").isEmpty, "\(aliceHeard.of("refused"))")
+            #expect(aliceHeard.of("announce").isEmpty, "her own page is not told what she did: \(aliceHeard.of("announce"))")
+        }
+    }
 }
 
 extension JSONValue? {

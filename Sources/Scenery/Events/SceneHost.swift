@@ -61,11 +61,17 @@ public struct SceneUpdate: Sendable, Hashable {
     /// `nil` for an update not made by a scene. A host that keeps no copy of the tree works
     /// from it and ``node`` (the browser host turns the patches into DOM operations so).
     public var previous: ViewNode?
+    /// What the update means to a person, as the module said
+    /// (``ModuleContext/setNeedsRender(_:announcing:)``): other people's changes only, never
+    /// the viewer's own. A host says them politely, at most once per batch.
+    public var announcements: [String]
 
     /// Creates an update.
     public init(
-        node: ViewNode, module: ModuleID?, patches: [ViewPatch] = [], diagnostics: [String] = [], sequence: Int = 0, previous: ViewNode? = nil
+        node: ViewNode, module: ModuleID?, patches: [ViewPatch] = [], diagnostics: [String] = [], sequence: Int = 0, previous: ViewNode? = nil,
+        announcements: [String] = []
     ) {
+        self.announcements = announcements
         self.sequence = sequence
         self.previous = previous
         self.node = node

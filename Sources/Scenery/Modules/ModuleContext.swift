@@ -31,6 +31,22 @@ public struct ModuleContext: Sendable {
     public func setNeedsRender(_ nodes: [NodeID]) async {
         await notify(ModuleChange(module: id, nodes: nodes))
     }
+
+    /// Tells the scene the module changed because of someone else (a live change), and what
+    /// that means in a person's words ("New like on “Trip notes”", "New blogs: 2"), in the
+    /// page's language; `nodes` as for ``setNeedsRender(_:)``, `nil` for the whole module.
+    ///
+    /// A host tells the person politely (a web page's live region), at most once per batch
+    /// of changes. Nothing is said when the rendering changes nothing, nor on the page whose
+    /// person's action made the change (``ChangeOrigin``). Never put in it what the viewer
+    /// may not see: say what changed, not who did it, unless that is public.
+    ///
+    /// ```swift
+    /// await context.setNeedsRender([row], announcing: "New like on “\(blog.title)”")
+    /// ```
+    public func setNeedsRender(_ nodes: [NodeID]? = nil, announcing announcement: String) async {
+        await notify(ModuleChange(module: id, nodes: nodes, announcement: announcement))
+    }
 }
 
 /// What a module said changed: all of it, or some nodes.
@@ -39,9 +55,12 @@ public struct ModuleChange: Sendable, Hashable {
     public var module: ModuleID
     /// The local ids of the nodes that changed, or `nil` for the whole module.
     public var nodes: [NodeID]?
+    /// What the change means to a person, when the module says so.
+    public var announcement: String?
 
-    public init(module: ModuleID, nodes: [NodeID]?) {
+    public init(module: ModuleID, nodes: [NodeID]?, announcement: String? = nil) {
         self.module = module
         self.nodes = nodes
+        self.announcement = announcement
     }
 }

@@ -13,6 +13,11 @@ extension SceneInstance {
     /// are handled by the scene before any module sees them.
     @discardableResult
     public func send(_ event: Event) async -> EventOutcome {
+        // What the person's action changes is this page's doing (see ChangeOrigin).
+        await ChangeOrigin.$current.withValue(origin) { await route(event) }
+    }
+
+    private func route(_ event: Event) async -> EventOutcome {
         var trace = Trace(event: event)
         if phase == .left {
             return trace.finish(.ignored)

@@ -30,8 +30,18 @@ extension SceneInstance {
 
     /// Called through a module's context when its state changed.
     func moduleDidChange(_ change: ModuleChange) async {
+        // What a change means is said to other people's pages only: not to the page whose
+        // person's action made it (the hub hands it over under that page's origin).
+        if let announcement = change.announcement, ChangeOrigin.current != origin, frames[change.module] != nil {
+            var waiting = pendingAnnouncements[change.module, default: []]
+            if !waiting.contains(announcement) { waiting.append(announcement) }
+            pendingAnnouncements[change.module] = Array(waiting.suffix(Self.keptAnnouncements))
+        }
         await requestRender(change.module, nodes: change.nodes)
     }
+
+    /// How many announcements of one module wait for its next update at most (the newest).
+    static let keptAnnouncements = 8
 
     /// Renders a module again (or some of its nodes) and tells the host, with patches from
     /// the frame it has. Returns once the host has been told (or immediately when called
@@ -68,6 +78,7 @@ extension SceneInstance {
         }
         renderingModules.remove(id)
         pendingRenders[id] = nil
+        pendingAnnouncements[id] = nil  // the rendering changed nothing to announce
         resumePassWaiters(of: id, through: .max, sequence: last)
         return last
     }
@@ -167,6 +178,9 @@ extension SceneInstance {
         guard !update.patches.isEmpty else { return sequence }
         sequence += 1
         var update = update
+        if let module = update.module, let announcements = pendingAnnouncements.removeValue(forKey: module) {
+            update.announcements = announcements
+        }
         update.sequence = sequence
         outbox.append(update)
         return sequence

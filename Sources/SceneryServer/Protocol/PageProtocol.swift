@@ -157,6 +157,10 @@ enum PageProtocol {
         /// person, finished loading after the page was sent): the page's heading and title
         /// become `text`. Numbered, so a page that reconnects is told too. HTML pages only.
         case title(sequence: Int, text: String)
+        /// What other people's changes just shown mean, as the modules word them ("New like
+        /// on “Trip notes”"): never the viewer's own. Not numbered (a page that missed it
+        /// missed news, not state); a page says a batch of them once.
+        case announce(texts: [String])
         /// For a view-tree client: one update of the scene as view-tree patches, numbered;
         /// `node` is the updated subtree's root (a module frame, a tab switch).
         case patches(sequence: Int, module: ModuleID?, node: NodeID, patches: [ViewPatch])
@@ -187,7 +191,7 @@ enum PageProtocol {
 
         private enum Key: String, CodingKey {
             case type, sequence, operations, html, question, title, message, confirm, cancel, url, text, action, destructive
-            case format, version, scene, variant, root, module, node, patches, token, applied
+            case format, version, scene, variant, root, module, node, patches, token, applied, texts
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -231,6 +235,9 @@ enum PageProtocol {
                 try container.encode(document.scene, forKey: .scene)
                 try container.encode(document.variant, forKey: .variant)
                 try container.encode(document.root, forKey: .root)
+            case .announce(let texts):
+                try container.encode("announce", forKey: .type)
+                try container.encode(texts, forKey: .texts)
             case .title(let sequence, let text):
                 try container.encode("title", forKey: .type)
                 try container.encode(sequence, forKey: .sequence)

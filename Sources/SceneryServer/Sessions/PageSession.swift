@@ -140,6 +140,8 @@ actor PageSession {
             logger.warning("page \(id): \(reason) Sending the whole scene.")
             await resetPage()
         }
+        // What others' changes mean, once shown: the page says a batch of them once.
+        if !update.announcements.isEmpty, !patches.isEmpty { send(.announce(texts: update.announcements)) }
         await followTitle()
     }
 

@@ -66,6 +66,23 @@ enum ClientScript {
           }
           announceStatus(true);
 
+          // Other people's changes, as their modules word them: gathered for a moment and
+          // said once, politely, so a burst of changes is one announcement, not a queue.
+          let heard = [];
+          let heardTimer = null;
+          function announceLater(texts) {
+            for (const text of texts || []) {
+              if (typeof text === "string" && text && !heard.includes(text)) heard.push(text.slice(0, 300));
+            }
+            if (heardTimer || !heard.length) return;
+            heardTimer = setTimeout(() => {
+              heardTimer = null;
+              const shown = heard.slice(0, 3).join(" · ");
+              say(heard.length > 3 ? `${shown} (+${heard.length - 3})` : shown);
+              heard = [];
+            }, 1000);
+          }
+
           function connect() {
             const scheme = location.protocol === "https:" ? "wss:" : "ws:";
             const resume = resumeToken ? `&resume=${encodeURIComponent(resumeToken)}` : "";
@@ -146,6 +163,7 @@ enum ClientScript {
                 // New elements (perhaps of a new version of the scene): report them afresh.
                 visible.clear();
                 break;
+              case "announce": announceLater(message.texts); break;
               case "title": {
                 // What the page is about, named by a module that loaded after the page came.
                 const heading = main.querySelector(":scope > h1");

@@ -203,6 +203,12 @@ struct ConnectCommand: AsyncParsableCommand {
                         Output.write(renderer.render(node))
                         InteractCommand.printActions(of: node, in: whole)
                     }
+                case "announce":
+                    // Other people's changes, as the modules word them: labelled as such.
+                    guard case .array(let texts)? = message["texts"] else { continue }
+                    for case .string(let text) in texts.prefix(8) {
+                        Output.line("» \(TerminalText.sanitized(String(text.prefix(300))))")
+                    }
                 case "confirm":
                     question = message["question"]?.intValue
                     let title = TerminalText.sanitized(message["title"]?.stringValue ?? "Are you sure?")
