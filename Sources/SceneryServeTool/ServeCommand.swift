@@ -58,6 +58,12 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var firstResponseWait = 200
 
+    @Option(
+        help: ArgumentHelp(
+            "The scene a person's name on the home page opens (it takes one person): user-profile when the site has it, else the first such scene.",
+            valueName: "scene"))
+    var personScene: String?
+
     @Option(help: "How long a module (or a counted row) must stay on screen to count as seen, in seconds.")
     var impressionSeconds = 1.0
 
@@ -127,6 +133,11 @@ struct ServeCommand: AsyncParsableCommand {
             var logger = Logger(label: "scenery.serve")
             logger.logLevel = .notice
             var registry = try await scenes.loadRegistry(services: session.services)
+            if let personScene, !registry.sceneIDs.contains(personScene) {
+                throw CommandFailure(
+                    "--person-scene \(personScene.quoted) is not a scene of this site; use one of \(registry.sceneIDs.joined(separator: ", ")), or drop the option.",
+                    code: .usage)
+            }
             // Experiments: what pages saw goes to --impressions, else the database's table.
             registry.impressionRule = ImpressionRule(
                 minimumVisibleFraction: impressionFraction, minimumDuration: .milliseconds(Int((impressionSeconds * 1000).rounded())))
@@ -155,6 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.trustedProxies = Set(trustedProxies)
             // Actions and resume tokens are recorded in the database every server shares.
             configuration.actionLedger = session.store
+            configuration.personScene = personScene ?? (registry.sceneIDs.contains("user-profile") ? "user-profile" : nil)
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
             let watcher = watch ? scenes.directory.map { SceneWatcher(directory: $0, services: session.services) } : nil
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -48,6 +48,10 @@ extension SceneryServer {
         /// blanks the page. A missing person or blog is a 404 page only when its modules
         /// said so within this time. Zero answers at once.
         public var firstResponseWait: Duration = .milliseconds(200)
+        /// The scene a person's name on the home page opens, with the person's id as its
+        /// one `userID` argument (`"user-profile"` in the demo); `nil` picks the first scene
+        /// that takes exactly one person. Without such a scene the home page lists nobody.
+        public var personScene: String?
         /// How long a page's scene waits for its socket after the page was served.
         public var attachTimeout: Duration = .seconds(30)
         /// The largest WebSocket message a client may send, in bytes: 80 KiB by default, so

@@ -274,3 +274,23 @@ def test_a_like_that_fails_to_save_rolls_back_with_a_notice_next_to_its_button_a
         assert same_page(page)
     finally:
         failing.stop()
+
+
+def test_the_home_page_is_where_a_visitor_starts(server, context):
+    page = context.new_page()
+    page.goto(server.url + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Welcome")
+    people = page.get_by_role("region", name="People")
+    expect(people.get_by_role("link", name="Alice Liddell")).to_be_visible()
+    page.get_by_role("link", name="Every scene of this site, for developers").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Scenes")
+    page.go_back()
+    with page.expect_websocket():
+        page.get_by_role("region", name="People").get_by_role("link", name="Alice Liddell").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Alice Liddell")
+    sign_in(page, server, "Bob Chen")
+    page.goto(server.url + "/")
+    expect(page.get_by_text("You are signed in as Bob Chen.")).to_be_visible()
+    with page.expect_websocket():
+        page.get_by_role("link", name="Your page").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Bob Chen")

@@ -12,9 +12,38 @@ import Testing
 
     init() throws { fixture = try ServerFixture() }
 
+    @Test func theHomePageIsWhereAVisitorStartsWithPeopleToVisit() async throws {
+        let withProfile = try ServerFixture { $0.personScene = "user-profile" }
+        try await withProfile.server.application().test(.router) { client in
+            let signedOut = try await client.execute(uri: "/", method: .get).text
+            #expect(signedOut.contains("<h1>Welcome</h1>"))
+            #expect(signedOut.contains(#"<a href="/sign-in">Sign in</a>"#))
+            #expect(signedOut.contains(#"<li><a href="/scenes/user-profile?user=1">Alice Liddell</a></li>"#))
+            #expect(signedOut.contains(#"<a href="/scenes">Every scene of this site, for developers</a>"#))
+            #expect(!signedOut.contains("blog-detail"), "the scenes' index is a link away, not the home page")
+            let bob = try await client.execute(uri: "/", method: .get, headers: [.cookie: withProfile.cookie(for: "2")]).text
+            #expect(bob.contains(#"You are signed in as <strong>Bob Chen</strong>. <a href="/scenes/user-profile?user=2">Your page</a>"#))
+            #expect(!bob.contains(#"<li><a href="/scenes/user-profile?user=2">"#), "not listed as someone to visit")
+        }
+        // Without a chosen scene: the first that takes one person (in the scenes' order).
+        try await fixture.server.application().test(.router) { client in
+            let page = try await client.execute(uri: "/", method: .get).text
+            #expect(page.contains(#"<li><a href="/scenes/follow-list?user=1">Alice Liddell</a></li>"#), "\(page)")
+        }
+    }
+
+    @Test func aHomePageWithNoPersonSceneSaysNoOneIsThereToVisit() async throws {
+        let fixture = try ServerFixture { $0.personScene = "blog-detail" }  // takes a blog, not a person
+        try await fixture.server.application().test(.router) { client in
+            let page = try await client.execute(uri: "/", method: .get).text
+            #expect(page.contains("No one to visit here yet."))
+            #expect(!page.contains("<ul class=\"people\">"))
+        }
+    }
+
     @Test func theIndexListsTheScenesWithLinksForTheDemoUsers() async throws {
         try await fixture.server.application().test(.router) { client in
-            try await client.execute(uri: "/", method: .get) { response in
+            try await client.execute(uri: "/scenes", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.text.contains(#"<a href="/scenes/user-profile?user=1">Alice Liddell</a>"#))
                 #expect(response.text.contains(#"<form method="get" action="/scenes/blog-detail">"#))
@@ -67,7 +96,7 @@ import Testing
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.router) { client in
             for uri in [
-                "/scenes/user-profile?user=1", "/scenes/user-profile-zh?user=1", "/", "/preview/user-profile?user=1",
+                "/scenes/user-profile?user=1", "/scenes/user-profile-zh?user=1", "/", "/scenes", "/preview/user-profile?user=1",
                 "/preview/user-profile/frame?arm.friends-layout=compact&as=2&user=1", "/scenes/user-profile?user=1&arm.friends-layout=compact",
                 "/api/scenes/user-profile?user=1", "/api/scenes/user-profile-zh?user=1", "/api/scenes/user-profile?user=1&arm.friends-layout=compact",
             ] {

@@ -26,7 +26,7 @@ import WSClient
                 let response = try await client.execute(uri: uri, method: .get, headers: [.cookie: plain.cookie(for: "1")])
                 #expect(response.status == .notFound, "\(uri)")
             }
-            let index = try await client.execute(uri: "/", method: .get)
+            let index = try await client.execute(uri: "/scenes", method: .get)
             #expect(!index.text.contains("preview every variant"))
         }
     }
@@ -59,7 +59,7 @@ import WSClient
                 uri: "/preview/user-profile/frame?as=1&user=1", method: .get, headers: [.cookie: fixture.cookie(for: "1")])
             #expect(frame.status == .forbidden)
             expectNoDrafts(frame.text, "no frame from afar")
-            #expect(try await !client.execute(uri: "/", method: .get).text.contains("preview every variant"))
+            #expect(try await !client.execute(uri: "/scenes", method: .get).text.contains("preview every variant"))
         }
     }
 

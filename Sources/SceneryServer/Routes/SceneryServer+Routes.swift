@@ -17,7 +17,12 @@ extension SceneryServer {
         let router = Router(context: SceneryRequestContext.self)
         router.middlewares.add(SecurityHeaders())
         router.middlewares.add(NoBodyUnlessPosted())
-        router.get("/") { request, context in
+        // Where a visitor starts: sign in, people to visit; the scenes' index is a link away.
+        router.get("/") { request, _ in
+            self.html(
+                Pages.home(personScene: self.personScene, users: self.users, viewer: self.viewer(of: request), language: self.homeLanguage))
+        }
+        router.get("/scenes") { request, context in
             self.html(
                 Pages.index(
                     registry: self.registry, users: self.users, viewer: self.viewer(of: request),
@@ -57,6 +62,21 @@ extension SceneryServer {
     }
 
     // MARK: Pages
+
+    /// The scene a person's name opens: ``Configuration/personScene`` when the registry has
+    /// it without errors, else the first scene whose one required parameter is a person.
+    var personScene: (id: String, parameter: String)? {
+        func person(of id: String) -> String? {
+            guard !registry.diagnostics(for: id).containsErrors else { return nil }
+            let required = registry.parameters(of: id).filter { $0.defaultValue == nil }
+            return required.count == 1 && required[0].type == .userID ? required[0].name : nil
+        }
+        if let chosen = configuration.personScene { return person(of: chosen).map { (chosen, $0) } }
+        return registry.sceneIDs.lazy.compactMap { id in person(of: id).map { (id, $0) } }.first
+    }
+
+    /// The language of the person scene, for the home page's `lang` (English without one).
+    var homeLanguage: String { personScene.flatMap { registry.language(of: $0.id) } ?? "en" }
 
     func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(

@@ -78,6 +78,38 @@ enum Pages {
             showsBanner: showsBanner)
     }
 
+    /// The home page, where a visitor starts: who they are (sign in, or their own page),
+    /// the people of the site to visit, and a link to every scene for developers.
+    /// `personScene` is the scene a person's name opens and the name of its person parameter.
+    static func home(personScene: (id: String, parameter: String)?, users: [SignInUser], viewer: SignInUser?, language: String) -> String {
+        func page(of user: SignInUser) -> String? {
+            personScene.map { PageSession.path(of: $0.id, arguments: [$0.parameter: .string(user.id)]) }
+        }
+        var body = "<h1>Welcome</h1>\n"
+        if let viewer {
+            body += "<p>You are signed in as <strong>\(escape(name(of: viewer)))</strong>."
+            if let own = page(of: viewer) { body += " <a href=\"\(attribute(own))\">Your page</a>" }
+            body += "</p>\n"
+        } else {
+            body += "<p><a href=\"/sign-in\">Sign in</a> to like, follow and write; or visit someone first.</p>\n"
+        }
+        body += "<section aria-labelledby=\"people\"><h2 id=\"people\">People</h2>\n"
+        let visitable = users.filter { $0.id != viewer?.id }.compactMap { user in page(of: user).map { (user, $0) } }
+        if visitable.isEmpty {
+            body += "<p class=\"placeholder empty\">No one to visit here yet.</p>\n"
+        } else {
+            body += "<ul class=\"people\">\n"
+            for (user, path) in visitable {
+                body += "<li><a href=\"\(attribute(path))\">\(escape(name(of: user)))</a></li>\n"
+            }
+            body += "</ul>\n"
+        }
+        body += "</section>\n<p class=\"developers\"><a href=\"/scenes\">Every scene of this site, for developers</a></p>\n"
+        return Self.page(title: "Welcome", language: language, viewer: viewer, returnTo: "/", main: body)
+    }
+
+    static func name(of user: SignInUser) -> String { user.name.isEmpty ? "User \(user.id)" : user.name }
+
     /// The list of scenes, each with links to try it (a form for its arguments).
     static func index(registry: SceneRegistry, users: [SignInUser], viewer: SignInUser?, previews: Bool) -> String {
         var body = "<h1>Scenes</h1>\n"
