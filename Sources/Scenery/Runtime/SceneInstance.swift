@@ -80,6 +80,9 @@ public actor SceneInstance {
     /// The modules whose rows count impressions of their own
     /// (``ModuleDescriptor/countsRowImpressions``): a host reports their rows' visibility too.
     public nonisolated let modulesCountingRows: Set<ModuleID>
+    /// How each module's content moves when it changes, as the scene file declares
+    /// (``Transitions``); a module not here does not move.
+    public nonisolated let transitions: [ModuleID: Transitions]
     /// The outcomes of the most recent routed events (at most ``keptEventOutcomes``),
     /// oldest first: what a test or a debugging host looks at, bounded so that a page open
     /// for a day does not grow with every tap.
@@ -118,6 +121,10 @@ public actor SceneInstance {
         self.impressionSink = impressionSink
         self.impressionRule = impressionRule
         self.modulesCountingRows = Set(slots.filter(\.descriptor.countsRowImpressions).map(\.instance.id))
+        self.transitions = Dictionary(
+            uniqueKeysWithValues: slots.compactMap { slot in
+                slot.instance.transitions.flatMap { $0.effects.isEmpty ? nil : (slot.instance.id, $0) }
+            })
         self.isPermanentFailure = isPermanentFailure
         self.sceneID = sceneID
         self.variant = variant

@@ -73,6 +73,9 @@ public struct ModuleInstance: Sendable, Hashable {
     /// How the module's list lays out its items (the `"display"` key), or `nil` for the
     /// module's own choice. The module's rows are the same nodes in every layout.
     public var display: ViewNode.ListLayout?
+    /// How the module's content moves when it changes (the `"transitions"` key), or `nil`:
+    /// nothing moves.
+    public var transitions: Transitions?
     /// Where a module that no layout names goes (the `"after"`, `"before"` or `"at": "top"`
     /// key), or `nil` for the bottom of the page.
     public var placement: Placement?

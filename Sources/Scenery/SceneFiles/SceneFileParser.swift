@@ -68,7 +68,7 @@ struct SceneFileParser {
     static let variantKeys = ["name", "extends", "when", "add", "remove", "replace", "params", "display", "layout", "tabs", "events"]
     static let experimentKeys = ["name", "when", "arms"]
     static let armKeys = ["name", "weight", "extends", "add", "remove", "replace", "params", "display", "layout", "tabs", "events"]
-    static let moduleKeys = ["id", "type", "params", "timeout", "display", "after", "before", "at"]
+    static let moduleKeys = ["id", "type", "params", "timeout", "display", "transitions", "after", "before", "at"]
     static let ruleKeys = ["on", "when", "steps", "confirm", "navigate", "block"]
 
     /// `format`, `requires` and `fallback`.
@@ -108,12 +108,12 @@ struct SceneFileParser {
 
     // MARK: - Building blocks
 
-    private mutating func error(_ message: String, at location: SourcePosition?, path: String) {
+    mutating func error(_ message: String, at location: SourcePosition?, path: String) {
         diagnostics.append(Diagnostic(.error, message, file: file, location: location, path: path))
     }
 
     /// The members of an object by key, reporting unknown and duplicate keys.
-    private mutating func object(
+    mutating func object(
         _ members: [SourceJSON.Member], path: String, allowed: [String]
     ) -> [String: SourceJSON.Node] {
         var fields: [String: SourceJSON.Node] = [:]
@@ -135,7 +135,7 @@ struct SceneFileParser {
         return fields
     }
 
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     private mutating func typeError(_ node: SourceJSON.Node, path: String, expected: String) {
         error("'\(path)' must be \(expected), not \(node.kindDescription).", at: node.location, path: path)
@@ -149,7 +149,7 @@ struct SceneFileParser {
         return subtags.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
-    private mutating func string(_ node: SourceJSON.Node, path: String) -> String? {
+    mutating func string(_ node: SourceJSON.Node, path: String) -> String? {
         guard case .string(let text) = node.value else {
             typeError(node, path: path, expected: "a string")
             return nil
@@ -165,7 +165,7 @@ struct SceneFileParser {
         return value
     }
 
-    private mutating func objectMembers(_ node: SourceJSON.Node, path: String) -> [SourceJSON.Member]? {
+    mutating func objectMembers(_ node: SourceJSON.Node, path: String) -> [SourceJSON.Member]? {
         guard case .object(let members) = node.value else {
             typeError(node, path: path, expected: "an object")
             return nil
@@ -321,6 +321,7 @@ struct SceneFileParser {
             }
         }
         if let displayNode = fields["display"] { instance.display = display(displayNode, path: join(path, "display")) }
+        if let transitionsNode = fields["transitions"] { instance.transitions = transitions(transitionsNode, path: join(path, "transitions")) }
         instance.placement = placement(fields, path: path)
         return instance
     }

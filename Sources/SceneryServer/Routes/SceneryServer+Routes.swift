@@ -209,7 +209,7 @@ extension SceneryServer {
             snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
             modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken(),
-            largestMessage: configuration.maxMessageSize)
+            largestMessage: configuration.maxMessageSize, transitions: scene.transitions)
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if let newVisitorCookie {
             response.setCookie(Self.visitorCookie(newVisitorCookie))

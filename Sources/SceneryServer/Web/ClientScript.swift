@@ -210,7 +210,41 @@ enum ClientScript {
             } else if (target.tagName !== "UL" && node.tagName === "LI" && node.firstElementChild) {
               node = node.firstElementChild;
             }
-            target.insertBefore(node, target.children[index] || null);
+            // A part still playing its way out holds no place: indexes count the others.
+            const staying = Array.from(target.children).filter((child) => !child.hasAttribute("data-leaving"));
+            target.insertBefore(node, staying[index] || null);
+            return node;
+          }
+
+          // --- Motion from the diff: the scene file's transitions per module (appear,
+          // disappear, move, change), played on what each operation touched, for the
+          // viewer's own changes and others' alike; none under reduced motion.
+          const motion = (() => { try { return JSON.parse(main.dataset.transitions || "{}"); } catch { return {}; } })();
+          const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+          function effectFor(node, change) {
+            if (reducedMotion.matches || !node || !node.closest) return null;
+            const section = node.closest("section.module[data-module]");
+            const effects = section && motion[section.dataset.module];
+            return (effects && effects[change]) || null;
+          }
+          function play(node, change, effect) {
+            if (!effect || !node) return;
+            const name = `t-${change}-${effect}`;
+            node.classList.remove(name);
+            void node.offsetWidth;  // restart it when it is already playing
+            node.classList.add(name);
+            node.addEventListener("animationend", () => node.classList.remove(name), { once: true });
+          }
+          function leave(node, effect) {
+            // Out of the page's ids and of reach at once; gone when its motion ends.
+            for (const part of [node, ...node.querySelectorAll("[id]")]) part.removeAttribute("id");
+            node.setAttribute("data-leaving", "");
+            node.setAttribute("aria-hidden", "true");
+            node.inert = true;
+            const gone = () => node.remove();
+            node.addEventListener("animationend", gone, { once: true });
+            setTimeout(gone, 700);
+            play(node, "disappear", effect);
           }
           function apply(ops) {
             const detached = new Map();
@@ -218,10 +252,32 @@ enum ClientScript {
               const node = op.id ? byID(op.id) : null;
               switch (op.op) {
                 case "detach": if (node) { const moved = item(node); moved.remove(); detached.set(op.id, moved); } break;
-                case "remove": if (node) item(node).remove(); break;
-                case "insert": { const parent = byID(op.parent); if (parent) place(parent, op.index, parse(op.html)); break; }
-                case "attach": { const parent = byID(op.parent); const moved = detached.get(op.id); if (parent && moved) place(parent, op.index, moved); break; }
-                case "replace": if (node) { const kept = typedIn(node); node.replaceWith(parse(op.html)); restoreTyped(kept); } break;
+                case "remove":
+                  if (node) {
+                    const effect = effectFor(node, "disappear");
+                    if (effect) leave(item(node), effect); else item(node).remove();
+                  }
+                  break;
+                case "insert": {
+                  const parent = byID(op.parent);
+                  if (parent) play(place(parent, op.index, parse(op.html)), "appear", effectFor(parent, "appear"));
+                  break;
+                }
+                case "attach": {
+                  const parent = byID(op.parent);
+                  const moved = detached.get(op.id);
+                  if (parent && moved) play(place(parent, op.index, moved), "move", effectFor(parent, "move"));
+                  break;
+                }
+                case "replace":
+                  if (node) {
+                    const kept = typedIn(node);
+                    const fresh = parse(op.html);
+                    node.replaceWith(fresh);
+                    restoreTyped(kept);
+                    play(fresh, "change", effectFor(fresh, "change"));
+                  }
+                  break;
                 case "window":
                   if (node) {
                     node.dataset.firstRow = String(op.first ?? 0);

@@ -63,7 +63,7 @@ enum Pages {
     static func scene(
         _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
         renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = [],
-        resumeToken: String? = nil, largestMessage: Int = 16 * 1024
+        resumeToken: String? = nil, largestMessage: Int = 16 * 1024, transitions: [ModuleID: Transitions] = [:]
     ) -> String {
         // What the page script observes for impressions: the threshold it reports crossing,
         // and the modules whose rows it watches too.
@@ -74,6 +74,7 @@ enum Pages {
             mainAttributes:
                 " data-session=\"\(attribute(session))\" data-sequence=\"0\" data-impression-fraction=\"\(impressionFraction)\" data-row-impressions=\"\(attribute(rows))\""
                 + " data-largest-message=\"\(largestMessage)\""
+                + (transitions.isEmpty ? "" : " data-transitions=\"\(attribute(motion(transitions)))\"")
                 + (resumeToken.map { " data-resume=\"\(attribute($0))\"" } ?? ""),
             showsBanner: showsBanner)
     }
@@ -109,6 +110,15 @@ enum Pages {
     }
 
     static func name(of user: SignInUser) -> String { user.name.isEmpty ? "User \(user.id)" : user.name }
+
+    /// The scene's transitions for the page script, as JSON: effect by change, by module.
+    static func motion(_ transitions: [ModuleID: Transitions]) -> String {
+        var modules: [String: JSONValue] = [:]
+        for (module, transitions) in transitions {
+            modules[module.rawValue] = .object(Dictionary(uniqueKeysWithValues: transitions.effects.map { ($0.key.rawValue, .string($0.value.rawValue)) }))
+        }
+        return JSONValue.object(modules).compactJSON
+    }
 
     /// The list of scenes, each with links to try it (a form for its arguments).
     static func index(registry: SceneRegistry, users: [SignInUser], viewer: SignInUser?, previews: Bool) -> String {
@@ -203,6 +213,14 @@ enum Pages {
             dialog{border:1px solid #8e8e93;border-radius:10px;padding:16px 20px;max-width:420px}dialog::backdrop{background:rgba(0,0,0,.3)}\
             dialog .actions{display:flex;gap:8px;justify-content:flex-end;margin-top:12px}\
             #scenery-errors{position:fixed;inset:auto 12px 12px 12px;background:#fff0f0;border:2px solid #b00012;border-radius:8px;padding:12px;max-height:50vh;overflow:auto}\
-            #scenery-errors pre{white-space:pre-wrap;margin:8px 0 0;font-size:13px;color:#1d1d1f}
+            #scenery-errors pre{white-space:pre-wrap;margin:8px 0 0;font-size:13px;color:#1d1d1f}\
+            @keyframes scenery-fade-in{from{opacity:0}to{opacity:1}}@keyframes scenery-fade-out{from{opacity:1}to{opacity:0}}\
+            @keyframes scenery-slide-in{from{opacity:0;transform:translateY(-8px)}to{opacity:1;transform:none}}\
+            @keyframes scenery-slide-out{from{opacity:1;transform:none}to{opacity:0;transform:translateX(24px)}}\
+            @keyframes scenery-highlight{from{background-color:#fff3b0}to{background-color:transparent}}\
+            .t-appear-fade,.t-change-fade{animation:scenery-fade-in .25s ease-out}.t-appear-slide,.t-move-slide{animation:scenery-slide-in .25s ease-out}\
+            .t-disappear-fade{animation:scenery-fade-out .25s ease-in forwards}.t-disappear-slide{animation:scenery-slide-out .25s ease-in forwards}\
+            .t-change-highlight{animation:scenery-highlight 1s ease-out}\
+            @media (prefers-reduced-motion:reduce){.t-appear-fade,.t-appear-slide,.t-move-slide,.t-change-fade,.t-change-highlight,.t-disappear-fade,.t-disappear-slide{animation:none}}
             """
 }

@@ -1,0 +1,111 @@
+"""Motion from the diff: a scene file's transitions play on what each patch touched, for
+other people's changes too; reduced motion plays none, and a scene without transitions
+never moves."""
+import json
+
+from playwright.sync_api import expect
+
+from conftest import ROOT, Server, open_live, sign_in
+
+RECORD_MOTION = """() => {
+  window.__played = [];
+  new MutationObserver((records) => {
+    for (const record of records) {
+      const nodes = record.type === "attributes" ? [record.target] : Array.from(record.addedNodes);
+      for (const node of nodes) {
+        if (!(node instanceof Element)) continue;
+        for (const name of node.classList) {
+          if (name.startsWith("t-")) window.__played.push([name, node.id || (node.firstElementChild && node.firstElementChild.id) || ""]);
+        }
+      }
+    }
+  }).observe(document.getElementById("scene-root"), { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+}"""
+
+
+def moving_profile():
+    """The bundled profile whose blogs fade in and out and flash when they change."""
+    scene = json.loads((ROOT / "Scenes" / "user-profile.json").read_text(encoding="utf-8"))
+    for module in scene["modules"]:
+        if module["id"] == "blogs":
+            module["transitions"] = {"appear": "fade", "disappear": "fade", "change": "highlight"}
+    return json.dumps(scene)
+
+
+def watch_bob_like(browser, server, path, reduced_motion="no-preference"):
+    """Carol watches `path` while Bob likes blog 24 there; returns what moved on her page."""
+    carol_context = browser.new_context(reduced_motion=reduced_motion)
+    bob_context = browser.new_context()
+    try:
+        carol = carol_context.new_page()
+        sign_in(carol, server, "Carol Mint")
+        open_live(carol, server.url + path)
+        carol.evaluate(RECORD_MOTION)
+        bob = bob_context.new_page()
+        sign_in(bob, server, "Bob Chen")
+        open_live(bob, server.url + path)
+        likes = carol.locator("#blogs\\/blog\\.24\\.likes")
+        before = likes.inner_text()
+        bob.locator("#blogs\\/blog\\.24\\.like").click()
+        expect(likes).not_to_have_text(before)
+        running = carol.evaluate("document.getAnimations().filter((animation) => animation.animationName && animation.animationName.startsWith('scenery-')).length")
+        return carol.evaluate("window.__played"), running
+    finally:
+        carol_context.close()
+        bob_context.close()
+
+
+def test_a_declared_transition_plays_on_another_viewers_change(browser):
+    server = Server(scenes={"moving-profile": moving_profile()})
+    try:
+        played, running = watch_bob_like(browser, server, "/scenes/moving-profile?user=1")
+        assert any(name == "t-change-highlight" and "blog.24" in where for name, where in played), played
+        assert running >= 1, "the highlight is playing"
+    finally:
+        server.stop()
+
+
+def test_reduced_motion_plays_nothing(browser):
+    server = Server(scenes={"moving-profile": moving_profile()})
+    try:
+        played, running = watch_bob_like(browser, server, "/scenes/moving-profile?user=1", reduced_motion="reduce")
+        assert played == [] and running == 0, (played, running)
+    finally:
+        server.stop()
+
+
+def test_a_scene_without_transitions_never_moves(browser, server):
+    played, running = watch_bob_like(browser, server, "/scenes/user-profile?user=1")
+    assert played == [] and running == 0, (played, running)
+
+
+def test_a_new_row_fades_in_and_a_removed_one_fades_out_of_reach(browser):
+    scene = json.loads(moving_profile())
+    for variant in scene["variants"]:
+        for module in variant.get("add", []):
+            if module["id"] == "drafts":
+                module["transitions"] = {"appear": "fade", "disappear": "fade"}
+    server = Server(scenes={"moving-profile": json.dumps(scene)})
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        sign_in(page, server, "Alice Liddell")
+        open_live(page, server.url + "/scenes/moving-profile?user=1")
+        page.get_by_role("tab", name="Drafts").click()
+        drafts = page.locator("#drafts\\/list")
+        expect(drafts.get_by_role("button", name="Delete")).to_have_count(3)
+        page.evaluate(RECORD_MOTION)
+        compose = page.locator("form[data-form='drafts/compose']")
+        compose.get_by_label("Title").fill("Tea at four")
+        compose.get_by_role("button", name="Save draft").click()
+        expect(drafts).to_contain_text("Tea at four")
+        drafts.get_by_role("button", name="Delete").first.click()  # the newest draft is first
+        page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+        expect(drafts.get_by_role("button", name="Delete")).to_have_count(3)  # gone from reach at once
+        expect(page.locator("[data-leaving]")).to_have_count(0)  # and from the page once it faded
+        expect(drafts).not_to_contain_text("Tea at four")
+        played = [name for name, _ in page.evaluate("window.__played")]
+        assert "t-appear-fade" in played and "t-disappear-fade" in played, played
+    finally:
+        context.close()
+        server.stop()
