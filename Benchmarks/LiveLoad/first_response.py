@@ -28,14 +28,15 @@ import urllib.request
 
 import websockets
 
-from live_load import ROOT, print_machine, start_server
+from live_load import ROOT, print_machine, sign_in, start_server
 
 
-def load_page(host, port, path):
+def load_page(host, port, path, cookie=None):
     """One GET over a fresh connection: (time to first byte, time to the end, body)."""
     started = time.perf_counter()
     connection = socket.create_connection((host, port))
-    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode())
+    extra = f"Cookie: {cookie}\r\n" if cookie else ""
+    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{extra}Connection: close\r\n\r\n".encode())
     chunks = [connection.recv(65536)]
     first = time.perf_counter() - started
     while chunk := connection.recv(65536):
@@ -82,7 +83,8 @@ def sizes(binary):
     scenes = pathlib.Path(__file__).resolve().parent / "Scenes"
     server, address = start_server(binary, 10, "--scenes", str(scenes))
     try:
-        _, _, response = load_page(address.hostname, address.port, "/scenes/ten-rows?user=1")
+        cookie = asyncio.run(sign_in(address.hostname, address.port, "2"))
+        _, _, response = load_page(address.hostname, address.port, "/scenes/ten-rows?user=1", cookie)
         head, body = response.split("\r\n\r\n", 1)
         script = urllib.request.urlopen(f"http://{address.hostname}:{address.port}/assets/scenery.js").read()
 
@@ -90,7 +92,8 @@ def sizes(binary):
             session = re.search(r'data-session="([0-9a-f]+)"', body).group(1)
             node = re.search(r'data-node="(blogs/blog\.\d+\.like)"', body).group(1)
             url = f"ws://{address.hostname}:{address.port}/live?session={session}&since=0&protocol=1"
-            async with websockets.connect(url, origin=f"http://{address.hostname}:{address.port}") as live:
+            async with websockets.connect(url, origin=f"http://{address.hostname}:{address.port}",
+                                          additional_headers={"Cookie": cookie}) as live:
                 await live.send(json.dumps({"type": "event", "node": node, "action": "benchmark-like-0001"}))
                 while True:
                     text = await live.recv()
