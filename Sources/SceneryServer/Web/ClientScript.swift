@@ -514,10 +514,9 @@ enum ClientScript {
               const input = byID(typed.id);
               if (!input || !("value" in input)) continue;
               if (typed.typed) input.value = typed.value;
-              if (typed.focused) {
-                input.focus();
-                try { input.setSelectionRange(typed.start, typed.end); } catch { /* not a text field */ }
-              }
+              if (typed.focused) input.focus();
+              // The caret and selection too, focused or not (a dialog may hold the focus).
+              try { input.setSelectionRange(typed.start, typed.end); } catch { /* not a text field */ }
             }
           }
           // A refused submit: nothing reached the module, so what was typed stays where it was,

@@ -1,0 +1,141 @@
+"""State that survives patches: while a person has typed into a field (with a selection in
+it), scrolled the page and has a confirmation open, 100 changes in random order, by other
+people and by the same person in another tab, patch the page; the field's text and
+selection, the scroll position and the open dialog are exactly as they were."""
+import asyncio
+import json
+import random
+import re
+import threading
+import urllib.parse
+
+import websockets
+from playwright.sync_api import expect
+
+from conftest import Server, open_live, same_page, sign_in
+
+BUSY = json.dumps({
+    "title": "A busy page",
+    "modules": [
+        {"id": "me", "type": "UserInfoModule", "params": {"user": "1"}},
+        {"id": "other", "type": "UserInfoModule", "params": {"user": "2"}},
+        {"id": "blogs", "type": "BlogModule", "params": {"author": "1", "pageSize": 10}},
+    ],
+    "events": [
+        {"on": "user.unfollow", "confirm": {"title": "Unfollow $event.name?", "confirm": "Unfollow", "cancel": "Cancel", "destructive": True}},
+    ],
+})
+ROWS = range(18, 28)  # the ten rows the page shows
+
+
+async def act(url, user, tab, nodes):
+    """Signs `user` in, opens the busy page, sends a like or unlike of each node under a key of
+    its own, and returns once the server said it applied them all."""
+    address = urllib.parse.urlparse(url)
+    origin = f"http://{address.hostname}:{address.port}"
+    reader, writer = await asyncio.open_connection(address.hostname, address.port)
+    body = f"user={user}".encode()
+    writer.write((f"POST /sign-in HTTP/1.1\r\nHost: {address.netloc}\r\nOrigin: {origin}\r\nConnection: close\r\n"
+                  f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body)
+    response = (await reader.read()).decode("utf-8", "replace")
+    writer.close()
+    cookie = re.search(r"(?im)^set-cookie: ([^;]+)", response).group(1)
+    reader, writer = await asyncio.open_connection(address.hostname, address.port)
+    writer.write(f"GET /scenes/busy HTTP/1.1\r\nHost: {address.netloc}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n".encode())
+    page = (await reader.read()).decode("utf-8", "replace")
+    writer.close()
+    session = re.search(r'data-session="([0-9a-f]+)"', page).group(1)
+    keys = {f"kept-state-{user}-{tab}-{index:03}": node for index, node in enumerate(nodes)}
+    async with websockets.connect(f"ws://{address.netloc}/live?session={session}&since=0&protocol=1", origin=origin,
+                                  additional_headers={"Cookie": cookie}) as live:
+        for key, node in keys.items():
+            await live.send(json.dumps({"type": "event", "node": node, "action": key}))
+        waiting = set(keys)
+        while waiting:
+            message = json.loads(await asyncio.wait_for(live.recv(), timeout=60))
+            if message.get("type") == "resume":
+                waiting -= set(message.get("applied", []))
+            elif message.get("type") == "confirm":  # an unfollow asks first: yes
+                await live.send(json.dumps({"type": "answer", "question": message["question"], "accept": True}))
+            assert message.get("type") != "refused", message
+
+
+def drive(url, plan):
+    """Each person's actions at once, from a thread of its own (Playwright's loop is busy)."""
+    failures = []
+
+    def run():
+        async def everyone():
+            await asyncio.gather(*(act(url, user, tab, nodes) for (user, tab), nodes in plan.items()))
+        try:
+            asyncio.run(everyone())
+        except Exception as error:  # reported by the test
+            failures.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, failures
+
+
+def test_typed_text_selection_scroll_and_an_open_dialog_survive_a_hundred_patches(browser):
+    server = Server(scenes={"busy": BUSY}, first_response_wait=60_000)
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    try:
+        page = context.new_page()
+        sign_in(page, server, "Alice Liddell")
+        open_live(page, server.url + "/scenes/busy")
+        follow = page.locator("#other\\/follow")
+        if follow.inner_text() == "Follow":  # set-up: she follows Bob, so she may unfollow him
+            follow.click()
+            expect(follow).to_have_text("Unfollow")
+
+        page.get_by_role("button", name="Edit summary").click()
+        field = page.get_by_label("Summary")
+        field.fill("Typing while the page changes under me")
+        field.evaluate("(node) => node.setSelectionRange(3, 9)")
+        page.evaluate("window.scrollTo(0, 320)")
+        scrolled = page.evaluate("window.scrollY")
+        assert scrolled > 0
+        follow.click()
+        dialog = page.get_by_role("dialog", name="Unfollow Bob Chen?")
+        expect(dialog).to_be_visible()
+        sequence = int(page.locator("main").get_attribute("data-sequence"))
+
+        # 100 likes and unlikes in random order: Bob and Carol (others), and Alice in other
+        # tabs; two pages each, so that no page sends more than its burst of events.
+        rng = random.Random(39)
+        people = [(user, tab) for user in ["2", "7", "1"] for tab in (1, 2)]
+        # Bob also unfollows and follows Alice again: her own card (the field's module) changes.
+        controls = [f"blogs/blog.{row}.like" for row in ROWS]
+        actions = [(rng.choice(people), rng.choice(controls)) for _ in range(90)]
+        actions += [(("2", 1), "me/follow")] * 10
+        rng.shuffle(actions)
+        plan = {}
+        for user, node in actions:
+            plan.setdefault(user, []).append(node)
+        assert all(len(nodes) <= 30 for nodes in plan.values()), "within each page's burst of events"
+        thread, failures = drive(server.url, plan)
+        thread.join(timeout=120)
+        assert not thread.is_alive() and not failures, failures
+
+        # The page shows the final counts (what a fresh page shows), patched in place.
+        fresh = context.new_page()
+        fresh.goto(server.url + "/scenes/busy")
+        for row in ROWS:
+            expected = fresh.locator(f"#blogs\\/blog\\.{row}\\.likes").inner_text()
+            expect(page.locator(f"#blogs\\/blog\\.{row}\\.likes")).to_have_text(expected)
+        expect(page.locator("#me\\/followers")).to_have_text(fresh.locator("#me\\/followers").inner_text())
+        fresh.close()
+        assert int(page.locator("main").get_attribute("data-sequence")) >= sequence + 10, "the page was patched"
+
+        expect(dialog).to_be_visible()
+        assert page.evaluate("document.activeElement.closest('dialog') !== null"), "the focus stays in the dialog"
+        assert field.input_value() == "Typing while the page changes under me"
+        assert field.evaluate("(node) => [node.selectionStart, node.selectionEnd]") == [3, 9]
+        assert page.evaluate("window.scrollY") == scrolled
+        assert same_page(page)
+        dialog.get_by_role("button", name="Cancel").click()
+        expect(dialog).to_be_hidden()
+    finally:
+        context.close()
+        server.stop()
