@@ -3,9 +3,12 @@ Debian's Chromium through Playwright.
 
 Run from the package root after `swift build`:  python3 -m pytest Tests/Browser
 """
+import asyncio
+import json
 import os
 import pathlib
 import queue
+import re
 import secrets
 import shutil
 import socket
@@ -13,8 +16,10 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.parse
 
 import pytest
+import websockets
 from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -235,3 +240,57 @@ class People:
         for context in self.contexts:
             context.close()
 
+
+async def act(url, path, user, tab, nodes):
+    """Signs `user` in, opens a page of `path` (tab number `tab` of theirs), sends an event
+    for each node under a key of its own (answering yes to any confirmation), and returns
+    once the server said it applied them all."""
+    address = urllib.parse.urlparse(url)
+    origin = f"http://{address.hostname}:{address.port}"
+    reader, writer = await asyncio.open_connection(address.hostname, address.port)
+    body = f"user={user}".encode()
+    writer.write((f"POST /sign-in HTTP/1.1\r\nHost: {address.netloc}\r\nOrigin: {origin}\r\nConnection: close\r\n"
+                  f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body)
+    response = (await reader.read()).decode("utf-8", "replace")
+    writer.close()
+    cookie = re.search(r"(?im)^set-cookie: ([^;]+)", response).group(1)
+    reader, writer = await asyncio.open_connection(address.hostname, address.port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {address.netloc}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n".encode())
+    page = (await reader.read()).decode("utf-8", "replace")
+    writer.close()
+    session = re.search(r'data-session="([0-9a-f]+)"', page).group(1)
+    keys = {f"scripted-{user}-{tab}-{index:04}": node for index, node in enumerate(nodes)}
+    async with websockets.connect(f"ws://{address.netloc}/live?session={session}&since=0&protocol=1", origin=origin,
+                                  additional_headers={"Cookie": cookie}) as live:
+        for key, node in keys.items():
+            await live.send(json.dumps({"type": "event", "node": node, "action": key}))
+        waiting = set(keys)
+        while waiting:
+            message = json.loads(await asyncio.wait_for(live.recv(), timeout=60))
+            if message.get("type") == "resume":
+                waiting -= set(message.get("applied", []))
+            elif message.get("type") == "confirm":  # an unfollow asks first: yes
+                await live.send(json.dumps({"type": "answer", "question": message["question"], "accept": True}))
+            assert message.get("type") != "refused", message
+
+
+def act_in_parallel(url, path, plan, timeout=120):
+    """Scripted people acting at once on pages of `path`: `plan` maps (user id, tab number) to
+    the nodes that page activates, in order. Runs in a thread of its own (Playwright's loop
+    is busy in this one) and returns once every action was applied; raises what failed."""
+    failures = []
+
+    def run():
+        async def everyone():
+            await asyncio.gather(*(act(url, path, user, tab, nodes) for (user, tab), nodes in plan.items()))
+        try:
+            asyncio.run(everyone())
+        except Exception as error:  # raised below, in the test's thread
+            failures.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=timeout)
+    assert not thread.is_alive(), f"the scripted people did not finish within {timeout} s"
+    if failures:
+        raise failures[0]

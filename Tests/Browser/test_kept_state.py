@@ -2,17 +2,12 @@
 it), scrolled the page and has a confirmation open, 100 changes in random order, by other
 people and by the same person in another tab, patch the page; the field's text and
 selection, the scroll position and the open dialog are exactly as they were."""
-import asyncio
 import json
 import random
-import re
-import threading
-import urllib.parse
 
-import websockets
 from playwright.sync_api import expect
 
-from conftest import Server, open_live, same_page, sign_in
+from conftest import Server, act_in_parallel, open_live, same_page, sign_in
 
 BUSY = json.dumps({
     "title": "A busy page",
@@ -26,55 +21,6 @@ BUSY = json.dumps({
     ],
 })
 ROWS = range(18, 28)  # the ten rows the page shows
-
-
-async def act(url, user, tab, nodes):
-    """Signs `user` in, opens the busy page, sends a like or unlike of each node under a key of
-    its own, and returns once the server said it applied them all."""
-    address = urllib.parse.urlparse(url)
-    origin = f"http://{address.hostname}:{address.port}"
-    reader, writer = await asyncio.open_connection(address.hostname, address.port)
-    body = f"user={user}".encode()
-    writer.write((f"POST /sign-in HTTP/1.1\r\nHost: {address.netloc}\r\nOrigin: {origin}\r\nConnection: close\r\n"
-                  f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body)
-    response = (await reader.read()).decode("utf-8", "replace")
-    writer.close()
-    cookie = re.search(r"(?im)^set-cookie: ([^;]+)", response).group(1)
-    reader, writer = await asyncio.open_connection(address.hostname, address.port)
-    writer.write(f"GET /scenes/busy HTTP/1.1\r\nHost: {address.netloc}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n".encode())
-    page = (await reader.read()).decode("utf-8", "replace")
-    writer.close()
-    session = re.search(r'data-session="([0-9a-f]+)"', page).group(1)
-    keys = {f"kept-state-{user}-{tab}-{index:03}": node for index, node in enumerate(nodes)}
-    async with websockets.connect(f"ws://{address.netloc}/live?session={session}&since=0&protocol=1", origin=origin,
-                                  additional_headers={"Cookie": cookie}) as live:
-        for key, node in keys.items():
-            await live.send(json.dumps({"type": "event", "node": node, "action": key}))
-        waiting = set(keys)
-        while waiting:
-            message = json.loads(await asyncio.wait_for(live.recv(), timeout=60))
-            if message.get("type") == "resume":
-                waiting -= set(message.get("applied", []))
-            elif message.get("type") == "confirm":  # an unfollow asks first: yes
-                await live.send(json.dumps({"type": "answer", "question": message["question"], "accept": True}))
-            assert message.get("type") != "refused", message
-
-
-def drive(url, plan):
-    """Each person's actions at once, from a thread of its own (Playwright's loop is busy)."""
-    failures = []
-
-    def run():
-        async def everyone():
-            await asyncio.gather(*(act(url, user, tab, nodes) for (user, tab), nodes in plan.items()))
-        try:
-            asyncio.run(everyone())
-        except Exception as error:  # reported by the test
-            failures.append(error)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread, failures
 
 
 def test_typed_text_selection_scroll_and_an_open_dialog_survive_a_hundred_patches(browser):
@@ -114,9 +60,7 @@ def test_typed_text_selection_scroll_and_an_open_dialog_survive_a_hundred_patche
         for user, node in actions:
             plan.setdefault(user, []).append(node)
         assert all(len(nodes) <= 30 for nodes in plan.values()), "within each page's burst of events"
-        thread, failures = drive(server.url, plan)
-        thread.join(timeout=120)
-        assert not thread.is_alive() and not failures, failures
+        act_in_parallel(server.url, "/scenes/busy", plan)
 
         # The page shows the final counts (what a fresh page shows), patched in place.
         fresh = context.new_page()

@@ -5,7 +5,7 @@ import json
 
 from playwright.sync_api import expect
 
-from conftest import ROOT, Server, open_live, sign_in
+from conftest import ROOT, Server, act_in_parallel, open_live, sign_in
 
 RECORD_MOTION = """() => {
   window.__played = [];
@@ -106,6 +106,48 @@ def test_a_new_row_fades_in_and_a_removed_one_fades_out_of_reach(browser):
         expect(drafts).not_to_contain_text("Tea at four")
         played = [name for name, _ in page.evaluate("window.__played")]
         assert "t-appear-fade" in played and "t-disappear-fade" in played, played
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_a_burst_of_five_hundred_changes_is_a_few_announcements_and_no_backlog_of_motion(browser):
+    """500 likes and unlikes by six people in two pages each, as fast as the server takes
+    them, while Carol watches with transitions on: one announcement a moment at most, and
+    the motion of a row restarts instead of queueing (nothing is still playing afterwards
+    beyond the last highlights)."""
+    server = Server("--max-pages-per-viewer", "64", scenes={"moving-profile": moving_profile()})
+    context = browser.new_context()
+    try:
+        carol = context.new_page()
+        sign_in(carol, server, "Carol Mint")
+        open_live(carol, server.url + "/scenes/moving-profile?user=1")
+        carol.evaluate(RECORD_MOTION)
+        carol.evaluate("""() => {
+          window.__said = [];
+          const status = document.getElementById("scenery-status");
+          new MutationObserver(() => { if (status.textContent) window.__said.push([performance.now(), status.textContent]); })
+            .observe(status, { childList: true, characterData: true, subtree: true });
+        }""")
+        started = carol.evaluate("performance.now()")
+        rows = [f"blogs/blog.{row}.like" for row in range(18, 28)]
+        people = [(user, tab) for user in ["1", "2", "3", "4", "5", "6"] for tab in range(1, 4)]
+        plan = {person: [rows[(index + offset) % len(rows)] for offset in range(28)] for index, person in enumerate(people)}
+        assert sum(len(nodes) for nodes in plan.values()) >= 500
+        act_in_parallel(server.url, "/scenes/moving-profile?user=1", plan)
+        fresh = context.new_page()
+        fresh.goto(server.url + "/scenes/moving-profile?user=1")
+        for row in range(18, 28):
+            expect(carol.locator(f"#blogs\\/blog\\.{row}\\.likes")).to_have_text(fresh.locator(f"#blogs\\/blog\\.{row}\\.likes").inner_text())
+        fresh.close()
+        ended = carol.evaluate("performance.now()")
+        said = carol.evaluate("window.__said")
+        gaps = [later[0] - earlier[0] for earlier, later in zip(said, said[1:])]
+        assert all(gap >= 900 for gap in gaps), f"one announcement a moment at most: {said}"
+        assert len(said) <= (ended - started) / 900 + 2, said
+        playing = carol.evaluate("document.getAnimations().filter((animation) => animation.animationName.startsWith('scenery-')).length")
+        assert playing <= 10, f"{playing} animations still playing: one per row at most"
+        assert len(carol.evaluate("window.__played")) > 0, "the rows moved"
     finally:
         context.close()
         server.stop()
