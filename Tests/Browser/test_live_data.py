@@ -128,14 +128,14 @@ def test_others_likes_are_announced_at_most_once_a_moment_and_never_to_the_liker
         # Carol hears what happened, not who did it.
         expect(carol.locator("#scenery-status")).to_have_text("New like on “Down the rabbit hole, part 3”")
 
-        # A burst: Bob likes every row he has not liked yet, as fast as a script clicks.
+        # A burst: Bob likes every row of the first page he has not liked yet, as fast as a script clicks.
         clicked = bob.evaluate("""() => {
           const buttons = Array.from(document.querySelectorAll("button[id^='blogs/blog.'][id$='.like']"))
             .filter((button) => button.textContent === "Like");
           buttons.forEach((button) => button.click());
           return buttons.length;
         }""")
-        assert clicked >= 10, clicked
+        assert clicked >= 4, clicked  # more than an announcement names
         # Batched: one announcement names three and counts the rest.
         expect(carol.locator("#scenery-status")).to_contain_text("(+", timeout=15_000)
         expect(bob.locator("button[id^='blogs/blog.'][id$='.like']", has_text=re.compile(r"^Like$"))).to_have_count(0)

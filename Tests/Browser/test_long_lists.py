@@ -70,7 +70,8 @@ def test_the_dom_holds_only_a_window_that_follows_the_scroll(long_list, context)
     page = context.new_page()
     open_live(page, long_list.url + "/scenes/user-profile?user=1")
     state = window_state(page)
-    assert state == state | {"first": 0, "total": 10_027, "rows": WINDOW}
+    # The scene's first page (pageSize 10) first; scrolling moves a window of WINDOW rows.
+    assert state == state | {"first": 0, "total": 10_027, "rows": 10}
     for y in [40_000, 400_000, 1_000_000, 3_000]:
         state = scroll_until_window_moves(page, y)
         assert state["rows"] <= WINDOW and state["allRows"] <= WINDOW + 5, state
@@ -116,5 +117,7 @@ def test_a_like_far_down_the_list_updates_its_row_in_place(long_list, context):
     expect(like).to_have_text("Unlike")
     expect(page.locator(f"[id='{row_id}.likes']")).to_have_text("Likes: 1")
     assert page.evaluate(f"document.getElementById('{row_id}').dataset.marker") == "kept", "the row was patched, not replaced"
-    assert window_state(page)["first"] == state["first"]
+    # The window may still settle as row heights become known; the liked row stays in it.
+    after = window_state(page)
+    assert after["first"] <= index < after["first"] + after["rows"], (after, index)
     assert same_page(page)

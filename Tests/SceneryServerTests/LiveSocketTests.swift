@@ -223,6 +223,9 @@ enum Step: Sendable {
             let page = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get)
             let html = String(buffer: page.body)
             #expect(html.contains(#"data-first-row="0" data-total-rows="27""#), "the page starts with a window of the blogs")
+            // The scene's first page (pageSize 10), not the server's whole window of 60.
+            #expect(html.components(separatedBy: #"<li aria-posinset=""#).count - 1 == 10)
+            #expect(html.contains("blogs/blog.18.title") && !html.contains("blogs/blog.17.title"))
             let session = try #require(html.sessionID)
             let received = try await talk(client, session: session, send: [#"{"type":"window","module":"blogs","start":5}"#]) {
                 !$0.of("patch").isEmpty
@@ -232,8 +235,9 @@ enum Step: Sendable {
                 return
             }
             #expect(operations.filter { $0["op"] == "remove" }.count == 5, "rows 0–4 leave")
+            #expect(operations.filter { $0["op"] == "insert" }.count == 17, "rows 10–26 come: a window of 60 reaches the end")
             #expect(operations.last == ["op": "window", "id": "blogs/all", "first": 5, "total": 27])
-            #expect(operations.count == 6)
+            #expect(operations.count == 23)
         }
     }
 

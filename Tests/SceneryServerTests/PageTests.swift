@@ -22,7 +22,7 @@ import Testing
             #expect(signedOut.contains(#"<a href="/scenes">Every scene of this site, for developers</a>"#))
             #expect(!signedOut.contains("blog-detail"), "the scenes' index is a link away, not the home page")
             let bob = try await client.execute(uri: "/", method: .get, headers: [.cookie: withProfile.cookie(for: "2")]).text
-            #expect(bob.contains(#"You are signed in as <strong>Bob Chen</strong>. <a href="/scenes/user-profile?user=2">Your page</a>"#))
+            #expect(bob.contains(#"Welcome back, <strong>Bob Chen</strong>. <a href="/scenes/user-profile?user=2">Your page</a>"#))
             #expect(!bob.contains(#"<li><a href="/scenes/user-profile?user=2">"#), "not listed as someone to visit")
         }
         // Without a chosen scene: the first that takes one person (in the scenes' order).

@@ -67,6 +67,10 @@ extension SceneRegistry {
             }
             var slot = SceneInstance.ModuleSlot(
                 instance: instance, descriptor: descriptor, module: module, timeout: instance.timeout ?? defaultModuleTimeout)
+            // A list's first page is what a host shows first (see SceneInstance.pageSizes).
+            if descriptor.parameters.contains(where: { $0.name == "pageSize" && $0.type == .int }) {
+                slot.pageSize = try? parameters.int("pageSize")
+            }
             for (event, parameter) in descriptor.ownerOnlyActions {
                 slot.actionOwners[event] = parameters[parameter].flatMap { $0.stringValue ?? $0.intValue.map(String.init) }
             }

@@ -83,6 +83,11 @@ public actor SceneInstance {
     /// How each module's content moves when it changes, as the scene file declares
     /// (``Transitions``); a module not here does not move.
     public nonisolated let transitions: [ModuleID: Transitions]
+    /// How many rows each list shows first, for the modules whose descriptor has an `int`
+    /// parameter named `pageSize` (the bundled lists do): a host that holds a window of a
+    /// long list starts with at most this many rows, as the scene file asks, and moves a
+    /// larger window as the person scrolls.
+    public nonisolated let pageSizes: [ModuleID: Int]
     /// The outcomes of the most recent routed events (at most ``keptEventOutcomes``),
     /// oldest first: what a test or a debugging host looks at, bounded so that a page open
     /// for a day does not grow with every tap.
@@ -111,6 +116,8 @@ public actor SceneInstance {
         var failure: String?
         /// Whether trying the failed load again may help (not for a missing record).
         var isRetryable = true
+        /// The module's `pageSize` parameter, when its descriptor has one.
+        var pageSize: Int?
     }
 
     init(
@@ -121,6 +128,7 @@ public actor SceneInstance {
         self.impressionSink = impressionSink
         self.impressionRule = impressionRule
         self.modulesCountingRows = Set(slots.filter(\.descriptor.countsRowImpressions).map(\.instance.id))
+        self.pageSizes = Dictionary(uniqueKeysWithValues: slots.compactMap { slot in slot.pageSize.map { (slot.instance.id, $0) } })
         self.transitions = Dictionary(
             uniqueKeysWithValues: slots.compactMap { slot in
                 slot.instance.transitions.flatMap { $0.effects.isEmpty ? nil : (slot.instance.id, $0) }

@@ -503,7 +503,10 @@ actor PageSession {
     func setInitialWindows(of scene: SceneInstance) async {
         guard let rows = configuration.rowWindow else { return }
         for module in scene.modules {
-            await scene.setWindow(RowWindow(start: windowStarts[module] ?? 0, count: rows), for: module)
+            // A new page shows a list's first page, as the scene asks; scrolling moves a
+            // window of `rows`. A page made again at a scrolled place keeps its window.
+            let first = windowStarts[module] == nil ? min(rows, scene.pageSizes[module] ?? rows) : rows
+            await scene.setWindow(RowWindow(start: windowStarts[module] ?? 0, count: first), for: module)
         }
     }
 

@@ -88,7 +88,7 @@ enum Pages {
         }
         var body = "<h1>Welcome</h1>\n"
         if let viewer {
-            body += "<p>You are signed in as <strong>\(escape(name(of: viewer)))</strong>."
+            body += "<p>Welcome back, <strong>\(escape(name(of: viewer)))</strong>."
             if let own = page(of: viewer) { body += " <a href=\"\(attribute(own))\">Your page</a>" }
             body += "</p>\n"
         } else {
