@@ -134,12 +134,15 @@ def main():
     parser.add_argument("--events", type=int, default=300, help="likes sent one at a time while the pages are open")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
     parser.add_argument("--scenery-only", action="store_true", help="measure Scenery alone (to compare two builds of it)")
+    parser.add_argument("--window-rows", type=int, default=None,
+                        help="the server's window of a long list (as shipped when left out: the scene's first page, then 60 rows)")
     parser.add_argument("--peer-port", type=int, default=8765)
     parser.add_argument("--peer-ws", default="wsproto", help="uvicorn's WebSocket implementation for the peer (wsproto or websockets)")
     arguments = parser.parse_args()
     print_machine()
     for count in arguments.pages:
-        scenery, address = start_server(arguments.binary, count, "--scenes", str(HERE / "Scenes"), "--window-rows", "10")
+        window = [] if arguments.window_rows is None else ["--window-rows", str(arguments.window_rows)]
+        scenery, address = start_server(arguments.binary, count, "--scenes", str(HERE / "Scenes"), *window)
         try:
             memory, latencies = asyncio.run(measure(SceneryPage, address.hostname, address.port, scenery.pid, count, arguments.events))
             report("Scenery", count, memory, latencies)
