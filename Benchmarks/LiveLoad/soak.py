@@ -15,6 +15,9 @@ server) on the ten-row scene (Benchmarks/LiveLoad/Scenes/ten-rows.json).
 - actors: one page per (viewer, blog) pair (seven demo viewers, Alice's ten blogs), each
   liking and unliking its blog in a closed loop, paced under a page's event limit;
 - watchers: the other pages, signed out, reading what changes;
+- drafts: Alice writes a draft every half second on her page of her drafts
+  (Scenes/soak-drafts.json, a form's submit with an action key), while Bob keeps a page
+  of her drafts open;
 - faults, one every --fault-every seconds at random: a server killed (SIGKILL) and started
   again on its port; PostgreSQL restarted (immediate stop); a client that upgrades a socket
   and never reads; a burst of twenty watchers reconnecting at once.
@@ -23,6 +26,8 @@ At the end (exit 1 and the reasons when one fails):
 - every action a page was told is applied is in `applied_actions` (as its viewer's key),
   and each (viewer, blog) is liked exactly when its acknowledged toggles say so: nothing
   lost, nothing applied twice;
+- every draft save Alice was told is done is stored exactly once (one whose answer was lost,
+  at most once), and Bob's page never received one of her drafts;
 - a sample of open pages (every actor's viewer and twenty watchers), asked for the whole
   scene, get what a fresh load of the page renders for their viewer;
 - the server that was never killed holds memory within 10% of its level after warm-up;
@@ -60,8 +65,10 @@ class Page:
     """One page through nginx: its session, socket and resume token; sends actions again
     after a reconnect until the server names them applied."""
 
-    def __init__(self, port, cookie, viewer):
-        self.port, self.cookie, self.viewer = port, cookie, viewer
+    def __init__(self, port, cookie, viewer, path="/scenes/ten-rows?user=1", never_hears=None):
+        self.port, self.cookie, self.viewer, self.path = port, cookie, viewer, path
+        # Text this page must never receive (another viewer's drafts), and whether it did.
+        self.never_hears, self.heard_forbidden = never_hears, False
         self.sequence, self.token, self.socket, self.reader = 0, None, None, None
         self.pending = {}  # action key -> (node, future)
         self.reset = None
@@ -71,7 +78,9 @@ class Page:
         self.unanswered = 0
 
     async def open(self):
-        status, _, content, _ = await http("127.0.0.1", self.port, "GET", "/scenes/ten-rows?user=1", self.headers())
+        status, _, content, _ = await http("127.0.0.1", self.port, "GET", self.path, self.headers())
+        if self.never_hears and self.never_hears.encode() in content:
+            self.heard_forbidden = True
         assert status == 200, f"a page did not load: {status}"
         self.session = re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
         self.token = re.search(rb'data-resume="([^"]+)"', content).group(1).decode()
@@ -87,12 +96,14 @@ class Page:
         self.socket = await websockets.connect(f"ws://127.0.0.1:{self.port}/live?{query}", additional_headers=headers, max_queue=None,
                                                ping_interval=None, open_timeout=20)
         self.reader = asyncio.create_task(self.read(self.socket))
-        for key, (node, _) in list(self.pending.items()):  # what was not answered goes again, same key
-            await self.socket.send(json.dumps({"type": "event", "node": node, "action": key}))
+        for key, (message, _) in list(self.pending.items()):  # what was not answered goes again, same key
+            await self.socket.send(message)
 
     async def read(self, socket):
         try:
             async for text in socket:
+                if self.never_hears and self.never_hears in text:
+                    self.heard_forbidden = True
                 message = json.loads(text)
                 kind = message.get("type")
                 if "sequence" in message:
@@ -137,14 +148,16 @@ class Page:
             else:
                 print(f"a page gave up reconnecting: {self.last_error!r}")
 
-    async def act(self, node):
-        """Sends an action; returns its key and whether the server named it done (`False`:
-        the page had to load afresh before it heard back, so whether it ran is unknown)."""
+    async def act(self, node, values=None):
+        """Sends an action (a form's submit with `values`); returns its key and whether the
+        server named it done (`False`: the page had to load afresh before it heard back, so
+        whether it ran is unknown)."""
         key = secrets.token_hex(16)
         done = asyncio.get_running_loop().create_future()
-        self.pending[key] = (node, done)
+        message = json.dumps({"type": "event", "node": node, "action": key, **({"values": values} if values else {})})
+        self.pending[key] = (message, done)
         try:
-            await self.socket.send(json.dumps({"type": "event", "node": node, "action": key}))
+            await self.socket.send(message)
         except websockets.ConnectionClosed:
             pass  # sent again on the reconnect
         try:
@@ -235,13 +248,17 @@ async def soak(cluster, arguments):
     pairs = [(viewer, blog) for viewer in viewers for blog in BLOGS][:max(1, min(70, arguments.pages // 2))]
     actors = [(Page(cluster.port, viewers[viewer], viewer), blog) for viewer, blog in pairs]
     watchers = [Page(cluster.port, None, None) for _ in range(max(0, arguments.pages - len(actors)))]
+    # Alice writes drafts on her own page; Bob keeps a page of her drafts open, which must
+    # never receive one (the module refuses him; the feed must not leak them either).
+    author = Page(cluster.port, viewers["1"], "1", path="/scenes/soak-drafts?user=1")
+    snoop = Page(cluster.port, viewers["2"], "2", path="/scenes/soak-drafts?user=1", never_hears="soak draft")
     for page, _ in actors:
         await page.open()
-    for page in watchers:
+    for page in [*watchers, author, snoop]:
         await page.open()
     print(f"opened {len(actors)} acting and {len(watchers)} watching pages")
     stop = asyncio.Event()
-    keepers = [asyncio.create_task(page.stay_connected(stop)) for page in [*(page for page, _ in actors), *watchers]]
+    keepers = [asyncio.create_task(page.stay_connected(stop)) for page in [*(page for page, _ in actors), *watchers, author, snoop]]
     never_killed = random.Random(arguments.seed).randrange(2)
     acknowledged = {pair: [] for pair in pairs}
     unknown = {pair: [] for pair in pairs}
@@ -257,6 +274,18 @@ async def soak(cluster, arguments):
             key, answered = await page.act(f"blogs/blog.{blog}.like")
             (acknowledged if answered else unknown)[pair].append(key)
             await asyncio.sleep(max(0, 0.2 - (time.monotonic() - started)))
+
+    drafts = {"acknowledged": [], "unknown": []}
+
+    async def write_drafts():
+        number = 0
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            number += 1
+            title = f"soak draft {number}"
+            _, answered = await author.act("drafts/compose", {"title": title, "body": "Written under faults."})
+            drafts["acknowledged" if answered else "unknown"].append(title)
+            await asyncio.sleep(max(0, 0.5 - (time.monotonic() - started)))
 
     stalled = []
     random_faults = random.Random(arguments.seed + 1)
@@ -285,7 +314,7 @@ async def soak(cluster, arguments):
                 for page in random_faults.sample(watchers, min(20, len(watchers))):
                     await page.socket.close()
 
-    await asyncio.gather(faults(), *(act(page, blog, pair) for (page, blog), pair in zip(actors, pairs)))
+    await asyncio.gather(faults(), write_drafts(), *(act(page, blog, pair) for (page, blog), pair in zip(actors, pairs)))
     for connection in stalled:
         connection.close()
     await asyncio.sleep(3)
@@ -319,7 +348,23 @@ async def soak(cluster, arguments):
         elif (shown.group(1) == "Unlike") != ((viewer, blog) in likes):
             failures.append(f"viewer {viewer}'s page shows blog {blog} {'liked' if shown.group(1) == 'Unlike' else 'not liked'}; "
                             f"the database says {'liked' if (viewer, blog) in likes else 'not liked'}")
-    unanswered = sum(page.unanswered for page, _ in actors)
+    # Every draft save acknowledged is stored exactly once; one whose answer was lost at most
+    # once; and none reached Bob's page.
+    stored = {}
+    for title in cluster.psql("SELECT title FROM drafts WHERE owner = '1' AND title LIKE 'soak draft %'"):
+        stored[title] = stored.get(title, 0) + 1
+    print(f"drafts: {len(drafts['acknowledged'])} acknowledged, {len(drafts['unknown'])} unknown, {len(stored)} stored")
+    for title in drafts["acknowledged"]:
+        if stored.get(title, 0) != 1 and "postgres" not in arguments.faults:
+            failures.append(f"the acknowledged draft {title!r} is stored {stored.get(title, 0)} times")
+    doubled = [title for title, count in stored.items() if count > 1]
+    if doubled:
+        failures.append(f"{len(doubled)} draft(s) stored twice: {doubled[:5]}")
+    if not drafts["acknowledged"]:
+        failures.append("no draft save was acknowledged: the drafts part of the soak did not run")
+    if snoop.heard_forbidden:
+        failures.append("Bob's page of Alice's drafts received one of her drafts")
+    unanswered = sum(page.unanswered for page, _ in actors) + author.unanswered
     if unanswered:
         failures.append(f"{unanswered} action(s) had no answer within 120 s, though the page stayed or came back")
     if counts["acknowledged"] == 0:
@@ -347,7 +392,7 @@ async def soak(cluster, arguments):
             failures.append(f"a page of viewer {page.viewer or 'signed out'} differs from a fresh render of its scene"
                             + (f" ({stale})" if stale else ""))
     stop.set()
-    for page in [*(page for page, _ in actors), *watchers]:
+    for page in [*(page for page, _ in actors), *watchers, author, snoop]:
         await page.socket.close()
     for task in keepers:
         task.cancel()

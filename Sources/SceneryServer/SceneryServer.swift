@@ -4,7 +4,6 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import Scenery
-import Synchronization
 
 /// Serves scenes as live web pages: the browser host of record.
 ///
@@ -35,7 +34,8 @@ public final class SceneryServer: Sendable {
     let visitors: VisitorIssuer
     let renderer: HTMLRenderer
     let logger: Logger
-    private let state: Mutex<LibraryState>
+    /// Read by every request at once: `Locked`, which the thread sanitizer sees (see `Locked`).
+    private let state: Locked<LibraryState>
 
     struct LibraryState {
         var registry: SceneRegistry
@@ -51,7 +51,7 @@ public final class SceneryServer: Sendable {
         // The page sends a control's node id only; the event stays on the server.
         renderer = HTMLRenderer(showsModuleLabels: configuration.showsModuleLabels, carriesEvents: false)
         self.logger = logger ?? Logger(label: "scenery.server")
-        state = Mutex(LibraryState(registry: registry, errors: nil))
+        state = Locked(LibraryState(registry: registry, errors: nil))
     }
 
     /// The scenes pages are assembled from now.

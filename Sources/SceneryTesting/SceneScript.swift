@@ -18,7 +18,9 @@ import Scenery
 /// ```
 ///
 /// A failing step throws ``ExpectationFailure`` naming the step, what was expected, what
-/// happened, and the scene as text.
+/// happened, and the scene as text. The script's ``RecordingHost`` takes the scene's
+/// baseline first, as a host does, so ``Transcript/host`` holds every update the steps
+/// caused (``RecordingHost/updates``).
 public struct SceneScript: Sendable {
     /// One step of a script.
     public enum Step: Sendable {
@@ -77,6 +79,9 @@ public struct SceneScript: Sendable {
     public func run() async throws -> Transcript {
         let host = RecordingHost(confirmer: ScriptedConfirmer())
         let scene = try await registry.assemble(sceneID, for: context, host: host)
+        // The recording host has the scene as a host would, so every change a step causes
+        // reaches `host.updates` as an update (a scene updates only a host with a baseline).
+        _ = await scene.takeBaseline()
         await scene.appear()
         var outcomes: [EventOutcome] = []
         for (index, step) in steps.enumerated() {

@@ -13,6 +13,16 @@ import Testing
         output.split(separator: "\n").last { $0.hasSuffix("  " + id) }?.split(separator: " ").first.map(String.init)
     }
 
+    @Test func someoneLookingForAServerOptionIsSentToConnect() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["interact", "user-profile", "--arg", "user=1", "--server", "http://127.0.0.1:8080"])
+        #expect(result.status != 0)
+        #expect(result.error.contains("run: scenery connect http://127.0.0.1:8080 SCENE"), "\(result.error)")
+        let help = try await cli.run(["interact", "--help"])
+        #expect(help.output.contains("scenery connect http://HOST:PORT SCENE"))
+        #expect(!help.output.contains("--server"), "not an option to offer")
+    }
+
     @Test(.timeLimit(.minutes(1))) func aChangeMadeByAnotherProcessIsPrintedWhileItWaitsForInput() async throws {
         defer { cli.cleanUp() }
         let likes = try await cli.store().blog(26, viewer: nil).likes

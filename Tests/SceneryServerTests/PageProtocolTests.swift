@@ -66,5 +66,18 @@ import Testing
         #expect(PageProtocol.ServerMessage.resume(token: "e30.ab", applied: []).sequence == nil, "not numbered")
         #expect(patch.sequence == 4)
         #expect(PageProtocol.ServerMessage.navigate(url: "/").sequence == nil)
+        let title = PageProtocol.ServerMessage.title(sequence: 6, text: "Alice Liddell")
+        #expect(title.text == #"{"sequence":6,"text":"Alice Liddell","type":"title"}"#)
+        #expect(title.sequence == 6, "numbered: a page that reconnects is told too")
+        let announce = PageProtocol.ServerMessage.announce(texts: ["New like on “Tea”"])
+        #expect(announce.text == #"{"texts":["New like on “Tea”"],"type":"announce"}"#)
+        #expect(announce.sequence == nil, "not numbered: news, not state")
+    }
+
+    @Test func thePageScriptHandlesEveryMessageTheServerSends() {
+        // Each type the server sends has its case in the script's receive.
+        for type in ["patch", "reset", "confirm", "navigate", "errors", "refused", "resume", "title", "announce"] {
+            #expect(ClientScript.source.contains("case \"\(type)\":"), "\(type)")
+        }
     }
 }

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Scenery
-import Synchronization
 
 /// Issues signed-out visitors their anonymous ids (the unit experiments count) and checks
 /// the ones they bring back.
@@ -16,11 +15,13 @@ import Synchronization
 final class VisitorIssuer: Sendable {
     private let signer: SignedCookie
     private let limit: Int
-    private let minted = Mutex<[String: (windowStart: Date, count: Int)]>([:])
+    // `Locked`, not `Mutex`: every signed-out page load reaches these at once, and the
+    // thread sanitizer cannot see a contended `Mutex` hand over on Linux (see `Locked`).
+    private let minted = Locked<[String: (windowStart: Date, count: Int)]>([:])
 
     /// Whether the last ``issue(to:now:)`` refused `address` for the first time this hour
     /// (the server logs that once, not at every page).
-    private let refusedThisHour = Mutex<Set<String>>([])
+    private let refusedThisHour = Locked<Set<String>>([])
 
     /// How long a visitor id lasts: a year.
     static let lifetime: TimeInterval = 365 * 24 * 3600

@@ -15,6 +15,8 @@ struct InteractCommand: AsyncParsableCommand {
             the whole scene; 'back' returns to the previous scene; 'resync' sends the whole tree again \
             (JSON); 'help'; 'quit'. Confirmations are asked as 'Unfollow Alice? [y/N]'. Colour is used \
             on a terminal unless NO_COLOR is set. Example: printf '3\\ny\\nquit\\n' | scenery interact user-profile --viewer 2 --arg user=1
+
+            It runs the scene in this process, on this machine's database. To use a live page             of a running 'scenery serve' instead, with other people's changes as they happen:             scenery connect http://HOST:PORT SCENE --user ID --arg name=value.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -31,6 +33,19 @@ struct InteractCommand: AsyncParsableCommand {
     @OptionGroup var rows: RowsOption
 
     @OptionGroup var options: SessionOptions
+
+    /// Not an option of `interact`: named so that a person who looks for it is sent to
+    /// `connect`, which uses a running server.
+    @Option(name: .customLong("server"), help: .hidden)
+    var server: String?
+
+    func validate() throws {
+        if let server {
+            throw ValidationError(
+                "interact runs a scene in this process; to use a live page of the server at \(server), run: scenery connect \(server) SCENE [--user ID] [--arg name=value]"
+            )
+        }
+    }
 
     /// A scene on the navigation stack and the host that mirrors it.
     struct Page {

@@ -27,6 +27,17 @@ import Testing
         #expect(transcript.host.confirmations.count == 2)
     }
 
+    @Test func theScriptsHostRecordsTheUpdatesItsStepsCause() async throws {
+        // A script written for round 2 checked `host.updates` after a tap: the script's own
+        // host takes the scene's baseline, so the unfollow's update reaches it.
+        let transcript = try await SceneScript(
+            "profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
+            steps: [.tap("info/follow", answering: [true]), .expect(.shows("Follow"))]
+        ).run()
+        #expect(transcript.host.updates.map(\.module) == ["info"])
+        #expect(transcript.host.updates.first?.node.visibleTexts.contains("Follow") == true)
+    }
+
     @Test func aFailingStepSaysWhichAndShowsTheScene() async {
         let script = SceneScript(
             "profile", context: SceneContext(viewer: "2", arguments: ["user": "1"]), registry: registry,
