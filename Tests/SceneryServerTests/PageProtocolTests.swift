@@ -74,6 +74,24 @@ import Testing
         #expect(announce.sequence == nil, "not numbered: news, not state")
     }
 
+    @Test func everyMessageThePageScriptSendsIsOneTheServerDecodes() throws {
+        // The types the script sends, as it writes them: `send({ type: "…"`,
+        // `JSON.stringify({ type: "…"`, `message = { type: "…"`.
+        let pattern = try Regex(#"(?:send\(|stringify\(|message = )\{ type: "([a-z]+)""#)
+        let sent = Set(ClientScript.source.matches(of: pattern).compactMap { $0.output[1].substring.map(String.init) })
+        let samples = [
+            "event": #"{"type":"event","node":"blogs/blog.26.like","action":"0f1e2d3c4b5a6978","values":{"text":"a"}}"#,
+            "window": #"{"type":"window","module":"blogs","start":0}"#,
+            "answer": #"{"type":"answer","question":1,"accept":false}"#,
+            "resync": #"{"type":"resync"}"#,
+            "visibility": #"{"type":"visibility","node":"friends","fraction":0.5}"#,
+        ]
+        #expect(sent == Set(samples.keys), "the script sends \(sent.sorted()); a new kind needs the server's decoder (and a sample here)")
+        for (type, sample) in samples {
+            #expect(throws: Never.self, "\(type)") { _ = try decode(sample) }
+        }
+    }
+
     @Test func thePageScriptHandlesEveryMessageTheServerSends() {
         // Each type the server sends has its case in the script's receive.
         for type in ["patch", "reset", "confirm", "navigate", "errors", "refused", "resume", "title", "announce"] {
