@@ -248,6 +248,7 @@ enum ClientScript {
           }
           function apply(ops) {
             const detached = new Map();
+            let movedWindow = false;
             for (const op of ops) {
               const node = op.id ? byID(op.id) : null;
               switch (op.op) {
@@ -284,10 +285,14 @@ enum ClientScript {
                     node.dataset.totalRows = String(op.total ?? 0);
                   }
                   asked.clear();
+                  movedWindow = true;
                   break;
               }
             }
             spaceWindows();
+            // A window that arrived changes the rows' measured height, and so which rows the
+            // screen shows: look again once it is laid out, as scrolling would.
+            if (movedWindow) setTimeout(followScroll, 0);
           }
           function keepingFocus(change) {
             const focused = document.activeElement && document.activeElement.id;
