@@ -83,6 +83,12 @@ extension SceneryServer {
         /// How many bytes of recent updates a page session keeps at most to replay; a
         /// message of the whole scene replaces everything before it.
         public var replayedBytes = 256 * 1024
+        /// How long a page session keeps a message it sent to the page's socket, to replay
+        /// after a reconnect. Older ones are let go, so a page's memory returns to its idle
+        /// level once changes stop; a page that comes back needing one is sent the whole
+        /// scene instead. Messages sent while the page has no socket are kept for its
+        /// reconnect (within ``replayedUpdates`` and ``replayedBytes``).
+        public var replayedAge: Duration = .seconds(10)
         /// How long a client may take to send a request's headers (from their first byte, or
         /// from the connection's start), and its body (from the end of its headers); past it
         /// the server answers `408 Request Timeout` and closes the connection.

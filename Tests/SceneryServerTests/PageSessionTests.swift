@@ -83,6 +83,40 @@ import Testing
         #expect(replayed.last?.contains("after the replay") == true, "and nothing else was replayed")
     }
 
+    @Test func messagesOlderThanTheReplayAgeAreLetGoAndAReconnectGetsTheWholeSceneAnew() async throws {
+        let page = session(maxQueued: 256)
+        try await Self.installText(on: page)
+        _ = await page.attach(since: 0, socket: RecordingSocket())
+        await page.receive(#"{"type":"resync"}"#)  // numbered message 1, kept for replay
+        #expect(await page.keptMessageCount == 1)
+        let configuration = SceneryServer.Configuration(port: 0, cookieSecret: Array(repeating: 1, count: 32))
+        #expect(await !page.tidy(now: .now), "a page with its socket has not expired")
+        #expect(await page.keptMessageCount == 1, "a message younger than the age is kept")
+        #expect(await !page.tidy(now: .now + configuration.replayedAge + .seconds(1)))
+        #expect(await page.keptMessageCount == 0, "past the age it is let go: an idle page keeps no message")
+
+        let socket = RecordingSocket()
+        _ = await page.attach(since: 0, socket: socket)
+        let sent = await socket.first(1)
+        #expect(sent.count == 1 && sent[0].contains(#""type":"reset""#) && sent[0].contains(#""sequence":2"#), "a new whole scene, not the let-go message 1: \(sent)")
+    }
+
+    @Test func aPageWithoutASocketKeepsItsMessagesPastTheAgeForItsReconnect() async throws {
+        let page = session(maxQueued: 256)
+        try await Self.installText(on: page)
+        let connection = await page.attach(since: 0, socket: RecordingSocket())
+        await page.receive(#"{"type":"resync"}"#)  // numbered message 1
+        await page.detach(connection)
+        let configuration = SceneryServer.Configuration(port: 0, cookieSecret: Array(repeating: 1, count: 32))
+        _ = await page.tidy(now: .now + configuration.replayedAge + .seconds(1))
+        #expect(await page.keptMessageCount == 1, "what a page without a socket was sent waits for its reconnect")
+
+        let socket = RecordingSocket()
+        _ = await page.attach(since: 0, socket: socket)
+        let replayed = await socket.first(1)
+        #expect(replayed.count == 1 && replayed[0].contains(#""sequence":1"#), "the kept message is replayed: \(replayed)")
+    }
+
     @Test func resyncsBeyondTheirRateAreRefusedAndAPageThatReadsNothingIsLetGoByBytes() async throws {
         var configuration = SceneryServer.Configuration(port: 0, cookieSecret: Array(repeating: 1, count: 32))
         configuration.maxQueuedBytes = 2_500

@@ -114,7 +114,7 @@ extension SceneInstance {
     /// the diff is against the copy as it is now.
     private func commitFrame(_ frame: ViewNode, of id: ModuleID) -> Int {
         guard phase != .left, let previous = frames[id]?.node else { return sequence }
-        frames[id] = RenderedFrame(node: frame, paths: nil)
+        frames[id] = RenderedFrame(node: frame, rows: nil)
         let diff = ViewTreeDiff(from: previous, to: frame)
         return enqueue(SceneUpdate(node: frame, module: id, patches: diff.patches, diagnostics: diff.diagnostics, previous: previous))
     }
@@ -126,19 +126,25 @@ extension SceneInstance {
         guard phase != .left, frames[id] != nil else { return sequence }
         var last = sequence
         for node in nodes {
-            if frames[id]?.paths == nil, let frame = frames[id]?.node {
-                // Compute first: an optional-chained assignment starts its write before its right side.
-                let paths = frame.pathIndex()
-                frames[id]?.paths = paths
-            }
-            guard let path = frames[id]?.paths?[node.id], let old = frames[id]?.node.node(at: path[...]) else { return nil }
+            guard let path = path(of: node.id, inFrameOf: id), let old = frames[id]?.node.node(at: path[...]) else { return nil }
             let diff = ViewTreeDiff(from: old, to: node)
             frames[id]?.node.replace(at: path[...], with: node)
-            // A change of structure inside the node moves paths below it.
-            if diff.patches.contains(where: { if case .update = $0 { false } else { true } }) { frames[id]?.paths = nil }
+            // A change of structure inside the node may move rows of lists below it.
+            if diff.patches.contains(where: { if case .update = $0 { false } else { true } }) { frames[id]?.rows = nil }
             last = enqueue(SceneUpdate(node: node, module: id, patches: diff.patches, diagnostics: diff.diagnostics, previous: old))
         }
         return last
+    }
+
+    /// Where a node is in a module's frame: a list row from the frame's row index (made
+    /// here the first time), any other node by a walk of the frame.
+    private func path(of node: NodeID, inFrameOf id: ModuleID) -> [Int]? {
+        if frames[id]?.rows == nil, let frame = frames[id]?.node {
+            // Compute first: an optional-chained assignment starts its write before its right side.
+            let rows = RowIndex(frame)
+            frames[id]?.rows = rows
+        }
+        return frames[id]?.rows?.path(of: node) ?? frames[id]?.node.path(to: node)
     }
 
     /// Renders the entering tab's modules and commits the switch as one update.
@@ -156,7 +162,7 @@ extension SceneInstance {
         let before = tabSwitch(switchID, tabs, selection: shown, content: leaving.compactMap { frames[$0]?.node })
         let after = tabSwitch(switchID, tabs, selection: tab.id, content: content)
         for id in leaving { frames[id] = nil }
-        for (id, frame) in zip(tab.modules, content) { frames[id] = RenderedFrame(node: frame, paths: nil) }
+        for (id, frame) in zip(tab.modules, content) { frames[id] = RenderedFrame(node: frame, rows: nil) }
         shownTabs[switchID] = tab.id
         let diff = ViewTreeDiff(from: before, to: after)
         let committed = enqueue(SceneUpdate(node: after, module: nil, patches: diff.patches, diagnostics: diff.diagnostics, previous: before))
@@ -301,7 +307,7 @@ extension SceneInstance {
     private func frame(of id: ModuleID, into rendered: inout RenderedTree) async -> ViewNode {
         rendered.counts[id] = changeCount[id, default: 0]
         let frame = await makeFrame(id)
-        rendered.frames[id] = RenderedFrame(node: frame, paths: nil)
+        rendered.frames[id] = RenderedFrame(node: frame, rows: nil)
         return frame
     }
 

@@ -101,7 +101,8 @@ public actor SceneInstance {
     /// A rendered module frame and, once needed, where each of its nodes is.
     struct RenderedFrame: Sendable {
         var node: ViewNode
-        var paths: [NodeID: [Int]]?
+        /// Where the frame's list rows are, made when a node is first rendered alone.
+        var rows: RowIndex?
     }
 
     struct ModuleSlot: Sendable {

@@ -1,36 +1,75 @@
-extension ViewNode {
-    /// The position of every node below this one, as child indices (a list step takes two:
-    /// section, then row). Built once per full render; lets one node be replaced in place.
-    func pathIndex() -> [NodeID: [Int]] {
-        var index: [NodeID: [Int]] = [id: []]
-        var stack: [(ViewNode, [Int])] = [(self, [])]
-        while let (node, path) = stack.popLast() {
-            switch node.kind {
-            case .text, .image, .button, .placeholder, .textField: continue
-            case .stack, .form:
-                for (position, child) in node.children.enumerated() {
-                    index[child.id] = path + [position]
-                    stack.append((child, path + [position]))
-                }
-            case .list(_, let sections):
-                for (s, section) in sections.enumerated() {
-                    for (r, row) in section.rows.enumerated() {
-                        index[row.id] = path + [s, r]
-                        stack.append((row, path + [s, r]))
-                    }
-                }
-            case .tabs(let tabs):
-                index[tabs.content.id] = path + [0]
-                stack.append((tabs.content, path + [0]))
-            case .module(let frame):
-                index[frame.content.id] = path + [0]
-                stack.append((frame.content, path + [0]))
-            }
-        }
-        return index
+/// Where each row of a tree's lists is, so that one row of a long list is found and
+/// replaced in place at the cost of one row, not of the tree.
+///
+/// Only list rows are indexed: they are what a module renders alone (``Module/render(_:)``),
+/// and a list is where a walk would cost. Any other node is found by a walk of the tree
+/// (``ViewNode/path(to:)``). Each row costs an entry of fixed size, with no storage of its
+/// own, so a page that has been updated holds little more than one that has not.
+struct RowIndex: Sendable {
+    /// The path of each list in the tree.
+    private var lists: [[Int]] = []
+    private var rows: [NodeID: Position] = [:]
+
+    private struct Position: Sendable {
+        var list: Int32
+        var section: Int32
+        var row: Int32
     }
 
-    /// The node at a path from ``pathIndex()``.
+    /// Indexes the rows of every list in `root`, nested lists included.
+    init(_ root: ViewNode) {
+        var stack: [(ViewNode, [Int])] = [(root, [])]
+        while let (node, path) = stack.popLast() {
+            if case .list(_, let sections) = node.kind {
+                let list = Int32(lists.count)
+                lists.append(path)
+                for (s, section) in sections.enumerated() {
+                    for (r, row) in section.rows.enumerated() {
+                        rows[row.id] = Position(list: list, section: Int32(s), row: Int32(r))
+                    }
+                }
+            }
+            node.forEachChild { child, steps in stack.append((child, path + steps)) }
+        }
+    }
+
+    /// The path of a row of one of the lists, as ``ViewNode/node(at:)`` takes it; `nil` for
+    /// any other node.
+    func path(of id: NodeID) -> [Int]? {
+        guard let position = rows[id] else { return nil }
+        return lists[Int(position.list)] + [Int(position.section), Int(position.row)]
+    }
+}
+
+extension ViewNode {
+    /// The path of the node with this id below this one (child indices; a list step takes
+    /// two: section, then row), found by a walk of the tree; `nil` when there is none.
+    func path(to id: NodeID) -> [Int]? {
+        var stack: [(ViewNode, [Int])] = [(self, [])]
+        while let (node, path) = stack.popLast() {
+            if node.id == id { return path }
+            node.forEachChild { child, steps in stack.append((child, path + steps)) }
+        }
+        return nil
+    }
+
+    /// Calls `body` with each child of this node and the steps from this node to it: one
+    /// index, or section and row in a list.
+    func forEachChild(_ body: (ViewNode, [Int]) -> Void) {
+        switch kind {
+        case .text, .image, .button, .placeholder, .textField: return
+        case .stack, .form:
+            for (position, child) in children.enumerated() { body(child, [position]) }
+        case .list(_, let sections):
+            for (s, section) in sections.enumerated() {
+                for (r, row) in section.rows.enumerated() { body(row, [s, r]) }
+            }
+        case .tabs(let tabs): body(tabs.content, [0])
+        case .module(let frame): body(frame.content, [0])
+        }
+    }
+
+    /// The node at a path from ``RowIndex/path(of:)`` or ``path(to:)``.
     func node(at path: ArraySlice<Int>) -> ViewNode? {
         guard let first = path.first else { return self }
         switch kind {

@@ -52,10 +52,19 @@ actor PageSession {
     private var pageSequence = 0
     /// The heading the page shows, while modules that may name the page still load.
     private var shownTitle: String?
-    /// Each kept with whether it is the whole scene (a replay may start there) and its
-    /// bytes counted, so what a page keeps for replay is bounded in bytes too.
-    private var recent: [(sequence: Int, text: String, isWholeScene: Bool)] = []
+    /// Each kept with whether it is the whole scene (a replay may start there) and when it
+    /// was sent, its bytes counted, so what a page keeps for replay is bounded in count, bytes
+    /// and age.
+    private var recent: [KeptMessage] = []
     private var recentBytes = 0
+
+    /// A numbered message kept to replay after a reconnect.
+    private struct KeptMessage {
+        let sequence: Int
+        let text: String
+        let isWholeScene: Bool
+        let sentAt: ContinuousClock.Instant
+    }
     /// The open socket, if any.
     private var socket: (any PageSocket)?
     private var connection = 0
@@ -240,7 +249,7 @@ actor PageSession {
             recent = []
             recentBytes = 0
         }
-        recent.append((sequence, text, isWholeScene))
+        recent.append(KeptMessage(sequence: sequence, text: text, isWholeScene: isWholeScene, sentAt: .now))
         recentBytes += text.utf8.count
         var dropped = 0
         while recent.count - dropped > 1,
@@ -251,6 +260,22 @@ actor PageSession {
         }
         recent.removeFirst(dropped)
     }
+
+    /// Lets go of the kept messages sent to an attached socket longer than
+    /// ``SceneryServer/Configuration/replayedAge`` before `now`, so that a page's memory
+    /// returns to its idle level once changes stop (a page that comes back needing one of
+    /// them is sent the whole scene). A page without a socket keeps what it was sent, for
+    /// its reconnect.
+    private func letGoOfOldMessages(now: ContinuousClock.Instant) {
+        guard socket != nil, let first = recent.first, now - first.sentAt > configuration.replayedAge else { return }
+        let kept = recent.drop { now - $0.sentAt > configuration.replayedAge }
+        // A new array, so the old one's storage goes too.
+        recent = Array(kept)
+        recentBytes = recent.reduce(0) { $0 + $1.text.utf8.count }
+    }
+
+    /// How many messages the session keeps for replay (for tests).
+    var keptMessageCount: Int { recent.count }
 
     /// Writes a message to the attached socket, if any. A page that does not read has its
     /// socket let go past ``SceneryServer/Configuration/maxQueuedMessages`` or
@@ -685,8 +710,16 @@ actor PageSession {
 
     // MARK: Life
 
+    /// Tidies the session at `now`: lets go of messages kept for replay past their age;
+    /// returns whether the session has outlived its socket's grace period or never got one
+    /// (the server then ends it). The server calls it every few seconds.
+    func tidy(now: ContinuousClock.Instant) -> Bool {
+        letGoOfOldMessages(now: now)
+        return isExpired(now: now)
+    }
+
     /// Whether the session has outlived its socket's grace period or never got one.
-    func isExpired(now: ContinuousClock.Instant) -> Bool {
+    private func isExpired(now: ContinuousClock.Instant) -> Bool {
         if socket != nil { return false }
         if let detachedSince { return now - detachedSince > configuration.reconnectGrace }
         return now - created > configuration.attachTimeout

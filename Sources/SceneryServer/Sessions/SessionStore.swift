@@ -65,11 +65,12 @@ actor SessionStore {
         return (byViewer, byAddress)
     }
 
-    /// Ends and forgets expired sessions; returns how many.
+    /// Tidies every session (``PageSession/tidy(now:)``), then ends and forgets the expired
+    /// ones; returns how many.
     @discardableResult
     func sweep(now: ContinuousClock.Instant = .now) async -> Int {
         var expired: [PageSession] = []
-        for (id, session) in sessions where await session.isExpired(now: now) {
+        for (id, session) in sessions where await session.tidy(now: now) {
             sessions[id] = nil
             expired.append(session)
         }

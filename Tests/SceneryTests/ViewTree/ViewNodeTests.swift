@@ -31,7 +31,7 @@ import Testing
             return sections[0].rows.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
         }
         let before = try #require(rowStorage(frame))
-        let path = try #require(frame.pathIndex()["row.500"])
+        let path = try #require(RowIndex(frame).path(of: "row.500"))
         let replaced = frame.replace(at: path[...], with: .text("row.500", "Changed"))
         #expect(replaced)
         #expect(rowStorage(frame) == before)
@@ -42,6 +42,25 @@ import Testing
         let replacedMissing = frame.replace(at: [0, 0, 5000], with: .text("x", "x"))
         #expect(!replacedMissing)
         #expect(frame == unchanged)
+    }
+
+    @Test func theRowIndexFindsRowsOfNestedListsAndAWalkFindsEveryOtherNode() throws {
+        let inner = ViewNode.list("inner", sections: [.init(id: "a", rows: [.text("inner.0", "A"), .text("inner.1", "B")])])
+        let outer = ViewNode.list(
+            "outer", sections: [.init(id: "s", rows: [row]), .init(id: "t", rows: [.stack("holder", [.text("caption", "C"), inner])])])
+        let frame = ViewNode(id: "m", kind: .module(.init(module: "m", type: "Nested", status: .ready, content: .stack("c", [.text("head", "H"), outer]))))
+        let index = RowIndex(frame)
+        for id: NodeID in ["row.1", "holder", "inner.0", "inner.1"] {
+            let path = try #require(index.path(of: id), "\(id) is a row")
+            #expect(frame.node(at: path[...])?.id == id)
+            #expect(frame.path(to: id) == path, "a walk finds the same place")
+        }
+        for id: NodeID in ["head", "caption", "row.1.like", "c"] {
+            #expect(index.path(of: id) == nil, "\(id) is not a row: not indexed")
+            let path = try #require(frame.path(to: id), "\(id) is found by a walk")
+            #expect(frame.node(at: path[...])?.id == id)
+        }
+        #expect(frame.path(to: "nowhere") == nil)
     }
 
     @Test func qualifiesIDsByModule() {
