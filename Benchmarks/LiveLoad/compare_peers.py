@@ -12,8 +12,15 @@ button (`Scenes/ten-rows.json` for Scenery, `Peer/ten_rows.py` for pyview-web). 
 server, in turn and each fresh: open N live pages (load the page, then its socket, as a
 browser does), wait a second, read the server's RSS; then send `--events` likes, one at a
 time, from each page in turn, and time each to the update it causes on that page.
-Scenery's like is a real write that also reaches every other open page (live data);
-pyview-web's changes the acting page's state only.
+Both sides get the same client settings and the same work per like:
+- the client offers no WebSocket compression to either (an offer pyview-web accepted, and
+  Scenery declines, once cost pyview-web a compression buffer per connection here);
+- each page reads its rows from SQLite when it is made, and a like is a write in a
+  transaction with the count read back, before the page shows it (`Peer/ten_rows.py` keeps
+  the rows and likes in SQLite as Scenery's demo store does).
+What still differs: Scenery's like also reaches every other open page of the blog (live
+data); pyview-web's reaches the acting page only (it would need its PubSub). Scenery's pages
+are signed in, pyview-web's anonymous (each likes as a person of its own).
 """
 import argparse
 import asyncio
@@ -47,7 +54,8 @@ class SceneryPage:
     async def connect(cls, host, port, cookie, session):
         socket = await websockets.connect(
             f"ws://{host}:{port}/live?session={session}&since=0&protocol=1",
-            additional_headers={"Cookie": cookie, "Origin": f"http://{host}:{port}"}, max_queue=None, ping_interval=None)
+            additional_headers={"Cookie": cookie, "Origin": f"http://{host}:{port}"}, max_queue=None, ping_interval=None,
+            compression=None)
         return cls(socket)
 
     def __init__(self, socket):
@@ -86,7 +94,7 @@ class PeerPage:
         session = re.search(r'data-phx-session="([^"]+)"', text).group(1)
         topic = "lv:" + re.search(r'id="(phx-[^"]+)"', text).group(1)
         socket = await websockets.connect(f"ws://{host}:{port}/live/websocket?_csrf_token={token}&vsn=2.0.0",
-                                          max_queue=None, ping_interval=None)
+                                          max_queue=None, ping_interval=None, compression=None)
         await socket.send(json.dumps(["1", "1", topic, "phx_join",
                                       {"url": f"http://{host}:{port}/", "params": {"_csrf_token": token}, "session": session, "static": ""}]))
         reply = json.loads(await socket.recv())

@@ -116,8 +116,9 @@ class Listener:
                 self.arrived.set_result(time.perf_counter())
 
 
-async def fanout(host, port, pid, count, rounds):
-    """One like reaching `count` open pages that show its row."""
+async def fanout(host, port, pid, count, rounds, settle=0):
+    """One like reaching `count` open pages that show its row; with `settle`, also the
+    server's RSS that many seconds after the last like (memory returning once changes stop)."""
     cookies = [await sign_in(host, port, user) for user in ("3", "5", "6", "7")] + [None]
     before = rss_kib(pid)
     listeners = []
@@ -139,6 +140,10 @@ async def fanout(host, port, pid, count, rounds):
         latencies = [arrived - started for arrived in arrivals]
         per_page += latencies
         last.append(max(latencies))
+    busy = rss_kib(pid)
+    if settle:
+        await asyncio.sleep(settle)
+    settled = rss_kib(pid)
     for listener in listeners:
         await listener.socket.close()
     await liker.socket.close()
@@ -146,6 +151,7 @@ async def fanout(host, port, pid, count, rounds):
         "sessions": count, "idle_kib_per_session": (idle - before) / count, "rounds": rounds,
         "p50_ms": statistics.median(per_page) * 1000, "p99_ms": percentile(per_page, 0.99) * 1000,
         "last_p50_ms": statistics.median(last) * 1000, "last_max_ms": max(last) * 1000,
+        "idle_kib": idle, "busy_kib": busy, "settled_kib": settled, "settle": settle,
     }
 
 
@@ -271,6 +277,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3, help="events each page sends (one per round)")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
     parser.add_argument("--fanout", action="store_true", help="measure one like reaching every open page instead")
+    parser.add_argument("--settle", type=float, default=0,
+                        help="with --fanout: also read the server's memory this many seconds after the last like (15 s lets replays age out)")
     parser.add_argument("--keystrokes", action="store_true", help="measure a search field's change events on the board example (--binary board)")
     arguments = parser.parse_args()
     print_machine()
@@ -284,11 +292,16 @@ def main():
                     f"{result['errors']} errors; change ({result['change_bytes']} B) → patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
                 continue
             if arguments.fanout:
-                result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
+                result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds, arguments.settle))
                 print(
                     f"{result['sessions']:>5} pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['rounds']} likes; "
                     f"like → each page's patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms; "
                     f"→ last page p50 {result['last_p50_ms']:.2f} ms, worst {result['last_max_ms']:.2f} ms")
+                if result["settle"]:
+                    idle = result["idle_kib"]
+                    print(f"      server RSS: idle {idle / 1024:.1f} MiB; after the likes {result['busy_kib'] / 1024:.1f} MiB "
+                          f"({(result['busy_kib'] - idle) / idle * 100:+.1f}%); {result['settle']:.0f} s later {result['settled_kib'] / 1024:.1f} MiB "
+                          f"({(result['settled_kib'] - idle) / idle * 100:+.1f}%)")
                 continue
             result = asyncio.run(run(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
             print(

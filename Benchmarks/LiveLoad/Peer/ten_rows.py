@@ -1,10 +1,15 @@
 """The peer of `Benchmarks/LiveLoad/Scenes/ten-rows.json` for `compare_peers.py`: the same
 ten blog rows, each with its like count and a Like button, as a pyview-web LiveView (a
-Python port of Phoenix LiveView). Run by `compare_peers.py` under uvicorn; not part of
-Scenery.
+Python port of Phoenix LiveView), reading its rows from SQLite and writing each like there
+as Scenery's demo store does. Run by `compare_peers.py` under uvicorn; not part of Scenery.
 
     uvicorn --app-dir Benchmarks/LiveLoad/Peer ten_rows:app --port 8000
 """
+import itertools
+import os
+import sqlite3
+import tempfile
+import threading
 from dataclasses import dataclass, field
 
 from pyview import LiveView, LiveViewSocket, PyView
@@ -22,6 +27,7 @@ class Row:
 
 @dataclass
 class TenRows:
+    viewer: int = 0
     rows: list[Row] = field(default_factory=list)
 
 
@@ -34,9 +40,54 @@ def alice_rows():
     ]
 
 
+class Store:
+    """The rows and their likes in SQLite, as Scenery's demo store keeps them: a page reads
+    its rows when it mounts, and a like is written (in a transaction, with the count read
+    back) before the page shows it, so both servers do the same work per like. One
+    connection behind a lock, as Scenery's SQLite store has."""
+
+    def __init__(self, path):
+        self.lock = threading.Lock()
+        self.connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute("PRAGMA synchronous=NORMAL")
+        with self.lock:
+            self.connection.executescript(
+                "CREATE TABLE IF NOT EXISTS blogs (id INTEGER PRIMARY KEY, title TEXT, byline TEXT, excerpt TEXT);"
+                "CREATE TABLE IF NOT EXISTS likes (blog INTEGER, user INTEGER, PRIMARY KEY (blog, user));")
+            if self.connection.execute("SELECT COUNT(*) FROM blogs").fetchone()[0] == 0:
+                for row in alice_rows():
+                    self.connection.execute("INSERT INTO blogs VALUES (?, ?, ?, ?)", (row.id, row.title, row.byline, row.excerpt))
+                    for user in range(row.likes):
+                        self.connection.execute("INSERT INTO likes VALUES (?, ?)", (row.id, 1000 + user))
+
+    def rows(self, viewer):
+        with self.lock:
+            found = self.connection.execute(
+                "SELECT b.id, b.title, b.byline, b.excerpt, (SELECT COUNT(*) FROM likes WHERE blog = b.id),"
+                " EXISTS (SELECT 1 FROM likes WHERE blog = b.id AND user = ?) FROM blogs b ORDER BY b.id DESC", (viewer,)).fetchall()
+        return [Row(*row[:5], bool(row[5])) for row in found]
+
+    def set_liked(self, liked, blog, viewer):
+        with self.lock:
+            self.connection.execute("BEGIN IMMEDIATE")
+            if liked:
+                self.connection.execute("INSERT OR IGNORE INTO likes VALUES (?, ?)", (blog, viewer))
+            else:
+                self.connection.execute("DELETE FROM likes WHERE blog = ? AND user = ?", (blog, viewer))
+            count = self.connection.execute("SELECT COUNT(*) FROM likes WHERE blog = ?", (blog,)).fetchone()[0]
+            self.connection.execute("COMMIT")
+        return count
+
+
+store = Store(os.environ.get("PEER_DATABASE") or os.path.join(tempfile.mkdtemp(prefix="pyview-peer-"), "peer.sqlite"))
+viewers = itertools.count(1)
+
+
 class TenRowsView(LiveView[TenRows]):
     async def mount(self, socket: LiveViewSocket[TenRows], session):
-        socket.context = TenRows(rows=alice_rows())
+        viewer = next(viewers)  # each page likes as a person of its own
+        socket.context = TenRows(viewer=viewer, rows=store.rows(viewer))
 
     async def handle_event(self, event, payload, socket: LiveViewSocket[TenRows]):
         if event == "like":
@@ -44,7 +95,7 @@ class TenRowsView(LiveView[TenRows]):
             for row in socket.context.rows:
                 if row.id == wanted:
                     row.liked = not row.liked
-                    row.likes += 1 if row.liked else -1
+                    row.likes = store.set_liked(row.liked, row.id, socket.context.viewer)
 
 
 app = PyView()

@@ -101,6 +101,49 @@ struct TreeGenerator {
         }
     }
 
+    /// The walk for trees of the same shape gives exactly what matching by id gives, and
+    /// leaves every other pair (rows moved, added, removed, an id used twice) to it.
+    @Test(arguments: 0..<300)
+    func theSameShapeWalkAgreesWithMatchingByID(seed: Int) throws {
+        var generator = TreeGenerator(random: SeededRandom(seed: UInt64(seed)))
+        let tree = generator.tree()
+        // Same shape: properties only (a like, a header, a status).
+        var edited = tree
+        for node in tree.allNodes where Bool.random(using: &generator.random) {
+            if case .button = node.kind {
+                let liked = ViewNode.button(node.id, title: "Liked", sends: EventDescriptor("like"), style: .primary)
+                let path = try #require(tree.path(to: node.id))
+                edited.replace(at: path[...], with: liked)
+            }
+        }
+        for (old, new) in [(tree, edited), (tree, generator.mutate(tree)), (tree, tree)] {
+            let walked = ViewTreeDiff(from: old, to: new)
+            let matched = ViewTreeDiff(matchingByIDFrom: old, to: new)
+            #expect(walked.patches == matched.patches)
+            #expect(walked.diagnostics == matched.diagnostics)
+            let sameShape = ViewTreeDiff.updatesOfSameShape(.node(old), .node(new)) != nil
+            let onlyUpdates = matched.patches.allSatisfy { if case .update = $0 { true } else { false } }
+            #expect(!sameShape || onlyUpdates, "the walk answers only when properties alone changed")
+        }
+        #expect(ViewTreeDiff.updatesOfSameShape(.node(tree), .node(edited)) != nil, "a pair of the same shape is walked")
+    }
+
+    @Test func theSameShapeWalkLeavesRepeatedIDsAndLargeTreesToMatchingByID() throws {
+        let repeated = ViewNode.stack("s", [.text("a", "1"), .text("a", "2")])
+        let changed = ViewNode.stack("s", [.text("a", "1"), .text("a", "3")])
+        #expect(ViewTreeDiff.updatesOfSameShape(.node(repeated), .node(changed)) == nil)
+        #expect(ViewTreeDiff(from: repeated, to: changed).diagnostics == ViewTreeDiff(matchingByIDFrom: repeated, to: changed).diagnostics)
+        #expect(!ViewTreeDiff(from: repeated, to: changed).diagnostics.isEmpty)
+
+        let rows = (0..<ViewTreeDiff.sameShapeBudget).map { ViewNode.text(NodeID("r\($0)"), "\($0)") }
+        var edited = rows
+        edited[3] = .text("r3", "changed")
+        let long = ViewNode.list("l", sections: [.init(id: "s", rows: rows)])
+        let longEdited = ViewNode.list("l", sections: [.init(id: "s", rows: edited)])
+        #expect(ViewTreeDiff.updatesOfSameShape(.node(long), .node(longEdited)) == nil, "past the budget, matching by id answers")
+        #expect(try roundTrip(long, longEdited).patches == [.update("r3", ElementProperties(kind: .text("changed", role: .body)))])
+    }
+
     @Test func aChangedLikeIsOneUpdate() throws {
         let old = ViewNode.list("l", sections: [.init(id: "s", rows: (0..<1000).map { .text("r\($0)", "Likes: \($0)") })])
         var rows = (0..<1000).map { ViewNode.text("r\($0)", "Likes: \($0)") }

@@ -19,6 +19,45 @@ public struct ViewTreeDiff: Sendable {
 
     /// Computes the patches from `old` to `new`.
     public init(from old: ViewNode, to new: ViewNode) {
+        if let updates = Self.updatesOfSameShape(.node(old), .node(new)) {
+            self.init(patches: updates)
+        } else {
+            self.init(matchingByIDFrom: old, to: new)
+        }
+    }
+
+    private init(patches: [ViewPatch]) {
+        self.patches = patches
+    }
+
+    /// The most elements the same-shape walk visits before it leaves the tree to matching
+    /// by id: a long list whose rows moved costs it at most this many visits in vain.
+    static let sameShapeBudget = 512
+
+    /// The patches when only properties changed — every element keeps its id, kind and
+    /// place, and no id repeats, as when a row is rendered again after a like — found by
+    /// one walk of both trees in step, without flattening them; `nil` otherwise (or past
+    /// ``sameShapeBudget`` elements). They are the patches matching by id finds: the
+    /// updates, in pre-order.
+    static func updatesOfSameShape(_ old: ViewElement, _ new: ViewElement) -> [ViewPatch]? {
+        var updates: [ViewPatch] = []
+        var seen = Set<NodeID>()
+        var stack = [(old, new)]
+        while let (before, after) = stack.popLast() {
+            guard seen.count < sameShapeBudget, before.id == after.id, seen.insert(after.id).inserted else { return nil }
+            let (was, now) = (before.properties, after.properties)
+            guard was.hasSameShape(as: now) else { return nil }
+            if was != now { updates.append(.update(after.id, now)) }
+            let (oldChildren, newChildren) = (before.children, after.children)
+            guard oldChildren.count == newChildren.count else { return nil }
+            for pair in zip(oldChildren, newChildren).reversed() { stack.append(pair) }
+        }
+        return updates
+    }
+
+    /// Computes the patches from `old` to `new` by matching elements by id anywhere in the
+    /// trees (what ``init(from:to:)`` does when more than properties changed).
+    init(matchingByIDFrom old: ViewNode, to new: ViewNode) {
         let oldTree = FlatTree(.node(old))
         let newTree = FlatTree(.node(new))
         let duplicates = oldTree.duplicates.union(newTree.duplicates)
