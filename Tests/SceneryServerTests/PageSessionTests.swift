@@ -98,7 +98,9 @@ import Testing
         let socket = RecordingSocket()
         _ = await page.attach(since: 0, socket: socket)
         let sent = await socket.first(1)
-        #expect(sent.count == 1 && sent[0].contains(#""type":"reset""#) && sent[0].contains(#""sequence":2"#), "a new whole scene, not the let-go message 1: \(sent)")
+        #expect(
+            sent.count == 1 && sent[0].contains(#""type":"reset""#) && sent[0].contains(#""sequence":2"#),
+            "a new whole scene, not the let-go message 1: \(sent)")
     }
 
     @Test func aPageWithoutASocketKeepsItsMessagesPastTheAgeForItsReconnect() async throws {
