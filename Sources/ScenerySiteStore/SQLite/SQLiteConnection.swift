@@ -78,6 +78,13 @@ public enum SQLValue: Sendable, Hashable {
 /// ```
 public final class SQLiteConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
+    /// Prepared statements by their SQL, reset and kept after use, so that a query asked
+    /// again (a row fetched for each open page) is not parsed again. A statement in use is
+    /// taken out, so the same SQL asked inside a ``forEachRow(_:_:_:)`` body is prepared
+    /// anew.
+    private var kept: [String: OpaquePointer] = [:]
+    /// The most statements kept; past it a statement is finalized after use.
+    static let keptStatements = 64
     /// The database file, or `:memory:`.
     public let path: String
 
@@ -152,8 +159,12 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     deinit {
+        for statement in kept.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
+
+    /// How many prepared statements the connection keeps for their SQL (for tests).
+    var keptStatementCount: Int { kept.count }
 
     private func error(_ context: String) -> DataError {
         if sqlite3_errcode(handle) & 0xFF == SQLITE_READONLY {
@@ -182,7 +193,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// Runs a query and returns its rows.
     public func query(_ sql: String, _ arguments: [SQLValue] = []) throws(DataError) -> [[SQLValue]] {
         let statement = try prepare(sql, arguments)
-        defer { sqlite3_finalize(statement) }
+        defer { finish(statement, sql) }
         var rows: [[SQLValue]] = []
         while true {
             let status = sqlite3_step(statement)
@@ -199,7 +210,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         _ sql: String, _ arguments: [SQLValue] = [], _ body: ([SQLValue], Int) throws(DataError) -> Void
     ) throws(DataError) {
         let statement = try prepare(sql, arguments)
-        defer { sqlite3_finalize(statement) }
+        defer { finish(statement, sql) }
         var index = 0
         while true {
             let status = sqlite3_step(statement)
@@ -215,7 +226,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     @discardableResult
     public func run(_ sql: String, _ arguments: [SQLValue] = []) throws(DataError) -> Int {
         let statement = try prepare(sql, arguments)
-        defer { sqlite3_finalize(statement) }
+        defer { finish(statement, sql) }
         let status = sqlite3_step(statement)
         guard status == SQLITE_DONE || status == SQLITE_ROW else { throw error("Statement failed") }
         return Int(sqlite3_changes(handle))
@@ -238,9 +249,10 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// A statement for `sql` with `arguments` bound: a kept one, or one prepared now.
     private func prepare(_ sql: String, _ arguments: [SQLValue]) throws(DataError) -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+        var statement = kept.removeValue(forKey: sql)
+        if statement == nil, sqlite3_prepare_v2(handle, sql, -1, &statement, nil) != SQLITE_OK {
             throw error("Cannot prepare a statement")
         }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -270,6 +282,19 @@ public final class SQLiteConnection: @unchecked Sendable {
             }
         }
         return statement
+    }
+
+    /// Resets a statement after use and keeps it for its SQL; finalizes it when its last
+    /// step failed (a reset then reports the failure), when one is kept for that SQL
+    /// already, or past ``keptStatements``.
+    private func finish(_ statement: OpaquePointer?, _ sql: String) {
+        guard let statement else { return }
+        guard sqlite3_reset(statement) == SQLITE_OK, kept[sql] == nil, kept.count < Self.keptStatements else {
+            sqlite3_finalize(statement)
+            return
+        }
+        sqlite3_clear_bindings(statement)
+        kept[sql] = statement
     }
 
     private func column(_ statement: OpaquePointer?, _ index: Int32) -> SQLValue {

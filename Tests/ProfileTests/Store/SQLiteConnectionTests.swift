@@ -1,7 +1,8 @@
 import Foundation
 import Scenery
-import ScenerySiteStore
 import Testing
+
+@testable import ScenerySiteStore
 
 /// The site store's SQLite connection, as an app uses it for tables of its own.
 @Suite struct SQLiteConnectionTests {
@@ -27,6 +28,32 @@ import Testing
         }
         let titles = try connection.query("SELECT title FROM tasks ORDER BY id").compactMap { $0.first?.text }
         #expect(titles == ["Write the docs"])
+    }
+
+    @Test func aStatementAskedAgainIsKeptAndGivesWhatTheDatabaseHoldsNow() throws {
+        let connection = try SQLiteConnection(path: try temporaryPath())
+        try connection.execute("CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE)")
+        let count = "SELECT COUNT(*) FROM tasks WHERE title LIKE ?"
+        #expect(try connection.query(count, [.text("W%")])[0][0] == .integer(0))
+        try connection.run("INSERT INTO tasks (title) VALUES (?)", [.text("Write the docs")])
+        #expect(try connection.query(count, [.text("W%")])[0][0] == .integer(1), "a kept statement reads what is there now")
+        #expect(try connection.query(count, [.text("S%")])[0][0] == .integer(0), "with the new arguments only")
+        #expect(connection.keptStatementCount == 2, "the query and the insert are kept")
+
+        // A failed step: the statement is not kept in a failed state.
+        #expect(throws: DataError.self) { try connection.run("INSERT INTO tasks (title) VALUES (?)", [.text("Write the docs")]) }
+        try connection.run("INSERT INTO tasks (title) VALUES (?)", [.text("Ship it")])
+        #expect(try connection.query(count, [.text("%")])[0][0] == .integer(2))
+
+        // The same query inside a walk of its own rows, and after the table changed shape.
+        var inner: [Int64] = []
+        try connection.forEachRow("SELECT id FROM tasks ORDER BY id") { row, _ throws(DataError) in
+            inner.append(contentsOf: try connection.query("SELECT id FROM tasks ORDER BY id").map { $0[0].integer })
+        }
+        #expect(inner == [1, 2, 1, 2])
+        #expect(try connection.query("SELECT * FROM tasks ORDER BY id")[0].count == 2)
+        try connection.execute("ALTER TABLE tasks ADD COLUMN done INTEGER NOT NULL DEFAULT 0")
+        #expect(try connection.query("SELECT * FROM tasks ORDER BY id")[0].count == 3, "the kept statement is prepared again for the new shape")
     }
 
     @Test func aFailureIsADataErrorThatNamesTheDatabase() throws {
