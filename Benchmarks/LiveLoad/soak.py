@@ -18,6 +18,8 @@ server) on the ten-row scene (Benchmarks/LiveLoad/Scenes/ten-rows.json).
 - drafts: Alice writes a draft every half second on her page of her blogs and drafts
   (Scenes/soak-drafts.json, a form's submit with an action key), while Bob keeps the same
   scene of hers open (his variant has no drafts);
+- follows: three viewers each follow and unfollow the three people Alice follows, on the
+  list of her followings (Scenes/soak-follows.json), nine pages besides --pages;
 - faults, one every --fault-every seconds at random: a server killed (SIGKILL) and started
   again on its port; PostgreSQL restarted (immediate stop); a client that upgrades a socket
   and never reads; a burst of twenty watchers reconnecting at once.
@@ -26,6 +28,7 @@ At the end (exit 1 and the reasons when one fails):
 - every action a page was told is applied is in `applied_actions` (as its viewer's key),
   and each (viewer, blog) is liked exactly when its acknowledged toggles say so: nothing
   lost, nothing applied twice;
+- each following page shows each person followed exactly when the database has the follow;
 - every draft save Alice was told is done is stored exactly once (one whose answer was lost,
   at most once), and no other page ever received one of her drafts;
 - a sample of open pages (every actor's viewer and twenty watchers), asked for the whole
@@ -261,19 +264,24 @@ async def soak(cluster, arguments):
     # hers open (his variant has no drafts), and no page but hers may ever receive one.
     author = Page(cluster.port, viewers["1"], "1", path="/scenes/soak-drafts?user=1")
     snoop = Page(cluster.port, viewers["2"], "2", path="/scenes/soak-drafts?user=1")
-    for page in [*(page for page, _ in actors), *watchers, snoop]:
+    # Three viewers who follow none of the people Alice follows (2, 3, 7) each follow and
+    # unfollow them on the list of Alice's followings (Scenes/soak-follows.json).
+    follow_pairs = [(viewer, followee) for viewer in ("4", "5", "6") for followee in ("2", "3", "7")]
+    followers = [(Page(cluster.port, viewers[viewer], viewer, path="/scenes/soak-follows?user=1"), followee) for viewer, followee in follow_pairs]
+    for page in [*(page for page, _ in actors), *watchers, snoop, *(page for page, _ in followers)]:
         page.never_hears = "soak draft"
     never_killed = random.Random(arguments.seed).randrange(2)
     bare = rss_kib(cluster.servers[never_killed].pid)  # before any page: what the pages' share is measured from
     for page, _ in actors:
         await page.open()
-    for page in [*watchers, author, snoop]:
+    for page in [*watchers, author, snoop, *(page for page, _ in followers)]:
         await page.open()
-    print(f"opened {len(actors)} acting and {len(watchers)} watching pages")
+    print(f"opened {len(actors)} acting, {len(watchers)} watching and {len(followers)} following pages")
     stop = asyncio.Event()
-    keepers = [asyncio.create_task(page.stay_connected(stop)) for page in [*(page for page, _ in actors), *watchers, author, snoop]]
-    acknowledged = {pair: [] for pair in pairs}
-    unknown = {pair: [] for pair in pairs}
+    every_page = [*(page for page, _ in actors), *watchers, author, snoop, *(page for page, _ in followers)]
+    keepers = [asyncio.create_task(page.stay_connected(stop)) for page in every_page]
+    acknowledged = {pair: [] for pair in [*pairs, *follow_pairs]}
+    unknown = {pair: [] for pair in [*pairs, *follow_pairs]}
     # Warm-up: the first fifth of the run (at most two minutes) has no fault; the server that
     # is never killed is measured at its end.
     warm_up = min(120, arguments.seconds / 5)
@@ -286,6 +294,13 @@ async def soak(cluster, arguments):
             key, answered = await page.act(f"blogs/blog.{blog}.like")
             (acknowledged if answered else unknown)[pair].append(key)
             await asyncio.sleep(max(0, 0.2 - (time.monotonic() - started)))
+
+    async def follow(page, followee, pair):
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            key, answered = await page.act(f"people/user.{followee}.action")
+            (acknowledged if answered else unknown)[pair].append(key)
+            await asyncio.sleep(max(0, 0.3 - (time.monotonic() - started)))
 
     drafts = {"acknowledged": [], "unknown": []}
 
@@ -328,7 +343,8 @@ async def soak(cluster, arguments):
                 for page in random_faults.sample(watchers, min(20, len(watchers))):
                     await page.socket.close()
 
-    await asyncio.gather(faults(), write_drafts(), *(act(page, blog, pair) for (page, blog), pair in zip(actors, pairs)))
+    await asyncio.gather(faults(), write_drafts(), *(act(page, blog, pair) for (page, blog), pair in zip(actors, pairs)),
+                         *(follow(page, followee, pair) for (page, followee), pair in zip(followers, follow_pairs)))
     for connection in stalled:
         connection.close()
     await asyncio.sleep(3)
@@ -343,11 +359,12 @@ async def soak(cluster, arguments):
     recorded = set(cluster.psql("SELECT key FROM applied_actions"))
     likes = {(row.split("\t")[0], int(row.split("\t")[1])) for row in cluster.psql("SELECT user_id, blog FROM likes")}
     counts = {"acknowledged": 0, "acknowledged, not in the ledger": 0, "unknown": 0, "unknown, applied": 0}
-    for (viewer, blog) in pairs:
-        counts["acknowledged"] += len(acknowledged[(viewer, blog)])
-        counts["acknowledged, not in the ledger"] += sum(f"u{viewer}:{key}" not in recorded for key in acknowledged[(viewer, blog)])
-        counts["unknown"] += len(unknown[(viewer, blog)])
-        counts["unknown, applied"] += sum(f"u{viewer}:{key}" in recorded for key in unknown[(viewer, blog)])
+    for (viewer, target) in [*pairs, *follow_pairs]:
+        counts["acknowledged"] += len(acknowledged[(viewer, target)])
+        counts["acknowledged, not in the ledger"] += sum(f"u{viewer}:{key}" not in recorded for key in acknowledged[(viewer, target)])
+        counts["unknown"] += len(unknown[(viewer, target)])
+        counts["unknown, applied"] += sum(f"u{viewer}:{key}" in recorded for key in unknown[(viewer, target)])
+    follow_count = sum(len(acknowledged[pair]) for pair in follow_pairs)
     print("actions: " + ", ".join(f"{value} {name}" for name, value in counts.items()))
     if counts["acknowledged, not in the ledger"] and "postgres" not in arguments.faults:
         failures.append(f"{counts['acknowledged, not in the ledger']} acknowledged action(s) are not in the ledger, with the database up throughout")
@@ -363,6 +380,23 @@ async def soak(cluster, arguments):
         elif (shown.group(1) == "Unlike") != ((viewer, blog) in likes):
             failures.append(f"viewer {viewer}'s page shows blog {blog} {'liked' if shown.group(1) == 'Unlike' else 'not liked'}; "
                             f"the database says {'liked' if (viewer, blog) in likes else 'not liked'}")
+    # Each following page shows the person followed exactly when the database has the follow.
+    follows = {tuple(row.split("\t")) for row in cluster.psql("SELECT follower, followee FROM follows")}
+    print(f"follows: {follow_count} acknowledged")
+    if not follow_count:
+        failures.append("no follow or unfollow was acknowledged: the follows part of the soak did not run")
+    for (page, followee), (viewer, _) in zip(followers, follow_pairs):
+        try:
+            html = await page.whole_scene()
+        except Exception as error:  # noqa: BLE001 - reported as a failure
+            failures.append(f"viewer {viewer}'s list of Alice's followings did not get its whole scene: {error!r}")
+            continue
+        shown = re.search(rf'id="people/user\.{followee}\.action"[^>]*>(\+ Follow|Following)<', html)
+        if not shown:
+            failures.append(f"viewer {viewer}'s page shows no follow button for user {followee}")
+        elif (shown.group(1) == "Following") != ((viewer, followee) in follows):
+            failures.append(f"viewer {viewer}'s page shows user {followee} {'followed' if shown.group(1) == 'Following' else 'not followed'}; "
+                            f"the database says {'followed' if (viewer, followee) in follows else 'not followed'}")
     # Every draft save acknowledged is stored exactly once; one whose answer was lost at most
     # once; and none reached Bob's page.
     stored = {}
@@ -377,10 +411,10 @@ async def soak(cluster, arguments):
         failures.append(f"{len(doubled)} draft(s) stored twice: {doubled[:5]}")
     if not drafts["acknowledged"]:
         failures.append("no draft save was acknowledged: the drafts part of the soak did not run")
-    leaked = [page.viewer or "signed out" for page in [*(page for page, _ in actors), *watchers, snoop] if page.heard_forbidden]
+    leaked = [page.viewer or "signed out" for page in [*(page for page, _ in actors), *watchers, snoop, *(page for page, _ in followers)] if page.heard_forbidden]
     if leaked:
         failures.append(f"pages of other viewers received Alice's drafts: {sorted(set(leaked))}")
-    unanswered = sum(page.unanswered for page, _ in actors) + author.unanswered
+    unanswered = sum(page.unanswered for page, _ in [*actors, *followers]) + author.unanswered
     if unanswered:
         failures.append(f"{unanswered} action(s) had no answer within 120 s, though the page stayed or came back")
     if counts["acknowledged"] == 0:
@@ -408,7 +442,7 @@ async def soak(cluster, arguments):
             failures.append(f"a page of viewer {page.viewer or 'signed out'} differs from a fresh render of its scene"
                             + (f" ({stale})" if stale else ""))
     stop.set()
-    for page in [*(page for page, _ in actors), *watchers, author, snoop]:
+    for page in every_page:
         await page.socket.close()
     for task in keepers:
         task.cancel()
