@@ -288,19 +288,13 @@ async def soak(cluster, arguments):
     deadline = time.monotonic() + arguments.seconds
     warm = None
 
-    async def act(page, blog, pair):
+    async def toggle(page, node, pair, every):
+        """Taps a toggle (like, follow) in a closed loop, at most once every `every` seconds."""
         while time.monotonic() < deadline:
             started = time.monotonic()
-            key, answered = await page.act(f"blogs/blog.{blog}.like")
+            key, answered = await page.act(node)
             (acknowledged if answered else unknown)[pair].append(key)
-            await asyncio.sleep(max(0, 0.2 - (time.monotonic() - started)))
-
-    async def follow(page, followee, pair):
-        while time.monotonic() < deadline:
-            started = time.monotonic()
-            key, answered = await page.act(f"people/user.{followee}.action")
-            (acknowledged if answered else unknown)[pair].append(key)
-            await asyncio.sleep(max(0, 0.3 - (time.monotonic() - started)))
+            await asyncio.sleep(max(0, every - (time.monotonic() - started)))
 
     drafts = {"acknowledged": [], "unknown": []}
 
@@ -343,8 +337,8 @@ async def soak(cluster, arguments):
                 for page in random_faults.sample(watchers, min(20, len(watchers))):
                     await page.socket.close()
 
-    await asyncio.gather(faults(), write_drafts(), *(act(page, blog, pair) for (page, blog), pair in zip(actors, pairs)),
-                         *(follow(page, followee, pair) for (page, followee), pair in zip(followers, follow_pairs)))
+    await asyncio.gather(faults(), write_drafts(), *(toggle(page, f"blogs/blog.{blog}.like", pair, 0.2) for (page, blog), pair in zip(actors, pairs)),
+                         *(toggle(page, f"people/user.{followee}.action", pair, 0.3) for (page, followee), pair in zip(followers, follow_pairs)))
     for connection in stalled:
         connection.close()
     await asyncio.sleep(3)
@@ -368,35 +362,33 @@ async def soak(cluster, arguments):
     print("actions: " + ", ".join(f"{value} {name}" for name, value in counts.items()))
     if counts["acknowledged, not in the ledger"] and "postgres" not in arguments.faults:
         failures.append(f"{counts['acknowledged, not in the ledger']} acknowledged action(s) are not in the ledger, with the database up throughout")
-    for (page, blog), (viewer, _) in zip(actors, pairs):
+
+    async def check_toggle(page, viewer, subject, pattern, on_title, is_on, state):
+        """The toggle of `subject` on `page` (its button title matched by `pattern`) shows
+        `state` exactly when the database has it (`is_on`)."""
         try:
             html = await page.whole_scene()
         except Exception as error:  # noqa: BLE001 - reported as a failure
-            failures.append(f"viewer {viewer}'s page of blog {blog} did not get its whole scene: {error!r}")
-            continue
-        shown = re.search(rf'id="blogs/blog\.{blog}\.like"[^>]*>(Like|Unlike)<', html)
+            failures.append(f"viewer {viewer}'s page of {subject} did not get its whole scene: {error!r}")
+            return
+        shown = re.search(pattern, html)
         if not shown:
-            failures.append(f"viewer {viewer}'s page shows no like button for blog {blog}")
-        elif (shown.group(1) == "Unlike") != ((viewer, blog) in likes):
-            failures.append(f"viewer {viewer}'s page shows blog {blog} {'liked' if shown.group(1) == 'Unlike' else 'not liked'}; "
-                            f"the database says {'liked' if (viewer, blog) in likes else 'not liked'}")
+            failures.append(f"viewer {viewer}'s page shows no button for {subject}")
+        elif (shown.group(1) == on_title) != is_on:
+            failures.append(f"viewer {viewer}'s page shows {subject} {state if shown.group(1) == on_title else 'not ' + state}; "
+                            f"the database says {state if is_on else 'not ' + state}")
+
+    for (page, blog), (viewer, _) in zip(actors, pairs):
+        await check_toggle(page, viewer, f"blog {blog}", rf'id="blogs/blog\.{blog}\.like"[^>]*>(Like|Unlike)<', "Unlike",
+                           (viewer, blog) in likes, "liked")
     # Each following page shows the person followed exactly when the database has the follow.
     follows = {tuple(row.split("\t")) for row in cluster.psql("SELECT follower, followee FROM follows")}
     print(f"follows: {follow_count} acknowledged")
     if not follow_count:
         failures.append("no follow or unfollow was acknowledged: the follows part of the soak did not run")
     for (page, followee), (viewer, _) in zip(followers, follow_pairs):
-        try:
-            html = await page.whole_scene()
-        except Exception as error:  # noqa: BLE001 - reported as a failure
-            failures.append(f"viewer {viewer}'s list of Alice's followings did not get its whole scene: {error!r}")
-            continue
-        shown = re.search(rf'id="people/user\.{followee}\.action"[^>]*>(\+ Follow|Following)<', html)
-        if not shown:
-            failures.append(f"viewer {viewer}'s page shows no follow button for user {followee}")
-        elif (shown.group(1) == "Following") != ((viewer, followee) in follows):
-            failures.append(f"viewer {viewer}'s page shows user {followee} {'followed' if shown.group(1) == 'Following' else 'not followed'}; "
-                            f"the database says {'followed' if (viewer, followee) in follows else 'not followed'}")
+        await check_toggle(page, viewer, f"user {followee}", rf'id="people/user\.{followee}\.action"[^>]*>(\+ Follow|Following)<', "Following",
+                           (viewer, followee) in follows, "followed")
     # Every draft save acknowledged is stored exactly once; one whose answer was lost at most
     # once; and none reached Bob's page.
     stored = {}
