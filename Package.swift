@@ -49,7 +49,7 @@ let package = Package(
     ],
     targets: [
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
-        .target(name: "Scenery"),
+        .target(name: "Scenery", exclude: ["Localization/generate-plural-rules.py"]),
         .target(name: "SceneryTesting", dependencies: ["Scenery", "SceneryLive"]),
         // The bundled scene files (top-level Scenes/) as package resources, so that a
         // dependency's scenes can extend them without a checkout on disk.

@@ -12,6 +12,8 @@
 public struct ModuleParameters: Sendable, Hashable {
     /// The values by parameter name.
     public var values: [String: JSONValue]
+    /// The language the module's messages are formatted in: the scene's, or the viewer's.
+    public var locale = MessageLocale("en")
 
     /// Creates parameters from values as they are, unchecked and without defaults.
     /// To create a module directly (in a test, a preview), use ``init(for:_:)``, which
@@ -65,6 +67,23 @@ public struct ModuleParameters: Sendable, Hashable {
     /// An integer parameter.
     public func int(_ name: String) throws(ParameterError) -> Int {
         try typed(name, "an integer", \.intValue)
+    }
+
+    /// A message parameter (declared with ``ParameterSpec/message(_:default:arguments:summary:)``),
+    /// ready to format in the scene's locale.
+    ///
+    /// ```swift
+    /// let likes = try parameters.message("likes")
+    /// likes(["count": 3])   // "3 likes"
+    /// ```
+    /// - Throws: ``ParameterError`` if it is missing, not a string, or not a valid message.
+    public func message(_ name: String) throws(ParameterError) -> LocalizedMessage {
+        let text = try string(name)
+        do {
+            return LocalizedMessage(try Message.parsed(text), locale: locale)
+        } catch {
+            throw ParameterError(message: "The parameter \(name.quoted) is not a valid message (\(error)); write it in ICU MessageFormat.")
+        }
     }
 
     /// A number parameter.

@@ -12,6 +12,9 @@ public struct ParameterSpec: Sendable, Hashable {
     public var allowedValues: [String]?
     /// The allowed range, for an integer parameter.
     public var range: ClosedRange<Int>?
+    /// For a string parameter that is a ``Message``: the arguments the module gives it.
+    /// Scene files and translations are checked against them.
+    public var messageArguments: [MessageArgumentSpec]?
 
     /// Declares a parameter; without a default value it is required.
     public init(
@@ -26,6 +29,25 @@ public struct ParameterSpec: Sendable, Hashable {
         self.summary = summary
     }
 
+    /// Declares a parameter that is wording: a ``Message`` in ICU MessageFormat, with the
+    /// arguments the module gives it.
+    ///
+    /// ```swift
+    /// ParameterSpec.message(
+    ///     "likes", default: "{count, plural, one {# like} other {# likes}}",
+    ///     arguments: [MessageArgumentSpec("count", .number)], summary: "The like count.")
+    /// ```
+    /// The module reads it with ``ModuleParameters/message(_:)``; a scene file's value
+    /// that does not parse, uses an argument not given here, or lacks a plural case its
+    /// language needs is an error at validation.
+    public static func message(
+        _ name: String, default defaultValue: String, arguments: [MessageArgumentSpec] = [], summary: String = ""
+    ) -> ParameterSpec {
+        var spec = ParameterSpec(name, .string, default: .string(defaultValue), summary: summary)
+        spec.messageArguments = arguments
+        return spec
+    }
+
     /// Why `value` (already of the right type) is not allowed, or `nil` if it is.
     func restrictionProblem(_ value: JSONValue) -> String? {
         if let allowed = allowedValues, let text = value.stringValue, !allowed.contains(text) {
@@ -33,6 +55,14 @@ public struct ParameterSpec: Sendable, Hashable {
         }
         if let range, let number = value.intValue, !range.contains(number) {
             return "\(name.quoted) must be from \(range.lowerBound) to \(range.upperBound), not \(number)"
+        }
+        if let arguments = messageArguments, let text = value.stringValue {
+            do {
+                let problems = try Message.parsed(text).problems(against: arguments)
+                if let first = problems.first { return "\(name.quoted) is a message, and \(first)" }
+            } catch {
+                return "\(name.quoted) is not a valid message \(error); write it in ICU MessageFormat, such as \"{count, plural, one {# item} other {# items}}\""
+            }
         }
         return nil
     }
