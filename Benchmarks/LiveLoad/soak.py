@@ -427,7 +427,7 @@ async def soak(cluster, arguments):
         if failed_write.sub("", html) not in fresh.decode():
             if os.environ.get("SOAK_DUMP"):
                 pathlib.Path(os.environ["SOAK_DUMP"]).write_text(html + "\n=====\n" + fresh.decode(), encoding="utf-8")
-            counts = re.compile(r'id="blogs/blog\.(\d+)\.likes" class="caption">Likes: (\d+)<')
+            counts = re.compile(r'id="blogs/blog\.(\d+)\.likes" class="caption">Likes: ([\d,]+)<')
             shown, stored = dict(counts.findall(html)), dict(counts.findall(fresh.decode()))
             stale = ", ".join(f"blog {blog} shows {shown[blog]} likes, {stored.get(blog, 'none')} stored"
                               for blog in sorted(shown, key=int) if shown[blog] != stored.get(blog))
