@@ -33,10 +33,10 @@ public struct BlogCellPresenter: Sendable, Hashable {
 
     public var author: String {
         let name = blog.authorName.trimmingCharacters(in: .whitespacesAndNewlines)
-        return Wording.format(wording.authorFormat, name.isEmpty ? wording.emptyAuthor : name)
+        return wording.authorFormat(["name": .text(name.isEmpty ? wording.emptyAuthor : name)])
     }
 
-    public var likes: String { Wording.format(wording.likesFormat, blog.likes) }
+    public var likes: String { wording.likesFormat(["count": .integer(blog.likes)]) }
     public var date: String { DisplayDate.string(from: blog.createdAt) }
 
     /// The like button's title, or `nil` when the viewer cannot like.

@@ -13,7 +13,7 @@ import SceneryLive
 /// the list's full size; the host scrolls instead of asking for more.
 ///
 /// ```json
-/// { "id": "blogs", "type": "BlogModule", "params": { "author": "$user", "pageSize": 10, "likesFormat": "赞 %d" } }
+/// { "id": "blogs", "type": "BlogModule", "params": { "author": "$user", "pageSize": 10, "likesFormat": "赞 {count}" } }
 /// ```
 public actor BlogModule: Module {
     public static let descriptor = ModuleDescriptor(
@@ -22,10 +22,10 @@ public actor BlogModule: Module {
         parameters: [
             ParameterSpec("author", .userID, summary: "Whose blogs to show."),
             ParameterSpec("pageSize", .int, default: 10, range: 1...100, summary: "Blogs per page."),
-            ParameterSpec("header", .string, default: "Blogs", summary: "The list's header."),
-            ParameterSpec("emptyText", .string, default: "No blogs yet.", summary: "Shown when there are none."),
-            ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
-            ParameterSpec("refreshTitle", .string, default: "Refresh", summary: "The refresh button."),
+            .message("header", default: "Blogs", summary: "The list's header."),
+            .message("emptyText", default: "No blogs yet.", summary: "Shown when there are none."),
+            .message("moreTitle", default: "Load more", summary: "The load-more button."),
+            .message("refreshTitle", default: "Refresh", summary: "The refresh button."),
         ] + BlogWording.parameters,
         sends: [BlogEvents.open],
         countsRowImpressions: true)
@@ -66,10 +66,10 @@ public actor BlogModule: Module {
         live = LiveChanges(changes)
         author = UserID(try parameters.string("author"))
         list = PagedList(pageSize: try parameters.int("pageSize"))
-        header = try parameters.string("header")
-        emptyText = try parameters.string("emptyText")
-        moreTitle = try parameters.string("moreTitle")
-        refreshTitle = try parameters.string("refreshTitle")
+        header = try parameters.text("header")
+        emptyText = try parameters.text("emptyText")
+        moreTitle = try parameters.text("moreTitle")
+        refreshTitle = try parameters.text("refreshTitle")
         wording = try BlogWording(parameters: parameters)
         self.blogs = blogs
         self.context = context
@@ -166,7 +166,7 @@ public actor BlogModule: Module {
         // Blogs someone else added (a draft published elsewhere) are said on the page.
         let added = (state.value ?? []).filter { !held.contains($0.id) }.count
         if announcingNewBlogs, state.hasResult, added > 0 {
-            await context.setNeedsRender(announcing: Wording.format(wording.newBlogsNotice, added))
+            await context.setNeedsRender(announcing: wording.newBlogsNotice(["count": .integer(added)]))
         } else {
             await context.setNeedsRender()
         }
@@ -199,7 +199,7 @@ public actor BlogModule: Module {
         } else if fresh.likes > held.likes {
             // Someone liked it: said on the page, without saying who.
             let title = fresh.title.isEmpty ? wording.untitled : fresh.title
-            await context.setNeedsRender([BlogNodeID(blog: id).row], announcing: Wording.format(wording.likedNotice, title))
+            await context.setNeedsRender([BlogNodeID(blog: id).row], announcing: wording.likedNotice(["title": .text(title)]))
         } else {
             await context.setNeedsRender([BlogNodeID(blog: id).row])
         }

@@ -1,46 +1,51 @@
 import Scenery
 
-/// The wording of blog cells and lists; every piece is a module parameter, so a scene can
-/// say "赞 %d" where another says "Likes: %d".
+/// The wording of blog cells and lists; every piece is a message parameter, so a scene (or
+/// a translation) can say "赞 {count}" where another says "Likes: {count}".
 public struct BlogWording: Sendable, Hashable {
-    public var likesFormat = "Likes: %d"
-    public var authorFormat = "By %@"
+    /// The like count (`{count}`).
+    public var likesFormat: LocalizedMessage = "Likes: {count}"
+    /// The author line (`{name}`).
+    public var authorFormat: LocalizedMessage = "By {name}"
     public var emptyAuthor = "Anonymous"
     public var untitled = "Untitled"
     public var likeTitle = "Like"
     public var unlikeTitle = "Unlike"
-    /// Said to other people's open pages when someone likes a blog they show (%@ is its
-    /// title); who liked it is not said.
-    public var likedNotice = "New like on “%@”"
-    /// Said to open pages when blogs are added to the list they show (%d is how many).
-    public var newBlogsNotice = "New blogs: %d"
+    /// Said to other people's open pages when someone likes a blog they show (`{title}`);
+    /// who liked it is not said.
+    public var likedNotice: LocalizedMessage = "New like on “{title}”"
+    /// Said to open pages when blogs are added to the list they show (`{count}`, how many).
+    public var newBlogsNotice: LocalizedMessage = "New blogs: {count}"
 
     public init() {}
 
     static let parameters: [ParameterSpec] = {
         let defaults = BlogWording()
+        let count = [MessageArgumentSpec("count", .number, summary: "How many.")]
         return [
-            ParameterSpec("likesFormat", .string, default: .string(defaults.likesFormat), summary: "Like count (%d)."),
-            ParameterSpec("authorFormat", .string, default: .string(defaults.authorFormat), summary: "Author line (%@ is the name)."),
-            ParameterSpec("emptyAuthor", .string, default: .string(defaults.emptyAuthor), summary: "Author name when empty."),
-            ParameterSpec("untitled", .string, default: .string(defaults.untitled), summary: "Title when empty."),
-            ParameterSpec("likeTitle", .string, default: .string(defaults.likeTitle), summary: "The like button."),
-            ParameterSpec("unlikeTitle", .string, default: .string(defaults.unlikeTitle), summary: "The unlike button."),
-            ParameterSpec(
-                "likedNotice", .string, default: .string(defaults.likedNotice), summary: "Said to open pages when someone likes a blog (%@ is its title)."),
-            ParameterSpec(
-                "newBlogsNotice", .string, default: .string(defaults.newBlogsNotice), summary: "Said to open pages when blogs are added (%d is how many)."),
+            .message("likesFormat", default: defaults.likesFormat.message.source, arguments: count, summary: "Like count."),
+            .message(
+                "authorFormat", default: defaults.authorFormat.message.source,
+                arguments: [MessageArgumentSpec("name", .text, summary: "The author's name, or emptyAuthor.")], summary: "Author line."),
+            .message("emptyAuthor", default: defaults.emptyAuthor, summary: "Author name when empty."),
+            .message("untitled", default: defaults.untitled, summary: "Title when empty."),
+            .message("likeTitle", default: defaults.likeTitle, summary: "The like button."),
+            .message("unlikeTitle", default: defaults.unlikeTitle, summary: "The unlike button."),
+            .message(
+                "likedNotice", default: defaults.likedNotice.message.source,
+                arguments: [MessageArgumentSpec("title", .text, summary: "The blog's title.")], summary: "Said to open pages when someone likes a blog."),
+            .message("newBlogsNotice", default: defaults.newBlogsNotice.message.source, arguments: count, summary: "Said to open pages when blogs are added."),
         ]
     }()
 
     public init(parameters: ModuleParameters) throws {
-        likesFormat = try parameters.string("likesFormat")
-        authorFormat = try parameters.string("authorFormat")
-        emptyAuthor = try parameters.string("emptyAuthor")
-        untitled = try parameters.string("untitled")
-        likeTitle = try parameters.string("likeTitle")
-        unlikeTitle = try parameters.string("unlikeTitle")
-        likedNotice = try parameters.string("likedNotice")
-        newBlogsNotice = try parameters.string("newBlogsNotice")
+        likesFormat = try parameters.message("likesFormat")
+        authorFormat = try parameters.message("authorFormat")
+        emptyAuthor = try parameters.text("emptyAuthor")
+        untitled = try parameters.text("untitled")
+        likeTitle = try parameters.text("likeTitle")
+        unlikeTitle = try parameters.text("unlikeTitle")
+        likedNotice = try parameters.message("likedNotice")
+        newBlogsNotice = try parameters.message("newBlogsNotice")
     }
 }

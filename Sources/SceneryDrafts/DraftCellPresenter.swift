@@ -7,10 +7,10 @@ public struct DraftCellPresenter: Sendable, Hashable {
     public let draft: Draft
     /// Title when the draft has none.
     public let untitled: String
-    /// The edited line (%@ is the date).
-    public let editedFormat: String
+    /// The edited line (`{date}`).
+    public let editedFormat: LocalizedMessage
 
-    public init(draft: Draft, untitled: String = "Untitled draft", editedFormat: String = "Edited %@") {
+    public init(draft: Draft, untitled: String = "Untitled draft", editedFormat: LocalizedMessage = "Edited {date}") {
         self.draft = draft
         self.untitled = untitled
         self.editedFormat = editedFormat
@@ -21,7 +21,7 @@ public struct DraftCellPresenter: Sendable, Hashable {
         return title.isEmpty ? untitled : title
     }
 
-    public var edited: String { Wording.format(editedFormat, DisplayDate.string(from: draft.editedAt)) }
+    public var edited: String { editedFormat(["date": .text(DisplayDate.string(from: draft.editedAt))]) }
 
     public func render() -> ViewNode {
         .stack(

@@ -35,15 +35,15 @@ extension DraftModule {
         var compose, titleLabel, bodyLabel, save, edit, cancel, publish, delete, emptyDraft: String
 
         init(_ parameters: ModuleParameters) throws {
-            compose = try parameters.string("composeTitle")
-            titleLabel = try parameters.string("titleLabel")
-            bodyLabel = try parameters.string("bodyLabel")
-            save = try parameters.string("saveTitle")
-            edit = try parameters.string("editTitle")
-            cancel = try parameters.string("cancelTitle")
-            publish = try parameters.string("publishTitle")
-            delete = try parameters.string("deleteTitle")
-            emptyDraft = try parameters.string("emptyDraftText")
+            compose = try parameters.text("composeTitle")
+            titleLabel = try parameters.text("titleLabel")
+            bodyLabel = try parameters.text("bodyLabel")
+            save = try parameters.text("saveTitle")
+            edit = try parameters.text("editTitle")
+            cancel = try parameters.text("cancelTitle")
+            publish = try parameters.text("publishTitle")
+            delete = try parameters.text("deleteTitle")
+            emptyDraft = try parameters.text("emptyDraftText")
         }
     }
 

@@ -26,20 +26,22 @@ public actor DraftModule: Module {
         parameters: [
             ParameterSpec("owner", .userID, summary: "Whose drafts; must be the viewer."),
             ParameterSpec("pageSize", .int, default: 20, range: 1...100, summary: "Drafts per page."),
-            ParameterSpec("header", .string, default: "Drafts", summary: "The list's header."),
-            ParameterSpec("emptyText", .string, default: "No drafts.", summary: "Shown when there are none."),
-            ParameterSpec("untitled", .string, default: "Untitled draft", summary: "Title when empty."),
-            ParameterSpec("editedFormat", .string, default: "Edited %@", summary: "Last-edited line (%@ is the date)."),
-            ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
-            ParameterSpec("composeTitle", .string, default: "New draft", summary: "The new-draft form's heading."),
-            ParameterSpec("titleLabel", .string, default: "Title", summary: "The title field's label."),
-            ParameterSpec("bodyLabel", .string, default: "Text", summary: "The text field's label."),
-            ParameterSpec("saveTitle", .string, default: "Save draft", summary: "The save button."),
-            ParameterSpec("editTitle", .string, default: "Edit", summary: "A draft's edit button."),
-            ParameterSpec("cancelTitle", .string, default: "Cancel", summary: "The editor's cancel button."),
-            ParameterSpec("publishTitle", .string, default: "Publish", summary: "A draft's publish button."),
-            ParameterSpec("deleteTitle", .string, default: "Delete", summary: "A draft's delete button."),
-            ParameterSpec("emptyDraftText", .string, default: "Write a title or some text first.", summary: "Said when both fields are empty."),
+            .message("header", default: "Drafts", summary: "The list's header."),
+            .message("emptyText", default: "No drafts.", summary: "Shown when there are none."),
+            .message("untitled", default: "Untitled draft", summary: "Title when empty."),
+            .message(
+                "editedFormat", default: "Edited {date}", arguments: [MessageArgumentSpec("date", .text, summary: "When, as the page shows dates.")],
+                summary: "Last-edited line."),
+            .message("moreTitle", default: "Load more", summary: "The load-more button."),
+            .message("composeTitle", default: "New draft", summary: "The new-draft form's heading."),
+            .message("titleLabel", default: "Title", summary: "The title field's label."),
+            .message("bodyLabel", default: "Text", summary: "The text field's label."),
+            .message("saveTitle", default: "Save draft", summary: "The save button."),
+            .message("editTitle", default: "Edit", summary: "A draft's edit button."),
+            .message("cancelTitle", default: "Cancel", summary: "The editor's cancel button."),
+            .message("publishTitle", default: "Publish", summary: "A draft's publish button."),
+            .message("deleteTitle", default: "Delete", summary: "A draft's delete button."),
+            .message("emptyDraftText", default: "Write a title or some text first.", summary: "Said when both fields are empty."),
         ],
         sends: [DraftEvents.save, DraftEvents.publish, DraftEvents.delete],
         performs: [DraftEvents.save, DraftEvents.publish, DraftEvents.delete],
@@ -60,7 +62,7 @@ public actor DraftModule: Module {
     private let untitled: String
     /// What an untitled draft is called, and the title field's placeholder.
     var untitledText: String { untitled }
-    private let editedFormat: String
+    private let editedFormat: LocalizedMessage
     private let moreTitle: String
     let wording: EditorWording
     let drafts: any DraftService
@@ -89,11 +91,11 @@ public actor DraftModule: Module {
         live = LiveChanges(changes)
         owner = UserID(try parameters.string("owner"))
         list = PagedList(pageSize: try parameters.int("pageSize"))
-        header = try parameters.string("header")
-        emptyText = try parameters.string("emptyText")
-        untitled = try parameters.string("untitled")
-        editedFormat = try parameters.string("editedFormat")
-        moreTitle = try parameters.string("moreTitle")
+        header = try parameters.text("header")
+        emptyText = try parameters.text("emptyText")
+        untitled = try parameters.text("untitled")
+        editedFormat = try parameters.message("editedFormat")
+        moreTitle = try parameters.text("moreTitle")
         wording = try EditorWording(parameters)
         self.drafts = drafts
         self.context = context

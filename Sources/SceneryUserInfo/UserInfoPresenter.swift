@@ -29,12 +29,12 @@ public struct UserInfoPresenter: Sendable, Hashable {
     /// The summary in its wording, or the default for an empty one.
     public var summary: String {
         let summary = profile.user.summary.trimmingCharacters(in: .whitespacesAndNewlines)
-        return Wording.format(wording.summaryFormat, summary.isEmpty ? wording.emptySummary : summary)
+        return wording.summaryFormat(["summary": .text(summary.isEmpty ? wording.emptySummary : summary)])
     }
 
-    public var blogCount: String { Wording.format(wording.blogCountFormat, profile.blogCount) }
-    public var friendCount: String { Wording.format(wording.friendCountFormat, profile.friendCount) }
-    public var followerCount: String { Wording.format(wording.followerCountFormat, profile.followerCount) }
+    public var blogCount: String { wording.blogCountFormat(["count": .integer(profile.blogCount)]) }
+    public var friendCount: String { wording.friendCountFormat(["count": .integer(profile.friendCount)]) }
+    public var followerCount: String { wording.followerCountFormat(["count": .integer(profile.followerCount)]) }
 
     /// The avatar: the user's image, or a generic symbol.
     public var avatar: ViewNode.ImageSource {
@@ -44,7 +44,7 @@ public struct UserInfoPresenter: Sendable, Hashable {
         return ViewNode.ImageSource.initials(of: name).map(ViewNode.ImageSource.initials) ?? .symbol("person.crop.circle")
     }
 
-    public var avatarAlt: String { Wording.format(wording.avatarAltFormat, name) }
+    public var avatarAlt: String { wording.avatarAltFormat(["name": .text(name)]) }
 
     /// Whether the viewer may follow or unfollow: signed in and someone else.
     public var showsFollowButton: Bool { viewer != nil && viewer != profile.user.id }

@@ -1,17 +1,22 @@
 import Scenery
 
-/// The wording of a user-info block; every piece is a module parameter, so a scene can
-/// say "作品: %d" where another says "Blogs: %d".
+/// The wording of a user-info block; every piece is a message parameter, so a scene (or a
+/// translation) can say "作品: {count}" where another says "Blogs: {count}".
 public struct UserInfoWording: Sendable, Hashable {
     public var emptyName = "Anonymous"
-    public var summaryFormat = "%@"
+    /// Wording around the summary (`{summary}`).
+    public var summaryFormat: LocalizedMessage = "{summary}"
     public var emptySummary = "This user hasn't written anything yet."
-    public var blogCountFormat = "Blogs: %d"
-    public var friendCountFormat = "Friends: %d"
-    public var followerCountFormat = "Followers: %d"
+    /// The blog count (`{count}`).
+    public var blogCountFormat: LocalizedMessage = "Blogs: {count}"
+    /// The friend count (`{count}`).
+    public var friendCountFormat: LocalizedMessage = "Friends: {count}"
+    /// The follower count (`{count}`).
+    public var followerCountFormat: LocalizedMessage = "Followers: {count}"
     public var followTitle = "Follow"
     public var unfollowTitle = "Unfollow"
-    public var avatarAltFormat = "Avatar of %@"
+    /// The avatar's description (`{name}`).
+    public var avatarAltFormat: LocalizedMessage = "Avatar of {name}"
     /// The owner's button that opens the summary editor.
     public var editSummaryTitle = "Edit summary"
     /// The summary field's label.
@@ -26,37 +31,42 @@ public struct UserInfoWording: Sendable, Hashable {
     /// The parameters, with the English defaults.
     static let parameters: [ParameterSpec] = {
         let defaults = UserInfoWording()
+        let count = [MessageArgumentSpec("count", .number, summary: "The count.")]
         return [
-            ParameterSpec("emptyName", .string, default: .string(defaults.emptyName), summary: "Shown when the name is empty."),
-            ParameterSpec("summaryFormat", .string, default: .string(defaults.summaryFormat), summary: "Wording around the summary (%@)."),
-            ParameterSpec("emptySummary", .string, default: .string(defaults.emptySummary), summary: "Shown when the summary is empty."),
-            ParameterSpec("blogCountFormat", .string, default: .string(defaults.blogCountFormat), summary: "Blog count (%d)."),
-            ParameterSpec("friendCountFormat", .string, default: .string(defaults.friendCountFormat), summary: "Friend count (%d)."),
-            ParameterSpec("followerCountFormat", .string, default: .string(defaults.followerCountFormat), summary: "Follower count (%d)."),
-            ParameterSpec("followTitle", .string, default: .string(defaults.followTitle), summary: "The follow button."),
-            ParameterSpec("unfollowTitle", .string, default: .string(defaults.unfollowTitle), summary: "The unfollow button."),
-            ParameterSpec("avatarAltFormat", .string, default: .string(defaults.avatarAltFormat), summary: "Avatar description (%@ is the name)."),
-            ParameterSpec("editSummaryTitle", .string, default: .string(defaults.editSummaryTitle), summary: "The owner's edit-summary button."),
-            ParameterSpec("summaryLabel", .string, default: .string(defaults.summaryLabel), summary: "The summary field's label."),
-            ParameterSpec("saveSummaryTitle", .string, default: .string(defaults.saveSummaryTitle), summary: "The summary editor's save button."),
-            ParameterSpec("cancelTitle", .string, default: .string(defaults.cancelTitle), summary: "The summary editor's cancel button."),
+            .message("emptyName", default: defaults.emptyName, summary: "Shown when the name is empty."),
+            .message(
+                "summaryFormat", default: defaults.summaryFormat.message.source,
+                arguments: [MessageArgumentSpec("summary", .text, summary: "The summary, or emptySummary.")], summary: "Wording around the summary."),
+            .message("emptySummary", default: defaults.emptySummary, summary: "Shown when the summary is empty."),
+            .message("blogCountFormat", default: defaults.blogCountFormat.message.source, arguments: count, summary: "Blog count."),
+            .message("friendCountFormat", default: defaults.friendCountFormat.message.source, arguments: count, summary: "Friend count."),
+            .message("followerCountFormat", default: defaults.followerCountFormat.message.source, arguments: count, summary: "Follower count."),
+            .message("followTitle", default: defaults.followTitle, summary: "The follow button."),
+            .message("unfollowTitle", default: defaults.unfollowTitle, summary: "The unfollow button."),
+            .message(
+                "avatarAltFormat", default: defaults.avatarAltFormat.message.source,
+                arguments: [MessageArgumentSpec("name", .text, summary: "The user's name.")], summary: "Avatar description."),
+            .message("editSummaryTitle", default: defaults.editSummaryTitle, summary: "The owner's edit-summary button."),
+            .message("summaryLabel", default: defaults.summaryLabel, summary: "The summary field's label."),
+            .message("saveSummaryTitle", default: defaults.saveSummaryTitle, summary: "The summary editor's save button."),
+            .message("cancelTitle", default: defaults.cancelTitle, summary: "The summary editor's cancel button."),
         ]
     }()
 
-    /// The wording a scene file gave.
+    /// The wording a scene file gave, in the scene's language.
     public init(parameters: ModuleParameters) throws {
-        emptyName = try parameters.string("emptyName")
-        summaryFormat = try parameters.string("summaryFormat")
-        emptySummary = try parameters.string("emptySummary")
-        blogCountFormat = try parameters.string("blogCountFormat")
-        friendCountFormat = try parameters.string("friendCountFormat")
-        followerCountFormat = try parameters.string("followerCountFormat")
-        followTitle = try parameters.string("followTitle")
-        unfollowTitle = try parameters.string("unfollowTitle")
-        avatarAltFormat = try parameters.string("avatarAltFormat")
-        editSummaryTitle = try parameters.string("editSummaryTitle")
-        summaryLabel = try parameters.string("summaryLabel")
-        saveSummaryTitle = try parameters.string("saveSummaryTitle")
-        cancelTitle = try parameters.string("cancelTitle")
+        emptyName = try parameters.text("emptyName")
+        summaryFormat = try parameters.message("summaryFormat")
+        emptySummary = try parameters.text("emptySummary")
+        blogCountFormat = try parameters.message("blogCountFormat")
+        friendCountFormat = try parameters.message("friendCountFormat")
+        followerCountFormat = try parameters.message("followerCountFormat")
+        followTitle = try parameters.text("followTitle")
+        unfollowTitle = try parameters.text("unfollowTitle")
+        avatarAltFormat = try parameters.message("avatarAltFormat")
+        editSummaryTitle = try parameters.text("editSummaryTitle")
+        summaryLabel = try parameters.text("summaryLabel")
+        saveSummaryTitle = try parameters.text("saveSummaryTitle")
+        cancelTitle = try parameters.text("cancelTitle")
     }
 }

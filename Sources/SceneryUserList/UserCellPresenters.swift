@@ -27,24 +27,24 @@ public struct UserCellWording: Sendable, Hashable {
     static let parameters: [ParameterSpec] = {
         let defaults = UserCellWording()
         return [
-            ParameterSpec("emptyName", .string, default: .string(defaults.emptyName), summary: "Name when empty."),
-            ParameterSpec("followTitle", .string, default: .string(defaults.followTitle), summary: "Follow button (not following)."),
-            ParameterSpec("followingTitle", .string, default: .string(defaults.followingTitle), summary: "Follow button (following; tap unfollows)."),
-            ParameterSpec("addFriendTitle", .string, default: .string(defaults.addFriendTitle), summary: "Friend button (no relation)."),
-            ParameterSpec("requestedTitle", .string, default: .string(defaults.requestedTitle), summary: "Friend button (request sent; tap withdraws)."),
-            ParameterSpec("acceptTitle", .string, default: .string(defaults.acceptTitle), summary: "Friend button (request received)."),
-            ParameterSpec("friendsTitle", .string, default: .string(defaults.friendsTitle), summary: "Friend button (friends; tap unfriends)."),
+            .message("emptyName", default: defaults.emptyName, summary: "Name when empty."),
+            .message("followTitle", default: defaults.followTitle, summary: "Follow button (not following)."),
+            .message("followingTitle", default: defaults.followingTitle, summary: "Follow button (following; tap unfollows)."),
+            .message("addFriendTitle", default: defaults.addFriendTitle, summary: "Friend button (no relation)."),
+            .message("requestedTitle", default: defaults.requestedTitle, summary: "Friend button (request sent; tap withdraws)."),
+            .message("acceptTitle", default: defaults.acceptTitle, summary: "Friend button (request received)."),
+            .message("friendsTitle", default: defaults.friendsTitle, summary: "Friend button (friends; tap unfriends)."),
         ]
     }()
 
     public init(parameters: ModuleParameters) throws {
-        emptyName = try parameters.string("emptyName")
-        followTitle = try parameters.string("followTitle")
-        followingTitle = try parameters.string("followingTitle")
-        addFriendTitle = try parameters.string("addFriendTitle")
-        requestedTitle = try parameters.string("requestedTitle")
-        acceptTitle = try parameters.string("acceptTitle")
-        friendsTitle = try parameters.string("friendsTitle")
+        emptyName = try parameters.text("emptyName")
+        followTitle = try parameters.text("followTitle")
+        followingTitle = try parameters.text("followingTitle")
+        addFriendTitle = try parameters.text("addFriendTitle")
+        requestedTitle = try parameters.text("requestedTitle")
+        acceptTitle = try parameters.text("acceptTitle")
+        friendsTitle = try parameters.text("friendsTitle")
     }
 
     func name(_ user: User) -> String {

@@ -21,12 +21,12 @@ public actor UserListModule: Module {
             ParameterSpec("list", .string, default: "following", allowedValues: UserListKind.allCases.map(\.rawValue), summary: "Which list."),
             ParameterSpec("presenter", .string, default: "follow", allowedValues: ["follow", "friend"], summary: "Which buttons the cells show."),
             ParameterSpec("pageSize", .int, default: 20, range: 1...100, summary: "Users per page."),
-            ParameterSpec("header", .string, default: "", summary: "The list's header; empty for the list's name."),
-            ParameterSpec(
-                "requestsHeader", .string, default: "Requests",
+            .message("header", default: "", summary: "The list's header; empty for the list's name."),
+            .message(
+                "requestsHeader", default: "Requests",
                 summary: "The header of the section of people asking to be friends (a user's own friend list only)."),
-            ParameterSpec("emptyText", .string, default: "Nobody here yet.", summary: "Shown when the list is empty."),
-            ParameterSpec("moreTitle", .string, default: "Load more", summary: "The load-more button."),
+            .message("emptyText", default: "Nobody here yet.", summary: "Shown when the list is empty."),
+            .message("moreTitle", default: "Load more", summary: "The load-more button."),
         ] + UserCellWording.parameters,
         sends: UserListModule.actions + [UserEvents.open],
         performs: UserListModule.actions)
@@ -81,11 +81,11 @@ public actor UserListModule: Module {
         let wording = try UserCellWording(parameters: parameters)
         presenter = try parameters.string("presenter") == "friend" ? FriendCellPresenter(wording: wording) : FollowCellPresenter(wording: wording)
         entries = PagedList(pageSize: try parameters.int("pageSize"))
-        let header = try parameters.string("header")
+        let header = try parameters.text("header")
         self.header = header.isEmpty ? list.rawValue.prefix(1).uppercased() + list.rawValue.dropFirst() : header
-        requestsHeader = try parameters.string("requestsHeader")
-        emptyText = try parameters.string("emptyText")
-        moreTitle = try parameters.string("moreTitle")
+        requestsHeader = try parameters.text("requestsHeader")
+        emptyText = try parameters.text("emptyText")
+        moreTitle = try parameters.text("moreTitle")
         self.relationships = relationships
         self.context = context
     }

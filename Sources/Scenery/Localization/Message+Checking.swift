@@ -27,10 +27,11 @@ extension Message {
     public func missingPluralCategories(for rules: PluralRules) -> [(argument: String, missing: [PluralCategory])] {
         var found: [(argument: String, missing: [PluralCategory])] = []
         Self.collectPlurals(parts) { name, cases in
-            let given = Set(cases.compactMap { plural -> PluralCategory? in
-                if case .category(let category) = plural.selector { return category }
-                return nil
-            })
+            let given = Set(
+                cases.compactMap { plural -> PluralCategory? in
+                    if case .category(let category) = plural.selector { return category }
+                    return nil
+                })
             let missing = rules.categories.filter { !given.contains($0) }
             if !missing.isEmpty { found.append((name, missing)) }
         }

@@ -29,6 +29,21 @@ public struct Message: Sendable, Hashable, CustomStringConvertible {
         parts = try parser.parseMessage()
     }
 
+    /// A message written in code, such as a module's default wording (see
+    /// ``LocalizedMessage/init(stringLiteral:)``).
+    ///
+    /// A literal that does not parse is shown as written (and the validator, which checks
+    /// every module's defaults, reports it), never a crash.
+    init(literal source: String) {
+        self.source = source
+        do {
+            var parser = MessageParser(source)
+            parts = try parser.parseMessage()
+        } catch {
+            parts = [.text(source)]
+        }
+    }
+
     public var description: String { source }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.source == rhs.source }
@@ -52,7 +67,8 @@ public struct Message: Sendable, Hashable, CustomStringConvertible {
     }
 
     enum NumberStyle: String, Sendable, CaseIterable {
-        case decimal = "", integer, percent
+        case decimal = ""
+        case integer, percent
     }
 
     /// How long a date or time is written.

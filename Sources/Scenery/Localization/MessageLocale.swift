@@ -37,6 +37,9 @@ public struct MessageLocale: Sendable, Hashable {
         return found
     }
 
+    /// English, the language of modules' default wording.
+    public static let english = MessageLocale("en")
+
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.identifier == rhs.identifier }
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
 

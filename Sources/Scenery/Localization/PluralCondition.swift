@@ -89,7 +89,9 @@ struct PluralCondition: Sendable {
             alternatives[alternatives.count - 1].append(
                 Relation(operand: operand, modulus: modulus, isNegated: negated, isWithin: within, ranges: ranges))
             switch take() {
-            case nil: self.alternatives = alternatives; return
+            case nil:
+                self.alternatives = alternatives
+                return
             case "and": continue
             case "or": alternatives.append([])
             case let word?: throw SyntaxError(message: "expected and or or, not \(word.quoted), in \(text.quoted)")

@@ -6,13 +6,13 @@ extension PluralRules {
     static let cldrRuleSets: [[(PluralCategory, String)]] = [
         [],
         [
-            (.one, "n in 1"),
+            (.one, "n in 1")
         ],
         [
-            (.one, "n in 0..1"),
+            (.one, "n in 0..1")
         ],
         [
-            (.one, "i in 0 or n in 1"),
+            (.one, "i in 0 or n in 1")
         ],
         [
             (.zero, "n in 0"),
@@ -22,7 +22,7 @@ extension PluralRules {
             (.many, "n mod 100 in 11..99"),
         ],
         [
-            (.one, "i in 1 and v in 0"),
+            (.one, "i in 1 and v in 0")
         ],
         [
             (.one, "n mod 10 in 1 and n mod 100 not in 11"),
@@ -48,7 +48,7 @@ extension PluralRules {
             (.many, "e in 0 and i not in 0 and i mod 1000000 in 0 and v in 0 or e not in 0..5"),
         ],
         [
-            (.one, "v in 0 and i in 1,2,3 or v in 0 and i mod 10 not in 4,6,9 or v not in 0 and f mod 10 not in 4,6,9"),
+            (.one, "v in 0 and i in 1,2,3 or v in 0 and i mod 10 not in 4,6,9 or v not in 0 and f mod 10 not in 4,6,9")
         ],
         [
             (.one, "i in 1 and v in 0"),
@@ -63,7 +63,7 @@ extension PluralRules {
             (.many, "n in 6"),
         ],
         [
-            (.one, "n in 1 or t not in 0 and i in 0,1"),
+            (.one, "n in 1 or t not in 0 and i in 0,1")
         ],
         [
             (.one, "v in 0 and i mod 100 in 1 or f mod 100 in 1"),
@@ -75,7 +75,7 @@ extension PluralRules {
             (.many, "e in 0 and i not in 0 and i mod 1000000 in 0 and v in 0 or e not in 0..5"),
         ],
         [
-            (.one, "i in 0,1"),
+            (.one, "i in 0,1")
         ],
         [
             (.one, "i in 0..1"),
@@ -103,7 +103,7 @@ extension PluralRules {
             (.two, "i in 2 and v in 0"),
         ],
         [
-            (.one, "t in 0 and i mod 10 in 1 and i mod 100 not in 11 or t mod 10 in 1 and t mod 100 not in 11"),
+            (.one, "t in 0 and i mod 10 in 1 and i mod 100 not in 11 or t mod 10 in 1 and t mod 100 not in 11")
         ],
         [
             (.one, "n in 1"),
@@ -130,7 +130,7 @@ extension PluralRules {
             (.one, "n mod 10 in 1 and n mod 100 not in 11 or v in 2 and f mod 10 in 1 and f mod 100 not in 11 or v not in 2 and f mod 10 in 1"),
         ],
         [
-            (.one, "v in 0 and i mod 10 in 1 and i mod 100 not in 11 or f mod 10 in 1 and f mod 100 not in 11"),
+            (.one, "v in 0 and i mod 10 in 1 and i mod 100 not in 11 or f mod 10 in 1 and f mod 100 not in 11")
         ],
         [
             (.one, "n in 1"),
@@ -163,7 +163,7 @@ extension PluralRules {
             (.few, "n in 2..10"),
         ],
         [
-            (.one, "n in 0,1 or i in 0 and f in 1"),
+            (.one, "n in 0,1 or i in 0 and f in 1")
         ],
         [
             (.one, "v in 0 and i mod 100 in 1"),
@@ -171,7 +171,7 @@ extension PluralRules {
             (.few, "v in 0 and i mod 100 in 3..4 or v not in 0"),
         ],
         [
-            (.one, "n in 0..1 or n in 11..99"),
+            (.one, "n in 0..1 or n in 11..99")
         ],
     ]
 

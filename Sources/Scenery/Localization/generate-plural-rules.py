@@ -55,7 +55,9 @@ def main() -> None:
             continue
         lines.append("        [")
         for category, rule in rule_set:
-            lines.append(f'            (.{category}, "{rule}"),')
+            # As swift-format writes it: no trailing comma after a lone element.
+            comma = "," if len(rule_set) > 1 else ""
+            lines.append(f'            (.{category}, "{rule}"){comma}')
         lines.append("        ],")
     lines += [
         "    ]",

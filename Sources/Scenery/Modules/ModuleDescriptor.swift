@@ -7,7 +7,7 @@
 ///     parameters: [
 ///         .init("author", .userID, summary: "Whose blogs to show."),
 ///         .init("pageSize", .int, default: 10, summary: "Blogs per page."),
-///         .init("likesFormat", .string, default: "Likes: %d", summary: "Like count wording."),
+///         .message("likesFormat", default: "Likes: {count}", arguments: [MessageArgumentSpec("count", .number)]),
 ///     ],
 ///     events: ["blog.open"])
 /// ```

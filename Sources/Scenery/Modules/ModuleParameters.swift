@@ -13,7 +13,7 @@ public struct ModuleParameters: Sendable, Hashable {
     /// The values by parameter name.
     public var values: [String: JSONValue]
     /// The language the module's messages are formatted in: the scene's, or the viewer's.
-    public var locale = MessageLocale("en")
+    public var locale = MessageLocale.english
 
     /// Creates parameters from values as they are, unchecked and without defaults.
     /// To create a module directly (in a test, a preview), use ``init(for:_:)``, which
@@ -84,6 +84,16 @@ public struct ModuleParameters: Sendable, Hashable {
         } catch {
             throw ParameterError(message: "The parameter \(name.quoted) is not a valid message (\(error)); write it in ICU MessageFormat.")
         }
+    }
+
+    /// A message parameter without arguments (a title, a label), as the viewer reads it.
+    ///
+    /// ```swift
+    /// moreTitle = try parameters.text("moreTitle")   // "Load more", "加载更多"
+    /// ```
+    /// - Throws: ``ParameterError`` as ``message(_:)`` does.
+    public func text(_ name: String) throws(ParameterError) -> String {
+        try message(name)()
     }
 
     /// A number parameter.

@@ -57,11 +57,17 @@ public struct ParameterSpec: Sendable, Hashable {
             return "\(name.quoted) must be from \(range.lowerBound) to \(range.upperBound), not \(number)"
         }
         if let arguments = messageArguments, let text = value.stringValue {
+            if let placeholder = Wording.printfPlaceholder(in: text) {
+                let names = arguments.map { "{\($0.name)}" }
+                let offer = names.isEmpty ? "it takes no arguments" : "write \(names.joined(separator: " or "))"
+                return "\(name.quoted) is a message, which names its arguments, but it has the printf placeholder \(placeholder); \(offer)"
+            }
             do {
                 let problems = try Message.parsed(text).problems(against: arguments)
                 if let first = problems.first { return "\(name.quoted) is a message, and \(first)" }
             } catch {
-                return "\(name.quoted) is not a valid message \(error); write it in ICU MessageFormat, such as \"{count, plural, one {# item} other {# items}}\""
+                return
+                    "\(name.quoted) is not a valid message \(error); write it in ICU MessageFormat, such as \"{count, plural, one {# item} other {# items}}\""
             }
         }
         return nil

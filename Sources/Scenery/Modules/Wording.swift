@@ -1,5 +1,9 @@
 /// Fills printf-style placeholders in wording that comes from scene files — safely.
 ///
+/// Module parameters that are wording are ``Message``s now, which name their arguments
+/// and know plurals (``ParameterSpec/message(_:default:arguments:summary:)``); this stays
+/// for wording of your own that is still written the printf way.
+///
 /// Scene files set wording such as `"Likes: %d"` or `"作者姓名: %@"`. `String(format:)`
 /// trusts its format and can crash on a mismatched one; this never does.
 ///
@@ -62,5 +66,40 @@ public enum Wording {
             index = template.index(after: cursor)
         }
         return result
+    }
+
+    /// The first printf placeholder in text (`%d`, `%ld`, `%@`, `%1$@`), if any: a message
+    /// written the old way.
+    static func printfPlaceholder(in text: String) -> String? {
+        var characters = text[...]
+        while let percent = characters.firstIndex(of: "%") {
+            var rest = characters[characters.index(after: percent)...]
+            if rest.first == "%" {
+                characters = rest.dropFirst()
+                continue
+            }
+            var spelled = "%"
+            while let digit = rest.first, digit.isASCII, digit.isNumber {
+                spelled.append(digit)
+                rest = rest.dropFirst()
+            }
+            if spelled.count > 1 {
+                guard rest.first == "$" else {
+                    characters = rest
+                    continue
+                }
+                spelled.append("$")
+                rest = rest.dropFirst()
+            }
+            while rest.first == "l" {
+                spelled.append("l")
+                rest = rest.dropFirst()
+            }
+            if let conversion = rest.first, "@dius".contains(conversion) {
+                return spelled + String(conversion)
+            }
+            characters = rest
+        }
+        return nil
     }
 }

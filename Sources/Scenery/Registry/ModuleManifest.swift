@@ -10,7 +10,9 @@ import Foundation
 ///   { "type": "GreetingModule", "summary": "Greets a user.",
 ///     "parameters": [ { "name": "user", "type": "userID" },
 ///                     { "name": "style", "type": "string", "default": "plain", "allowedValues": ["plain", "loud"] },
-///                     { "name": "count", "type": "int", "default": 1, "range": [1, 10] } ],
+///                     { "name": "count", "type": "int", "default": 1, "range": [1, 10] },
+///                     { "name": "hello", "type": "string", "default": "Hello, {name}!",
+///                       "message": [ { "name": "name", "type": "text" } ] } ],
 ///     "events": ["greeting.wave"],
 ///     "payloads": { "greeting.wave": ["to", "style"] },
 ///     "ownerOnlyParameter": null } ] }
@@ -119,6 +121,8 @@ public struct ModuleManifest: Sendable, Codable {
         var `default`: JSONValue?
         var allowedValues: [String]?
         var range: [Int]?
+        /// For a message: the arguments the module gives it (`[]` for none).
+        var message: [MessageArgument]?
         var summary: String?
 
         init(_ spec: ParameterSpec) {
@@ -127,13 +131,22 @@ public struct ModuleManifest: Sendable, Codable {
             `default` = spec.defaultValue
             allowedValues = spec.allowedValues
             range = spec.range.map { [$0.lowerBound, $0.upperBound] }
+            message = spec.messageArguments.map { $0.map { MessageArgument(name: $0.name, type: $0.type, summary: $0.summary.isEmpty ? nil : $0.summary) } }
             summary = spec.summary
         }
 
         var spec: ParameterSpec {
             let bounds = range.flatMap { $0.count == 2 && $0[0] <= $0[1] ? $0[0]...$0[1] : nil }
-            return ParameterSpec(name, type, default: `default`.flatMap(type.coerce), allowedValues: allowedValues, range: bounds, summary: summary ?? "")
+            var spec = ParameterSpec(name, type, default: `default`.flatMap(type.coerce), allowedValues: allowedValues, range: bounds, summary: summary ?? "")
+            spec.messageArguments = message.map { $0.map { MessageArgumentSpec($0.name, $0.type, summary: $0.summary ?? "") } }
+            return spec
         }
+    }
+
+    private struct MessageArgument: Codable {
+        var name: String
+        var type: MessageArgumentType
+        var summary: String?
     }
 
     private static func path(of error: any Error) -> String {
@@ -159,6 +172,7 @@ public struct ModuleManifest: Sendable, Codable {
 }
 
 extension ParameterType: Codable {}
+extension MessageArgumentType: Codable {}
 
 extension SceneRegistry {
     /// Declares the module types of a manifest for validation (see ``ModuleManifest``).

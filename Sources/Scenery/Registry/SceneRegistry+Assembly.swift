@@ -43,6 +43,7 @@ extension SceneRegistry {
         }
         let (variant, assignments) = try applyExperiments(of: resolved, to: chosen, for: context)
 
+        let locale = MessageLocale(language(of: sceneID) ?? "en")
         let link = SceneLink()
         var slots: [SceneInstance.ModuleSlot] = []
         for instance in variant.modules {
@@ -53,7 +54,8 @@ extension SceneRegistry {
                 )
             }
             let descriptor = registration.descriptor
-            let parameters = try moduleParameters(for: instance, descriptor: descriptor, environment: environment, sceneID: sceneID)
+            var parameters = try moduleParameters(for: instance, descriptor: descriptor, environment: environment, sceneID: sceneID)
+            parameters.locale = locale
             let moduleContext = ModuleContext(id: instance.id, viewer: context.viewer) { [link] change in
                 await link.scene?.moduleDidChange(change)
             }

@@ -11,6 +11,8 @@ struct SceneValidator {
     private var targetParameters: [String: [ParameterSpec]?] = [:]
     /// Scene bases resolved so far: each scene of an `extends` chain is applied once.
     private(set) var resolutions = ResolutionMemo()
+    /// The language of the scene being validated, whose plural rules its messages must meet.
+    private var language = "en"
 
     /// A validator of the registry's scenes. It keeps its own copy of the registry, detached
     /// from the registry's validation cache (which may keep this validator).
@@ -61,6 +63,7 @@ struct SceneValidator {
     }
 
     private mutating func validate(_ sceneID: String) {
+        language = registry.language(of: sceneID) ?? "en"
         var resolutionProblems: [Diagnostic] = []
         let resolved: ResolvedScene
         do {
@@ -304,8 +307,53 @@ struct SceneValidator {
         if spec.type.coerce(value) == nil {
             error("'\(spec.name)' of \(moduleType) must be \(spec.type.phrase), not \(value.kindDescription).", file: file, path: path)
         } else if let problem = spec.restrictionProblem(value) {
-            error("\(moduleType): \(problem).", file: file, path: path)
+            var offset: Int?
+            if spec.messageArguments != nil, let text = value.stringValue,
+                case .failure(let syntax) = Result(catching: { () throws(MessageSyntaxError) in try Message.parsed(text) })
+            {
+                offset = syntax.offset
+            }
+            report(Diagnostic(.error, "\(moduleType): \(problem).", file: file, location: location(file, path, character: offset), path: path))
+        } else if spec.messageArguments != nil, let text = value.stringValue, let message = try? Message.parsed(text) {
+            checkPlurals(of: message, named: spec.name, moduleType: moduleType, file: file, path: path)
         }
+    }
+
+    /// A message's plurals must have a case for every category the scene's language needs.
+    private mutating func checkPlurals(of message: Message, named name: String, moduleType: String, file: String, path: String) {
+        let rules = PluralRules(for: language)
+        for (argument, missing) in message.missingPluralCategories(for: rules) {
+            let cases = missing.map { "\($0.rawValue) {…}" }.joined(separator: " ")
+            error(
+                "'\(name)' of \(moduleType) has a plural of {\(argument)} without the case\(missing.count == 1 ? "" : "s") \(missing.map(\.rawValue).joined(separator: ", ")), which \(language) needs (CLDR plural rules); add \(cases).",
+                file: file, path: path)
+        }
+    }
+
+    /// The position of a character of a string value: the value's position, moved past its
+    /// opening quote and the characters before it as the file writes them (escapes included).
+    private func location(_ file: String, _ path: String, character offset: Int?) -> SourcePosition? {
+        guard let start = location(file, path) else { return nil }
+        guard let offset, let sceneID = definitionsByFile[file]?.id, let source = registry.source(of: sceneID) else { return start }
+        let lines = source.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard lines.indices.contains(start.line - 1) else { return start }
+        let line = Array(lines[start.line - 1])
+        var index = start.column - 1
+        guard line.indices.contains(index), line[index] == UInt8(ascii: "\"") else { return start }
+        index += 1
+        var characters = 0
+        while index < line.count, characters < offset, line[index] != UInt8(ascii: "\"") {
+            if line[index] == UInt8(ascii: "\\") {
+                // \uXXXX is six bytes for one character; any other escape is two.
+                index += index + 1 < line.count && line[index + 1] == UInt8(ascii: "u") ? 6 : 2
+            } else {
+                // A UTF-8 lead byte and its continuation bytes are one character.
+                index += 1
+                while index < line.count, line[index] & 0xC0 == 0x80 { index += 1 }
+            }
+            characters += 1
+        }
+        return SourcePosition(line: start.line, column: index + 1)
     }
 
     /// Whether a value of one parameter type can be handed to a parameter of another.

@@ -14,13 +14,15 @@ actor GreetingModule: Module {
         summary: "Greets a user by name.",
         parameters: [
             ParameterSpec("user", .userID, summary: "Who to greet."),
-            ParameterSpec("format", .string, default: "Hello, %@!", summary: "The wording."),
+            .message(
+                "format", default: "Hello, {name}!", arguments: [MessageArgumentSpec("name", .text, summary: "The user's name.")],
+                summary: "The wording."),
         ],
         sends: [wave],
         performs: [wave])
 
     private let user: String
-    private let format: String
+    private let format: LocalizedMessage
     private let names: any NameService
     private let context: ModuleContext
     private var state: LoadState<String> = .idle
@@ -28,7 +30,7 @@ actor GreetingModule: Module {
 
     init(parameters: ModuleParameters, context: ModuleContext, names: any NameService) throws {
         user = try parameters.string("user")
-        format = try parameters.string("format")
+        format = try parameters.message("format")  // in the scene's language
         self.names = names
         self.context = context
     }
@@ -43,7 +45,7 @@ actor GreetingModule: Module {
             .stack(
                 "content",
                 [
-                    .text("text", Wording.format(format, name), role: .title),
+                    .text("text", format(["name": .text(name)]), role: .title),
                     .button("wave", title: waved ? "Waved" : "Wave", sends: Self.wave.descriptor(Wave(user: user))),
                 ])
         }

@@ -117,7 +117,8 @@ import Testing
             }
             try await group.waitForAll()
         }
-        let expected = "Likes: \(before + 1000)"
+        // English groups thousands ("Likes: 1,020").
+        let expected = "Likes: \((before + 1000).formatted(.number.locale(Locale(identifier: "en"))))"
         #expect(try await backend.database.blog(26, viewer: nil).likes == before + 1000)
         for (index, page) in pages.enumerated() {
             let arrived = await page.host.waitForUpdates { updates in updates.contains { $0.shows(expected, at: "blogs/blog.26.likes") } }

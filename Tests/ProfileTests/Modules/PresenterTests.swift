@@ -38,9 +38,9 @@ import Testing
     @Test func userInfoSpeaksTheSeedsWording() {
         var wording = UserInfoWording()
         wording.emptyName = "匿名"
-        wording.summaryFormat = "个人简介: %@"
+        wording.summaryFormat = "个人简介: {summary}"
         wording.emptySummary = "这个人很懒, 什么也没有写~"
-        wording.friendCountFormat = "好友: %ld"
+        wording.friendCountFormat = "好友: {count}"
         let presenter = UserInfoPresenter(profile: profile, viewer: "1", wording: wording)
         #expect(presenter.name == "匿名")
         #expect(presenter.summary == "个人简介: 这个人很懒, 什么也没有写~")
@@ -58,8 +58,8 @@ import Testing
         #expect([english.likes, english.author, english.title, english.likeButtonTitle] == ["Likes: 12", "By Anonymous", "Untitled", "Unlike"])
         #expect(english.date == "1970-01-01 00:00")
         var seed = BlogWording()
-        seed.likesFormat = "赞 %ld"
-        seed.authorFormat = "作者姓名: %@"
+        seed.likesFormat = "赞 {count}"
+        seed.authorFormat = "作者姓名: {name}"
         seed.emptyAuthor = "匿名"
         let chinese = BlogCellPresenter(blog: blog, wording: seed, canLike: false)
         #expect([chinese.likes, chinese.author] == ["赞 12", "作者姓名: 匿名"])

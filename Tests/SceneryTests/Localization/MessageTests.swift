@@ -26,7 +26,8 @@ import Testing
 
     @Test func offsetAndSelectAndNesting() throws {
         let message = try Message(
-            "{gender, select, female {She} male {He} other {They}} liked it{others, plural, offset:1 =0 {} =1 { with {first}} other { with {first} and # others}}.")
+            "{gender, select, female {She} male {He} other {They}} liked it{others, plural, offset:1 =0 {} =1 { with {first}} other { with {first} and # others}}."
+        )
         #expect(message.format(["gender": "female", "others": 0, "first": "Bo"], in: english) == "She liked it.")
         #expect(message.format(["gender": "male", "others": 1, "first": "Bo"], in: english) == "He liked it with Bo.")
         #expect(message.format(["gender": "x", "others": 4, "first": "Bo"], in: english) == "They liked it with Bo and 3 others.")

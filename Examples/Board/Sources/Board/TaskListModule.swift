@@ -68,7 +68,11 @@ public actor TaskListModule: Module {
         parameters: [
             ParameterSpec("owner", .userID, summary: "Whose board."),
             ParameterSpec("order", .string, default: "newest", summary: "newest or oldest first."),
-            ParameterSpec("header", .string, default: "Tasks", summary: "The list's header."),
+            // Wording is a message: a scene (or a translation) may count the open tasks with
+            // the plural cases its language needs; the validator checks it at build time.
+            .message(
+                "header", default: "Tasks", arguments: [MessageArgumentSpec("open", .number, summary: "How many tasks are not done.")],
+                summary: "The list's header."),
         ],
         sends: [toggle, remove, add],
         performs: [toggle, remove, add],
@@ -76,7 +80,7 @@ public actor TaskListModule: Module {
 
     private let owner: String
     private let newestFirst: Bool
-    private let header: String
+    private let header: LocalizedMessage
     private let board: any BoardService
     private let context: ModuleContext
     private let live: LiveChanges<BoardChange>
@@ -94,7 +98,7 @@ public actor TaskListModule: Module {
             throw SceneryError(.invalidArgument, "TaskListModule's 'order' is \(order.debugDescription); use \"newest\" or \"oldest\".")
         }
         newestFirst = order == "newest"
-        header = try parameters.string("header")
+        header = try parameters.message("header")
         self.board = board
         self.context = context
         live = LiveChanges(board)
@@ -224,7 +228,10 @@ public actor TaskListModule: Module {
             let search = TextField(
                 name: "filter", label: "Find a task", value: shownFilter, placeholder: "Type part of a title", maximumLength: 80,
                 keyboard: .search, changes: Self.filter.descriptor(Filter(filter: "")))
-            var children: [ViewNode] = [.textField("filter", search), .list("list", sections: [.init(id: "tasks", header: header, rows: rows)])]
+            var children: [ViewNode] = [
+                .textField("filter", search),
+                .list("list", sections: [.init(id: "tasks", header: header(["open": .integer(tasks.count { !$0.isDone })]), rows: rows)]),
+            ]
             if rows.isEmpty { children.append(.text("no-match", "No task matches “\(shownFilter)”.", role: .caption)) }
             if let text = notice.text { children.append(.text("notice", text, role: .caption)) }
             return .stack("content", children)

@@ -31,10 +31,12 @@ public actor RecycleBinModule: Module {
         summary: "The owner's deleted blogs, with Restore (owner only).",
         parameters: [
             ParameterSpec("owner", .userID, summary: "Whose bin; must be the viewer."),
-            ParameterSpec("header", .string, default: "Recycle bin", summary: "The list's header."),
-            ParameterSpec("emptyText", .string, default: "The bin is empty.", summary: "Shown when nothing is in it."),
-            ParameterSpec("restoreTitle", .string, default: "Restore", summary: "The restore button."),
-            ParameterSpec("deletedFormat", .string, default: "Deleted %@", summary: "The deleted line (%@ is the date)."),
+            .message("header", default: "Recycle bin", summary: "The list's header."),
+            .message("emptyText", default: "The bin is empty.", summary: "Shown when nothing is in it."),
+            .message("restoreTitle", default: "Restore", summary: "The restore button."),
+            .message(
+                "deletedFormat", default: "Deleted {date}", arguments: [MessageArgumentSpec("date", .text, summary: "When it was deleted.")],
+                summary: "The deleted line."),
         ],
         sends: [restore],
         performs: [restore],
@@ -50,7 +52,7 @@ public actor RecycleBinModule: Module {
     private let header: String
     private let emptyText: String
     private let restoreTitle: String
-    private let deletedFormat: String
+    private let deletedFormat: LocalizedMessage
     private let bin: any RecycleBinService
     private let context: ModuleContext
     private var state: LoadState<[DeletedBlog]> = .idle
@@ -58,10 +60,10 @@ public actor RecycleBinModule: Module {
 
     public init(parameters: ModuleParameters, context: ModuleContext, bin: any RecycleBinService) throws {
         owner = UserID(try parameters.string("owner"))
-        header = try parameters.string("header")
-        emptyText = try parameters.string("emptyText")
-        restoreTitle = try parameters.string("restoreTitle")
-        deletedFormat = try parameters.string("deletedFormat")
+        header = try parameters.text("header")
+        emptyText = try parameters.text("emptyText")
+        restoreTitle = try parameters.text("restoreTitle")
+        deletedFormat = try parameters.message("deletedFormat")
         self.bin = bin
         self.context = context
     }
@@ -89,7 +91,7 @@ public actor RecycleBinModule: Module {
                     "row.\(blog.id)", axis: .horizontal,
                     [
                         .text("row.\(blog.id).title", blog.title, role: .headline),
-                        .text("row.\(blog.id).deleted", Wording.format(deletedFormat, DisplayDate.string(from: blog.deletedAt)), role: .caption),
+                        .text("row.\(blog.id).deleted", deletedFormat(["date": .text(DisplayDate.string(from: blog.deletedAt))]), role: .caption),
                         .button(
                             "row.\(blog.id).restore", title: restoreTitle,
                             sends: Self.restore.descriptor(Restore(blog: blog.id, title: blog.title))),
