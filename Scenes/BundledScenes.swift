@@ -33,6 +33,11 @@ public enum BundledScenes {
         (try? SceneRegistry.sceneFiles(in: directory)) ?? []
     }
 
+    /// The message catalogs of the bundled scenes (`zh-Hans.messages.json`, …).
+    public static var messageCatalogs: [URL] {
+        (try? SceneRegistry.messageCatalogFiles(in: directory)) ?? []
+    }
+
     /// The folder diagnostics name the bundled scenes by: `Scenes/user-profile.json`, where
     /// they are in Scenery's repository.
     public static let displayRoot = URL(filePath: "Scenes", directoryHint: .isDirectory)
@@ -49,11 +54,13 @@ public enum BundledScenes {
 }
 
 extension SceneRegistry {
-    /// Adds Scenery's bundled scenes (``BundledScenes``) without validating them, named
+    /// Adds Scenery's bundled scenes (``BundledScenes``) and their message catalogs without
+    /// validating them, named
     /// `Scenes/<file>` in diagnostics. Add your own scenes after them: a scene replaces the
     /// bundled one with its id, and may extend any of them.
     /// - Throws: ``SceneryError`` if a resource cannot be read.
     public mutating func addBundledScenes() throws(SceneryError) {
+        addMessageCatalogs(files: BundledScenes.messageCatalogs, displayRoot: BundledScenes.displayRoot)
         try addScenes(files: BundledScenes.files, displayRoot: BundledScenes.displayRoot)
     }
 }

@@ -21,7 +21,10 @@ public actor UserListModule: Module {
             ParameterSpec("list", .string, default: "following", allowedValues: UserListKind.allCases.map(\.rawValue), summary: "Which list."),
             ParameterSpec("presenter", .string, default: "follow", allowedValues: ["follow", "friend"], summary: "Which buttons the cells show."),
             ParameterSpec("pageSize", .int, default: 20, range: 1...100, summary: "Users per page."),
-            .message("header", default: "", summary: "The list's header; empty for the list's name."),
+            .message(
+                "header", default: "{list, select, followers {Followers} following {Following} other {Friends}}",
+                arguments: [MessageArgumentSpec("list", .text, summary: "Which list: followers, following or friends.")],
+                summary: "The list's header (empty: the list's name)."),
             .message(
                 "requestsHeader", default: "Requests",
                 summary: "The header of the section of people asking to be friends (a user's own friend list only)."),
@@ -81,7 +84,7 @@ public actor UserListModule: Module {
         let wording = try UserCellWording(parameters: parameters)
         presenter = try parameters.string("presenter") == "friend" ? FriendCellPresenter(wording: wording) : FollowCellPresenter(wording: wording)
         entries = PagedList(pageSize: try parameters.int("pageSize"))
-        let header = try parameters.text("header")
+        let header = try parameters.message("header")(["list": .text(list.rawValue)])
         self.header = header.isEmpty ? list.rawValue.prefix(1).uppercased() + list.rawValue.dropFirst() : header
         requestsHeader = try parameters.text("requestsHeader")
         emptyText = try parameters.text("emptyText")

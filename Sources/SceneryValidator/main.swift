@@ -23,7 +23,9 @@ func filesNamed(by argument: String) -> [URL] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else { return [URL(filePath: argument)] }
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-    return entries.filter { SceneRegistry.isSceneFile($0) || SceneRegistry.isManifestFile($0) }.sorted().map { URL(filePath: argument).appending(path: $0) }
+    return entries.filter { SceneRegistry.isSceneFile($0) || SceneRegistry.isManifestFile($0) || MessageCatalog.isCatalogFile($0) }.sorted().map {
+        URL(filePath: argument).appending(path: $0)
+    }
 }
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -64,7 +66,11 @@ var diagnostics: [Diagnostic]
 do {
     // The dependencies' scenes first: the target's own may extend or replace them.
     try registry.addScenes(files: baseFiles.filter { SceneRegistry.isSceneFile($0.lastPathComponent) })
+    registry.addMessageCatalogs(files: (baseFiles + files).filter { MessageCatalog.isCatalogFile($0.lastPathComponent) })
     diagnostics = try registry.loadScenes(files: scenes)
+    // The target's own catalogs: a dependency's are checked by its own build.
+    let own = Set(files.filter { MessageCatalog.isCatalogFile($0.lastPathComponent) }.map(\.relativePath))
+    diagnostics += registry.messageCatalogDiagnostics.filter { own.contains($0.file) }
 } catch {
     fail(error.description)
 }

@@ -13,7 +13,7 @@ import Testing
         defer { cli.cleanUp() }
         let result = try await cli.run(["validate"])
         #expect(result.status == 0)
-        #expect(result.output == "8 scene file(s) valid.\n")
+        #expect(result.output == "8 scene file(s) and 1 message catalog(s) valid.\n")
     }
 
     @Test func aBrokenSceneFailsWithCompilerStyleDiagnostics() async throws {

@@ -180,10 +180,11 @@ extension SceneRegistry {
         for descriptor in manifest.modules { declare(descriptor) }
     }
 
-    /// Whether a file in a scene directory is a scene file (not a schema or a manifest).
-    /// This and ``isManifestFile(_:)`` are the one definition every tool uses.
+    /// Whether a file in a scene directory is a scene file (not a schema, a manifest or a
+    /// message catalog). This, ``isManifestFile(_:)`` and ``MessageCatalog/isCatalogFile(_:)``
+    /// are the one definition every tool uses.
     public static func isSceneFile(_ name: String) -> Bool {
-        name.hasSuffix(".json") && !name.hasSuffix(".schema.json") && !isManifestFile(name)
+        name.hasSuffix(".json") && !name.hasSuffix(".schema.json") && !isManifestFile(name) && !MessageCatalog.isCatalogFile(name)
     }
 
     /// Whether a file in a scene directory is a module manifest (`*.modules.json`).

@@ -19,13 +19,21 @@ public struct SceneContext: Sendable, Hashable {
     /// `"when"` still decides who takes part), so it cannot show anyone what validation
     /// did not prove they may see; reports leave overridden assignments out.
     public var armOverrides: [String: String] = [:]
+    /// The language the viewer reads (BCP 47, such as `zh-Hans` or `ar`), when the host
+    /// knows it: the scene is shown in it when a message catalog has it
+    /// (``SceneRegistry/language(of:for:)``), else in the scene's own language.
+    public var locale: String?
 
     /// Creates a context.
-    public init(viewer: String?, arguments: [String: JSONValue] = [:], anonymousID: String? = nil, armOverrides: [String: String] = [:]) {
+    public init(
+        viewer: String?, arguments: [String: JSONValue] = [:], anonymousID: String? = nil, armOverrides: [String: String] = [:],
+        locale: String? = nil
+    ) {
         self.viewer = viewer
         self.arguments = arguments
         self.anonymousID = anonymousID
         self.armOverrides = armOverrides
+        self.locale = locale
     }
 
     /// Who an experiment assigns: the viewer, or the host's anonymous id when signed out.

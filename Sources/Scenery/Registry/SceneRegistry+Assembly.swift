@@ -43,17 +43,21 @@ extension SceneRegistry {
         }
         let (variant, assignments) = try applyExperiments(of: resolved, to: chosen, for: context)
 
-        let locale = MessageLocale(language(of: sceneID) ?? "en")
+        // The viewer's language, when a catalog has it; else the scene's own.
+        let language = self.language(of: sceneID, for: context.locale)
+        let translation = catalogs[language].map { SceneTranslation(catalog: $0, sections: sceneSections(of: sceneID, in: $0)) }
+        let locale = MessageLocale(language)
         let link = SceneLink()
         var slots: [SceneInstance.ModuleSlot] = []
-        for instance in variant.modules {
-            guard let registration = registrations[instance.type], let factory = registration.factory else {
+        for written in variant.modules {
+            guard let registration = registrations[written.type], let factory = registration.factory else {
                 throw SceneryError(
                     .moduleCreationFailed,
-                    "The module type \(instance.type.quoted) is declared but has no factory; register it with register(_:factory:) to assemble \(sceneID.quoted)."
+                    "The module type \(written.type.quoted) is declared but has no factory; register it with register(_:factory:) to assemble \(sceneID.quoted)."
                 )
             }
             let descriptor = registration.descriptor
+            let instance = translation?.translated(written, descriptor: descriptor) ?? written
             var parameters = try moduleParameters(for: instance, descriptor: descriptor, environment: environment, sceneID: sceneID)
             parameters.locale = locale
             let moduleContext = ModuleContext(id: instance.id, viewer: context.viewer) { [link] change in
@@ -79,7 +83,8 @@ extension SceneRegistry {
             slots.append(slot)
         }
         let scene = SceneInstance(
-            sceneID: sceneID, variant: chosen.name, assignments: assignments, context: context, layout: variant.layout, rules: variant.rules,
+            sceneID: sceneID, variant: chosen.name, assignments: assignments, context: context,
+            layout: translation?.translated(variant.layout) ?? variant.layout, rules: translation?.translated(variant.rules) ?? variant.rules,
             slots: slots, host: host, isPermanentFailure: isPermanentFailure, impressionSink: impressionSink, impressionRule: impressionRule)
         link.scene = scene
         scene.recordAssignments()

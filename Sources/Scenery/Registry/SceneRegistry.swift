@@ -73,6 +73,10 @@ public struct SceneRegistry: Sendable {
         copy.validation = ValidationCache()
         return copy
     }
+    /// Message catalogs by language (``MessageCatalog``).
+    var catalogs: [String: MessageCatalog] = [:]
+    /// Problems found reading catalog files, by file.
+    var catalogReadProblems: [String: [Diagnostic]] = [:]
     /// Problems of files that could not be parsed into a definition at all, by scene id.
     private var unparsable: [String: [Diagnostic]] = [:]
     /// The bytes of each scene's file.
@@ -168,7 +172,11 @@ public struct SceneRegistry: Sendable {
     /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
     ///   cannot be listed.
     public mutating func loadScenes(in directory: URL) throws(SceneryError) -> [Diagnostic] {
-        try loadScenes(files: Self.sceneFiles(in: directory), displayRoot: directory)
+        // The folder's message catalogs (`*.messages.json`) come with its scenes.
+        let catalogs = try Self.messageCatalogFiles(in: directory)
+        addMessageCatalogs(files: catalogs, displayRoot: directory)
+        let problems = try loadScenes(files: Self.sceneFiles(in: directory), displayRoot: directory)
+        return catalogs.isEmpty ? problems : problems + messageCatalogDiagnostics
     }
 
     /// The scene files of a directory (``isSceneFile(_:)``), sorted by name.
@@ -386,7 +394,7 @@ public struct SceneRegistry: Sendable {
     /// Every problem of every scene.
     public var allDiagnostics: [Diagnostic] {
         _ = problems  // validate everything once, so per-scene reads below agree
-        return sceneIDs.flatMap(diagnostics(for:))
+        return sceneIDs.flatMap(diagnostics(for:)) + messageCatalogDiagnostics
     }
 
     /// The parameters of a scene, inherited ones included (`extends`).
@@ -414,7 +422,7 @@ public struct SceneRegistry: Sendable {
     }
 
     /// Forgets the validation; the next read of diagnostics validates again.
-    private mutating func revalidate() {
+    mutating func revalidate() {
         validation = ValidationCache()
     }
 }

@@ -330,30 +330,11 @@ struct SceneValidator {
         }
     }
 
-    /// The position of a character of a string value: the value's position, moved past its
-    /// opening quote and the characters before it as the file writes them (escapes included).
+    /// The position of a character of a string value (see ``SourcePosition/movedTo(character:ofStringIn:)``).
     private func location(_ file: String, _ path: String, character offset: Int?) -> SourcePosition? {
         guard let start = location(file, path) else { return nil }
         guard let offset, let sceneID = definitionsByFile[file]?.id, let source = registry.source(of: sceneID) else { return start }
-        let lines = source.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        guard lines.indices.contains(start.line - 1) else { return start }
-        let line = Array(lines[start.line - 1])
-        var index = start.column - 1
-        guard line.indices.contains(index), line[index] == UInt8(ascii: "\"") else { return start }
-        index += 1
-        var characters = 0
-        while index < line.count, characters < offset, line[index] != UInt8(ascii: "\"") {
-            if line[index] == UInt8(ascii: "\\") {
-                // \uXXXX is six bytes for one character; any other escape is two.
-                index += index + 1 < line.count && line[index + 1] == UInt8(ascii: "u") ? 6 : 2
-            } else {
-                // A UTF-8 lead byte and its continuation bytes are one character.
-                index += 1
-                while index < line.count, line[index] & 0xC0 == 0x80 { index += 1 }
-            }
-            characters += 1
-        }
-        return SourcePosition(line: start.line, column: index + 1)
+        return start.movedTo(character: offset, ofStringIn: Array(source.utf8))
     }
 
     /// Whether a value of one parameter type can be handed to a parameter of another.

@@ -152,7 +152,7 @@ struct InteractCommand: AsyncParsableCommand {
                                 intent.scene,
                                 for: SceneContext(
                                     viewer: context.viewer, arguments: intent.arguments, anonymousID: context.context.anonymousID,
-                                    armOverrides: context.context.armOverrides), session: session, input: input)
+                                    armOverrides: context.context.armOverrides, locale: context.locale), session: session, input: input)
                             stack.append(next)
                             await showWhole(next)
                         } catch {

@@ -43,6 +43,13 @@ struct RunCommand: AsyncParsableCommand {
         try await reportingFailures {
             let session = try await options.session()
             let scene = try await session.open(context.scene, for: try context.checkedContext(in: session), host: BatchHost())
+            let language = session.registry.language(of: scene.sceneID, for: context.locale)
+            if let wanted = context.locale, Self.primaryLanguage(of: wanted) != Self.primaryLanguage(of: language) {
+                let available = session.registry.translatedLanguages
+                Output.status(
+                    "warning: the scenes have no \(wanted.quoted) translation, so \(scene.sceneID.quoted) shows in \(language.quoted); translations: \(available.isEmpty ? "none" : available.joined(separator: ", ")).\n"
+                )
+            }
             try await select(in: scene)
             try await rows.apply(to: scene)
             switch format {
@@ -52,14 +59,18 @@ struct RunCommand: AsyncParsableCommand {
                 await scene.recordImpressionsOfShownModules()
             case .json: Output.write(JSONRenderer().render(await scene.renderDocument(), scene: scene.sceneID, variant: scene.variant))
             case .html:
-                let title = session.registry.title(of: scene.sceneID) ?? scene.sceneID
-                let language = session.registry.language(of: scene.sceneID) ?? "en"
+                let title = session.registry.title(of: scene.sceneID, in: language) ?? scene.sceneID
                 Output.write(HTMLRenderer().render(await scene.renderDocument(), title: title, language: language))
             }
             let failures = ModuleFailures(await scene.render())
             await scene.leave()
             if let failures { throw CommandFailure(failures.description, code: .sceneryError) }
         }
+    }
+
+    /// The language subtag of a BCP 47 tag, lowercased: `zh` of `zh-Hans-CN`.
+    static func primaryLanguage(of tag: String) -> String {
+        String(tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "").lowercased()
     }
 
     /// Selects the tabs `--select` names, or explains which exist.

@@ -20,11 +20,13 @@ struct ValidateCommand: AsyncParsableCommand {
         try await reportingFailures {
             var registry = try ModuleCatalog.current.toolRegistry(services: nil)
             var checked: [URL] = []
+            var catalogs: [URL] = []
             var context: [URL] = []
             for path in paths.isEmpty ? ["Scenes"] : paths {
                 let given = try SceneDirectory(path: path)
                 try given.declareManifests(in: &registry)
                 checked += given.sceneFiles
+                catalogs += given.messageCatalogs
                 // A single file is checked among its directory's scenes and manifests.
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -36,7 +38,9 @@ struct ValidateCommand: AsyncParsableCommand {
             }
             let checkedIDs = Set(checked.map { $0.deletingPathExtension().lastPathComponent })
             try registry.addScenes(files: context.filter { !checkedIDs.contains($0.deletingPathExtension().lastPathComponent) })
+            registry.addMessageCatalogs(files: catalogs)
             var diagnostics = try registry.loadScenes(files: checked)
+            if !catalogs.isEmpty { diagnostics += registry.messageCatalogDiagnostics }
             // A scene that needs newer modules than this tool's is valid, but apps like it
             // will not use it: say so (``SceneRequirements``).
             for file in checked {
@@ -57,7 +61,7 @@ struct ValidateCommand: AsyncParsableCommand {
             if errors > 0 {
                 throw CommandFailure("\(errors) error(s) in \(Set(diagnostics.map(\.file)).count) scene file(s).", code: .invalidFile)
             }
-            Output.line("\(checked.count) scene file(s) valid.")
+            Output.line("\(checked.count) scene file(s)\(catalogs.isEmpty ? "" : " and \(catalogs.count) message catalog(s)") valid.")
         }
     }
 }

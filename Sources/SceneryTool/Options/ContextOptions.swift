@@ -25,6 +25,12 @@ struct ContextOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A stable anonymous id for a signed-out viewer, so experiments assign an arm.", valueName: "id"))
     var visitor: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The viewer's language (BCP 47, such as zh-Hans or pl): the scene shows in it when the scenes have a catalog of it (Scenes/zh-Hans.messages.json), else in its own language, with a warning.",
+            valueName: "tag"))
+    var locale: String?
+
     func validate() throws {
         for pair in arms where pair.split(separator: "=", omittingEmptySubsequences: false).count != 2 || pair.hasPrefix("=") || pair.hasSuffix("=") {
             throw ValidationError("--arm \(pair.quoted) must have the form experiment=arm, for example --arm friends-layout=compact.")
@@ -49,7 +55,7 @@ struct ContextOptions: ParsableArguments {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 { overrides[parts[0]] = parts[1] }
         }
-        return SceneContext(viewer: viewer, arguments: values, anonymousID: visitor, armOverrides: overrides)
+        return SceneContext(viewer: viewer, arguments: values, anonymousID: visitor, armOverrides: overrides, locale: locale)
     }
 
     /// The context, after checking that the viewer exists in the session's data (a viewer

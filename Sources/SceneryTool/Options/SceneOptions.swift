@@ -77,7 +77,9 @@ package struct SceneOptions: ParsableArguments {
         do {
             // Read, not validated: a scene is validated when it runs, so one broken or costly
             // file never costs the others.
-            try registry.addScenes(files: contents.sceneFiles, displayRoot: URL(filePath: directory, directoryHint: .isDirectory))
+            let root = URL(filePath: directory, directoryHint: .isDirectory)
+            registry.addMessageCatalogs(files: contents.messageCatalogs, displayRoot: root)
+            try registry.addScenes(files: contents.sceneFiles, displayRoot: root)
         } catch {
             throw CommandFailure("\(error.description) (--scenes \(directory))", code: .sceneryError)
         }
@@ -101,6 +103,7 @@ extension ModuleCatalog {
 struct SceneDirectory {
     var sceneFiles: [URL] = []
     var manifests: [URL] = []
+    var messageCatalogs: [URL] = []
 
     /// Lists `path`: a directory's scene files and manifests, or one file.
     /// - Throws: ``CommandFailure`` if it does not exist or holds neither.
@@ -112,7 +115,13 @@ struct SceneDirectory {
         }
         guard isDirectory.boolValue else {
             let url = URL(filePath: path)
-            if SceneRegistry.isManifestFile(url.lastPathComponent) { manifests = [url] } else { sceneFiles = [url] }
+            if SceneRegistry.isManifestFile(url.lastPathComponent) {
+                manifests = [url]
+            } else if MessageCatalog.isCatalogFile(url.lastPathComponent) {
+                messageCatalogs = [url]
+            } else {
+                sceneFiles = [url]
+            }
             return
         }
         let entries: [String]
@@ -124,7 +133,8 @@ struct SceneDirectory {
         let directory = URL(filePath: path, directoryHint: .isDirectory)
         sceneFiles = entries.filter(SceneRegistry.isSceneFile).map { directory.appending(path: $0) }
         manifests = entries.filter(SceneRegistry.isManifestFile).map { directory.appending(path: $0) }
-        if sceneFiles.isEmpty && manifests.isEmpty {
+        messageCatalogs = entries.filter(MessageCatalog.isCatalogFile).map { directory.appending(path: $0) }
+        if sceneFiles.isEmpty && manifests.isEmpty && messageCatalogs.isEmpty {
             throw CommandFailure("\(named) holds no scene files (*.json); pass a directory of scene files.", code: .sceneryError)
         }
     }

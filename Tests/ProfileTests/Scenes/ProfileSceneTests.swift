@@ -136,6 +136,31 @@ import Testing
         }
     }
 
+    /// The profile in a viewer's language shows what the Chinese copy of the scene shows: the
+    /// catalog (Scenes/zh-Hans.messages.json) holds the wording the copy repeated.
+    @Test(arguments: [("1", "4"), ("3", "3"), (nil, "1")])
+    func theProfileInChineseShowsWhatTheChineseSceneShows(viewer: String?, user: String) async throws {
+        let backend = try await Backend(.sqlite)
+        let registry = try backend.registry()
+        let context = SceneContext(viewer: viewer, arguments: ["user": .string(user)])
+        var inChinese = context
+        inChinese.locale = "zh-CN"
+        let copy = try await registry.assemble("user-profile-zh", for: context, host: RecordingHost())
+        let translated = try await registry.assemble("user-profile", for: inChinese, host: RecordingHost())
+        #expect(translated.variant == copy.variant)
+        #expect(await translated.render() == copy.render())
+        #expect(registry.title(of: "user-profile", in: registry.language(of: "user-profile", for: "zh-CN")) == "个人主页")
+    }
+
+    @Test func theBundledCatalogLeavesNothingUntranslated() throws {
+        var registry = SceneRegistry()
+        registry.declareProfileModules()
+        let problems = try registry.loadScenes(in: Backend.scenesDirectory)
+        #expect(problems.isEmpty, "\(problems.map(\.description))")
+        #expect(registry.translatedLanguages == ["zh-Hans"])
+        #expect(registry.messageCatalogDiagnostics.isEmpty, "\(registry.messageCatalogDiagnostics.map(\.description))")
+    }
+
     @Test(arguments: StoreKind.allCases) func theChineseOwnerVariantStillGuardsDrafts(kind: StoreKind) async throws {
         let backend = try await Backend(kind)
         let registry = try backend.registry()

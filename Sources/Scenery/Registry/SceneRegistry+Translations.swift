@@ -1,0 +1,191 @@
+import Foundation
+
+extension SceneRegistry {
+    // MARK: Catalogs
+
+    /// The languages the registry has message catalogs for, sorted (``MessageCatalog``).
+    public var translatedLanguages: [String] { catalogs.keys.sorted() }
+
+    /// The message catalogs of a directory (`*.messages.json`), sorted by name.
+    /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
+    ///   cannot be listed.
+    public static func messageCatalogFiles(in directory: URL) throws(SceneryError) -> [URL] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                .filter(MessageCatalog.isCatalogFile).sorted()
+                .map { directory.appending(path: $0, directoryHint: .notDirectory) }
+        } catch {
+            throw SceneryError(
+                .unreadableFile,
+                "Cannot list the scene directory \(directory.path.quoted): \(error.localizedDescription). Pass an existing directory of scene files.")
+        }
+    }
+
+    /// Reads message catalogs (`<language>.messages.json`); a later catalog of a language
+    /// replaces an earlier one. Returns the problems of reading them; the problems of
+    /// their messages come from ``messageCatalogDiagnostics``.
+    ///
+    /// - Parameters:
+    ///   - files: The catalog files.
+    ///   - displayRoot: As for ``addScenes(files:displayRoot:)``.
+    @discardableResult
+    public mutating func addMessageCatalogs(files: [URL], displayRoot: URL? = nil) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for file in files {
+            let display = displayRoot.map { "\($0.lastPathComponent)/\(file.lastPathComponent)" } ?? file.relativePath
+            do {
+                let data = try RegularFile.contents(of: file.path, limit: Self.largestSceneFile)
+                found += addMessageCatalog(bytes: Array(data), file: display)
+            } catch {
+                let problem = Diagnostic(
+                    .error, "Cannot read the message catalog: \(error.description); replace it or remove it.", file: display, location: nil)
+                catalogReadProblems[display] = [problem]
+                found.append(problem)
+            }
+        }
+        return found
+    }
+
+    /// Adds (or replaces) a message catalog from its file's text; returns the problems of
+    /// reading it.
+    @discardableResult
+    public mutating func addMessageCatalog(source: String, file: String) -> [Diagnostic] {
+        addMessageCatalog(bytes: Array(source.utf8), file: file)
+    }
+
+    private mutating func addMessageCatalog(bytes: [UInt8], file: String) -> [Diagnostic] {
+        let (catalog, problems) = MessageCatalog.parse(bytes: bytes, file: file)
+        catalogReadProblems[file] = problems.isEmpty ? nil : problems
+        if let catalog { catalogs[catalog.language] = catalog }
+        revalidate()
+        return problems
+    }
+
+    /// Every problem of the catalogs: reading them, messages that do not parse or do not fit
+    /// their module, plurals their language lacks, and wording a scene shows that a
+    /// catalog's language leaves untranslated.
+    public var messageCatalogDiagnostics: [Diagnostic] {
+        let read = catalogReadProblems.keys.sorted().flatMap { catalogReadProblems[$0] ?? [] }
+        guard !catalogs.isEmpty else { return read }
+        var validator = CatalogValidator(registry: self)
+        return read + validator.validate()
+    }
+
+    // MARK: Languages
+
+    /// The language a scene is shown in to a viewer who asked for `requested` (a BCP 47 tag,
+    /// from `--locale`, `Accept-Language` or a language switch).
+    ///
+    /// The requested tag is tried, then its shorter forms (`zh-Hans-CN`, `zh-Hans`, `zh`),
+    /// then any catalog of the same language (`zh` finds `zh-Hans`); the scene's own language
+    /// matches too. A language the registry cannot show falls back to the scene's own
+    /// (``language(of:)``, else English): check ``translatedLanguages`` to warn the viewer.
+    ///
+    /// ```swift
+    /// registry.language(of: "user-profile", for: "zh-CN")   // "zh-Hans" with Scenes/zh-Hans.messages.json
+    /// registry.language(of: "user-profile", for: "xx")      // "en": the scene's own
+    /// ```
+    public func language(of sceneID: String, for requested: String?) -> String {
+        let own = language(of: sceneID) ?? "en"
+        guard let requested, !requested.isEmpty else { return own }
+        let ownForms = Set(LanguageTag.fallbacks(of: own).map { $0.lowercased() })
+        let available = Dictionary(catalogs.keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        for candidate in LanguageTag.fallbacks(of: requested) {
+            if candidate.lowercased() == own.lowercased() { return own }
+            if let found = available[candidate.lowercased()] { return found }
+        }
+        let primary = LanguageTag.fallbacks(of: requested).last?.lowercased() ?? ""
+        if ownForms.contains(primary) { return own }
+        if let found = catalogs.keys.sorted().first(where: { LanguageTag.fallbacks(of: $0).last?.lowercased() == primary }) { return found }
+        return own
+    }
+
+    /// A scene's title in a language: the nearest title up its `extends` chain that is in
+    /// that language (a catalog's section, or a scene file written in it), else the scene's
+    /// own title.
+    public func title(of sceneID: String, in language: String) -> String? {
+        guard let catalog = catalogs[language] else { return title(of: sceneID) }
+        var visited: Set<String> = []
+        var next: String? = sceneID
+        while let id = next, visited.insert(id).inserted, visited.count <= 64 {
+            if let title = catalog.scenes[id]?.title { return title.text }
+            if let title = definitions[id]?.title, (self.language(of: id) ?? "en").lowercased() == language.lowercased() { return title }
+            next = definitions[id]?.extends.map { $0 == id ? Self.replacedSceneID(of: id) : $0 }
+        }
+        return title(of: sceneID)
+    }
+
+    /// The sections of a catalog that translate a scene: its own, then those of the scenes
+    /// it extends, nearest first.
+    func sceneSections(of sceneID: String, in catalog: MessageCatalog) -> [MessageCatalog.SceneSection] {
+        var sections: [MessageCatalog.SceneSection] = []
+        var visited: Set<String> = []
+        var next: String? = sceneID
+        while let id = next, visited.insert(id).inserted, visited.count <= 64 {
+            if let section = catalog.scenes[id] { sections.append(section) }
+            next = definitions[id]?.extends.map { $0 == id ? Self.replacedSceneID(of: id) : $0 }
+        }
+        return sections
+    }
+
+    /// The language of the scene file a value was written in.
+    func language(ofFile file: String) -> String {
+        language(of: Self.sceneID(ofFileNamed: URL(filePath: file).lastPathComponent)) ?? "en"
+    }
+}
+
+/// What a scene shows translated into one language: applied to its chosen variant when it
+/// is assembled.
+struct SceneTranslation {
+    let catalog: MessageCatalog
+    let sections: [MessageCatalog.SceneSection]
+
+    /// A module instance with its messages in the catalog's language: the scene's section
+    /// first, then (for a message the scene files leave to the module) the module type's
+    /// translation. Text that does not parse is left out (the validator reports it).
+    func translated(_ instance: ModuleInstance, descriptor: ModuleDescriptor) -> ModuleInstance {
+        var instance = instance
+        for spec in descriptor.parameters where spec.messageArguments != nil {
+            if let entry = sections.lazy.compactMap({ $0.params[instance.id.rawValue]?[spec.name] }).first {
+                if (try? Message.parsed(entry.text)) != nil { instance.parameters[spec.name] = .string(entry.text) }
+                continue
+            }
+            guard instance.parameters[spec.name] == nil, let entry = catalog.modules[instance.type]?[spec.name],
+                (try? Message.parsed(entry.text)) != nil
+            else { continue }
+            instance.parameters[spec.name] = .string(entry.text)
+        }
+        return instance
+    }
+
+    /// A layout with its tab titles translated.
+    func translated(_ layout: [LayoutItem]) -> [LayoutItem] {
+        layout.map { item in
+            guard case .tabs(let id, let tabs) = item else { return item }
+            return .tabs(
+                id: id,
+                tabs: tabs.map { tab in
+                    var tab = tab
+                    if let title = sections.lazy.compactMap({ $0.tabs[tab.id] }).first { tab.title = title.text }
+                    return tab
+                })
+        }
+    }
+
+    /// Rules with their confirmations translated.
+    func translated(_ rules: [EventRule]) -> [EventRule] {
+        rules.map { rule in
+            guard let texts = sections.lazy.compactMap({ $0.confirmations[rule.on] }).first else { return rule }
+            var rule = rule
+            rule.steps = rule.steps.map { step in
+                guard case .confirm(var confirmation) = step else { return step }
+                if let title = texts["title"] { confirmation.title = title.text }
+                if let message = texts["message"] { confirmation.message = message.text }
+                if let confirm = texts["confirm"] { confirmation.confirmLabel = confirm.text }
+                if let cancel = texts["cancel"] { confirmation.cancelLabel = cancel.text }
+                return .confirm(confirmation)
+            }
+            return rule
+        }
+    }
+}
