@@ -14,6 +14,8 @@ SCENES = [
     "/scenes/friend-list?user=1",
     "/scenes/friend-list-zh?user=1",
     "/scenes/blog-detail?blog=27",
+    # Last: the language switch's choice is kept (a cookie) for the pages after it.
+    "/scenes/follow-list?user=1&list=following&lang=zh-Hans",
 ]
 VIEWERS = [("Alice Liddell", "the owner"), ("Bob Chen", "another viewer"), (None, "signed out")]
 

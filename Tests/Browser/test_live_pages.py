@@ -296,3 +296,31 @@ def test_the_home_page_is_where_a_visitor_starts(server, context):
     with page.expect_websocket():
         page.get_by_role("link", name="Your page").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Bob Chen")
+
+
+def test_a_chinese_browser_gets_the_profile_in_chinese_and_the_switch_keeps_it_live(server, browser):
+    context = browser.new_context(locale="zh-CN")  # Accept-Language: zh-CN
+    try:
+        page = context.new_page()
+        sign_in(page, server, "Bob Chen")
+        open_live(page, server.url + "/scenes/user-profile?user=1")
+        assert page.locator("html").get_attribute("lang") == "zh-Hans"
+        like = page.locator("#blogs\\/blog\\.26\\.like")
+        expect(like).to_have_text("赞")
+        switch = page.get_by_role("navigation", name="Language")
+        expect(switch.get_by_role("link", name="English")).to_be_visible()
+        with page.expect_websocket():
+            switch.get_by_role("link", name="English").click()
+        assert page.locator("html").get_attribute("lang") == "en"
+        like = page.locator("#blogs\\/blog\\.26\\.like")
+        expect(like).to_have_text("Like")
+        like.click()  # the page in the chosen language is live
+        expect(like).to_have_text("Unlike")
+        like.click()
+        expect(like).to_have_text("Like")
+        # The choice is kept: the next page comes in English, whatever the browser says.
+        with page.expect_websocket():
+            page.goto(server.url + "/scenes/user-profile?user=2")
+        assert page.locator("html").get_attribute("lang") == "en"
+    finally:
+        context.close()

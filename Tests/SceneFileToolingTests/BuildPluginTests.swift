@@ -5,7 +5,8 @@ import Testing
 /// a `Scenes` folder resource: a broken scene fails its build with the right diagnostic, a
 /// correct one builds and the generated `BundledScene` lists the scenes. Its target depends
 /// on `SceneryScenes`, and one of its scenes extends Scenery's bundled `user-profile` with
-/// a module type of its own (declared in its manifest), as the guides recommend.
+/// a module type of its own (declared in its manifest), as the guides recommend. A message
+/// catalog beside its scenes is checked by the same build.
 @Suite(.serialized) struct BuildPluginTests {
     @Test func aBrokenSceneFailsTheBuildAndACorrectOnePasses() async throws {
         let work = FileManager.default.temporaryDirectory.appending(path: "scenery-plugin-\(UUID().uuidString)")
@@ -63,8 +64,24 @@ import Testing
             unknown.output.contains("\(lost.path):1:14: error: The scene 'lost' extends 'user-profil', which is not a scene (did you mean 'user-profile'?)"),
             "\(unknown.output.suffix(3000))")
         #expect(unknown.output.contains("Searched this target, SceneryScenes (package "), "\(unknown.output.suffix(3000))")
-        // 3. Fixed: it builds, and the generated enum lists every scene.
+        // 3. A message catalog whose Polish plural lacks the cases Polish needs: the build
+        // fails at the message, in the catalog file.
         try FileManager.default.removeItem(at: lost)
+        let catalog = package.appending(path: "Sources/Consumer/Scenes/pl.messages.json")
+        try Data(
+            """
+            { "language": "pl",
+              "modules": { "BlogModule": { "likesFormat": "{count, plural, one {# polubienie} other {# polubień}}" } } }
+            """.utf8
+        ).write(to: catalog)
+        let untranslated = try await swiftBuild(scratch, in: package)
+        #expect(untranslated.status != 0, "the build must fail:\n\(untranslated.output.suffix(2000))")
+        #expect(
+            untranslated.output.contains(
+                "\(catalog.path):2:47: error: BlogModule's 'likesFormat' has a plural of {count} without few, many, which pl needs (CLDR plural rules); add few {…} many {…}."
+            ), "\(untranslated.output.suffix(3000))")
+        // 4. Fixed: it builds, and the generated enum lists every scene.
+        try FileManager.default.removeItem(at: catalog)
         let passing = try await swiftBuild(scratch, in: package)
         #expect(passing.status == 0, "\(passing.output.suffix(3000))")
         let run = try await runProcess(work.appending(path: "build/debug/Consumer").path, [])

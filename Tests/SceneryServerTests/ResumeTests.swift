@@ -85,6 +85,22 @@ import Testing
         }
     }
 
+    @Test func aPageResumesOnAnotherServerInItsLanguage() async throws {
+        let alice = cookie(for: "1")
+        let (session, token) = try await first.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=4&lang=zh-Hans", cookie: alice)
+            let received = try await sockets.talk(client, session: session, cookie: alice, send: []) { !$0.of("resume").isEmpty }
+            return (session, try Self.token(in: received))
+        }
+        try await second.application().test(.live) { client in
+            let resumed = try await sockets.talk(client, session: session, since: 0, cookie: alice, resume: token, send: []) {
+                !$0.of("reset").isEmpty
+            }
+            let html = try #require(resumed.of("reset").first?["html"]?.stringValue)
+            #expect(html.contains("作品: 2"), "still in Chinese: \(html.prefix(300))")
+        }
+    }
+
     @Test func aResumeNamingAMessageNumberNearIntMaxIsRefusedAndTheServerServesOn() async throws {
         // A signed-out visitor's page, whose session this server does not hold.
         let (session, token) = try await first.application().test(.live) { client in

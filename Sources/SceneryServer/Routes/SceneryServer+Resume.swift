@@ -65,7 +65,7 @@ extension SceneryServer {
         }
         let session = PageSession(
             id: id, viewer: viewer, sceneID: token.scene, arguments: token.arguments, renderer: renderer, configuration: configuration,
-            logger: logger, address: address, anonymousID: viewer == nil ? token.visitor : nil)
+            logger: logger, address: address, anonymousID: viewer == nil ? token.visitor : nil, locale: token.locale)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(token.scene, for: session.context, host: session.host)

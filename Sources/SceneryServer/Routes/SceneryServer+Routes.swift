@@ -148,6 +148,12 @@ extension SceneryServer {
         }
         let returnTo = request.uri.description
         var arguments = Self.arguments(of: request)
+        // The language switch's `?lang=` is the page's, not the scene's (unless the scene has
+        // a parameter of that name).
+        let (locale, chosenLanguage) = requestedLocale(of: request, sceneID: sceneID)
+        if !registry.parameters(of: sceneID).contains(where: { $0.name == Self.languageParameter }) {
+            arguments[Self.languageParameter] = nil
+        }
         // A preview frame (an author on this machine) may put itself in an experiment's arm
         // with `arm.EXPERIMENT=ARM`; anywhere else that is a scene argument like any other.
         var overrides: [String: String] = [:]
@@ -163,7 +169,7 @@ extension SceneryServer {
         let session = PageSession(
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
             configuration: configuration, logger: logger, isPreview: framed, address: address, anonymousID: visitor,
-            armOverrides: overrides, format: format)
+            armOverrides: overrides, format: format, locale: locale)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(sceneID, for: session.context, host: session.host)
@@ -203,16 +209,20 @@ extension SceneryServer {
         }
         // The page names what it is about (the person, the blog) when a module says so; a
         // module still loading names it when it loads.
-        let title = await scene.pageTitle() ?? registry.title(of: sceneID) ?? sceneID
+        let language = registry.language(of: sceneID, for: locale)
+        let title = await scene.pageTitle() ?? registry.title(of: sceneID, in: language) ?? sceneID
         await session.showsTitle(title)
         let page = Pages.scene(
-            snapshot.node, title: title, language: registry.language(of: sceneID) ?? "en", session: session.id, viewer: signedIn,
+            snapshot.node, title: title, language: language, session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
             modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken(),
-            largestMessage: configuration.maxMessageSize, transitions: scene.transitions)
+            largestMessage: configuration.maxMessageSize, transitions: scene.transitions, languages: languages(of: sceneID))
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if let newVisitorCookie {
             response.setCookie(Self.visitorCookie(newVisitorCookie))
+        }
+        if let chosenLanguage {
+            response.setCookie(Self.languageCookie(chosenLanguage))
         }
         return response
     }

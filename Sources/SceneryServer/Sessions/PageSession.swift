@@ -26,8 +26,10 @@ actor PageSession {
 
     /// The context the page's scene is assembled for.
     nonisolated var context: SceneContext {
-        SceneContext(viewer: viewer, arguments: arguments, anonymousID: anonymousID, armOverrides: armOverrides)
+        SceneContext(viewer: viewer, arguments: arguments, anonymousID: anonymousID, armOverrides: armOverrides, locale: locale)
     }
+    /// The language the viewer asked for (`?lang=`, the language cookie, `Accept-Language`).
+    nonisolated let locale: String?
     /// A preview's page: its viewer was chosen by the server, not by a sign-in.
     nonisolated let isPreview: Bool
     /// The address the page was requested from (for the per-address page limit).
@@ -104,9 +106,10 @@ actor PageSession {
     init(
         id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
         configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown",
-        anonymousID: String? = nil, armOverrides: [String: String] = [:], format: Format = .html
+        anonymousID: String? = nil, armOverrides: [String: String] = [:], format: Format = .html, locale: String? = nil
     ) {
         self.format = format
+        self.locale = locale
         self.anonymousID = anonymousID
         self.armOverrides = armOverrides
         self.isPreview = isPreview
@@ -630,7 +633,7 @@ actor PageSession {
             pagesLoaded: Dictionary(uniqueKeysWithValues: pagesLoaded.map { ($0.key.rawValue, $0.value) }),
             windows: Dictionary(uniqueKeysWithValues: windowStarts.map { ($0.key.rawValue, $0.value) }),
             actions: finishedActions.newest(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
-            nonce: ActionKey.random().rawValue)
+            nonce: ActionKey.random().rawValue, locale: locale)
     }
 
     /// The page's resume token as the page keeps it, signed with the site's key; `nil` for

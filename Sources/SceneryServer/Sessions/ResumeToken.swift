@@ -32,6 +32,8 @@ struct ResumeToken: Codable, Equatable, Sendable {
     /// Makes each token one of a kind: a server that resumes a page claims it, so it
     /// resumes a page once.
     var nonce: String
+    /// The language the page was asked in: the page comes back in it on another server.
+    var locale: String? = nil
 
     /// The most action keys a token carries.
     static let keptActions = 32

@@ -14,11 +14,11 @@ enum Pages {
     /// A page: head, banner, and `main` holding `body`.
     static func page(
         title: String, language: String = "en", viewer: SignInUser?, returnTo: String, main body: String, mainAttributes: String = "",
-        showsBanner: Bool = true
+        showsBanner: Bool = true, languages: [String] = []
     ) -> String {
         """
         <!DOCTYPE html>
-        <html lang="\(attribute(language))">
+        <html lang="\(attribute(language))"\(MessageLocale(language).isRightToLeft ? " dir=\"rtl\"" : "")>
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -27,7 +27,7 @@ enum Pages {
         <script src="/assets/scenery.js" defer></script>
         </head>
         <body>
-        \(showsBanner ? banner(viewer: viewer, returnTo: returnTo) : "")<main id="main"\(mainAttributes)>
+        \(showsBanner ? banner(viewer: viewer, returnTo: returnTo, language: language, languages: languages) : "")<main id="main"\(mainAttributes)>
         \(body)</main>
         </body>
         </html>
@@ -35,8 +35,9 @@ enum Pages {
         """
     }
 
-    /// The bar at the top: home, who is signed in, sign in or out.
-    static func banner(viewer: SignInUser?, returnTo: String) -> String {
+    /// The bar at the top: home, the page's languages (when it has more than one), who is
+    /// signed in, sign in or out.
+    static func banner(viewer: SignInUser?, returnTo: String, language: String = "en", languages: [String] = []) -> String {
         let next = attribute(returnTo)
         let account: String
         if let viewer {
@@ -49,10 +50,32 @@ enum Pages {
         }
         return """
             <header class="bar"><a href="/" class="home">Scenery</a>
-            \(account)
+            \(languageSwitch(language: language, languages: languages, returnTo: returnTo))\(account)
             </header>
 
             """
+    }
+
+    /// Links to the page in each of its languages, each named in its own language; the
+    /// page's own is marked current. Following one opens the page again in that language
+    /// (`?lang=`), and the choice is kept for the next pages (a cookie).
+    static func languageSwitch(language: String, languages: [String], returnTo: String) -> String {
+        guard languages.count > 1 else { return "" }
+        let path = pathWithout(parameter: "lang", in: returnTo)
+        let links = languages.map { tag in
+            let name = Locale(identifier: tag).localizedString(forIdentifier: tag) ?? tag
+            let href = path + (path.contains("?") ? "&" : "?") + "lang=" + (tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tag)
+            let current = tag.lowercased() == language.lowercased() ? " aria-current=\"true\"" : ""
+            return "<a href=\"\(attribute(href))\" lang=\"\(attribute(tag))\" hreflang=\"\(attribute(tag))\"\(current)>\(escape(name))</a>"
+        }
+        return "<nav class=\"languages\" aria-label=\"Language\">\(links.joined(separator: " "))</nav>\n"
+    }
+
+    /// A path with one query parameter taken out.
+    static func pathWithout(parameter: String, in path: String) -> String {
+        guard let question = path.firstIndex(of: "?") else { return path }
+        let kept = path[path.index(after: question)...].split(separator: "&").filter { !$0.hasPrefix("\(parameter)=") && $0 != parameter }
+        return String(path[..<question]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
     }
 
     static func percentEncoded(_ text: String) -> String {
@@ -63,7 +86,7 @@ enum Pages {
     static func scene(
         _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
         renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = [],
-        resumeToken: String? = nil, largestMessage: Int = 16 * 1024, transitions: [ModuleID: Transitions] = [:]
+        resumeToken: String? = nil, largestMessage: Int = 16 * 1024, transitions: [ModuleID: Transitions] = [:], languages: [String] = []
     ) -> String {
         // What the page script observes for impressions: the threshold it reports crossing,
         // and the modules whose rows it watches too.
@@ -76,7 +99,7 @@ enum Pages {
                 + " data-largest-message=\"\(largestMessage)\""
                 + (transitions.isEmpty ? "" : " data-transitions=\"\(attribute(motion(transitions)))\"")
                 + (resumeToken.map { " data-resume=\"\(attribute($0))\"" } ?? ""),
-            showsBanner: showsBanner)
+            showsBanner: showsBanner, languages: languages)
     }
 
     /// The home page, where a visitor starts: who they are (sign in, or their own page),
@@ -204,6 +227,7 @@ enum Pages {
         HTMLRenderer.stylesheet + """
             .bar{display:flex;gap:12px;align-items:center;max-width:760px;margin:0 auto 16px;padding:8px 0;border-bottom:1px solid #d8d8dc}\
             .bar .home{font-weight:600;color:#1d1d1f;text-decoration:none;margin-right:auto}.bar form{display:inline}\
+            .bar .languages{display:flex;gap:8px}.bar .languages a[aria-current]{font-weight:600;color:#1d1d1f;text-decoration:none}\
             a{color:#0058d0}.scenes>li,.users>li{border:none;padding:4px 0}.scenes h2{font-size:18px}code{font-size:13px;color:#595959}\
             .problem{color:#b00012}\
             .preview{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:12px}.preview iframe{width:100%;height:900px;border:1px solid #d8d8dc;border-radius:8px;background:#fff}\

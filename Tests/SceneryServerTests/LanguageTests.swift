@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import SceneryServer
+
+/// A page is shown in the viewer's language: the language switch (`?lang=`, kept in a
+/// cookie), else the cookie, else `Accept-Language`; the page says its language (`lang`,
+/// `dir`) and links to the others.
+@Suite struct LanguageTests {
+    let fixture: ServerFixture
+
+    init() throws { fixture = try ServerFixture() }
+
+    @Test func acceptLanguageShowsTheProfileInChinese() async throws {
+        try await fixture.server.application().test(.router) { client in
+            let page = try await client.execute(
+                uri: "/scenes/user-profile?user=4", method: .get, headers: [.acceptLanguage: "zh-CN,zh;q=0.9,en;q=0.8"]
+            ).text
+            #expect(page.contains(#"<html lang="zh-Hans">"#), "\(page.prefix(200))")
+            #expect(page.contains("个人简介: 这个人很懒, 什么也没有写~"))
+            #expect(page.contains("作品: 2"))
+            #expect(page.contains(#"<a href="/scenes/user-profile?user=4&amp;lang=en" lang="en" hreflang="en">English</a>"#), "\(page)")
+            #expect(page.contains(#"hreflang="zh-Hans" aria-current="true">"#))
+        }
+    }
+
+    @Test func theLanguageSwitchWinsAndIsKept() async throws {
+        try await fixture.server.application().test(.router) { client in
+            try await client.execute(
+                uri: "/scenes/user-profile?user=4&lang=zh-Hans", method: .get, headers: [.acceptLanguage: "en"]
+            ) { response in
+                #expect(String(buffer: response.body).contains("作品: 2"))
+                let cookie = try #require(response.headers[.setCookie].flatMap { $0.contains("scenery-lang=zh-Hans") ? $0 : nil })
+                #expect(cookie.contains("HttpOnly"))
+            }
+            let kept = try await client.execute(
+                uri: "/scenes/user-profile?user=4", method: .get, headers: [.cookie: "scenery-lang=zh-Hans", .acceptLanguage: "en"]
+            ).text
+            #expect(kept.contains("作品: 2"), "the cookie keeps the choice over Accept-Language")
+            let english = try await client.execute(uri: "/scenes/user-profile?user=4&lang=en", method: .get, headers: [.cookie: "scenery-lang=zh-Hans"]).text
+            #expect(english.contains("Blogs: 2"))
+            #expect(!english.contains("lang=en&amp;lang"), "the switch's links drop the old choice")
+        }
+    }
+
+    @Test(arguments: ["fr-FR,de;q=0.9", "*", "<script>", String(repeating: "x-", count: 100)])
+    func aLanguageTheSiteCannotShowOrJunkFallsBackToTheScenesOwn(header: String) async throws {
+        try await fixture.server.application().test(.router) { client in
+            let page = try await client.execute(
+                uri: "/scenes/user-profile?user=4&lang=\(header.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")", method: .get,
+                headers: [.acceptLanguage: header]
+            ).text
+            #expect(page.contains(#"<html lang="en">"#))
+            #expect(page.contains("Blogs: 2"))
+            #expect(!page.contains("<script>\""))
+        }
+    }
+
+    @Test func acceptLanguageIsReadByWeight() {
+        #expect(SceneryServer.acceptedLanguages("en;q=0.5, zh-Hans, pl;q=0.8, fr;q=0") == ["zh-Hans", "pl", "en"])
+        #expect(SceneryServer.acceptedLanguages("") == [])
+        #expect(SceneryServer.languageTag("zh-Hant-TW") == "zh-Hant-TW")
+        #expect(SceneryServer.languageTag("a") == nil)
+        #expect(SceneryServer.languageTag("en_US") == nil)
+    }
+}
