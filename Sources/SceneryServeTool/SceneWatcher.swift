@@ -5,8 +5,9 @@ import SceneryTool
 
 /// Polls a scene directory and hands the server new scenes when a file changes.
 ///
-/// Each poll compares what `stat` says of each scene file and manifest (kind, size,
-/// modification time, inode), reading nothing; only a change reloads the files. A file
+/// Each poll compares what `stat` says of each scene file, manifest and message catalog
+/// (kind, size, modification time, inode), reading nothing; only a change reloads the
+/// files (a catalog's change, every scene: any may show its words). A file
 /// that cannot be read (a FIFO, a link loop, a file too large) or has errors is reported
 /// for itself, and its scene keeps its last good version; every other scene reloads.
 struct SceneWatcher: Sendable {
@@ -22,11 +23,11 @@ struct SceneWatcher: Sendable {
         var problem: Int32
     }
 
-    /// The stamps of the directory's scene files and manifests.
+    /// The stamps of the directory's scene files, manifests and message catalogs.
     private func stamps() -> [String: Stamp] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var stamps: [String: Stamp] = [:]
-        for name in names where SceneRegistry.isSceneFile(name) || SceneRegistry.isManifestFile(name) {
+        for name in names where SceneRegistry.isSceneFile(name) || SceneRegistry.isManifestFile(name) || MessageCatalog.isCatalogFile(name) {
             var status = stat()
             let path = URL(filePath: directory, directoryHint: .isDirectory).appending(path: name).path
             if stat(path, &status) == 0 {
@@ -47,16 +48,15 @@ struct SceneWatcher: Sendable {
             try await Task.sleep(for: .milliseconds(250))
             let now = stamps()
             guard now != last else { continue }
-            let changed = Set(
-                (now.keys.filter { now[$0] != last[$0] } + last.keys.filter { now[$0] == nil })
-                    .filter(SceneRegistry.isSceneFile).map { String($0.dropLast(".json".count)) })
+            let names = now.keys.filter { now[$0] != last[$0] } + last.keys.filter { now[$0] == nil }
+            let changed = Set(names.filter(SceneRegistry.isSceneFile).map { String($0.dropLast(".json".count)) })
             last = now
-            await reload(server, changed: changed)
+            await reload(server, changed: changed, catalogsChanged: names.contains(where: MessageCatalog.isCatalogFile))
         }
     }
 
     /// Reads the directory again and hands the server what is good.
-    func reload(_ server: SceneryServer, changed: Set<String>) async {
+    func reload(_ server: SceneryServer, changed: Set<String>, catalogsChanged: Bool = false) async {
         let previous = server.registry
         var registry: SceneRegistry
         do {
@@ -65,7 +65,9 @@ struct SceneWatcher: Sendable {
             await server.reload(nil, changed: [], errors: String(describing: error))
             return
         }
-        let problems = registry.sceneIDs.flatMap { registry.diagnostics(for: $0) }.filter { $0.severity == .error }
+        // A catalog's problems are shown too; its invalid translations never reach a page.
+        let problems = (registry.sceneIDs.flatMap { registry.diagnostics(for: $0) } + registry.messageCatalogDiagnostics).filter { $0.severity == .error }
+        let changed = catalogsChanged ? Set(registry.sceneIDs) : changed
         let broken = Set(registry.sceneIDs.filter { registry.diagnostics(for: $0).containsErrors })
         // A broken scene keeps the version that worked, so its open pages stay as they are.
         let kept = broken.compactMap { id -> (id: String, source: String, file: String)? in

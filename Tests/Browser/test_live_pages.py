@@ -324,3 +324,27 @@ def test_a_chinese_browser_gets_the_profile_in_chinese_and_the_switch_keeps_it_l
         assert page.locator("html").get_attribute("lang") == "en"
     finally:
         context.close()
+
+
+def test_saving_a_message_catalog_rewords_open_pages_in_its_language(server, context):
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/friend-list?user=1&lang=zh-Hans")
+    scene = page.locator("#scene-root")  # the list's header, not the page's title (also 好友)
+    expect(scene.get_by_role("heading", name="好友", exact=True)).to_be_visible()
+    catalog = server.scenes / "zh-Hans.messages.json"
+    original = catalog.read_text(encoding="utf-8")
+    try:
+        edited = original.replace("other {好友}}", "other {我的好友}}")
+        assert edited != original
+        catalog.write_text(edited, encoding="utf-8")
+        expect(scene.get_by_role("heading", name="我的好友")).to_be_visible(timeout=3000)
+        catalog.write_text(edited.replace('"modules": {', '"modules": { "NoSuchModule": {},', 1), encoding="utf-8")
+        overlay = page.locator("#scenery-errors")
+        expect(overlay).to_contain_text("zh-Hans.messages.json", timeout=3000)
+        expect(overlay).to_contain_text("There is no module type 'NoSuchModule'")
+        catalog.write_text(original, encoding="utf-8")
+        expect(overlay).to_have_count(0, timeout=3000)
+        expect(scene.get_by_role("heading", name="好友", exact=True)).to_be_visible()
+        assert same_page(page)
+    finally:
+        catalog.write_text(original, encoding="utf-8")
