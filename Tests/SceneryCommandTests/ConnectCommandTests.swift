@@ -83,6 +83,17 @@ import Testing
         #expect(try await store.blog(26, viewer: "2").likes == 2)
     }
 
+    @Test func aTerminalClientReadsTheSceneInTheLanguageItAsksFor() async throws {
+        defer { cli.cleanUp() }
+        let server = try await Server(cli, ["serve", "--port", "0"])
+        defer { server.stop() }
+        var reader = try Terminal(cli, [server.address, "user-profile", "--viewer", "2", "--arg", "user=4", "--locale", "zh-Hans"])
+        #expect(await reader.line { $0.contains("作品: 2") } != nil)
+        reader.type("quit")
+        reader.process.waitUntilExit()
+        #expect(reader.process.terminationStatus == 0)
+    }
+
     @Test func aTerminalClientFillsAFormSubmitsItAndIsToldWhatTheFieldRefuses() async throws {
         defer { cli.cleanUp() }
         let server = try await Server(cli, ["serve", "--port", "0", "--impression-seconds", "0"])

@@ -59,6 +59,16 @@ import Testing
         }
     }
 
+    @Test func aViewTreeClientIsToldTheLanguage() async throws {
+        try await fixture.server.application().test(.router) { client in
+            let chinese = try await client.execute(uri: "/api/scenes/user-profile?user=4", method: .get, headers: [.acceptLanguage: "zh"]).text
+            #expect(chinese.contains(#""language":"zh-Hans""#))
+            #expect(chinese.contains("作品: 2"))
+            let english = try await client.execute(uri: "/api/scenes/user-profile?user=4", method: .get).text
+            #expect(english.contains(#""language":"en""#))
+        }
+    }
+
     @Test func acceptLanguageIsReadByWeight() {
         #expect(SceneryServer.acceptedLanguages("en;q=0.5, zh-Hans, pl;q=0.8, fr;q=0") == ["zh-Hans", "pl", "en"])
         #expect(SceneryServer.acceptedLanguages("") == [])

@@ -204,12 +204,14 @@ extension SceneryServer {
         await session.install(scene, baseline: snapshot)
         await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }
+        let language = registry.language(of: sceneID, for: locale)
         if format == .viewTree {
-            return apiScene(snapshot.node, scene: scene, session: session.id, visitorCookie: newVisitorCookie)
+            var response = apiScene(snapshot.node, scene: scene, session: session.id, visitorCookie: newVisitorCookie, language: language)
+            if let chosenLanguage { response.setCookie(Self.languageCookie(chosenLanguage)) }
+            return response
         }
         // The page names what it is about (the person, the blog) when a module says so; a
         // module still loading names it when it loads.
-        let language = registry.language(of: sceneID, for: locale)
         let title = await scene.pageTitle() ?? registry.title(of: sceneID, in: language) ?? sceneID
         await session.showsTitle(title)
         let page = Pages.scene(
@@ -228,19 +230,20 @@ extension SceneryServer {
     }
 
     /// A live scene for a view-tree client: its session (for `/live`), the protocol version,
-    /// and the scene as a view-tree document, numbered 0.
+    /// the language the scene is shown in, and the scene as a view-tree document, numbered 0.
     ///
     /// ```json
-    /// {"type":"tree","session":"…","protocol":1,"sequence":0,"format":"scenery.view-tree","version":1,
+    /// {"type":"tree","session":"…","protocol":1,"language":"en","sequence":0,"format":"scenery.view-tree","version":1,
     ///  "scene":"user-profile","variant":"default","root":{…}}
     /// ```
-    func apiScene(_ tree: ViewNode, scene: SceneInstance, session: String, visitorCookie: String?) -> Response {
+    func apiScene(_ tree: ViewNode, scene: SceneInstance, session: String, visitorCookie: String?, language: String) -> Response {
         let message = PageProtocol.ServerMessage.tree(
             sequence: 0, document: ViewTreeDocument(scene: scene.sceneID, variant: scene.variant, root: tree))
         var fields: [String: JSONValue] = [:]
         if case .object(let encoded) = try? JSONValueEncoder().encode(message) { fields = encoded }
         fields["session"] = .string(session)
         fields["protocol"] = .int(PageProtocol.version)
+        fields["language"] = .string(language)
         var response = Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(fields).compactJSON)))

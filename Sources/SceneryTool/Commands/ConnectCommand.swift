@@ -34,6 +34,12 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: "Seconds the server may take to answer in full (a socket that hears nothing for twice as long is taken as lost).")
     var timeout: Int = 30
 
+    @Option(
+        help: ArgumentHelp(
+            "The language to read the scene in (BCP 47, such as zh-Hans), when the server has it; the server keeps it for the scenes it navigates to.",
+            valueName: "tag"))
+    var locale: String?
+
     @OptionGroup var width: WidthOption
 
     /// How many times in a row the client opens a scene again (the server closed its socket
@@ -69,6 +75,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 return URLQueryItem(name: parts[0], value: parts.count > 1 ? parts[1] : "")
             }
+            // The server's language switch; it keeps the choice (a cookie) for later scenes.
+            if let locale { query.queryItems?.append(URLQueryItem(name: "lang", value: locale)) }
             var path =
                 "/scenes/\(scene.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? scene)" + (query.percentEncodedQuery.map { "?\($0)" } ?? "")
             // One stream for everything the loop waits on: typed lines (one reader for the
