@@ -60,14 +60,11 @@ let package = Package(
             resources: [
                 .copy("blog-detail.json"),
                 .copy("follow-list.json"),
-                .copy("friend-list-zh.json"),
                 .copy("friend-list.json"),
                 .copy("messages.schema.json"),
                 .copy("scene.schema.json"),
                 .copy("scenery-profile.modules.json"),
-                .copy("user-blogs-zh.json"),
                 .copy("user-blogs.json"),
-                .copy("user-profile-zh.json"),
                 .copy("user-profile.json"),
                 .copy("zh-Hans.messages.json"),
             ],
@@ -238,7 +235,8 @@ let package = Package(
                 "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList", "ProfileStorePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

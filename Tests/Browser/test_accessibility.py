@@ -8,14 +8,15 @@ from conftest import open_live, sign_in
 
 SCENES = [
     "/scenes/user-profile?user=1",
-    "/scenes/user-profile-zh?user=1",
-    "/scenes/user-profile-zh?user=4",
     "/scenes/follow-list?user=1&list=followers",
     "/scenes/friend-list?user=1",
-    "/scenes/friend-list-zh?user=1",
     "/scenes/blog-detail?blog=27",
-    # Last: the language switch's choice is kept (a cookie) for the pages after it.
-    "/scenes/follow-list?user=1&list=following&lang=zh-Hans",
+    # Last: the language switch's choice is kept (a cookie), so the pages after it are in
+    # Chinese too.
+    "/scenes/user-profile?user=1&lang=zh-Hans",
+    "/scenes/user-profile?user=4",
+    "/scenes/friend-list?user=1",
+    "/scenes/follow-list?user=1&list=following",
 ]
 VIEWERS = [("Alice Liddell", "the owner"), ("Bob Chen", "another viewer"), (None, "signed out")]
 

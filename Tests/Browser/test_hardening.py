@@ -68,8 +68,8 @@ def test_a_forged_as_gets_a_refusal_not_a_page(server, context):
     for signed_in in (None, "Bob Chen"):
         if signed_in:
             sign_in(page, server, signed_in)
-        for scene in ("user-profile", "user-profile-zh"):
-            response = page.goto(server.url + f"/preview/{scene}/frame?as=1&user=1")
+        for language in ("", "&lang=zh-Hans"):
+            response = page.goto(server.url + f"/preview/user-profile/frame?as=1&user=1{language}")
             assert response.status == 403
             expect(page.get_by_role("heading", name="A preview shows your own view only")).to_be_visible()
             content = page.content()

@@ -176,7 +176,7 @@ def test_avatars_that_fail_to_load_show_the_fallback_circle(server, context):
 
 def test_the_chinese_profile_is_marked_chinese(server, context):
     page = context.new_page()
-    open_live(page, server.url + "/scenes/user-profile-zh?user=3")
+    open_live(page, server.url + "/scenes/user-profile?user=3&lang=zh-Hans")
     assert page.locator("html").get_attribute("lang") == "zh-Hans"
     expect(page.get_by_role("heading", level=1, name="李雷")).to_be_visible()  # the page names the person
 

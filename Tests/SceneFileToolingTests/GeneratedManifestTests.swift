@@ -35,7 +35,7 @@ import Testing
         registry.declareModules(from: manifest)
         let problems = try registry.loadScenes(in: Paths.scenes)
         #expect(problems.isEmpty, "\(problems.map(\.description))")
-        #expect(registry.sceneIDs.count == 8)
+        #expect(registry.sceneIDs.count == 5)
     }
 
     /// The manifest shipped beside the bundled scenes (what the build plugin knows the

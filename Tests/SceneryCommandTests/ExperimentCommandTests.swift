@@ -53,7 +53,7 @@ import Testing
         #expect(records.filter { $0.contains(#""kind":"impression""#) }.count == 6 * 3, "three modules each, the drafts tab not shown")
         let report = try await cli.run(["experiments", "report", "--log", log])
         #expect(report.status == 0, "\(report.error)")
-        #expect(report.output.contains("friends-layout (user-profile, user-profile-zh)"))
+        #expect(report.output.contains("friends-layout (user-profile)"))
         let rows = report.output.split(separator: "\n").filter { $0.hasPrefix("  carousel") || $0.hasPrefix("  compact") }
         let assigned = rows.compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first.flatMap { Int($0) } }
         #expect(assigned.reduce(0, +) == 5, "\(report.output)")

@@ -102,9 +102,10 @@ import Testing
 
     @Test func printsACompleteHTMLPage() async throws {
         defer { cli.cleanUp() }
-        let result = try await cli.run(["run", "user-profile-zh", "--viewer", "2", "--arg", "user=4", "--format", "html"])
+        let result = try await cli.run(["run", "user-profile", "--locale", "zh-Hans", "--viewer", "2", "--arg", "user=4", "--format", "html"])
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("<!DOCTYPE html>"))
+        #expect(result.output.contains(#"<html lang="zh-Hans">"#))
         #expect(result.output.contains("<title>个人主页</title>"))
         #expect(result.output.contains("赞 0"))
         #expect(result.output.hasSuffix("</html>\n"))

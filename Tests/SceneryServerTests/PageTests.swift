@@ -55,7 +55,7 @@ import Testing
 
     @Test func aScenePageIsCompleteBeforeAnyScriptRuns() async throws {
         try await fixture.server.application().test(.router) { client in
-            try await client.execute(uri: "/scenes/user-profile-zh?user=3", method: .get) { response in
+            try await client.execute(uri: "/scenes/user-profile?user=3&lang=zh-Hans", method: .get) { response in
                 #expect(response.status == .ok)
                 let page = response.text
                 #expect(page.contains(#"<html lang="zh-Hans">"#), "the scene's language")
@@ -96,9 +96,9 @@ import Testing
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.router) { client in
             for uri in [
-                "/scenes/user-profile?user=1", "/scenes/user-profile-zh?user=1", "/", "/scenes", "/preview/user-profile?user=1",
+                "/scenes/user-profile?user=1", "/scenes/user-profile?user=1&lang=zh-Hans", "/", "/scenes", "/preview/user-profile?user=1",
                 "/preview/user-profile/frame?arm.friends-layout=compact&as=2&user=1", "/scenes/user-profile?user=1&arm.friends-layout=compact",
-                "/api/scenes/user-profile?user=1", "/api/scenes/user-profile-zh?user=1", "/api/scenes/user-profile?user=1&arm.friends-layout=compact",
+                "/api/scenes/user-profile?user=1", "/api/scenes/user-profile?user=1&lang=zh-Hans", "/api/scenes/user-profile?user=1&arm.friends-layout=compact",
             ] {
                 try await client.execute(uri: uri, method: .get, headers: [.cookie: bob]) { response in
                     for title in ["Through the looking glass", "草稿：下一篇茶会", "DraftModule"] {

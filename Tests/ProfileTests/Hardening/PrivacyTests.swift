@@ -115,9 +115,10 @@ import Testing
         let payload: [String: JSONValue] = [
             "draft": .int(Int(draft.id)), "version": .int(draft.version), "title": "Mallory", "body": "was here", "summary": "Mallory was here",
         ]
-        for scene in ["user-profile", "user-profile-zh"] {
+        for locale in [nil, "zh-Hans"] {
             let page = try await registry.assemble(
-                scene, for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: RecordingHost(confirmer: .acceptingAll))
+                "user-profile", for: SceneContext(viewer: viewer, arguments: ["user": "1"], locale: locale),
+                host: RecordingHost(confirmer: .acceptingAll))
             await page.appear()
             for (_, event) in Self.ownerOnlyActions {
                 for module in ["info", "friends", "blogs", "drafts"] {

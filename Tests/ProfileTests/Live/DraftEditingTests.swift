@@ -13,8 +13,8 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct DraftEditingTests {
     /// Alice's profile open for `viewer`, on the Drafts tab when it is hers; confirmations
     /// are accepted.
-    static func open(_ setup: LiveSetup, _ viewer: String?, scene: String = "user-profile") async throws -> (scene: SceneInstance, host: RecordingHost) {
-        try await setup.open(viewer, scene: scene, tab: viewer == "1" ? "drafts" : nil, confirmer: .acceptingAll)
+    static func open(_ setup: LiveSetup, _ viewer: String?, locale: String? = nil) async throws -> (scene: SceneInstance, host: RecordingHost) {
+        try await setup.open(viewer, tab: viewer == "1" ? "drafts" : nil, confirmer: .acceptingAll, locale: locale)
     }
 
     static func drafts(_ setup: LiveSetup) async throws -> [Draft] {
@@ -158,7 +158,7 @@ import Testing
 
     @Test func theChineseProfileShowsTheEditorInItsWording() async throws {
         let setup = try await LiveSetup(.sqlite)
-        let alice = try await Self.open(setup, "1", scene: "user-profile-zh")
+        let alice = try await Self.open(setup, "1", locale: "zh-Hans")
         let texts = await alice.scene.render().texts(of: "drafts")
         #expect(texts.contains("写新草稿") && texts.contains("编辑") && texts.contains("发布") && texts.contains("删除"), "\(texts)")
         #expect(try await field("drafts/compose.title", of: alice.scene).label == "标题")

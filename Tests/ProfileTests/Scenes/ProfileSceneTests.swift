@@ -15,7 +15,7 @@ import Testing
         #expect(problems.isEmpty, "\(problems.map(\.description))")
         #expect(
             registry.sceneIDs == [
-                "blog-detail", "follow-list", "friend-list", "friend-list-zh", "user-blogs", "user-blogs-zh", "user-profile", "user-profile-zh",
+                "blog-detail", "follow-list", "friend-list", "user-blogs", "user-profile",
             ])
     }
 
@@ -126,30 +126,23 @@ import Testing
         #expect(await detail.render().visibleTexts.contains("The pool of tears, part 3"))
     }
 
-    @Test(arguments: StoreKind.allCases) func theChineseSceneUsesTheSeedsWording(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.allCases) func theProfileInChineseUsesTheSeedsWording(kind: StoreKind) async throws {
         let backend = try await Backend(kind)
         let registry = try backend.registry()
-        let scene = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "1", arguments: ["user": "4"]), host: RecordingHost())
+        let scene = try await registry.assemble(
+            "user-profile", for: SceneContext(viewer: "1", arguments: ["user": "4"], locale: "zh-Hans"), host: RecordingHost())
         let texts = await scene.render().visibleTexts
         for expected in ["匿名", "个人简介: 这个人很懒, 什么也没有写~", "作品: 2", "好友: 0", "+关注", "赞 0", "作者姓名: 匿名 · 2026-01-08 09:00"] {
             #expect(texts.contains(expected), "missing \(expected)")
         }
     }
 
-    /// The profile in a viewer's language shows what the Chinese copy of the scene shows: the
-    /// catalog (Scenes/zh-Hans.messages.json) holds the wording the copy repeated.
-    @Test(arguments: [("1", "4"), ("3", "3"), (nil, "1")])
-    func theProfileInChineseShowsWhatTheChineseSceneShows(viewer: String?, user: String) async throws {
-        let backend = try await Backend(.sqlite)
-        let registry = try backend.registry()
-        let context = SceneContext(viewer: viewer, arguments: ["user": .string(user)])
-        var inChinese = context
-        inChinese.locale = "zh-CN"
-        let copy = try await registry.assemble("user-profile-zh", for: context, host: RecordingHost())
-        let translated = try await registry.assemble("user-profile", for: inChinese, host: RecordingHost())
-        #expect(translated.variant == copy.variant)
-        #expect(await translated.render() == copy.render())
-        #expect(registry.title(of: "user-profile", in: registry.language(of: "user-profile", for: "zh-CN")) == "个人主页")
+    @Test func theTitleIsTranslatedAlongTheNegotiatedLanguage() throws {
+        let registry = try Backend().registry()
+        #expect(registry.language(of: "user-profile", for: "zh-CN") == "zh-Hans")
+        #expect(registry.title(of: "user-profile", in: "zh-Hans") == "个人主页")
+        #expect(registry.title(of: "friend-list", in: "zh-Hans") == "好友")
+        #expect(registry.title(of: "user-profile", in: "en") == "Profile")
     }
 
     @Test func theBundledCatalogLeavesNothingUntranslated() throws {
@@ -161,12 +154,14 @@ import Testing
         #expect(registry.messageCatalogDiagnostics.isEmpty, "\(registry.messageCatalogDiagnostics.map(\.description))")
     }
 
-    @Test(arguments: StoreKind.allCases) func theChineseOwnerVariantStillGuardsDrafts(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.allCases) func theOwnerVariantInChineseStillGuardsDrafts(kind: StoreKind) async throws {
         let backend = try await Backend(kind)
         let registry = try backend.registry()
-        let owner = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "3", arguments: ["user": "3"]), host: RecordingHost())
+        let owner = try await registry.assemble(
+            "user-profile", for: SceneContext(viewer: "3", arguments: ["user": "3"], locale: "zh-Hans"), host: RecordingHost())
         #expect(owner.variant == "owner")
-        let other = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "1", arguments: ["user": "3"]), host: RecordingHost())
+        let other = try await registry.assemble(
+            "user-profile", for: SceneContext(viewer: "1", arguments: ["user": "3"], locale: "zh-Hans"), host: RecordingHost())
         #expect(!JSONRenderer().render(await other.render()).contains("李雷的草稿"))
     }
 
@@ -266,18 +261,20 @@ import Testing
         #expect(host.confirmations.map(\.title) == ["Withdraw your friend request to Carol Mint?"])
     }
 
-    @Test(arguments: StoreKind.allCases) func theChineseFriendListUsesTheSeedsThreeStates(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.allCases) func theFriendListInChineseUsesTheSeedsThreeStates(kind: StoreKind) async throws {
         let backend = try await Backend(kind)
         let registry = try backend.registry()
         let host = RecordingHost(confirmer: ScriptedConfirmer(answers: [false]))
-        let scene = try await registry.assemble("friend-list-zh", for: SceneContext(viewer: "3", arguments: ["user": "1"]), host: host)
+        let scene = try await registry.assemble(
+            "friend-list", for: SceneContext(viewer: "3", arguments: ["user": "1"], locale: "zh-Hans"), host: host)
         let carol = try #require(friendButton(of: "Carol Mint", in: await scene.render()))
         #expect(carol.visibleTexts == ["加好友"])
         await scene.send(try #require(await scene.render().action(withID: carol.id)).event)
         #expect(friendButton(of: "Carol Mint", in: await scene.render())?.visibleTexts == ["验证中"])
         await scene.send(try #require(await scene.render().action(withID: carol.id)).event)
         #expect(host.confirmations.map(\.title) == ["撤回对Carol Mint的好友请求吗?"])
-        let friends = try await registry.assemble("friend-list-zh", for: SceneContext(viewer: "3", arguments: ["user": "7"]), host: RecordingHost())
+        let friends = try await registry.assemble(
+            "friend-list", for: SceneContext(viewer: "3", arguments: ["user": "7"], locale: "zh-Hans"), host: RecordingHost())
         #expect(friendButton(of: "Alice Liddell", in: await friends.render())?.visibleTexts == ["好友"])
     }
 
@@ -328,14 +325,17 @@ import Testing
         #expect(sections.first?.rows.count == 24)
     }
 
-    @Test(arguments: StoreKind.allCases) func theChineseProfileLinksToTheChineseFriendList(kind: StoreKind) async throws {
+    /// One scene serves every language: the profile in Chinese links to the friend list, which
+    /// the host opens in the viewer's language as it opened this one.
+    @Test(arguments: StoreKind.allCases) func theProfileInChineseLinksToTheFriendListItself(kind: StoreKind) async throws {
         let backend = try await Backend(kind)
         let registry = try backend.registry()
         let host = RecordingHost()
-        let scene = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: host)
+        let scene = try await registry.assemble(
+            "user-profile", for: SceneContext(viewer: "2", arguments: ["user": "1"], locale: "zh-Hans"), host: host)
         let friends = try #require(await scene.render().action(withID: "info/friends"))
         let outcome = await scene.send(friends.event)
-        #expect(outcome.navigations.map(\.scene) == ["friend-list-zh"])
+        #expect(outcome.navigations.map(\.scene) == ["friend-list"])
     }
 
     @Test(arguments: StoreKind.allCases) func moduleSubtreesNameTheirIdAndTypeInJSON(kind: StoreKind) async throws {

@@ -16,8 +16,9 @@ import Testing
     }
 
     /// The tabs of a scene's first tab switch, for a viewer of user 1's profile.
-    func tabs(of sceneID: String, in registry: SceneRegistry, viewer: String?) async throws -> [String] {
-        let scene = try await registry.assemble(sceneID, for: SceneContext(viewer: viewer, arguments: ["user": "1"]), host: RecordingHost())
+    func tabs(of sceneID: String, in registry: SceneRegistry, viewer: String?, locale: String? = nil) async throws -> [String] {
+        let scene = try await registry.assemble(
+            sceneID, for: SceneContext(viewer: viewer, arguments: ["user": "1"], locale: locale), host: RecordingHost())
         guard case .tabs(let tabs)? = await scene.render().node(withID: "sections")?.kind else { return [] }
         return tabs.tabs.map(\.title)
     }
@@ -48,10 +49,11 @@ import Testing
         #expect(try await tabs(of: "user-profile", in: registry, viewer: "1") == ["Blogs", "Drafts"])
     }
 
-    @Test func theChineseProfileChangesWordingAndTabTitlesOnly() async throws {
-        #expect(try await tabs(of: "user-profile-zh", in: registry, viewer: "1") == ["博客", "草稿"])
-        #expect(try await tabs(of: "user-profile-zh", in: registry, viewer: "2") == [])
-        let owner = try await registry.assemble("user-profile-zh", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: RecordingHost())
+    @Test func theProfileInChineseChangesWordingAndTabTitlesOnly() async throws {
+        #expect(try await tabs(of: "user-profile", in: registry, viewer: "1", locale: "zh-Hans") == ["博客", "草稿"])
+        #expect(try await tabs(of: "user-profile", in: registry, viewer: "2", locale: "zh-Hans") == [])
+        let owner = try await registry.assemble(
+            "user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"], locale: "zh-Hans"), host: RecordingHost())
         await owner.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "drafts"]))
         let texts = await owner.render().visibleTexts
         #expect(texts.contains("草稿箱") && texts.contains("作品: 27"))

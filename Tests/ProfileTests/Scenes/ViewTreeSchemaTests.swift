@@ -44,14 +44,18 @@ import Testing
         let backend = try Backend()
         let registry = try backend.registry()
         var documents: [String] = []
-        func add(_ scene: String, _ arguments: [String: JSONValue], viewer: String?, _ act: (SceneInstance) async throws -> Void = { _ in }) async throws {
-            let instance = try await registry.assemble(scene, for: SceneContext(viewer: viewer, arguments: arguments), host: RecordingHost())
+        func add(
+            _ scene: String, _ arguments: [String: JSONValue], viewer: String?, locale: String? = nil,
+            _ act: (SceneInstance) async throws -> Void = { _ in }
+        ) async throws {
+            let instance = try await registry.assemble(
+                scene, for: SceneContext(viewer: viewer, arguments: arguments, locale: locale), host: RecordingHost())
             try await act(instance)
             documents.append(JSONRenderer().render(await instance.render(), scene: scene, variant: instance.variant))
         }
         for viewer in ["1", "2", nil] as [String?] {
             try await add("user-profile", ["user": "1"], viewer: viewer)
-            try await add("user-profile-zh", ["user": "1"], viewer: viewer)
+            try await add("user-profile", ["user": "1"], viewer: viewer, locale: "zh-Hans")
             try await add("blog-detail", ["blog": 27], viewer: viewer)
             try await add("friend-list", ["user": "1"], viewer: viewer)
             try await add("follow-list", ["user": "1", "list": "followers"], viewer: viewer)

@@ -86,13 +86,15 @@ struct LiveSetup {
 
     /// A scene of `user`'s profile (or `scene`) open for `viewer`, shown, with a host that
     /// records its updates (from now on) and answers confirmations with `confirmer`; the tab
-    /// `tab` of the `sections` switch is selected first when given.
+    /// `tab` of the `sections` switch is selected first when given; `locale` is the viewer's
+    /// language.
     func open(
         _ viewer: String?, scene: String = "user-profile", profileOf user: String = "1", tab: String? = nil,
-        confirmer: ScriptedConfirmer = .decliningAll
+        confirmer: ScriptedConfirmer = .decliningAll, locale: String? = nil
     ) async throws -> (scene: SceneInstance, host: RecordingHost) {
         let host = RecordingHost(confirmer: confirmer)
-        let page = try await registry.assemble(scene, for: SceneContext(viewer: viewer, arguments: ["user": .string(user)]), host: host)
+        let page = try await registry.assemble(
+            scene, for: SceneContext(viewer: viewer, arguments: ["user": .string(user)], locale: locale), host: host)
         if let tab { await page.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": .string(tab)])) }
         await page.appear()
         _ = await page.takeBaseline()  // the host's copy of the tree, which updates patch

@@ -29,7 +29,7 @@ import recycle_bin
         let registry = try Self.registry(bin: [:])
         #expect(registry.diagnostics(for: "user-profile").isEmpty)
         #expect(registry.variantNames(of: "user-profile") == ["owner", "default"])
-        #expect(registry.sceneIDs.filter { $0.hasPrefix("user-profile") } == ["user-profile", "user-profile-zh"])
+        #expect(registry.sceneIDs.filter { $0.hasPrefix("user-profile") } == ["user-profile"])
     }
 
     /// The album is placed after the friends, in the owner's layout and in the default one.
