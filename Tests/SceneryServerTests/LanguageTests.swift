@@ -69,6 +69,13 @@ import Testing
         }
     }
 
+    @Test func aRightToLeftLanguageLaysThePageOutRightToLeft() {
+        let arabic = Pages.page(title: "ملف", language: "ar", viewer: nil, returnTo: "/", main: "")
+        #expect(arabic.contains(#"<html lang="ar" dir="rtl">"#))
+        let english = Pages.page(title: "Profile", language: "en", viewer: nil, returnTo: "/", main: "")
+        #expect(english.contains(#"<html lang="en">"#))
+    }
+
     @Test func acceptLanguageIsReadByWeight() {
         #expect(SceneryServer.acceptedLanguages("en;q=0.5, zh-Hans, pl;q=0.8, fr;q=0") == ["zh-Hans", "pl", "en"])
         #expect(SceneryServer.acceptedLanguages("") == [])
