@@ -10,20 +10,15 @@ extension SceneRegistry {
     /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
     ///   cannot be listed.
     public static func messageCatalogFiles(in directory: URL) throws(SceneryError) -> [URL] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
-                .filter(MessageCatalog.isCatalogFile).sorted()
-                .map { directory.appending(path: $0, directoryHint: .notDirectory) }
-        } catch {
-            throw SceneryError(
-                .unreadableFile,
-                "Cannot list the scene directory \(directory.path.quoted): \(error.localizedDescription). Pass an existing directory of scene files.")
-        }
+        try files(in: directory, where: MessageCatalog.isCatalogFile)
     }
 
     /// Reads message catalogs (`<language>.messages.json`); a later catalog of a language
     /// replaces an earlier one. Returns the problems of reading them; the problems of
     /// their messages come from ``messageCatalogDiagnostics``.
+    ///
+    /// A file is read as a scene file is (``addScenes(files:displayRoot:)``): a regular file,
+    /// not too large, and not a link out of the folder it was listed from.
     ///
     /// - Parameters:
     ///   - files: The catalog files.
@@ -32,11 +27,11 @@ extension SceneRegistry {
     public mutating func addMessageCatalogs(files: [URL], displayRoot: URL? = nil) -> [Diagnostic] {
         var found: [Diagnostic] = []
         for file in files {
-            let display = displayRoot.map { "\($0.lastPathComponent)/\(file.lastPathComponent)" } ?? file.relativePath
-            do {
-                let data = try RegularFile.contents(of: file.path, limit: Self.largestSceneFile)
+            let (display, contents) = Self.read(file, displayRoot: displayRoot)
+            switch contents {
+            case .success(let data):
                 found += addMessageCatalog(bytes: Array(data), file: display)
-            } catch {
+            case .failure(let error):
                 let problem = Diagnostic(
                     .error, "Cannot read the message catalog: \(error.description); replace it or remove it.", file: display, location: nil)
                 catalogReadProblems[display] = [problem]

@@ -183,15 +183,32 @@ public struct SceneRegistry: Sendable {
     /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
     ///   cannot be listed.
     public static func sceneFiles(in directory: URL) throws(SceneryError) -> [URL] {
+        try files(in: directory, where: isSceneFile)
+    }
+
+    /// The files of a scene directory whose names `include` takes, sorted by name.
+    static func files(in directory: URL, where include: (String) -> Bool) throws(SceneryError) -> [URL] {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: directory.path)
-                .filter(isSceneFile).sorted()
+                .filter(include).sorted()
                 .map { directory.appending(path: $0, directoryHint: .notDirectory) }
         } catch {
             throw SceneryError(
                 .unreadableFile,
                 "Cannot list the scene directory \(directory.path.quoted): \(error.localizedDescription). Pass an existing directory of scene files.")
         }
+    }
+
+    /// How a file of a scene folder is named in diagnostics, and its bytes, read as every
+    /// such file is: a regular file of at most ``largestSceneFile`` bytes, and, when it was
+    /// listed from `displayRoot`, in that folder (a link out of it is refused: a served folder
+    /// never publishes what it points at).
+    static func read(_ file: URL, displayRoot: URL?) -> (display: String, contents: Result<Data, RegularFile.Refusal>) {
+        let display = displayRoot.map { "\($0.lastPathComponent)/\(file.lastPathComponent)" } ?? file.relativePath
+        guard let folder = displayRoot, folder.standardizedFileURL.path == file.deletingLastPathComponent().standardizedFileURL.path else {
+            return (display, Result { () throws(RegularFile.Refusal) in try RegularFile.contents(of: file.path, limit: largestSceneFile) })
+        }
+        return (display, Result { () throws(RegularFile.Refusal) in try RegularFile.contents(of: file.path, limit: largestSceneFile, within: folder.path) })
     }
 
     /// Loads the given scene files, validates all scenes, and returns every problem found.
@@ -220,22 +237,13 @@ public struct SceneRegistry: Sendable {
     /// of its own scene; the other files load as usual. Nothing blocks on a FIFO.
     @discardableResult
     public mutating func addScenes(files: [URL], displayRoot: URL? = nil) throws(SceneryError) -> [Diagnostic] {
-        let root = displayRoot?.lastPathComponent
         for file in files {
-            let name = file.lastPathComponent
-            let display = root.map { "\($0)/\(name)" } ?? file.relativePath
-            let id = Self.sceneID(ofFileNamed: name)
-            do {
-                // A file listed from a folder is read only if it is in that folder: a link
-                // out of it is refused (a served folder never publishes what it points at).
-                let data: Data
-                if let folder = displayRoot, folder.standardizedFileURL.path == file.deletingLastPathComponent().standardizedFileURL.path {
-                    data = try RegularFile.contents(of: file.path, limit: Self.largestSceneFile, within: folder.path)
-                } else {
-                    data = try RegularFile.contents(of: file.path, limit: Self.largestSceneFile)
-                }
+            let id = Self.sceneID(ofFileNamed: file.lastPathComponent)
+            let (display, contents) = Self.read(file, displayRoot: displayRoot)
+            switch contents {
+            case .success(let data):
                 addDefinition(id: id, bytes: Array(data), file: display)
-            } catch {
+            case .failure(let error):
                 let problem = Diagnostic(
                     .error, "Cannot read the scene file: \(error.description); replace it with a scene file or remove it.", file: display,
                     location: nil)

@@ -1,3 +1,4 @@
+import Foundation
 import SceneryTesting
 import Testing
 
@@ -170,6 +171,20 @@ import Testing
         let problems = registry.addMessageCatalog(source: source, file: "Scenes/pl.messages.json")
         #expect(problems.contains { $0.message.contains(fragment) && $0.severity == .error }, "\(problems)")
         #expect(registry.messageCatalogDiagnostics.contains { $0.message.contains(fragment) })
+    }
+
+    @Test func aCatalogLinkedFromOutsideItsFolderIsRefusedAsASceneFileIs() throws {
+        let work = FileManager.default.temporaryDirectory.appending(path: "scenery-catalog-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = work.appending(path: "Scenes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let outside = work.appending(path: "pl.messages.json")
+        try Data(Self.polish.utf8).write(to: outside)
+        try FileManager.default.createSymbolicLink(at: folder.appending(path: "pl.messages.json"), withDestinationURL: outside)
+        var registry = SceneRegistry(builtIns: false)
+        let problems = try registry.loadScenes(in: folder)
+        #expect(problems.contains { $0.file == "Scenes/pl.messages.json" && $0.message.contains("link to a file outside its folder") }, "\(problems)")
+        #expect(registry.translatedLanguages.isEmpty)
     }
 
     @Test func anInvalidTranslationLeavesTheOriginalOnThePage() async throws {
