@@ -56,21 +56,29 @@ public struct ParameterSpec: Sendable, Hashable {
         if let range, let number = value.intValue, !range.contains(number) {
             return "\(name.quoted) must be from \(range.lowerBound) to \(range.upperBound), not \(number)"
         }
-        if let arguments = messageArguments, let text = value.stringValue {
-            if let placeholder = Wording.printfPlaceholder(in: text) {
-                let names = arguments.map { "{\($0.name)}" }
-                let offer = names.isEmpty ? "it takes no arguments" : "write \(names.joined(separator: " or "))"
-                return "\(name.quoted) is a message, which names its arguments, but it has the printf placeholder \(placeholder); \(offer)"
-            }
-            do {
-                let problems = try Message.parsed(text).problems(against: arguments)
-                if let first = problems.first { return "\(name.quoted) is a message, and \(first)" }
-            } catch {
-                return
-                    "\(name.quoted) is not a valid message \(error); write it in ICU MessageFormat, such as \"{count, plural, one {# item} other {# items}}\""
-            }
-        }
+        if let text = value.stringValue, let problem = messageProblem(in: text) { return problem.reason }
         return nil
+    }
+
+    /// Why `text` is not a valid value of this message parameter, and for a syntax error the
+    /// character it is at; `nil` when it is valid or the parameter is no message. Plural
+    /// cases are the validator's to check: they depend on the scene's language.
+    func messageProblem(in text: String) -> (reason: String, offset: Int?)? {
+        guard let arguments = messageArguments else { return nil }
+        if let placeholder = Wording.printfPlaceholder(in: text) {
+            let names = arguments.map { "{\($0.name)}" }
+            let offer = names.isEmpty ? "it takes no arguments" : "write \(names.joined(separator: " or "))"
+            return ("\(name.quoted) is a message, which names its arguments, but it has the printf placeholder \(placeholder); \(offer)", nil)
+        }
+        do {
+            let problems = try Message.parsed(text).problems(against: arguments)
+            return problems.first.map { ("\(name.quoted) is a message, and \($0)", nil) }
+        } catch {
+            return (
+                "\(name.quoted) is not a valid message \(error); write it in ICU MessageFormat, such as \"{count, plural, one {# item} other {# items}}\"",
+                error.offset
+            )
+        }
     }
 
     /// Whether a scene file must give a value.

@@ -144,13 +144,9 @@ struct CatalogValidator {
     /// A translation: it parses, fits the module's arguments and the language's plurals,
     /// and keeps every argument the original shows.
     private mutating func check(_ entry: MessageCatalog.Entry, against spec: ParameterSpec, original: String?, owner: String, in catalog: MessageCatalog) {
-        if let problem = spec.restrictionProblem(.string(entry.text)) {
-            var offset: Int?
-            if case .failure(let syntax) = Result(catching: { () throws(MessageSyntaxError) in try Message.parsed(entry.text) }) {
-                offset = syntax.offset
-            }
+        if let problem = spec.messageProblem(in: entry.text) {
             error(
-                "\(owner): \(problem).", in: catalog, at: entry.location.movedTo(character: offset, ofStringIn: catalog.source),
+                "\(owner): \(problem.reason).", in: catalog, at: entry.location.movedTo(character: problem.offset, ofStringIn: catalog.source),
                 path: entry.path)
             return
         }

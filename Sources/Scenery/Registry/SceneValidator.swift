@@ -306,14 +306,11 @@ struct SceneValidator {
         }
         if spec.type.coerce(value) == nil {
             error("'\(spec.name)' of \(moduleType) must be \(spec.type.phrase), not \(value.kindDescription).", file: file, path: path)
+        } else if let text = value.stringValue, let problem = spec.messageProblem(in: text) {
+            report(
+                Diagnostic(.error, "\(moduleType): \(problem.reason).", file: file, location: location(file, path, character: problem.offset), path: path))
         } else if let problem = spec.restrictionProblem(value) {
-            var offset: Int?
-            if spec.messageArguments != nil, let text = value.stringValue,
-                case .failure(let syntax) = Result(catching: { () throws(MessageSyntaxError) in try Message.parsed(text) })
-            {
-                offset = syntax.offset
-            }
-            report(Diagnostic(.error, "\(moduleType): \(problem).", file: file, location: location(file, path, character: offset), path: path))
+            error("\(moduleType): \(problem).", file: file, path: path)
         } else if spec.messageArguments != nil, let text = value.stringValue, let message = try? Message.parsed(text) {
             checkPlurals(of: message, named: spec.name, moduleType: moduleType, file: file, path: path)
         }
