@@ -111,6 +111,17 @@ import Testing
         #expect(result.output.hasSuffix("</html>\n"))
     }
 
+    @Test func aLanguageTheScenesLackFallsBackWithAWarning() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["run", "user-profile", "--locale", "fr", "--viewer", "2", "--arg", "user=4"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("Blogs: 2"))
+        #expect(result.error.contains("warning: the scenes have no 'fr' translation, so 'user-profile' shows in 'en'; translations: zh-Hans."))
+        let chinese = try await cli.run(["run", "user-profile", "--locale", "zh-CN", "--viewer", "2", "--arg", "user=4"])
+        #expect(chinese.output.contains("作品: 2"))
+        #expect(!chinese.error.contains("warning"))
+    }
+
     @Test func aFailingServiceShowsItsErrorAndTheRestRendersThenExitsWith2() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["run", "user-profile", "--viewer", "2", "--arg", "user=1", "--fail", "blogs", "--latency", "profiles=50ms"])

@@ -14,6 +14,11 @@ enum LanguageTag {
         return result
     }
 
+    /// The language subtag, lowercased: `zh` of `zh-Hans-CN`; empty for an empty tag.
+    static func primary(of tag: String) -> String {
+        fallbacks(of: tag).last ?? ""
+    }
+
     /// Languages written right to left (by their primary subtag), and the scripts that are.
     static func isRightToLeft(_ tag: String) -> Bool {
         let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }

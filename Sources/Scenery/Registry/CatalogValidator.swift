@@ -174,7 +174,7 @@ struct CatalogValidator {
     /// these) answer to their own catalogs.
     private mutating func checkCompleteness(of catalog: MessageCatalog) {
         let language = catalog.language
-        let isEnglish = LanguageTag.fallbacks(of: language).last == "en"
+        let isEnglish = LanguageTag.primary(of: language) == "en"
         let top = SourcePosition(line: 1, column: 1)
         let folder = Self.folder(of: catalog.file)
         for sceneID in registry.sceneIDs {

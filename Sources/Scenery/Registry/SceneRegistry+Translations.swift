@@ -89,10 +89,21 @@ extension SceneRegistry {
             if candidate.lowercased() == own.lowercased() { return own }
             if let found = available[candidate.lowercased()] { return found }
         }
-        let primary = LanguageTag.fallbacks(of: requested).last?.lowercased() ?? ""
+        let primary = LanguageTag.primary(of: requested)
         if ownForms.contains(primary) { return own }
-        if let found = catalogs.keys.sorted().first(where: { LanguageTag.fallbacks(of: $0).last?.lowercased() == primary }) { return found }
+        if let found = catalogs.keys.sorted().first(where: { LanguageTag.primary(of: $0) == primary }) { return found }
         return own
+    }
+
+    /// Whether a scene can be shown in the language asked for (its own, or a catalog's of
+    /// the same language) rather than falling back to its own in another.
+    ///
+    /// ```swift
+    /// registry.canShow("user-profile", in: "zh-CN")   // true with Scenes/zh-Hans.messages.json
+    /// registry.canShow("user-profile", in: "fr")      // false: it would show in English
+    /// ```
+    public func canShow(_ sceneID: String, in requested: String) -> Bool {
+        LanguageTag.primary(of: language(of: sceneID, for: requested)) == LanguageTag.primary(of: requested)
     }
 
     /// A scene's title in a language: the nearest title up its `extends` chain that is in

@@ -21,7 +21,7 @@ extension SceneryServer {
             return (tag, nil)
         }
         guard let header = request.headers[.acceptLanguage] else { return (nil, nil) }
-        for tag in Self.acceptedLanguages(header) where Self.primary(of: registry.language(of: sceneID, for: tag)) == Self.primary(of: tag) {
+        for tag in Self.acceptedLanguages(header) where registry.canShow(sceneID, in: tag) {
             return (tag, nil)
         }
         return (nil, nil)
@@ -59,10 +59,6 @@ extension SceneryServer {
             subtags.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
         else { return nil }
         return tag
-    }
-
-    static func primary(of tag: String) -> String {
-        String(tag.split(separator: "-").first ?? "").lowercased()
     }
 
     /// The cookie that keeps a chosen language for a year.

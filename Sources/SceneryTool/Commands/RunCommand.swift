@@ -44,7 +44,7 @@ struct RunCommand: AsyncParsableCommand {
             let session = try await options.session()
             let scene = try await session.open(context.scene, for: try context.checkedContext(in: session), host: BatchHost())
             let language = session.registry.language(of: scene.sceneID, for: context.locale)
-            if let wanted = context.locale, Self.primaryLanguage(of: wanted) != Self.primaryLanguage(of: language) {
+            if let wanted = context.locale, !session.registry.canShow(scene.sceneID, in: wanted) {
                 let available = session.registry.translatedLanguages
                 Output.status(
                     "warning: the scenes have no \(wanted.quoted) translation, so \(scene.sceneID.quoted) shows in \(language.quoted); translations: \(available.isEmpty ? "none" : available.joined(separator: ", ")).\n"
@@ -66,11 +66,6 @@ struct RunCommand: AsyncParsableCommand {
             await scene.leave()
             if let failures { throw CommandFailure(failures.description, code: .sceneryError) }
         }
-    }
-
-    /// The language subtag of a BCP 47 tag, lowercased: `zh` of `zh-Hans-CN`.
-    static func primaryLanguage(of tag: String) -> String {
-        String(tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "").lowercased()
     }
 
     /// Selects the tabs `--select` names, or explains which exist.

@@ -96,6 +96,14 @@ import Testing
         #expect(registry().language(of: "shelf", for: requested) == shown)
     }
 
+    @Test func aSceneCanBeShownInItsOwnLanguageAndItsCatalogsOnly() {
+        let registry = registry()
+        #expect(registry.canShow("shelf", in: "pl-PL"))
+        #expect(registry.canShow("shelf", in: "en-GB"))
+        #expect(!registry.canShow("shelf", in: "fr"))
+        #expect(!registry.canShow("shelf", in: ""))
+    }
+
     @Test func aScriptOrRegionFindsTheCatalogOfItsLanguage() {
         var registry = registry()
         registry.addMessageCatalog(source: #"{ "language": "zh-Hans" }"#, file: "Scenes/zh-Hans.messages.json")
