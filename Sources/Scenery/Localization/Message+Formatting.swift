@@ -29,12 +29,13 @@ extension Message {
                 result += formatted(value, style: style, locale: locale)
             case .plural(let name, let offset, let cases):
                 let value = arguments[name] ?? .integer(0)
-                let chosen = pluralCase(of: value, offset: offset, in: cases, locale: locale)
+                // `#` and the category are of the number less the offset; `=N` of the number.
                 let shown: MessageArgument =
                     switch value {
-                    case .integer(let integer): .integer(integer - offset)
+                    case .integer(let integer): .integer(integer.subtractingReportingOverflow(offset).partialValue)
                     default: .number((value.numericValue ?? 0) - Double(offset))
                     }
+                let chosen = pluralCase(of: value, shown: shown, in: cases, locale: locale)
                 append(chosen, to: &result, arguments: arguments, locale: locale, number: shown)
             case .select(let name, let cases):
                 let key: String
@@ -49,7 +50,7 @@ extension Message {
         }
     }
 
-    private static func pluralCase(of value: MessageArgument, offset: Int, in cases: [PluralCase], locale: MessageLocale) -> [Part] {
+    private static func pluralCase(of value: MessageArgument, shown: MessageArgument, in cases: [PluralCase], locale: MessageLocale) -> [Part] {
         if case .integer(let integer) = value, let exact = cases.first(where: { $0.selector == .exact(integer) }) {
             return exact.parts
         }
@@ -58,12 +59,7 @@ extension Message {
         {
             return exact.parts
         }
-        let shifted: MessageArgument =
-            switch value {
-            case .integer(let integer): .integer(integer - offset)
-            default: .number((value.numericValue ?? 0) - Double(offset))
-            }
-        let category = locale.pluralRules.category(for: locale.operands(for: shifted))
+        let category = locale.pluralRules.category(for: locale.operands(for: shown))
         return (cases.first { $0.selector == .category(category) } ?? cases.first { $0.selector == .category(.other) })?.parts ?? []
     }
 

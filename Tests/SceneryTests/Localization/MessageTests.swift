@@ -33,6 +33,11 @@ import Testing
         #expect(message.format(["gender": "x", "others": 4, "first": "Bo"], in: english) == "They liked it with Bo and 3 others.")
     }
 
+    @Test func theSmallestIntegerLessAnOffsetIsNoCrash() throws {
+        let message = try Message("{n, plural, offset:1 other {# more}}")
+        #expect(message.format(["n": .integer(Int.min)], in: english).hasSuffix(" more"))
+    }
+
     @Test func numbersAndDatesFollowTheLocale() throws {
         let message = try Message("{n, number} · {p, number, percent} · {r, number, integer} · {d, date, long}")
         let day = Date(timeIntervalSince1970: 1_700_000_000)
