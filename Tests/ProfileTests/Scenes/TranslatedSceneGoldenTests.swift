@@ -47,21 +47,12 @@ import Testing
     }
 }
 
-/// Compares output with a golden file in `Tests/ProfileTests/Golden/`; `RECORD_GOLDEN=1`
-/// writes the current output instead.
+/// The golden files of `Tests/ProfileTests/Golden/` (``GoldenFiles``; `RECORD_GOLDEN=1`
+/// writes the current output instead).
 enum ProfileGolden {
-    static let directory = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appending(path: "Golden")
+    static let files = GoldenFiles(directory: URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appending(path: "Golden"))
 
     static func check(_ actual: String, against name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let file = directory.appending(path: name)
-        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] != nil {
-            try actual.write(to: file, atomically: true, encoding: .utf8)
-            return
-        }
-        guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
-            Issue.record("Missing golden file \(name); run the tests with RECORD_GOLDEN=1 to create it.", sourceLocation: sourceLocation)
-            return
-        }
-        #expect(actual == expected, "Output differs from \(name):\n\(TextDiff.describe(expected: expected, actual: actual))", sourceLocation: sourceLocation)
+        if let mismatch = try files.mismatch(actual, against: name) { Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation) }
     }
 }
