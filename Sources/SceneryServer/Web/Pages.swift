@@ -63,12 +63,23 @@ enum Pages {
         guard languages.count > 1 else { return "" }
         let path = pathWithout(parameter: "lang", in: returnTo)
         let links = languages.map { tag in
-            let name = Locale(identifier: tag).localizedString(forIdentifier: tag) ?? tag
+            let name = ownName(of: tag)
             let href = path + (path.contains("?") ? "&" : "?") + "lang=" + (tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tag)
             let current = tag.lowercased() == language.lowercased() ? " aria-current=\"true\"" : ""
             return "<a href=\"\(attribute(href))\" lang=\"\(attribute(tag))\" hreflang=\"\(attribute(tag))\"\(current)>\(escape(name))</a>"
         }
         return "<nav class=\"languages\" aria-label=\"Language\">\(links.joined(separator: " "))</nav>\n"
+    }
+
+    /// Each language's name in its own words ("中文（简体）"), asked of Foundation once, not
+    /// on every page.
+    private static let ownNames = Locked<[String: String]>([:])
+
+    static func ownName(of tag: String) -> String {
+        if let known = ownNames.withLock({ $0[tag] }) { return known }
+        let name = Locale(identifier: tag).localizedString(forIdentifier: tag) ?? tag
+        ownNames.withLock { $0[tag] = name }
+        return name
     }
 
     /// A path with one query parameter taken out.
