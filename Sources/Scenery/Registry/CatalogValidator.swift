@@ -6,6 +6,10 @@ struct CatalogValidator {
     let registry: SceneRegistry
     private var found: [Diagnostic] = []
     private var reported: Set<String> = []
+    /// Each scene resolved once, for every catalog that names it (`nil`: it does not resolve).
+    private var resolvedScenes: [String: ResolvedScene?] = [:]
+    /// One memo for every resolution: each scene of an `extends` chain is applied once.
+    private var memo = ResolutionMemo()
 
     init(registry: SceneRegistry) {
         self.registry = registry
@@ -19,6 +23,14 @@ struct CatalogValidator {
             checkCompleteness(of: catalog)
         }
         return found
+    }
+
+    private mutating func resolved(_ sceneID: String) -> ResolvedScene? {
+        if let known = resolvedScenes[sceneID] { return known }
+        var ignored: [Diagnostic] = []
+        let scene = try? registry.resolve(sceneID, problems: &ignored, memo: &memo)
+        resolvedScenes[sceneID] = scene
+        return scene
     }
 
     private mutating func error(_ message: String, in catalog: MessageCatalog, at location: SourcePosition?, path: String) {
@@ -51,7 +63,7 @@ struct CatalogValidator {
         let sceneIDs = registry.sceneIDs
         for sceneID in catalog.scenes.keys.sorted() {
             guard let section = catalog.scenes[sceneID] else { continue }
-            guard sceneIDs.contains(sceneID), let scene = try? registry.resolve(sceneID) else {
+            guard sceneIDs.contains(sceneID), let scene = resolved(sceneID) else {
                 let hint = Suggestion.hint(for: sceneID, in: sceneIDs, listing: "scenes")
                 error(
                     "There is no valid scene \(sceneID.quoted)\(hint); fix the id or remove its section.", in: catalog, at: section.location,
@@ -179,7 +191,7 @@ struct CatalogValidator {
         let folder = Self.folder(of: catalog.file)
         for sceneID in registry.sceneIDs {
             guard let definition = registry.definition(of: sceneID), Self.folder(of: definition.file) == folder,
-                let scene = try? registry.resolve(sceneID), registry.diagnostics(for: sceneID).containsErrors == false
+                let scene = resolved(sceneID), registry.diagnostics(for: sceneID).containsErrors == false
             else { continue }
             let sections = registry.sceneSections(of: sceneID, in: catalog)
             func inCatalog(_ read: (MessageCatalog.SceneSection) -> MessageCatalog.Entry?) -> Bool {
