@@ -148,16 +148,18 @@ struct SceneTranslation {
 
     /// A module instance with its messages in the catalog's language: the scene's section
     /// first, then (for a message the scene files leave to the module) the module type's
-    /// translation. Text that does not parse is left out (the validator reports it).
+    /// translation. A translation that is no valid value of its parameter (it does not
+    /// parse, or uses an argument the module does not give) is left out, as the validator
+    /// reports it: the page shows the original, where it would fail to assemble.
     func translated(_ instance: ModuleInstance, descriptor: ModuleDescriptor) -> ModuleInstance {
         var instance = instance
         for spec in descriptor.parameters where spec.messageArguments != nil {
             if let entry = sections.lazy.compactMap({ $0.params[instance.id.rawValue]?[spec.name] }).first {
-                if (try? Message.parsed(entry.text)) != nil { instance.parameters[spec.name] = .string(entry.text) }
+                if spec.messageProblem(in: entry.text) == nil { instance.parameters[spec.name] = .string(entry.text) }
                 continue
             }
             guard instance.parameters[spec.name] == nil, let entry = catalog.modules[instance.type]?[spec.name],
-                (try? Message.parsed(entry.text)) != nil
+                spec.messageProblem(in: entry.text) == nil
             else { continue }
             instance.parameters[spec.name] = .string(entry.text)
         }

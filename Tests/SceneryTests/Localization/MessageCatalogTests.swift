@@ -195,8 +195,9 @@ import Testing
         #expect(registry.translatedLanguages.isEmpty)
     }
 
-    @Test func anInvalidTranslationLeavesTheOriginalOnThePage() async throws {
-        let registry = registry(catalog: #"{ "language": "pl", "modules": { "Shelf": { "header": "{oops" } } }"#)
+    @Test(arguments: ["{oops", "{total} książek", "Książki: %d"])
+    func anInvalidTranslationLeavesTheOriginalOnThePage(header: String) async throws {
+        let registry = registry(catalog: #"{ "language": "pl", "modules": { "Shelf": { "header": "\#(header)" } } }"#)
         let scene = try await registry.assemble("shelf", for: SceneContext(viewer: "1", locale: "pl"), host: RecordingHost())
         #expect(await scene.render().node(withID: "shelf/t1")?.visibleTexts == ["Books"])
     }
