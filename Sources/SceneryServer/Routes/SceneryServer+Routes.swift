@@ -149,9 +149,9 @@ extension SceneryServer {
         let returnTo = request.uri.description
         var arguments = Self.arguments(of: request)
         // The language switch's `?lang=` is the page's, not the scene's (unless the scene has
-        // a parameter of that name).
+        // a parameter of that name; the scene is looked at only when the address has one).
         let (locale, chosenLanguage) = requestedLocale(of: request, sceneID: sceneID)
-        if !registry.parameters(of: sceneID).contains(where: { $0.name == Self.languageParameter }) {
+        if arguments[Self.languageParameter] != nil, !registry.parameters(of: sceneID).contains(where: { $0.name == Self.languageParameter }) {
             arguments[Self.languageParameter] = nil
         }
         // A preview frame (an author on this machine) may put itself in an experiment's arm
