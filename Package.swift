@@ -58,9 +58,13 @@ let package = Package(
         .target(
             name: "SceneryScenes", dependencies: ["Scenery"], path: "Scenes",
             resources: [
+                .copy("ar.messages.json"),
                 .copy("blog-detail.json"),
+                .copy("dark.tokens.json"),
                 .copy("follow-list.json"),
                 .copy("friend-list.json"),
+                .copy("high-contrast.tokens.json"),
+                .copy("light.tokens.json"),
                 .copy("messages.schema.json"),
                 .copy("scene.schema.json"),
                 .copy("scenery-profile.modules.json"),

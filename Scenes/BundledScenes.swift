@@ -38,6 +38,12 @@ public enum BundledScenes {
         (try? SceneRegistry.messageCatalogFiles(in: directory)) ?? []
     }
 
+    /// The themes of the bundled scenes (`light.tokens.json`, `dark.tokens.json`,
+    /// `high-contrast.tokens.json`).
+    public static var themes: [URL] {
+        (try? SceneRegistry.themeFiles(in: directory)) ?? []
+    }
+
     /// The folder diagnostics name the bundled scenes by: `Scenes/user-profile.json`, where
     /// they are in Scenery's repository.
     public static let displayRoot = URL(filePath: "Scenes", directoryHint: .isDirectory)
@@ -54,13 +60,14 @@ public enum BundledScenes {
 }
 
 extension SceneRegistry {
-    /// Adds Scenery's bundled scenes (``BundledScenes``) and their message catalogs without
-    /// validating them, named
+    /// Adds Scenery's bundled scenes (``BundledScenes``), their message catalogs and themes
+    /// without validating them, named
     /// `Scenes/<file>` in diagnostics. Add your own scenes after them: a scene replaces the
     /// bundled one with its id, and may extend any of them.
     /// - Throws: ``SceneryError`` if a resource cannot be read.
     public mutating func addBundledScenes() throws(SceneryError) {
         addMessageCatalogs(files: BundledScenes.messageCatalogs, displayRoot: BundledScenes.displayRoot)
+        addThemes(files: BundledScenes.themes, displayRoot: BundledScenes.displayRoot)
         try addScenes(files: BundledScenes.files, displayRoot: BundledScenes.displayRoot)
     }
 }

@@ -23,11 +23,14 @@ struct SceneWatcher: Sendable {
         var problem: Int32
     }
 
-    /// The stamps of the directory's scene files, manifests and message catalogs.
+    /// The stamps of the directory's scene files, manifests, message catalogs and themes.
     private func stamps() -> [String: Stamp] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var stamps: [String: Stamp] = [:]
-        for name in names where SceneRegistry.isSceneFile(name) || SceneRegistry.isManifestFile(name) || MessageCatalog.isCatalogFile(name) {
+        for name in names
+        where SceneRegistry.isSceneFile(name) || SceneRegistry.isManifestFile(name) || MessageCatalog.isCatalogFile(name)
+            || Theme.isThemeFile(name)
+        {
             var status = stat()
             let path = URL(filePath: directory, directoryHint: .isDirectory).appending(path: name).path
             if stat(path, &status) == 0 {
@@ -61,12 +64,14 @@ struct SceneWatcher: Sendable {
         var registry: SceneRegistry
         do {
             registry = try SceneOptions.loadRegistry(directory: directory, services: services)
+            registry.offersPseudoLocale = previous.offersPseudoLocale
         } catch {
             await server.reload(nil, changed: [], errors: String(describing: error))
             return
         }
         // A catalog's problems are shown too; its invalid translations never reach a page.
-        let problems = (registry.sceneIDs.flatMap { registry.diagnostics(for: $0) } + registry.messageCatalogDiagnostics).filter { $0.severity == .error }
+        let problems = (registry.sceneIDs.flatMap { registry.diagnostics(for: $0) } + registry.messageCatalogDiagnostics + registry.themeDiagnostics)
+            .filter { $0.severity == .error }
         let changed = catalogsChanged ? Set(registry.sceneIDs) : changed
         let broken = Set(registry.sceneIDs.filter { registry.diagnostics(for: $0).containsErrors })
         // A broken scene keeps the version that worked, so its open pages stay as they are.
@@ -75,6 +80,11 @@ struct SceneWatcher: Sendable {
             return (id, source, "\(id).json")
         }
         registry.addScenes(sources: kept)
+        // So does a theme whose file no longer reads: its pages keep its last good values.
+        let brokenThemeFiles = Set(registry.themeDiagnostics.filter { $0.severity == .error }.map(\.file))
+        for theme in previous.themes where registry.theme(named: theme.name) == nil && brokenThemeFiles.contains(theme.file) {
+            registry.addTheme(theme)
+        }
         registry.impressionSink = previous.impressionSink
         registry.impressionRule = previous.impressionRule
         await server.reload(

@@ -33,6 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Label each module's card with its id and type.")
     var debug = false
 
+    @Flag(help: "Offer the pseudo-locale en-XA (accented, 40% longer) in the language switch, for finding cut-off text.")
+    var pseudoLocale = false
+
     @Option(help: "How many rows of a long list a page holds at once, moved as the person scrolls; 0 sends whole lists.")
     var windowRows = 60
 
@@ -133,6 +136,7 @@ struct ServeCommand: AsyncParsableCommand {
             var logger = Logger(label: "scenery.serve")
             logger.logLevel = .notice
             var registry = try await scenes.loadRegistry(services: session.services)
+            registry.offersPseudoLocale = pseudoLocale
             if let personScene, !registry.sceneIDs.contains(personScene) {
                 throw CommandFailure(
                     "--person-scene \(personScene.quoted) is not a scene of this site; use one of \(registry.sceneIDs.joined(separator: ", ")), or drop the option.",

@@ -68,14 +68,19 @@ public final class SceneryServer: Sendable {
     ///   - changed: The ids of the scenes whose files changed.
     ///   - errors: What is wrong, or `nil` when every file is valid.
     public func reload(_ registry: SceneRegistry?, changed: Set<String>, errors: String?) async {
+        let oldThemes = self.registry.themeStylesheet
         state.withLock { state in
             if let registry { state.registry = registry }
             state.errors = errors
         }
+        // New themes restyle every open page in place.
+        let newThemes = self.registry.themeStylesheet
+        let restyle = newThemes == oldThemes ? nil : "\(Self.themeStylesheetPath)?v=\(Self.themeVersion(of: newThemes))"
         // Every page at once: a slow page never holds the others back.
         await withTaskGroup(of: Void.self) { group in
             for session in await sessions.all {
                 group.addTask {
+                    if let restyle { await session.restyle(href: restyle) }
                     await session.showErrors(errors)
                     guard let registry, Self.depends(session.sceneID, on: changed, in: registry) else { return }
                     do throws(SceneryError) {

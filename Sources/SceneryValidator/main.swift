@@ -23,7 +23,9 @@ func filesNamed(by argument: String) -> [URL] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else { return [URL(filePath: argument)] }
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-    return entries.filter { SceneRegistry.isSceneFile($0) || SceneRegistry.isManifestFile($0) || MessageCatalog.isCatalogFile($0) }.sorted().map {
+    return entries.filter {
+        SceneRegistry.isSceneFile($0) || SceneRegistry.isManifestFile($0) || MessageCatalog.isCatalogFile($0) || Theme.isThemeFile($0)
+    }.sorted().map {
         URL(filePath: argument).appending(path: $0)
     }
 }
@@ -71,6 +73,10 @@ do {
     // The target's own catalogs: a dependency's are checked by its own build.
     let own = Set(files.filter { MessageCatalog.isCatalogFile($0.lastPathComponent) }.map(\.relativePath))
     diagnostics += registry.messageCatalogDiagnostics.filter { own.contains($0.file) }
+    // The target's own themes: every semantic token, no alias cycle, and WCAG contrast for
+    // every pair of colours a page can show.
+    registry.addThemes(files: files.filter { Theme.isThemeFile($0.lastPathComponent) })
+    diagnostics += registry.themeDiagnostics
 } catch {
     fail(error.description)
 }

@@ -6,7 +6,7 @@ import Testing
 /// correct one builds and the generated `BundledScene` lists the scenes. Its target depends
 /// on `SceneryScenes`, and one of its scenes extends Scenery's bundled `user-profile` with
 /// a module type of its own (declared in its manifest), as the guides recommend. A message
-/// catalog beside its scenes is checked by the same build.
+/// catalog and a theme beside its scenes are checked by the same build.
 @Suite(.serialized) struct BuildPluginTests {
     @Test func aBrokenSceneFailsTheBuildAndACorrectOnePasses() async throws {
         let work = FileManager.default.temporaryDirectory.appending(path: "scenery-plugin-\(UUID().uuidString)")
@@ -80,8 +80,24 @@ import Testing
             untranslated.output.contains(
                 "\(catalog.path):2:47: error: BlogModule's 'likesFormat' has a plural of {count} without few, many, which pl needs (CLDR plural rules); add few {…} many {…}."
             ), "\(untranslated.output.suffix(3000))")
-        // 4. Fixed: it builds, and the generated enum lists every scene.
+        // 4. A theme whose muted text is too pale for the page: the build fails at the token,
+        // naming the pair and the ratio WCAG asks.
         try FileManager.default.removeItem(at: catalog)
+        let theme = package.appending(path: "Sources/Consumer/Scenes/pale.tokens.json")
+        let light = try String(contentsOf: scenery.appending(path: "Scenes/light.tokens.json"), encoding: .utf8)
+        let paleLines = light.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.contains("\"text-muted\": { \"$value\": \"{palette.") ? ##"    "text-muted": { "$value": "#aaaaaa" },"## : String(line)
+        }
+        try Data(paleLines.joined(separator: "\n").utf8).write(to: theme)
+        let mutedLine = try #require(paleLines.firstIndex { $0.contains("#aaaaaa") }) + 1
+        let pale = try await swiftBuild(scratch, in: package)
+        #expect(pale.status != 0, "the build must fail:\n\(pale.output.suffix(2000))")
+        #expect(
+            pale.output.contains(
+                "\(theme.path):\(mutedLine):31: error: In the theme 'pale', 'color.text-muted' on 'color.surface' (notes on the page, normal) has a contrast of 2.2"
+            ), "\(pale.output.suffix(3000))")
+        // 5. Fixed: it builds, and the generated enum lists every scene.
+        try FileManager.default.removeItem(at: theme)
         let passing = try await swiftBuild(scratch, in: package)
         #expect(passing.status == 0, "\(passing.output.suffix(3000))")
         let run = try await runProcess(work.appending(path: "build/debug/Consumer").path, [])

@@ -13,7 +13,7 @@ import Testing
         defer { cli.cleanUp() }
         let result = try await cli.run(["validate"])
         #expect(result.status == 0)
-        #expect(result.output == "5 scene file(s) and 1 message catalog(s) valid.\n")
+        #expect(result.output == "5 scene file(s), 2 message catalog(s), 3 theme(s) valid.\n")
     }
 
     @Test func aBrokenSceneFailsWithCompilerStyleDiagnostics() async throws {

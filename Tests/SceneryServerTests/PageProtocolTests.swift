@@ -94,7 +94,7 @@ import Testing
 
     @Test func thePageScriptHandlesEveryMessageTheServerSends() {
         // Each type the server sends has its case in the script's receive.
-        for type in ["patch", "reset", "confirm", "navigate", "errors", "refused", "resume", "title", "announce"] {
+        for type in ["patch", "reset", "confirm", "navigate", "errors", "refused", "resume", "title", "announce", "theme"] {
             #expect(ClientScript.source.contains("case \"\(type)\":"), "\(type)")
         }
     }

@@ -322,7 +322,7 @@ private final class AppliedSocket: PageSocket {
 
 /// A page socket that keeps what is written, for a test to read in order; but resume
 /// tokens (sent on attach and after actions; `ResumeTests` reads them).
-private final class RecordingSocket: PageSocket {
+final class RecordingSocket: PageSocket {
     private let (stream, continuation) = AsyncStream.makeStream(of: String.self)
     private let (closes, closing) = AsyncStream.makeStream(of: Void.self)
 

@@ -6,10 +6,13 @@ extension Message {
     /// they hold right-to-left letters or bidi controls (or the locale is right to left),
     /// isolated (U+2068 … U+2069) so that they never reorder the words around them.
     /// An argument not given is shown as `{name}`, so that the gap is seen, not hidden.
+    ///
+    /// In the pseudo-locale (``PseudoLocale``) the message's own words are accented and the
+    /// whole is lengthened and bracketed; its arguments are shown as they are.
     public func format(_ arguments: [String: MessageArgument] = [:], in locale: MessageLocale) -> String {
         var result = ""
         Self.append(parts, to: &result, arguments: arguments, locale: locale, number: nil)
-        return result
+        return locale.isPseudo ? PseudoLocale.expanded(result, length: result.count) : result
     }
 
     private static func append(
@@ -18,7 +21,7 @@ extension Message {
         for part in parts {
             switch part {
             case .text(let text):
-                result += text
+                result += locale.isPseudo ? String(text.map(PseudoLocale.accent)) : text
             case .pound:
                 if let number { result += formatted(number, style: .number(.decimal), locale: locale) }
             case .argument(let name, let style):

@@ -15,6 +15,9 @@ public struct MessageLocale: Sendable, Hashable {
     public let pluralRules: PluralRules
     /// Whether the language is written right to left (Arabic, Hebrew, Persian, Urdu, …).
     public let isRightToLeft: Bool
+    /// Whether this is the pseudo-locale (``PseudoLocale``, `en-XA`): English rules, words
+    /// accented and lengthened.
+    public let isPseudo: Bool
     private let groupingSeparator: String
     private let decimalSeparator: String
 
@@ -23,6 +26,7 @@ public struct MessageLocale: Sendable, Hashable {
         self.identifier = identifier
         pluralRules = PluralRules(for: identifier)
         isRightToLeft = LanguageTag.isRightToLeft(identifier)
+        isPseudo = PseudoLocale.isPseudo(identifier)
         (groupingSeparator, decimalSeparator) = Self.separators(of: identifier)
     }
 

@@ -180,11 +180,13 @@ extension SceneRegistry {
         for descriptor in manifest.modules { declare(descriptor) }
     }
 
-    /// Whether a file in a scene directory is a scene file (not a schema, a manifest or a
-    /// message catalog). This, ``isManifestFile(_:)`` and ``MessageCatalog/isCatalogFile(_:)``
-    /// are the one definition every tool uses.
+    /// Whether a file in a scene directory is a scene file (not a schema, a manifest, a
+    /// message catalog or a theme). This, ``isManifestFile(_:)``,
+    /// ``MessageCatalog/isCatalogFile(_:)`` and ``Theme/isThemeFile(_:)`` are the one
+    /// definition every tool uses.
     public static func isSceneFile(_ name: String) -> Bool {
         name.hasSuffix(".json") && !name.hasSuffix(".schema.json") && !isManifestFile(name) && !MessageCatalog.isCatalogFile(name)
+            && !name.hasSuffix(".tokens.json")
     }
 
     /// Whether a file in a scene directory is a module manifest (`*.modules.json`).

@@ -45,7 +45,9 @@ extension SceneRegistry {
 
         // The viewer's language, when a catalog has it; else the scene's own.
         let language = self.language(of: sceneID, for: context.locale)
-        let translation = catalogs[language].map { SceneTranslation(catalog: $0, sections: sceneSections(of: sceneID, in: $0)) }
+        let translation =
+            PseudoLocale.isPseudo(language)
+            ? SceneTranslation.pseudo : catalogs[language].map { SceneTranslation(catalog: $0, sections: sceneSections(of: sceneID, in: $0)) }
         let locale = MessageLocale(language)
         let link = SceneLink()
         var slots: [SceneInstance.ModuleSlot] = []

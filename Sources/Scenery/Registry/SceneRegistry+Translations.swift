@@ -3,8 +3,9 @@ import Foundation
 extension SceneRegistry {
     // MARK: Catalogs
 
-    /// The languages the registry has message catalogs for, sorted (``MessageCatalog``).
-    public var translatedLanguages: [String] { catalogs.keys.sorted() }
+    /// The languages the registry has message catalogs for, sorted (``MessageCatalog``),
+    /// and the pseudo-locale last when ``offersPseudoLocale`` is on.
+    public var translatedLanguages: [String] { catalogs.keys.sorted() + (offersPseudoLocale ? [PseudoLocale.identifier] : []) }
 
     /// The message catalogs of a directory (`*.messages.json`), sorted by name.
     /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
@@ -83,6 +84,7 @@ extension SceneRegistry {
     public func language(of sceneID: String, for requested: String?) -> String {
         let own = language(of: sceneID) ?? "en"
         guard let requested, !requested.isEmpty else { return own }
+        if offersPseudoLocale, PseudoLocale.isPseudo(requested) { return PseudoLocale.identifier }
         let ownForms = Set(LanguageTag.fallbacks(of: own).map { $0.lowercased() })
         let available = Dictionary(catalogs.keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         for candidate in LanguageTag.fallbacks(of: requested) {
@@ -110,6 +112,7 @@ extension SceneRegistry {
     /// that language (a catalog's section, or a scene file written in it), else the scene's
     /// own title.
     public func title(of sceneID: String, in language: String) -> String? {
+        if PseudoLocale.isPseudo(language) { return title(of: sceneID).map(PseudoLocale.transformed) }
         guard let catalog = catalogs[language] else { return title(of: sceneID) }
         var visited: Set<String> = []
         var next: String? = sceneID
@@ -145,6 +148,13 @@ extension SceneRegistry {
 struct SceneTranslation {
     let catalog: MessageCatalog
     let sections: [MessageCatalog.SceneSection]
+    /// Whether the words are shown in the pseudo-locale: the modules' messages are accented
+    /// as they are formatted (``MessageLocale/isPseudo``); tabs and confirmations here.
+    var isPseudo = false
+
+    /// The translation into the pseudo-locale (``PseudoLocale``).
+    static let pseudo = SceneTranslation(
+        catalog: MessageCatalog(language: PseudoLocale.identifier, file: "", source: []), sections: [], isPseudo: true)
 
     /// A module instance with its messages in the catalog's language: the scene's section
     /// first, then (for a message the scene files leave to the module) the module type's
@@ -174,7 +184,11 @@ struct SceneTranslation {
                 id: id,
                 tabs: tabs.map { tab in
                     var tab = tab
-                    if let title = sections.lazy.compactMap({ $0.tabs[tab.id] }).first { tab.title = title.text }
+                    if isPseudo {
+                        tab.title = PseudoLocale.transformed(tab.title)
+                    } else if let title = sections.lazy.compactMap({ $0.tabs[tab.id] }).first {
+                        tab.title = title.text
+                    }
                     return tab
                 })
         }
@@ -183,6 +197,7 @@ struct SceneTranslation {
     /// Rules with their confirmations translated.
     func translated(_ rules: [EventRule]) -> [EventRule] {
         rules.map { rule in
+            if isPseudo { return Self.pseudolocalized(rule) }
             guard let texts = sections.lazy.compactMap({ $0.confirmations[rule.on] }).first else { return rule }
             var rule = rule
             rule.steps = rule.steps.map { step in
@@ -195,5 +210,18 @@ struct SceneTranslation {
             }
             return rule
         }
+    }
+
+    private static func pseudolocalized(_ rule: EventRule) -> EventRule {
+        var rule = rule
+        rule.steps = rule.steps.map { step in
+            guard case .confirm(var confirmation) = step else { return step }
+            confirmation.title = PseudoLocale.transformed(confirmation.title)
+            confirmation.message = confirmation.message.map(PseudoLocale.transformed)
+            confirmation.confirmLabel = PseudoLocale.transformed(confirmation.confirmLabel)
+            confirmation.cancelLabel = PseudoLocale.transformed(confirmation.cancelLabel)
+            return .confirm(confirmation)
+        }
+        return rule
     }
 }

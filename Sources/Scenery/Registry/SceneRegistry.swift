@@ -75,6 +75,14 @@ public struct SceneRegistry: Sendable {
     }
     /// Message catalogs by language (``MessageCatalog``).
     var catalogs: [String: MessageCatalog] = [:]
+    /// Whether the registry shows scenes in the pseudo-locale (``PseudoLocale``, `en-XA`)
+    /// when a viewer asks for it, and lists it in ``translatedLanguages``. Off by default:
+    /// it is for developers looking for text a layout cuts off, not for visitors.
+    public var offersPseudoLocale = false
+    /// Themes by name (``Theme``).
+    var themesByName: [String: Theme] = [:]
+    /// Problems found reading theme files, by file.
+    var themeReadProblems: [String: [Diagnostic]] = [:]
     /// Problems found reading catalog files, by file.
     var catalogReadProblems: [String: [Diagnostic]] = [:]
     /// Problems of files that could not be parsed into a definition at all, by scene id.
@@ -172,11 +180,13 @@ public struct SceneRegistry: Sendable {
     /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
     ///   cannot be listed.
     public mutating func loadScenes(in directory: URL) throws(SceneryError) -> [Diagnostic] {
-        // The folder's message catalogs (`*.messages.json`) come with its scenes.
+        // The folder's message catalogs (`*.messages.json`) and themes (`*.tokens.json`)
+        // come with its scenes.
         let catalogs = try Self.messageCatalogFiles(in: directory)
         addMessageCatalogs(files: catalogs, displayRoot: directory)
+        addThemes(files: try Self.themeFiles(in: directory), displayRoot: directory)
         let problems = try loadScenes(files: Self.sceneFiles(in: directory), displayRoot: directory)
-        return catalogs.isEmpty ? problems : problems + messageCatalogDiagnostics
+        return (catalogs.isEmpty ? problems : problems + messageCatalogDiagnostics) + themeDiagnostics
     }
 
     /// The scene files of a directory (``isSceneFile(_:)``), sorted by name.
@@ -402,7 +412,7 @@ public struct SceneRegistry: Sendable {
     /// Every problem of every scene.
     public var allDiagnostics: [Diagnostic] {
         _ = problems  // validate everything once, so per-scene reads below agree
-        return sceneIDs.flatMap(diagnostics(for:)) + messageCatalogDiagnostics
+        return sceneIDs.flatMap(diagnostics(for:)) + messageCatalogDiagnostics + themeDiagnostics
     }
 
     /// The parameters of a scene, inherited ones included (`extends`).

@@ -11,7 +11,8 @@
 /// element with the node's id, and every container has one element holding its children
 /// (`data-slot`; list rows each sit in an `li`). The page has a `main` landmark and an `h1`,
 /// headings follow the view tree's roles in order (title `h2`, section header `h2`,
-/// headline `h3`), and colours meet WCAG AA contrast.
+/// headline `h3`), and colours meet WCAG AA contrast. The stylesheet draws with a theme's
+/// semantic tokens only (``Theme``, as `var(--scenery-color-…)`), never raw colours.
 ///
 /// ```swift
 /// let page = HTMLRenderer().render(await scene.renderDocument(), title: "Profile", language: "en")
@@ -38,17 +39,20 @@ public struct HTMLRenderer: Sendable {
     /// - Parameters:
     ///   - node: The tree (a scene's, or any subtree).
     ///   - title: The page title and heading.
-    ///   - language: The `lang` of the page (BCP 47), such as the scene file's `language`.
-    public func render(_ node: ViewNode, title: String = "Scenery", language: String = "en") -> String {
+    ///   - language: The `lang` of the page (BCP 47), such as the scene file's `language`; a
+    ///     right-to-left language (``MessageLocale/isRightToLeft``) lays the page out right to
+    ///     left (`dir="rtl"`; the CSS uses logical properties, so it mirrors).
+    ///   - theme: The colours and sizes the page is drawn with (``Theme``).
+    public func render(_ node: ViewNode, title: String = "Scenery", language: String = "en", theme: Theme = .standard) -> String {
         """
         <!DOCTYPE html>
-        <html lang="\(Self.attribute(language))">
+        <html lang="\(Self.attribute(language))"\(MessageLocale(language).isRightToLeft ? " dir=\"rtl\"" : "")>
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src http: https:; style-src 'unsafe-inline'">
         <title>\(Self.escape(title))</title>
-        <style>\(Self.stylesheet)</style>
+        <style>:root{\(theme.cssDeclarations)}\(Self.stylesheet)</style>
         </head>
         <body>
         <main>
@@ -91,35 +95,36 @@ public struct HTMLRenderer: Sendable {
 
     /// The page's CSS.
     public static let stylesheet = """
-        body{font:15px/1.45 -apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC","PingFang SC",sans-serif;max-width:760px;margin:24px auto;padding:0 16px;color:#1d1d1f;background:#fafafa}\
-        main>h1{font-size:26px;margin:0 0 16px}\
-        section.module{border:1px solid #d8d8dc;border-radius:10px;background:#fff;margin:0 0 16px;padding:12px 16px}\
-        section.module>header{font-size:12px;color:#595959;text-transform:uppercase;letter-spacing:.04em;margin-bottom:8px}\
-        section.failed{border-color:#e0a0a0}\
-        h2{font-size:20px;margin:4px 0}h3{font-size:16px;margin:2px 0}p{margin:4px 0}.caption{color:#595959;font-size:13px}\
-        p.status{color:#8a0010;background:#fff0f0;border-left:3px solid #b00012;padding:4px 8px;font-size:14px}\
+        body{font:var(--scenery-font-size-body)/1.45 -apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC","PingFang SC","Noto Sans Arabic",sans-serif;max-width:760px;margin:24px auto;padding:0 var(--scenery-spacing-large);color:var(--scenery-color-text);background:var(--scenery-color-surface)}\
+        main>h1{font-size:var(--scenery-font-size-display);margin:0 0 var(--scenery-spacing-large)}\
+        section.module{border:1px solid var(--scenery-color-border);border-radius:var(--scenery-radius-medium);background:var(--scenery-color-surface-raised);margin:0 0 var(--scenery-spacing-large);padding:12px var(--scenery-spacing-large)}\
+        section.module>header{font-size:12px;color:var(--scenery-color-text-muted);text-transform:uppercase;letter-spacing:.04em;margin-bottom:var(--scenery-spacing-medium)}\
+        section.failed{border-color:var(--scenery-color-danger)}\
+        h2{font-size:var(--scenery-font-size-title);margin:var(--scenery-spacing-small) 0}h3{font-size:var(--scenery-font-size-heading);margin:2px 0}p{margin:var(--scenery-spacing-small) 0}.caption{color:var(--scenery-color-text-muted);font-size:var(--scenery-font-size-caption)}\
+        p.status{color:var(--scenery-color-danger-text);background:var(--scenery-color-danger-surface);border-inline-start:3px solid var(--scenery-color-danger);padding:var(--scenery-spacing-small) var(--scenery-spacing-medium);font-size:14px}\
         .stack.horizontal{display:flex;gap:12px;align-items:center;flex-wrap:wrap}\
-        .section>h2{font-size:13px;color:#595959;text-transform:uppercase;margin:12px 0 4px}ul{list-style:none;margin:0;padding:0}\
-        li{border-top:1px solid #eee;padding:8px 0}.grid ul{display:grid;gap:8px}\
-        button{font:inherit;border:1px solid #8e8e93;background:#f2f2f7;color:#1d1d1f;border-radius:6px;padding:2px 12px;cursor:pointer;min-height:44px;min-width:44px}\
-        button.primary{background:#0058d0;color:#fff;border-color:#0058d0}button.destructive{color:#b00012}\
-        button.danger{background:#b00012;color:#fff;border-color:#b00012}\
-        button:focus-visible,[data-node]:focus-visible{outline:2px solid #0058d0;outline-offset:2px}\
-        img,.symbol{width:48px;height:48px;border-radius:50%;object-fit:cover;background:#d8d8dc;display:inline-block;overflow:hidden;color:transparent}\
-        .symbol.initials{background:#33507a;color:#fff;text-align:center;line-height:48px;font-weight:600;font-size:18px}\
-        .tabs>[role=tablist]{display:flex;gap:8px;margin:8px 0}.tabs>[role=tablist] button[aria-selected=true]{background:#1d1d1f;color:#fff}\
-        .tabs.document>input{position:absolute;opacity:0;width:1px;height:1px}.tabs.document>.tablabels{display:flex;gap:8px;margin:8px 0}\
-        .tabs.document>.tablabels label{border:1px solid #8e8e93;background:#f2f2f7;border-radius:6px;padding:2px 10px;cursor:pointer}\
+        .section>h2{font-size:var(--scenery-font-size-caption);color:var(--scenery-color-text-muted);text-transform:uppercase;margin:12px 0 var(--scenery-spacing-small)}ul{list-style:none;margin:0;padding:0}\
+        li{border-top:1px solid var(--scenery-color-divider);padding:var(--scenery-spacing-medium) 0}.grid ul{display:grid;gap:var(--scenery-spacing-medium)}\
+        button{font:inherit;border:1px solid var(--scenery-color-control-border);background:var(--scenery-color-control);color:var(--scenery-color-text);border-radius:var(--scenery-radius-small);padding:2px 12px;cursor:pointer;min-height:44px;min-width:44px}\
+        button:active{background:var(--scenery-color-control-pressed)}button:disabled{color:var(--scenery-color-text-disabled);cursor:default}\
+        button.primary{background:var(--scenery-color-accent);color:var(--scenery-color-on-accent);border-color:var(--scenery-color-accent)}button.destructive{color:var(--scenery-color-danger)}\
+        button.danger{background:var(--scenery-color-danger);color:var(--scenery-color-on-danger);border-color:var(--scenery-color-danger)}\
+        button:focus-visible,[data-node]:focus-visible{outline:2px solid var(--scenery-color-accent);outline-offset:2px}\
+        img,.symbol{width:48px;height:48px;border-radius:50%;object-fit:cover;background:var(--scenery-color-border);display:inline-block;overflow:hidden;color:transparent}\
+        .symbol.initials{background:var(--scenery-color-avatar);color:var(--scenery-color-on-avatar);text-align:center;line-height:48px;font-weight:600;font-size:18px}\
+        .tabs>[role=tablist]{display:flex;gap:var(--scenery-spacing-medium);margin:var(--scenery-spacing-medium) 0}.tabs>[role=tablist] button[aria-selected=true]{background:var(--scenery-color-selected);color:var(--scenery-color-on-selected)}\
+        .tabs.document>input{position:absolute;opacity:0;width:1px;height:1px}.tabs.document>.tablabels{display:flex;gap:var(--scenery-spacing-medium);margin:var(--scenery-spacing-medium) 0}\
+        .tabs.document>.tablabels label{border:1px solid var(--scenery-color-control-border);background:var(--scenery-color-control);border-radius:var(--scenery-radius-small);padding:2px 10px;cursor:pointer}\
         .tabs.document>section.tabpanel{display:none}\
         \(documentTabRules)\
         \((1...12).map { ".columns-\($0){grid-template-columns:repeat(\($0),1fr)}" }.joined())\
         \(cellWidthClasses.map { ".cells-\($0){grid-template-columns:repeat(auto-fill,minmax(\($0)ch,1fr))}" }.joined())\
-        .carousel ul.track{display:flex;gap:12px;overflow-x:auto;scroll-snap-type:x mandatory;padding:4px 2px 10px}\
-        .carousel ul.track>li{flex:0 0 auto;width:16em;border:1px solid #e5e5ea;border-radius:8px;padding:8px;scroll-snap-align:start}\
-        .carousel ul.track:focus-visible{outline:2px solid #0058d0;outline-offset:2px}\
-        .placeholder{color:#595959;font-style:italic}.placeholder.error{color:#b00012;font-style:normal}\
-        .module[data-status=loading]>[data-slot]{min-height:6em;border-radius:6px;background:linear-gradient(90deg,#f2f2f7,#fafafa,#f2f2f7);background-size:200% 100%;animation:scenery-loading 1.4s linear infinite}\
-        .module[data-status=loading] .placeholder.loading{padding:8px}\
+        .carousel ul.track{display:flex;gap:12px;overflow-x:auto;scroll-snap-type:x mandatory;padding:var(--scenery-spacing-small) 2px 10px}\
+        .carousel ul.track>li{flex:0 0 auto;width:16em;border:1px solid var(--scenery-color-divider);border-radius:var(--scenery-radius-small);padding:var(--scenery-spacing-medium);scroll-snap-align:start}\
+        .carousel ul.track:focus-visible{outline:2px solid var(--scenery-color-accent);outline-offset:2px}\
+        .placeholder{color:var(--scenery-color-text-muted);font-style:italic}.placeholder.error{color:var(--scenery-color-danger);font-style:normal}\
+        .module[data-status=loading]>[data-slot]{min-height:6em;border-radius:var(--scenery-radius-small);background:linear-gradient(90deg,var(--scenery-color-control),var(--scenery-color-surface),var(--scenery-color-control));background-size:200% 100%;animation:scenery-loading 1.4s linear infinite}\
+        .module[data-status=loading] .placeholder.loading{padding:var(--scenery-spacing-medium)}\
         @keyframes scenery-loading{from{background-position:100% 0}to{background-position:-100% 0}}\
         @media (prefers-reduced-motion:reduce){.module[data-status=loading]>[data-slot]{animation:none}}\
         [data-action]{cursor:pointer}
@@ -136,8 +141,8 @@ public struct HTMLRenderer: Sendable {
     /// The CSS that shows the checked tab's panel of a document, for up to 12 tabs.
     static let documentTabRules = (1...12).map { n in
         ".tabs.document>input:nth-of-type(\(n)):checked~section.tabpanel:nth-of-type(\(n)){display:block}"
-            + ".tabs.document>input:nth-of-type(\(n)):checked~.tablabels label:nth-of-type(\(n)){background:#1d1d1f;color:#fff}"
-            + ".tabs.document>input:nth-of-type(\(n)):focus-visible~.tablabels label:nth-of-type(\(n)){outline:2px solid #0058d0}"
+            + ".tabs.document>input:nth-of-type(\(n)):checked~.tablabels label:nth-of-type(\(n)){background:var(--scenery-color-selected);color:var(--scenery-color-on-selected)}"
+            + ".tabs.document>input:nth-of-type(\(n)):focus-visible~.tablabels label:nth-of-type(\(n)){outline:2px solid var(--scenery-color-accent)}"
     }.joined()
 
     private func write(_ node: ViewNode, into html: inout String) {

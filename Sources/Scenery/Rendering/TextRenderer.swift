@@ -9,6 +9,12 @@
 /// let text = TextRenderer(width: 72).render(await scene.render())
 /// print(text)
 /// ```
+///
+/// For a right-to-left language (``MessageLocale/isRightToLeft``) the layout is mirrored:
+/// lines are aligned to the right edge and start with a right-to-left mark (so a terminal
+/// that applies the bidirectional algorithm lays each line out right to left), frames open
+/// on the right and bullets stand at the line's end. A terminal shows the letters of each
+/// line in its own order; only the layout is the renderer's.
 public struct TextRenderer: Sendable {
     /// The number of columns to fit into.
     public var width: Int
@@ -16,16 +22,43 @@ public struct TextRenderer: Sendable {
     /// bold, controls and the selected tab highlighted, errors red. Use it only when the
     /// output is a terminal and `NO_COLOR` is not set.
     public var usesColor: Bool
+    /// Whether the layout is mirrored for a right-to-left language.
+    public var isRightToLeft: Bool
+    /// The theme whose semantic colours paint the text when ``usesColor`` is on (24-bit
+    /// colour sequences: controls in `color.accent`, errors in `color.danger`, captions in
+    /// `color.text-muted`, the selected tab in `color.selected`); `nil` paints with the
+    /// terminal's own 16 colours.
+    public var theme: Theme?
 
     /// Creates a renderer for a width (20 to 1,000 columns).
-    public init(width: Int = 80, usesColor: Bool = false) {
+    ///
+    /// ```swift
+    /// TextRenderer(width: 72, isRightToLeft: MessageLocale("ar").isRightToLeft)
+    /// ```
+    public init(width: Int = 80, usesColor: Bool = false, isRightToLeft: Bool = false, theme: Theme? = nil) {
         self.width = min(max(width, 20), 1000)
         self.usesColor = usesColor
+        self.isRightToLeft = isRightToLeft
+        self.theme = theme
     }
 
     /// The tree as lines of text joined by newlines, ending with a newline.
     public func render(_ node: ViewNode) -> String {
-        lines(for: node, width: width).joined(separator: "\n") + "\n"
+        var rendered = lines(for: node, width: width)
+        if isRightToLeft { rendered = rendered.map { Self.rightToLeftMark + aligned($0, to: width) } }
+        return rendered.joined(separator: "\n") + "\n"
+    }
+
+    /// U+200F, which makes a line's paragraph direction right to left in a terminal that
+    /// applies the bidirectional algorithm, and takes no column.
+    static let rightToLeftMark = "\u{200F}"
+
+    /// A line moved to the far edge of `width` columns (the right, in a right-to-left
+    /// layout); lines are left as they are otherwise.
+    private func aligned(_ line: String, to width: Int) -> String {
+        guard isRightToLeft else { return line }
+        let shown = TerminalText.displayWidth(of: line)
+        return String(repeating: " ", count: max(0, width - shown)) + line
     }
 
     /// A control as `[ Title ]` (plain spaces, so a copied line greps).
@@ -44,13 +77,34 @@ public struct TextRenderer: Sendable {
         case control = "1;36"
         case selected = "1;7"
         case error = "31"
+
+        /// The sequence in a theme's semantic colours (24-bit), else the terminal's own.
+        func sequence(in theme: Theme?) -> String {
+            guard let theme else { return rawValue }
+            func foreground(_ color: ThemeColor) -> String? { theme.colors[color].map { "38;2;\(Self.channels(of: $0))" } }
+            func background(_ color: ThemeColor) -> String? { theme.colors[color].map { "48;2;\(Self.channels(of: $0))" } }
+            let themed: String? =
+                switch self {
+                case .dim: foreground(.textMuted)
+                case .bold: nil
+                case .control: foreground(.accent).map { "1;" + $0 }
+                case .selected: foreground(.onSelected).flatMap { text in background(.selected).map { "1;\(text);\($0)" } }
+                case .error: foreground(.danger)
+                }
+            return themed ?? rawValue
+        }
+
+        private static func channels(of color: Theme.Color) -> String {
+            [color.red, color.green, color.blue].map { String(Int(($0 * 255).rounded())) }.joined(separator: ";")
+        }
     }
 
     /// `text` in a colour, when colour is on; each line is painted on its own so wrapping
     /// and framing never carry a colour over.
     private func paint(_ lines: [String], _ paint: Paint) -> [String] {
         guard usesColor else { return lines }
-        return lines.map { $0.isEmpty ? $0 : "\u{1B}[\(paint.rawValue)m\($0)\u{1B}[0m" }
+        let sequence = paint.sequence(in: theme)
+        return lines.map { $0.isEmpty ? $0 : "\u{1B}[\(sequence)m\($0)\u{1B}[0m" }
     }
 
     private func lines(for node: ViewNode, width: Int) -> [String] {
@@ -118,6 +172,12 @@ public struct TextRenderer: Sendable {
             if let error = form.error { result += paint(TerminalText.wrap("⚠ \(clean(error))", width: width), .error) }
             return result + paint(TerminalText.wrap(Self.control(clean(form.submit.title)), width: width), .control)
         case .module(let frame):
+            if isRightToLeft {
+                let label = " \(clean(frame.type)) · \(clean(frame.module.rawValue)) ─┐"
+                let header = String(repeating: "─", count: max(1, width - TerminalText.displayWidth(of: label))) + label
+                let body = lines(for: frame.content, width: width - 2).map { aligned($0, to: width - 2) + " │" }
+                return paint([header], .dim) + body + paint([String(repeating: "─", count: width - 1) + "┘"], .dim)
+            }
             let label = "┌─ \(clean(frame.module.rawValue)) · \(clean(frame.type)) "
             let header = label + String(repeating: "─", count: max(1, width - TerminalText.displayWidth(of: label)))
             let body = lines(for: frame.content, width: width - 2).map { "│ " + $0 }
@@ -161,7 +221,11 @@ public struct TextRenderer: Sendable {
             for row in section.rows {
                 let rowLines = lines(for: row, width: width - 2)
                 for (index, line) in rowLines.enumerated() {
-                    result.append((index == 0 ? "• " : "  ") + line)
+                    if isRightToLeft {
+                        result.append(aligned(line, to: width - 2) + (index == 0 ? " •" : "  "))
+                    } else {
+                        result.append((index == 0 ? "• " : "  ") + line)
+                    }
                 }
             }
         }

@@ -161,6 +161,10 @@ enum PageProtocol {
         /// on “Trip notes”"): never the viewer's own. Not numbered (a page that missed it
         /// missed news, not state); a page says a batch of them once.
         case announce(texts: [String])
+        /// The site's themes changed (a token file was edited under `serve --watch`): the page
+        /// loads its theme stylesheet again from `href`, and restyles without a reload. Not
+        /// numbered (the next page load gets the new themes anyway). HTML pages only.
+        case theme(href: String)
         /// For a view-tree client: one update of the scene as view-tree patches, numbered;
         /// `node` is the updated subtree's root (a module frame, a tab switch).
         case patches(sequence: Int, module: ModuleID?, node: NodeID, patches: [ViewPatch])
@@ -191,7 +195,7 @@ enum PageProtocol {
 
         private enum Key: String, CodingKey {
             case type, sequence, operations, html, question, title, message, confirm, cancel, url, text, action, destructive
-            case format, version, scene, variant, root, module, node, patches, token, applied, texts
+            case format, version, scene, variant, root, module, node, patches, token, applied, texts, href
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -238,6 +242,9 @@ enum PageProtocol {
             case .announce(let texts):
                 try container.encode("announce", forKey: .type)
                 try container.encode(texts, forKey: .texts)
+            case .theme(let href):
+                try container.encode("theme", forKey: .type)
+                try container.encode(href, forKey: .href)
             case .title(let sequence, let text):
                 try container.encode("title", forKey: .type)
                 try container.encode(sequence, forKey: .sequence)

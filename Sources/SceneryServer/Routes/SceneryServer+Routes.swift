@@ -34,6 +34,9 @@ extension SceneryServer {
         router.get("/assets/scenery.css") { _, _ in
             Self.asset(Pages.stylesheet, type: "text/css; charset=utf-8")
         }
+        router.get("/assets/theme.css") { _, _ in
+            Self.asset(self.registry.themeStylesheet, type: "text/css; charset=utf-8")
+        }
         router.get("/sign-in") { request, _ in
             self.html(Pages.signIn(users: self.users, viewer: self.viewer(of: request), next: Self.localPath(request.uri.queryParameters["next"]) ?? "/"))
         }
@@ -154,6 +157,11 @@ extension SceneryServer {
         if arguments[Self.languageParameter] != nil, !registry.parameters(of: sceneID).contains(where: { $0.name == Self.languageParameter }) {
             arguments[Self.languageParameter] = nil
         }
+        // So is the theme switch's `?theme=`.
+        let (theme, themeCookie) = requestedTheme(of: request)
+        if arguments[Self.themeParameter] != nil, !registry.parameters(of: sceneID).contains(where: { $0.name == Self.themeParameter }) {
+            arguments[Self.themeParameter] = nil
+        }
         // A preview frame (an author on this machine) may put itself in an experiment's arm
         // with `arm.EXPERIMENT=ARM`; anywhere else that is a scene argument like any other.
         var overrides: [String: String] = [:]
@@ -218,7 +226,7 @@ extension SceneryServer {
             snapshot.node, title: title, language: language, session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
             modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken(),
-            largestMessage: configuration.maxMessageSize, transitions: scene.transitions, languages: languages(of: sceneID))
+            largestMessage: configuration.maxMessageSize, transitions: scene.transitions, languages: languages(of: sceneID), theme: theme)
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if let newVisitorCookie {
             response.setCookie(Self.visitorCookie(newVisitorCookie))
@@ -226,6 +234,7 @@ extension SceneryServer {
         if let chosenLanguage {
             response.setCookie(Self.languageCookie(chosenLanguage))
         }
+        if let themeCookie { response.setCookie(themeCookie) }
         return response
     }
 

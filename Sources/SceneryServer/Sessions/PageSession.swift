@@ -339,6 +339,13 @@ actor PageSession {
         send(.errors(text))
     }
 
+    /// Tells an HTML page to load its themes again (``PageProtocol/ServerMessage/theme(href:)``);
+    /// a view-tree client draws with its own colours and is told nothing.
+    func restyle(href: String) {
+        guard format == .html else { return }
+        send(.theme(href: href))
+    }
+
     // MARK: Page → scene
 
     /// Attaches a socket (closing the one attached before): replays what the page missed

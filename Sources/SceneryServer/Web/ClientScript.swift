@@ -179,6 +179,12 @@ enum ClientScript {
                 if (message.action) refuseSubmitted(message.action, message.message);
                 break;
               case "errors": showErrors(message.text); break;
+              case "theme": {
+                // New themes: the stylesheet is fetched again; the page keeps its state.
+                const link = byID("scenery-theme");
+                if (link && typeof message.href === "string" && message.href.startsWith("/")) link.setAttribute("href", message.href);
+                break;
+              }
               case "resume":
                 resumeToken = message.token;
                 for (const key of message.applied || []) pending.delete(key);

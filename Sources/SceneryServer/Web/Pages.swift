@@ -14,20 +14,21 @@ enum Pages {
     /// A page: head, banner, and `main` holding `body`.
     static func page(
         title: String, language: String = "en", viewer: SignInUser?, returnTo: String, main body: String, mainAttributes: String = "",
-        showsBanner: Bool = true, languages: [String] = []
+        showsBanner: Bool = true, languages: [String] = [], theme: ThemeChoice = ThemeChoice()
     ) -> String {
         """
         <!DOCTYPE html>
-        <html lang="\(attribute(language))"\(MessageLocale(language).isRightToLeft ? " dir=\"rtl\"" : "")>
+        <html lang="\(attribute(language))"\(MessageLocale(language).isRightToLeft ? " dir=\"rtl\"" : "")\(theme.chosen.map { " data-theme=\"\(attribute($0))\"" } ?? "")>
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title)) · Scenery</title>
+        <link rel="stylesheet" href="\(SceneryServer.themeStylesheetPath)" id="scenery-theme">
         <link rel="stylesheet" href="/assets/scenery.css">
         <script src="/assets/scenery.js" defer></script>
         </head>
         <body>
-        \(showsBanner ? banner(viewer: viewer, returnTo: returnTo, language: language, languages: languages) : "")<main id="main"\(mainAttributes)>
+        \(showsBanner ? banner(viewer: viewer, returnTo: returnTo, language: language, languages: languages, theme: theme) : "")<main id="main"\(mainAttributes)>
         \(body)</main>
         </body>
         </html>
@@ -37,7 +38,9 @@ enum Pages {
 
     /// The bar at the top: home, the page's languages (when it has more than one), who is
     /// signed in, sign in or out.
-    static func banner(viewer: SignInUser?, returnTo: String, language: String = "en", languages: [String] = []) -> String {
+    static func banner(
+        viewer: SignInUser?, returnTo: String, language: String = "en", languages: [String] = [], theme: ThemeChoice = ThemeChoice()
+    ) -> String {
         let next = attribute(returnTo)
         let account: String
         if let viewer {
@@ -50,7 +53,7 @@ enum Pages {
         }
         return """
             <header class="bar"><a href="/" class="home">Scenery</a>
-            \(languageSwitch(language: language, languages: languages, returnTo: returnTo))\(account)
+            \(languageSwitch(language: language, languages: languages, returnTo: returnTo))\(themeSwitch(theme, returnTo: returnTo))\(account)
             </header>
 
             """
@@ -69,6 +72,23 @@ enum Pages {
             return "<a href=\"\(attribute(href))\" lang=\"\(attribute(tag))\" hreflang=\"\(attribute(tag))\"\(current)>\(escape(name))</a>"
         }
         return "<nav class=\"languages\" aria-label=\"Language\">\(links.joined(separator: " "))</nav>\n"
+    }
+
+    /// Links to the page in each theme, and "Auto" (the browser's preference); the page's
+    /// own is marked current. The choice is kept for the next pages (a cookie).
+    static func themeSwitch(_ theme: ThemeChoice, returnTo: String) -> String {
+        guard theme.available.count > 1 else { return "" }
+        let path = pathWithout(parameter: SceneryServer.themeParameter, in: returnTo)
+        // Light first (the default), then the others by name; names are [a-z0-9-], as is.
+        let ordered = theme.available.filter { $0 == "light" } + theme.available.filter { $0 != "light" }
+        let links = ([SceneryServer.automaticTheme] + ordered).map { name in
+            let href = path + (path.contains("?") ? "&" : "?") + "\(SceneryServer.themeParameter)=\(name)"
+            let isCurrent = theme.chosen == name || (theme.chosen == nil && name == SceneryServer.automaticTheme)
+            let words = name == SceneryServer.automaticTheme ? "auto" : name.split(separator: "-").joined(separator: " ")
+            let label = words.prefix(1).uppercased() + words.dropFirst()
+            return "<a href=\"\(attribute(href))\"\(isCurrent ? " aria-current=\"true\"" : "")>\(escape(label))</a>"
+        }
+        return "<nav class=\"themes\" aria-label=\"Theme\">\(links.joined(separator: " "))</nav>\n"
     }
 
     /// Each language's name in its own words ("中文（简体）"), asked of Foundation once, not
@@ -97,7 +117,8 @@ enum Pages {
     static func scene(
         _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
         renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = [],
-        resumeToken: String? = nil, largestMessage: Int = 16 * 1024, transitions: [ModuleID: Transitions] = [:], languages: [String] = []
+        resumeToken: String? = nil, largestMessage: Int = 16 * 1024, transitions: [ModuleID: Transitions] = [:], languages: [String] = [],
+        theme: ThemeChoice = ThemeChoice()
     ) -> String {
         // What the page script observes for impressions: the threshold it reports crossing,
         // and the modules whose rows it watches too.
@@ -110,7 +131,7 @@ enum Pages {
                 + " data-largest-message=\"\(largestMessage)\""
                 + (transitions.isEmpty ? "" : " data-transitions=\"\(attribute(motion(transitions)))\"")
                 + (resumeToken.map { " data-resume=\"\(attribute($0))\"" } ?? ""),
-            showsBanner: showsBanner, languages: languages)
+            showsBanner: showsBanner, languages: languages, theme: theme)
     }
 
     /// The home page, where a visitor starts: who they are (sign in, or their own page),
@@ -236,23 +257,23 @@ enum Pages {
     /// The CSS of every page: the scene renderer's, plus the page furniture.
     static let stylesheet =
         HTMLRenderer.stylesheet + """
-            .bar{display:flex;gap:12px;align-items:center;max-width:760px;margin:0 auto 16px;padding:8px 0;border-bottom:1px solid #d8d8dc}\
-            .bar .home{font-weight:600;color:#1d1d1f;text-decoration:none;margin-right:auto}.bar form{display:inline}\
-            .bar .languages{display:flex;gap:8px}.bar .languages a[aria-current]{font-weight:600;color:#1d1d1f;text-decoration:none}\
-            a{color:#0058d0}.scenes>li,.users>li{border:none;padding:4px 0}.scenes h2{font-size:18px}code{font-size:13px;color:#595959}\
-            .problem{color:#b00012}\
-            .preview{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:12px}.preview iframe{width:100%;height:900px;border:1px solid #d8d8dc;border-radius:8px;background:#fff}\
+            .bar{display:flex;gap:12px;align-items:center;flex-wrap:wrap;max-width:760px;margin:0 auto var(--scenery-spacing-large);padding:var(--scenery-spacing-medium) 0;border-bottom:1px solid var(--scenery-color-border)}\
+            .bar .home{font-weight:600;color:var(--scenery-color-text);text-decoration:none;margin-inline-end:auto}.bar form{display:inline}\
+            .bar .languages,.bar .themes{display:flex;gap:var(--scenery-spacing-medium)}.bar nav a[aria-current]{font-weight:600;color:var(--scenery-color-text);text-decoration:none}\
+            a{color:var(--scenery-color-accent)}.scenes>li,.users>li{border:none;padding:4px 0}.scenes h2{font-size:18px}code{font-size:var(--scenery-font-size-caption);color:var(--scenery-color-text-muted)}\
+            .problem{color:var(--scenery-color-danger)}\
+            .preview{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:12px}.preview iframe{width:100%;height:900px;border:1px solid var(--scenery-color-border);border-radius:var(--scenery-radius-small);background:var(--scenery-color-surface-raised)}\
             body.framed{max-width:none;margin:8px}\
-            #scenery-status{position:fixed;bottom:12px;left:50%;transform:translateX(-50%);background:#1d1d1f;color:#fff;padding:6px 12px;border-radius:8px;font-size:14px}\
+            #scenery-status{position:fixed;bottom:12px;left:50%;transform:translateX(-50%);background:var(--scenery-color-selected);color:var(--scenery-color-on-selected);padding:6px 12px;border-radius:var(--scenery-radius-small);font-size:14px}\
             #scenery-status:empty{display:none}\
-            dialog{border:1px solid #8e8e93;border-radius:10px;padding:16px 20px;max-width:420px}dialog::backdrop{background:rgba(0,0,0,.3)}\
+            dialog{border:1px solid var(--scenery-color-control-border);border-radius:var(--scenery-radius-medium);padding:var(--scenery-spacing-large) 20px;max-width:420px;background:var(--scenery-color-surface-raised);color:var(--scenery-color-text)}dialog::backdrop{background:rgba(0,0,0,.3)}\
             dialog .actions{display:flex;gap:8px;justify-content:flex-end;margin-top:12px}\
-            #scenery-errors{position:fixed;inset:auto 12px 12px 12px;background:#fff0f0;border:2px solid #b00012;border-radius:8px;padding:12px;max-height:50vh;overflow:auto}\
-            #scenery-errors pre{white-space:pre-wrap;margin:8px 0 0;font-size:13px;color:#1d1d1f}\
+            #scenery-errors{position:fixed;inset:auto 12px 12px 12px;background:var(--scenery-color-danger-surface);border:2px solid var(--scenery-color-danger);border-radius:var(--scenery-radius-small);padding:12px;max-height:50vh;overflow:auto}\
+            #scenery-errors pre{white-space:pre-wrap;margin:8px 0 0;font-size:var(--scenery-font-size-caption);color:var(--scenery-color-text)}\
             @keyframes scenery-fade-in{from{opacity:0}to{opacity:1}}@keyframes scenery-fade-out{from{opacity:1}to{opacity:0}}\
             @keyframes scenery-slide-in{from{opacity:0;transform:translateY(-8px)}to{opacity:1;transform:none}}\
             @keyframes scenery-slide-out{from{opacity:1;transform:none}to{opacity:0;transform:translateX(24px)}}\
-            @keyframes scenery-highlight{from{background-color:#fff3b0}to{background-color:transparent}}\
+            @keyframes scenery-highlight{from{background-color:var(--scenery-color-highlight)}to{background-color:transparent}}\
             .t-appear-fade,.t-change-fade{animation:scenery-fade-in .25s ease-out}.t-appear-slide,.t-move-slide{animation:scenery-slide-in .25s ease-out}\
             .t-disappear-fade{animation:scenery-fade-out .25s ease-in forwards}.t-disappear-slide{animation:scenery-slide-out .25s ease-in forwards}\
             .t-change-highlight{animation:scenery-highlight 1s ease-out}\

@@ -134,9 +134,10 @@ public struct ModuleCatalog: Sendable {
         }
         registry.declareHostEvents(hostEvents)
         for folder in sceneFolders {
-            // The message catalogs beside the folder's scene files come with them.
+            // The message catalogs and themes beside the folder's scene files come with them.
             if let directory = folder.files.first?.deletingLastPathComponent() {
                 registry.addMessageCatalogs(files: (try? SceneRegistry.messageCatalogFiles(in: directory)) ?? [], displayRoot: folder.displayRoot)
+                registry.addThemes(files: (try? SceneRegistry.themeFiles(in: directory)) ?? [], displayRoot: folder.displayRoot)
             }
             try registry.addScenes(files: folder.files, displayRoot: folder.displayRoot)
         }

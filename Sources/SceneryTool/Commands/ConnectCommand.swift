@@ -248,7 +248,9 @@ struct ConnectCommand: AsyncParsableCommand {
     }
 
     private var renderer: TextRenderer {
-        TextRenderer(width: width.columns(), usesColor: Output.outputIsTerminal && Environment.value("NO_COLOR") == nil)
+        TextRenderer(
+            width: width.columns(), usesColor: Output.outputIsTerminal && Environment.value("NO_COLOR") == nil,
+            isRightToLeft: locale.map { MessageLocale($0).isRightToLeft } ?? false)
     }
 
     private func printWhole(_ tree: ViewNode, scene: String, variant: String?) {

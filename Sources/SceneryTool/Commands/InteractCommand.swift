@@ -51,7 +51,12 @@ struct InteractCommand: AsyncParsableCommand {
     struct Page {
         let scene: SceneInstance
         let host: InteractiveHost
+        /// The theme that colours the text (`--theme`), if any.
+        var theme: Theme?
     }
+
+    @Option(help: "Colour the text with a theme's semantic colours (light, dark, high-contrast); only on a terminal without NO_COLOR.")
+    var theme: String?
 
     func run() async throws {
         try await reportingFailures {
@@ -180,12 +185,22 @@ struct InteractCommand: AsyncParsableCommand {
         let host = InteractiveHost(input: input, json: format == .json)
         let scene = try await session.open(sceneID, for: context, host: host)
         try await rows.apply(to: scene)
-        return Page(scene: scene, host: host)
+        var theme: Theme?
+        if let name = self.theme {
+            guard let found = session.registry.theme(named: name) else {
+                let names = session.registry.themes.map(\.name)
+                throw CommandFailure("No theme \(name.quoted); use one of \(names.isEmpty ? "none" : names.joined(separator: ", ")).", code: .usage)
+            }
+            theme = found
+        }
+        return Page(scene: scene, host: host, theme: theme)
     }
 
-    private var renderer: TextRenderer {
+    private func renderer(for page: Page) -> TextRenderer {
         let color = Output.outputIsTerminal && Environment.value("NO_COLOR") == nil
-        return TextRenderer(width: width.columns(), usesColor: color)
+        return TextRenderer(
+            width: width.columns(), usesColor: color, isRightToLeft: context.locale.map { MessageLocale($0).isRightToLeft } ?? false,
+            theme: page.theme)
     }
 
     /// Prints the whole scene and its numbered actions (or, as JSON, the tree) and makes it
@@ -199,7 +214,7 @@ struct InteractCommand: AsyncParsableCommand {
         }
         // What a terminal prints is on screen: every shown module counts as seen.
         await page.scene.recordImpressionsOfShownModules()
-        let renderer = renderer
+        let renderer = renderer(for: page)
         Output.line("══ \(TerminalText.sanitized(page.scene.sceneID)) (\(TerminalText.sanitized(page.scene.variant))) ══")
         Output.write(renderer.render(tree))
         Self.printActions(of: tree, in: tree)
@@ -228,7 +243,7 @@ struct InteractCommand: AsyncParsableCommand {
         let changed = shown.compactMap { tree.node(withID: $0) }
         let outermost = changed.filter { node in !changed.contains { $0.id != node.id && $0.node(withID: node.id) != nil } }
         await page.scene.recordImpressionsOfShownModules()
-        let renderer = renderer
+        let renderer = renderer(for: page)
         for node in outermost {
             Output.write(renderer.render(node))
             Self.printActions(of: node, in: tree)

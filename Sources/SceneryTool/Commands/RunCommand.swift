@@ -22,6 +22,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Output format: text (for people), json (the view-tree format) or html (a complete page).")
     var format: Format = .text
 
+    @Option(help: "The theme of an html page (a *.tokens.json beside the scenes: light, dark, high-contrast).")
+    var theme: String?
+
     @Option(
         name: .customLong("select"),
         help: ArgumentHelp("Select a tab before printing, as switch=tab (see 'scenery list'); repeat for several.", valueName: "switch=tab"))
@@ -44,6 +47,15 @@ struct RunCommand: AsyncParsableCommand {
             let session = try await options.session()
             let scene = try await session.open(context.scene, for: try context.checkedContext(in: session), host: BatchHost())
             let language = session.registry.language(of: scene.sceneID, for: context.locale)
+            let theme = try self.theme.map { name in
+                guard let found = session.registry.theme(named: name) else {
+                    let names = session.registry.themes.map(\.name)
+                    throw CommandFailure(
+                        "No theme \(name.quoted); use one of \(names.isEmpty ? "none (add a <name>.tokens.json beside the scenes)" : names.joined(separator: ", ")).",
+                        code: .usage)
+                }
+                return found
+            }
             if let wanted = context.locale, !session.registry.canShow(scene.sceneID, in: wanted) {
                 let available = session.registry.translatedLanguages
                 Output.status(
@@ -54,13 +66,13 @@ struct RunCommand: AsyncParsableCommand {
             try await rows.apply(to: scene)
             switch format {
             case .text:
-                Output.write(TextRenderer(width: width.columns()).render(await scene.render()))
+                Output.write(TextRenderer(width: width.columns(), isRightToLeft: MessageLocale(language).isRightToLeft).render(await scene.render()))
                 // Printed to a terminal, every shown module is seen (a document is not).
                 await scene.recordImpressionsOfShownModules()
             case .json: Output.write(JSONRenderer().render(await scene.renderDocument(), scene: scene.sceneID, variant: scene.variant))
             case .html:
                 let title = session.registry.title(of: scene.sceneID, in: language) ?? scene.sceneID
-                Output.write(HTMLRenderer().render(await scene.renderDocument(), title: title, language: language))
+                Output.write(HTMLRenderer().render(await scene.renderDocument(), title: title, language: language, theme: theme ?? .standard))
             }
             let failures = ModuleFailures(await scene.render())
             await scene.leave()

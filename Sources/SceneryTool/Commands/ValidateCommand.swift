@@ -21,12 +21,14 @@ struct ValidateCommand: AsyncParsableCommand {
             var registry = try ModuleCatalog.current.toolRegistry(services: nil)
             var checked: [URL] = []
             var catalogs: [URL] = []
+            var themes: [URL] = []
             var context: [URL] = []
             for path in paths.isEmpty ? ["Scenes"] : paths {
                 let given = try SceneDirectory(path: path)
                 try given.declareManifests(in: &registry)
                 checked += given.sceneFiles
                 catalogs += given.messageCatalogs
+                themes += given.themes
                 // A single file is checked among its directory's scenes and manifests.
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -41,6 +43,9 @@ struct ValidateCommand: AsyncParsableCommand {
             registry.addMessageCatalogs(files: catalogs)
             var diagnostics = try registry.loadScenes(files: checked)
             if !catalogs.isEmpty { diagnostics += registry.messageCatalogDiagnostics }
+            // The themes asked about, with the contrast of every pair a page can show.
+            registry.addThemes(files: themes)
+            diagnostics += registry.themeDiagnostics.filter { problem in themes.contains { $0.relativePath == problem.file } }
             // A scene that needs newer modules than this tool's is valid, but apps like it
             // will not use it: say so (``SceneRequirements``).
             for file in checked {
@@ -61,7 +66,8 @@ struct ValidateCommand: AsyncParsableCommand {
             if errors > 0 {
                 throw CommandFailure("\(errors) error(s) in \(Set(diagnostics.map(\.file)).count) scene file(s).", code: .invalidFile)
             }
-            Output.line("\(checked.count) scene file(s)\(catalogs.isEmpty ? "" : " and \(catalogs.count) message catalog(s)") valid.")
+            let others = [catalogs.isEmpty ? nil : "\(catalogs.count) message catalog(s)", themes.isEmpty ? nil : "\(themes.count) theme(s)"].compactMap { $0 }
+            Output.line("\(checked.count) scene file(s)\(others.isEmpty ? "" : ", " + others.joined(separator: ", ")) valid.")
         }
     }
 }

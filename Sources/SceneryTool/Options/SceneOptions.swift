@@ -79,6 +79,7 @@ package struct SceneOptions: ParsableArguments {
             // file never costs the others.
             let root = URL(filePath: directory, directoryHint: .isDirectory)
             registry.addMessageCatalogs(files: contents.messageCatalogs, displayRoot: root)
+            registry.addThemes(files: contents.themes, displayRoot: root)
             try registry.addScenes(files: contents.sceneFiles, displayRoot: root)
         } catch {
             throw CommandFailure("\(error.description) (--scenes \(directory))", code: .sceneryError)
@@ -104,6 +105,7 @@ struct SceneDirectory {
     var sceneFiles: [URL] = []
     var manifests: [URL] = []
     var messageCatalogs: [URL] = []
+    var themes: [URL] = []
 
     /// Lists `path`: a directory's scene files and manifests, or one file.
     /// - Throws: ``CommandFailure`` if it does not exist or holds neither.
@@ -119,6 +121,8 @@ struct SceneDirectory {
                 manifests = [url]
             } else if MessageCatalog.isCatalogFile(url.lastPathComponent) {
                 messageCatalogs = [url]
+            } else if Theme.isThemeFile(url.lastPathComponent) {
+                themes = [url]
             } else {
                 sceneFiles = [url]
             }
@@ -134,7 +138,8 @@ struct SceneDirectory {
         sceneFiles = entries.filter(SceneRegistry.isSceneFile).map { directory.appending(path: $0) }
         manifests = entries.filter(SceneRegistry.isManifestFile).map { directory.appending(path: $0) }
         messageCatalogs = entries.filter(MessageCatalog.isCatalogFile).map { directory.appending(path: $0) }
-        if sceneFiles.isEmpty && manifests.isEmpty && messageCatalogs.isEmpty {
+        themes = entries.filter(Theme.isThemeFile).map { directory.appending(path: $0) }
+        if sceneFiles.isEmpty && manifests.isEmpty && messageCatalogs.isEmpty && themes.isEmpty {
             throw CommandFailure("\(named) holds no scene files (*.json); pass a directory of scene files.", code: .sceneryError)
         }
     }

@@ -37,6 +37,8 @@ package struct SceneSession {
         let injector = FaultInjector(try faults.plan())
         services = ToolServices(store: store, faults: injector)
         var registry = try await scenes.loadRegistry(services: services)
+        // A developer's tool: `--locale en-XA` shows the pseudo-locale.
+        registry.offersPseudoLocale = true
         if let impressions {
             do {
                 let log = impressions == "-" ? JSONLinesImpressionSink() : try JSONLinesImpressionSink(path: impressions)

@@ -145,12 +145,14 @@ import Testing
         #expect(registry.title(of: "user-profile", in: "en") == "Profile")
     }
 
-    @Test func theBundledCatalogLeavesNothingUntranslated() throws {
+    @Test func theBundledCatalogsLeaveNothingUntranslatedAndTheThemesPass() throws {
         var registry = SceneRegistry()
         registry.declareProfileModules()
         let problems = try registry.loadScenes(in: Backend.scenesDirectory)
         #expect(problems.isEmpty, "\(problems.map(\.description))")
-        #expect(registry.translatedLanguages == ["zh-Hans"])
+        #expect(registry.translatedLanguages == ["ar", "zh-Hans"])
+        #expect(registry.themes.map(\.name) == ["dark", "high-contrast", "light"])
+        #expect(registry.themeDiagnostics.isEmpty, "\(registry.themeDiagnostics.map(\.description))")
         #expect(registry.messageCatalogDiagnostics.isEmpty, "\(registry.messageCatalogDiagnostics.map(\.description))")
     }
 

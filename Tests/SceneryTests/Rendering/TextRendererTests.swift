@@ -64,13 +64,28 @@ import Testing
         try Golden.check(TextRenderer(width: 60).render(Self.sample), against: "sample-60.txt")
     }
 
+    @Test func aRightToLeftLayoutIsMirrored() throws {
+        let text = TextRenderer(width: 60, isRightToLeft: true).render(Self.sample)
+        let lines = text.split(separator: "\n").map(String.init)
+        // Every line starts with a right-to-left mark and ends at the right edge.
+        #expect(lines.allSatisfy { $0.hasPrefix("\u{200F}") })
+        #expect(lines.allSatisfy { TerminalText.displayWidth(of: $0) == 60 }, "\(lines)")
+        // Frames open on the right; bullets stand at the end of a row's line.
+        #expect(lines.contains { $0.hasSuffix(" UserInfoModule · info ─┐") })
+        #expect(lines.contains { $0.hasSuffix("┘") })
+        #expect(lines.contains { $0.contains("Down the rabbit hole") && $0.hasSuffix(" •") })
+        try Golden.check(text, against: "sample-60-rtl.txt")
+    }
+
     @Test func neverExceedsTheWidthEvenWithCJKText() {
         let long = String(repeating: "草稿箱里的文章", count: 20)
         for width in [20, 33, 60, 80] {
             let tree = ViewNode(
                 id: "m", kind: .module(.init(module: "m", type: "T", status: .ready, content: .text("t", long + " and some English words too"))))
-            for line in TextRenderer(width: width).render(tree).split(separator: "\n") {
-                #expect(TerminalText.displayWidth(of: String(line)) <= width, "\(line)")
+            for rightToLeft in [false, true] {
+                for line in TextRenderer(width: width, isRightToLeft: rightToLeft).render(tree).split(separator: "\n") {
+                    #expect(TerminalText.displayWidth(of: String(line)) <= width, "\(line)")
+                }
             }
         }
     }
@@ -99,6 +114,23 @@ import Testing
         let stripped = coloured.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         #expect(stripped == plain)
         for line in coloured.split(separator: "\n") { #expect(TerminalText.displayWidth(of: String(line)) <= 60) }
+    }
+
+    @Test func aThemePaintsWithItsSemanticColours() {
+        let dark = Theme(
+            name: "dark",
+            colors: [.accent: Theme.Color(hex: "#6cb0ff")!, .danger: Theme.Color(hex: "#ff7b7b")!, .textMuted: Theme.Color(hex: "#aeaeb2")!],
+            dimensions: [:])
+        let coloured = TextRenderer(width: 60, usesColor: true, theme: dark).render(Self.sample)
+        #expect(coloured.contains("\u{1B}[1;38;2;108;176;255m[ Unfollow ]\u{1B}[0m"), "controls in the accent")
+        #expect(coloured.contains("\u{1B}[38;2;255;123;123m⚠ The server is down."), "errors in the danger colour")
+        #expect(coloured.contains("\u{1B}[38;2;174;174;178mBlogs: 25"), "captions muted")
+        // A token the theme lacks falls back to the terminal's own colour.
+        #expect(coloured.contains("\u{1B}[1;7m◉ Blogs\u{1B}[0m"))
+        let stripped = coloured.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        #expect(stripped == TextRenderer(width: 60).render(Self.sample))
+        // Without colour (NO_COLOR, not a terminal) a theme changes nothing.
+        #expect(TextRenderer(width: 60, theme: dark).render(Self.sample) == TextRenderer(width: 60).render(Self.sample))
     }
 
     @Test(arguments: [
