@@ -101,7 +101,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
     case coldStart = "cold-start"
     case memory, events, experiments
     case fanOut = "fan-out"
-    case forms
+    case forms, languages
 
     var summary: String {
         switch self {
@@ -117,6 +117,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .experiments: "assignment per assembly, a visibility report, memory per page, the sample-ratio check"
         case .fanOut: "one like reaching 100 and 1,000 live scenes; idle memory with and without subscriptions"
         case .forms: "memory per idle page with a form (target: 2 KiB more), bytes per change event and submit"
+        case .languages: "loading 1,000 scenes with 3 catalogs and 3 themes (target: +20%); the profile in a language"
         }
     }
 
@@ -134,6 +135,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .experiments: try await ExperimentBenchmark.run(options)
         case .fanOut: try await FanOutBenchmark.run(options)
         case .forms: try FormBenchmark.run(options)
+        case .languages: try await LanguagesBenchmark.run(options)
         }
     }
 }

@@ -80,9 +80,10 @@ struct SceneWatcher: Sendable {
             return (id, source, "\(id).json")
         }
         registry.addScenes(sources: kept)
-        // So does a theme whose file no longer reads: its pages keep its last good values.
+        // So does a theme whose file has errors (it does not read, or fails contrast): its
+        // pages keep its last good values, not the tool's bundled theme of the same name.
         let brokenThemeFiles = Set(registry.themeDiagnostics.filter { $0.severity == .error }.map(\.file))
-        for theme in previous.themes where registry.theme(named: theme.name) == nil && brokenThemeFiles.contains(theme.file) {
+        for theme in previous.themes where brokenThemeFiles.contains(theme.file) {
             registry.addTheme(theme)
         }
         registry.impressionSink = previous.impressionSink

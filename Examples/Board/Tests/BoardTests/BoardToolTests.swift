@@ -49,6 +49,18 @@ import Testing
         #expect(!member.output.contains("[ Remove ]"))
     }
 
+    @Test func theAppsOwnThemeDrawsItsPage() throws {
+        // Sources/Board/Scenes/board.tokens.json: checked for contrast by the build plugin,
+        // loaded by the app's tool with its scenes.
+        let page = try board("run", "board", "--viewer", "1", "--arg", "owner=1", "--format", "html", "--theme", "board")
+        #expect(page.status == 0, "\(page.output)")
+        #expect(page.output.contains("--scenery-color-accent:#1a7f37;"), "\(page.output.prefix(600))")
+        let unknown = try board("run", "board", "--viewer", "1", "--arg", "owner=1", "--format", "html", "--theme", "sepia")
+        #expect(unknown.status != 0)
+        #expect(unknown.output.contains("No theme 'sepia'; use one of "), "\(unknown.output)")
+        #expect(unknown.output.contains("board"))
+    }
+
     @Test func aViewerWhoIsNoMemberIsRefusedNamingTheDatabase() throws {
         let result = try board("run", "board", "--viewer", "9", "--arg", "owner=1")
         #expect(result.status != 0)
