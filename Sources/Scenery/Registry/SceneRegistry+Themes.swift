@@ -23,19 +23,7 @@ extension SceneRegistry {
     /// A file is read as a scene file is (``addScenes(files:displayRoot:)``).
     @discardableResult
     public mutating func addThemes(files: [URL], displayRoot: URL? = nil) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for file in files {
-            let (display, contents) = Self.read(file, displayRoot: displayRoot)
-            switch contents {
-            case .success(let data):
-                found += addTheme(bytes: Array(data), file: display)
-            case .failure(let error):
-                let problem = Diagnostic(.error, "Cannot read the theme file: \(error.description); replace it or remove it.", file: display, location: nil)
-                themeReadProblems[display] = [problem]
-                found.append(problem)
-            }
-        }
-        return found
+        addFiles(files, displayRoot: displayRoot, kind: "theme file", problems: \.themeReadProblems) { $0.addTheme(bytes: $1, file: $2) }
     }
 
     /// Adds (or replaces) a theme from its file's text; returns the problems of reading it.

@@ -26,20 +26,9 @@ extension SceneRegistry {
     ///   - displayRoot: As for ``addScenes(files:displayRoot:)``.
     @discardableResult
     public mutating func addMessageCatalogs(files: [URL], displayRoot: URL? = nil) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for file in files {
-            let (display, contents) = Self.read(file, displayRoot: displayRoot)
-            switch contents {
-            case .success(let data):
-                found += addMessageCatalog(bytes: Array(data), file: display)
-            case .failure(let error):
-                let problem = Diagnostic(
-                    .error, "Cannot read the message catalog: \(error.description); replace it or remove it.", file: display, location: nil)
-                catalogReadProblems[display] = [problem]
-                found.append(problem)
-            }
+        addFiles(files, displayRoot: displayRoot, kind: "message catalog", problems: \.catalogReadProblems) {
+            $0.addMessageCatalog(bytes: $1, file: $2)
         }
-        return found
     }
 
     /// Adds (or replaces) a message catalog from its file's text; returns the problems of

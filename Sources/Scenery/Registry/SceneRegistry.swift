@@ -221,6 +221,28 @@ public struct SceneRegistry: Sendable {
         return (display, Result { () throws(RegularFile.Refusal) in try RegularFile.contents(of: file.path, limit: largestSceneFile, within: folder.path) })
     }
 
+    /// Reads files beside the scenes (catalogs, themes) as ``read(_:displayRoot:)`` does and
+    /// hands each one's bytes to `add`; a file that cannot be read is a problem of its own,
+    /// kept in `problems` by its name. Returns every problem found.
+    mutating func addFiles(
+        _ files: [URL], displayRoot: URL?, kind: String, problems: WritableKeyPath<SceneRegistry, [String: [Diagnostic]]>,
+        add: (inout SceneRegistry, [UInt8], String) -> [Diagnostic]
+    ) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for file in files {
+            let (display, contents) = Self.read(file, displayRoot: displayRoot)
+            switch contents {
+            case .success(let data):
+                found += add(&self, Array(data), display)
+            case .failure(let error):
+                let problem = Diagnostic(.error, "Cannot read the \(kind): \(error.description); replace it or remove it.", file: display, location: nil)
+                self[keyPath: problems][display] = [problem]
+                found.append(problem)
+            }
+        }
+        return found
+    }
+
     /// Loads the given scene files, validates all scenes, and returns every problem found.
     ///
     /// - Parameters:

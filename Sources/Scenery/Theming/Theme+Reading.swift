@@ -65,27 +65,13 @@ private struct ThemeReader {
         var theme = Theme(name: name, file: file, colors: [:], dimensions: [:])
         var resolver = AliasResolver(tokens: tokens)
         for color in ThemeColor.allCases {
-            guard let (value, type, location) = resolved(color.tokenPath, with: &resolver) else { continue }
-            guard type == "color" else {
-                error(
-                    "\(color.tokenPath.quoted) must be a color token (\"$type\": \"color\"), not \(type.map(\.quoted) ?? "a token without a type").",
-                    at: location, path: color.tokenPath)
-                continue
-            }
-            if let parsed = self.color(value) {
+            if let parsed = value(of: color.tokenPath, type: "color", with: &resolver, parse: { $0.color($1) }) {
                 theme.colors[color] = parsed
                 theme.locations[color.tokenPath] = tokens[color.tokenPath]?.location
             }
         }
         for dimension in ThemeDimension.allCases {
-            guard let (value, type, location) = resolved(dimension.tokenPath, with: &resolver) else { continue }
-            guard type == "dimension" else {
-                error(
-                    "\(dimension.tokenPath.quoted) must be a dimension token (\"$type\": \"dimension\"), not \(type.map(\.quoted) ?? "a token without a type").",
-                    at: location, path: dimension.tokenPath)
-                continue
-            }
-            if let parsed = self.dimension(value) {
+            if let parsed = value(of: dimension.tokenPath, type: "dimension", with: &resolver, parse: { $0.dimension($1) }) {
                 theme.dimensions[dimension] = parsed
                 theme.locations[dimension.tokenPath] = tokens[dimension.tokenPath]?.location
             }
@@ -96,6 +82,21 @@ private struct ThemeReader {
             _ = resolved(path, with: &resolver, required: false)
         }
         return theme
+    }
+
+    /// A semantic token's value, aliases followed, if it is of `type` and its value parses;
+    /// reports what is wrong.
+    private mutating func value<Value>(
+        of path: String, type expected: String, with resolver: inout AliasResolver, parse: (inout Self, SourceJSON.Node) -> Value?
+    ) -> Value? {
+        guard let (value, type, location) = resolved(path, with: &resolver) else { return nil }
+        guard type == expected else {
+            error(
+                "\(path.quoted) must be a \(expected) token (\"$type\": \"\(expected)\"), not \(type.map(\.quoted) ?? "a token without a type").",
+                at: location, path: path)
+            return nil
+        }
+        return parse(&self, value)
     }
 
     /// A token's final value, type and location, aliases followed; reports what is wrong.
