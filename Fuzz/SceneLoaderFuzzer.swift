@@ -1,4 +1,5 @@
-// libFuzzer target for the scene-file loader and validator. Built by Fuzz/run.sh together
+// libFuzzer target for the scene-file loader and validator, and the theme and message
+// catalog readers beside it. Built by Fuzz/run.sh together
 // with the sources of the Scenery target (one module, so internals are reachable).
 // Every input must be handled without a crash, a hang or an unbounded allocation.
 
@@ -44,7 +45,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for diagnostic in diagnostics { _ = diagnostic.description }
     // Everything a host might do with a loaded file must be safe too.
     if let locator = try? JSONLocator(bytes: bytes) { _ = locator.location(of: "modules[0].params.user") }
+    // The same bytes as a theme file (DTCG tokens) and as a message catalog beside the scenes.
+    var beside = fuzzRegistry
+    beside.addTheme(source: String(decoding: bytes, as: UTF8.self), file: "Scenes/fuzz.tokens.json")
+    beside.addMessageCatalog(source: String(decoding: bytes, as: UTF8.self), file: "Scenes/fuzz.messages.json")
+    for diagnostic in beside.themeDiagnostics + beside.messageCatalogDiagnostics { _ = diagnostic.description }
+    _ = beside.themeStylesheet
     if let text = String(validating: bytes, as: UTF8.self) {
+        _ = PseudoLocale.transformed(text)
+        if let message = try? Message(text) {
+            _ = message.format(["count": 3, "name": "x"], in: MessageLocale(PseudoLocale.identifier))
+            _ = message.format(["count": 3, "name": "x"], in: MessageLocale("ar"))
+        }
         _ = try? Condition(parsing: text, allowsEventFields: true)
         _ = TerminalText.wrap(TerminalText.sanitized(text), width: 20)
         _ = HTMLRenderer.escape(text)

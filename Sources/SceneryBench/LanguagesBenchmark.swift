@@ -64,16 +64,19 @@ enum LanguagesBenchmark {
             "Languages and themes: loading 1,000 scene files with 3 catalogs and 3 themes; the profile page in a language",
             header: ["contender", "min", "median", "vs without", "target"])
         table.add("1,000 scenes", Measure.format(loading[0].minimum), Measure.format(loading[0].median), "1×", "")
-        let added = loading[1].median / loading[0].median - 1
+        let added = loading[1].minimum / loading[0].minimum - 1
         table.add(
             "1,000 scenes, 3 catalogs (every title), 3 themes (contrast checked)", Measure.format(loading[1].minimum),
-            Measure.format(loading[1].median), String(format: "+%.1f%%", added * 100), "≤ +20% " + verdict(added <= 0.20))
+            Measure.format(loading[1].median), String(format: "+%.1f%% (min)", added * 100), "≤ +20% " + verdict(added <= 0.20))
         for (index, locale) in locales.enumerated() {
-            let ratio = rendering[index].median / rendering[0].median
+            // Noise on this machine is a few percent between the fastest rounds; the medians
+            // of a shared VM move far more.
+            let ratio = rendering[index].minimum / rendering[0].minimum
             table.add(
                 "user-profile assembled and rendered, \(locale)\(index == 0 ? " (no translation)" : " (from its catalog)")",
-                Measure.format(rendering[index].minimum), Measure.format(rendering[index].median), String(format: "%.3f×", ratio),
-                index == 0 ? "" : "within noise")
+                Measure.format(rendering[index].minimum), Measure.format(rendering[index].median),
+                String(format: "%.3f× (min), %.3f× (median)", ratio, rendering[index].median / rendering[0].median),
+                index == 0 ? "" : "≤ 1.05× " + verdict(ratio <= 1.05))
         }
         return table
     }

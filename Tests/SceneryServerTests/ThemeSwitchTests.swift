@@ -52,6 +52,15 @@ import Testing
         }
     }
 
+    @Test(arguments: ["/", "/scenes", "/sign-in?next=/scenes", "/scenes/no-such-scene"])
+    func everyPageOfTheSiteWearsTheChosenTheme(path: String) async throws {
+        try await fixture.server.application().test(.router) { client in
+            let page = try await client.execute(uri: path, method: .get, headers: [.cookie: "scenery-theme=high-contrast"]).text
+            #expect(page.contains(#"data-theme="high-contrast""#), "\(page.prefix(300))")
+            #expect(page.contains(#"<nav class="themes" aria-label="Theme">"#))
+        }
+    }
+
     @Test(arguments: ["sepia", "\"><script>", "../dark", String(repeating: "x", count: 500)])
     func aThemeTheSiteDoesNotHaveIsIgnored(theme: String) async throws {
         try await fixture.server.application().test(.router) { client in

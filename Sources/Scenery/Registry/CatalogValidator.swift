@@ -5,6 +5,15 @@
 struct CatalogValidator {
     let registry: SceneRegistry
     private var found: [Diagnostic] = []
+    /// Each file's folder and language, worked out once: a catalog asks them of every
+    /// module, tab and rule of every scene.
+    private let files = FileFacts()
+    /// Each scene's wording, worked out once for every catalog (``wording(of:)``).
+    private var wordings: [String: SceneWording?] = [:]
+    /// Each scene's modules, tabs and confirmations (``contents(of:_:)``).
+    private var sceneContents: [String: SceneContents] = [:]
+    /// The registry's scenes, listed once.
+    private let sceneIDs: [String]
     private var reported: Set<String> = []
     /// Each scene resolved once, for every catalog that names it (`nil`: it does not resolve).
     private var resolvedScenes: [String: ResolvedScene?] = [:]
@@ -13,6 +22,8 @@ struct CatalogValidator {
 
     init(registry: SceneRegistry) {
         self.registry = registry
+        files.registry = registry
+        sceneIDs = registry.sceneIDs
     }
 
     mutating func validate() -> [Diagnostic] {
@@ -27,6 +38,11 @@ struct CatalogValidator {
 
     private mutating func resolved(_ sceneID: String) -> ResolvedScene? {
         if let known = resolvedScenes[sceneID] { return known }
+        // The validation of the scenes resolved most of them already.
+        if let validated = registry.validatedResolution(of: sceneID) {
+            resolvedScenes[sceneID] = validated
+            return validated
+        }
         var ignored: [Diagnostic] = []
         let scene = try? registry.resolve(sceneID, problems: &ignored, memo: &memo)
         resolvedScenes[sceneID] = scene
@@ -60,26 +76,18 @@ struct CatalogValidator {
     }
 
     private mutating func checkSceneSections(of catalog: MessageCatalog) {
-        let sceneIDs = registry.sceneIDs
+        let known = Set(sceneIDs)
         for sceneID in catalog.scenes.keys.sorted() {
             guard let section = catalog.scenes[sceneID] else { continue }
-            guard sceneIDs.contains(sceneID), let scene = resolved(sceneID) else {
+            guard known.contains(sceneID), let scene = resolved(sceneID) else {
                 let hint = Suggestion.hint(for: sceneID, in: sceneIDs, listing: "scenes")
                 error(
                     "There is no valid scene \(sceneID.quoted)\(hint); fix the id or remove its section.", in: catalog, at: section.location,
                     path: "scenes.\(sceneID)")
                 continue
             }
-            var instances: [String: ModuleInstance] = [:]
-            var tabs: Set<String> = []
-            var confirmations: [String: Confirmation] = [:]
-            for variant in scene.variants {
-                for instance in variant.modules { instances[instance.id.rawValue] = instances[instance.id.rawValue] ?? instance }
-                for case .tabs(_, let items) in variant.layout { tabs.formUnion(items.map(\.id)) }
-                for rule in variant.rules {
-                    for case .confirm(let confirmation) in rule.steps { confirmations[rule.on] = confirmations[rule.on] ?? confirmation }
-                }
-            }
+            let contents = contents(of: sceneID, scene)
+            let (instances, tabs, confirmations) = (contents.instances, contents.tabs, contents.confirmations)
             for moduleID in section.params.keys.sorted() {
                 let entries = section.params[moduleID] ?? [:]
                 guard let instance = instances[moduleID], let descriptor = registry.registrations[instance.type]?.descriptor else {
@@ -131,6 +139,31 @@ struct CatalogValidator {
                 }
             }
         }
+    }
+
+    /// A scene's modules, tabs and confirmed events (the first of each id across its
+    /// variants), gathered once for every catalog that has a section of it.
+    private mutating func contents(of sceneID: String, _ scene: ResolvedScene) -> SceneContents {
+        if let known = sceneContents[sceneID] { return known }
+        var found = SceneContents()
+        for variant in scene.variants {
+            for instance in variant.modules where found.instances[instance.id.rawValue] == nil { found.instances[instance.id.rawValue] = instance }
+            for case .tabs(_, let items) in variant.layout { found.tabs.formUnion(items.map(\.id)) }
+            for rule in variant.rules {
+                for case .confirm(let confirmation) in rule.steps where found.confirmations[rule.on] == nil {
+                    found.confirmations[rule.on] = confirmation
+                }
+            }
+        }
+        sceneContents[sceneID] = found
+        return found
+    }
+
+    /// What a scene holds that a catalog's section may name.
+    private struct SceneContents {
+        var instances: [String: ModuleInstance] = [:]
+        var tabs: Set<String> = []
+        var confirmations: [String: Confirmation] = [:]
     }
 
     /// The spec of a message parameter, or an error where the catalog names another.
@@ -188,66 +221,153 @@ struct CatalogValidator {
         let language = catalog.language
         let isEnglish = LanguageTag.primary(of: language) == "en"
         let top = SourcePosition(line: 1, column: 1)
-        let folder = Self.folder(of: catalog.file)
-        for sceneID in registry.sceneIDs {
-            guard let definition = registry.definition(of: sceneID), Self.folder(of: definition.file) == folder,
-                let scene = resolved(sceneID), registry.diagnostics(for: sceneID).containsErrors == false
-            else { continue }
+        let folder = files.folder(of: catalog.file)
+        for sceneID in sceneIDs {
+            guard let wording = wording(of: sceneID), wording.folder == folder else { continue }
             let sections = registry.sceneSections(of: sceneID, in: catalog)
             func inCatalog(_ read: (MessageCatalog.SceneSection) -> MessageCatalog.Entry?) -> Bool {
                 sections.contains { read($0) != nil }
             }
-            if let title = registry.title(of: sceneID), !inCatalog(\.title), !sameLanguage(registry.language(of: sceneID) ?? "en", language) {
-                error(
-                    "The scene \(sceneID.quoted) is titled \(title.quoted), which has no \(language) translation; add \"scenes\": { \(sceneID.quoted): { \"title\": \"…\" } }.",
-                    in: catalog, at: top, path: "scenes.\(sceneID).title")
-            }
-            for variant in scene.variants {
-                for instance in variant.modules {
-                    guard let descriptor = registry.registrations[instance.type]?.descriptor else { continue }
-                    for spec in descriptor.parameters where spec.messageArguments != nil {
-                        if inCatalog({ $0.params[instance.id.rawValue]?[spec.name] }) { continue }
-                        if let value = instance.parameters[spec.name] {
-                            let file = instance.parameterOrigins[spec.name]?.file ?? instance.file
-                            // Wording written in another folder (an app's scene over these)
-                            // answers to that folder's catalogs.
-                            guard Self.folder(of: file) == folder else { continue }
-                            let written = registry.language(ofFile: file)
-                            if sameLanguage(written, language) { continue }
-                            error(
-                                "\(file) sets \(instance.id.rawValue).\(spec.name) to \(value.plainText.quoted) (\(written)), which has no \(language) translation; add it at scenes.\(Self.owner(of: file)).params.\(instance.id.rawValue).\(spec.name).",
-                                in: catalog, at: top, path: "scenes.\(Self.owner(of: file)).params.\(instance.id.rawValue).\(spec.name)")
-                        } else if !isEnglish, Self.folder(of: instance.file) == folder, catalog.modules[instance.type]?[spec.name] == nil {
-                            error(
-                                "\(instance.type)'s \(spec.name.quoted) (\((spec.defaultValue?.plainText ?? "").quoted)) has no \(language) translation; add it at modules.\(instance.type).\(spec.name).",
-                                in: catalog, at: top, path: "modules.\(instance.type).\(spec.name)")
-                        }
-                    }
-                }
-                let layoutFile = variant.declaredLayout?.file ?? variant.file
-                for case .tabs(_, let tabs) in variant.layout where Self.folder(of: layoutFile) == folder {
-                    for tab in tabs where !inCatalog({ $0.tabs[tab.id] }) && !sameLanguage(registry.language(ofFile: layoutFile), language) {
-                        error(
-                            "The tab \(tab.id.quoted) of \(sceneID.quoted) is titled \(tab.title.quoted), which has no \(language) translation; add it at scenes.\(sceneID).tabs.\(tab.id).",
-                            in: catalog, at: top, path: "scenes.\(sceneID).tabs.\(tab.id)")
-                    }
-                }
-                for rule in variant.rules where Self.folder(of: rule.file) == folder && !sameLanguage(registry.language(ofFile: rule.file), language) {
-                    for case .confirm(let confirmation) in rule.steps {
-                        let texts = sections.lazy.compactMap { $0.confirmations[rule.on] }.first ?? [:]
-                        for field in MessageCatalog.confirmationFields where Self.text(of: confirmation, field: field) != nil && texts[field] == nil {
-                            error(
-                                "The confirmation of \(rule.on.quoted) in \(Self.owner(of: rule.file)) says \((Self.text(of: confirmation, field: field) ?? "").quoted), which has no \(language) translation; add it at scenes.\(Self.owner(of: rule.file)).confirmations.\(rule.on).\(field).",
-                                in: catalog, at: top, path: "scenes.\(Self.owner(of: rule.file)).confirmations.\(rule.on).\(field)")
-                        }
-                    }
+            for item in wording.items where item.folder == folder && !sameLanguage(item.written, language) {
+                switch item.kind {
+                case .title(let title):
+                    guard !inCatalog(\.title) else { continue }
+                    error(
+                        "The scene \(sceneID.quoted) is titled \(title.quoted), which has no \(language) translation; add \"scenes\": { \(sceneID.quoted): { \"title\": \"…\" } }.",
+                        in: catalog, at: top, path: "scenes.\(sceneID).title")
+                case .parameter(let module, let name, let value, let file):
+                    guard !inCatalog({ $0.params[module]?[name] }) else { continue }
+                    let owner = Self.owner(of: file)
+                    error(
+                        "\(file) sets \(module).\(name) to \(value.quoted) (\(item.written)), which has no \(language) translation; add it at scenes.\(owner).params.\(module).\(name).",
+                        in: catalog, at: top, path: "scenes.\(owner).params.\(module).\(name)")
+                case .moduleDefault(let module, let type, let name, let text):
+                    guard !isEnglish, !inCatalog({ $0.params[module]?[name] }), catalog.modules[type]?[name] == nil else { continue }
+                    error(
+                        "\(type)'s \(name.quoted) (\(text.quoted)) has no \(language) translation; add it at modules.\(type).\(name).", in: catalog,
+                        at: top, path: "modules.\(type).\(name)")
+                case .tab(let id, let title):
+                    guard !inCatalog({ $0.tabs[id] }) else { continue }
+                    error(
+                        "The tab \(id.quoted) of \(sceneID.quoted) is titled \(title.quoted), which has no \(language) translation; add it at scenes.\(sceneID).tabs.\(id).",
+                        in: catalog, at: top, path: "scenes.\(sceneID).tabs.\(id)")
+                case .confirmation(let event, let field, let text, let owner):
+                    guard sections.lazy.compactMap({ $0.confirmations[event] }).first?[field] == nil else { continue }
+                    error(
+                        "The confirmation of \(event.quoted) in \(owner) says \(text.quoted), which has no \(language) translation; add it at scenes.\(owner).confirmations.\(event).\(field).",
+                        in: catalog, at: top, path: "scenes.\(owner).confirmations.\(event).\(field)")
                 }
             }
         }
     }
 
+    /// What a valid scene shows that a catalog of another language must translate: worked
+    /// out once, for every catalog (`nil`: the scene has errors or does not resolve).
+    private mutating func wording(of sceneID: String) -> SceneWording? {
+        if let known = wordings[sceneID] { return known }
+        var wording: SceneWording?
+        if let definition = registry.definition(of: sceneID), let scene = resolved(sceneID),
+            registry.diagnostics(for: sceneID).containsErrors == false
+        {
+            var items: [SceneWording.Item] = []
+            let own = files.folder(of: definition.file)
+            if let title = registry.title(of: sceneID) {
+                items.append(.init(kind: .title(title), folder: own, written: registry.language(of: sceneID) ?? "en"))
+            }
+            for variant in scene.variants {
+                for instance in variant.modules {
+                    guard let descriptor = registry.registrations[instance.type]?.descriptor else { continue }
+                    for spec in descriptor.parameters where spec.messageArguments != nil {
+                        if let value = instance.parameters[spec.name] {
+                            // Wording written in another folder (an app's scene over these)
+                            // answers to that folder's catalogs.
+                            let file = instance.parameterOrigins[spec.name]?.file ?? instance.file
+                            items.append(
+                                .init(
+                                    kind: .parameter(module: instance.id.rawValue, name: spec.name, value: value.plainText, file: file),
+                                    folder: files.folder(of: file), written: files.language(ofFile: file)))
+                        } else {
+                            // A module type's default is English: every other language needs it.
+                            items.append(
+                                .init(
+                                    kind: .moduleDefault(
+                                        module: instance.id.rawValue, type: instance.type, name: spec.name, text: spec.defaultValue?.plainText ?? ""),
+                                    folder: files.folder(of: instance.file), written: "en"))
+                        }
+                    }
+                }
+                let layoutFile = variant.declaredLayout?.file ?? variant.file
+                for case .tabs(_, let tabs) in variant.layout {
+                    for tab in tabs {
+                        items.append(
+                            .init(kind: .tab(id: tab.id, title: tab.title), folder: files.folder(of: layoutFile), written: files.language(ofFile: layoutFile)))
+                    }
+                }
+                for rule in variant.rules {
+                    for case .confirm(let confirmation) in rule.steps {
+                        for field in MessageCatalog.confirmationFields {
+                            guard let text = Self.text(of: confirmation, field: field) else { continue }
+                            items.append(
+                                .init(
+                                    kind: .confirmation(event: rule.on, field: field, text: text, owner: Self.owner(of: rule.file)),
+                                    folder: files.folder(of: rule.file), written: files.language(ofFile: rule.file)))
+                        }
+                    }
+                }
+            }
+            wording = SceneWording(folder: own, items: items)
+        }
+        wordings[sceneID] = .some(wording)
+        return wording
+    }
+
+    /// What a scene shows in words, and where each is written.
+    private struct SceneWording {
+        struct Item {
+            enum Kind {
+                case title(String)
+                /// Wording a scene file sets for a module.
+                case parameter(module: String, name: String, value: String, file: String)
+                /// A module type's own (English) wording, which no scene file sets.
+                case moduleDefault(module: String, type: String, name: String, text: String)
+                case tab(id: String, title: String)
+                case confirmation(event: String, field: String, text: String, owner: String)
+            }
+            var kind: Kind
+            /// The folder of the file it is written in: a catalog answers for its own folder.
+            var folder: String
+            /// The language it is written in.
+            var written: String
+        }
+
+        /// The folder of the scene's own file.
+        var folder: String
+        var items: [Item]
+    }
+
     private static func folder(of file: String) -> String {
         file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+
+    /// The folder and language of the files the scenes are written in, memoized.
+    private final class FileFacts {
+        var registry: SceneRegistry?
+        private var folders: [String: String] = [:]
+        private var languages: [String: String] = [:]
+
+        func folder(of file: String) -> String {
+            if let known = folders[file] { return known }
+            let folder = CatalogValidator.folder(of: file)
+            folders[file] = folder
+            return folder
+        }
+
+        func language(ofFile file: String) -> String {
+            if let known = languages[file] { return known }
+            let language = registry?.language(ofFile: file) ?? "en"
+            languages[file] = language
+            return language
+        }
     }
 
     private func sameLanguage(_ written: String, _ language: String) -> Bool {

@@ -46,8 +46,14 @@ public struct SceneRegistry: Sendable {
             let problems = validator.validateAll()
             state.all = problems
             state.appliedByAll = validator.resolutions.appliedDefinitions
+            state.resolved = validator.resolvedScenes
             return problems
         }
+    }
+
+    /// A scene as its validation resolved it, if it was validated (and resolved).
+    func validatedResolution(of sceneID: String) -> ResolvedScene? {
+        validation.state.withLock { $0.resolved[sceneID] ?? $0.validator?.resolvedScenes[sceneID] }
     }
 
     /// The problems of one scene: validates only that scene (its file and what it
@@ -479,6 +485,8 @@ final class ValidationCache: Sendable {
         var validator: SceneValidator?
         /// Scene definitions applied by the validation of all scenes.
         var appliedByAll = 0
+        /// Every scene the validation of all scenes resolved.
+        var resolved: [String: ResolvedScene] = [:]
     }
 
     let state = Mutex(State())

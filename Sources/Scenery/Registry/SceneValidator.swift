@@ -11,6 +11,8 @@ struct SceneValidator {
     private var targetParameters: [String: [ParameterSpec]?] = [:]
     /// Scene bases resolved so far: each scene of an `extends` chain is applied once.
     private(set) var resolutions = ResolutionMemo()
+    /// Every scene validated, resolved: what the catalog validator reads after it.
+    private(set) var resolvedScenes: [String: ResolvedScene] = [:]
     /// The language of the scene being validated, whose plural rules its messages must meet.
     private var language = "en"
 
@@ -68,6 +70,7 @@ struct SceneValidator {
         let resolved: ResolvedScene
         do {
             resolved = try registry.resolve(sceneID, problems: &resolutionProblems, memo: &resolutions)
+            resolvedScenes[sceneID] = resolved
         } catch {
             for problem in resolutionProblems { report(problem) }
             return

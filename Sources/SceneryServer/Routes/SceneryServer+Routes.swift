@@ -17,6 +17,7 @@ extension SceneryServer {
         let router = Router(context: SceneryRequestContext.self)
         router.middlewares.add(SecurityHeaders())
         router.middlewares.add(NoBodyUnlessPosted())
+        router.middlewares.add(ThemeMiddleware(server: self))
         // Where a visitor starts: sign in, people to visit; the scenes' index is a link away.
         router.get("/") { request, _ in
             self.html(
@@ -157,8 +158,7 @@ extension SceneryServer {
         if arguments[Self.languageParameter] != nil, !registry.parameters(of: sceneID).contains(where: { $0.name == Self.languageParameter }) {
             arguments[Self.languageParameter] = nil
         }
-        // So is the theme switch's `?theme=`.
-        let (theme, themeCookie) = requestedTheme(of: request)
+        // So is the theme switch's `?theme=` (``ThemeMiddleware`` reads it).
         if arguments[Self.themeParameter] != nil, !registry.parameters(of: sceneID).contains(where: { $0.name == Self.themeParameter }) {
             arguments[Self.themeParameter] = nil
         }
@@ -226,7 +226,7 @@ extension SceneryServer {
             snapshot.node, title: title, language: language, session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
             modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken(),
-            largestMessage: configuration.maxMessageSize, transitions: scene.transitions, languages: languages(of: sceneID), theme: theme)
+            largestMessage: configuration.maxMessageSize, transitions: scene.transitions, languages: languages(of: sceneID))
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if let newVisitorCookie {
             response.setCookie(Self.visitorCookie(newVisitorCookie))
@@ -234,7 +234,6 @@ extension SceneryServer {
         if let chosenLanguage {
             response.setCookie(Self.languageCookie(chosenLanguage))
         }
-        if let themeCookie { response.setCookie(themeCookie) }
         return response
     }
 

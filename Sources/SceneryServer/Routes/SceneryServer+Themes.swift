@@ -10,6 +10,23 @@ struct ThemeChoice: Sendable, Equatable {
     var chosen: String?
     /// The themes the site has, by name.
     var available: [String] = []
+
+    /// The choice of the request being answered (``ThemeMiddleware`` sets it), which every
+    /// page drawn for it uses.
+    @TaskLocal static var current = ThemeChoice()
+}
+
+/// Reads a request's theme choice (``SceneryServer/requestedTheme(of:)``) for every page drawn
+/// in answer (``ThemeChoice/current``), and keeps a new choice in its cookie.
+struct ThemeMiddleware<Context: RequestContext>: RouterMiddleware {
+    let server: SceneryServer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let (choice, cookie) = server.requestedTheme(of: request)
+        var response = try await ThemeChoice.$current.withValue(choice) { try await next(request, context) }
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
 }
 
 extension SceneryServer {

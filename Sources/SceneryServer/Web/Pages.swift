@@ -14,7 +14,7 @@ enum Pages {
     /// A page: head, banner, and `main` holding `body`.
     static func page(
         title: String, language: String = "en", viewer: SignInUser?, returnTo: String, main body: String, mainAttributes: String = "",
-        showsBanner: Bool = true, languages: [String] = [], theme: ThemeChoice = ThemeChoice()
+        showsBanner: Bool = true, languages: [String] = [], theme: ThemeChoice = .current
     ) -> String {
         """
         <!DOCTYPE html>
@@ -39,7 +39,7 @@ enum Pages {
     /// The bar at the top: home, the page's languages (when it has more than one), who is
     /// signed in, sign in or out.
     static func banner(
-        viewer: SignInUser?, returnTo: String, language: String = "en", languages: [String] = [], theme: ThemeChoice = ThemeChoice()
+        viewer: SignInUser?, returnTo: String, language: String = "en", languages: [String] = [], theme: ThemeChoice = .current
     ) -> String {
         let next = attribute(returnTo)
         let account: String
@@ -118,7 +118,7 @@ enum Pages {
         _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
         renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = [],
         resumeToken: String? = nil, largestMessage: Int = 16 * 1024, transitions: [ModuleID: Transitions] = [:], languages: [String] = [],
-        theme: ThemeChoice = ThemeChoice()
+        theme: ThemeChoice = .current
     ) -> String {
         // What the page script observes for impressions: the threshold it reports crossing,
         // and the modules whose rows it watches too.

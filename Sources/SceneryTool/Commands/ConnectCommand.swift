@@ -123,7 +123,8 @@ struct ConnectCommand: AsyncParsableCommand {
         var sequence = opened.sequence
         let socket = try client.connect(session: opened.session, since: sequence)
         defer { socket.close() }
-        printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
+        // What each number typed stands for: the action printed with it last.
+        var numbering = printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
         reportShownModules(of: tree.root, on: socket)
         let reading = Task {
             for await message in socket.messages { feed.yield(.message(message, generation: generation)) }
@@ -150,12 +151,12 @@ struct ConnectCommand: AsyncParsableCommand {
                 case "": continue
                 case "quit", "q", "exit": return (nil, typed)
                 case "show":
-                    printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
+                    numbering = printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
                     InteractCommand.printFields(of: tree.root, typed: typedText)
                 case let typing where typing.hasPrefix("type "):
                     Output.line(InteractCommand.type(typing.dropFirst(5), in: tree.root, into: &typedText))
                 default:
-                    guard let action = InteractCommand.action(for: command, in: tree.root.actions) else {
+                    guard let action = InteractCommand.action(for: command, in: tree.root.actions, numbering: numbering) else {
                         Output.line("No action \(command.quoted); type a number from the list, 'type FIELD TEXT', 'show' or 'quit'.")
                         continue
                     }
@@ -188,7 +189,7 @@ struct ConnectCommand: AsyncParsableCommand {
                     guard let document = try? JSONDecoder().decode(ViewTreeDocument.self, from: Data(text.utf8)) else { continue }
                     tree = PatchableTree(document.root)
                     sequence = message["sequence"]?.intValue ?? sequence
-                    printWhole(tree.root, scene: document.scene ?? scene, variant: document.variant)
+                    numbering = printWhole(tree.root, scene: document.scene ?? scene, variant: document.variant)
                     reportShownModules(of: tree.root, on: socket)
                 case "patches":
                     guard let number = message["sequence"]?.intValue, number > sequence else { continue }
@@ -209,7 +210,7 @@ struct ConnectCommand: AsyncParsableCommand {
                     let whole = tree.root
                     if let node = whole.node(withID: changed) {
                         Output.write(renderer.render(node))
-                        InteractCommand.printActions(of: node, in: whole)
+                        numbering.merge(InteractCommand.printActions(of: node, in: whole))
                     }
                 case "announce":
                     // Other people's changes, as the modules word them: labelled as such.
@@ -253,9 +254,9 @@ struct ConnectCommand: AsyncParsableCommand {
             isRightToLeft: locale.map { MessageLocale($0).isRightToLeft } ?? false)
     }
 
-    private func printWhole(_ tree: ViewNode, scene: String, variant: String?) {
+    private func printWhole(_ tree: ViewNode, scene: String, variant: String?) -> ActionNumbering {
         Output.line("══ \(TerminalText.sanitized(scene)) (\(TerminalText.sanitized(variant ?? "default"))) on \(TerminalText.sanitized(server)) ══")
         Output.write(renderer.render(tree))
-        InteractCommand.printActions(of: tree, in: tree)
+        return InteractCommand.printActions(of: tree, in: tree)
     }
 }

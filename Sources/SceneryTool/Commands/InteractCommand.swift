@@ -65,7 +65,8 @@ struct InteractCommand: AsyncParsableCommand {
             let json = format == .json
             let viewerContext = try await context.checkedContext(in: session)
             var stack = [try await open(context.scene, for: viewerContext, session: session, input: input)]
-            await showWhole(stack[0])
+            // What each number typed stands for: as printed (JSON clients count the tree's actions).
+            var numbering = await showWhole(stack[0])
             var prompts = true
             // What was typed into fields, by field id, until their form is submitted.
             var typed: [NodeID: String] = [:]
@@ -88,7 +89,7 @@ struct InteractCommand: AsyncParsableCommand {
                         continue
                     }
                     if !json { Output.line("\n· changed elsewhere") }
-                    await showChanges(page)
+                    await showChanges(page, numbering: &numbering)
                     continue
                 }
                 let command = line.trimmingCharacters(in: .whitespaces)
@@ -102,7 +103,7 @@ struct InteractCommand: AsyncParsableCommand {
                 case "help", "?", "h":
                     Output.line(Self.help)
                 case "show", "s", "resync":
-                    await showWhole(page)
+                    numbering = await showWhole(page)
                 case "back", "b":
                     guard stack.count > 1 else {
                         Output.line("This is the first scene; there is nothing to go back to.")
@@ -111,7 +112,7 @@ struct InteractCommand: AsyncParsableCommand {
                     await page.scene.leave()
                     stack.removeLast()
                     await stack[stack.count - 1].scene.appear()
-                    await showWhole(stack[stack.count - 1])
+                    numbering = await showWhole(stack[stack.count - 1])
                 case _ where command.hasPrefix("type "):
                     let message = Self.type(command.dropFirst(5), in: page.host.tree ?? .stack("", []), into: &typed)
                     if json {
@@ -121,7 +122,7 @@ struct InteractCommand: AsyncParsableCommand {
                     }
                 default:
                     let actions = page.host.tree?.actions ?? []
-                    guard var action = Self.action(for: command, in: actions) else {
+                    guard var action = Self.action(for: command, in: actions, numbering: json ? nil : numbering) else {
                         if json {
                             StreamLine.write(["type": "error", "message": .string("No action \(command.quoted).")])
                         } else {
@@ -149,7 +150,7 @@ struct InteractCommand: AsyncParsableCommand {
                     } else {
                         Output.line("· " + outcome.route.map { TerminalText.sanitized($0.description) }.joined(separator: " → "))
                     }
-                    await showChanges(page)
+                    await showChanges(page, numbering: &numbering)
                     if let intent = outcome.navigations.last {
                         do {
                             await page.scene.disappear()
@@ -159,7 +160,7 @@ struct InteractCommand: AsyncParsableCommand {
                                     viewer: context.viewer, arguments: intent.arguments, anonymousID: context.context.anonymousID,
                                     armOverrides: context.context.armOverrides, locale: context.locale), session: session, input: input)
                             stack.append(next)
-                            await showWhole(next)
+                            numbering = await showWhole(next)
                         } catch {
                             await page.scene.appear()
                             Output.line("Cannot open \(intent.scene.quoted): \(SceneryError.message(for: error))")
@@ -205,27 +206,29 @@ struct InteractCommand: AsyncParsableCommand {
 
     /// Prints the whole scene and its numbered actions (or, as JSON, the tree) and makes it
     /// the host's copy.
-    private func showWhole(_ page: Page) async {
+    @discardableResult
+    private func showWhole(_ page: Page) async -> ActionNumbering {
         let (tree, sequence) = await page.host.attach(to: page.scene)
         _ = page.host.takeUpdates()
         if format == .json {
             StreamLine.tree(tree, scene: page.scene, sequence: sequence)
-            return
+            return ActionNumbering()
         }
         // What a terminal prints is on screen: every shown module counts as seen.
         await page.scene.recordImpressionsOfShownModules()
         let renderer = renderer(for: page)
         Output.line("══ \(TerminalText.sanitized(page.scene.sceneID)) (\(TerminalText.sanitized(page.scene.variant))) ══")
         Output.write(renderer.render(tree))
-        Self.printActions(of: tree, in: tree)
+        let numbering = Self.printActions(of: tree, in: tree)
         Self.printFields(of: tree, typed: [:])
+        return numbering
     }
 
     /// Prints what the last action changed: the patches (JSON), or the module frames and
     /// tab switches that got updates, with their actions (text).
-    private func showChanges(_ page: Page) async {
+    private func showChanges(_ page: Page, numbering: inout ActionNumbering) async {
         if page.host.needsResync {
-            await showWhole(page)
+            numbering = await showWhole(page)
             return
         }
         let updates = page.host.takeUpdates()
@@ -246,12 +249,16 @@ struct InteractCommand: AsyncParsableCommand {
         let renderer = renderer(for: page)
         for node in outermost {
             Output.write(renderer.render(node))
-            Self.printActions(of: node, in: tree)
+            numbering.merge(Self.printActions(of: node, in: tree))
         }
     }
 
     /// The numbered actions of `node`, numbered as in the whole tree.
-    static func printActions(of node: ViewNode, in tree: ViewNode) {
+    /// Prints a node's actions, numbered by their place among the whole tree's; returns the
+    /// numbers printed.
+    @discardableResult
+    static func printActions(of node: ViewNode, in tree: ViewNode) -> ActionNumbering {
+        var printed = ActionNumbering()
         let all = tree.actions
         let mine = Set(node.actions.map(\.id))
         let number = String(all.count).count
@@ -269,11 +276,31 @@ struct InteractCommand: AsyncParsableCommand {
             }
             let shortTitle = title.count > 40 ? String(title.prefix(39)) + "…" : title
             Output.line("  \(handle)  \(TerminalText.padded(shortTitle, to: 40))  \(TerminalText.sanitized(action.id.rawValue))")
+            printed.numbers[index + 1] = action.id
         }
+        return printed
     }
 
-    static func action(for command: String, in actions: [ViewAction]) -> ViewAction? {
-        if let number = Int(command), actions.indices.contains(number - 1) { return actions[number - 1] }
+    /// The action a command names: a number as it was last printed (without `numbering`, the
+    /// action's place among the tree's), else a control's id.
+    static func action(for command: String, in actions: [ViewAction], numbering: ActionNumbering?) -> ViewAction? {
+        if let number = Int(command) {
+            guard let numbering else { return actions.indices.contains(number - 1) ? actions[number - 1] : nil }
+            return numbering.numbers[number].flatMap { id in actions.first { $0.id == id } }
+        }
         return actions.first { $0.id.rawValue == command }
+    }
+}
+
+/// The number each action was last printed with. A person types what they saw: after a
+/// change printed one module again, the numbers of the actions elsewhere on the page may
+/// have moved (an action added above them), but what was printed for them still stands.
+struct ActionNumbering {
+    /// The action printed with each number.
+    var numbers: [Int: NodeID] = [:]
+
+    /// Takes the numbers printed since (a later print of a number wins).
+    mutating func merge(_ printed: ActionNumbering) {
+        numbers.merge(printed.numbers) { _, new in new }
     }
 }
