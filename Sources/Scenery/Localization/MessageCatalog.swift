@@ -31,6 +31,10 @@ public struct MessageCatalog: Sendable {
     var scenes: [String: SceneSection] = [:]
     /// The file's text, for positions inside a message.
     let source: [UInt8]
+    /// Whether each translation is a valid value of the parameter it translates, by its
+    /// path and the parameter's arguments: worked out on the first page that shows it, not
+    /// on every page.
+    let validity = Locked<[String: Bool]>([:])
 
     /// One translated text and where it is written.
     struct Entry: Sendable {

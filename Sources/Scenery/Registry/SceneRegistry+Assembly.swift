@@ -59,8 +59,9 @@ extension SceneRegistry {
                 )
             }
             let descriptor = registration.descriptor
-            let instance = translation?.translated(written, descriptor: descriptor) ?? written
-            var parameters = try moduleParameters(for: instance, descriptor: descriptor, environment: environment, sceneID: sceneID)
+            let (instance, defaults) = translation?.translated(written, descriptor: descriptor) ?? (written, [:])
+            var parameters = try moduleParameters(
+                for: instance, descriptor: descriptor, defaults: defaults, environment: environment, sceneID: sceneID)
             parameters.locale = locale
             let moduleContext = ModuleContext(id: instance.id, viewer: context.viewer) { [link] change in
                 await link.scene?.moduleDidChange(change)
@@ -132,14 +133,18 @@ extension SceneRegistry {
         return arguments
     }
 
+    /// The values a module is created with: what the scene sets (templates filled in, each
+    /// checked against its parameter), else `defaults` (translations of the module type's
+    /// wording, checked when translated), else the parameter's default.
     private func moduleParameters(
-        for instance: ModuleInstance, descriptor: ModuleDescriptor, environment: Condition.Environment, sceneID: String
+        for instance: ModuleInstance, descriptor: ModuleDescriptor, defaults: [String: JSONValue], environment: Condition.Environment,
+        sceneID: String
     ) throws(SceneryError) -> ModuleParameters {
         var values: [String: JSONValue] = [:]
         for spec in descriptor.parameters {
             let resolved = instance.parameters[spec.name]?.resolvingTemplates(in: environment, allowsEventFields: false)
             guard let value = resolved, value != .null else {
-                if let defaultValue = spec.defaultValue {
+                if let defaultValue = defaults[spec.name] ?? spec.defaultValue {
                     values[spec.name] = defaultValue
                     continue
                 }

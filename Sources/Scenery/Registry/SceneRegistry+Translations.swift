@@ -146,23 +146,35 @@ struct SceneTranslation {
         catalog: MessageCatalog(language: PseudoLocale.identifier, file: "", source: []), sections: [], isPseudo: true)
 
     /// A module instance with its messages in the catalog's language: the scene's section
-    /// first, then (for a message the scene files leave to the module) the module type's
-    /// translation. A translation that is no valid value of its parameter (it does not
-    /// parse, or uses an argument the module does not give) is left out, as the validator
-    /// reports it: the page shows the original, where it would fail to assemble.
-    func translated(_ instance: ModuleInstance, descriptor: ModuleDescriptor) -> ModuleInstance {
+    /// first (in place of what the scene files set), then, for a message the scene files
+    /// leave to the module, the module type's translation (in place of its default, so it
+    /// is used as the default is: as written). A translation that is no valid value of its
+    /// parameter (it does not parse, or uses an argument the module does not give) is left
+    /// out, as the validator reports it: the page shows the original, where it would fail
+    /// to assemble.
+    func translated(_ instance: ModuleInstance, descriptor: ModuleDescriptor) -> (instance: ModuleInstance, defaults: [String: JSONValue]) {
         var instance = instance
+        var defaults: [String: JSONValue] = [:]
         for spec in descriptor.parameters where spec.messageArguments != nil {
             if let entry = sections.lazy.compactMap({ $0.params[instance.id.rawValue]?[spec.name] }).first {
-                if spec.messageProblem(in: entry.text) == nil { instance.parameters[spec.name] = .string(entry.text) }
+                if isValid(entry, for: spec) { instance.parameters[spec.name] = .string(entry.text) }
                 continue
             }
-            guard instance.parameters[spec.name] == nil, let entry = catalog.modules[instance.type]?[spec.name],
-                spec.messageProblem(in: entry.text) == nil
+            guard instance.parameters[spec.name] == nil, let entry = catalog.modules[instance.type]?[spec.name], isValid(entry, for: spec)
             else { continue }
-            instance.parameters[spec.name] = .string(entry.text)
+            defaults[spec.name] = .string(entry.text)
         }
-        return instance
+        return (instance, defaults)
+    }
+
+    /// Whether a translation is a valid value of the parameter (``ParameterSpec/messageProblem(in:)``),
+    /// remembered by the catalog.
+    private func isValid(_ entry: MessageCatalog.Entry, for spec: ParameterSpec) -> Bool {
+        let key = entry.path + "\u{1F}" + (spec.messageArguments ?? []).map { "\($0.name):\($0.type)" }.joined(separator: ",")
+        if let known = catalog.validity.withLock({ $0[key] }) { return known }
+        let valid = spec.messageProblem(in: entry.text) == nil
+        catalog.validity.withLock { $0[key] = valid }
+        return valid
     }
 
     /// A layout with its tab titles translated.
