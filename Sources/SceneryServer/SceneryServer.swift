@@ -40,6 +40,24 @@ public final class SceneryServer: Sendable {
     struct LibraryState {
         var registry: SceneRegistry
         var errors: String?
+        /// The languages asked for (`?lang=`) that the site cannot show, each logged once.
+        var unshownLanguages: Set<String> = []
+    }
+
+    /// The languages chosen that the site could not show, as logged.
+    var unshownLanguages: Set<String> { state.withLock { $0.unshownLanguages } }
+
+    /// Logs, once per language (at most 64), that a visitor chose a language the site has
+    /// no catalog of, so that its pages showed in the scene's own.
+    func noteUnshownLanguage(_ tag: String, sceneID: String, shown: String) {
+        let isNew = state.withLock { state in
+            guard state.unshownLanguages.count < 64 else { return false }
+            return state.unshownLanguages.insert(tag.lowercased()).inserted
+        }
+        guard isNew else { return }
+        logger.notice(
+            "A visitor chose the language \(tag.quoted), which the site has no catalog of; \(sceneID.quoted) shows in \(shown.quoted). Add Scenes/\(tag).messages.json to offer it (said once per language)."
+        )
     }
 
     /// Creates a server for the scenes of a registry (with its modules registered).

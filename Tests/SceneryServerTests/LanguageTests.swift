@@ -59,6 +59,16 @@ import Testing
         }
     }
 
+    @Test func aChosenLanguageTheSiteLacksIsLoggedOnce() async throws {
+        try await fixture.server.application().test(.router) { client in
+            for query in ["lang=fr", "lang=fr", "lang=FR", "lang=zh-Hans", "lang=de"] {
+                let page = try await client.execute(uri: "/scenes/user-profile?user=4&\(query)", method: .get).text
+                #expect(page.contains("<html lang="))
+            }
+            #expect(fixture.server.unshownLanguages == ["fr", "de"], "a language the site has is not noted; one it lacks is, once")
+        }
+    }
+
     @Test func aViewTreeClientIsToldTheLanguage() async throws {
         try await fixture.server.application().test(.router) { client in
             let chinese = try await client.execute(uri: "/api/scenes/user-profile?user=4", method: .get, headers: [.acceptLanguage: "zh"]).text

@@ -49,9 +49,12 @@ public enum PseudoLocale {
         // The brackets count towards the 40%; the rest is filler words.
         let extra = (length * 2 + 4) / 5 - 2
         guard extra > 1 else { return "[" + text + "]" }
-        var filler = ""
-        while filler.count < extra - 1 { filler += fillerWords }
-        return "[" + text + " " + filler.prefix(extra - 1) + "]"
+        // Whole runs of the filler, then the part of one that is still needed: linear in
+        // the length, however long the text.
+        let runs = (extra - 1) / fillerWords.count
+        let rest = (extra - 1) % fillerWords.count
+        let filler = String(repeating: fillerWords, count: runs) + fillerWords.prefix(rest)
+        return "[" + text + " " + filler + "]"
     }
 
     private static let fillerWords = "ŀöŕé ɱ îþšû ɱ ðöļö ŕ "

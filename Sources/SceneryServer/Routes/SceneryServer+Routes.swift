@@ -213,6 +213,9 @@ extension SceneryServer {
         await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }
         let language = registry.language(of: sceneID, for: locale)
+        if let chosenLanguage, !registry.canShow(sceneID, in: chosenLanguage) {
+            noteUnshownLanguage(chosenLanguage, sceneID: sceneID, shown: language)
+        }
         if format == .viewTree {
             var response = apiScene(snapshot.node, scene: scene, session: session.id, visitorCookie: newVisitorCookie, language: language)
             if let chosenLanguage { response.setCookie(Self.languageCookie(chosenLanguage)) }
