@@ -152,15 +152,12 @@ extension SceneryServer {
         }
         let returnTo = request.uri.description
         var arguments = Self.arguments(of: request)
-        // The language switch's `?lang=` is the page's, not the scene's (unless the scene has
-        // a parameter of that name; the scene is looked at only when the address has one).
+        // The language switch's `?lang=` and the theme switch's `?theme=` (which
+        // ``ThemeMiddleware`` reads) are the page's, not the scene's, unless the scene has a
+        // parameter of that name; the scene is looked at only when the address has one.
         let (locale, chosenLanguage) = requestedLocale(of: request, sceneID: sceneID)
-        if arguments[Self.languageParameter] != nil, !registry.parameters(of: sceneID).contains(where: { $0.name == Self.languageParameter }) {
-            arguments[Self.languageParameter] = nil
-        }
-        // So is the theme switch's `?theme=` (``ThemeMiddleware`` reads it).
-        if arguments[Self.themeParameter] != nil, !registry.parameters(of: sceneID).contains(where: { $0.name == Self.themeParameter }) {
-            arguments[Self.themeParameter] = nil
+        for name in [Self.languageParameter, Self.themeParameter] where arguments[name] != nil {
+            if !registry.parameters(of: sceneID).contains(where: { $0.name == name }) { arguments[name] = nil }
         }
         // A preview frame (an author on this machine) may put itself in an experiment's arm
         // with `arm.EXPERIMENT=ARM`; anywhere else that is a scene argument like any other.
