@@ -1,7 +1,9 @@
 // libFuzzer target for the scene-file loader and validator, and the theme and message
-// catalog readers beside it. Built by Fuzz/run.sh together
-// with the sources of the Scenery target (one module, so internals are reachable).
+// catalog readers beside it. Built by Fuzz/run.sh against the Scenery library it builds with
+// the fuzzers' flags (one package name, so the parser's `package` API is reachable).
 // Every input must be handled without a crash, a hang or an unbounded allocation.
+
+import Scenery
 
 /// A registry with module types shaped like the real ones (owner-only, allowed values,
 /// ranges, events), so validation walks every path.

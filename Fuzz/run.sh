@@ -32,6 +32,22 @@ run() {  # name binary seeds...
         -artifact_prefix="$out/$name/findings/" -print_final_stats=1
 }
 
+# The libraries the fuzzers link, each built once per run with the fuzzers' flags (both
+# fuzzers share Scenery's), in dependency order; the SQLite ones see CSQLite's module map.
+modules="$out/modules"
+built=" "
+build_modules() {  # module...
+    mkdir -p "$modules"
+    local module
+    for module in "$@"; do
+        [[ "$built" == *" $module "* ]] && continue
+        swiftc "${flags[@]}" -parse-as-library -module-name "$module" -I "$modules" -I Sources/CSQLite -emit-module \
+            -emit-module-path "$modules/$module.swiftmodule" -emit-library -static -o "$modules/lib$module.a" \
+            $(find "Sources/$module" -name '*.swift' | sort)
+        built+="$module "
+    done
+}
+
 if [[ "$which" == scene || "$which" == all ]]; then
     mkdir -p "$out/scene/seeds"
     # Every scene file of the repository (bundled, fixtures, examples, benchmarks), each
@@ -44,21 +60,16 @@ if [[ "$which" == scene || "$which" == all ]]; then
     python3 -c 'import json; print(json.dumps({"parameters": {"user": "userID"}, "modules": [{"id": "m%d" % i, "type": "BlogModule", "params": {"author": "$user", "pageSize": i % 100 + 1}} for i in range(9000)]}))' \
         > "$out/scene/seeds/large.json"
     echo "== building the scene-loader fuzzer"
-    swiftc "${flags[@]}" -parse-as-library -module-name SceneryFuzz \
-        Fuzz/SceneLoaderFuzzer.swift $(find Sources/Scenery -name '*.swift' | sort) -o "$out/scene-loader-fuzzer"
+    build_modules Scenery
+    swiftc "${flags[@]}" -parse-as-library -module-name SceneLoaderFuzz -I "$modules" -L "$modules" -lScenery \
+        Fuzz/SceneLoaderFuzzer.swift -o "$out/scene-loader-fuzzer"
     run scene "$out/scene-loader-fuzzer" "$out/scene/seeds"
 fi
 
 if [[ "$which" == import || "$which" == all ]]; then
-    modules="$out/modules"
-    mkdir -p "$modules" "$out/import/seeds"
+    mkdir -p "$out/import/seeds"
     echo "== building the data-set import fuzzer"
-    # The store's modules in dependency order (the SQLite ones see CSQLite's module map).
-    for module in Scenery SceneryLive ProfileDomain ScenerySiteStore ProfileStore; do
-        swiftc "${flags[@]}" -parse-as-library -module-name "$module" -I "$modules" -I Sources/CSQLite -emit-module \
-            -emit-module-path "$modules/$module.swiftmodule" -emit-library -static -o "$modules/lib$module.a" \
-            $(find "Sources/$module" -name '*.swift' | sort)
-    done
+    build_modules Scenery SceneryLive ProfileDomain ScenerySiteStore ProfileStore
     swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
         -lProfileStore -lScenerySiteStore -lProfileDomain -lSceneryLive -lScenery -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
     # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.

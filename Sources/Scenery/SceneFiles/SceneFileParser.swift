@@ -2,20 +2,20 @@
 /// structural problem (syntax, unknown keys, wrong types, bad conditions) in one pass.
 ///
 /// Problems that need other files or the module registry are the validator's.
-struct SceneFileParser {
+package struct SceneFileParser {
     let file: String
     let id: String
-    private(set) var diagnostics: [Diagnostic] = []
+    package private(set) var diagnostics: [Diagnostic] = []
     private var sourceMap: [String: SourcePosition] = [:]
 
-    init(file: String, id: String) {
+    package init(file: String, id: String) {
         self.file = file
         self.id = id
     }
 
     /// Parses a file's bytes; returns `nil` when the file is not usable at all (malformed JSON,
     /// not an object). Diagnostics are in ``diagnostics`` either way.
-    mutating func parse(_ bytes: [UInt8]) -> SceneDefinition? {
+    package mutating func parse(_ bytes: [UInt8]) -> SceneDefinition? {
         let root: SourceJSON.Node
         do {
             root = try SourceJSON.parse(bytes: bytes)
