@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ScenerySiteStorePostgres", targets: ["ScenerySiteStorePostgres"]),
         .library(name: "ProfileStorePostgres", targets: ["ProfileStorePostgres"]),
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
+        .library(name: "SceneryPageProtocol", targets: ["SceneryPageProtocol"]),
         .library(name: "SceneryServer", targets: ["SceneryServer"]),
         .library(name: "SceneryRemote", targets: ["SceneryRemote"]),
         .library(name: "SceneryURLSession", targets: ["SceneryURLSession"]),
@@ -120,11 +121,15 @@ let package = Package(
             name: "SceneryProfile",
             dependencies: ["Scenery", "ProfileDomain", "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
 
+        // The page protocol, typed for both ends (the server, `scenery connect`, the test kit, a
+        // native host): Scenery alone, so a client builds no server.
+        .target(name: "SceneryPageProtocol", dependencies: ["Scenery"]),
+
         // The live browser host: scenes as pages over HTTP, updates over WebSocket.
         .target(
             name: "SceneryServer",
             dependencies: [
-                "Scenery", "SceneryRemote",
+                "Scenery", "SceneryPageProtocol", "SceneryRemote",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // NIOSceneTransport: the scenery command fetches scenes over the NIO it carries for serve.
@@ -152,7 +157,7 @@ let package = Package(
         .target(
             name: "SceneryTool",
             dependencies: [
-                "Scenery", "SceneryRemote",
+                "Scenery", "SceneryPageProtocol", "SceneryRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `serve` as a command a tool adds (ToolCommand.serve): the only part of the tool that
@@ -204,8 +209,8 @@ let package = Package(
         .testTarget(
             name: "SceneryCommandTests",
             dependencies: [
-                "SceneryCommand", "SceneryServeCommand", "SceneryTool", "ProfileTool", "Scenery", "SceneryServer", "ScenerySiteStore", "ProfileStore",
-                "ProfileDomain",
+                "SceneryCommand", "SceneryServeCommand", "SceneryTool", "ProfileTool", "Scenery", "SceneryPageProtocol", "SceneryServer", "ScenerySiteStore",
+                "ProfileStore", "ProfileDomain",
             ]),
         .testTarget(
             name: "SceneFileToolingTests",
@@ -214,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "SceneryServerTests",
             dependencies: [
-                "SceneryServer", "Scenery", "SceneryTesting", "SceneryProfile", "ProfileStore", "ProfileDomain",
+                "SceneryServer", "SceneryPageProtocol", "Scenery", "SceneryTesting", "SceneryProfile", "ProfileStore", "ProfileDomain",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]),

@@ -140,4 +140,48 @@ import Testing
         #expect(unknown.status == 2)
         #expect(unknown.error.contains("did you mean 'user-profile'?"), "\(unknown.error)")
     }
+
+    @Test func aLostConnectionResumesWithItsTokenOnARestartedServerAndAnActionTypedMeanwhileIsAppliedOnce() async throws {
+        defer { cli.cleanUp() }
+        // Both servers sign with one key, as the servers of one site do.
+        let secret = cli.directory.appending(path: "secret")
+        try Data(repeating: 7, count: 48).write(to: secret)
+        let first = try await Server(cli, ["serve", "--port", "0", "--secret-file", secret.path, "--impression-seconds", "0"])
+        var bob = try Terminal(cli, [first.address, "user-profile", "--viewer", "2", "--arg", "user=1"])
+        #expect(await bob.number(of: "blogs/blog.26.like") != nil, "the scene is printed")
+        first.stop()
+        #expect(await bob.line { $0 == "· the connection was lost; connecting again…" } != nil)
+        // Typed while no server runs: kept under its key until one answers.
+        bob.type("blogs/blog.26.like")
+        let port = try #require(first.address.split(separator: ":").last.map(String.init))
+        let second = try await Server(cli, ["serve", "--port", port, "--secret-file", secret.path, "--impression-seconds", "0"])
+        defer { second.stop() }
+        #expect(await bob.line { $0.hasPrefix("· connected again") } != nil)
+        #expect(await bob.line { $0 == "Likes: 1  [ Unlike ]" } != nil)
+        bob.type("quit")
+        bob.process.waitUntilExit()
+        #expect(bob.process.terminationStatus == 0)
+        let store = try cli.store()
+        #expect(try await store.blog(26, viewer: "2").likes == 1, "applied once, on the second server")
+    }
+
+    @Test func helpListsTheCommandsAndBackReturnsToTheSceneBefore() async throws {
+        defer { cli.cleanUp() }
+        let server = try await Server(cli, ["serve", "--port", "0"])
+        defer { server.stop() }
+        var bob = try Terminal(cli, [server.address, "user-profile", "--viewer", "2", "--arg", "user=1"])
+        #expect(await bob.line { $0.hasPrefix("══ user-profile (default)") } != nil)
+        bob.type("help")
+        #expect(await bob.line { $0.hasPrefix("  back     return to the previous scene") } != nil)
+        bob.type("friends/user.7")
+        #expect(await bob.line { $0 == "→ /scenes/user-profile?user=7" } != nil)
+        #expect(await bob.line { $0.contains("Carol Mint") } != nil)
+        bob.type("back")
+        #expect(await bob.line { $0.hasPrefix("══ user-profile (default)") } != nil)
+        #expect(await bob.line { $0.contains("Alice Liddell") } != nil)
+        bob.type("back")
+        bob.type("quit")
+        bob.process.waitUntilExit()
+        #expect(bob.process.terminationStatus == 0)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import SceneryPageProtocol
 import Testing
 
 @testable import SceneryServer
@@ -93,9 +94,73 @@ import Testing
     }
 
     @Test func thePageScriptHandlesEveryMessageTheServerSends() {
-        // Each type the server sends has its case in the script's receive.
-        for type in ["patch", "reset", "confirm", "navigate", "errors", "refused", "resume", "title", "announce", "theme"] {
+        // Each type the server sends an HTML page has its case in the script's receive.
+        let viewTreeOnly: Set = ["tree", "patches"]
+        for type in PageProtocol.ServerMessage.types where !viewTreeOnly.contains(type) {
             #expect(ClientScript.source.contains("case \"\(type)\":"), "\(type)")
+        }
+    }
+
+    /// One of each message the server sends, every field set.
+    static let everyServerMessage: [PageProtocol.ServerMessage] = {
+        let key = try! ActionKey(validating: "0f1e2d3c4b5a6978")
+        let tree = ViewNode.stack("scene", [.text("scene/title", "Alice")])
+        let patches = ViewTreeDiff(from: tree, to: .stack("scene", [.text("scene/title", "Alice Liddell")])).patches
+        return [
+            .patch(
+                sequence: 4,
+                operations: [
+                    .detach("a"), .remove("b"), .insert(parent: "c", index: 1, html: "<p>1</p>"), .attach("a", parent: "c", index: 0),
+                    .replace("d", html: "<p>2</p>"), .window("e", firstRow: 11, totalRows: nil),
+                ]),
+            .reset(sequence: 5, html: "<div></div>"),
+            .confirm(question: 2, Confirmation(title: "Unfollow Alice?", message: "You can follow her again.", confirmLabel: "Unfollow", isDestructive: true)),
+            .navigate(url: "/scenes/blog-detail?blog=27"),
+            .errors("Scenes/x.json:1:1: error"),
+            .refused(message: "No.", action: key),
+            .tree(sequence: 7, document: ViewTreeDocument(scene: "user-profile", variant: "default", root: tree)),
+            .resume(token: "e30.ab", applied: [key]),
+            .title(sequence: 8, text: "Alice Liddell"),
+            .announce(texts: ["New like on “Tea”"]),
+            .theme(href: "/assets/theme.css?v=2"),
+            .patches(sequence: 9, module: "info", node: "scene", patches: patches),
+        ]
+    }()
+
+    @Test func everyServerMessageReadsBackAsItWasSent() throws {
+        #expect(Self.everyServerMessage.map(\.type) == PageProtocol.ServerMessage.types, "one sample of each type, in order")
+        for message in Self.everyServerMessage {
+            #expect(try PageProtocol.ServerMessage(jsonText: message.text) == message, "\(message.type)")
+        }
+    }
+
+    @Test func everyClientMessageReadsBackAsItWasSent() throws {
+        let messages: [PageProtocol.ClientMessage] = [
+            .event(node: "blogs/blog.26.like"), .event(node: "tasks/new", action: .random(), values: ["title": "Send the invitations"]),
+            .window(module: "blogs", start: 60), .answer(question: 3, accept: true), .resync, .visibility(node: "friends", fraction: 0.5),
+        ]
+        for message in messages {
+            #expect(try PageProtocol.ClientMessage(jsonText: message.jsonText()) == message, "\(message.type)")
+        }
+        #expect(try PageProtocol.ClientMessage.resync.jsonText() == #"{"type":"resync"}"#)
+    }
+
+    @Test func aServerMessageOfAnotherVersionSaysSo() {
+        #expect(throws: PageProtocol.ServerMessage.UnknownMessage(type: "hologram")) {
+            try PageProtocol.ServerMessage(jsonText: #"{"type":"hologram","sequence":1}"#)
+        }
+        #expect(throws: PageProtocol.ServerMessage.UnknownMessage(type: nil)) { try PageProtocol.ServerMessage(jsonText: #"{"sequence":1}"#) }
+        #expect(throws: DecodingError.self) { try PageProtocol.ServerMessage(jsonText: #"{"type":"patches","sequence":"one"}"#) }
+        #expect(
+            PageProtocol.ServerMessage.UnknownMessage(type: "hologram").description
+                == "The server sent a message of type 'hologram', which page protocol 1 does not have; is the server of another version?")
+    }
+
+    @Test func aClientOfAnotherVersionIsToldBothVersions() {
+        #expect(PageProtocol.versionMismatchReason(spoken: "2") == "This page speaks page protocol 2, this server 1; load the page again.")
+        #expect(PageProtocol.versionMismatchReason(spoken: nil) == "This page was made by an older version of the site; load it again.")
+        for spoken in [nil, String(repeating: "9", count: 500)] {
+            #expect(PageProtocol.versionMismatchReason(spoken: spoken).utf8.count <= 123, "fits a close reason")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Scenery
+import SceneryPageProtocol
 import SceneryTesting
 import Synchronization
 import Testing

@@ -6,6 +6,7 @@ import HummingbirdWSTesting
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryPageProtocol
 import SceneryProfile
 import Testing
 

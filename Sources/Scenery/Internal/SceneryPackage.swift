@@ -17,6 +17,7 @@ package enum SceneryPackage {
         "SceneryCommand",
         "SceneryDrafts",
         "SceneryLive",
+        "SceneryPageProtocol",
         "SceneryProfile",
         "SceneryRemote",
         "SceneryRenderCommand",

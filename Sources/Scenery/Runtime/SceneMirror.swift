@@ -60,7 +60,7 @@ public struct SceneMirror {
     private var patchable: PatchableTree?
     private let keepsTree: Bool
     private var baselineTaken = false
-    private var held: [SceneUpdate] = []
+    private var held: [Pending] = []
     private var isHolding = true
     private var missing: String?
 
@@ -123,10 +123,31 @@ public struct SceneMirror {
         isHolding = false
         let waiting = held
         held = []
-        for update in waiting {
-            if case .needsBaseline(let reason) = receive(update, applying: apply) { return .needsBaseline(reason: reason) }
+        for pending in waiting {
+            let outcome =
+                switch pending {
+                case .update(let update): receive(update, applying: apply)
+                case .wire(let sequence, let patches): receive(sequence: sequence, patches: patches)
+                }
+            if case .needsBaseline(let reason) = outcome { return .needsBaseline(reason: reason) }
         }
         return .applied
+    }
+
+    /// Takes a whole tree a server sent as the host's copy (a view-tree client's baseline:
+    /// the page protocol's `tree` message, or the document a scene opened with), then
+    /// applies the held updates that are newer, in order.
+    ///
+    /// The same as ``attach(_:applying:)`` for a client that has the scene's updates from
+    /// the wire, not from a ``SceneInstance``.
+    ///
+    /// ```swift
+    /// case .tree(let sequence, let document):
+    ///     mirror.attach(tree: document.root, sequence: sequence)
+    /// ```
+    @discardableResult
+    public mutating func attach(tree: ViewNode, sequence: Int) -> Outcome {
+        attach(SceneSnapshot(node: tree, sequence: sequence))
     }
 
     /// Receives the scene's next update: applies it if it is the next in the stream (then
@@ -139,26 +160,60 @@ public struct SceneMirror {
     @discardableResult
     public mutating func receive(_ update: SceneUpdate, applying apply: (SceneUpdate) throws -> Void = { _ in }) -> Outcome {
         if isHolding {
-            held.append(update)
+            held.append(.update(update))
             return .held
         }
+        return receive(sequence: update.sequence, patches: update.patches, named: "\(update.node.id)") { try apply(update) }
+    }
+
+    /// Receives one update as a server sent it (the page protocol's `patches` message): its
+    /// number and its patches. Applies it if it is the next in the stream, holds it while a
+    /// baseline is on its way, and says what became of it, by the same rules as
+    /// ``receive(_:applying:)``.
+    ///
+    /// ```swift
+    /// case .patches(let sequence, _, let node, let patches):
+    ///     switch mirror.receive(sequence: sequence, patches: patches) {
+    ///     case .applied: redraw(mirror.tree?.node(withID: node))
+    ///     case .alreadyApplied, .held: break
+    ///     case .needsBaseline: socket.send(try PageProtocol.ClientMessage.resync.jsonText())
+    ///     }
+    /// ```
+    @discardableResult
+    public mutating func receive(sequence number: Int, patches: [ViewPatch]) -> Outcome {
+        if isHolding {
+            held.append(.wire(sequence: number, patches: patches))
+            return .held
+        }
+        return receive(sequence: number, patches: patches, named: nil) {}
+    }
+
+    /// The ordering rules, once: the update numbered `number` applies only right after the
+    /// last one applied, and only while nothing is missing.
+    private mutating func receive(sequence number: Int, patches: [ViewPatch], named name: String?, applying apply: () throws -> Void) -> Outcome {
         guard baselineTaken else { return .needsBaseline(reason: "No baseline was taken.") }
-        guard update.sequence > sequence else { return .alreadyApplied }
+        guard number > sequence else { return .alreadyApplied }
         if let missing { return .needsBaseline(reason: missing) }
-        guard update.sequence == sequence + 1 else {
-            let reason = "Update \(update.sequence) arrived after \(sequence): \(update.sequence - sequence - 1) missing."
+        guard number == sequence + 1 else {
+            let reason = "Update \(number) arrived after \(sequence): \(number - sequence - 1) missing."
             missing = reason
             return .needsBaseline(reason: reason)
         }
         do {
-            try patchable?.apply(update.patches)
-            try apply(update)
+            try patchable?.apply(patches)
+            try apply()
         } catch {
-            let reason = "Update \(update.sequence) (\(update.node.id)) did not apply: \(error)"
+            let reason = "Update \(number)\(name.map { " (\($0))" } ?? "") did not apply: \(error)"
             missing = reason
             return .needsBaseline(reason: reason)
         }
-        sequence = update.sequence
+        sequence = number
         return .applied
+    }
+
+    /// An update held while a baseline is on its way: from a scene, or from the wire.
+    private enum Pending {
+        case update(SceneUpdate)
+        case wire(sequence: Int, patches: [ViewPatch])
     }
 }

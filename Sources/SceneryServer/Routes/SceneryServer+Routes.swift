@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOWebSocket
 import Scenery
+import SceneryPageProtocol
 import ServiceLifecycle
 
 extension SceneryServer {
@@ -529,10 +530,7 @@ extension SceneryServer {
         let spoken = request.uri.queryParameters["protocol"].map(String.init)
         let reload = WebSocketErrorCode(codeNumber: PageProtocol.reloadCloseCode)
         guard spoken == String(PageProtocol.version) else {
-            return close(
-                reload,
-                spoken.map { "This page speaks page protocol \($0.prefix(8)), this server \(PageProtocol.version); load the page again." }
-                    ?? "This page was made by an older version of the site; load it again.")
+            return close(reload, PageProtocol.versionMismatchReason(spoken: spoken))
         }
         guard let session = await sessions.session(id), await !session.hasEnded else {
             // A page whose server went away (or that was away past the grace period) comes

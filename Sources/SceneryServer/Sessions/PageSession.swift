@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Scenery
+import SceneryPageProtocol
 
 /// One open page: its scene instance, the page's copy of the tree, and the socket to the
 /// browser while there is one.
@@ -629,9 +630,9 @@ actor PageSession {
 
     // MARK: Resuming elsewhere
 
-    /// Whether the page gets resume tokens: a page of the page script, not a preview frame
-    /// (a view-tree client reloads its scene itself).
-    private var issuesResumeTokens: Bool { format == .html && !isPreview }
+    /// Whether the page gets resume tokens: any page but a preview frame (an HTML page and a
+    /// view-tree client alike resume from them on a server that lost their session).
+    private var issuesResumeTokens: Bool { !isPreview }
 
     /// What the page would need to be made again on another server, now.
     var resumeToken: ResumeToken {
@@ -640,7 +641,7 @@ actor PageSession {
             pagesLoaded: Dictionary(uniqueKeysWithValues: pagesLoaded.map { ($0.key.rawValue, $0.value) }),
             windows: Dictionary(uniqueKeysWithValues: windowStarts.map { ($0.key.rawValue, $0.value) }),
             actions: finishedActions.newest(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
-            nonce: ActionKey.random().rawValue, locale: locale)
+            nonce: ActionKey.random().rawValue, locale: locale, readsViewTree: format == .viewTree ? true : nil)
     }
 
     /// The page's resume token as the page keeps it, signed with the site's key; `nil` for

@@ -34,6 +34,9 @@ struct ResumeToken: Codable, Equatable, Sendable {
     var nonce: String
     /// The language the page was asked in: the page comes back in it on another server.
     var locale: String? = nil
+    /// Whether the page reads view trees and their patches (`scenery connect`, a native
+    /// client), not HTML: the page comes back in the same format. Absent for HTML pages.
+    var readsViewTree: Bool? = nil
 
     /// The most action keys a token carries.
     static let keptActions = 32

@@ -1,3 +1,5 @@
+import SceneryPageProtocol
+
 /// The page script: no framework, no build step, served as `/assets/scenery.js` under a
 /// CSP that allows only same-origin script.
 ///

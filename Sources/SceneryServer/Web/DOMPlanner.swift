@@ -1,4 +1,5 @@
 import Scenery
+import SceneryPageProtocol
 
 /// Turns a scene update into operations on the page's DOM, with HTML from the server's
 /// renderer (the one renderer of record): the browser only applies them, by element id.
@@ -11,52 +12,8 @@ import Scenery
 /// elements whose own properties changed with their new HTML. A replaced element brings
 /// its subtree, so operations inside it are left out (a move into it becomes a removal).
 struct DOMPlanner {
-    /// One operation the page script applies (its JSON: `{"op": "replace", "id": …, "html": …}`).
-    enum Operation: Equatable, Encodable {
-        case detach(NodeID)
-        case remove(NodeID)
-        case insert(parent: NodeID, index: Int, html: String)
-        case attach(NodeID, parent: NodeID, index: Int)
-        case replace(NodeID, html: String)
-        /// A section of a long list now holds another window of its rows: its first row
-        /// index and row count change, its heading and the rows that stay do not.
-        case window(NodeID, firstRow: Int?, totalRows: Int?)
-
-        private enum Key: String, CodingKey {
-            case op, id, parent, index, html, first, total
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            switch self {
-            case .detach(let id):
-                try container.encode("detach", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-            case .remove(let id):
-                try container.encode("remove", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-            case .insert(let parent, let index, let html):
-                try container.encode("insert", forKey: .op)
-                try container.encode(parent.rawValue, forKey: .parent)
-                try container.encode(index, forKey: .index)
-                try container.encode(html, forKey: .html)
-            case .attach(let id, let parent, let index):
-                try container.encode("attach", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-                try container.encode(parent.rawValue, forKey: .parent)
-                try container.encode(index, forKey: .index)
-            case .replace(let id, let html):
-                try container.encode("replace", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-                try container.encode(html, forKey: .html)
-            case .window(let id, let first, let total):
-                try container.encode("window", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-                try container.encode(first, forKey: .first)
-                try container.encode(total, forKey: .total)
-            }
-        }
-    }
+    /// One operation the page script applies: the page protocol's.
+    typealias Operation = PageProtocol.DOMOperation
 
     let renderer: HTMLRenderer
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenery
+import SceneryPageProtocol
 
 /// `scenery connect`: a scene on a running `scenery serve`, in the terminal, over the
 /// view-tree protocol: the second client of the page socket, and the one a native host
@@ -11,11 +12,13 @@ struct ConnectCommand: AsyncParsableCommand {
         abstract: "Open a scene on a running 'scenery serve' and use it live from the terminal (view-tree patches, not HTML).",
         discussion: """
             Signs in as --viewer, opens the scene, prints it with numbered actions, and prints what \
-            changes as it happens: your taps, and what other people change on the server. Commands: a \
-            number (or a control's id) taps it; 'type FIELD TEXT' fills a form's field, and the form's \
-            number submits it (checked by the field's rules first, as a browser does); 'show' prints the \
-            whole scene; 'quit'. A confirmation is \
-            asked as '? Unfollow Alice Liddell? [y/N]'. \
+            changes as it happens: your taps, and what other people change on the server (marked \
+            '· changed elsewhere', and '»' for what it means). Commands: a number (or a control's id) \
+            taps it; 'type FIELD TEXT' fills a form's field, and the form's number submits it (checked by \
+            the field's rules first, as a browser does); 'show' prints the whole scene; 'back' returns to \
+            the scene before; 'help'; 'quit'. A confirmation is asked as '? Unfollow Alice Liddell? [y/N]'. \
+            A lost connection is opened again by itself, with the page's resume token, and an action not \
+            yet answered is sent again under its key, so it is done once. \
             Example: printf '3\\ny\\nquit\\n' | scenery connect http://127.0.0.1:8080 user-profile --viewer 2 --arg user=1
             """)
 
@@ -61,9 +64,13 @@ struct ConnectCommand: AsyncParsableCommand {
     /// What the loop waits for: a line typed, or a message from the server.
     private enum Input: Sendable {
         case line(String?)
-        /// A message of the socket of the scene shown `generation`-th (older ones are stale).
-        case message(WebSocketClient.Message, generation: Int)
+        /// A message of the `socket`-th socket the client opened (older ones are stale).
+        case message(WebSocketClient.Message, socket: Int)
     }
+
+    /// How many times in a row the client opens a lost socket again before it gives up,
+    /// waiting a little longer each time (from a quarter of a second to 5 s; about 20 s in all).
+    static let largestReconnectsInARow = 8
 
     func run() async throws {
         try await reportingFailures {
@@ -80,7 +87,7 @@ struct ConnectCommand: AsyncParsableCommand {
             var path =
                 "/scenes/\(scene.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? scene)" + (query.percentEncodedQuery.map { "?\($0)" } ?? "")
             // One stream for everything the loop waits on: typed lines (one reader for the
-            // whole run) and the current scene's socket messages.
+            // whole run) and the current socket's messages.
             let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
             let input = LineReader()
             let typing = Task {
@@ -91,160 +98,239 @@ struct ConnectCommand: AsyncParsableCommand {
                 }
             }
             defer { typing.cancel() }
-            var iterator = inputs.makeAsyncIterator()
-            var generation = 0
+            var loop = Loop(feed: feed, inputs: inputs.makeAsyncIterator())
+            // The scenes navigated through, for 'back'.
+            var visited: [String] = []
             var reopensInARow = 0
-            while case (let next?, let typed) = try await show(path, client: &client, generation: generation, feed: feed, inputs: &iterator) {
-                // A server that closes every socket saying "open it again" (or navigates
-                // forever) is not followed for ever, nor at once.
-                reopensInARow = typed ? 0 : reopensInARow + 1
-                guard reopensInARow <= Self.largestReopensInARow else {
-                    throw CommandFailure(
-                        "The server at \(client.origin) sent this client to another scene, or had it open the scene again, \(reopensInARow) times in a row with nothing typed; stopping. Is the server restarting? Try again in a minute.",
-                        code: .sceneryError)
+            while let outcome = try await show(path, client: &client, loop: &loop) {
+                switch outcome {
+                case .back:
+                    guard let previous = visited.popLast() else { continue }
+                    path = previous
+                    reopensInARow = 0
+                    continue
+                case .next(let next, let typed, let navigated):
+                    // A server that closes every socket saying "open it again" (or navigates
+                    // forever) is not followed for ever, nor at once.
+                    reopensInARow = typed ? 0 : reopensInARow + 1
+                    guard reopensInARow <= Self.largestReopensInARow else {
+                        throw CommandFailure(
+                            "The server at \(client.origin) sent this client to another scene, or had it open the scene again, \(reopensInARow) times in a row with nothing typed; stopping. Is the server restarting? Try again in a minute.",
+                            code: .sceneryError)
+                    }
+                    if reopensInARow > 1 { try await Task.sleep(for: .milliseconds(250 << min(reopensInARow - 2, 4))) }
+                    if navigated { visited.append(path) }
+                    path = next
                 }
-                if reopensInARow > 1 { try await Task.sleep(for: .milliseconds(250 << min(reopensInARow - 2, 4))) }
-                path = next
-                generation += 1
             }
         }
     }
 
-    /// Shows one scene until the person quits (`nil`) or the server navigates or closes the
-    /// socket saying to open the scene again (the next path); and whether the person typed
-    /// a command meanwhile.
-    private func show(
-        _ path: String, client: inout LiveSceneClient, generation: Int, feed: AsyncStream<Input>.Continuation,
-        inputs: inout AsyncStream<Input>.Iterator
-    ) async throws -> (next: String?, typed: Bool) {
+    /// The stream the loop reads, and the number of the socket whose messages count.
+    private struct Loop {
+        let feed: AsyncStream<Input>.Continuation
+        var inputs: AsyncStream<Input>.Iterator
+        var socketNumber = 0
+
+        /// Reads the socket's messages into the stream, under a new number (so messages of
+        /// the sockets before it are dropped); the task ends with the socket.
+        mutating func listen(to socket: WebSocketClient) -> Task<Void, Never> {
+            socketNumber += 1
+            let number = socketNumber
+            let feed = self.feed
+            return Task {
+                for await message in socket.messages { feed.yield(.message(message, socket: number)) }
+            }
+        }
+    }
+
+    /// Why a scene stopped showing.
+    private enum Outcome {
+        /// Show another scene (the server navigated, or said to open this one again);
+        /// `typed` says whether the person typed a command meanwhile.
+        case next(String, typed: Bool, navigated: Bool)
+        /// The person typed 'back'.
+        case back
+    }
+
+    static let help = """
+        Type the number of an action (or its id) to activate it; what changed is printed, and what \
+        other people change is marked '· changed elsewhere' (and '»' for what it means).
+          type FIELD TEXT   fill a form's field (then the form's number submits it)
+          show     print the whole scene
+          back     return to the previous scene
+          help     this text
+          quit     leave
+        """
+
+    /// Shows one scene until the person quits (`nil`), goes back, or the server navigates
+    /// or closes the socket saying to open the scene again. A socket lost otherwise (the
+    /// server restarted, a proxy dropped it) is opened again with the page's resume token,
+    /// and the actions not yet answered are sent again under their keys.
+    private func show(_ path: String, client: inout LiveSceneClient, loop: inout Loop) async throws -> Outcome? {
         var typed = false
         let opened = try client.open(path)
-        var tree = PatchableTree(opened.document.root)
-        var sequence = opened.sequence
-        let socket = try client.connect(session: opened.session, since: sequence)
-        defer { socket.close() }
+        var page = PageConnection(
+            session: opened.session, tree: opened.document.root, sequence: opened.sequence,
+            socket: try client.connect(session: opened.session, since: opened.sequence))
+        defer { page.socket.close() }
+        let sceneName = opened.document.scene ?? scene
         // What each number typed stands for: the action printed with it last.
-        var numbering = printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
-        reportShownModules(of: tree.root, on: socket)
-        let reading = Task {
-            for await message in socket.messages { feed.yield(.message(message, generation: generation)) }
-        }
+        var numbering = printWhole(opened.document.root, scene: sceneName, variant: opened.document.variant)
+        reportShownModules(of: opened.document.root, on: &page)
+        var reading = loop.listen(to: page.socket)
         defer { reading.cancel() }
         var question: Int?
+        var reconnectsInARow = 0
+        // Message types of a newer server this client cannot read, said once each.
+        var unreadTypes: Set<String> = []
         // What was typed into each field, until its form is sent: it stays in this client.
         var typedText: [NodeID: String] = [:]
-        while let next = await inputs.next() {
-            if case .message(_, let from) = next, from != generation { continue }  // a scene shown before
+        prompt()
+        while let next = await loop.inputs.next() {
+            if case .message(_, let from) = next, from != loop.socketNumber { continue }  // a socket before this one
             switch next {
             case .line(nil):
-                return (nil, typed)
+                return nil
             case .line(let text?):
                 let command = text.trimmingCharacters(in: .whitespaces)
                 typed = typed || !command.isEmpty
+                defer { prompt() }
                 if let asked = question {
                     question = nil
-                    let accept = ["y", "yes"].contains(command.lowercased())
-                    socket.send(#"{"type":"answer","question":\#(asked),"accept":\#(accept)}"#)
+                    page.send(.answer(question: asked, accept: ["y", "yes"].contains(command.lowercased())))
                     continue
                 }
-                switch command {
+                let tree = page.mirror.tree ?? opened.document.root
+                switch command.lowercased() {
                 case "": continue
-                case "quit", "q", "exit": return (nil, typed)
-                case "show":
-                    numbering = printWhole(tree.root, scene: opened.document.scene ?? scene, variant: opened.document.variant)
-                    InteractCommand.printFields(of: tree.root, typed: typedText)
+                case "quit", "q", "exit": return nil
+                case "help", "h", "?": Output.line(Self.help)
+                case "back", "b": return .back
+                case "show", "s":
+                    numbering = printWhole(tree, scene: sceneName, variant: opened.document.variant)
+                    InteractCommand.printFields(of: tree, typed: typedText)
                 case let typing where typing.hasPrefix("type "):
-                    Output.line(InteractCommand.type(typing.dropFirst(5), in: tree.root, into: &typedText))
+                    Output.line(InteractCommand.type(command.dropFirst(5), in: tree, into: &typedText))
                 default:
-                    guard let action = InteractCommand.action(for: command, in: tree.root.actions, numbering: numbering) else {
-                        Output.line("No action \(command.quoted); type a number from the list, 'type FIELD TEXT', 'show' or 'quit'.")
+                    guard let action = InteractCommand.action(for: command, in: tree.actions, numbering: numbering) else {
+                        Output.line("No action \(command.quoted); type a number from the list, 'type FIELD TEXT', 'show', 'back', 'help' or 'quit'.")
                         continue
                     }
-                    var message: [String: JSONValue] = ["type": "event", "node": .string(action.id.rawValue)]
-                    switch InteractCommand.submission(of: action, in: tree.root, typed: &typedText) {
+                    var values: [String: String]?
+                    switch InteractCommand.submission(of: action, in: tree, typed: &typedText) {
                     case .failure(let problems)?:
                         Output.line("· not sent: \(TerminalText.sanitized(problems.description))")
                         continue
                     case .success(let event)?:
                         // The form's (or field's) text by field name, as the page script sends it.
-                        let names = Set(tree.root.node(withID: action.id)?.textFields.map(\.field.name) ?? [])
-                        message["values"] = .object(event.payload.filter { names.contains($0.key) })
+                        let names = Set(tree.node(withID: action.id)?.textFields.map(\.field.name) ?? [])
+                        values = event.payload.filter { names.contains($0.key) }.compactMapValues(\.stringValue)
                     case nil:
                         break
                     }
-                    socket.send(JSONValue.object(message).compactJSON)
+                    if !page.send(.event(node: action.id, values: values)) {
+                        Output.line("· not sent: \(PageConnection.largestPending) actions are still waiting for the server's answer; wait a moment.")
+                    }
                 }
-            case .message(.closed(let code, let reason), _):
-                if code == 4404 {
+            case .message(.closed(let code, let reason), _) where !Self.isWorthReconnecting(code):
+                if code == PageProtocol.reloadCloseCode {
                     Output.line("· \(TerminalText.sanitized(reason)) Opening it again.")
-                    return (path, typed)
+                    return .next(path, typed: typed, navigated: false)
                 }
                 throw CommandFailure("The server closed the scene's socket\(reason.isEmpty ? "" : ": \(TerminalText.sanitized(reason))").", code: .sceneryError)
-            case .message(.text(let text), _):
-                guard let message = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), let type = message["type"]?.stringValue else {
+            case .message(.lost, _), .message(.closed, _):
+                // Lost, not sent away: the page resumes (on this server, or from its token on
+                // one that lost it), and the actions not answered are sent again.
+                reconnectsInARow += 1
+                guard reconnectsInARow <= Self.largestReconnectsInARow else {
+                    throw CommandFailure(
+                        "The connection to \(client.origin) was lost, and \(Self.largestReconnectsInARow) tries to connect again failed; is the server running? Start 'scenery connect' again once it is.",
+                        code: .sceneryError)
+                }
+                if reconnectsInARow == 1 { Output.line("· the connection was lost; connecting again…") }
+                try await Task.sleep(for: .milliseconds(min(250 << (reconnectsInARow - 1), 5_000)))
+                do {
+                    try page.reconnect(with: client)
+                } catch {
+                    // Not back yet: the stream says so again, and the next try waits longer.
+                    loop.feed.yield(.message(.lost, socket: loop.socketNumber))
                     continue
                 }
-                switch type {
-                case "tree":
-                    guard let document = try? JSONDecoder().decode(ViewTreeDocument.self, from: Data(text.utf8)) else { continue }
-                    tree = PatchableTree(document.root)
-                    sequence = message["sequence"]?.intValue ?? sequence
-                    numbering = printWhole(tree.root, scene: document.scene ?? scene, variant: document.variant)
-                    reportShownModules(of: tree.root, on: socket)
-                case "patches":
-                    guard let number = message["sequence"]?.intValue, number > sequence else { continue }
-                    guard number == sequence + 1, let encoded = message["patches"],
-                        let patches = try? JSONDecoder().decode([ViewPatch].self, from: Data(encoded.compactJSON.utf8))
-                    else {
-                        socket.send(#"{"type":"resync"}"#)
-                        continue
+                reading.cancel()
+                reading = loop.listen(to: page.socket)
+                Output.line("· connected again\(page.isWaitingForAnswers ? "; \(page.pending.count) action(s) sent again" : "")")
+            case .message(.text(let text), _):
+                let message: PageProtocol.ServerMessage
+                do {
+                    message = try PageProtocol.ServerMessage(jsonText: text)
+                } catch let unknown as PageProtocol.ServerMessage.UnknownMessage {
+                    if unreadTypes.count < 16, unreadTypes.insert(unknown.type ?? "").inserted {
+                        Output.line("· \(TerminalText.sanitized(unknown.description))")
                     }
-                    do {
-                        try tree.apply(patches)
-                    } catch {
-                        socket.send(#"{"type":"resync"}"#)
-                        continue
-                    }
-                    sequence = number
-                    let changed = message["node"]?.stringValue.map { NodeID($0) } ?? "scene"
-                    let whole = tree.root
-                    if let node = whole.node(withID: changed) {
-                        Output.write(renderer.render(node))
-                        numbering.merge(InteractCommand.printActions(of: node, in: whole))
-                    }
-                case "announce":
-                    // Other people's changes, as the modules word them: labelled as such.
-                    guard case .array(let texts)? = message["texts"] else { continue }
-                    for case .string(let text) in texts.prefix(8) {
-                        Output.line("» \(TerminalText.sanitized(String(text.prefix(300))))")
-                    }
-                case "confirm":
-                    question = message["question"]?.intValue
-                    let title = TerminalText.sanitized(message["title"]?.stringValue ?? "Are you sure?")
-                    let detail = message["message"]?.stringValue.map { " " + TerminalText.sanitized($0) } ?? ""
-                    Output.line("? \(title)\(detail) [y/N]")
-                case "navigate":
-                    guard let url = message["url"]?.stringValue, url.hasPrefix("/scenes/") else { continue }
-                    Output.line("→ \(TerminalText.sanitized(url))")
-                    return (url, typed)
-                case "refused":
-                    Output.line("· refused: \(TerminalText.sanitized(message["message"]?.stringValue ?? ""))")
-                case "errors":
-                    if let errors = message["text"]?.stringValue { Output.line("· the scene file has errors:\n\(TerminalText.sanitized(errors))") }
-                default:
                     continue
+                } catch {
+                    continue
+                }
+                if case .resume = message { reconnectsInARow = 0 }
+                let ownChange = page.isWaitingForAnswers
+                switch page.take(message) {
+                case .updated(let node):
+                    if !ownChange { Output.line("· changed elsewhere") }
+                    Output.write(renderer.render(node))
+                    numbering.merge(InteractCommand.printActions(of: node, in: page.mirror.tree ?? node))
+                case .whole(let document):
+                    numbering = printWhole(document.root, scene: document.scene ?? sceneName, variant: document.variant)
+                    reportShownModules(of: document.root, on: &page)
+                case .none:
+                    break
+                }
+                switch message {
+                case .announce(let texts):
+                    // Other people's changes, as the modules word them: labelled as such.
+                    for text in texts.prefix(8) { Output.line("» \(TerminalText.sanitized(String(text.prefix(300))))") }
+                case .confirm(let asked, let confirmation):
+                    question = asked
+                    let detail = confirmation.message.map { " " + TerminalText.sanitized($0) } ?? ""
+                    Output.line("? \(TerminalText.sanitized(confirmation.title))\(detail) [y/N]")
+                case .navigate(let url):
+                    guard url.hasPrefix("/scenes/") else { continue }
+                    Output.line("→ \(TerminalText.sanitized(url))")
+                    return .next(url, typed: typed, navigated: true)
+                case .refused(let reason, _):
+                    Output.line("· refused: \(TerminalText.sanitized(reason))")
+                case .errors(let errors?):
+                    Output.line("· the scene file has errors:\n\(TerminalText.sanitized(errors))")
+                default:
+                    break
                 }
             }
         }
-        return (nil, typed)
+        return nil
+    }
+
+    /// Whether a socket the server closed with `code` is worth opening again by itself, as
+    /// the page script does: a normal close (the server let the page's socket go: it shut
+    /// down, or the client read too slowly), going away, a restart or overload. Not "load the
+    /// page again" (4404, handled apart), a refusal of what this client sent (1002–1010), or
+    /// this client's own refusal of what came (no code).
+    static func isWorthReconnecting(_ code: Int?) -> Bool {
+        guard let code else { return false }
+        return !(1002...1010).contains(code) && code != PageProtocol.reloadCloseCode
+    }
+
+    /// Writes the prompt when a person types at a terminal (never into a pipe, where it
+    /// would run into the lines a script reads).
+    private func prompt() {
+        if Output.inputIsTerminal { Output.write("> ") }
     }
 
     /// A printed module is on screen: the server counts its impression (and an experiment's
     /// exposure) as it does for a browser's.
-    private func reportShownModules(of tree: ViewNode, on socket: WebSocketClient) {
+    private func reportShownModules(of tree: ViewNode, on page: inout PageConnection) {
         for node in tree.allNodes {
             guard case .module(let frame) = node.kind else { continue }
-            socket.send(JSONValue.object(["type": "visibility", "node": .string(frame.module.rawValue), "fraction": 1]).compactJSON)
+            page.send(.visibility(node: NodeID(frame.module.rawValue), fraction: 1))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import SceneryPageProtocol
 
 /// The tool's client of a running `scenery serve`, for `scenery connect`: signs in, opens a
 /// scene as a view-tree document (`/api/scenes/ID`), and talks to its page socket (`/live`)
@@ -100,8 +101,8 @@ struct LiveSceneClient: Sendable {
                     ?? "The server at \(origin) answered \(response.status) for \(TerminalText.sanitized(path).quoted).",
                 code: .sceneryError)
         }
-        guard let session = message?["session"]?.stringValue, let sequence = message?["sequence"]?.intValue,
-            let document = try? JSONDecoder().decode(ViewTreeDocument.self, from: response.body)
+        guard let session = message?["session"]?.stringValue,
+            case .tree(let sequence, let document)? = try? JSONDecoder().decode(PageProtocol.ServerMessage.self, from: response.body)
         else {
             throw CommandFailure(
                 "The server at \(origin) did not send a view-tree scene for \(path.quoted); is it 'scenery serve' of this version?", code: .sceneryError)
@@ -111,11 +112,15 @@ struct LiveSceneClient: Sendable {
 
     /// Connects to a session's page socket, having applied `since`; its messages arrive in
     /// order on the stream, which ends when the socket closes (with the close reason, if any).
-    func connect(session: String, since: Int) throws(CommandFailure) -> WebSocketClient {
+    /// With the page's last `resume` token, a server that does not hold the session (it
+    /// restarted, or it is another server of the site) makes the page again from it.
+    func connect(session: String, since: Int, resume token: String? = nil) throws(CommandFailure) -> WebSocketClient {
         let socket = try PlainSocket(host: host, port: port, timeout: .seconds(10))
         var key = [UInt8](repeating: 0, count: 16)
         for index in key.indices { key[index] = UInt8.random(in: 0...255) }
-        let path = "/live?session=\(session.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? session)&since=\(since)&protocol=1"
+        var path = "/live?session=\(session.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? session)&since=\(since)"
+        path += "&protocol=\(PageProtocol.version)"
+        if let token { path += "&resume=\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token)" }
         var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         let encodedKey = Data(key).base64EncodedString()
         request += "Sec-WebSocket-Key: \(encodedKey)\r\nSec-WebSocket-Version: 13\r\nOrigin: \(origin)\r\n"
@@ -173,7 +178,11 @@ final class WebSocketClient: Sendable {
 
     enum Message: Sendable {
         case text(String)
+        /// The server closed the socket (with its code and reason), or this client did,
+        /// refusing what came (no code: a message too large, a server too slow).
         case closed(code: Int?, reason: String)
+        /// The connection ended without a close (the server went away, a proxy dropped it).
+        case lost
     }
 
     /// The largest message the client takes from a server, in bytes (a frame, or the
@@ -191,6 +200,11 @@ final class WebSocketClient: Sendable {
                 let frame: FrameReader.Frame
                 switch reader.next(reading: socket) {
                 case .success(let next): frame = next
+                case .failure(.ended):
+                    continuation.yield(.lost)
+                    socket.close()
+                    continuation.finish()
+                    return
                 case .failure(let failure):
                     continuation.yield(.closed(code: nil, reason: failure.reason))
                     socket.close()

@@ -37,6 +37,9 @@ package enum Output {
     /// Whether standard output is a terminal.
     static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Whether standard input is a terminal (a person types, so a prompt helps).
+    static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
     /// Writes every byte or records why it could not.
     private static func write(_ text: String, to descriptor: Int32, name: String) {
         if descriptor == STDOUT_FILENO, writeFailure != nil { return }

@@ -33,6 +33,30 @@ import Testing
         #expect(!mirror.isAttaching)
     }
 
+    @Test func updatesFromTheWireFollowTheSameRulesAsASceneUpdates() {
+        var mirror = SceneMirror()
+        let ab = ViewTreeDiff(from: a, to: b).patches
+        let bc = ViewTreeDiff(from: b, to: c).patches
+        // Held before the tree, applied after it in order; one the tree includes is dropped.
+        #expect(mirror.receive(sequence: 5, patches: ab) == .held)
+        #expect(mirror.receive(sequence: 6, patches: bc) == .held)
+        #expect(mirror.attach(tree: b, sequence: 5) == .applied)
+        #expect(mirror.tree == c)
+        #expect(mirror.sequence == 6)
+        #expect(mirror.receive(sequence: 6, patches: bc) == .alreadyApplied)
+        // A gap, and patches that do not fit, ask for the whole tree.
+        #expect(mirror.receive(sequence: 8, patches: ab) == .needsBaseline(reason: "Update 8 arrived after 6: 1 missing."))
+        mirror.attach(tree: a, sequence: 10)
+        // Rows 1 and 2 removed: the copy has no such rows.
+        let misfit = mirror.receive(sequence: 11, patches: ViewTreeDiff(from: Self.tree("a", rows: 3), to: a).patches)
+        guard case .needsBaseline(let reason) = misfit else {
+            Issue.record("patches for another tree applied: \(misfit)")
+            return
+        }
+        #expect(reason.hasPrefix("Update 11 did not apply"))
+        #expect(mirror.tree == a, "the copy is left as it was")
+    }
+
     @Test func anUpdateTheBaselineIncludesIsAlreadyApplied() {
         var mirror = SceneMirror()
         mirror.attach(SceneSnapshot(node: b, sequence: 1))

@@ -1,0 +1,78 @@
+import Scenery
+
+extension PageProtocol {
+    /// One operation on an HTML page's DOM, by element id, as a ``ServerMessage/patch(sequence:operations:)``
+    /// carries it (its JSON: `{"op": "replace", "id": …, "html": …}`). The server plans them
+    /// from a scene update with its one HTML renderer; the page script only applies them.
+    public enum DOMOperation: Codable, Equatable, Sendable {
+        /// Take the element out, keeping it to attach elsewhere in the same patch.
+        case detach(NodeID)
+        /// Remove the element.
+        case remove(NodeID)
+        /// Insert new HTML as the `index`-th child of `parent`.
+        case insert(parent: NodeID, index: Int, html: String)
+        /// Put a detached element back as the `index`-th child of `parent`.
+        case attach(NodeID, parent: NodeID, index: Int)
+        /// Replace the element (and its subtree) with new HTML.
+        case replace(NodeID, html: String)
+        /// A section of a long list now holds another window of its rows: its first row
+        /// index and row count change, its heading and the rows that stay do not.
+        case window(NodeID, firstRow: Int?, totalRows: Int?)
+
+        private enum Key: String, CodingKey {
+            case op, id, parent, index, html, first, total
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            let op = try container.decode(String.self, forKey: .op)
+            func id(_ key: Key = .id) throws -> NodeID { NodeID(try container.decode(String.self, forKey: key)) }
+            switch op {
+            case "detach": self = .detach(try id())
+            case "remove": self = .remove(try id())
+            case "insert":
+                self = .insert(
+                    parent: try id(.parent), index: try container.decode(Int.self, forKey: .index), html: try container.decode(String.self, forKey: .html))
+            case "attach": self = .attach(try id(), parent: try id(.parent), index: try container.decode(Int.self, forKey: .index))
+            case "replace": self = .replace(try id(), html: try container.decode(String.self, forKey: .html))
+            case "window":
+                self = .window(
+                    try id(), firstRow: try container.decodeIfPresent(Int.self, forKey: .first),
+                    totalRows: try container.decodeIfPresent(Int.self, forKey: .total))
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .op, in: container, debugDescription: "Unknown DOM operation \(op.quoted).")
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            switch self {
+            case .detach(let id):
+                try container.encode("detach", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
+            case .remove(let id):
+                try container.encode("remove", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
+            case .insert(let parent, let index, let html):
+                try container.encode("insert", forKey: .op)
+                try container.encode(parent.rawValue, forKey: .parent)
+                try container.encode(index, forKey: .index)
+                try container.encode(html, forKey: .html)
+            case .attach(let id, let parent, let index):
+                try container.encode("attach", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
+                try container.encode(parent.rawValue, forKey: .parent)
+                try container.encode(index, forKey: .index)
+            case .replace(let id, let html):
+                try container.encode("replace", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
+                try container.encode(html, forKey: .html)
+            case .window(let id, let first, let total):
+                try container.encode("window", forKey: .op)
+                try container.encode(id.rawValue, forKey: .id)
+                try container.encode(first, forKey: .first)
+                try container.encode(total, forKey: .total)
+            }
+        }
+    }
+}
