@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
         .library(name: "SceneryPageProtocol", targets: ["SceneryPageProtocol"]),
         .library(name: "SceneryServer", targets: ["SceneryServer"]),
+        .library(name: "SceneryServerTesting", targets: ["SceneryServerTesting"]),
         .library(name: "SceneryRemote", targets: ["SceneryRemote"]),
         .library(name: "SceneryURLSession", targets: ["SceneryURLSession"]),
         .library(name: "SceneryTool", targets: ["SceneryTool"]),
@@ -141,6 +142,19 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]),
 
+        // The server's test kit: one test body over an in-process or a live transport, pages
+        // that speak the typed page protocol (HummingbirdTesting, as Hummingbird's own kit).
+        .target(
+            name: "SceneryServerTesting",
+            dependencies: [
+                "Scenery", "SceneryPageProtocol", "SceneryServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]),
+
         // Scenes delivered without a release: fetched over HTTP(S), checked, cached, layered
         // over the bundled ones. The HTTP client is a protocol (SceneTransport):
         .target(name: "SceneryRemote", dependencies: ["Scenery"]),
@@ -219,8 +233,8 @@ let package = Package(
         .testTarget(
             name: "SceneryServerTests",
             dependencies: [
-                "SceneryServer", "SceneryPageProtocol", "Scenery", "SceneryTesting", "SceneryProfile", "ProfileStore", "ProfileDomain",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "SceneryServer", "SceneryServerTesting", "SceneryPageProtocol", "Scenery", "SceneryTesting", "SceneryProfile", "ProfileStore",
+                "ProfileDomain", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]),
         .testTarget(
@@ -235,7 +249,7 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "Scenery", "SceneryTesting", "SceneryScenes", "SceneryLive", "ScenerySiteStore", "ProfileDomain", "ProfileStore", "SceneryProfile",
-                "SceneryBlogs", "SceneryRemote", "SceneryURLSession",
+                "SceneryBlogs", "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryServerTesting",
             ]),
         .testTarget(
             name: "ProfileTests",

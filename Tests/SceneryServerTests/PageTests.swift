@@ -109,6 +109,23 @@ import Testing
         }
     }
 
+    @Test func aWebSocketClientsOwnOriginNeitherCountsForNorAgainstARequest() async throws {
+        // The default: the server's own origin only (the fixture allows test origins).
+        let server = try ServerFixture { $0.allowedOrigins = nil }.server
+        try await server.application().test(.router) { client async throws -> Void in
+            func signIn(origins: [String]) async throws -> HTTPResponse.Status {
+                var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+                for origin in origins { headers.append(HTTPField(name: .origin, value: origin)) }
+                return try await client.execute(uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "user=1")).status
+            }
+            #expect(try await signIn(origins: ["http://localhost"]) == .seeOther)
+            #expect(try await signIn(origins: ["ws://localhost", "http://localhost"]) == .seeOther, "a WebSocket client's own beside the page's")
+            #expect(try await signIn(origins: ["ws://localhost"]) == .forbidden, "no web origin")
+            #expect(try await signIn(origins: ["wss://localhost", "http://evil.example"]) == .forbidden)
+            #expect(try await signIn(origins: ["http://localhost", "https://evil.example"]) == .forbidden)
+        }
+    }
+
     @Test func signInSetsASignedHttpOnlySameSiteCookieAndSignOutClearsIt() async throws {
         try await fixture.server.application().test(.live) { client in
             let origin = ServerFixture.headers()

@@ -477,9 +477,14 @@ extension SceneryServer {
     }
 
     /// Whether a request comes from this site's own pages: it names an `Origin`, and every
-    /// origin it names is the server's own (or an allowed one).
+    /// web origin it names is the server's own (or an allowed one).
+    ///
+    /// A browser names exactly one origin, its page's, always `http` or `https`; so a
+    /// `ws:`/`wss:` origin, which only a non-browser WebSocket client names (such as
+    /// HummingbirdTesting's, beside the page's origin it is given), is left out of the
+    /// check. It never counts for a request: one with no web origin is refused.
     func sameOrigin(_ request: Request) -> Bool {
-        let origins = request.headers[values: .origin]
+        let origins = request.headers[values: .origin].filter { !$0.hasPrefix("ws://") && !$0.hasPrefix("wss://") }
         guard !origins.isEmpty else { return false }
         return origins.allSatisfy { origin in
             if let allowed = configuration.allowedOrigins { return allowed.contains(origin) }
@@ -511,8 +516,19 @@ extension SceneryServer {
     /// page of another version of the protocol or whose session ended is told to load
     /// itself again; a socket of another sign-in is refused.
     func attachPageSocket(_ request: Request, channel: any Channel) async -> (PageSession, Int)? {
+        await attachPageSocket(
+            request, peer: channel.remoteAddress?.ipAddress ?? "unknown", socket: ChannelPageSocket(channel: channel),
+            refuse: { code, reason in PageSocketHandler.close(channel, code: code, reason: reason) })
+    }
+
+    /// Attaches a page socket of any transport (a WebSocket's channel, the test kit's
+    /// in-process socket) to its page's session, through the same checks; `refuse` closes
+    /// the socket with a code and a reason instead.
+    func attachPageSocket(
+        _ request: Request, peer: String, socket: @autoclosure () -> any PageSocket, refuse: (WebSocketErrorCode, String) -> Void
+    ) async -> (PageSession, Int)? {
         func close(_ code: WebSocketErrorCode, _ reason: String) -> (PageSession, Int)? {
-            PageSocketHandler.close(channel, code: code, reason: reason)
+            refuse(code, reason)
             return nil
         }
         let id = request.uri.queryParameters["session"].map(String.init) ?? ""
@@ -539,9 +555,9 @@ extension SceneryServer {
                 return close(reload, "This page's scene has ended; load the page again.")
             }
             do {
-                let address = clientAddress(peer: channel.remoteAddress?.ipAddress ?? "unknown", headers: request.headers)
+                let address = clientAddress(peer: peer, headers: request.headers)
                 let session = try await resumePage(id, token: token, since: since, request: request, address: address)
-                return (session, await session.attach(since: since, socket: ChannelPageSocket(channel: channel)))
+                return (session, await session.attach(since: since, socket: socket()))
             } catch {
                 // The page loads again: for whoever holds the socket's cookie now.
                 logger.notice("did not resume page \(id.prefix(64)): \(error.logged)")
@@ -554,7 +570,7 @@ extension SceneryServer {
             logger.notice("refused page \(id): the socket's viewer is not the page's")
             return close(.policyViolation, "This page belongs to another sign-in; load it again.")
         }
-        return (session, await session.attach(since: since, socket: ChannelPageSocket(channel: channel)))
+        return (session, await session.attach(since: since, socket: socket()))
     }
 }
 

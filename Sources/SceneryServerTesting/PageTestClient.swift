@@ -1,0 +1,162 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import NIOCore
+import NIOWebSocket
+import Scenery
+import SceneryPageProtocol
+import SceneryServer
+import Synchronization
+import WSClient
+
+/// A client of a server under test (``SceneryServer/test(_:_:)``): opens pages as people
+/// would, each a ``TestPage`` that speaks the page protocol with the server.
+///
+/// ```swift
+/// let alice = try await client.open("user-profile", arguments: ["user": "1"], as: "1")
+/// let visitor = try await client.open("user-profile", arguments: ["user": "1"])  // signed out
+/// ```
+public final class PageTestClient: Sendable {
+    let server: SceneryServer
+    let http: any TestClientProtocol
+    /// How this client reaches the server.
+    public let transport: PageTestTransport
+    private let pages = Mutex<[TestPage]>([])
+
+    init(server: SceneryServer, http: any TestClientProtocol, transport: PageTestTransport) {
+        self.server = server
+        self.http = http
+        self.transport = transport
+    }
+
+    /// The origin the server takes a request from: its own as the test client names it
+    /// (HummingbirdTesting sends requests to `localhost`, and a WebSocket to
+    /// `localhost:PORT`), or the first it allows when it names them
+    /// (`Configuration.allowedOrigins`).
+    private func origin(forSocket: Bool) -> String {
+        let own = "http://localhost" + (forSocket ? http.port.map { ":\($0)" } ?? "" : "")
+        guard let allowed = server.configuration.allowedOrigins, !allowed.contains(own), let first = allowed.sorted().first else { return own }
+        return first
+    }
+
+    /// Opens a scene as `viewer` (signed out when `nil`) with its arguments, and the page's
+    /// socket: the page holds the scene as the server sent it, and what the server sends next.
+    ///
+    /// - Throws: ``PageTestError`` when the viewer cannot sign in, the server refuses the
+    ///   scene (its words), or refuses the socket.
+    public func open(_ scene: String, arguments: [String: String] = [:], as viewer: String? = nil) async throws -> TestPage {
+        var headers = HTTPFields()
+        headers[.origin] = origin(forSocket: false)
+        headers[.accept] = "application/json"
+        if let viewer { headers[.cookie] = try await signIn(viewer) }
+        var query = URLComponents()
+        query.queryItems = arguments.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        let path =
+            "/api/scenes/\(scene.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? scene)" + (query.percentEncodedQuery.map { "?\($0)" } ?? "")
+        let response = try await http.execute(uri: path, method: .get, headers: headers)
+        let body = String(buffer: response.body)
+        let fields = try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8))
+        guard response.status == .ok, let session = fields?["session"]?.stringValue,
+            case .tree(let sequence, let document)? = try? PageProtocol.ServerMessage(jsonText: body)
+        else {
+            throw PageTestError(
+                "The server did not open \(scene) for \(viewer.map { "viewer \($0)" } ?? "a signed-out visitor") (status \(response.status.code)): \(fields?["message"]?.stringValue ?? body.prefix(300).description)"
+            )
+        }
+        let page = TestPage(session: session, tree: document.root, sequence: sequence)
+        let uri = "/live?session=\(session)&since=\(sequence)&protocol=\(PageProtocol.version)"
+        headers[.accept] = nil
+        headers[.origin] = origin(forSocket: true)
+        switch transport {
+        case .inProcess:
+            guard let connection = await server.connectInProcess(uri: uri, headers: headers, deliver: { page.deliver($0) }) else {
+                throw PageTestError("The server refused the page's socket: \(page.state.close?.reason ?? "no reason").")
+            }
+            page.connect(InProcessTransport(connection: connection))
+        case .live:
+            page.connect(try LiveTransport(http: http, uri: uri, headers: headers, page: page))
+        }
+        pages.withLock { $0.append(page) }
+        return page
+    }
+
+    /// Signs in with the sign-in form, as a person does; the cookie header to send after.
+    private func signIn(_ viewer: String) async throws -> String {
+        var headers = HTTPFields()
+        headers[.origin] = origin(forSocket: false)
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        let body = "user=\(viewer.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? viewer)&next=/"
+        let response = try await http.execute(uri: "/sign-in", method: .post, headers: headers, body: ByteBuffer(string: body))
+        let cookies = response.headers[values: .setCookie].map { $0.prefix { $0 != ";" } }
+        guard response.status == .seeOther, !cookies.isEmpty else {
+            throw PageTestError("Signing in as \(viewer) failed (status \(response.status.code)); sign in as one of the server's users.")
+        }
+        return cookies.joined(separator: "; ")
+    }
+
+    /// Closes every page this client opened.
+    func closeAll() async {
+        for page in pages.withLock({ $0 }) { await page.close() }
+    }
+}
+
+/// What went wrong in a test of a server, in words that say what to check.
+public struct PageTestError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// How a page's messages reach the server.
+protocol PageTransport: Sendable {
+    func send(_ text: String) async
+    func close() async
+}
+
+/// A page socket in process.
+private struct InProcessTransport: PageTransport {
+    let connection: InProcessPageConnection
+
+    func send(_ text: String) async { await connection.send(text) }
+    func close() async { await connection.close() }
+}
+
+/// A page socket over a real WebSocket to the live server.
+private final class LiveTransport: PageTransport {
+    private let outgoing: AsyncStream<String>.Continuation
+    private let task: Task<Void, Never>
+
+    init(http: any TestClientProtocol, uri: String, headers: HTTPFields, page: TestPage) throws {
+        let (stream, outgoing) = AsyncStream.makeStream(of: String.self)
+        self.outgoing = outgoing
+        task = Task {
+            do {
+                let close = try await http.ws(uri, configuration: .init(maxFrameSize: 16 << 20, additionalHeaders: headers)) { inbound, outbound, _ in
+                    let reader = Task {
+                        for try await message in inbound.messages(maxSize: 16 << 20) {
+                            if case .text(let text) = message { page.deliver(.text(text)) }
+                        }
+                        outgoing.finish()  // the server closed: stop writing
+                    }
+                    for await text in stream { try await outbound.write(.text(text)) }
+                    if !reader.isCancelled { reader.cancel() }
+                    try? await outbound.close(.normalClosure, reason: nil)
+                }
+                page.deliver(.closed(code: close.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) } ?? 1000, reason: close?.reason ?? ""))
+            } catch {
+                page.deliver(.closed(code: 1006, reason: "\(error)"))
+            }
+        }
+    }
+
+    func send(_ text: String) async { outgoing.yield(text) }
+
+    func close() async {
+        outgoing.finish()
+        await task.value
+    }
+}
