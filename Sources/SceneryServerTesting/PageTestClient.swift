@@ -11,7 +11,7 @@ import SceneryServer
 import Synchronization
 import WSClient
 
-/// A client of a server under test (``SceneryServer/test(_:_:)``): opens pages as people
+/// A client of a server under test (`SceneryServer.test(_:_:)`): opens pages as people
 /// would, each a ``TestPage`` that speaks the page protocol with the server.
 ///
 /// ```swift

@@ -4,11 +4,11 @@ import SceneryServer
 import Synchronization
 
 /// One page open on a server under test, as a person's browser or app would hold it: the
-/// scene's tree kept by ``SceneMirror`` from what the server sends, and what else it said
+/// scene's tree kept by `SceneMirror` from what the server sends, and what else it said
 /// (questions, announcements, refusals, navigation).
 ///
 /// Act with ``tap(_:values:)`` and ``answer(_:)``; wait with ``waitUntil(_:timeout:_:)`` or
-/// ``waitForAnswer(to:)``, which return when a message makes the condition hold (the
+/// ``waitForAnswer(to:timeout:)``, which return when a message makes the condition hold (the
 /// timeout is only a bound for a server that never answers, and fails the wait).
 ///
 /// ```swift
@@ -29,7 +29,7 @@ public final class TestPage: Sendable {
         public internal(set) var messages: [PageProtocol.ServerMessage] = []
         /// The question waiting for ``TestPage/answer(_:)``, if any.
         public internal(set) var question: Confirmation?
-        /// What other people's changes meant, as the page was told (``PageProtocol/ServerMessage/announce(texts:)``).
+        /// What other people's changes meant, as the page was told (the `announce` message).
         public internal(set) var announcements: [String] = []
         /// Why the server refused what the page sent, in its words.
         public internal(set) var refusals: [String] = []
@@ -93,7 +93,7 @@ public final class TestPage: Sendable {
 
     /// Activates a control of the page, as a click or a tap does: an event under a new
     /// action key, with a form's text by field name. The server's answer comes later:
-    /// ``waitForAnswer(to:)``.
+    /// ``waitForAnswer(to:timeout:)``.
     ///
     /// - Throws: ``PageTestError`` when the page has no control with that id.
     @discardableResult

@@ -25,6 +25,7 @@ package enum SceneryPackage {
         "SceneryServeCommand",
         "SceneryServeTool",
         "SceneryServer",
+        "SceneryServerTesting",
         "ScenerySiteStore",
         "ScenerySiteStorePostgres",
         "SceneryTesting",
