@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds the fuzzers (libFuzzer + AddressSanitizer) and runs them.
-#   Fuzz/run.sh [seconds] [scene|import|all]     default: 600 seconds each, all
+#   Fuzz/run.sh [seconds] [scene|import|protocol|all]     default: 600 seconds each, all
 # scene:  the scene-file loader and validator (Fuzz/SceneLoaderFuzzer.swift), seeded with
 #         Scenes/*.json and the invalid fixtures.
 # import: the data-set importer (Fuzz/DataSetImportFuzzer.swift), seeded with the demo
 #         data and the import fixtures.
+# protocol: the page protocol's decoders, both directions (Fuzz/PageProtocolFuzzer.swift),
+#         seeded with one message of each type; what decodes must read back unchanged.
 # A fuzzer that finds no seed inputs fails (exit 1). Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
 # out-of-memory inputs to .build-fuzz/<name>/findings (add each as a test).
 set -euo pipefail
@@ -80,4 +82,39 @@ if [[ "$which" == import || "$which" == all ]]; then
     python3 -c 'import json; print(json.dumps({"users": [{"id": str(i), "name": "User %d" % i} for i in range(1, 300)], "blogs": [{"id": i, "author": str(i % 299 + 1), "title": "Post %d" % i, "body": "words " * 20, "createdAt": "2026-01-01T09:00:00Z"} for i in range(1, 3800)], "likes": [{"blog": i, "user": str(i % 7 + 1)} for i in range(1, 2000)]}))' \
         > "$out/import/seeds/large.json"
     run import "$out/import-fuzzer" "$out/import/seeds"
+fi
+
+if [[ "$which" == protocol || "$which" == all ]]; then
+    seeds="$out/protocol/seeds"
+    mkdir -p "$seeds"
+    echo "== building the page-protocol fuzzer"
+    build_modules Scenery SceneryPageProtocol
+    swiftc "${flags[@]}" -parse-as-library -module-name PageProtocolFuzz -I "$modules" -L "$modules" -lSceneryPageProtocol -lScenery \
+        Fuzz/PageProtocolFuzzer.swift -o "$out/page-protocol-fuzzer"
+    # One message of each type of both directions, as the ends write them.
+    number=0
+    while IFS= read -r message; do
+        number=$((number + 1))
+        printf '%s' "$message" > "$seeds/$number.json"
+    done <<'MESSAGES'
+{"type":"event","node":"blogs/blog.26.like","action":"0f1e2d3c4b5a6978","values":{"title":"Tea"}}
+{"type":"window","module":"blogs","start":60}
+{"type":"answer","question":2,"accept":false}
+{"type":"resync"}
+{"type":"visibility","node":"friends","fraction":0.5}
+{"t":"event","node":"x"}
+{"operations":[{"id":"a","op":"detach"},{"html":"<p>1</p>","index":1,"op":"insert","parent":"c"},{"first":11,"id":"e","op":"window","total":null}],"sequence":4,"type":"patch"}
+{"html":"<div></div>","sequence":5,"type":"reset"}
+{"cancel":"Cancel","confirm":"Unfollow","destructive":true,"message":null,"question":2,"title":"Unfollow Alice?","type":"confirm"}
+{"type":"navigate","url":"/scenes/blog-detail?blog=27"}
+{"text":null,"type":"errors"}
+{"action":"submit-1","message":"No.","type":"refused"}
+{"format":"scenery.view-tree","root":{"children":[{"id":"scene/title","text":"Alice","type":"text"}],"id":"scene","type":"stack"},"scene":"user-profile","sequence":7,"type":"tree","variant":"default","version":1}
+{"applied":["0f1e2d3c4b5a6978"],"token":"e30.ab","type":"resume"}
+{"sequence":6,"text":"Alice Liddell","type":"title"}
+{"texts":["New like"],"type":"announce"}
+{"href":"/assets/theme.css?v=2","type":"theme"}
+{"module":"info","node":"scene","patches":[],"sequence":9,"type":"patches"}
+MESSAGES
+    run protocol "$out/page-protocol-fuzzer" "$seeds"
 fi
