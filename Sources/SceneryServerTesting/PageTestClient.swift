@@ -143,7 +143,7 @@ private final class LiveTransport: PageTransport {
                         outgoing.finish()  // the server closed: stop writing
                     }
                     for await text in stream { try await outbound.write(.text(text)) }
-                    if !reader.isCancelled { reader.cancel() }
+                    reader.cancel()
                     try? await outbound.close(.normalClosure, reason: nil)
                 }
                 page.deliver(.closed(code: close.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) } ?? 1000, reason: close?.reason ?? ""))

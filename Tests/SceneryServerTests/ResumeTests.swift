@@ -28,7 +28,7 @@ import Testing
             registry.registerProfileModules(ProfileServices(store))
             _ = try registry.loadScenes(in: ServerFixture.scenesDirectory)
             var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
-            configuration.allowedOrigins = ["ws://localhost", "http://localhost"]
+            configuration.allowedOrigins = ["http://localhost"]
             configuration.actionLedger = store
             configuration.firstResponseWait = .seconds(60)  // whole pages, as in ServerFixture
             let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }

@@ -32,12 +32,8 @@ package final class InProcessPageConnection: Sendable {
     /// when the session let go of it or the page keeps sending what is refused.
     package func send(_ text: String) async {
         guard !socket.isClosed else { return }
-        guard await session.receive(text, from: connection) else {
-            socket.closeOnce(code: 1000, reason: "")
-            return
-        }
-        if await session.isAbusive {
-            socket.closeOnce(code: Int(UInt16(webSocketErrorCode: .policyViolation)), reason: "Too many refused messages.")
+        if let close = await session.take(text, from: connection) {
+            socket.closeOnce(code: Int(UInt16(webSocketErrorCode: close.code)), reason: close.reason ?? "")
         }
     }
 

@@ -86,13 +86,10 @@ final class PageSocketInbox: Sendable {
         guard let session else { return }
         Task(priority: Self.priority) {
             while let (text, connection) = next() {
-                // A socket the session let go of (a newer one took over) is read no more.
-                guard await session.receive(text, from: connection) else {
-                    closeChannel(code: .normalClosure)
-                    break
-                }
-                if await session.isAbusive {
-                    closeChannel(code: .policyViolation, reason: "Too many refused messages.")
+                // A socket the session let go of (a newer one took over), or that keeps
+                // sending what is refused, is read no more.
+                if let close = await session.take(text, from: connection) {
+                    closeChannel(code: close.code, reason: close.reason)
                     break
                 }
             }

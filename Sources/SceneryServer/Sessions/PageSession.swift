@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOWebSocket
 import Scenery
 import SceneryPageProtocol
 
@@ -387,6 +388,15 @@ actor PageSession {
         guard connection == self.connection, socket != nil else { return false }
         await receive(text)
         return true
+    }
+
+    /// Takes what socket `connection` sent, as every transport of a page socket does (the
+    /// WebSocket's inbox, the test kit's in-process socket), and says whether the socket
+    /// must close now, with its code and reason: normally when it is no longer the page's,
+    /// as a policy violation when the page keeps sending what is refused; `nil` to read on.
+    func take(_ text: String, from connection: Int) async -> (code: WebSocketErrorCode, reason: String?)? {
+        guard await receive(text, from: connection) else { return (.normalClosure, nil) }
+        return isAbusive ? (.policyViolation, "Too many refused messages.") : nil
     }
 
     /// What the page sent (``PageProtocol/ClientMessage``). Anything but a known control,

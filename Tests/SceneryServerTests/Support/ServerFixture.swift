@@ -33,8 +33,9 @@ struct ServerFixture {
         // A test not about streaming reads whole pages: the first response waits for every
         // module (StreamedPageTests delays a module and streams it in).
         configuration.firstResponseWait = .seconds(60)
-        // The test WebSocket client names its own origin ("ws://localhost") besides the page's.
-        configuration.allowedOrigins = ["ws://localhost", "http://localhost"]
+        // The test client names the server `localhost`, and its WebSocket port besides (its
+        // own "ws://localhost" origin does not count: SceneryServer.sameOrigin).
+        configuration.allowedOrigins = ["http://localhost"]
         configure(&configuration)
         let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
         server = SceneryServer(registry: registry, users: users, configuration: configuration)
