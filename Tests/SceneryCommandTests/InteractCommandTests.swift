@@ -17,9 +17,11 @@ import Testing
         defer { cli.cleanUp() }
         let result = try await cli.run(["interact", "user-profile", "--arg", "user=1", "--server", "http://127.0.0.1:8080"])
         #expect(result.status != 0)
-        #expect(result.error.contains("run: scenery connect http://127.0.0.1:8080 SCENE"), "\(result.error)")
+        #expect(result.error.contains("run: scenery connect http://127.0.0.1:8080 SCENE [--viewer ID]"), "\(result.error)")
         let help = try await cli.run(["interact", "--help"])
-        #expect(help.output.contains("scenery connect http://HOST:PORT SCENE"))
+        // The help is wrapped to the terminal's width; read it as one line of words.
+        let words = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("scenery connect http://HOST:PORT SCENE --viewer ID --arg name=value."), "\(help.output)")
         #expect(!help.output.contains("--server"), "not an option to offer")
     }
 

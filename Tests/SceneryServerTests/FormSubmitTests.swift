@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Scenery
+import SceneryPageProtocol
 import Synchronization
 import Testing
 
@@ -65,14 +66,14 @@ actor NotesModule: Module {
         socket = LiveSocketTests(fixture: fixture)
     }
 
-    static func submit(_ values: String, node: String = "notes/write", key: String = ActionKey.random().rawValue) -> String {
-        #"{"type":"event","node":"\#(node)","action":"\#(key)","values":\#(values)}"#
+    static func submit(_ values: [String: String], node: NodeID = "notes/write", key: ActionKey = .random()) -> PageProtocol.ClientMessage {
+        .event(node: node, action: key, values: values)
     }
 
     @Test func aSubmitCarriesTheTextToTheModuleAndThePageShowsIt() async throws {
         try await fixture.server.application().test(.live) { client in
             let session = try await socket.openPage(client, "/scenes/notes")
-            let received = try await socket.talk(client, session: session, send: [Self.submit(#"{"text":"Buy milk, 2 l"}"#)]) { received in
+            let received = try await socket.talk(client, session: session, send: [Self.submit(["text": "Buy milk, 2 l"])]) { received in
                 received.of("patch").contains { "\($0)".contains("Buy milk, 2 l") }
             }
             #expect(received.of("refused").isEmpty, "\(received.all)")
@@ -81,38 +82,41 @@ actor NotesModule: Module {
     }
 
     @Test(arguments: [
-        (#"{"text":""}"#, "Note is required."),
-        (#"{"text":"\#(String(repeating: "x", count: 41))"}"#, "Note is at most 40 characters; it has 41."),
-        (#"{"text":"a\u0000b"}"#, "control character (U+0)"),
-        (#"{"text":"evil\u202Etxt"}"#, "control character (U+202E)"),
-        (#"{"text":"x","extra":"y"}"#, "This form has no field 'extra'"),
-        (#"{}"#, "Note was not sent"),
+        (["text": ""], "Note is required."),
+        (["text": String(repeating: "x", count: 41)], "Note is at most 40 characters; it has 41."),
+        (["text": "a\u{0}b"], "control character (U+0)"),
+        (["text": "evil\u{202E}txt"], "control character (U+202E)"),
+        (["text": "x", "extra": "y"], "This form has no field 'extra'"),
+        ([:], "Note was not sent"),
     ])
-    func textThatBreaksTheFormIsRefusedByNameAndNeverReachesTheModule(values: String, reason: String) async throws {
+    func textThatBreaksTheFormIsRefusedByNameAndNeverReachesTheModule(values: [String: String], reason: String) async throws {
         let before = NotesModule.received.withLock { $0.count }
         try await fixture.server.application().test(.live) { client in
             let session = try await socket.openPage(client, "/scenes/notes")
-            let key = ActionKey.random().rawValue
+            let key = ActionKey.random()
             let received = try await socket.talk(client, session: session, send: [Self.submit(values, key: key)]) { !$0.of("refused").isEmpty }
             let refusal = try #require(received.of("refused").first?["message"]?.stringValue)
             #expect(refusal.hasPrefix("The form was not sent: ") && refusal.contains(reason), "\(refusal)")
             // The page is told which submit it was, so that form keeps what was typed.
-            #expect(received.of("refused").first?["action"]?.stringValue == key)
+            #expect(received.of("refused").first?["action"]?.stringValue == key.rawValue)
             #expect(received.of("patch").isEmpty)
         }
         #expect(NotesModule.received.withLock { $0.count } == before)
     }
 
     @Test(arguments: [
-        (submit(#"{"text":"hi"}"#, node: "notes/plain"), "That control takes no text."),
-        (submit(#"{"text":7}"#), #"A form's "values" are text by field name, at most 64 fields."#),
-        (submit(#"{"text":"hi"}"#, node: "notes/elsewhere"), "That control is not on this page."),  // a form not on the page
-        (submit("{" + (0...64).map { #""f\#($0)":"x""# }.joined(separator: ",") + "}"), #"A form's "values" are text by field name"#),
+        (Step.send(submit(["text": "hi"], node: "notes/plain")), "That control takes no text."),
+        (
+            .sendText(#"{"type":"event","node":"notes/write","action":"a-number-for-text","values":{"text":7}}"#),
+            #"A form's "values" are text by field name, at most 64 fields."#
+        ),
+        (.send(submit(["text": "hi"], node: "notes/elsewhere")), "That control is not on this page."),  // a form not on the page
+        (.send(submit(Dictionary(uniqueKeysWithValues: (0...64).map { ("f\($0)", "x") }))), #"A form's "values" are text by field name"#),
     ])
-    func valuesForAControlThatIsNoFormOrNotTextAreRefused(message: String, reason: String) async throws {
+    func valuesForAControlThatIsNoFormOrNotTextAreRefused(message: Step, reason: String) async throws {
         try await fixture.server.application().test(.live) { client in
             let session = try await socket.openPage(client, "/scenes/notes")
-            let received = try await socket.talk(client, session: session, send: [message]) { !$0.of("refused").isEmpty }
+            let received = try await socket.converse(client, session: session, [message, .waitUntil { !$0.of("refused").isEmpty }]).received
             let refusal = try #require(received.of("refused").first?["message"]?.stringValue)
             #expect(refusal.hasPrefix(reason), "\(refusal)")
         }
@@ -124,8 +128,8 @@ actor NotesModule: Module {
             let received = try await socket.talk(
                 client, session: session,
                 send: [
-                    Self.submit(#"{"query":"milk"}"#, node: "notes/find"), Self.submit(#"{"other":"x"}"#, node: "notes/find"),
-                    Self.submit(#"{"query":"a\u0007b"}"#, node: "notes/find"), Self.submit(#"{"text":"x"}"#, node: "notes/write.text"),
+                    Self.submit(["query": "milk"], node: "notes/find"), Self.submit(["other": "x"], node: "notes/find"),
+                    Self.submit(["query": "a\u{7}b"], node: "notes/find"), Self.submit(["text": "x"], node: "notes/write.text"),
                 ]
             ) { $0.of("refused").count >= 3 }
             let refusals = received.of("refused").compactMap { $0["message"]?.stringValue }
@@ -138,12 +142,12 @@ actor NotesModule: Module {
     }
 
     @Test func aSubmitSentTwiceWithOneActionKeyIsAppliedOnce() async throws {
-        let key = ActionKey.random().rawValue
+        let key = ActionKey.random()
         // A double click, or a page that resumed and sent it again: the same key twice.
-        let twice = Self.submit(#"{"text":"Only once"}"#, key: key)
+        let twice = Self.submit(["text": "Only once"], key: key)
         try await fixture.server.application().test(.live) { client in
             let session = try await socket.openPage(client, "/scenes/notes")
-            let received = try await socket.talk(client, session: session, send: [twice, twice, Self.submit(#"{"text":"Then this"}"#)]) {
+            let received = try await socket.talk(client, session: session, send: [twice, twice, Self.submit(["text": "Then this"])]) {
                 $0.of("patch").contains { "\($0)".contains("Then this") }
             }
             #expect(received.of("refused").isEmpty, "\(received.all)")
@@ -168,7 +172,7 @@ actor NotesModule: Module {
             #expect(close != nil, "closed with 1009 (message too big), not a dropped connection")
             #expect(closed)
             // The page opens its socket again and goes on.
-            let received = try await socket.talk(client, session: session, send: [Self.submit(#"{"text":"After the paste"}"#)]) {
+            let received = try await socket.talk(client, session: session, send: [Self.submit(["text": "After the paste"])]) {
                 $0.of("patch").contains { "\($0)".contains("After the paste") }
             }
             #expect(received.of("refused").isEmpty)

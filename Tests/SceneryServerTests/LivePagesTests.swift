@@ -4,6 +4,7 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import ProfileDomain
 import Scenery
+import SceneryPageProtocol
 import Testing
 
 @testable import SceneryServer
@@ -29,7 +30,7 @@ import Testing
                 client, session: carolsPage, cookie: carol,
                 [
                     .run {
-                        _ = try await sockets.talk(client, session: bobsPage, cookie: bob, send: [#"{"type":"event","node":"blogs/blog.26.like"}"#]) {
+                        _ = try await sockets.talk(client, session: bobsPage, cookie: bob, send: [.event(node: "blogs/blog.26.like")]) {
                             !$0.of("patch").isEmpty
                         }
                     },
@@ -56,7 +57,7 @@ import Testing
             let (forAlice, _) = try await sockets.converse(
                 client, session: alicesPage, cookie: alice,
                 [
-                    .send(#"{"type":"event","node":"sections#drafts"}"#),
+                    .send(.event(node: "sections#drafts")),
                     .waitUntil { $0.all.description.contains("Through the looking glass") },
                     .run {
                         // An import from elsewhere: a new draft, and a new name Bob's page shows.
@@ -86,7 +87,7 @@ import Testing
                 client, session: carolsPage, cookie: carol,
                 [
                     .run {
-                        let heard = try await sockets.talk(client, session: bobsPage, cookie: bob, send: [#"{"type":"event","node":"blogs/blog.26.like"}"#]) {
+                        let heard = try await sockets.talk(client, session: bobsPage, cookie: bob, send: [.event(node: "blogs/blog.26.like")]) {
                             !$0.of("patch").isEmpty
                         }
                         for message in heard.all { bobHeard.append(message.compactJSON) }
@@ -114,11 +115,11 @@ import Testing
                         let (heard, _) = try await sockets.converse(
                             client, session: alicesPage, cookie: alice,
                             [
-                                .send(#"{"type":"event","node":"sections#drafts"}"#),
+                                .send(.event(node: "sections#drafts")),
                                 .waitUntil { $0.all.description.contains("drafts/draft.\(draft).publish") },
-                                .send(#"{"type":"event","node":"drafts/draft.\#(draft).publish","action":"publish-draft-one"}"#),
+                                .send(.event(node: "drafts/draft.\(draft).publish", action: .named("publish-draft-one"))),
                                 .waitUntil { !$0.of("confirm").isEmpty },
-                                .send(#"{"type":"answer","question":1,"accept":true}"#),
+                                .send(.answer(question: 1, accept: true)),
                                 // Done when her page hears the action was applied.
                                 .waitUntil { $0.of("resume").contains { $0["applied"].items.contains("publish-draft-one") } },
                             ])

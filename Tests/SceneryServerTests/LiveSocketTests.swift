@@ -5,6 +5,7 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import NIOCore
 import Scenery
+import SceneryPageProtocol
 import Synchronization
 import Testing
 import WSClient
@@ -88,8 +89,10 @@ final class Received: @unchecked Sendable {
 
 /// One step of a conversation with a page socket.
 enum Step: Sendable {
-    /// Send a message.
-    case send(String)
+    /// Send a message of the page protocol.
+    case send(PageProtocol.ClientMessage)
+    /// Send text as it is: what a broken or hostile page would send.
+    case sendText(String)
     /// Wait until what arrived satisfies the condition (or the socket closes).
     case waitUntil(@Sendable (Received) -> Bool)
     /// Do something elsewhere while the socket is open (another viewer acts).
@@ -133,7 +136,9 @@ enum Step: Sendable {
                 for step in steps {
                     switch step {
                     case .send(let message):
-                        if !received.hasEnded { try await outbound.write(.text(message)) }
+                        if !received.hasEnded { try await outbound.write(.text(try message.jsonText())) }
+                    case .sendText(let text):
+                        if !received.hasEnded { try await outbound.write(.text(text)) }
                     case .waitUntil(let condition):
                         await received.wait(until: condition)
                     case .run(let action):
@@ -158,7 +163,7 @@ enum Step: Sendable {
     /// Sends `messages`, then waits until `until` holds (or the socket closes).
     func talk(
         _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
-        send messages: [String] = [], until: @escaping @Sendable (Received) -> Bool
+        send messages: [PageProtocol.ClientMessage] = [], until: @escaping @Sendable (Received) -> Bool
     ) async throws -> Received {
         try await converse(
             client, session: session, since: since, cookie: cookie, origin: origin, resume: resume, messages.map(Step.send) + [.waitUntil(until)]
@@ -169,7 +174,7 @@ enum Step: Sendable {
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let received = try await talk(client, session: session, cookie: bob, send: [#"{"type":"event","node":"blogs/blog.26.like"}"#]) {
+            let received = try await talk(client, session: session, cookie: bob, send: [.event(node: "blogs/blog.26.like")]) {
                 !$0.of("patch").isEmpty
             }
             let patch = try #require(received.of("patch").first)
@@ -192,10 +197,10 @@ enum Step: Sendable {
             let declined = try await converse(
                 client, session: session, cookie: bob,
                 [
-                    .send(#"{"type":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty },
-                    .send(#"{"type":"answer","question":1,"accept":false}"#),
+                    .send(.event(node: "info/follow")), .waitUntil { !$0.of("confirm").isEmpty },
+                    .send(.answer(question: 1, accept: false)),
                     // Events run in order: the declined one is over once a like after it shows.
-                    .send(#"{"type":"event","node":"blogs/blog.26.like"}"#), .waitUntil { !$0.of("patch").isEmpty || !$0.of("refused").isEmpty },
+                    .send(.event(node: "blogs/blog.26.like")), .waitUntil { !$0.of("patch").isEmpty || !$0.of("refused").isEmpty },
                 ]
             ).received
             #expect(declined.of("confirm").first?["title"] == "Unfollow Alice Liddell?")
@@ -205,10 +210,10 @@ enum Step: Sendable {
             let accepted = try await converse(
                 client, session: session, since: 0, cookie: bob,
                 [
-                    .send(#"{"type":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty },
-                    .send(#"{"type":"answer","question":2,"accept":true}"#),
+                    .send(.event(node: "info/follow")), .waitUntil { !$0.of("confirm").isEmpty },
+                    .send(.answer(question: 2, accept: true)),
                     // The unfollow is written before the next event runs: wait for a like's patch.
-                    .send(#"{"type":"event","node":"blogs/blog.27.like"}"#),
+                    .send(.event(node: "blogs/blog.27.like")),
                     .waitUntil { $0.of("patch").contains { $0.compactJSON.contains("blog.27.like") } },
                 ]
             ).received
@@ -227,7 +232,7 @@ enum Step: Sendable {
             #expect(html.components(separatedBy: #"<li aria-posinset=""#).count - 1 == 10)
             #expect(html.contains("blogs/blog.18.title") && !html.contains("blogs/blog.17.title"))
             let session = try #require(html.sessionID)
-            let received = try await talk(client, session: session, send: [#"{"type":"window","module":"blogs","start":5}"#]) {
+            let received = try await talk(client, session: session, send: [.window(module: "blogs", start: 5)]) {
                 !$0.of("patch").isEmpty
             }
             guard case .array(let operations)? = received.of("patch").first?["operations"] else {
@@ -244,7 +249,7 @@ enum Step: Sendable {
     @Test func navigationTellsThePageWhereToGo() async throws {
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1")
-            let received = try await talk(client, session: session, send: [#"{"type":"event","node":"blogs/blog.27"}"#]) { !$0.of("navigate").isEmpty }
+            let received = try await talk(client, session: session, send: [.event(node: "blogs/blog.27")]) { !$0.of("navigate").isEmpty }
             #expect(received.of("navigate").first?["url"] == "/scenes/blog-detail?blog=27")
         }
     }
@@ -267,9 +272,9 @@ enum Step: Sendable {
         let bob = fixture.cookie(for: "2")
         try await fixture.server.application().test(.live) { client in
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let received = try await talk(client, session: session, cookie: bob, send: [message, #"{"type":"event","node":"blogs/blog.26.like"}"#]) {
-                !$0.of("patch").isEmpty
-            }
+            let received = try await converse(
+                client, session: session, cookie: bob, [.sendText(message), .send(.event(node: "blogs/blog.26.like")), .waitUntil { !$0.of("patch").isEmpty }]
+            ).received
             #expect(received.of("refused").count == 1, "\(received.all)")
             #expect(received.of("patch").count == 1, "the next, valid event still works")
             for value in received.all { #expect(!value.compactJSON.contains("Through the looking glass")) }
@@ -283,7 +288,7 @@ enum Step: Sendable {
         let sockets = LiveSocketTests(fixture: fixture)
         try await fixture.server.application().test(.live) { client in
             let session = try await sockets.openPage(client, "/scenes/user-profile?user=1")
-            let flood = Array(repeating: #"{"type":"event","node":"blogs/refresh"}"#, count: 60)
+            let flood = Array(repeating: PageProtocol.ClientMessage.event(node: "blogs/refresh"), count: 60)
             let received = try await sockets.talk(client, session: session, send: flood) { $0.of("refused").count >= 30 }
             #expect(received.of("refused").count == 30, "a burst beyond the allowance is refused")
             #expect(received.of("refused").first?["message"] == "Too many actions at once; wait a moment.")
@@ -309,8 +314,8 @@ enum Step: Sendable {
             let session = try await openPage(client, "/scenes/user-profile?user=1")
             // More than the socket's inbox holds before it stops reading (64), fewer than
             // make a page abusive (100 refused in a row): none is lost.
-            let burst = Array(repeating: "not json", count: 90)
-            let received = try await talk(client, session: session, send: burst) { $0.of("refused").count >= 90 }
+            let burst = Array(repeating: Step.sendText("not json"), count: 90)
+            let received = try await converse(client, session: session, burst + [.waitUntil { $0.of("refused").count >= 90 }]).received
             #expect(received.of("refused").count == 90)
         }
     }
@@ -347,7 +352,7 @@ enum Step: Sendable {
             #expect(invalid?.closeCode == .dataInconsistentWithMessage)
             // The same page carries on.
             let received = try await talk(
-                client, session: session, send: [#"{"type":"event","node":"sections#drafts"}"#, #"{"type":"event","node":"blogs/refresh"}"#]
+                client, session: session, send: [.event(node: "sections#drafts"), .event(node: "blogs/refresh")]
             ) {
                 !$0.of("refused").isEmpty
             }
@@ -424,7 +429,7 @@ enum Step: Sendable {
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
             let (received, close) = try await converse(
                 client, session: session, cookie: fixture.cookie(for: "1"),
-                [.send(#"{"type":"event","node":"blogs/blog.27.like"}"#), .waitUntil { _ in false }])
+                [.send(.event(node: "blogs/blog.27.like")), .waitUntil { _ in false }])
             #expect(received.all.isEmpty, "nothing is sent to another viewer")
             if let close { #expect(close.closeCode == .policyViolation, "the server closed the socket, saying why") }
             #expect(try await fixture.store.blog(27, viewer: "1").likedByViewer == false)
@@ -436,7 +441,7 @@ enum Step: Sendable {
             let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: fixture.cookie(for: "1"))
             let cookie = fixture.cookie(for: "1")
             // Select the drafts tab, then drop the connection.
-            let first = try await talk(client, session: session, cookie: cookie, send: [#"{"type":"event","node":"sections#drafts"}"#]) {
+            let first = try await talk(client, session: session, cookie: cookie, send: [.event(node: "sections#drafts")]) {
                 !$0.of("patch").isEmpty
             }
             #expect(first.of("patch").first?["sequence"] == 1)
@@ -444,7 +449,7 @@ enum Step: Sendable {
             let replay = try await talk(client, session: session, since: 0, cookie: cookie, send: []) { !$0.of("patch").isEmpty }
             #expect(replay.of("patch").first?["sequence"] == 1)
             // One that has it gets nothing more; the drafts are on the page.
-            let caughtUp = try await talk(client, session: session, since: 1, cookie: cookie, send: [#"{"type":"resync"}"#]) { !$0.of("reset").isEmpty }
+            let caughtUp = try await talk(client, session: session, since: 1, cookie: cookie, send: [.resync]) { !$0.of("reset").isEmpty }
             #expect(caughtUp.of("patch").isEmpty)
             #expect(caughtUp.of("reset").first?["html"]?.stringValue?.contains("Through the looking glass") == true)
         }
@@ -473,15 +478,15 @@ enum Step: Sendable {
         try await fixture.server.application().test(.live) { client in
             let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: bob)
             let waiting = PageSession.queuedActions
-            let likes = Array(repeating: Step.send(#"{"type":"event","node":"blogs/blog.26.like"}"#), count: waiting + 1)
+            let likes = Array(repeating: Step.send(.event(node: "blogs/blog.26.like")), count: waiting + 1)
             let received = try await sockets.converse(
                 client, session: session, cookie: bob,
                 // The unfollow question holds the queue: its event waits for an answer.
-                [.send(#"{"type":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty }] + likes + [
+                [.send(.event(node: "info/follow")), .waitUntil { !$0.of("confirm").isEmpty }] + likes + [
                     .waitUntil { !$0.of("refused").isEmpty },
                     // A scroll while actions wait still moves the window.
-                    .send(#"{"type":"window","module":"blogs","start":5}"#), .waitUntil { !$0.of("patch").isEmpty },
-                    .send(#"{"type":"answer","question":1,"accept":false}"#),
+                    .send(.window(module: "blogs", start: 5)), .waitUntil { !$0.of("patch").isEmpty },
+                    .send(.answer(question: 1, accept: false)),
                 ]
             ).received
             // The 65th like is refused at once; the liked blog scrolled out of the window, so the

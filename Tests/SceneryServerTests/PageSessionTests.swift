@@ -63,8 +63,8 @@ import Testing
         let page = session(maxQueued: 256)
         try await Self.installText(on: page)
         _ = await page.attach(since: 0, socket: RecordingSocket())
-        await page.receive(#"{"type":"resync"}"#)  // numbered message 1: the whole scene
-        await page.receive(#"{"type":"event","node":"t/nothing"}"#)  // refused: not numbered
+        await page.receive(.resync)  // numbered message 1: the whole scene
+        await page.receive(.event(node: "t/nothing"))  // refused: not numbered
         let socket = RecordingSocket()
         _ = await page.attach(since: 0, socket: socket)
         let replayed = await socket.first(1)
@@ -75,7 +75,7 @@ import Testing
         let page = session(maxQueued: 256)
         try await Self.installText(on: page)
         _ = await page.attach(since: 0, socket: RecordingSocket())
-        for _ in 0..<3 { await page.receive(#"{"type":"resync"}"#) }  // three numbered whole scenes
+        for _ in 0..<3 { await page.receive(.resync) }  // three numbered whole scenes
         let socket = RecordingSocket()
         _ = await page.attach(since: 1, socket: socket)
         await page.showErrors("after the replay")
@@ -88,7 +88,7 @@ import Testing
         let page = session(maxQueued: 256)
         try await Self.installText(on: page)
         _ = await page.attach(since: 0, socket: RecordingSocket())
-        await page.receive(#"{"type":"resync"}"#)  // numbered message 1, kept for replay
+        await page.receive(.resync)  // numbered message 1, kept for replay
         #expect(await page.keptMessageCount == 1)
         let configuration = SceneryServer.Configuration(port: 0, cookieSecret: Array(repeating: 1, count: 32))
         #expect(await !page.tidy(now: .now), "a page with its socket has not expired")
@@ -108,7 +108,7 @@ import Testing
         let page = session(maxQueued: 256)
         try await Self.installText(on: page)
         let connection = await page.attach(since: 0, socket: RecordingSocket())
-        await page.receive(#"{"type":"resync"}"#)  // numbered message 1
+        await page.receive(.resync)  // numbered message 1
         await page.detach(connection)
         let configuration = SceneryServer.Configuration(port: 0, cookieSecret: Array(repeating: 1, count: 32))
         _ = await page.tidy(now: .now + configuration.replayedAge + .seconds(1))
@@ -128,7 +128,7 @@ import Testing
         try await Self.installText(String(repeating: "long words ", count: 100), on: page)
         let socket = StalledSocket()
         _ = await page.attach(since: 0, socket: socket)
-        for _ in 0..<10 { await page.receive(#"{"type":"resync"}"#) }
+        for _ in 0..<10 { await page.receive(.resync) }
         await socket.closed()
         #expect(await !page.isAttached, "a page that asks for the whole scene and reads nothing is let go")
         #expect(socket.unwrittenBytes <= 2_500, "no more than the bound was queued for it: \(socket.unwrittenBytes)")
@@ -137,7 +137,7 @@ import Testing
         let reading = RecordingSocket()
         _ = await page.attach(since: 0, socket: reading)
         var refusals = 0
-        for _ in 0..<10 { await page.receive(#"{"type":"resync"}"#) }
+        for _ in 0..<10 { await page.receive(.resync) }
         for text in await reading.first(11) where text.contains("Too many requests for the whole page") { refusals += 1 }
         #expect(refusals >= 5, "resyncs past a few a second are refused, not each answered with the whole scene")
     }
@@ -154,9 +154,9 @@ import Testing
         let socket = RecordingSocket()
         _ = await page.attach(since: 0, socket: socket)
         // A forged page floods reports: of its one module, and of nodes it does not show.
-        for _ in 0..<50 { await page.receive(#"{"type":"visibility","node":"t","fraction":1}"#) }
-        await page.receive(#"{"type":"visibility","node":"elsewhere","fraction":1}"#)
-        await page.receive(#"{"type":"visibility","node":"t/title","fraction":1}"#)
+        for _ in 0..<50 { await page.receive(.visibility(node: "t", fraction: 1)) }
+        await page.receive(.visibility(node: "elsewhere", fraction: 1))
+        await page.receive(.visibility(node: "t/title", fraction: 1))
         #expect(journal.records(.impression).map(\.module) == ["t"])
         let refusals = await socket.first(2)
         #expect(refusals.allSatisfy { $0 == #"{"message":"That is not on this page; nothing was counted.","type":"refused"}"# }, "\(refusals)")
@@ -200,7 +200,7 @@ import Testing
         return page
     }
 
-    static func event(_ key: String) -> String { #"{"type":"event","node":"c/tap","action":"\#(key)"}"# }
+    static func event(_ key: String) -> PageProtocol.ClientMessage { .event(node: "c/tap", action: .named(key)) }
 
     @Test func oneActionSentFourTimesAtOnceRunsOnce() async throws {
         let tally = Tally()
@@ -265,7 +265,7 @@ import Testing
         await page.installResumed(scene, baseline: await scene.takeBaseline(), since: Int.max)
         let socket = AppliedSocket()
         _ = await page.attach(since: PageProtocol.largestSequence, socket: socket)
-        await page.receive(#"{"type":"resync"}"#)
+        await page.receive(.resync)
         let numbers = await socket.sequences(2)
         #expect(numbers == [PageProtocol.largestSequence + 1, PageProtocol.largestSequence + 2])
     }

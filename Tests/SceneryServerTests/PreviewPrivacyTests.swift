@@ -139,14 +139,14 @@ import WSClient
             let frame = try await client.execute(uri: "/preview/user-profile/frame?as=2&user=1", method: .get, headers: [.cookie: bob])
             let session = try #require(frame.text.sessionID)
             let tapped = try await sockets.talk(
-                client, session: session, cookie: bob, send: [#"{"type":"event","node":"sections#drafts"}"#, #"{"type":"resync"}"#]
+                client, session: session, cookie: bob, send: [.event(node: "sections#drafts"), .resync]
             ) { !$0.of("reset").isEmpty }
             #expect(tapped.of("refused").count == 1, "\(tapped.all)")
             for message in tapped.all { expectNoDrafts(message.compactJSON, "Bob's preview socket") }
             // A blog page's preview session cannot be used for the profile's controls.
             let blog = try await client.execute(uri: "/preview/blog-detail/frame?as=&blog=26", method: .get, headers: [.cookie: bob])
             let blogSession = try #require(blog.text.sessionID)
-            let crossed = try await sockets.talk(client, session: blogSession, cookie: bob, send: [#"{"type":"event","node":"sections#drafts"}"#]) {
+            let crossed = try await sockets.talk(client, session: blogSession, cookie: bob, send: [.event(node: "sections#drafts")]) {
                 !$0.of("refused").isEmpty
             }
             #expect(crossed.of("refused").first?["message"] == "That control is not on this page.")
@@ -155,7 +155,7 @@ import WSClient
             let own = try await client.execute(uri: "/preview/user-profile/frame?as=1&user=1", method: .get, headers: [.cookie: alice])
             let ownSession = try #require(own.text.sessionID)
             let (stolen, close) = try await sockets.converse(
-                client, session: ownSession, cookie: bob, [.send(#"{"type":"event","node":"sections#drafts"}"#), .waitUntil { _ in false }])
+                client, session: ownSession, cookie: bob, [.send(.event(node: "sections#drafts")), .waitUntil { _ in false }])
             #expect(stolen.all.isEmpty)
             if let close { #expect(close.closeCode == .policyViolation) }
         }

@@ -62,7 +62,7 @@ import Testing
         let (session, token, sequence) = try await first.application().test(.live) { client in
             let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: alice)
             let received = try await sockets.talk(
-                client, session: session, cookie: alice, send: [#"{"type":"event","node":"sections#drafts","action":"tab-drafts-1"}"#],
+                client, session: session, cookie: alice, send: [.event(node: "sections#drafts", action: .named("tab-drafts-1"))],
                 until: Self.applied("tab-drafts-1"))
             let sequence = received.of("patch").compactMap { $0["sequence"]?.intValue }.max() ?? 0
             #expect(sequence >= 1, "the tab switch came back as a patch")
@@ -79,7 +79,7 @@ import Testing
             #expect(html.contains("Through the looking glass"), "the drafts tab is still selected")
             #expect(html.contains(#"aria-selected="true""#) && html.contains("Drafts"))
             // The session lives on the second server now: a plain reconnect finds it.
-            let again = try await sockets.talk(client, session: session, since: sequence + 1, cookie: alice, send: [#"{"type":"resync"}"#]) {
+            let again = try await sockets.talk(client, session: session, since: sequence + 1, cookie: alice, send: [.resync]) {
                 !$0.of("reset").isEmpty
             }
             #expect(again.of("reset").first?["html"]?.stringValue?.contains("Through the looking glass") == true)
@@ -130,7 +130,7 @@ import Testing
         let (session, token) = try await first.application().test(.live) { client in
             let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: alice)
             let received = try await sockets.talk(
-                client, session: session, cookie: alice, send: [#"{"type":"event","node":"sections#drafts","action":"tab-drafts-2"}"#],
+                client, session: session, cookie: alice, send: [.event(node: "sections#drafts", action: .named("tab-drafts-2"))],
                 until: Self.applied("tab-drafts-2"))
             return (session, try Self.token(in: received))
         }
@@ -158,7 +158,7 @@ import Testing
                 client, session: session, cookie: bob,
                 [
                     .waitUntil { !$0.of("resume").isEmpty },
-                    .send(#"{"type":"event","node":"blogs/blog.26.like","action":"like-26-once"}"#),
+                    .send(.event(node: "blogs/blog.26.like", action: .named("like-26-once"))),
                     .waitUntil(Self.applied("like-26-once")),
                 ]
             ).received
@@ -173,7 +173,7 @@ import Testing
             // would now unlike, so running it again would show.
             let received = try await sockets.talk(
                 client, session: session, since: 0, cookie: bob, resume: olderToken,
-                send: [#"{"type":"event","node":"blogs/blog.26.like","action":"like-26-once"}"#], until: Self.applied("like-26-once"))
+                send: [.event(node: "blogs/blog.26.like", action: .named("like-26-once"))], until: Self.applied("like-26-once"))
             #expect(received.of("refused").isEmpty, "\(received.all)")
         }
         let after = try await store.blog(26, viewer: "2")
@@ -185,7 +185,7 @@ import Testing
         let before = try await store.blog(27, viewer: "2")
         try await first.application().test(.live) { client in
             let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let like = #"{"type":"event","node":"blogs/blog.27.like","action":"like-27-twice"}"#
+            let like: PageProtocol.ClientMessage = .event(node: "blogs/blog.27.like", action: .named("like-27-twice"))
             _ = try await sockets.talk(client, session: session, cookie: bob, send: [like, like], until: Self.applied("like-27-twice"))
             // And once more on a new socket to the same session, after it finished.
             _ = try await sockets.talk(client, session: session, since: 0, cookie: bob, send: [like], until: Self.applied("like-27-twice"))

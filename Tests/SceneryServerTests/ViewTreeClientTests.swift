@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Scenery
+import SceneryPageProtocol
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
@@ -49,23 +51,20 @@ import Testing
         }
     }
 
-    @Test func aTapComesBackAsViewTreePatches() async throws {
-        let bob = fixture.cookie(for: "2")
-        try await fixture.server.application().test(.live) { client in
-            let scene = try await open(client, "/api/scenes/user-profile?user=1", cookie: bob)
-            let session = try #require(scene["session"]?.stringValue)
-            let received = try await sockets.talk(client, session: session, cookie: bob, send: [#"{"type":"event","node":"blogs/blog.26.like"}"#]) {
-                !$0.of("patches").isEmpty
+    @Test(arguments: PageTestTransport.allCases)
+    func aTapComesBackAsViewTreePatches(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2")
+            let like = try await bob.tap("blogs/blog.26.like")
+            let answered = try await bob.waitForAnswer(to: like)
+            let updates = answered.messages.compactMap { message -> (Int, ModuleID?, [ViewPatch])? in
+                guard case .patches(let sequence, let module, _, let patches) = message else { return nil }
+                return (sequence, module, patches)
             }
-            let update = try #require(received.of("patches").first)
-            #expect(update["sequence"] == 1)
-            #expect(update["module"] == "blogs")
-            guard case .array(let patches)? = update["patches"] else {
-                Issue.record("no patches in \(update)")
-                return
-            }
-            #expect(!patches.isEmpty)
-            #expect(received.of("patch").isEmpty, "no DOM operations for a view-tree client")
+            #expect(updates.first?.0 == 1, "the first numbered update")
+            #expect(updates.first?.1 == "blogs")
+            #expect(updates.first?.2.isEmpty == false)
+            #expect(!answered.messages.contains { $0.type == "patch" }, "no DOM operations for a view-tree client")
             #expect(try await fixture.store.blog(26, viewer: "2").likedByViewer)
         }
     }
@@ -80,8 +79,8 @@ import Testing
             let received = try await sockets.converse(
                 client, session: session, cookie: bob,
                 [
-                    .send(#"{"type":"event","node":"info/follow"}"#), .waitUntil { !$0.of("confirm").isEmpty },
-                    .send(#"{"type":"answer","question":1,"accept":false}"#),
+                    .send(.event(node: "info/follow")), .waitUntil { !$0.of("confirm").isEmpty },
+                    .send(.answer(question: 1, accept: false)),
                 ]
             ).received
             #expect(received.of("confirm").first?["title"] == "Unfollow Alice Liddell?")
@@ -91,7 +90,7 @@ import Testing
                 [
                     .waitUntil { _ in true },
                     .run {
-                        _ = try await sockets.talk(client, session: carolsPage, cookie: carol, send: [#"{"type":"event","node":"blogs/blog.26.like"}"#]) {
+                        _ = try await sockets.talk(client, session: carolsPage, cookie: carol, send: [.event(node: "blogs/blog.26.like")]) {
                             !$0.of("patch").isEmpty
                         }
                     },

@@ -416,6 +416,13 @@ actor PageSession {
             refuse("The message is not valid JSON of the page protocol.", logged: "malformed message (\(text.utf8.count) bytes)")
             return
         }
+        await receive(message)
+    }
+
+    /// What the page sent, decoded: a control's event, a window move, an answer, a resync
+    /// request or a visibility report. What is not on this page, or comes too fast, is
+    /// refused and logged; the session carries on.
+    func receive(_ message: PageProtocol.ClientMessage) async {
         switch message {
         case .event(let node, let action, let values):
             guard node.rawValue.utf8.count <= 512 else {

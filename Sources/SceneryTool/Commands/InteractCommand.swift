@@ -16,7 +16,9 @@ struct InteractCommand: AsyncParsableCommand {
             (JSON); 'help'; 'quit'. Confirmations are asked as 'Unfollow Alice? [y/N]'. Colour is used \
             on a terminal unless NO_COLOR is set. Example: printf '3\\ny\\nquit\\n' | scenery interact user-profile --viewer 2 --arg user=1
 
-            It runs the scene in this process, on this machine's database. To use a live page             of a running 'scenery serve' instead, with other people's changes as they happen:             scenery connect http://HOST:PORT SCENE --user ID --arg name=value.
+            It runs the scene in this process, on this machine's database. To use a live page \
+            of a running 'scenery serve' instead, with other people's changes as they happen: \
+            scenery connect http://HOST:PORT SCENE --viewer ID --arg name=value.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -42,7 +44,7 @@ struct InteractCommand: AsyncParsableCommand {
     func validate() throws {
         if let server {
             throw ValidationError(
-                "interact runs a scene in this process; to use a live page of the server at \(server), run: scenery connect \(server) SCENE [--user ID] [--arg name=value]"
+                "interact runs a scene in this process; to use a live page of the server at \(server), run: scenery connect \(server) SCENE [--viewer ID] [--arg name=value]"
             )
         }
     }
