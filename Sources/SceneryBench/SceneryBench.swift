@@ -101,7 +101,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
     case coldStart = "cold-start"
     case memory, events, experiments
     case fanOut = "fan-out"
-    case forms, languages
+    case forms, languages, click
 
     var summary: String {
         switch self {
@@ -118,6 +118,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .fanOut: "one like reaching 100 and 1,000 live scenes; idle memory with and without subscriptions"
         case .forms: "memory per idle page with a form (target: 2 KiB more), bytes per change event and submit"
         case .languages: "loading 1,000 scenes with 3 catalogs and 3 themes (target: +20%); the profile in a language"
+        case .click: "a like click on a 60-row list: time and allocations per click"
         }
     }
 
@@ -136,6 +137,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .fanOut: try await FanOutBenchmark.run(options)
         case .forms: try FormBenchmark.run(options)
         case .languages: try await LanguagesBenchmark.run(options)
+        case .click: try await ClickBenchmark.run(options)
         }
     }
 }

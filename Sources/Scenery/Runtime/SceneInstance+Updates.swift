@@ -130,7 +130,10 @@ extension SceneInstance {
             let diff = ViewTreeDiff(from: old, to: node)
             frames[id]?.node.replace(at: path[...], with: node)
             // A change of structure inside the node may move rows of lists below it.
-            if diff.patches.contains(where: { if case .update = $0 { false } else { true } }) { frames[id]?.rows = nil }
+            if diff.patches.contains(where: { if case .update = $0 { false } else { true } }) {
+                frames[id]?.rows = nil
+                frames[id]?.controls = nil
+            }
             last = enqueue(SceneUpdate(node: node, module: id, patches: diff.patches, diagnostics: diff.diagnostics, previous: old))
         }
         return last
@@ -338,31 +341,42 @@ extension SceneInstance {
         {
             return tabSwitch(control.tabSwitch.rawValue, tabs, selection: shown, content: []).action(withID: id)
         }
-        guard let module = id.rawValue.split(separator: "/", maxSplits: 1).first, let frame = frames[ModuleID(String(module))]?.node else {
-            return nil
-        }
-        return frame.action(withID: id)
+        guard let module = frameShowing(id), let frame = frames[module]?.node else { return nil }
+        return controlIndex(of: module)?.action(withID: id, in: frame)
     }
 
     /// The form with this id in the tree as the host was given it, or `nil`: what a host
     /// checks a submitted form's text against (its fields, their rules and sizes) with
     /// ``Form/submission(of:from:)``.
     public func form(withID id: NodeID) -> Form? {
-        guard case .form(let form)? = shownNode(withID: id)?.kind else { return nil }
+        guard case .form(let form)? = shownControl(withID: id)?.kind else { return nil }
         return form
     }
 
     /// The field with this id in the tree as the host was given it, or `nil`: what a host
     /// checks the text of a change event against (``TextField/change(to:from:)``).
     public func field(withID id: NodeID) -> TextField? {
-        guard case .textField(let field)? = shownNode(withID: id)?.kind else { return nil }
+        guard case .textField(let field)? = shownControl(withID: id)?.kind else { return nil }
         return field
     }
 
-    private func shownNode(withID id: NodeID) -> ViewNode? {
-        guard let module = id.rawValue.split(separator: "/", maxSplits: 1).first, let frame = frames[ModuleID(String(module))]?.node else {
-            return nil
-        }
-        return frame.node(withID: id)
+    private func shownControl(withID id: NodeID) -> ViewNode? {
+        guard let module = frameShowing(id), let frame = frames[module]?.node else { return nil }
+        return controlIndex(of: module)?.node(carrying: id, in: frame)
+    }
+
+    /// The module whose frame would hold a node with this id (`blogs` for `blogs/blog.27`).
+    private func frameShowing(_ id: NodeID) -> ModuleID? {
+        let module = id.moduleComponent
+        return frames[module] == nil ? nil : module
+    }
+
+    /// The control index of a module's frame, made now if the frame has none yet.
+    private func controlIndex(of module: ModuleID) -> ControlIndex? {
+        if let index = frames[module]?.controls { return index }
+        guard let frame = frames[module]?.node else { return nil }
+        let index = ControlIndex(frame)
+        frames[module]?.controls = index
+        return index
     }
 }

@@ -103,6 +103,8 @@ public actor SceneInstance {
         var node: ViewNode
         /// Where the frame's list rows are, made when a node is first rendered alone.
         var rows: RowIndex?
+        /// Where the frame's controls are, made when a host first looks one up.
+        var controls: ControlIndex? = nil
     }
 
     struct ModuleSlot: Sendable {

@@ -21,15 +21,31 @@ public struct ViewAction: Sendable, Hashable, Identifiable {
 
 extension ViewNode {
     /// Every action in the tree, in display order.
-    public var actions: [ViewAction] {
-        allNodes.flatMap { node -> [ViewAction] in
-            // A button's own event is its action; a selectable node adds one.
-            if let action = node.action, !node.isButton {
-                let title = node.visibleTexts.first ?? node.id.rawValue
-                return [ViewAction(id: node.id, title: title, event: Event(action, from: node.id))] + node.controls
-            }
-            return node.controls
+    public var actions: [ViewAction] { allNodes.flatMap(\.ownActions) }
+
+    /// The actions this node carries itself (not its children's): a selectable node's,
+    /// then its controls'.
+    var ownActions: [ViewAction] {
+        // A button's own event is its action; a selectable node adds one.
+        if let action, !isButton {
+            let title = visibleTexts.first ?? id.rawValue
+            return [ViewAction(id: id, title: title, event: Event(action, from: id))] + controls
         }
+        return controls
+    }
+
+    /// Whether this node itself carries the control with this id; builds no event.
+    func carriesControl(_ control: NodeID) -> Bool {
+        if control == id { return (action != nil && !isButton) || hasOwnControl }
+        guard case .tabs(let tabs) = kind, let named = control.tabControl, named.tabSwitch == id else { return false }
+        return tabs.tabs.contains { $0.id == named.tab }
+    }
+
+    /// The ids of the controls this node itself carries, as ``actions`` names them.
+    var ownControlIDs: [NodeID] {
+        var ids: [NodeID] = (action != nil && !isButton) || hasOwnControl ? [id] : []
+        if case .tabs(let tabs) = kind { ids += tabs.tabs.map { NodeID.tabControl($0.id, of: id) } }
+        return ids
     }
 
     /// The controls of this node itself (not its children).
@@ -55,13 +71,28 @@ extension ViewNode {
         }
     }
 
+    /// Whether the node's kind is a control with the node's own id (a tab switch's controls
+    /// have the tabs' ids).
+    private var hasOwnControl: Bool {
+        switch kind {
+        case .button, .form, .textField: true
+        case .placeholder(let placeholder): placeholder.retry != nil
+        default: false
+        }
+    }
+
     private var isButton: Bool {
         if case .button = kind { return true }
         return false
     }
 
-    /// The action with the given id, if the tree has it.
+    /// The action with the given id, if the tree has it: found by a walk of the tree that
+    /// builds the event of that control alone. (A scene finds a control of the tree it
+    /// gave its host by an index instead: ``SceneInstance/action(withID:)``.)
     public func action(withID id: NodeID) -> ViewAction? {
-        actions.first { $0.id == id }
+        for node in allNodes where node.carriesControl(id) {
+            if let action = node.ownActions.first(where: { $0.id == id }) { return action }
+        }
+        return nil
     }
 }
