@@ -33,7 +33,9 @@ enum ClickBenchmark {
         }
         let samples = await Measure.interleaved(rounds: 5 * options.roundScale, [lookUp, click])
         let counter = AllocationCounter()
-        for (name, body, sample) in [("find the control by its id", lookUp, samples[0]), ("a whole click: find, send, render, tell the host", click, samples[1])] {
+        for (name, body, sample) in [
+            ("find the control by its id", lookUp, samples[0]), ("a whole click: find, send, render, tell the host", click, samples[1]),
+        ] {
             var allocations = "preload the counter"
             if let counter {
                 let before = counter.count

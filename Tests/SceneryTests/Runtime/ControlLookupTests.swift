@@ -140,7 +140,9 @@ actor ControlsTestModule: Module {
                 ViewNode(
                     id: "tabs",
                     kind: .tabs(
-                        .init(tabs: [.init(id: "a", title: "A", event: EventDescriptor("tab.a")), .init(id: "b", title: "B", event: EventDescriptor("tab.b"))], selection: "a", content: .empty("e", "Empty")))),
+                        .init(
+                            tabs: [.init(id: "a", title: "A", event: EventDescriptor("tab.a")), .init(id: "b", title: "B", event: EventDescriptor("tab.b"))],
+                            selection: "a", content: .empty("e", "Empty")))),
                 .button("same", title: "Second", sends: EventDescriptor("second")),
             ])
         #expect(tree.action(withID: "same")?.title == "First", "the first in display order")
