@@ -434,13 +434,8 @@ actor PageSession {
                 return
             }
             if let action, isKnown(action) { return }
-            guard await scene?.action(withID: node) != nil else {
-                refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)", action: action)
-                return
-            }
-            // Asked again after the wait: a copy sent at once may have been queued meanwhile.
-            if let action, isKnown(action) { return }
-            refusedInARow = 0
+            // Whether the control is on the page is asked when the event runs, against the
+            // tree as it is then: once per event, in the same call that sends it.
             guard queuedEvents.count < Self.queuedActions else {
                 refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full", action: action)
                 return
@@ -603,31 +598,7 @@ actor PageSession {
     /// done, with a resume token that includes what the event changed.
     private func run(_ node: NodeID, action key: ActionKey?, values: [String: String]? = nil) async {
         defer { runningAction = nil }
-        guard let scene, !hasEnded, let action = await scene.action(withID: node) else {
-            refuse("That control is no longer on this page.", logged: "control '\(node)' gone before it ran", action: key)
-            return
-        }
-        // A form's text: checked against the form on this page (its fields, their rules and
-        // sizes) before the module sees it; the module checks it again.
-        var event = action.event
-        if let values {
-            do {
-                if let form = await scene.form(withID: node) {
-                    event = try form.submission(of: values, from: node)
-                } else if let field = await scene.field(withID: node), Set(values.keys) == [field.name],
-                    let change = try field.change(to: values[field.name] ?? "", from: node)
-                {
-                    event = change
-                } else {
-                    refuse("That control takes no text.", logged: "text sent to control '\(node)', which takes none", action: key)
-                    return
-                }
-            } catch {
-                let sample = values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.quoted(limit: 60))" }.joined(separator: " ")
-                refuse("The form was not sent: \(error)", logged: "form '\(node)' refused (\(error)); it sent \(sample)", action: key)
-                return
-            }
-        }
+        guard let scene, !hasEnded else { return }
         // The ledger knows the key as this viewer's: another viewer's page may have used it.
         let recorded = key?.scoped(toViewer: viewer, visitor: anonymousID)
         if let key, let recorded, isResumed, await hasApplied(recorded) {
@@ -636,8 +607,29 @@ actor PageSession {
             acknowledge(key)
             return
         }
-        await ActionKey.run(as: recorded) { [event] in await scene.send(event) }
-        let moved = remember(event)
+        // One call finds the control in the page's current tree, checks a form's text against
+        // the form on this page (its fields, their rules and sizes; the module checks it
+        // again) and sends the event, with the action's key bound for the store's ledger.
+        let activation = await ActionKey.run(as: recorded) { () async -> Result<EventOutcome, SceneInstance.ActivationRefusal> in
+            do throws(SceneInstance.ActivationRefusal) { return .success(try await scene.activate(node, values: values)) } catch { return .failure(error) }
+        }
+        let outcome: EventOutcome
+        switch activation {
+        case .success(let sent):
+            outcome = sent
+        case .failure(.noControl):
+            refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)", action: key)
+            return
+        case .failure(.takesNoText):
+            refuse("That control takes no text.", logged: "text sent to control '\(node)', which takes none", action: key)
+            return
+        case .failure(.invalidText(let problems)):
+            let sample = (values ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.quoted(limit: 60))" }.joined(separator: " ")
+            refuse("The form was not sent: \(problems)", logged: "form '\(node)' refused (\(problems)); it sent \(sample)", action: key)
+            return
+        }
+        refusedInARow = 0
+        let moved = remember(outcome.event)
         if let key {
             acknowledge(key)
         } else if moved {

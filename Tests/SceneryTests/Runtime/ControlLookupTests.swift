@@ -132,6 +132,33 @@ actor ControlsTestModule: Module {
         #expect(await scene.action(withID: "c/row.3.like") != nil)
     }
 
+    @Test func activatingAControlSendsItsEventOrSaysWhyNot() async throws {
+        let (scene, _) = try await scene()
+        let liked = try await scene.activate("c/row.1.like")
+        #expect(liked.event.source == "c/row.1.like")
+        #expect(await scene.action(withID: "c/row.1.like")?.title == "Unlike")
+        let typed = try await scene.activate("c/find", values: ["query": "milk"])
+        #expect(typed.event.name == "find.change" && typed.event.payload["query"] == "milk")
+        let saved = try await scene.activate("c/note", values: ["text": "Buy milk"])
+        #expect(saved.event.name == "note.save" && saved.event.payload["text"] == "Buy milk")
+        await #expect(throws: SceneInstance.ActivationRefusal.noControl("c/row.9.like")) { try await scene.activate("c/row.9.like") }
+        await #expect(throws: SceneInstance.ActivationRefusal.takesNoText("c/row.1.like")) {
+            try await scene.activate("c/row.1.like", values: ["text": "hi"])
+        }
+        await #expect(throws: SceneInstance.ActivationRefusal.takesNoText("c/find"), "another field's name") {
+            try await scene.activate("c/find", values: ["other": "x"])
+        }
+        let tooLong = await #expect(throws: SceneInstance.ActivationRefusal.self) {
+            try await scene.activate("c/note", values: ["text": String(repeating: "x", count: 41)])
+        }
+        guard case .invalidText(let problems)? = tooLong else {
+            Issue.record("not refused for its text: \(String(describing: tooLong))")
+            return
+        }
+        #expect(problems.fields["text"] != nil, "\(problems)")
+        #expect(tooLong?.description.hasPrefix("The form was not sent: ") == true)
+    }
+
     @Test func aTreeFindsAControlByWalkingAsItsActionsListIt() {
         let tree = ViewNode.stack(
             "root",
