@@ -229,7 +229,7 @@ public actor BlogModule: Module {
         state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: emptyText) { _ in
             let section = list.section(id: "all", header: header, window: window, row: row)
             var children: [ViewNode] = [
-                .button("refresh", title: refreshTitle, sends: EventDescriptor(SceneEvents.refresh, payload: ["module": .string(context.id.rawValue)])),
+                .button("refresh", title: refreshTitle, sends: EventDescriptor(.refresh(context.id))),
                 .list("list", sections: [section]),
             ]
             if let more = list.moreButton(title: moreTitle, module: context.id, window: window) { children.append(more) }

@@ -1,7 +1,7 @@
 /// What a control sends when it is activated: an event name and its payload.
 ///
 /// View trees are data, so a button carries the description of an event, never a
-/// closure. The host turns a tap into an ``Event`` with ``Event/init(_:from:)``.
+/// closure. The host turns a tap into an ``Event`` with ``Event/init(_:from:)-(EventDescriptor,_)``.
 ///
 /// ```swift
 /// ViewNode.button("like", title: "Like", sends: EventDescriptor("blog.like", payload: ["blog": 7]))

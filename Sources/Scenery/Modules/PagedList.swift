@@ -155,6 +155,6 @@ public struct PagedList<Item: Identifiable & Sendable>: Sendable where Item.ID: 
     /// window (a host that scrolls fetches rows by moving the window instead).
     public func moreButton(title: String, module: ModuleID, window: RowWindow? = nil) -> ViewNode? {
         guard hasMore, window == nil else { return nil }
-        return .button("more", title: title, sends: EventDescriptor(SceneEvents.loadMore, payload: ["module": .string(module.rawValue)]))
+        return .button("more", title: title, sends: EventDescriptor(.loadMore(module)))
     }
 }

@@ -64,7 +64,7 @@ extension SceneInstance {
             tabs: tabs.map { tab in
                 .init(
                     id: tab.id, title: tab.title,
-                    event: EventDescriptor(SceneEvents.selectTab, payload: ["tabs": .string(switchID), "tab": .string(tab.id)]))
+                    event: EventDescriptor(.selectTab(tab.id, inSwitch: switchID)))
             },
             selection: selection,
             content: .stack(NodeID("\(switchID)/\(selection)"), content),
@@ -79,7 +79,7 @@ extension SceneInstance {
         if slot.status == .failed {
             content = ViewNode.error(
                 "error", slot.failure ?? "\(slot.descriptor.type) could not load.",
-                retry: slot.isRetryable ? EventDescriptor(SceneEvents.retry, payload: ["module": .string(id.rawValue)]) : nil
+                retry: slot.isRetryable ? EventDescriptor(.retry(id)) : nil
             ).qualified(by: id)
         } else if let window = windows[id] {
             content = await slot.module.render(window: window).qualified(by: id).laidOut(slot.instance.display)

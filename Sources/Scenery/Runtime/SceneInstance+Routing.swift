@@ -174,34 +174,33 @@ extension SceneInstance {
     }
 
     private func handleBuiltIn(_ event: Event, trace: inout Trace) async {
-        switch event.name {
-        case SceneEvents.retry, SceneEvents.refresh, SceneEvents.loadMore:
-            let id = event.payload["module"]?.stringValue.map { ModuleID($0) } ?? event.source.moduleComponent
+        let builtIn = event.builtIn
+        switch builtIn {
+        case .retry(let id)?, .refresh(let id)?, .loadMore(let id)?:
             guard slots[id] != nil else {
                 trace.note(.scene, .ignored("no module '\(id)'"))
                 trace.result = .handled(by: .scene)
                 return
             }
             let request: LoadRequest =
-                switch event.name {
-                case SceneEvents.loadMore: .nextPage
-                case SceneEvents.refresh: .refresh
+                switch builtIn {
+                case .loadMore?: .nextPage
+                case .refresh?: .refresh
                 default: .initial
                 }
             await load(id, request)
             if let status = slots[id]?.status { trace.note(.scene, .reloaded(id, request, status: status)) }
-        case SceneEvents.selectTab:
-            guard let switchID = event.payload["tabs"]?.stringValue, let tab = event.payload["tab"]?.stringValue,
-                let tabs = tabs(ofSwitch: switchID),
-                let newTab = tabs.first(where: { $0.id == tab })
-            else {
+        case .selectTab(let tab, let switchID)?:
+            guard let tabs = tabs(ofSwitch: switchID), let newTab = tabs.first(where: { $0.id == tab }) else {
                 trace.note(.scene, .ignored("no such tab"))
                 trace.result = .handled(by: .scene)
                 return
             }
             await selectTab(newTab, in: switchID, tabs: tabs)
             trace.note(.scene, .selectedTab(tab))
-        default:
+        case nil where event.name == SceneEvents.selectTab:
+            trace.note(.scene, .ignored("no such tab"))
+        case nil:
             trace.note(.scene, .ignored("unknown runtime event"))
         }
         trace.result = .handled(by: .scene)

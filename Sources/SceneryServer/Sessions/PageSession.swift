@@ -674,11 +674,11 @@ actor PageSession {
     /// loaded (its windows were set by ``setInitialWindows(of:)``). The scene has started.
     func replay(_ token: ResumeToken, on scene: SceneInstance) async {
         for (switchID, tab) in token.tabs.sorted(by: { $0.key < $1.key }) {
-            await scene.send(Event(SceneEvents.selectTab, from: NodeID(switchID), payload: ["tabs": .string(switchID), "tab": .string(tab)]))
+            await scene.send(Event(.selectTab(tab, inSwitch: switchID), from: NodeID(switchID)))
         }
         for (module, count) in token.pagesLoaded.sorted(by: { $0.key < $1.key }) {
             for _ in 0..<min(count, Self.largestPagesReplayed) {
-                await scene.send(Event(SceneEvents.loadMore, from: NodeID(module), payload: ["module": .string(module)]))
+                await scene.send(Event(.loadMore(ModuleID(module)), from: NodeID(module)))
             }
         }
     }
@@ -689,14 +689,16 @@ actor PageSession {
     /// Keeps what an event that ran changed of the page's place (a tab, a page loaded);
     /// returns whether it was such an event.
     private func remember(_ event: Event) -> Bool {
-        switch event.name {
-        case SceneEvents.selectTab:
-            if let switchID = event.payload["tabs"]?.stringValue, let tab = event.payload["tab"]?.stringValue { selectedTabs[switchID] = tab }
-        case SceneEvents.loadMore, SceneEvents.refresh, SceneEvents.retry:
-            let module = event.payload["module"]?.stringValue.map { ModuleID($0) } ?? event.source.moduleComponent
+        switch event.builtIn {
+        case .selectTab(let tab, let switchID)?:
+            selectedTabs[switchID] = tab
+        case .loadMore(let module)?:
+            pagesLoaded[module] = (pagesLoaded[module] ?? 0) + 1
+        case .refresh(let module)?, .retry(let module)?:
             // A refresh or a retry starts the list again from its first page.
-            pagesLoaded[module] = event.name == SceneEvents.loadMore ? (pagesLoaded[module] ?? 0) + 1 : nil
-        default: return false
+            pagesLoaded[module] = nil
+        case nil:
+            return false
         }
         return true
     }
@@ -771,7 +773,7 @@ actor PageSession {
                 guard let selected = await previous.selectedTab(of: tabSwitch.id),
                     next.tabSwitches.contains(where: { $0.id == tabSwitch.id && $0.tabs.contains(selected) })
                 else { continue }
-                await next.send(Event(SceneEvents.selectTab, from: NodeID(tabSwitch.id), payload: ["tabs": .string(tabSwitch.id), "tab": .string(selected)]))
+                await next.send(Event(.selectTab(selected, inSwitch: tabSwitch.id), from: NodeID(tabSwitch.id)))
             }
             await previous.leave()
             mirror = SceneMirror(keepsTree: false)  // what it held was the old scene's; the new scene's come from here on

@@ -96,7 +96,7 @@ struct RunCommand: AsyncParsableCommand {
                     "The tab switch \(tabSwitch.id.quoted) has no tab \(parts[1].quoted)\(didYouMean(parts[1], in: tabSwitch.tabs)); its tabs: \(tabSwitch.tabs.joined(separator: ", ")).",
                     code: .usage)
             }
-            await scene.send(Event(SceneEvents.selectTab, from: NodeID(tabSwitch.id), payload: ["tabs": .string(tabSwitch.id), "tab": .string(parts[1])]))
+            await scene.send(Event(.selectTab(parts[1], inSwitch: tabSwitch.id), from: NodeID(tabSwitch.id)))
         }
     }
 }
