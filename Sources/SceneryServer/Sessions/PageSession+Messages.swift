@@ -1,0 +1,296 @@
+import Foundation
+import Logging
+import NIOWebSocket
+import Scenery
+import SceneryPageProtocol
+
+/// Page → scene: what the page sends, decoded once, checked, and run in order: a control
+/// activated, a window moved, an answer, a resync, a visibility report.
+extension PageSession {
+    /// Attaches a socket (closing the one attached before): replays what the page missed
+    /// since `since`, or the whole scene. Returns the connection's number.
+    func attach(since: Int, socket newSocket: any PageSocket) -> Int {
+        letGoOfSocket()
+        connection += 1
+        socket = newSocket
+        detachedSince = nil
+        refusedInARow = 0
+        if since < pageSequence {
+            if let first = recent.first, first.sequence <= since + 1 || first.isWholeScene, since >= 0 {
+                for message in recent where message.sequence > since { write(message.text) }
+            } else {
+                Task { await resetPage() }
+            }
+        } else if since > pageSequence {
+            // The page claims messages this session never sent (another server, a forged
+            // number): give it the whole scene.
+            Task { await resetPage() }
+        }
+        sendResumeToken()
+        return connection
+    }
+
+    /// The socket `connection` closed.
+    func detach(_ connection: Int) {
+        guard connection == self.connection else { return }
+        socket = nil
+        detachedSince = .now
+        for (_, waiting) in confirmations { waiting.resume(returning: false) }
+        confirmations = [:]
+    }
+
+    /// What socket `connection` sent; returns `false`, reading nothing, when that socket
+    /// is no longer the page's (a newer one took over, or it was let go).
+    func receive(_ text: String, from connection: Int) async -> Bool {
+        guard connection == self.connection, socket != nil else { return false }
+        await receive(text)
+        return true
+    }
+
+    /// Takes what socket `connection` sent, as every transport of a page socket does (the
+    /// WebSocket's inbox, the test kit's in-process socket), and says whether the socket
+    /// must close now, with its code and reason: normally when it is no longer the page's,
+    /// as a policy violation when the page keeps sending what is refused; `nil` to read on.
+    func take(_ text: String, from connection: Int) async -> (code: WebSocketErrorCode, reason: String?)? {
+        guard await receive(text, from: connection) else { return (.normalClosure, nil) }
+        return isAbusive ? (.policyViolation, "Too many refused messages.") : nil
+    }
+
+    /// What the page sent (``PageProtocol/ClientMessage``). Anything but a known control,
+    /// an answer or a resync request is refused and logged; the session carries on.
+    func receive(_ text: String) async {
+        let message: PageProtocol.ClientMessage
+        do {
+            message = try JSONDecoder().decode(PageProtocol.ClientMessage.self, from: Data(text.utf8))
+        } catch let refusal as PageProtocol.ClientMessage.Refusal {
+            if case .unknownType(let type) = refusal {
+                refuse(refusal.message, logged: "unknown message type \(type.quoted)")
+            } else {
+                refuse(refusal.message, logged: "a message of no type of the protocol (\(text.utf8.count) bytes)")
+            }
+            return
+        } catch {
+            refuse("The message is not valid JSON of the page protocol.", logged: "malformed message (\(text.utf8.count) bytes)")
+            return
+        }
+        await receive(message)
+    }
+
+    /// What the page sent, decoded: a control's event, a window move, an answer, a resync
+    /// request or a visibility report. What is not on this page, or comes too fast, is
+    /// refused and logged; the session carries on.
+    func receive(_ message: PageProtocol.ClientMessage) async {
+        switch message {
+        case .event(let node, let action, let values):
+            guard node.rawValue.utf8.count <= 512 else {
+                refuse("An event must name a control.", logged: "event with an overlong node", action: action)
+                return
+            }
+            guard bucket.take() else {
+                refuse("Too many actions at once; wait a moment.", logged: "event flood", action: action)
+                return
+            }
+            if let action, isKnown(action) { return }
+            // Whether the control is on the page is asked when the event runs, against the
+            // tree as it is then: once per event, in the same call that sends it.
+            guard queuedEvents.count < Self.queuedActions else {
+                refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full", action: action)
+                return
+            }
+            queuedEvents.append((node, action, values))
+            if !isRunningEvents {
+                isRunningEvents = true
+                Task { [weak self] in
+                    while let (node, action, values) = await self?.nextQueuedEvent() { await self?.run(node, action: action, values: values) }
+                }
+            }
+        case .window(let module, let start):
+            // The page scrolled a long list: where its window should start now.
+            guard configuration.rowWindow != nil, (0...Self.largestRowIndex).contains(start), let scene, scene.modules.contains(module) else {
+                refuse("A window names a module of this page and a row.", logged: "bad window message")
+                return
+            }
+            guard bucket.take() else {
+                refuse("Too many actions at once; wait a moment.", logged: "window flood")
+                return
+            }
+            refusedInARow = 0
+            pendingMove = (module, start)
+            if !isMovingWindow {
+                isMovingWindow = true
+                Task { [weak self] in
+                    while let (module, start) = await self?.nextWindowMove() { await self?.moveWindow(of: module, to: start) }
+                }
+            }
+        case .answer(let question, let accept):
+            guard let waiting = confirmations.removeValue(forKey: question) else {
+                refuse("No question is waiting for that answer.", logged: "answer to no confirmation")
+                return
+            }
+            waiting.resume(returning: accept)
+        case .resync:
+            guard resyncBucket.take() else {
+                refuse("Too many requests for the whole page; wait a moment.", logged: "resync flood")
+                return
+            }
+            await resetPage()
+        case .visibility(let node, let fraction):
+            guard node.rawValue.utf8.count <= 512, let scene else {
+                refuse("A visibility report names a node of this page.", logged: "visibility report with an overlong node")
+                return
+            }
+            guard reportBucket.take() else {
+                refuse("Too many visibility reports at once; nothing was counted.", logged: "visibility flood")
+                return
+            }
+            do {
+                let deadline = try await scene.reportVisibility(of: node, fraction: fraction, at: .now)
+                refusedInARow = 0
+                if let deadline { scheduleImpressions(at: deadline) }
+            } catch {
+                refuse("That is not on this page; nothing was counted.", logged: "visibility of \(node.rawValue.quoted): \(error.message)")
+            }
+        }
+    }
+
+    /// Whether the session has this action already: finished (the page did not hear back
+    /// before its socket went; it is answered again), or waiting or running (it is answered
+    /// when done). A copy of an action is never queued beside it.
+    func isKnown(_ action: ActionKey) -> Bool {
+        if finishedActions.contains(action) {
+            acknowledge(action)
+            return true
+        }
+        return runningAction == action || queuedEvents.contains(where: { $0.action == action })
+    }
+
+    /// Counts impressions at the scene's next deadline (one timer at a time, the earliest).
+    func scheduleImpressions(at deadline: ContinuousClock.Instant) {
+        if let scheduled = impressionDeadline, scheduled <= deadline { return }
+        impressionTimer?.cancel()
+        impressionDeadline = deadline
+        impressionTimer = Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.countImpressions()
+        }
+    }
+
+    func countImpressions() async {
+        impressionDeadline = nil
+        impressionTimer = nil
+        guard let scene, !hasEnded else { return }
+        if let next = await scene.recordImpressions(dueAt: .now) { scheduleImpressions(at: next) }
+    }
+
+    /// Whether a socket is attached.
+    var isAttached: Bool { socket != nil }
+
+    /// Whether a page that keeps sending what is refused should be disconnected.
+    var isAbusive: Bool { refusedInARow > 100 }
+
+    func refuse(_ reason: String, logged: String, action: ActionKey? = nil) {
+        refusedInARow += 1
+        logger.notice("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): refused \(logged)")
+        send(.refused(message: reason, action: action))
+        // A refused action is finished with too: the page must not send it again.
+        if let action { acknowledge(action) }
+    }
+
+    /// How many activated controls may wait to run; one more is refused with a message.
+    static let queuedActions = 64
+
+    /// The largest row index a page may ask a window to start at.
+    static let largestRowIndex = 100_000_000
+
+    /// Gives every module of a scene not yet started the page's windows (the first rows, or
+    /// where the page had scrolled to), so its first load fetches them.
+    func setInitialWindows(of scene: SceneInstance) async {
+        guard let rows = configuration.rowWindow else { return }
+        for module in scene.modules {
+            // A new page shows a list's first page, as the scene asks; scrolling moves a
+            // window of `rows`. A page made again at a scrolled place keeps its window.
+            let first = windowStarts[module] == nil ? min(rows, scene.pageSizes[module] ?? rows) : rows
+            await scene.setWindow(RowWindow(start: windowStarts[module] ?? 0, count: first), for: module)
+        }
+    }
+
+    /// Where the page last asked a long list's window to be, or `nil` (and no task moving
+    /// windows) when no move waits.
+    func nextWindowMove() -> (ModuleID, Int)? {
+        guard let move = pendingMove, !hasEnded else {
+            isMovingWindow = false
+            return nil
+        }
+        pendingMove = nil
+        return move
+    }
+
+    /// Moves the window of a module's long list; the change reaches the page as patches.
+    func moveWindow(of module: ModuleID, to start: Int) async {
+        guard let scene, !hasEnded, let rows = configuration.rowWindow else { return }
+        windowStarts[module] = start
+        await scene.setWindow(RowWindow(start: start, count: rows), for: module)
+        sendResumeToken()
+    }
+
+    /// The next event the page asked for, or `nil` (and no task running events) when none
+    /// waits. Events run one after another in order, apart from the socket, so that a
+    /// confirmation's answer can arrive while an event waits for it.
+    ///
+    /// The event counts as running from the moment it leaves the queue: a copy of its action
+    /// that arrives before ``run(_:action:values:)`` starts finds it running, not gone.
+    func nextQueuedEvent() -> (NodeID, ActionKey?, [String: String]?)? {
+        guard !queuedEvents.isEmpty, !hasEnded else {
+            isRunningEvents = false
+            return nil
+        }
+        let next = queuedEvents.removeFirst()
+        runningAction = next.action
+        return next
+    }
+
+    /// Runs an event the page asked for, against the page's current tree, with its action
+    /// key bound (a store records it with the action's writes); then tells the page it is
+    /// done, with a resume token that includes what the event changed.
+    func run(_ node: NodeID, action key: ActionKey?, values: [String: String]? = nil) async {
+        defer { runningAction = nil }
+        guard let scene, !hasEnded else { return }
+        // The ledger knows the key as this viewer's: another viewer's page may have used it.
+        let recorded = key?.scoped(toViewer: viewer, visitor: anonymousID)
+        if let key, let recorded, isResumed, await hasApplied(recorded) {
+            // The server that went away applied it before the page heard back.
+            logger.info("page \(id): action \(key) was applied before the page resumed here; not applied again")
+            acknowledge(key)
+            return
+        }
+        // One call finds the control in the page's current tree, checks a form's text against
+        // the form on this page (its fields, their rules and sizes; the module checks it
+        // again) and sends the event, with the action's key bound for the store's ledger.
+        let activation = await ActionKey.run(as: recorded) { () async -> Result<EventOutcome, SceneInstance.ActivationRefusal> in
+            do throws(SceneInstance.ActivationRefusal) { return .success(try await scene.activate(node, values: values)) } catch { return .failure(error) }
+        }
+        let outcome: EventOutcome
+        switch activation {
+        case .success(let sent):
+            outcome = sent
+        case .failure(.noControl):
+            refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)", action: key)
+            return
+        case .failure(.takesNoText):
+            refuse("That control takes no text.", logged: "text sent to control '\(node)', which takes none", action: key)
+            return
+        case .failure(.invalidText(let problems)):
+            let sample = (values ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.quoted(limit: 60))" }.joined(separator: " ")
+            refuse("The form was not sent: \(problems)", logged: "form '\(node)' refused (\(problems)); it sent \(sample)", action: key)
+            return
+        }
+        refusedInARow = 0
+        let moved = remember(outcome.event)
+        if let key {
+            acknowledge(key)
+        } else if moved {
+            sendResumeToken()
+        }
+    }
+}

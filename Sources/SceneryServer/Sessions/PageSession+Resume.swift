@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import NIOWebSocket
+import Scenery
+import SceneryPageProtocol
+
+/// Resuming elsewhere: what a resume token keeps of the page, and how a page made again
+/// from one is brought to where it was.
+extension PageSession {
+    /// Whether the page gets resume tokens: any page but a preview frame (an HTML page and a
+    /// view-tree client alike resume from them on a server that lost their session).
+    var issuesResumeTokens: Bool { !isPreview }
+
+    /// What the page would need to be made again on another server, now.
+    var resumeToken: ResumeToken {
+        ResumeToken(
+            session: id, viewer: viewer, visitor: anonymousID, scene: sceneID, arguments: arguments, tabs: selectedTabs,
+            pagesLoaded: Dictionary(uniqueKeysWithValues: pagesLoaded.map { ($0.key.rawValue, $0.value) }),
+            windows: Dictionary(uniqueKeysWithValues: windowStarts.map { ($0.key.rawValue, $0.value) }),
+            actions: finishedActions.newest(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
+            nonce: ActionKey.random().rawValue, locale: locale, readsViewTree: format == .viewTree ? true : nil)
+    }
+
+    /// The page's resume token as the page keeps it, signed with the site's key; `nil` for
+    /// a page that gets none.
+    func signedResumeToken() -> String? {
+        issuesResumeTokens ? resumeToken.signed(with: configuration.cookieSecret) : nil
+    }
+
+    /// Takes in what a resume token kept (before the scene is made again from it).
+    func restore(from token: ResumeToken) {
+        isResumed = true
+        selectedTabs = token.tabs
+        pagesLoaded = Dictionary(uniqueKeysWithValues: token.pagesLoaded.map { (ModuleID($0.key), $0.value) })
+        windowStarts = Dictionary(uniqueKeysWithValues: token.windows.map { (ModuleID($0.key), $0.value) })
+        for text in token.actions {
+            if let key = try? ActionKey(validating: text) { finishedActions.insert(key) }
+        }
+    }
+
+    /// Brings a new scene to where the token's page was: its tabs selected, its pages
+    /// loaded (its windows were set by ``setInitialWindows(of:)``). The scene has started.
+    func replay(_ token: ResumeToken, on scene: SceneInstance) async {
+        for (switchID, tab) in token.tabs.sorted(by: { $0.key < $1.key }) {
+            await scene.send(Event(.selectTab(tab, inSwitch: switchID), from: NodeID(switchID)))
+        }
+        for (module, count) in token.pagesLoaded.sorted(by: { $0.key < $1.key }) {
+            for _ in 0..<min(count, Self.largestPagesReplayed) {
+                await scene.send(Event(.loadMore(ModuleID(module)), from: NodeID(module)))
+            }
+        }
+    }
+
+    /// The most pages of one module a resumed page loads again.
+    static let largestPagesReplayed = 50
+
+    /// Keeps what an event that ran changed of the page's place (a tab, a page loaded);
+    /// returns whether it was such an event.
+    func remember(_ event: Event) -> Bool {
+        switch event.builtIn {
+        case .selectTab(let tab, let switchID)?:
+            selectedTabs[switchID] = tab
+        case .loadMore(let module)?:
+            pagesLoaded[module] = (pagesLoaded[module] ?? 0) + 1
+        case .refresh(let module)?, .retry(let module)?:
+            // A refresh or a retry starts the list again from its first page.
+            pagesLoaded[module] = nil
+        case nil:
+            return false
+        }
+        return true
+    }
+
+    /// Whether the site's ledger recorded the action (a failure to ask counts as not: the
+    /// store's own record refuses nothing, so the action runs, as it would have before).
+    func hasApplied(_ key: ActionKey) async -> Bool {
+        do {
+            return try await configuration.actionLedger.hasApplied(key)
+        } catch {
+            logger.warning("page \(id): could not ask whether action \(key) was applied: \(error)")
+            return false
+        }
+    }
+
+    /// Tells the page an action is finished with (ran, refused, or found done) and gives it
+    /// a new resume token; the session remembers the key, so a page that sends it again is
+    /// answered without running it.
+    func acknowledge(_ key: ActionKey) {
+        finishedActions.insert(key)
+        if !unannouncedActions.contains(key) { unannouncedActions.append(key) }
+        sendResumeToken()
+    }
+
+    /// Sends the attached page a fresh resume token and the actions finished since the last.
+    func sendResumeToken() {
+        guard socket != nil, !hasEnded else { return }
+        if let token = signedResumeToken() { write(PageProtocol.ServerMessage.resume(token: token, applied: unannouncedActions).text) }
+        unannouncedActions = []
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Logging
+import NIOWebSocket
+import Scenery
+import SceneryPageProtocol
+
+/// Scene → page: each update of the scene becomes a numbered message for the page, kept
+/// for replay; confirmations, navigation, titles and announcements go the same way.
+extension PageSession {
+    func sceneDidUpdate(_ update: SceneUpdate) async {
+        guard !hasEnded else { return }
+        var patches: [Patch] = []
+        let outcome = mirror.receive(update) { patches.append(try patch(for: $0)) }
+        for patch in patches { sendPatch(patch) }
+        if case .needsBaseline(let reason) = outcome {
+            logger.warning("page \(id): \(reason) Sending the whole scene.")
+            await resetPage()
+        }
+        // What others' changes mean, once shown: the page says a batch of them once.
+        if !update.announcements.isEmpty, !patches.isEmpty { send(.announce(texts: update.announcements)) }
+        await followTitle()
+    }
+
+    /// Starts following what the page is about: `shown` is the heading the page was sent
+    /// with. While modules that were still loading then finish, a module that names the
+    /// page (``SceneInstance/pageTitle()``) gives the page its heading.
+    func showsTitle(_ shown: String) async {
+        shownTitle = shown
+        await followTitle()
+    }
+
+    /// Sends the page its heading when it changed, until every module's first load ended
+    /// (then the heading is settled: following it costs nothing per update).
+    func followTitle() async {
+        guard format == .html, let shown = shownTitle, let scene, !hasEnded else { return }
+        let settled = await scene.hasFinishedFirstLoads
+        if let title = await scene.pageTitle(), title != shown {
+            shownTitle = title
+            pageSequence += 1
+            send(.title(sequence: pageSequence, text: title))
+        }
+        if settled { shownTitle = nil }
+    }
+
+    /// Gives the page the whole scene again, from a new baseline. One reset at a time: a
+    /// baseline makes the scene drop the updates it includes, so a second one asked for
+    /// meanwhile runs after the first instead of beside it.
+    func resetPage() async {
+        guard let scene, !hasEnded else { return }
+        guard !isResetting else {
+            resetAgain = true
+            return
+        }
+        isResetting = true
+        repeat {
+            resetAgain = false
+            mirror.prepareToAttach()
+            let baseline = await scene.takeBaseline()
+            if !takeIn(baseline, sendingWholeScene: true) { resetAgain = true }
+        } while resetAgain && !hasEnded
+        isResetting = false
+    }
+
+    /// Takes a baseline in as the page's copy; sends the page the whole scene (unless it was
+    /// rendered from this baseline), then the updates that arrived meanwhile and are newer.
+    /// Returns `false` when one of those did not apply (the page needs another baseline).
+    func takeIn(_ baseline: SceneSnapshot, sendingWholeScene: Bool) -> Bool {
+        var patches: [Patch] = []
+        let outcome = mirror.attach(baseline) { patches.append(try patch(for: $0)) }
+        if sendingWholeScene { self.sendWholeScene(baseline.node) }
+        for patch in patches { sendPatch(patch) }
+        return outcome == .applied
+    }
+
+    /// What one update becomes for the page's client.
+    enum Patch {
+        case operations([DOMPlanner.Operation])
+        case update(SceneUpdate)
+    }
+
+    func patch(for update: SceneUpdate) throws -> Patch {
+        switch format {
+        case .html: .operations(try planner.operations(for: update))
+        case .viewTree: .update(update)
+        }
+    }
+
+    /// Sends the page one update, numbered: its DOM operations, or its view-tree patches.
+    func sendPatch(_ patch: Patch) {
+        pageSequence += 1
+        switch patch {
+        case .operations(let operations): send(.patch(sequence: pageSequence, operations: operations))
+        case .update(let update):
+            send(.patches(sequence: pageSequence, module: update.module, node: update.node.id, patches: update.patches))
+        }
+    }
+
+    /// Sends a message to the page; numbered messages are kept for replay after a reconnect.
+    func send(_ message: PageProtocol.ServerMessage) {
+        let text = message.text
+        if let sequence = message.sequence {
+            keepForReplay(sequence: sequence, text: text, isWholeScene: message.isWholeScene)
+        }
+        write(text)
+    }
+
+    /// Keeps a numbered message for replay: the newest ones, within
+    /// ``SceneryServer/Configuration/replayedUpdates`` messages and
+    /// ``SceneryServer/Configuration/replayedBytes`` bytes. A message of the whole scene
+    /// makes everything before it needless.
+    func keepForReplay(sequence: Int, text: String, isWholeScene: Bool) {
+        if isWholeScene {
+            recent = []
+            recentBytes = 0
+        }
+        recent.append(KeptMessage(sequence: sequence, text: text, isWholeScene: isWholeScene, sentAt: .now))
+        recentBytes += text.utf8.count
+        var dropped = 0
+        while recent.count - dropped > 1,
+            recent.count - dropped > configuration.replayedUpdates || recentBytes > configuration.replayedBytes
+        {
+            recentBytes -= recent[dropped].text.utf8.count
+            dropped += 1
+        }
+        recent.removeFirst(dropped)
+    }
+
+    /// Lets go of the kept messages sent to an attached socket longer than
+    /// ``SceneryServer/Configuration/replayedAge`` before `now`, so that a page's memory
+    /// returns to its idle level once changes stop (a page that comes back needing one of
+    /// them is sent the whole scene). A page without a socket keeps what it was sent, for
+    /// its reconnect.
+    func letGoOfOldMessages(now: ContinuousClock.Instant) {
+        guard socket != nil, let first = recent.first, now - first.sentAt > configuration.replayedAge else { return }
+        let kept = recent.drop { now - $0.sentAt > configuration.replayedAge }
+        // A new array, so the old one's storage goes too.
+        recent = Array(kept)
+        recentBytes = recent.reduce(0) { $0 + $1.text.utf8.count }
+    }
+
+    /// How many messages the session keeps for replay (for tests).
+    var keptMessageCount: Int { recent.count }
+
+    /// Writes a message to the attached socket, if any. A page that does not read has its
+    /// socket let go past ``SceneryServer/Configuration/maxQueuedMessages`` or
+    /// ``SceneryServer/Configuration/maxQueuedBytes`` unwritten.
+    func write(_ text: String) {
+        guard let socket else { return }
+        guard socket.unwritten < configuration.maxQueuedMessages, socket.unwrittenBytes + text.utf8.count <= configuration.maxQueuedBytes else {
+            // The page does not read: close its socket; it reconnects and catches up.
+            logger.notice(
+                "page \(id): more than \(configuration.maxQueuedMessages) messages or \(configuration.maxQueuedBytes) bytes unread; closing its socket")
+            letGoOfSocket()
+            detachedSince = .now
+            return
+        }
+        socket.send(text)
+    }
+
+    /// Closes the attached socket, if any, and forgets it.
+    func letGoOfSocket() {
+        socket?.close()
+        socket = nil
+    }
+
+    /// Sends the page the whole scene (a numbered reset), as its copy now stands.
+    func sendWholeScene(_ tree: ViewNode) {
+        pageSequence += 1
+        switch format {
+        case .html: send(.reset(sequence: pageSequence, html: planner.renderer.fragment(tree)))
+        case .viewTree: send(.tree(sequence: pageSequence, document: ViewTreeDocument(scene: sceneID, variant: scene?.variant, root: tree)))
+        }
+    }
+
+    func confirm(_ confirmation: Confirmation) async -> Bool {
+        guard socket != nil, !hasEnded else { return false }
+        let number = nextConfirmation
+        nextConfirmation += 1
+        send(.confirm(question: number, confirmation))
+        return await withCheckedContinuation { confirmations[number] = $0 }
+    }
+
+    func navigate(to intent: NavigationIntent) {
+        send(.navigate(url: Self.path(of: intent.scene, arguments: intent.arguments)))
+    }
+
+    /// The page address of a scene with arguments.
+    static func path(of scene: String, arguments: [String: JSONValue]) -> String {
+        var components = URLComponents()
+        components.path = "/scenes/\(scene)"
+        if !arguments.isEmpty {
+            components.queryItems = arguments.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value.plainText) }
+        }
+        return components.string ?? "/scenes/\(scene)"
+    }
+
+    /// Tells the page that a scene file has errors (the text `scenery validate` prints), or
+    /// that they are fixed (`nil`).
+    func showErrors(_ text: String?) {
+        send(.errors(text))
+    }
+
+    /// Tells an HTML page to load its themes again (``PageProtocol/ServerMessage/theme(href:)``);
+    /// a view-tree client draws with its own colours and is told nothing.
+    func restyle(href: String) {
+        guard format == .html else { return }
+        send(.theme(href: href))
+    }
+}
