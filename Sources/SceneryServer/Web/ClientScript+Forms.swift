@@ -1,0 +1,219 @@
+extension ClientScript {
+    /// Confirmations as a real dialog, controls that send their id, and forms that keep what is
+    /// typed until it is submitted.
+    static let dialogsAndForms = #"""
+          // --- Confirmations: a real dialog, keyboard accessible; Esc cancels.
+          function ask(message) {
+            const dialog = element("dialog", { "aria-labelledby": "scenery-confirm-title" });
+            dialog.appendChild(element("h2", { id: "scenery-confirm-title" }, message.title));
+            if (message.message) dialog.appendChild(element("p", {}, message.message));
+            const actions = element("div", { class: "actions" });
+            const cancel = element("button", { type: "button" }, message.cancel);
+            // A choice that destroys or ends something looks so; Cancel keeps the focus.
+            const confirm = element("button", { type: "button", class: message.destructive ? "danger" : "primary" }, message.confirm);
+            actions.append(cancel, confirm);
+            dialog.appendChild(actions);
+            document.body.appendChild(dialog);
+            let answered = false;
+            const answer = (accept) => {
+              if (answered) return;
+              answered = true;
+              send({ type: "answer", question: message.question, accept });
+              dialog.close();
+              dialog.remove();
+            };
+            cancel.addEventListener("click", () => answer(false));
+            confirm.addEventListener("click", () => answer(true));
+            dialog.addEventListener("cancel", (event) => { event.preventDefault(); answer(false); });
+            dialog.showModal();
+            cancel.focus();
+          }
+
+          function showErrors(text) {
+            let overlay = byID("scenery-errors");
+            if (text === null || text === undefined) { if (overlay) overlay.remove(); return; }
+            if (!overlay) {
+              overlay = element("section", { id: "scenery-errors", role: "alert", "aria-label": "Scene file errors" });
+              document.body.appendChild(overlay);
+            }
+            overlay.replaceChildren(element("strong", {}, "The scene file has errors; this page shows the last good version."), element("pre", {}, text));
+          }
+
+          // --- Controls: every element with data-node sends its id.
+          document.addEventListener("click", (event) => {
+            const control = event.target.closest("[data-node]");
+            if (!control || !main.contains(control)) return;
+            // A control inside a selectable row is its own control.
+            event.preventDefault();
+            send({ type: "event", node: control.dataset.node });
+          });
+          document.addEventListener("keydown", (event) => {
+            if (event.key !== "Enter" && event.key !== " ") return;
+            const control = event.target.closest("[data-node]");
+            if (!control || control !== event.target || control.tagName === "BUTTON" || !main.contains(control)) return;
+            event.preventDefault();
+            send({ type: "event", node: control.dataset.node });
+          });
+
+          // --- Forms: what a person types stays in the page (no patch replaces it, nor its
+          // caret and selection) until they submit. The page checks each field's rules first
+          // (the module checks them again), then sends the form's id with the text of each
+          // field under its name; once the server has answered, each field shows what the
+          // module rendered (the text back with its error, or an empty field after a save).
+          const submitted = new Map();
+          let composing = false;
+          const heldWhileComposing = [];
+          const segmenter = "Segmenter" in Intl ? new Intl.Segmenter() : null;
+          function characters(text) { return segmenter ? Array.from(segmenter.segment(text)).length : Array.from(text).length; }
+          function fieldsOf(form) { return Array.from(form.querySelectorAll("input[name], textarea[name]")); }
+          function problemOf(input) {
+            const label = input.dataset.label || input.name;
+            const text = input.value;
+            const count = characters(text);
+            const maximum = input.maxLength;  // -1 when the field declares none
+            if (maximum >= 0 && count > maximum) return `${label} is at most ${maximum} characters; it has ${count}.`;
+            // What no field takes (as the server checks it): control characters, but tabs and,
+            // in a text area, new lines; bidirectional overrides.
+            const control = input.tagName === "TEXTAREA" ? /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u
+              : /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+            const found = text.match(control);
+            if (found) return `${label} holds a control character (U+${found[0].codePointAt(0).toString(16).toUpperCase()}); type text only.`;
+            let rules = [];
+            try { rules = JSON.parse(input.dataset.rules || "[]"); } catch { rules = []; }
+            for (const rule of rules) {
+              if (rule.rule === "required" && text.trim() === "") return rule.message || `${label} is required.`;
+              if (rule.rule === "length" && text !== "" && (count < rule.min || count > rule.max)) {
+                return rule.message || `${label} is ${rule.min} to ${rule.max} characters; it has ${count}.`;
+              }
+              if (rule.rule === "pattern" && text !== "") {
+                let pattern;
+                try { pattern = new RegExp(`^(?:${rule.pattern})$`, "u"); } catch { continue; }
+                if (!pattern.test(text)) return rule.message || `${label} is not in the expected form.`;
+              }
+            }
+            return null;
+          }
+          function showProblem(input, problem) {
+            const field = input.closest(".field");
+            if (!field) return;
+            const id = `${field.id}--error`;
+            let note = byID(id);
+            if (problem) {
+              if (!note) { note = element("p", { id, class: "field-error" }); field.appendChild(note); }
+              note.textContent = problem;
+              input.setAttribute("aria-invalid", "true");
+              input.setAttribute("aria-describedby", id);
+            } else if (note) {
+              note.remove();
+              input.removeAttribute("aria-invalid");
+              input.removeAttribute("aria-describedby");
+            }
+          }
+          document.addEventListener("submit", (event) => {
+            const form = event.target.closest("form[data-form]");
+            if (!form || !main.contains(form)) return;
+            event.preventDefault();
+            const values = {};
+            let first = null;
+            for (const input of fieldsOf(form)) {
+              const problem = problemOf(input);
+              showProblem(input, problem);
+              if (problem && !first) first = { input, problem };
+              values[input.name] = input.value;
+            }
+            if (first) {
+              first.input.focus();
+              say(first.problem);
+              return;
+            }
+            const message = { type: "event", node: form.dataset.form, values };
+            if (new TextEncoder().encode(JSON.stringify(message)).length > LARGEST_MESSAGE) {
+              const input = fieldsOf(form).sort((a, b) => b.value.length - a.value.length)[0];
+              const problem = `${input.dataset.label || input.name} is too long to send; shorten it.`;
+              showProblem(input, problem);
+              say(problem);
+              return;
+            }
+            const key = send(message);
+            if (key) submitted.set(key, form.dataset.form);
+          });
+          // Typed text as it is in an element about to be replaced: a field's text, caret and
+          // selection where a person typed or is typing.
+          function typedIn(node) {
+            const inputs = node.matches("input[name], textarea[name]") ? [node] : Array.from(node.querySelectorAll("input[name], textarea[name]"));
+            return inputs.filter((input) => input.id && (input.value !== input.defaultValue || input === document.activeElement)).map((input) => ({
+              id: input.id, value: input.value, typed: input.value !== input.defaultValue,
+              start: input.selectionStart, end: input.selectionEnd, focused: input === document.activeElement,
+            }));
+          }
+          function restoreTyped(kept) {
+            for (const typed of kept) {
+              const input = byID(typed.id);
+              if (!input || !("value" in input)) continue;
+              if (typed.typed) input.value = typed.value;
+              if (typed.focused) input.focus();
+              // The caret and selection too, focused or not (a dialog may hold the focus).
+              try { input.setSelectionRange(typed.start, typed.end); } catch { /* not a text field */ }
+            }
+          }
+          // A refused submit: nothing reached the module, so what was typed stays where it was,
+          // and the refusal is shown with the form's own error.
+          function refuseSubmitted(key, text) {
+            const formID = submitted.get(key);
+            if (formID === undefined) return;
+            submitted.delete(key);
+            const form = byID(formID);
+            if (!form) return;
+            let error = form.querySelector(".form-error");
+            if (!error) {
+              error = document.createElement("p");
+              error.id = formID + "--error";
+              error.className = "form-error";
+              error.setAttribute("role", "alert");
+              form.insertBefore(error, form.querySelector("button[type=submit]"));
+            }
+            error.textContent = text;
+          }
+          // An answered submit: its fields show what the module rendered.
+          function settleSubmitted(keys) {
+            for (const key of keys) {
+              const formID = submitted.get(key);
+              if (formID === undefined) continue;
+              submitted.delete(key);
+              const form = byID(formID);
+              if (form) for (const input of fieldsOf(form)) input.value = input.defaultValue;
+            }
+          }
+          // A field that sends changes (search as you type, a check as you type) sends its
+          // text once the person pauses (CHANGE_PAUSE ms), never in the middle of a
+          // composition, and only when it changed since it last sent.
+          const CHANGE_PAUSE = 300;
+          const changeTimers = new Map();
+          const lastSent = new Map();
+          function changeLater(input) {
+            if (!input.dataset || input.dataset.changes === undefined || !main.contains(input)) return;
+            clearTimeout(changeTimers.get(input.id));
+            changeTimers.set(input.id, setTimeout(() => {
+              changeTimers.delete(input.id);
+              const field = input.closest(".field");
+              if (!field || lastSent.get(field.id) === input.value) return;
+              const message = { type: "event", node: field.id, values: { [input.name]: input.value } };
+              if (new TextEncoder().encode(JSON.stringify(message)).length > LARGEST_MESSAGE) return;
+              lastSent.set(field.id, input.value);
+              send(message);
+            }, CHANGE_PAUSE));
+          }
+          document.addEventListener("input", (event) => {
+            if (!event.isComposing && !composing) changeLater(event.target);
+          });
+          // An input method's composition (Japanese, Chinese, Korean) is never broken by a
+          // patch: what arrives meanwhile waits until it ends.
+          document.addEventListener("compositionstart", () => { composing = true; });
+          document.addEventListener("compositionend", (event) => {
+            composing = false;
+            for (const text of heldWhileComposing.splice(0)) receive(text);
+            changeLater(event.target);
+          });
+
+        """#
+}

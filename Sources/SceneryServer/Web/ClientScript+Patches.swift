@@ -1,0 +1,184 @@
+extension ClientScript {
+    /// Applying the server's numbered operations by element id, with the scene file's motion, and
+    /// the window of a long list.
+    static let patches = #"""
+          // --- Applying operations, by element id, in the order the server planned them.
+          function byID(id) { return document.getElementById(id); }
+          function item(node) { return node.parentElement && node.parentElement.tagName === "LI" ? node.parentElement : node; }
+          function slot(parent) { return parent.querySelector(":scope > [data-slot]") || parent; }
+          function parse(html) {
+            const template = document.createElement("template");
+            template.innerHTML = html.trim();
+            return template.content.firstElementChild;
+          }
+          function place(container, index, node) {
+            const target = slot(container);
+            if (target.tagName === "UL" && node.tagName !== "LI") {
+              const li = document.createElement("li");
+              li.appendChild(node);
+              node = li;
+            } else if (target.tagName !== "UL" && node.tagName === "LI" && node.firstElementChild) {
+              node = node.firstElementChild;
+            }
+            // A part still playing its way out holds no place: indexes count the others.
+            const staying = Array.from(target.children).filter((child) => !child.hasAttribute("data-leaving"));
+            target.insertBefore(node, staying[index] || null);
+            return node;
+          }
+
+          // --- Motion from the diff: the scene file's transitions per module (appear,
+          // disappear, move, change), played on what each operation touched, for the
+          // viewer's own changes and others' alike; none under reduced motion.
+          const motion = (() => { try { return JSON.parse(main.dataset.transitions || "{}"); } catch { return {}; } })();
+          const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+          function effectFor(node, change) {
+            if (reducedMotion.matches || !node || !node.closest) return null;
+            const section = node.closest("section.module[data-module]");
+            const effects = section && motion[section.dataset.module];
+            return (effects && effects[change]) || null;
+          }
+          function play(node, change, effect) {
+            if (!effect || !node) return;
+            const name = `t-${change}-${effect}`;
+            node.classList.remove(name);
+            void node.offsetWidth;  // restart it when it is already playing
+            node.classList.add(name);
+            node.addEventListener("animationend", () => node.classList.remove(name), { once: true });
+          }
+          function leave(node, effect) {
+            // Out of the page's ids and of reach at once; gone when its motion ends.
+            for (const part of [node, ...node.querySelectorAll("[id]")]) part.removeAttribute("id");
+            node.setAttribute("data-leaving", "");
+            node.setAttribute("aria-hidden", "true");
+            node.inert = true;
+            const gone = () => node.remove();
+            node.addEventListener("animationend", gone, { once: true });
+            setTimeout(gone, 700);
+            play(node, "disappear", effect);
+          }
+          function apply(ops) {
+            const detached = new Map();
+            let movedWindow = false;
+            for (const op of ops) {
+              const node = op.id ? byID(op.id) : null;
+              switch (op.op) {
+                case "detach": if (node) { const moved = item(node); moved.remove(); detached.set(op.id, moved); } break;
+                case "remove":
+                  if (node) {
+                    const effect = effectFor(node, "disappear");
+                    if (effect) leave(item(node), effect); else item(node).remove();
+                  }
+                  break;
+                case "insert": {
+                  const parent = byID(op.parent);
+                  if (parent) play(place(parent, op.index, parse(op.html)), "appear", effectFor(parent, "appear"));
+                  break;
+                }
+                case "attach": {
+                  const parent = byID(op.parent);
+                  const moved = detached.get(op.id);
+                  if (parent && moved) play(place(parent, op.index, moved), "move", effectFor(parent, "move"));
+                  break;
+                }
+                case "replace":
+                  if (node) {
+                    const kept = typedIn(node);
+                    const fresh = parse(op.html);
+                    node.replaceWith(fresh);
+                    restoreTyped(kept);
+                    play(fresh, "change", effectFor(fresh, "change"));
+                  }
+                  break;
+                case "window":
+                  if (node) {
+                    node.dataset.firstRow = String(op.first ?? 0);
+                    node.dataset.totalRows = String(op.total ?? 0);
+                  }
+                  asked.clear();
+                  movedWindow = true;
+                  break;
+              }
+            }
+            spaceWindows();
+            // A window that arrived changes the rows' measured height, and so which rows the
+            // screen shows: look again once it is laid out, as scrolling would.
+            if (movedWindow) setTimeout(followScroll, 0);
+          }
+          function keepingFocus(change) {
+            const focused = document.activeElement && document.activeElement.id;
+            change();
+            if (focused && !document.activeElement?.id) {
+              const again = byID(focused);
+              if (again) again.focus();
+            }
+          }
+
+          // --- Long lists: the page holds a window of a list's rows (a section with
+          // data-first-row and data-total-rows); padding stands in for the rows before and
+          // after it, and scrolling asks the server to move the window, which answers with
+          // patches like any other change.
+          const asked = new Map();
+          let lastAsked = 0;
+          let trailing = null;
+          function windowedSections() { return main.querySelectorAll(".section[data-total-rows]"); }
+          function rowsOf(section) { return section.querySelector(":scope > ul"); }
+          function spaceWindows() {
+            for (const section of windowedSections()) {
+              const list = rowsOf(section);
+              if (!list) continue;
+              const rows = list.children.length;
+              if (rows > 1) {
+                const top = list.firstElementChild.getBoundingClientRect().top;
+                const bottom = list.lastElementChild.getBoundingClientRect().bottom;
+                section.dataset.pitch = String((bottom - top) / rows);
+                section.dataset.windowRows = String(Math.max(rows, Number(section.dataset.windowRows || "0")));
+              }
+              const pitch = Number(section.dataset.pitch || "0");
+              const first = Number(section.dataset.firstRow || "0");
+              const total = Number(section.dataset.totalRows || "0");
+              list.style.paddingTop = `${first * pitch}px`;
+              list.style.paddingBottom = `${Math.max(0, total - first - rows) * pitch}px`;
+            }
+          }
+          function followScroll() {
+            if (!socket || socket.readyState !== WebSocket.OPEN) return;
+            for (const section of windowedSections()) {
+              const list = rowsOf(section);
+              const pitch = Number(section.dataset.pitch || "0");
+              const module = section.closest("[data-module]")?.dataset.module;
+              if (!list || !pitch || !module) continue;
+              const first = Number(section.dataset.firstRow || "0");
+              const total = Number(section.dataset.totalRows || "0");
+              const rows = list.children.length;
+              const size = Number(section.dataset.windowRows || String(rows));
+              const top = list.getBoundingClientRect().top;
+              const firstSeen = Math.max(0, Math.floor(-top / pitch));
+              const lastSeen = Math.min(total, Math.ceil((window.innerHeight - top) / pitch));
+              if (lastSeen <= 0 || firstSeen >= total) continue;
+              const margin = Math.max(2, Math.floor(size / 6));
+              const early = first > 0 && firstSeen < first + margin;
+              const late = first + rows < total && lastSeen > first + rows - margin;
+              if (!early && !late) continue;
+              const start = Math.max(0, Math.min(total - size, Math.round(firstSeen - (size - (lastSeen - firstSeen)) / 2)));
+              if (asked.get(module) === start || start === first) continue;
+              asked.set(module, start);
+              socket.send(JSON.stringify({ type: "window", module, start }));
+            }
+          }
+          let scrollFrame = 0;
+          window.addEventListener("scroll", () => {
+            if (scrollFrame) return;
+            scrollFrame = requestAnimationFrame(() => {
+              scrollFrame = 0;
+              const now = performance.now();
+              clearTimeout(trailing);
+              // At most one request every 100 ms while scrolling, and one when it stops.
+              if (now - lastAsked >= 100) { lastAsked = now; followScroll(); }
+              trailing = setTimeout(() => { lastAsked = performance.now(); followScroll(); }, 120);
+            });
+          }, { passive: true });
+          window.addEventListener("resize", () => { spaceWindows(); followScroll(); });
+          spaceWindows();
+
+        """#
+}
