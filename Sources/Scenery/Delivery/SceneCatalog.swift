@@ -20,7 +20,7 @@
 /// ```
 ///
 /// Compatibility follows the file's `format`, `requires` and `fallback` (see
-/// ``SceneRequirements``): a file that needs more than the app has either keeps the
+/// <doc:SceneFiles>): a file that needs more than the app has either keeps the
 /// previous version or runs without the modules the app lacks, never a crash or a blank
 /// screen. A new version must also leave every scene that extends it valid.
 public struct SceneCatalog: Sendable {

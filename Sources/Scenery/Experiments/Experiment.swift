@@ -23,7 +23,7 @@ public struct Experiment: Sendable {
     /// The experiment's name, unique in its scene; assignment hashes it.
     public var name: String
     /// Who takes part; `nil` means everyone the host can identify.
-    public var condition: Condition?
+    package var condition: Condition?
     /// The arms, in the file's order.
     public var arms: [Arm]
     /// The JSON path of this experiment in its file.
@@ -32,7 +32,7 @@ public struct Experiment: Sendable {
     var file: String = ""
 
     /// Creates an experiment.
-    public init(name: String, condition: Condition? = nil, arms: [Arm]) {
+    package init(name: String, condition: Condition? = nil, arms: [Arm]) {
         self.name = name
         self.condition = condition
         self.arms = arms
@@ -46,10 +46,10 @@ public struct Experiment: Sendable {
         public var weight: Double
         /// What the arm changes, written like a variant; `changes.extends` names the variant
         /// the arm starts from, if any. Its `condition` is unused: the experiment's decides.
-        public var changes: Variant
+        package var changes: Variant
 
         /// Creates an arm.
-        public init(name: String, weight: Double, changes: Variant? = nil) {
+        package init(name: String, weight: Double, changes: Variant? = nil) {
             self.name = name
             self.weight = weight
             self.changes = changes ?? Variant(name: name, condition: nil, add: [], remove: [], replace: [], layout: nil, events: [])

@@ -46,7 +46,7 @@ public struct ModuleDescriptor: Sendable, Hashable {
     public var countsRowImpressions = false
     /// The module's version, starting at 1: raise it when the module gains parameters or
     /// behaviour that scene files may come to rely on. A scene file delivered to apps already
-    /// installed names the lowest version it works with in `requires` (``SceneRequirements``).
+    /// installed names the lowest version it works with in `requires` (the scene file's `requires`).
     public var version: Int
 
     /// Creates a descriptor.

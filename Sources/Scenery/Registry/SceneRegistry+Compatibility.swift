@@ -2,7 +2,7 @@ extension SceneRegistry {
     /// The requirements of a scene file this registry's module types do not meet: a newer
     /// format, a module type it lacks or has in an older version. Module types the file uses
     /// without listing them in `requires` count as needed at version 1.
-    public func unmetRequirements(of definition: SceneDefinition) -> [UnmetRequirement] {
+    package func unmetRequirements(of definition: SceneDefinition) -> [UnmetRequirement] {
         var unmet: [UnmetRequirement] = []
         if definition.requirements.format > SceneRequirements.currentFormat {
             unmet.append(.format(needed: definition.requirements.format, supported: SceneRequirements.currentFormat))

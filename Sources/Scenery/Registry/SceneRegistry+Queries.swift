@@ -34,7 +34,7 @@ extension SceneRegistry {
     }
 
     /// The definition of a scene, if it could be parsed.
-    public func definition(of sceneID: String) -> SceneDefinition? {
+    package func definition(of sceneID: String) -> SceneDefinition? {
         definitions[sceneID]
     }
 

@@ -82,7 +82,7 @@ public actor SceneInstance {
     public nonisolated let modulesCountingRows: Set<ModuleID>
     /// How each module's content moves when it changes, as the scene file declares
     /// (``Transitions``); a module not here does not move.
-    public nonisolated let transitions: [ModuleID: Transitions]
+    package nonisolated let transitions: [ModuleID: Transitions]
     /// How many rows each list shows first, for the modules whose descriptor has an `int`
     /// parameter named `pageSize` (the bundled lists do): a host that holds a window of a
     /// long list starts with at most this many rows, as the scene file asks, and moves a

@@ -14,9 +14,9 @@
 /// `viewer` is the signed-in user's id, `null` when signed out. A bare operand is true
 /// when it is neither `null`, `false` nor empty. Examples: `viewer == user`,
 /// `viewer != null && viewer != user`, `event.following == true`.
-public struct Condition: Sendable, Hashable, CustomStringConvertible {
+package struct Condition: Sendable, Hashable, CustomStringConvertible {
     /// The condition as written.
-    public let source: String
+    package let source: String
     let expression: Expression
 
     indirect enum Expression: Sendable, Hashable {
@@ -37,7 +37,7 @@ public struct Condition: Sendable, Hashable, CustomStringConvertible {
         case literal(JSONValue)
     }
 
-    public var description: String { source }
+    package var description: String { source }
 
     init(source: String, expression: Expression) {
         self.source = source
@@ -53,16 +53,16 @@ public struct Condition: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The values a condition is evaluated against.
-    public struct Environment: Sendable {
+    package struct Environment: Sendable {
         /// The signed-in user's id, `nil` when signed out.
-        public var viewer: String?
+        package var viewer: String?
         /// The scene's arguments by parameter name.
-        public var arguments: [String: JSONValue]
+        package var arguments: [String: JSONValue]
         /// The payload of the event being routed, for event rules.
-        public var event: [String: JSONValue]
+        package var event: [String: JSONValue]
 
         /// Creates an environment.
-        public init(viewer: String?, arguments: [String: JSONValue], event: [String: JSONValue] = [:]) {
+        package init(viewer: String?, arguments: [String: JSONValue], event: [String: JSONValue] = [:]) {
             self.viewer = viewer
             self.arguments = arguments
             self.event = event
@@ -70,7 +70,7 @@ public struct Condition: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the condition holds in `environment`.
-    public func evaluate(in environment: Environment) -> Bool {
+    package func evaluate(in environment: Environment) -> Bool {
         Self.evaluate(expression, in: environment)
     }
 

@@ -1,11 +1,11 @@
 /// A JSON syntax error: what is wrong and where.
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong and how to fix it.
-    public var message: String
+    package var message: String
     /// Where the problem is.
-    public var location: SourcePosition
+    package var location: SourcePosition
 
-    public var description: String { "\(location): \(message)" }
+    package var description: String { "\(location): \(message)" }
 }
 
 /// Finds where values are in a JSON document, for tools that report problems as
@@ -15,18 +15,18 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 /// let locator = try JSONLocator(bytes: Array(data))
 /// locator.location(of: "blogs[3].author")   // 42:17
 /// ```
-public struct JSONLocator: Sendable {
+package struct JSONLocator: Sendable {
     private let root: SourceJSON.Node
 
     /// Parses a document.
     /// - Throws: ``JSONSyntaxError`` with the place of the first syntax error.
-    public init(bytes: [UInt8]) throws(JSONSyntaxError) {
+    package init(bytes: [UInt8]) throws(JSONSyntaxError) {
         root = try SourceJSON.parse(bytes: bytes)
     }
 
     /// The location of the value at a path such as `users[2].name` (`""` is the whole
     /// document), or of the deepest part of the path that exists.
-    public func location(of path: String) -> SourcePosition {
+    package func location(of path: String) -> SourcePosition {
         var node = root
         for component in Self.components(of: path) {
             switch (component, node.value) {
@@ -47,7 +47,7 @@ public struct JSONLocator: Sendable {
     /// `99999999999999999999`), in document order, with their paths (as ``location(of:)``
     /// takes them) and locations. Lets a tool whose decoder rejects such a number without
     /// saying where point at it.
-    public var numbersOutsideIntegers: [(path: String, location: SourcePosition)] {
+    package var numbersOutsideIntegers: [(path: String, location: SourcePosition)] {
         var found: [(path: String, location: SourcePosition)] = []
         var stack: [(node: SourceJSON.Node, path: String)] = [(root, "")]
         while let (node, path) = stack.popLast() {

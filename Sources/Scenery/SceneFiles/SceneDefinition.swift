@@ -3,46 +3,46 @@
 /// Definitions are data, loaded at run time from `Scenes/<id>.json` by
 /// ``SceneRegistry/loadScenes(in:)``; the file name is the scene id. See <doc:SceneFiles>
 /// for the format.
-public struct SceneDefinition: Sendable {
+package struct SceneDefinition: Sendable {
     /// The scene id: the file name without `.json`.
-    public var id: String
+    package var id: String
     /// The path the definition was loaded from, as given to the loader.
-    public var file: String
+    package var file: String
     /// A human title, if the file gives one.
-    public var title: String?
+    package var title: String?
     /// The language of the scene's wording (a BCP 47 tag such as `zh-Hans`), if the file
     /// gives one; hosts use it for the page's `lang`. Inherited through `extends`.
-    public var language: String?
+    package var language: String?
     /// The id of the scene this one extends, if any.
-    public var extends: String?
+    package var extends: String?
     /// The scene's parameters (filled from the context's arguments).
-    public var parameters: [ParameterSpec]
+    package var parameters: [ParameterSpec]
     /// Module instances added by this file (after the inherited ones).
-    public var modules: [ModuleInstance]
+    package var modules: [ModuleInstance]
     /// Inherited module instances this file removes.
-    public var remove: [ModuleID]
+    package var remove: [ModuleID]
     /// Inherited module instances this file replaces (matched by id).
-    public var replace: [ModuleInstance]
+    package var replace: [ModuleInstance]
     /// Parameters this file changes on inherited modules, by module id (`"params"`): merged
     /// over the instance's own, so a child changes wording without copying the instance.
-    public var parameterChanges: [ModuleID: [String: JSONValue]] = [:]
+    package var parameterChanges: [ModuleID: [String: JSONValue]] = [:]
     /// How the modules are arranged; `nil` stacks them in order.
-    public var layout: [LayoutItem]?
+    package var layout: [LayoutItem]?
     /// Variants, tried in order; the first whose condition holds is used.
-    public var variants: [Variant]
+    package var variants: [Variant]
     /// Event rules applied at the scene level.
-    public var events: [EventRule]
+    package var events: [EventRule]
     /// Experiments run on this scene (`"experiments"`), with the parent's not redeclared.
-    public var experiments: [Experiment] = []
+    package var experiments: [Experiment] = []
     /// What the file needs from the app (`format`, `requires`, `fallback`).
-    public var requirements = SceneRequirements()
+    package var requirements = SceneRequirements()
 
     /// Where each JSON path of the file starts, for diagnostics.
     var sourceMap: [String: SourcePosition] = [:]
 
     /// The location of a JSON path of the file (`modules[1].params.user`, `requires.BlogModule`),
     /// or of the closest enclosing path that has one, for diagnostics about the file.
-    public func location(of path: String) -> SourcePosition? {
+    package func location(of path: String) -> SourcePosition? {
         var path = path
         while true {
             if let location = sourceMap[path] { return location }
@@ -53,15 +53,15 @@ public struct SceneDefinition: Sendable {
 }
 
 /// One module instance in a scene: an id, a module type and parameters.
-public struct ModuleInstance: Sendable, Hashable {
+package struct ModuleInstance: Sendable, Hashable {
     /// The instance's id, unique in its scene.
-    public var id: ModuleID
+    package var id: ModuleID
     /// The registered module type.
-    public var type: String
+    package var type: String
     /// Parameters as written, `$references` unresolved.
-    public var parameters: [String: JSONValue]
+    package var parameters: [String: JSONValue]
     /// How long the first load may take before the module shows a time-out error.
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// The JSON path of this instance in its file.
     var path: String = ""
     /// The file the instance was written in (a parent's, when inherited).
@@ -72,13 +72,13 @@ public struct ModuleInstance: Sendable, Hashable {
     /// Creates an instance.
     /// How the module's list lays out its items (the `"display"` key), or `nil` for the
     /// module's own choice. The module's rows are the same nodes in every layout.
-    public var display: ViewNode.ListLayout?
+    package var display: ViewNode.ListLayout?
     /// How the module's content moves when it changes (the `"transitions"` key), or `nil`:
     /// nothing moves.
-    public var transitions: Transitions?
+    package var transitions: Transitions?
     /// Where a module that no layout names goes (the `"after"`, `"before"` or `"at": "top"`
     /// key), or `nil` for the bottom of the page.
-    public var placement: Placement?
+    package var placement: Placement?
 
     /// Where a module the layout does not name is placed: at the top of the page, or next to
     /// another module (inside the same tab when that module is in one).
@@ -86,13 +86,13 @@ public struct ModuleInstance: Sendable, Hashable {
     /// ```json
     /// "add": [ { "id": "bin", "type": "RecycleBinModule", "after": "info" } ]
     /// ```
-    public enum Placement: Sendable, Hashable {
+    package enum Placement: Sendable, Hashable {
         case top
         case after(ModuleID)
         case before(ModuleID)
 
         /// The module it is placed next to, if any.
-        public var anchor: ModuleID? {
+        package var anchor: ModuleID? {
             switch self {
             case .top: nil
             case .after(let id), .before(let id): id
@@ -100,7 +100,7 @@ public struct ModuleInstance: Sendable, Hashable {
         }
     }
 
-    public init(id: ModuleID, type: String, parameters: [String: JSONValue] = [:], timeout: Duration? = nil, display: ViewNode.ListLayout? = nil) {
+    package init(id: ModuleID, type: String, parameters: [String: JSONValue] = [:], timeout: Duration? = nil, display: ViewNode.ListLayout? = nil) {
         self.id = id
         self.type = type
         self.parameters = parameters
@@ -110,14 +110,14 @@ public struct ModuleInstance: Sendable, Hashable {
 }
 
 /// One element of a layout: a module, or a tab switch over groups of modules.
-public enum LayoutItem: Sendable, Hashable {
+package enum LayoutItem: Sendable, Hashable {
     /// The module with this id.
     case module(ModuleID)
     /// A tab switch; only the selected tab's modules are shown (and appear).
     case tabs(id: String, tabs: [TabSpec])
 
     /// The module ids the item places.
-    public var moduleIDs: [ModuleID] {
+    package var moduleIDs: [ModuleID] {
         switch self {
         case .module(let id): [id]
         case .tabs(_, let tabs): tabs.flatMap(\.modules)
@@ -126,12 +126,12 @@ public enum LayoutItem: Sendable, Hashable {
 }
 
 /// One tab of a tab switch in a layout.
-public struct TabSpec: Sendable, Hashable {
-    public var id: String
-    public var title: String
-    public var modules: [ModuleID]
+package struct TabSpec: Sendable, Hashable {
+    package var id: String
+    package var title: String
+    package var modules: [ModuleID]
 
-    public init(id: String, title: String, modules: [ModuleID]) {
+    package init(id: String, title: String, modules: [ModuleID]) {
         self.id = id
         self.title = title
         self.modules = modules
@@ -139,36 +139,36 @@ public struct TabSpec: Sendable, Hashable {
 }
 
 /// A variant of a scene: what changes when its condition holds.
-public struct Variant: Sendable {
+package struct Variant: Sendable {
     /// The variant's name, for logs and `scenery list`.
-    public var name: String
+    package var name: String
     /// When the variant applies; `nil` means always.
-    public var condition: Condition?
+    package var condition: Condition?
     /// Module instances added.
-    public var add: [ModuleInstance]
+    package var add: [ModuleInstance]
     /// Module instances removed (by id).
-    public var remove: [ModuleID]
+    package var remove: [ModuleID]
     /// Module instances replaced (by id).
-    public var replace: [ModuleInstance]
+    package var replace: [ModuleInstance]
     /// The layout, replacing the scene's, if given.
-    public var layout: [LayoutItem]?
+    package var layout: [LayoutItem]?
     /// Event rules tried before the scene's own.
-    public var events: [EventRule]
+    package var events: [EventRule]
     /// The name of the inherited variant this one builds on (`"extends"`), if any: it gets
     /// that variant's condition (unless it has a `when`), modules, layout and rules, with its
     /// own changes applied on top.
-    public var extends: String?
+    package var extends: String?
     /// Parameters changed on the variant's modules, by module id (`"params"`).
-    public var parameterChanges: [ModuleID: [String: JSONValue]] = [:]
+    package var parameterChanges: [ModuleID: [String: JSONValue]] = [:]
     /// How the variant's modules lay out their lists, by module id (`"display"`): a carousel
     /// becomes rows without rewriting the module.
     ///
     /// ```json
     /// "display": { "friends": "rows" }
     /// ```
-    public var displayChanges: [ModuleID: ViewNode.ListLayout] = [:]
+    package var displayChanges: [ModuleID: ViewNode.ListLayout] = [:]
     /// Tabs added to the layout's tab switches and tab titles changed (`"tabs"`).
-    public var tabChanges: [TabChange] = []
+    package var tabChanges: [TabChange] = []
     /// The JSON path of this variant in its file.
     var path: String = ""
     /// The file the variant was written in (a parent's, when inherited).
@@ -188,13 +188,13 @@ struct ParameterOrigin: Sendable, Hashable {
 /// "tabs": { "sections": { "add": [ { "id": "bin", "title": "Bin", "modules": ["bin"] } ],
 ///                         "titles": { "blogs": "博客" } } }
 /// ```
-public struct TabChange: Sendable, Hashable {
+package struct TabChange: Sendable, Hashable {
     /// The id of the tab switch changed.
-    public var switchID: String
+    package var switchID: String
     /// Tabs added after the switch's own.
-    public var add: [TabSpec]
+    package var add: [TabSpec]
     /// New titles, by tab id.
-    public var titles: [String: String]
+    package var titles: [String: String]
     /// The JSON path of this change in its file.
     var path: String = ""
 }
@@ -207,20 +207,20 @@ public struct TabChange: Sendable, Hashable {
 ///              "continue",
 ///              { "navigate": { "scene": "follow-list", "args": { "user": "$viewer" } } } ] }
 /// ```
-public struct EventRule: Sendable {
+package struct EventRule: Sendable {
     /// The event name the rule applies to; a trailing `*` matches a prefix (`user.*`).
-    public var on: String
+    package var on: String
     /// An extra condition, which may use `event.field`.
-    public var condition: Condition?
+    package var condition: Condition?
     /// What to do, in order.
-    public var steps: [Step]
+    package var steps: [Step]
     /// The JSON path of this rule in its file.
     var path: String = ""
     /// The file the rule was written in (a parent's, when inherited).
     var file: String = ""
 
     /// One step of a rule.
-    public enum Step: Sendable, Hashable {
+    package enum Step: Sendable, Hashable {
         /// Ask the host; a declined confirmation stops the event. Its texts may hold
         /// `$references`, resolved when it is asked.
         case confirm(Confirmation)
@@ -234,7 +234,7 @@ public struct EventRule: Sendable {
     }
 
     /// Whether the rule applies to an event name.
-    public func matches(_ name: String) -> Bool {
+    package func matches(_ name: String) -> Bool {
         if on.hasSuffix("*") { return name.hasPrefix(on.dropLast()) }
         return name == on
     }

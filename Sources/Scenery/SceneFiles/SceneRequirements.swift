@@ -18,12 +18,12 @@
 ///
 /// A `format` newer than ``SceneRequirements/currentFormat`` always keeps the previous
 /// version: the app cannot know what else in the file means.
-public struct SceneRequirements: Sendable, Hashable {
+package struct SceneRequirements: Sendable, Hashable {
     /// The scene-file format this version of Scenery reads.
-    public static let currentFormat = 1
+    package static let currentFormat = 1
 
     /// What an app does with a scene file whose requirements it does not meet.
-    public enum Fallback: String, Sendable, Hashable, CaseIterable {
+    package enum Fallback: String, Sendable, Hashable, CaseIterable {
         /// Keep the previous version of the scene.
         case previous
         /// Leave out the modules the app cannot run, and run the rest.
@@ -31,14 +31,14 @@ public struct SceneRequirements: Sendable, Hashable {
     }
 
     /// The scene-file format the file is written in.
-    public var format: Int
+    package var format: Int
     /// Module types the file needs, each with the lowest ``ModuleDescriptor/version`` it works with.
-    public var modules: [String: Int]
+    package var modules: [String: Int]
     /// What to do when a requirement is not met.
-    public var fallback: Fallback
+    package var fallback: Fallback
 
     /// Creates requirements; the defaults need nothing beyond format 1.
-    public init(format: Int = 1, modules: [String: Int] = [:], fallback: Fallback = .previous) {
+    package init(format: Int = 1, modules: [String: Int] = [:], fallback: Fallback = .previous) {
         self.format = format
         self.modules = modules
         self.fallback = fallback
@@ -46,7 +46,7 @@ public struct SceneRequirements: Sendable, Hashable {
 }
 
 /// A requirement of a scene file that an app does not meet.
-public enum UnmetRequirement: Sendable, Hashable, CustomStringConvertible {
+package enum UnmetRequirement: Sendable, Hashable, CustomStringConvertible {
     /// The file is in a newer format than the app reads.
     case format(needed: Int, supported: Int)
     /// The app has no module of this type.
@@ -54,7 +54,7 @@ public enum UnmetRequirement: Sendable, Hashable, CustomStringConvertible {
     /// The app's module is older than the file needs.
     case moduleVersion(type: String, needed: Int, available: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .format(let needed, let supported):
             "it is in scene-file format \(needed), and this app reads format \(supported)"
@@ -66,7 +66,7 @@ public enum UnmetRequirement: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The module type this requirement is about, if any.
-    public var moduleType: String? {
+    package var moduleType: String? {
         switch self {
         case .format: nil
         case .missingModule(let type), .moduleVersion(let type, _, _): type

@@ -7,9 +7,9 @@
 /// { "id": "blogs", "type": "BlogModule", "params": { "author": "$user" },
 ///   "transitions": { "appear": "fade", "disappear": "fade", "move": "slide", "change": "highlight" } }
 /// ```
-public struct Transitions: Sendable, Hashable {
+package struct Transitions: Sendable, Hashable {
     /// What happened to a part of the module.
-    public enum Change: String, Sendable, Hashable, CaseIterable {
+    package enum Change: String, Sendable, Hashable, CaseIterable {
         /// A part was added (a new row).
         case appear
         /// A part was taken away.
@@ -21,7 +21,7 @@ public struct Transitions: Sendable, Hashable {
     }
 
     /// How it moves.
-    public enum Effect: String, Sendable, Hashable, CaseIterable {
+    package enum Effect: String, Sendable, Hashable, CaseIterable {
         /// Fades in or out.
         case fade
         /// Slides into or out of its place.
@@ -31,22 +31,22 @@ public struct Transitions: Sendable, Hashable {
     }
 
     /// The effect of each change that moves; a change not named does not move.
-    public private(set) var effects: [Change: Effect] = [:]
+    package private(set) var effects: [Change: Effect] = [:]
 
     /// No effect for any change.
-    public init() {}
+    package init() {}
 
     /// The effects asked for; an effect a change does not take (``allows(_:for:)``) is left out.
-    public init(_ effects: [Change: Effect]) {
+    package init(_ effects: [Change: Effect]) {
         for (change, effect) in effects where Self.allows(effect, for: change) { self.effects[change] = effect }
     }
 
     /// The effect of a change, if it moves.
-    public func effect(for change: Change) -> Effect? { effects[change] }
+    package func effect(for change: Change) -> Effect? { effects[change] }
 
     /// The effects a change takes: appearing and disappearing fade or slide, a move slides,
     /// a change is highlighted or fades.
-    public static func effects(for change: Change) -> [Effect] {
+    package static func effects(for change: Change) -> [Effect] {
         switch change {
         case .appear, .disappear: [.fade, .slide]
         case .move: [.slide]
@@ -55,5 +55,5 @@ public struct Transitions: Sendable, Hashable {
     }
 
     /// Whether `change` takes `effect`.
-    public static func allows(_ effect: Effect, for change: Change) -> Bool { effects(for: change).contains(effect) }
+    package static func allows(_ effect: Effect, for change: Change) -> Bool { effects(for: change).contains(effect) }
 }
