@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Scenery", targets: ["Scenery"]),
         .library(name: "SceneryTesting", targets: ["SceneryTesting"]),
+        .library(name: "SceneryFaults", targets: ["SceneryFaults"]),
         .library(name: "SceneryScenes", targets: ["SceneryScenes"]),
         .library(name: "SceneryLive", targets: ["SceneryLive"]),
         .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
@@ -53,6 +54,9 @@ let package = Package(
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
         .target(name: "Scenery", exclude: ["Localization/generate-plural-rules.py"]),
         .target(name: "SceneryTesting", dependencies: ["Scenery", "SceneryLive"]),
+        // Fault injection for any service (failures and latency by service and operation):
+        // what a tool's --fail and a module's tests use; no app needs it to show a scene.
+        .target(name: "SceneryFaults"),
         // The bundled scene files (top-level Scenes/) as package resources, so that a
         // dependency's scenes can extend them without a checkout on disk.
         // Listed one by one (SwiftPM copies no folder it is itself in); a test checks that
@@ -120,7 +124,7 @@ let package = Package(
         .target(name: "SceneryUserList", dependencies: ["Scenery", "SceneryLive", "ProfileDomain"]),
         .target(
             name: "SceneryProfile",
-            dependencies: ["Scenery", "ProfileDomain", "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
+            dependencies: ["Scenery", "SceneryFaults", "ProfileDomain", "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
 
         // The page protocol, typed for both ends (the server, `scenery connect`, the test kit, a
         // native host): Scenery alone, so a client builds no server.
@@ -171,7 +175,7 @@ let package = Package(
         .target(
             name: "SceneryTool",
             dependencies: [
-                "Scenery", "SceneryPageProtocol", "SceneryRemote",
+                "Scenery", "SceneryFaults", "SceneryPageProtocol", "SceneryRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `serve` as a command a tool adds (ToolCommand.serve): the only part of the tool that
@@ -188,7 +192,7 @@ let package = Package(
         .target(
             name: "ProfileTool",
             dependencies: [
-                "SceneryTool", "Scenery", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain",
+                "SceneryTool", "Scenery", "SceneryFaults", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The profile demo on PostgreSQL as a kind the tool opens (ToolDatabase.profilePostgres):
@@ -218,7 +222,7 @@ let package = Package(
         .plugin(
             name: "SceneryRenderCommand",
             capability: .command(intent: .custom(verb: "scenery-render", description: "Render one of the package's scenes."))),
-        .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting"], exclude: ["Golden"]),
+        .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting", "SceneryFaults"], exclude: ["Golden"]),
         .testTarget(name: "SceneryLiveTests", dependencies: ["SceneryLive", "Scenery", "SceneryTesting"]),
         .testTarget(
             name: "SceneryCommandTests",
@@ -254,7 +258,8 @@ let package = Package(
         .testTarget(
             name: "ProfileTests",
             dependencies: [
-                "Scenery", "SceneryTesting", "SceneryLive", "ScenerySiteStore", "ScenerySiteStorePostgres", "ProfileDomain", "ProfileStore", "SceneryProfile",
+                "Scenery", "SceneryTesting", "SceneryFaults", "SceneryLive", "ScenerySiteStore", "ScenerySiteStorePostgres", "ProfileDomain", "ProfileStore",
+                "SceneryProfile",
                 "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList", "ProfileStorePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -60,6 +60,7 @@ let package = Package(
                 "Board", "BoardStore", "BoardStorePostgres",
                 .product(name: "ScenerySiteStorePostgres", package: "Scenery"),
                 .product(name: "Scenery", package: "Scenery"),
+                .product(name: "SceneryFaults", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
                 .product(name: "SceneryServeTool", package: "Scenery"),
             ]),

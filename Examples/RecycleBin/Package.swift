@@ -23,6 +23,7 @@ let package = Package(
             name: "RecycleBin",
             dependencies: [
                 .product(name: "Scenery", package: "Scenery"),
+                .product(name: "SceneryFaults", package: "Scenery"),
                 .product(name: "SceneryScenes", package: "Scenery"),
                 .product(name: "ProfileDomain", package: "Scenery"),
             ],
@@ -43,6 +44,7 @@ let package = Package(
             dependencies: [
                 "RecycleBin", "recycle-bin",
                 .product(name: "Scenery", package: "Scenery"),
+                .product(name: "SceneryFaults", package: "Scenery"),
                 .product(name: "SceneryTesting", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
                 .product(name: "ProfileTool", package: "Scenery"),

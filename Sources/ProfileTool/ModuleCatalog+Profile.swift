@@ -1,4 +1,5 @@
 import Scenery
+import SceneryFaults
 import SceneryProfile
 import SceneryScenes
 import SceneryTool

@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryFaults
 
 extension ServiceName {
     /// `ProfileService`: profiles and the viewer's relationship to them.

@@ -16,6 +16,7 @@ package enum SceneryPackage {
         "SceneryBlogs",
         "SceneryCommand",
         "SceneryDrafts",
+        "SceneryFaults",
         "SceneryLive",
         "SceneryPageProtocol",
         "SceneryProfile",

@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import SceneryFaults
 
 /// The module types, scenes and services a `scenery` tool knows, composed from parts.
 ///

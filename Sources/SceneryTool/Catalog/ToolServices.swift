@@ -1,4 +1,5 @@
 import Scenery
+import SceneryFaults
 
 /// What the tool hands a ``ModuleCatalog`` when a command runs scenes: the store it opened,
 /// and the faults asked for on the command line.

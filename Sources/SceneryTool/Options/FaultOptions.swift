@@ -1,5 +1,6 @@
 import ArgumentParser
 import Scenery
+import SceneryFaults
 
 /// Faults on purpose, for demos: make a service fail or slow.
 struct FaultOptions: ParsableArguments {

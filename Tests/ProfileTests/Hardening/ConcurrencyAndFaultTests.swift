@@ -3,6 +3,7 @@ import ProfileDomain
 import ProfileStore
 import Scenery
 import SceneryBlogs
+import SceneryFaults
 import SceneryProfile
 import SceneryTesting
 import Synchronization

@@ -1,6 +1,7 @@
 import ProfileDomain
 import Scenery
 import SceneryBlogs
+import SceneryFaults
 import SceneryProfile
 import Testing
 

@@ -2,6 +2,7 @@ import ProfileDomain
 import Scenery
 import SceneryBlogs
 import SceneryDrafts
+import SceneryFaults
 import SceneryProfile
 import SceneryTesting
 import SceneryUserInfo

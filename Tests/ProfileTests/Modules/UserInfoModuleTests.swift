@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryFaults
 import SceneryProfile
 import SceneryUserInfo
 import Testing

@@ -1,6 +1,7 @@
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryFaults
 import SceneryProfile
 import SceneryTesting
 import Testing

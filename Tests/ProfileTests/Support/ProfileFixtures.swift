@@ -2,6 +2,7 @@ import Foundation
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryFaults
 import SceneryProfile
 import SceneryTesting
 import Synchronization

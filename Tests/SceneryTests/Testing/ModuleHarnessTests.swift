@@ -1,4 +1,5 @@
 import Foundation
+import SceneryFaults
 import SceneryTesting
 import Testing
 

@@ -31,8 +31,3 @@ public protocol BoardService: ChangeFeed where Entity == BoardChange {
     /// board's owner (`DataError.notPermitted` otherwise).
     func add(task title: String, to owner: String, by viewer: String) async throws -> BoardTask
 }
-
-extension ServiceName {
-    /// The board's service, for `--fail board` and `--latency board=…`.
-    public static let board: ServiceName = "board"
-}

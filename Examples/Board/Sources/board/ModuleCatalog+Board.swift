@@ -2,6 +2,7 @@ import Board
 import BoardStore
 import BoardStorePostgres
 import Scenery
+import SceneryFaults
 import SceneryLive
 import ScenerySiteStorePostgres
 import SceneryTool
@@ -68,4 +69,9 @@ struct FaultyBoard: BoardService {
         try await faults.apply(.board, .write)
         return try await base.add(task: title, to: owner, by: viewer)
     }
+}
+
+extension ServiceName {
+    /// The board's service, for `--fail board` and `--latency board=…`.
+    static let board: ServiceName = "board"
 }

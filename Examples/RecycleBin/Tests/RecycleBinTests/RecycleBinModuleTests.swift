@@ -2,6 +2,7 @@ import Foundation
 import ProfileDomain
 import RecycleBin
 import Scenery
+import SceneryFaults
 import SceneryTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import SceneryFaults
 
 /// A blog its author deleted, kept in the bin until restored.
 public struct DeletedBlog: Sendable, Hashable, Codable, Identifiable {
