@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "SceneryTesting", dependencies: ["Scenery", "SceneryLive"]),
         // Fault injection for any service (failures and latency by service and operation):
         // what a tool's --fail and a module's tests use; no app needs it to show a scene.
-        .target(name: "SceneryFaults"),
+        .target(name: "SceneryFaults", dependencies: ["Scenery"]),
         // The bundled scene files (top-level Scenes/) as package resources, so that a
         // dependency's scenes can extend them without a checkout on disk.
         // Listed one by one (SwiftPM copies no folder it is itself in); a test checks that

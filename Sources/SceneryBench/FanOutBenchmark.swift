@@ -148,7 +148,7 @@ final class ArrivalHost: SceneHost, Sendable {
     }
 
     private let node: NodeID
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(watching node: NodeID) {
         self.node = node

@@ -104,7 +104,7 @@ struct NullHost: SceneHost {
 
 /// Counts the patches a host was sent and keeps the last update.
 final class UpdateCounter: Sendable {
-    private let state = Mutex((patches: 0, last: SceneUpdate?.none))
+    private let state = Locked((patches: 0, last: SceneUpdate?.none))
     func add(_ update: SceneUpdate) {
         state.withLock {
             $0.patches += update.patches.count
@@ -122,5 +122,5 @@ final class UpdateCounter: Sendable {
 
 /// Holds the module the registry created, for the benchmark to drive.
 final class Holder: Sendable {
-    let module = Mutex<LongListModule?>(nil)
+    let module = Locked<LongListModule?>(nil)
 }

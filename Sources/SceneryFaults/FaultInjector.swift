@@ -1,4 +1,4 @@
-import Synchronization
+import Scenery
 
 /// Holds a ``FaultPlan`` that may change while services run (a test makes a service fail,
 /// then recover), and applies it to calls.
@@ -18,10 +18,10 @@ import Synchronization
 /// }
 /// ```
 public final class FaultInjector: Sendable {
-    private let plan: Mutex<FaultPlan>
+    private let plan: Locked<FaultPlan>
 
     public init(_ plan: FaultPlan = FaultPlan()) {
-        self.plan = Mutex(plan)
+        self.plan = Locked(plan)
     }
 
     /// The plan in force.

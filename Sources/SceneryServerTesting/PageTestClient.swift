@@ -23,7 +23,7 @@ public final class PageTestClient: Sendable {
     let http: any TestClientProtocol
     /// How this client reaches the server.
     public let transport: PageTestTransport
-    private let pages = Mutex<[TestPage]>([])
+    private let pages = Locked<[TestPage]>([])
 
     init(server: SceneryServer, http: any TestClientProtocol, transport: PageTestTransport) {
         self.server = server

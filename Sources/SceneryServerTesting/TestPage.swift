@@ -72,13 +72,13 @@ public final class TestPage: Sendable {
 
     /// The page's session on the server.
     public let session: String
-    private let inner: Mutex<Inner>
+    private let inner: Locked<Inner>
 
     init(session: String, tree: ViewNode, sequence: Int) {
         self.session = session
         var inner = Inner(state: State(tree: tree, sequence: sequence))
         inner.mirror.attach(tree: tree, sequence: sequence)
-        self.inner = Mutex(inner)
+        self.inner = Locked(inner)
     }
 
     func connect(_ transport: any PageTransport) {

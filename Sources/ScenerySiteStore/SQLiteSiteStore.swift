@@ -24,9 +24,9 @@ public final class SQLiteSiteStore: Sendable {
     /// connection keeps Swift state of its own (its kept statements).
     private let connection: Locked<SQLiteConnection>
     /// Where the watcher for other processes' writes stands.
-    let watch: Mutex<WatchState>
+    let watch: Locked<WatchState>
     /// The feeds made so far, by entity type.
-    let channels = Mutex<[ObjectIdentifier: any ChangeChannel]>([:])
+    let channels = Locked<[ObjectIdentifier: any ChangeChannel]>([:])
     /// Where a problem that is no caller's error goes (a change row no program of the app
     /// can read).
     let reportProblem: @Sendable (String) -> Void
@@ -100,7 +100,7 @@ public final class SQLiteSiteStore: Sendable {
         }
         self.path = path
         self.reportProblem = reportProblem
-        self.watch = Mutex(Self.initialWatchState(opened))
+        self.watch = Locked(Self.initialWatchState(opened))
         self.connection = Locked(opened)
     }
 

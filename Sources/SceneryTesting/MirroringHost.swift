@@ -37,14 +37,10 @@ public final class MirroringHost: SceneHost, Sendable {
         }
     }
 
-    /// `NSLock` rather than `Mutex`: the thread sanitizer sees its ordering.
-    private let lock = NSLock()
-    private nonisolated(unsafe) var _state = State()
+    private let state = Locked(State())
 
     private func withState<T>(_ body: (inout State) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&_state)
+        state.withLock(body)
     }
     /// Answers confirmations and remembers them.
     public let confirmer: ScriptedConfirmer

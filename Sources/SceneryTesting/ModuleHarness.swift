@@ -30,10 +30,10 @@ public final class ModuleHarness<M: Module>: Sendable {
     /// who is looking: the harness refuses such an action as the router does.
     private let actionOwners: [String: (parameter: String, owner: String?)]
     private let viewer: String?
-    private let lastTree: Mutex<ViewNode?> = Mutex(nil)
+    private let lastTree: Locked<ViewNode?> = Locked(nil)
     /// What the test typed, by field id, since the field's form was last submitted (see
     /// ``type(_:into:)``).
-    let typed: Mutex<[NodeID: String]> = Mutex([:])
+    let typed: Locked<[NodeID: String]> = Locked([:])
 
     /// Makes the module from parameters, with the defaults of its descriptor filled in.
     ///
@@ -222,7 +222,7 @@ public final class ModuleHarness<M: Module>: Sendable {
 
 /// Lets the context's callback reach the module made after it.
 private final class ModuleHolder<M: Module>: Sendable {
-    private let stored = Mutex<M?>(nil)
+    private let stored = Locked<M?>(nil)
     var module: M? {
         get { stored.withLock { $0 } }
         set { stored.withLock { $0 = newValue } }
@@ -250,7 +250,7 @@ enum HarnessEffect: Sendable {
 
 /// The effects a module had, in order, for ``ModuleHarness``.
 final class EffectLog: Sendable {
-    private let effects = Mutex<[HarnessEffect]>([])
+    private let effects = Locked<[HarnessEffect]>([])
 
     func append(_ effect: HarnessEffect) {
         effects.withLock { $0.append(effect) }

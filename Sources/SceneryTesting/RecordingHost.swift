@@ -16,7 +16,7 @@ public final class RecordingHost: SceneHost, Sendable {
         var navigations: [NavigationIntent] = []
     }
 
-    private let log = Mutex(Log())
+    private let log = Locked(Log())
     private let updateLog = AwaitableLog<SceneUpdate>()
     /// Answers confirmations and remembers them.
     public let confirmer: ScriptedConfirmer

@@ -17,13 +17,13 @@ public final class ScriptedConfirmer: Sendable {
         var unexpected: [Confirmation] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The answer once the scripted answers are used up.
     public let fallback: Bool
 
     /// Creates a confirmer that gives `answers` in order, then `fallback`.
     public init(answers: [Bool] = [], fallback: Bool = false) {
-        state = Mutex(State(answers: answers))
+        state = Locked(State(answers: answers))
         self.fallback = fallback
     }
 

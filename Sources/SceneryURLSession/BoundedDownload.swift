@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -6,7 +7,7 @@ import Foundation
 
 /// One download through ``SceneDownloads``: collects the body up to a limit, refuses
 /// redirects to other hosts, and resumes its caller exactly once.
-final class BoundedDownload: @unchecked Sendable {
+final class BoundedDownload: Sendable {
     enum Outcome: Sendable {
         case response(HTTPURLResponse, Data)
         case failure(String)
@@ -14,14 +15,18 @@ final class BoundedDownload: @unchecked Sendable {
 
     private let url: URL
     private let maximumBytes: Int
-    private let lock = NSLock()
-    private var body = Data()
-    private var response: HTTPURLResponse?
-    private var tooLarge = false
-    private var timedOut = false
-    private var cancelled = false
-    private var task: URLSessionDataTask?
-    private var continuation: CheckedContinuation<Outcome, Never>?
+    private let state = Locked(State())
+
+    /// What the download has so far, behind the lock.
+    private struct State {
+        var body = Data()
+        var response: HTTPURLResponse?
+        var tooLarge = false
+        var timedOut = false
+        var cancelled = false
+        var task: URLSessionDataTask?
+        var continuation: CheckedContinuation<Outcome, Never>?
+    }
 
     init(url: URL, maximumBytes: Int) {
         self.url = url
@@ -29,10 +34,10 @@ final class BoundedDownload: @unchecked Sendable {
     }
 
     func start(_ task: URLSessionDataTask, _ continuation: CheckedContinuation<Outcome, Never>) {
-        let cancelledAlready = lock.withLock {
-            self.task = task
-            self.continuation = continuation
-            return cancelled
+        let cancelledAlready = state.withLock { state in
+            state.task = task
+            state.continuation = continuation
+            return state.cancelled
         }
         task.resume()
         if cancelledAlready { task.cancel() }
@@ -40,36 +45,36 @@ final class BoundedDownload: @unchecked Sendable {
 
     /// Cancels the task, or the task to come when it has not started yet.
     func cancel() {
-        lock.withLock {
-            cancelled = true
-            return task
+        state.withLock { state in
+            state.cancelled = true
+            return state.task
         }?.cancel()
     }
 
     /// Ends the download because its time is up.
     func timeOut() {
-        lock.withLock { timedOut = true }
+        state.withLock { $0.timedOut = true }
         cancel()
     }
 
     /// Keeps the response's head; `false` when the body it declares is over the limit.
     func accepts(_ response: URLResponse) -> Bool {
         let declared = response.expectedContentLength
-        return lock.withLock {
-            self.response = response as? HTTPURLResponse
-            if declared > maximumBytes { tooLarge = true }
-            return !tooLarge
+        return state.withLock { state in
+            state.response = response as? HTTPURLResponse
+            if declared > maximumBytes { state.tooLarge = true }
+            return !state.tooLarge
         }
     }
 
     /// Adds a part of the body; `false` (keeping none of it) when it goes over the limit.
     func append(_ data: Data) -> Bool {
-        lock.withLock {
-            if body.count + data.count > maximumBytes {
-                tooLarge = true
+        state.withLock { state in
+            if state.body.count + data.count > maximumBytes {
+                state.tooLarge = true
                 return false
             }
-            body.append(data)
+            state.body.append(data)
             return true
         }
     }
@@ -81,7 +86,7 @@ final class BoundedDownload: @unchecked Sendable {
 
     /// The task ended, with `error` or not: resumes the caller with what came.
     func complete(with error: (any Error)?) {
-        let (response, body, tooLarge, timedOut) = lock.withLock { (self.response, self.body, self.tooLarge, self.timedOut) }
+        let (response, body, tooLarge, timedOut) = state.withLock { ($0.response, $0.body, $0.tooLarge, $0.timedOut) }
         if timedOut {
             finish(.failure("\(url.absoluteString) did not answer in time"))
         } else if tooLarge {
@@ -101,9 +106,9 @@ final class BoundedDownload: @unchecked Sendable {
     }
 
     private func finish(_ outcome: Outcome) {
-        let continuation = lock.withLock {
-            defer { self.continuation = nil }
-            return self.continuation
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
         }
         continuation?.resume(returning: outcome)
     }

@@ -15,8 +15,7 @@ import Scenery
 final class SceneDownloads: NSObject, URLSessionDataDelegate, Sendable {
     static let shared = SceneDownloads()
 
-    /// Downloads under way, by their task's identifier. (`Locked`, not `Mutex`: the thread
-    /// sanitizer sees its lock; fetches start on many threads at once.)
+    /// Downloads under way, by their task's identifier.
     private let downloads = Locked<[Int: BoundedDownload]>([:])
 
     private let session = Locked<URLSession?>(nil)

@@ -64,7 +64,7 @@ private final class ResumeOnce: Sendable {
         var done = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func arm(_ continuation: CheckedContinuation<LoadRace.Outcome, Never>) {
         let early: LoadRace.Outcome? = state.withLock { state in
@@ -100,7 +100,7 @@ private final class ResumeOnce: Sendable {
 /// A weak link from module contexts to their scene, set once the scene exists.
 final class SceneLink: Sendable {
     private struct Box: Sendable { weak var scene: SceneInstance? }
-    private let box = Mutex(Box())
+    private let box = Locked(Box())
 
     var scene: SceneInstance? {
         get { box.withLock { $0.scene } }

@@ -2,10 +2,12 @@ import Foundation
 
 /// A value behind a lock the thread sanitizer sees: a pthread mutex (through `NSLock`).
 ///
-/// `Synchronization.Mutex` on Linux hands a contended lock to its next owner inside the
-/// kernel (a priority-inheriting futex), where the sanitizer cannot see it, so state that
-/// many tasks reach at once behind a `Mutex` is reported as raced when it is not. State
-/// that is contended by design (a change feed's subscribers, a test's journal) uses this.
+/// The package's one lock type: every value that several threads or tasks share outside an
+/// actor sits in a `Locked` (counters alone use `Atomic`), so no site chooses a lock by
+/// judgement. The reason it is not `Synchronization.Mutex`: on Linux a contended `Mutex`
+/// is handed to its next owner inside the kernel (a priority-inheriting futex), where the
+/// sanitizer cannot see it, so state many tasks reach at once is reported as raced when it
+/// is not, and CI runs the tests under the sanitizer.
 package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

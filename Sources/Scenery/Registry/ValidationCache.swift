@@ -16,5 +16,5 @@ final class ValidationCache: Sendable {
         var resolved: [String: ResolvedScene] = [:]
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// The ``SceneHost`` of one page: hands everything the scene asks of its host to the page's
 /// session (which talks to the browser).
 final class PageHost: SceneHost, Sendable {
-    private let session = Mutex<PageSession?>(nil)
+    private let session = Locked<PageSession?>(nil)
 
     func link(_ session: PageSession) {
         self.session.withLock { $0 = session }

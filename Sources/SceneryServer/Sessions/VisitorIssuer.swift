@@ -15,8 +15,6 @@ import Scenery
 final class VisitorIssuer: Sendable {
     private let signer: SignedCookie
     private let limit: Int
-    // `Locked`, not `Mutex`: every signed-out page load reaches these at once, and the
-    // thread sanitizer cannot see a contended `Mutex` hand over on Linux (see `Locked`).
     private let minted = Locked<[String: (windowStart: Date, count: Int)]>([:])
 
     /// Whether the last ``issue(to:now:)`` refused `address` for the first time this hour

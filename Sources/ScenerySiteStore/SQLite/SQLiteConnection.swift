@@ -67,7 +67,7 @@ public enum SQLValue: Sendable, Hashable {
 /// timeout is a `conflict`: the same write may succeed when tried again).
 ///
 /// Not thread-safe by itself: it is `@unchecked Sendable` only so it can live inside a
-/// store's lock (`Mutex`), and every call must happen with that lock held.
+/// store's lock (`Locked`), and every call must happen with that lock held.
 ///
 /// ```swift
 /// let connection = try SQLiteConnection(path: ":memory:")

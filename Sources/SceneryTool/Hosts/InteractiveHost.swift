@@ -14,7 +14,7 @@ final class InteractiveHost: SceneHost, Sendable {
 
     let input: LineReader
     let json: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(input: LineReader, json: Bool) {
         self.input = input

@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 import Synchronization
 
 /// Standard input as lines, read on a thread of its own so that waiting for a line never
@@ -23,7 +24,7 @@ final class LineReader: Sendable {
         var pendingWake = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {
         Thread.detachNewThread { [self] in

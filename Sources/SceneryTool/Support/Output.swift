@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 import Synchronization
 
 /// Standard output and error, written as they come (so prompts appear before input is
@@ -6,7 +7,7 @@ import Synchronization
 /// is remembered, later output is dropped, and the command ends with exit code 2 and a
 /// message on standard error where that is still open (``CommandFailure/outputFailed``).
 package enum Output {
-    private static let failure = Mutex<String?>(nil)
+    private static let failure = Locked<String?>(nil)
 
     static func write(_ text: String) {
         write(text, to: STDOUT_FILENO, name: "standard output")

@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 
 #if canImport(Glibc)
     import Glibc
@@ -12,9 +13,9 @@ import Foundation
 /// a thread of the client's own; writes are small and go out under a lock.
 final class PlainSocket: @unchecked Sendable {
     private let descriptor: Int32
-    private let writing = NSLock()
-    private let closing = NSLock()
-    private var isClosed = false
+    /// Held while a write goes out, so two writes never interleave.
+    private let writing = Locked(())
+    private let isClosed = Locked(false)
 
     /// Connects to `host:port`, giving up after `timeout`.
     init(host: String, port: Int, timeout: Duration) throws(CommandFailure) {
@@ -71,8 +72,10 @@ final class PlainSocket: @unchecked Sendable {
     /// Writes all of `bytes`; `false` when the connection is gone.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool {
-        writing.lock()
-        defer { writing.unlock() }
+        writing.withLock { _ in writeAll(bytes) }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) -> Bool {
         #if canImport(Glibc)
             let flags = Int32(MSG_NOSIGNAL)
         #else
@@ -119,10 +122,11 @@ final class PlainSocket: @unchecked Sendable {
 
     /// Closes the connection (a read waiting on it ends); closing again does nothing.
     func close() {
-        closing.lock()
-        defer { closing.unlock() }
-        guard !isClosed else { return }
-        isClosed = true
+        let wasOpen = isClosed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard wasOpen else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
         closeDescriptor(descriptor)
     }
