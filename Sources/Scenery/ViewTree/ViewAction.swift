@@ -36,14 +36,14 @@ extension ViewNode {
 
     /// Whether this node itself carries the control with this id; builds no event.
     func carriesControl(_ control: NodeID) -> Bool {
-        if control == id { return (action != nil && !isButton) || hasOwnControl }
+        if control == id { return hasControlOfItsOwnID }
         guard case .tabs(let tabs) = kind, let named = control.tabControl, named.tabSwitch == id else { return false }
         return tabs.tabs.contains { $0.id == named.tab }
     }
 
     /// The ids of the controls this node itself carries, as ``actions`` names them.
     var ownControlIDs: [NodeID] {
-        var ids: [NodeID] = (action != nil && !isButton) || hasOwnControl ? [id] : []
+        var ids: [NodeID] = hasControlOfItsOwnID ? [id] : []
         if case .tabs(let tabs) = kind { ids += tabs.tabs.map { NodeID.tabControl($0.id, of: id) } }
         return ids
     }
@@ -71,13 +71,14 @@ extension ViewNode {
         }
     }
 
-    /// Whether the node's kind is a control with the node's own id (a tab switch's controls
-    /// have the tabs' ids).
-    private var hasOwnControl: Bool {
+    /// Whether the node carries a control with its own id: it is selectable, or its kind is
+    /// a control (a tab switch's controls have the tabs' ids).
+    private var hasControlOfItsOwnID: Bool {
+        if action != nil { return true }
         switch kind {
-        case .button, .form, .textField: true
-        case .placeholder(let placeholder): placeholder.retry != nil
-        default: false
+        case .button, .form, .textField: return true
+        case .placeholder(let placeholder): return placeholder.retry != nil
+        default: return false
         }
     }
 
