@@ -212,6 +212,34 @@ def open_live(page, url):
     page.evaluate("window.__sceneryMarker = 'still the same page'")
 
 
+def forged_socket(page, server, session, messages, until=None, count=1, protocol=1):
+    """A hand-made client on the page socket of `session`: leaves whatever live page `page`
+    shows for the server's sign-in page (the page's own client would otherwise reconnect a
+    quarter of a second after this socket takes its session, and take it back before a slow
+    server answered), opens a WebSocket to the session from there (same origin, same
+    cookies) announcing page protocol `protocol` (`None`: announcing none), sends
+    `messages` (texts), and returns `{"received", "code", "reason"}` once `count` messages
+    of type `until` arrived (`code` and `reason` are `None`), or once the server closed the
+    socket (with its close code and reason)."""
+    page.goto(getattr(server, "url", server) + "/sign-in")
+    return page.evaluate(
+        """async ([session, messages, until, count, protocol]) => {
+            const received = [];
+            const done = () => until !== null && received.filter(message => message.type === until).length >= count;
+            const query = protocol === null ? "" : `&protocol=${protocol}`;
+            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0${query}`);
+            return await new Promise(resolve => {
+                socket.onopen = () => messages.forEach(message => socket.send(message));
+                socket.onmessage = event => {
+                    received.push(JSON.parse(event.data));
+                    if (done()) { socket.close(); resolve({ received, code: null, reason: null }); }
+                };
+                socket.onclose = event => resolve({ received, code: event.code, reason: event.reason });
+            });
+        }""",
+        [session, messages, until, count, protocol])
+
+
 def same_page(page):
     return page.evaluate("window.__sceneryMarker") == "still the same page"
 

@@ -3,6 +3,7 @@ module seen after it was half visible for a second, and an experiment's exposure
 only for people who saw what their arm changes. Bob scrolls to the friends module and stays;
 Carol never scrolls (the module stays below the window); Dana jumps past it to the bottom.
 Only Bob is exposed; the report reads the server's database."""
+import json
 import os
 import sqlite3
 import subprocess
@@ -10,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import BINARY, Server, open_live, sign_in
+from conftest import BINARY, Server, forged_socket, open_live, sign_in
 
 PROFILE = "/scenes/user-profile?user=1"
 SMALL_WINDOW = {"width": 900, "height": 320}
@@ -96,20 +97,11 @@ def test_a_forged_flood_of_visibility_reports_counts_once(browser, experiment_se
     server = experiment_server
     context, page = open_profile(browser, server, "韩梅梅")
     try:
-        socket_reply = page.evaluate("""() => new Promise((resolve) => {
-            const main = document.querySelector('main[data-session]');
-            const socket = new WebSocket(`ws://${location.host}/live?session=${main.dataset.session}&since=0&protocol=1`);
-            const refusals = [];
-            socket.onmessage = (event) => {
-              const message = JSON.parse(event.data);
-              if (message.type === 'refused') refusals.push(message.message);
-              if (refusals.length === 2) { socket.close(); resolve(refusals); }
-            };
-            socket.onopen = () => {
-              socket.send(JSON.stringify({ type: 'visibility', node: 'drafts', fraction: 1 }));
-              for (let index = 0; index < 200; index++) socket.send(JSON.stringify({ type: 'visibility', node: 'info', fraction: 1 }));
-            };
-        })""")
+        session = page.locator("main").get_attribute("data-session")
+        flood = [json.dumps({"type": "visibility", "node": "drafts", "fraction": 1})]
+        flood += [json.dumps({"type": "visibility", "node": "info", "fraction": 1})] * 200
+        reply = forged_socket(page, server, session, flood, "refused", count=2)
+        socket_reply = [message["message"] for message in reply["received"] if message["type"] == "refused"]
         # A node not on the page is refused; past the reports' rate (bursts of 120), so is the flood.
         assert socket_reply == ["That is not on this page; nothing was counted.", "Too many visibility reports at once; nothing was counted."]
         wait_for(server, "SELECT 1 FROM impressions WHERE kind = 'impression' AND unit = '6' AND module = 'info'")

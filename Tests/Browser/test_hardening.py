@@ -6,34 +6,13 @@ import os
 
 from playwright.sync_api import expect
 
-from conftest import open_live, sign_in
+from conftest import forged_socket, open_live, sign_in
 
 DRAFT_TITLES = ["Through the looking glass", "草稿：下一篇茶会", "李雷的草稿"]
 
 
 def frame_texts(page):
     return [frame.content() for frame in page.frames]
-
-
-def socket_messages(page, session, messages, until):
-    """Opens a WebSocket to the page socket of `session` from inside `page` (same origin,
-    same cookies), sends `messages`, and returns what arrived once a message of type
-    `until` arrived (`None`: once the server closed the socket)."""
-    return page.evaluate(
-        """async ([session, messages, until]) => {
-            const received = [];
-            const done = list => until !== null && list.some(message => message.type === until);
-            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0&protocol=1`);
-            return await new Promise(resolve => {
-                socket.onopen = () => messages.forEach(message => socket.send(message));
-                socket.onmessage = event => {
-                    received.push(JSON.parse(event.data));
-                    if (done(received)) { socket.close(); resolve({ received, code: null }); }
-                };
-                socket.onclose = event => resolve({ received, code: event.code });
-            });
-        }""",
-        [session, messages, until])
 
 
 def test_signed_out_the_preview_shows_only_the_signed_out_variant(server, context):
@@ -83,8 +62,7 @@ def test_a_preview_socket_drives_only_its_own_page(server, context):
     sign_in(page, server, "Bob Chen")
     open_live(page, server.url + "/preview/blog-detail/frame?as=&blog=26")
     session = page.locator("main").get_attribute("data-session")
-    result = socket_messages(page, session, [json.dumps({"type": "event", "node": "sections#drafts"})],
-                             "refused")
+    result = forged_socket(page, server, session, [json.dumps({"type": "event", "node": "sections#drafts"})], "refused")
     assert [message["message"] for message in result["received"] if message["type"] == "refused"] == ["That control is not on this page."]
     assert not any(title in json.dumps(result["received"], ensure_ascii=False) for title in DRAFT_TITLES)
     # Alice's own preview frame, then Bob's sign-in on its socket: closed, nothing sent.
@@ -94,7 +72,7 @@ def test_a_preview_socket_drives_only_its_own_page(server, context):
     open_live(alice, server.url + "/preview/user-profile/frame?as=1&user=1")
     alice_session = alice.locator("main").get_attribute("data-session")
     other.close()
-    stolen = socket_messages(page, alice_session, [json.dumps({"type": "event", "node": "sections#drafts"})], None)
+    stolen = forged_socket(page, server, alice_session, [json.dumps({"type": "event", "node": "sections#drafts"})], None)
     assert stolen["received"] == []
     assert stolen["code"] == 1008
 

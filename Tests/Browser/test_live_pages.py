@@ -150,12 +150,17 @@ def test_another_viewer_never_receives_drafts_whatever_the_client_sends(server, 
         """(session) => new Promise((resolve) => {
             const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0&protocol=1`);
             const replies = [];
-            socket.onmessage = (event) => replies.push(event.data);
+            // Done when each forged message is refused, or when the page's own client
+            // reconnects and takes its session back (this socket is closed then).
+            socket.onmessage = (event) => {
+                replies.push(event.data);
+                if (replies.filter((reply) => JSON.parse(reply).type === "refused").length === 4) socket.close();
+            };
+            socket.onclose = () => resolve(replies);
             socket.onopen = () => {
                 for (const node of ["drafts/draft.1", "sections#drafts", "drafts/more", "../../etc"]) {
                     socket.send(JSON.stringify({ type: "event", node }));
                 }
-                setTimeout(() => { socket.close(); resolve(replies); }, 500);
             };
         })""",
         session)

@@ -4,40 +4,9 @@ with the code that makes the page load itself again and a reason that says so, a
 message of the old, untyped shape is refused with a message that says what to do."""
 import json
 
-from conftest import open_live
+from conftest import forged_socket, open_live
 
 PROFILE = "/scenes/user-profile?user=1"
-
-
-def open_socket(page, session, protocol, messages, until):
-    """Opens the page socket of `session` from inside `page` (same origin, same cookies),
-    announcing `protocol` (None: announcing nothing), sends `messages`, and returns what
-    arrived, with the close code and reason, once a message of type `until` arrived or the
-    server closed the socket.
-
-    The page's own script would reconnect a quarter of a second after this socket takes
-    the session from it, and take it back before a slow server answered this one: its
-    reconnections go nowhere while the test speaks (WebSocket is stubbed for it)."""
-    return page.evaluate(
-        """async ([session, protocol, messages, until]) => {
-            const received = [];
-            const query = protocol === null ? "" : `&protocol=${protocol}`;
-            window.realWebSocket = window.realWebSocket || window.WebSocket;
-            window.WebSocket = function () { return { addEventListener() {}, close() {}, send() {}, readyState: 0 }; };
-            const socket = new window.realWebSocket(`ws://${location.host}/live?session=${session}&since=0${query}`);
-            return await new Promise(resolve => {
-                socket.onopen = () => messages.forEach(message => socket.send(message));
-                socket.onmessage = event => {
-                    received.push(JSON.parse(event.data));
-                    if (until !== null && received.some(message => message.type === until)) {
-                        socket.close();
-                        resolve({ received, code: null, reason: null });
-                    }
-                };
-                socket.onclose = event => resolve({ received, code: event.code, reason: event.reason });
-            });
-        }""",
-        [session, protocol, messages, until])
 
 
 def test_the_page_announces_the_version_it_speaks(server, context):
@@ -53,10 +22,10 @@ def test_a_page_of_another_version_is_told_to_load_again(server, context):
     page = context.new_page()
     open_live(page, server.url + PROFILE)
     session = page.locator("main").get_attribute("data-session")
-    newer = open_socket(page, session, 2, [], None)
+    newer = forged_socket(page, server, session, [], protocol=2)
     assert newer == {"received": [], "code": 4404,
                      "reason": "This page speaks page protocol 2, this server 1; load the page again."}
-    older = open_socket(page, session, None, [], None)
+    older = forged_socket(page, server, session, [], protocol=None)
     assert older == {"received": [], "code": 4404, "reason": "This page was made by an older version of the site; load it again."}
 
 
@@ -64,7 +33,7 @@ def test_a_message_of_the_old_untyped_shape_is_refused_clearly(server, context):
     page = context.new_page()
     open_live(page, server.url + PROFILE)
     session = page.locator("main").get_attribute("data-session")
-    result = open_socket(page, session, 1, [json.dumps({"t": "event", "node": "blogs/refresh"})], "refused")
+    result = forged_socket(page, server, session, [json.dumps({"t": "event", "node": "blogs/refresh"})], "refused")
     assert [message for message in result["received"] if message["type"] == "refused"] == [{
         "type": "refused",
         "message": "This page speaks the page protocol from before version 1 (messages with \"t\"); load the page again."}]
