@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SceneryFaults", targets: ["SceneryFaults"]),
         .library(name: "SceneryScenes", targets: ["SceneryScenes"]),
         .library(name: "SceneryLive", targets: ["SceneryLive"]),
+        .library(name: "SceneryExperiments", targets: ["SceneryExperiments"]),
         .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
         .library(name: "ScenerySiteStore", targets: ["ScenerySiteStore"]),
         .library(name: "ProfileStore", targets: ["ProfileStore"]),
@@ -57,6 +58,10 @@ let package = Package(
         // Fault injection for any service (failures and latency by service and operation):
         // what a tool's --fail and a module's tests use; no app needs it to show a scene.
         .target(name: "SceneryFaults", dependencies: ["Scenery"]),
+        // Experiments' records kept and read: a JSON lines file, batched writes to a store,
+        // per-arm counts and the sample-ratio check. The core assigns arms and counts
+        // impressions; where they go and the statistics on them are an app's choice.
+        .target(name: "SceneryExperiments", dependencies: ["Scenery"]),
         // The bundled scene files (top-level Scenes/) as package resources, so that a
         // dependency's scenes can extend them without a checkout on disk.
         // Listed one by one (SwiftPM copies no folder it is itself in); a test checks that
@@ -93,8 +98,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // The site store on SQLite: connections, transactions and migrations an app uses for
         // its own tables (the profile store is one user of it).
-        .target(name: "ScenerySiteStore", dependencies: ["Scenery", "SceneryLive", "CSQLite"]),
-        .target(name: "ProfileStore", dependencies: ["Scenery", "SceneryLive", "ScenerySiteStore", "ProfileDomain"]),
+        .target(name: "ScenerySiteStore", dependencies: ["Scenery", "SceneryLive", "SceneryExperiments", "CSQLite"]),
+        .target(name: "ProfileStore", dependencies: ["Scenery", "SceneryLive", "SceneryExperiments", "ScenerySiteStore", "ProfileDomain"]),
         // The same contract on PostgreSQL, for several servers on one database (LISTEN/NOTIFY
         // carries changes between them). Its own target: nothing that embeds modules, and
         // not `scenery`'s quick start, builds a PostgreSQL client.
@@ -103,7 +108,7 @@ let package = Package(
         .target(
             name: "ScenerySiteStorePostgres",
             dependencies: [
-                "Scenery", "SceneryLive",
+                "Scenery", "SceneryLive", "SceneryExperiments",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -111,7 +116,7 @@ let package = Package(
         .target(
             name: "ProfileStorePostgres",
             dependencies: [
-                "Scenery", "SceneryLive", "ScenerySiteStorePostgres", "ProfileDomain", "ProfileStore",
+                "Scenery", "SceneryLive", "SceneryExperiments", "ScenerySiteStorePostgres", "ProfileDomain", "ProfileStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -134,7 +139,7 @@ let package = Package(
         .target(
             name: "SceneryServer",
             dependencies: [
-                "Scenery", "SceneryPageProtocol", "SceneryRemote",
+                "Scenery", "SceneryLive", "SceneryPageProtocol", "SceneryRemote",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // NIOSceneTransport: the scenery command fetches scenes over the NIO it carries for serve.
@@ -175,7 +180,7 @@ let package = Package(
         .target(
             name: "SceneryTool",
             dependencies: [
-                "Scenery", "SceneryFaults", "SceneryPageProtocol", "SceneryRemote",
+                "Scenery", "SceneryExperiments", "SceneryFaults", "SceneryLive", "SceneryPageProtocol", "SceneryRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `serve` as a command a tool adds (ToolCommand.serve): the only part of the tool that
@@ -183,7 +188,7 @@ let package = Package(
         .target(
             name: "SceneryServeTool",
             dependencies: [
-                "SceneryTool", "Scenery", "SceneryServer",
+                "SceneryTool", "Scenery", "SceneryExperiments", "SceneryServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -192,7 +197,7 @@ let package = Package(
         .target(
             name: "ProfileTool",
             dependencies: [
-                "SceneryTool", "Scenery", "SceneryFaults", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain",
+                "SceneryTool", "Scenery", "SceneryExperiments", "SceneryFaults", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The profile demo on PostgreSQL as a kind the tool opens (ToolDatabase.profilePostgres):
@@ -208,7 +213,8 @@ let package = Package(
         .executableTarget(
             name: "SceneryBench",
             dependencies: [
-                "Scenery", "ProfileStore", "SceneryProfile", "SceneryScenes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Scenery", "SceneryExperiments", "ProfileStore", "SceneryProfile", "SceneryScenes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // What the scenery command's cold start is compared with: Foundation and a small JSON.
         .executableTarget(name: "ColdStartBaseline", path: "Benchmarks/ColdStartBaseline"),
@@ -222,12 +228,14 @@ let package = Package(
         .plugin(
             name: "SceneryRenderCommand",
             capability: .command(intent: .custom(verb: "scenery-render", description: "Render one of the package's scenes."))),
-        .testTarget(name: "SceneryTests", dependencies: ["Scenery", "SceneryTesting", "SceneryFaults"], exclude: ["Golden"]),
+        .testTarget(
+            name: "SceneryTests", dependencies: ["Scenery", "SceneryExperiments", "SceneryLive", "SceneryTesting", "SceneryFaults"], exclude: ["Golden"]),
         .testTarget(name: "SceneryLiveTests", dependencies: ["SceneryLive", "Scenery", "SceneryTesting"]),
         .testTarget(
             name: "SceneryCommandTests",
             dependencies: [
-                "SceneryCommand", "SceneryServeCommand", "SceneryTool", "ProfileTool", "Scenery", "SceneryPageProtocol", "SceneryServer", "ScenerySiteStore",
+                "SceneryCommand", "SceneryServeCommand", "SceneryTool", "ProfileTool", "Scenery", "SceneryExperiments", "SceneryPageProtocol", "SceneryServer",
+                "ScenerySiteStore",
                 "ProfileStore", "ProfileDomain",
             ]),
         .testTarget(
@@ -258,7 +266,9 @@ let package = Package(
         .testTarget(
             name: "ProfileTests",
             dependencies: [
-                "Scenery", "SceneryTesting", "SceneryFaults", "SceneryLive", "ScenerySiteStore", "ScenerySiteStorePostgres", "ProfileDomain", "ProfileStore",
+                "Scenery", "SceneryTesting", "SceneryExperiments", "SceneryFaults", "SceneryLive", "ScenerySiteStore", "ScenerySiteStorePostgres",
+                "ProfileDomain",
+                "ProfileStore",
                 "SceneryProfile",
                 "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList", "ProfileStorePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -71,9 +71,9 @@ fi
 if [[ "$which" == import || "$which" == all ]]; then
     mkdir -p "$out/import/seeds"
     echo "== building the data-set import fuzzer"
-    build_modules Scenery SceneryLive ProfileDomain ScenerySiteStore ProfileStore
+    build_modules Scenery SceneryLive SceneryExperiments ProfileDomain ScenerySiteStore ProfileStore
     swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
-        -lProfileStore -lScenerySiteStore -lProfileDomain -lSceneryLive -lScenery -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
+        -lProfileStore -lScenerySiteStore -lProfileDomain -lSceneryExperiments -lSceneryLive -lScenery -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
     # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.
     swift run --quiet scenery data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
     printf '{ "users": [ { "id": "1", "name": "Solo", "summary": "" } ] }' > "$out/import/seeds/solo.json"

@@ -39,6 +39,7 @@ let package = Package(
                 "Board",
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryLive", package: "Scenery"),
+                .product(name: "SceneryExperiments", package: "Scenery"),
                 .product(name: "ScenerySiteStore", package: "Scenery"),
             ]),
         // The same tables on Scenery's PostgreSQL site store, for several servers on one
@@ -49,6 +50,7 @@ let package = Package(
                 "Board", "BoardStore",
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryLive", package: "Scenery"),
+                .product(name: "SceneryExperiments", package: "Scenery"),
                 .product(name: "ScenerySiteStorePostgres", package: "Scenery"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
@@ -60,6 +62,7 @@ let package = Package(
                 "Board", "BoardStore", "BoardStorePostgres",
                 .product(name: "ScenerySiteStorePostgres", package: "Scenery"),
                 .product(name: "Scenery", package: "Scenery"),
+                .product(name: "SceneryExperiments", package: "Scenery"),
                 .product(name: "SceneryFaults", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
                 .product(name: "SceneryServeTool", package: "Scenery"),

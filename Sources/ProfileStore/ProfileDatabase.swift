@@ -1,5 +1,6 @@
 import ProfileDomain
 import Scenery
+import SceneryExperiments
 import SceneryLive
 
 /// A store of the profile data: the four profile services, the change feed, and what the

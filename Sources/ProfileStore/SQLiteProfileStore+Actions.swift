@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import SceneryLive
 import ScenerySiteStore
 
 /// The site store's action ledger (`applied_actions`): the key of every action write this

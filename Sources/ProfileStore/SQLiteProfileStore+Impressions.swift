@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import SceneryExperiments
 import ScenerySiteStore
 
 /// The `impressions` table, the site store's: what `scenery serve`'s pages record for

@@ -4,6 +4,7 @@ import PostgresNIO
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryExperiments
 
 // The whole data set (export, import, generated blogs) and the experiments' records.
 

@@ -2,6 +2,7 @@ import Foundation
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryExperiments
 import SceneryTool
 
 /// The profile demo's database as the tool sees it: the accounts of its users, the actions

@@ -2,6 +2,7 @@ import Foundation
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryExperiments
 import SceneryProfile
 
 /// Experiments: what assignment adds to assembling a scene, what one visibility report

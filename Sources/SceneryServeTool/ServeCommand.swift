@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Scenery
+import SceneryExperiments
 import SceneryServer
 import SceneryTool
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Scenery
+import SceneryLive
 
 extension SceneryServer {
     /// How a server listens, signs its cookies, and bounds what a client may cost it.

@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import SceneryLive
 
 /// The `applied_actions` table: the key of every action write this database applied
 /// (``ActionKey/forNextWrite()`` while the write ran), recorded first in the write's

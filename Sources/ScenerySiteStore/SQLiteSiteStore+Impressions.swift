@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import SceneryExperiments
 
 /// The `impressions` table: what the pages of every app on the database record for
 /// experiments (assignments, impressions, exposures), and the counts a report reads.

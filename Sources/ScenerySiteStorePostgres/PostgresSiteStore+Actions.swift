@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Scenery
+import SceneryLive
 
 /// The `applied_actions` table: the key of every action whose write this database applied
 /// (`ActionKey.forNextWrite()` while the write ran), recorded first in the write's transaction, and

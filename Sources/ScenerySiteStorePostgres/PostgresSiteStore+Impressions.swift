@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Scenery
+import SceneryExperiments
 
 /// The `impressions` table: what the pages of every app on the database record for
 /// experiments (assignments, impressions, exposures), from every server, and the counts a

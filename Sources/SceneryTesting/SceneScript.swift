@@ -33,7 +33,7 @@ public struct SceneScript: Sendable {
         case tap(NodeID, answering: [Bool] = [])
         /// Check where the last event's route ended.
         case expectResult(EventOutcome.Result)
-        /// Check the last event's route, as `RouteStep` descriptions.
+        /// Check the last event's route, as `EventOutcome.Step` descriptions.
         case expectRoute([String])
         /// Check the scenes the last event navigated to.
         case expectNavigations([String])

@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import SceneryExperiments
 import Testing
 
 @testable import SceneryTool

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Scenery
+import SceneryLive
 import SceneryPageProtocol
 import SceneryTesting
 import Synchronization

@@ -5,7 +5,7 @@
 /// A host runs an action's event as the action (``run(as:isolation:_:)``); a store that
 /// writes for it records the write's key (``forNextWrite()``) first, in the same
 /// transaction as the write, and refuses the write when the key was recorded already; and
-/// a host asks its ``ActionLedger`` before running an action a page sent again. So an
+/// a host asks its `ActionLedger` (in SceneryLive) before running an action a page sent again. So an
 /// action is applied once, whichever server receives it, however often, and even when two
 /// servers run it at the same moment:
 ///
@@ -41,7 +41,7 @@ public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// This key as one person's: what a host binds to ``current`` and asks its
-    /// ``ActionLedger`` about, so that a key another viewer's page chose (by chance or to
+    /// `ActionLedger` about, so that a key another viewer's page chose (by chance or to
     /// block an action) never answers for this viewer's action.
     ///
     /// A signed-in viewer's key is `u<viewer>:<key>`, a signed-out visitor's

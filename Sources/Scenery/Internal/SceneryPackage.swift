@@ -16,6 +16,7 @@ package enum SceneryPackage {
         "SceneryBlogs",
         "SceneryCommand",
         "SceneryDrafts",
+        "SceneryExperiments",
         "SceneryFaults",
         "SceneryLive",
         "SceneryPageProtocol",

@@ -25,7 +25,7 @@ public struct LocalizedMessage: Sendable, Hashable, ExpressibleByStringLiteral {
     }
 
     /// The message formatted with these arguments.
-    public func callAsFunction(_ arguments: [String: MessageArgument] = [:]) -> String {
+    public func callAsFunction(_ arguments: [String: Message.Argument] = [:]) -> String {
         message.format(arguments, in: locale)
     }
 }

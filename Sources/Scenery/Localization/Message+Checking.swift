@@ -4,7 +4,7 @@ extension Message {
         /// The argument's name.
         public var name: String
         /// The kind of value the use needs: `nil` for a plain `{name}`, which shows any kind.
-        public var type: MessageArgumentType?
+        public var type: Message.ArgumentType?
         /// How the message uses it, as written: "plural", "number", "date", "select", "text".
         public var form: String
     }

@@ -2,21 +2,21 @@ extension Message {
     /// The message with its arguments filled in, in a locale.
     ///
     /// Numbers are grouped as the locale writes them, plurals follow its CLDR rules, and
-    /// text arguments are cut at ``MessageArgument/maximumTextLength`` characters and, when
+    /// text arguments are cut at ``Message/Argument/maximumTextLength`` characters and, when
     /// they hold right-to-left letters or bidi controls (or the locale is right to left),
     /// isolated (U+2068 … U+2069) so that they never reorder the words around them.
     /// An argument not given is shown as `{name}`, so that the gap is seen, not hidden.
     ///
-    /// In the pseudo-locale (``PseudoLocale``) the message's own words are accented and the
+    /// In the pseudo-locale (`en-XA`) the message's own words are accented and the
     /// whole is lengthened and bracketed; its arguments are shown as they are.
-    public func format(_ arguments: [String: MessageArgument] = [:], in locale: MessageLocale) -> String {
+    public func format(_ arguments: [String: Message.Argument] = [:], in locale: MessageLocale) -> String {
         var result = ""
         Self.append(parts, to: &result, arguments: arguments, locale: locale, number: nil)
         return locale.isPseudo ? PseudoLocale.expanded(result, length: result.count) : result
     }
 
     private static func append(
-        _ parts: [Part], to result: inout String, arguments: [String: MessageArgument], locale: MessageLocale, number: MessageArgument?
+        _ parts: [Part], to result: inout String, arguments: [String: Message.Argument], locale: MessageLocale, number: Message.Argument?
     ) {
         for part in parts {
             switch part {
@@ -33,7 +33,7 @@ extension Message {
             case .plural(let name, let offset, let cases):
                 let value = arguments[name] ?? .integer(0)
                 // `#` and the category are of the number less the offset; `=N` of the number.
-                let shown: MessageArgument =
+                let shown: Message.Argument =
                     switch value {
                     case .integer(let integer): .integer(integer.subtractingReportingOverflow(offset).partialValue)
                     default: .number((value.numericValue ?? 0) - Double(offset))
@@ -53,7 +53,7 @@ extension Message {
         }
     }
 
-    private static func pluralCase(of value: MessageArgument, shown: MessageArgument, in cases: [PluralCase], locale: MessageLocale) -> [Part] {
+    private static func pluralCase(of value: Message.Argument, shown: Message.Argument, in cases: [PluralCase], locale: MessageLocale) -> [Part] {
         if case .integer(let integer) = value, let exact = cases.first(where: { $0.selector == .exact(integer) }) {
             return exact.parts
         }
@@ -66,7 +66,7 @@ extension Message {
         return (cases.first { $0.selector == .category(category) } ?? cases.first { $0.selector == .category(.other) })?.parts ?? []
     }
 
-    private static func formatted(_ value: MessageArgument, style: ArgumentStyle, locale: MessageLocale) -> String {
+    private static func formatted(_ value: Message.Argument, style: ArgumentStyle, locale: MessageLocale) -> String {
         switch (value, style) {
         case (.date(let date), .date(let dateStyle)): return locale.format(date, date: dateStyle, time: nil)
         case (.date(let date), .time(let timeStyle)): return locale.format(date, date: nil, time: timeStyle)
@@ -83,10 +83,10 @@ extension Message {
     /// Text cut to the maximum length and isolated when it could reorder its surroundings.
     static func isolated(_ text: String, in locale: MessageLocale) -> String {
         var bounded = text
-        if text.unicodeScalars.count > MessageArgument.maximumTextLength {
+        if text.unicodeScalars.count > Message.Argument.maximumTextLength {
             // Count characters only when the scalars say it may be too long.
-            if text.count > MessageArgument.maximumTextLength {
-                bounded = String(text.prefix(MessageArgument.maximumTextLength - 1)) + "…"
+            if text.count > Message.Argument.maximumTextLength {
+                bounded = String(text.prefix(Message.Argument.maximumTextLength - 1)) + "…"
             }
         }
         let needsIsolation = locale.isRightToLeft || bounded.unicodeScalars.contains { BidiClass.isRightToLeftOrControl($0) }

@@ -22,8 +22,8 @@ public struct Message: Sendable, Hashable, CustomStringConvertible {
     let parts: [Part]
 
     /// Parses a message.
-    /// - Throws: ``MessageSyntaxError`` with the character offset of the problem.
-    public init(_ source: String) throws(MessageSyntaxError) {
+    /// - Throws: ``Message/SyntaxError`` with the character offset of the problem.
+    public init(_ source: String) throws(Message.SyntaxError) {
         self.source = source
         var parser = MessageParser(source)
         parts = try parser.parseMessage()
@@ -93,7 +93,7 @@ extension Message {
     private static let parsedMessages = Locked<[String: Message]>([:])
 
     /// The message of a source, parsed once and kept (up to 4,096 distinct sources).
-    static func parsed(_ source: String) throws(MessageSyntaxError) -> Message {
+    static func parsed(_ source: String) throws(Message.SyntaxError) -> Message {
         if let known = parsedMessages.withLock({ $0[source] }) { return known }
         let message = try Message(source)
         parsedMessages.withLock { kept in

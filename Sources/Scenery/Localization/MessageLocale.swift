@@ -15,7 +15,7 @@ public struct MessageLocale: Sendable, Hashable {
     public let pluralRules: PluralRules
     /// Whether the language is written right to left (Arabic, Hebrew, Persian, Urdu, …).
     public let isRightToLeft: Bool
-    /// Whether this is the pseudo-locale (``PseudoLocale``, `en-XA`): English rules, words
+    /// Whether this is the pseudo-locale (`en-XA`): English rules, words
     /// accented and lengthened.
     public let isPseudo: Bool
     private let groupingSeparator: String
@@ -74,7 +74,7 @@ public struct MessageLocale: Sendable, Hashable {
     }
 
     /// The operands a plural rule sees for a value formatted as ``format(_:)-(Double)`` shows it.
-    func operands(for argument: MessageArgument) -> PluralOperands {
+    func operands(for argument: Message.Argument) -> PluralOperands {
         switch argument {
         case .integer(let value): PluralOperands(value)
         case .number(let value): PluralOperands(value, fractionDigits: PluralOperands(value, fractionDigits: 3).w)

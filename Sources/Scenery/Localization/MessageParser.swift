@@ -11,12 +11,12 @@ struct MessageParser {
 
     init(_ source: String) { characters = Array(source) }
 
-    mutating func parseMessage() throws(MessageSyntaxError) -> [Message.Part] {
+    mutating func parseMessage() throws(Message.SyntaxError) -> [Message.Part] {
         let parts = try parseParts(untilCloseBrace: false)
         return parts
     }
 
-    private mutating func parseParts(untilCloseBrace: Bool) throws(MessageSyntaxError) -> [Message.Part] {
+    private mutating func parseParts(untilCloseBrace: Bool) throws(Message.SyntaxError) -> [Message.Part] {
         var parts: [Message.Part] = []
         var text = ""
         func flush() {
@@ -33,7 +33,7 @@ struct MessageParser {
                 parts.append(try parseArgument())
             case "}":
                 guard untilCloseBrace else {
-                    throw MessageSyntaxError(offset: position, reason: "this '}' closes nothing; write '}' (in apostrophes) for a literal brace")
+                    throw Message.SyntaxError(offset: position, reason: "this '}' closes nothing; write '}' (in apostrophes) for a literal brace")
                 }
                 flush()
                 return parts
@@ -47,7 +47,7 @@ struct MessageParser {
             }
         }
         if untilCloseBrace {
-            throw MessageSyntaxError(offset: characters.count, reason: "a case is not closed; add '}'")
+            throw Message.SyntaxError(offset: characters.count, reason: "a case is not closed; add '}'")
         }
         flush()
         return parts
@@ -83,25 +83,25 @@ struct MessageParser {
         return text
     }
 
-    private mutating func parseArgument() throws(MessageSyntaxError) -> Message.Part {
+    private mutating func parseArgument() throws(Message.SyntaxError) -> Message.Part {
         let open = position
         position += 1
         nesting += 1
         defer { nesting -= 1 }
         guard nesting <= Self.maximumNesting else {
-            throw MessageSyntaxError(offset: open, reason: "messages nest at most \(Self.maximumNesting) deep; split this one")
+            throw Message.SyntaxError(offset: open, reason: "messages nest at most \(Self.maximumNesting) deep; split this one")
         }
         skipSpaces()
         let name = readWord()
         guard !name.isEmpty else {
-            throw MessageSyntaxError(offset: position, reason: "expected an argument name after '{', such as {count}; write '{' for a literal brace")
+            throw Message.SyntaxError(offset: position, reason: "expected an argument name after '{', such as {count}; write '{' for a literal brace")
         }
         guard name.first.map({ $0.isLetter || $0 == "_" || $0.isNumber }) == true, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
-        else { throw MessageSyntaxError(offset: position - name.count, reason: "\(name.quoted) is not an argument name (letters, digits, _)") }
+        else { throw Message.SyntaxError(offset: position - name.count, reason: "\(name.quoted) is not an argument name (letters, digits, _)") }
         skipSpaces()
         if try take("}") { return .argument(name, .plain) }
         guard try take(",") else {
-            throw MessageSyntaxError(offset: position, reason: "expected '}' or ',' after the argument name \(name.quoted)")
+            throw Message.SyntaxError(offset: position, reason: "expected '}' or ',' after the argument name \(name.quoted)")
         }
         skipSpaces()
         let typeOffset = position
@@ -116,32 +116,32 @@ struct MessageParser {
                 skipSpaces()
             }
             let styleOffset = position - style.count
-            guard try take("}") else { throw MessageSyntaxError(offset: position, reason: "expected '}' to close {\(name), \(type)}") }
+            guard try take("}") else { throw Message.SyntaxError(offset: position, reason: "expected '}' to close {\(name), \(type)}") }
             if type == "number" {
                 guard let number = Message.NumberStyle(rawValue: style) else {
-                    throw MessageSyntaxError(offset: styleOffset, reason: "the number style \(style.quoted) is not supported; use integer, percent or none")
+                    throw Message.SyntaxError(offset: styleOffset, reason: "the number style \(style.quoted) is not supported; use integer, percent or none")
                 }
                 return .argument(name, .number(number))
             }
             guard let date = style.isEmpty ? .medium : Message.DateStyle(rawValue: style) else {
-                throw MessageSyntaxError(offset: styleOffset, reason: "the \(type) style \(style.quoted) is not supported; use short, medium, long or full")
+                throw Message.SyntaxError(offset: styleOffset, reason: "the \(type) style \(style.quoted) is not supported; use short, medium, long or full")
             }
             return .argument(name, type == "date" ? .date(date) : .time(date))
         case "plural":
-            guard try take(",") else { throw MessageSyntaxError(offset: position, reason: "expected ',' and cases after {\(name), plural") }
+            guard try take(",") else { throw Message.SyntaxError(offset: position, reason: "expected ',' and cases after {\(name), plural") }
             return try parsePlural(name, open: open)
         case "select":
-            guard try take(",") else { throw MessageSyntaxError(offset: position, reason: "expected ',' and cases after {\(name), select") }
+            guard try take(",") else { throw Message.SyntaxError(offset: position, reason: "expected ',' and cases after {\(name), select") }
             return try parseSelect(name, open: open)
         case "selectordinal", "spellout", "ordinal", "duration":
-            throw MessageSyntaxError(offset: typeOffset, reason: "\(type.quoted) is not supported; use number, date, time, plural or select")
+            throw Message.SyntaxError(offset: typeOffset, reason: "\(type.quoted) is not supported; use number, date, time, plural or select")
         default:
-            throw MessageSyntaxError(
+            throw Message.SyntaxError(
                 offset: typeOffset, reason: "\(type.quoted) is not an argument type; use number, date, time, plural or select")
         }
     }
 
-    private mutating func parsePlural(_ name: String, open: Int) throws(MessageSyntaxError) -> Message.Part {
+    private mutating func parsePlural(_ name: String, open: Int) throws(Message.SyntaxError) -> Message.Part {
         skipSpaces()
         var offset = 0
         if matches("offset:") {
@@ -150,7 +150,7 @@ struct MessageParser {
             let start = position
             let digits = readWord()
             guard let number = Int(digits), number >= 0, number < 1_000_000 else {
-                throw MessageSyntaxError(offset: start, reason: "offset: needs a whole number such as offset:1")
+                throw Message.SyntaxError(offset: start, reason: "offset: needs a whole number such as offset:1")
             }
             offset = number
         }
@@ -166,16 +166,16 @@ struct MessageParser {
             } else if let category = PluralCategory(rawValue: word) {
                 selector = .category(category)
             } else if word.isEmpty {
-                throw MessageSyntaxError(offset: position, reason: "expected a plural case (zero, one, two, few, many, other or =N) or '}'")
+                throw Message.SyntaxError(offset: position, reason: "expected a plural case (zero, one, two, few, many, other or =N) or '}'")
             } else {
-                throw MessageSyntaxError(
+                throw Message.SyntaxError(
                     offset: selectorOffset, reason: "\(word.quoted) is not a plural case; use zero, one, two, few, many, other or =N")
             }
             if cases.contains(where: { $0.selector == selector }) {
-                throw MessageSyntaxError(offset: selectorOffset, reason: "the case \(word.quoted) is given twice; keep one")
+                throw Message.SyntaxError(offset: selectorOffset, reason: "the case \(word.quoted) is given twice; keep one")
             }
             skipSpaces()
-            guard try take("{") else { throw MessageSyntaxError(offset: position, reason: "expected '{' to open the case \(word.quoted)") }
+            guard try take("{") else { throw Message.SyntaxError(offset: position, reason: "expected '{' to open the case \(word.quoted)") }
             pluralDepth += 1
             let parts = try parseParts(untilCloseBrace: true)
             pluralDepth -= 1
@@ -183,12 +183,12 @@ struct MessageParser {
             cases.append(Message.PluralCase(selector: selector, parts: parts, offset: selectorOffset))
         }
         guard cases.contains(where: { $0.selector == .category(.other) }) else {
-            throw MessageSyntaxError(offset: open, reason: "the plural of \(name.quoted) has no 'other' case; add other {…}")
+            throw Message.SyntaxError(offset: open, reason: "the plural of \(name.quoted) has no 'other' case; add other {…}")
         }
         return .plural(name, offset: offset, cases: cases)
     }
 
-    private mutating func parseSelect(_ name: String, open: Int) throws(MessageSyntaxError) -> Message.Part {
+    private mutating func parseSelect(_ name: String, open: Int) throws(Message.SyntaxError) -> Message.Part {
         var cases: [(key: String, parts: [Message.Part])] = []
         while true {
             skipSpaces()
@@ -196,13 +196,13 @@ struct MessageParser {
             let keyOffset = position
             let key = readWord()
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-                throw MessageSyntaxError(offset: keyOffset, reason: "expected a select case (a word such as other) or '}'")
+                throw Message.SyntaxError(offset: keyOffset, reason: "expected a select case (a word such as other) or '}'")
             }
             if cases.contains(where: { $0.key == key }) {
-                throw MessageSyntaxError(offset: keyOffset, reason: "the case \(key.quoted) is given twice; keep one")
+                throw Message.SyntaxError(offset: keyOffset, reason: "the case \(key.quoted) is given twice; keep one")
             }
             skipSpaces()
-            guard try take("{") else { throw MessageSyntaxError(offset: position, reason: "expected '{' to open the case \(key.quoted)") }
+            guard try take("{") else { throw Message.SyntaxError(offset: position, reason: "expected '{' to open the case \(key.quoted)") }
             let depth = pluralDepth
             pluralDepth = 0
             let parts = try parseParts(untilCloseBrace: true)
@@ -211,7 +211,7 @@ struct MessageParser {
             cases.append((key, parts))
         }
         guard cases.contains(where: { $0.key == "other" }) else {
-            throw MessageSyntaxError(offset: open, reason: "the select of \(name.quoted) has no 'other' case; add other {…}")
+            throw Message.SyntaxError(offset: open, reason: "the select of \(name.quoted) has no 'other' case; add other {…}")
         }
         return .select(name, cases: cases)
     }
@@ -237,9 +237,9 @@ struct MessageParser {
         return position + wanted.count <= characters.count && Array(characters[position..<position + wanted.count]) == wanted
     }
 
-    private mutating func take(_ character: Character) throws(MessageSyntaxError) -> Bool {
+    private mutating func take(_ character: Character) throws(Message.SyntaxError) -> Bool {
         guard position < characters.count else {
-            throw MessageSyntaxError(offset: characters.count, reason: "the message ends inside an argument; close it with '}'")
+            throw Message.SyntaxError(offset: characters.count, reason: "the message ends inside an argument; close it with '}'")
         }
         guard characters[position] == character else { return false }
         position += 1

@@ -6,24 +6,24 @@
 /// ```swift
 /// PluralOperands(1.5, fractionDigits: 2)  // n 1.5, i 1, v 2, w 1, f 50, t 5
 /// ```
-public struct PluralOperands: Sendable, Hashable {
+package struct PluralOperands: Sendable, Hashable {
     /// The absolute value.
-    public var n: Double
+    package var n: Double
     /// The integer digits of `n`.
-    public var i: Int
+    package var i: Int
     /// How many fraction digits are shown, with trailing zeros.
-    public var v: Int
+    package var v: Int
     /// How many fraction digits are shown, without trailing zeros.
-    public var w: Int
+    package var w: Int
     /// The fraction digits shown, with trailing zeros, as a number.
-    public var f: Int
+    package var f: Int
     /// The fraction digits shown, without trailing zeros, as a number.
-    public var t: Int
+    package var t: Int
     /// The exponent of a compact notation (always 0 here: Scenery writes numbers out).
-    public var e: Int = 0
+    package var e: Int = 0
 
     /// The operands of a whole number.
-    public init(_ value: Int) {
+    package init(_ value: Int) {
         let magnitude = value.magnitude > UInt(Int.max) ? Int.max : Int(value.magnitude)
         n = Double(magnitude)
         i = magnitude
@@ -35,7 +35,7 @@ public struct PluralOperands: Sendable, Hashable {
 
     /// The operands of a number shown with `fractionDigits` digits after the point
     /// (rounded as it is shown); with `nil`, with as many as it needs, up to 6.
-    public init(_ value: Double, fractionDigits: Int? = nil) {
+    package init(_ value: Double, fractionDigits: Int? = nil) {
         let magnitude = value.isFinite ? abs(value) : 0
         let shown = min(max(fractionDigits ?? Self.digitsNeeded(magnitude), 0), 6)
         var scale = 1

@@ -37,7 +37,7 @@ public struct PluralRules: Sendable, Hashable {
     public var categories: [PluralCategory] { rules.map(\.category) + [.other] }
 
     /// The category of a number shown as the operands say.
-    public func category(for operands: PluralOperands) -> PluralCategory {
+    package func category(for operands: PluralOperands) -> PluralCategory {
         rules.first { $0.condition.isSatisfied(by: operands) }?.category ?? .other
     }
 

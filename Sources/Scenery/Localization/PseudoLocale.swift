@@ -14,13 +14,13 @@
 /// PseudoLocale.transformed("Load more")   // "[Ļöåð ɱöŕé ŀöŕé]"
 /// MessageLocale(PseudoLocale.identifier).isPseudo   // true
 /// ```
-public enum PseudoLocale {
+package enum PseudoLocale {
     /// The tag of the pseudo-locale: English (`en`) in the private-use region `XA`, as
     /// Android and Chromium name theirs.
-    public static let identifier = "en-XA"
+    package static let identifier = "en-XA"
 
     /// Whether a tag names the pseudo-locale (its region is `XA`, in any case).
-    public static func isPseudo(_ tag: String) -> Bool {
+    package static func isPseudo(_ tag: String) -> Bool {
         let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" })
         return parts.count >= 2 && parts.dropFirst().contains { $0.lowercased() == "xa" }
     }
@@ -28,7 +28,7 @@ public enum PseudoLocale {
     /// Text as the pseudo-locale shows it: accented, lengthened by about 40% and bracketed.
     /// Template references (`$event.name`, `$viewer`) are kept as written, so that a scene's
     /// confirmation still names what it confirms. Empty text stays empty.
-    public static func transformed(_ text: String) -> String {
+    package static func transformed(_ text: String) -> String {
         guard !text.isEmpty else { return text }
         var accented = ""
         var inReference = false

@@ -145,7 +145,7 @@ public struct ModuleManifest: Sendable, Codable {
 
     private struct MessageArgument: Codable {
         var name: String
-        var type: MessageArgumentType
+        var type: Scenery.Message.ArgumentType
         var summary: String?
     }
 
@@ -172,7 +172,7 @@ public struct ModuleManifest: Sendable, Codable {
 }
 
 extension ParameterType: Codable {}
-extension MessageArgumentType: Codable {}
+extension Message.ArgumentType: Codable {}
 
 extension SceneRegistry {
     /// Declares the module types of a manifest for validation (see ``ModuleManifest``).

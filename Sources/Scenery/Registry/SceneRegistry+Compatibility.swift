@@ -30,7 +30,7 @@ extension SceneDefinition {
 
     /// The definition without the module instances of some types, and where they were
     /// (their ids and JSON paths), also taken out of every layout.
-    func leavingOut(types: Set<String>) -> (definition: SceneDefinition, left: [ModuleInstance]) {
+    package func leavingOut(types: Set<String>) -> (definition: SceneDefinition, left: [ModuleInstance]) {
         var copy = self
         var left: [ModuleInstance] = []
         func keep(_ instances: [ModuleInstance]) -> [ModuleInstance] {

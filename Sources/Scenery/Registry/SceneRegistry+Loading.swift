@@ -156,7 +156,7 @@ extension SceneRegistry {
     /// A scene that extends its own id (`"extends": "user-profile"` in `user-profile.json`)
     /// builds on the scene of that id it replaces: the last one added that does not extend
     /// its own id, kept under a hidden id. Any other scene replaces the id outright.
-    mutating func setScene(id: String, definition: SceneDefinition?, bytes: [UInt8], parseDiagnostics: [Diagnostic]) {
+    package mutating func setScene(id: String, definition: SceneDefinition?, bytes: [UInt8], parseDiagnostics: [Diagnostic]) {
         var definition = definition
         if definition?.extends == id {
             if replacedScenes[id] == nil, var replaced = definitions[id] {
@@ -180,7 +180,7 @@ extension SceneRegistry {
     }
 
     /// Forgets a scene (its definition, problems and text).
-    mutating func removeScene(id: String) {
+    package mutating func removeScene(id: String) {
         if let hidden = replacedScenes.removeValue(forKey: id) {
             definitions[hidden] = nil
             sources[hidden] = nil

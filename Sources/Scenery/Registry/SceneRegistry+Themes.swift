@@ -52,12 +52,12 @@ extension SceneRegistry {
 
     /// Every problem of the themes: reading them (syntax, tokens missing or of the wrong type,
     /// alias cycles), and each pair of colours a page can show whose contrast is below WCAG's
-    /// minimum (``ContrastRequirement``), at the foreground token's place.
+    /// minimum (``Theme/ContrastRequirement``), at the foreground token's place.
     public var themeDiagnostics: [Diagnostic] {
         let read = themeReadProblems.keys.sorted().flatMap { themeReadProblems[$0] ?? [] }
         return read
             + themes.flatMap { theme in
-                ContrastRequirement.check(theme).map { failure in
+                Theme.ContrastRequirement.check(theme).map { failure in
                     let requirement = failure.requirement
                     let ratio = (failure.ratio * 100).rounded(.down) / 100
                     return Diagnostic(

@@ -141,7 +141,7 @@ struct SceneTranslation {
     /// as they are formatted (``MessageLocale/isPseudo``); tabs and confirmations here.
     var isPseudo = false
 
-    /// The translation into the pseudo-locale (``PseudoLocale``).
+    /// The translation into the pseudo-locale, `en-XA`.
     static let pseudo = SceneTranslation(
         catalog: MessageCatalog(language: PseudoLocale.identifier, file: "", source: []), sections: [], isPseudo: true)
 

@@ -81,7 +81,7 @@ public struct SceneRegistry: Sendable {
     }
     /// Message catalogs by language (``MessageCatalog``).
     var catalogs: [String: MessageCatalog] = [:]
-    /// Whether the registry shows scenes in the pseudo-locale (``PseudoLocale``, `en-XA`)
+    /// Whether the registry shows scenes in the pseudo-locale (`en-XA`)
     /// when a viewer asks for it, and lists it in ``translatedLanguages``. Off by default:
     /// it is for developers looking for text a layout cuts off, not for visitors.
     public var offersPseudoLocale = false

@@ -39,7 +39,7 @@ extension SceneInstance {
     struct Trace {
         var event: Event
         var current: Event
-        var steps: [RouteStep] = []
+        var steps: [EventOutcome.Step] = []
         var navigations: [NavigationIntent] = []
         var result: EventOutcome.Result = .delivered
 
@@ -48,8 +48,8 @@ extension SceneInstance {
             self.current = event
         }
 
-        mutating func note(_ level: RouteLevel, _ action: RouteAction) {
-            steps.append(RouteStep(level, action))
+        mutating func note(_ level: EventOutcome.Level, _ action: EventOutcome.Step.Action) {
+            steps.append(EventOutcome.Step(level, action))
         }
 
         mutating func finish(_ result: EventOutcome.Result) -> EventOutcome {

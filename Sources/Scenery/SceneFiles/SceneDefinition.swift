@@ -63,7 +63,7 @@ package struct ModuleInstance: Sendable, Hashable {
     /// How long the first load may take before the module shows a time-out error.
     package var timeout: Duration?
     /// The JSON path of this instance in its file.
-    var path: String = ""
+    package var path: String = ""
     /// The file the instance was written in (a parent's, when inherited).
     var file: String = ""
     /// Where parameters changed by a child scene or variant (`"params"`) are written, by name.

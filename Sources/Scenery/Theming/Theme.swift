@@ -14,7 +14,7 @@
 /// and reach pages only through the semantic tokens that alias them. The validator
 /// (``SceneRegistry/themeDiagnostics``) reports a file that does not parse, an alias to a
 /// missing token or in a cycle, and every pair of colours a page can show one on the other
-/// whose contrast is below WCAG's minimum (``ContrastRequirement``).
+/// whose contrast is below WCAG's minimum (``Theme/ContrastRequirement``).
 ///
 /// The themes named `light`, `dark` and `high-contrast` follow the browser's
 /// `prefers-color-scheme` and `prefers-contrast`; any theme can be chosen by name

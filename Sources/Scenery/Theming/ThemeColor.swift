@@ -3,7 +3,7 @@
 /// Every colour a page shows is one of these; a theme file (``Theme``) gives each a value
 /// under `color` (`color.surface`, `color.on-accent`, …), and the stylesheets refer only to
 /// them, as CSS custom properties (`var(--scenery-color-surface)`). The validator checks the
-/// pairs a page can put one on the other (``ContrastRequirement``).
+/// pairs a page can put one on the other (``Theme/ContrastRequirement``).
 ///
 /// ```swift
 /// ThemeColor.onAccent.tokenPath      // "color.on-accent"

@@ -1,5 +1,7 @@
 import Foundation
 import Scenery
+import SceneryExperiments
+import SceneryLive
 
 /// A ``ToolStore`` in memory, for one process: what a tool whose catalog names no database
 /// runs on (a new app's first scenes, a catalog of modules that keep their own data).

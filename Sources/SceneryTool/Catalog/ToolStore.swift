@@ -1,5 +1,7 @@
 import Foundation
 import Scenery
+import SceneryExperiments
+import SceneryLive
 
 /// What the tool does with an app's database beside what its modules do: the people who may
 /// sign in, the actions it wrote, experiments' records, and the whole data set.

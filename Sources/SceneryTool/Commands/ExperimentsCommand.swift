@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenery
+import SceneryExperiments
 
 /// `scenery experiments`: what the scene files' experiments recorded.
 struct ExperimentsCommand: AsyncParsableCommand {

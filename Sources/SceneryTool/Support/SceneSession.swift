@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenery
+import SceneryExperiments
 import SceneryFaults
 
 /// The options `run` and `interact` share: where the scenes and the data are, and faults.

@@ -2,6 +2,7 @@ import Foundation
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryExperiments
 import Synchronization
 import Testing
 

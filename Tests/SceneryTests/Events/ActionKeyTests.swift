@@ -1,3 +1,4 @@
+import SceneryLive
 import Testing
 
 @testable import Scenery

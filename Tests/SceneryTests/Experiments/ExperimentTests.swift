@@ -1,4 +1,5 @@
 import Scenery
+import SceneryExperiments
 import SceneryTesting
 import Testing
 

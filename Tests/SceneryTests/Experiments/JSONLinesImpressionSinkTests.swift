@@ -1,4 +1,5 @@
 import Foundation
+import SceneryExperiments
 import Testing
 
 @testable import Scenery

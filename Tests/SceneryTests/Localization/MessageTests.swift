@@ -67,21 +67,21 @@ import Testing
         #expect {
             try Message(source)
         } throws: { error in
-            guard let error = error as? MessageSyntaxError else { return false }
+            guard let error = error as? Message.SyntaxError else { return false }
             return error.offset == offset && !error.reason.isEmpty
         }
     }
 
     @Test func deepNestingIsRefusedNotRecursedInto() {
         let deep = String(repeating: "{a, select, other {", count: 40) + "x" + String(repeating: "}}", count: 40)
-        #expect(throws: MessageSyntaxError.self) { try Message(deep) }
+        #expect(throws: Message.SyntaxError.self) { try Message(deep) }
     }
 
     @Test func hostileTextIsBoundedAndIsolated() throws {
         let message = try Message("Hello {name}, welcome.")
         let long = String(repeating: "a", count: 10_000)
         let formatted = message.format(["name": .text(long)], in: english)
-        #expect(formatted.count == "Hello , welcome.".count + MessageArgument.maximumTextLength)
+        #expect(formatted.count == "Hello , welcome.".count + Message.Argument.maximumTextLength)
         #expect(formatted.contains("…"))
         let override = "\u{202E}evil"
         let isolated = message.format(["name": .text(override)], in: english)

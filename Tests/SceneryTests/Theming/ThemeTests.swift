@@ -161,7 +161,7 @@ import Testing
         }
         #expect(light.dimensions == Theme.standard.dimensions)
         #expect(registry.theme(named: "dark")?.isDark == true)
-        #expect(ContrastRequirement.check(Theme.standard).isEmpty)
+        #expect(Theme.ContrastRequirement.check(Theme.standard).isEmpty)
         // The browser's preferences choose dark and high contrast unless a theme is chosen.
         let css = registry.themeStylesheet
         #expect(css.hasPrefix(":root{color-scheme:light;"))

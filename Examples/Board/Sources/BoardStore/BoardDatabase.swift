@@ -1,5 +1,7 @@
 import Board
 import Scenery
+import SceneryExperiments
+import SceneryLive
 
 /// Where the board app keeps its data, on SQLite (``SQLiteBoardStore``) or PostgreSQL
 /// (`PostgresBoardStore`, several servers on one database): the service its module calls,

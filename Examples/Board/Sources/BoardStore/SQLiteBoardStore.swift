@@ -1,6 +1,7 @@
 import Board
 import Foundation
 import Scenery
+import SceneryExperiments
 import SceneryLive
 import ScenerySiteStore
 

@@ -3,6 +3,7 @@ import BoardStore
 import Foundation
 import PostgresNIO
 import Scenery
+import SceneryExperiments
 import SceneryLive
 import ScenerySiteStorePostgres
 

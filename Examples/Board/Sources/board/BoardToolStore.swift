@@ -1,6 +1,7 @@
 import BoardStore
 import Foundation
 import Scenery
+import SceneryExperiments
 import SceneryTool
 
 /// The board's database as the tool sees it: its members sign in, the site store keeps the

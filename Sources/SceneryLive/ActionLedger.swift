@@ -1,8 +1,10 @@
+import Scenery
+
 /// Where a host learns whether an action was already applied, and claims one-time keys
 /// (a resume token used once): the database a site's servers share, or memory for one
 /// process.
 ///
-/// A store that records ``ActionKey/forNextWrite()`` first in its writing transactions is the ledger of
+/// A store that records `ActionKey/forNextWrite()` first in its writing transactions is the ledger of
 /// the actions it wrote; `SQLiteProfileStore` and `PostgresProfileStore` are both.
 ///
 /// ```swift

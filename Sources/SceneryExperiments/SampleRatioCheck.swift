@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 
 /// Whether an experiment's arms got the shares of people their weights promise: a
 /// chi-squared goodness-of-fit test of the assigned counts against the weights. A sample

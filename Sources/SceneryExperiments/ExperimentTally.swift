@@ -1,3 +1,5 @@
+import Scenery
+
 /// How many distinct units each arm of one experiment was assigned, and how many were
 /// exposed: what a report shows, from a store's table or a JSON lines log.
 ///

@@ -1,3 +1,4 @@
+import SceneryRemote
 import SceneryTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 
 /// An impression sink that writes to a database (any app's store), off the scene's
 /// executor: records are buffered and written in batches by one task at a time.

@@ -1,3 +1,5 @@
+import Scenery
+
 /// The scenes an app runs, from several sources: each new version of a scene file becomes
 /// active only once it is compatible with the app and valid with the app's module types
 /// and the other active scenes; otherwise the version the app had stays, and the offer
@@ -20,7 +22,7 @@
 /// ```
 ///
 /// Compatibility follows the file's `format`, `requires` and `fallback` (see
-/// <doc:SceneFiles>): a file that needs more than the app has either keeps the
+/// the Scene files guide in Scenery's documentation): a file that needs more than the app has either keeps the
 /// previous version or runs without the modules the app lacks, never a crash or a blank
 /// screen. A new version must also leave every scene that extends it valid.
 public struct SceneCatalog: Sendable {
