@@ -14,7 +14,14 @@ import Testing
     func exchange(
         _ request: String, configure: (inout SceneryServer.Configuration) -> Void = { _ in }
     ) async throws -> (text: String, closed: Bool) {
-        let fixture = try ServerFixture(configure: configure)
+        // The server's own time limits (the fixture lengthens them for other tests), then
+        // the test's.
+        let defaults = SceneryServer.Configuration(host: "127.0.0.1", port: 0)
+        let fixture = try ServerFixture(configure: {
+            $0.headerTimeout = defaults.headerTimeout
+            $0.bodyTimeout = defaults.bodyTimeout
+            configure(&$0)
+        })
         return try await fixture.server.application().test(.live) { client in
             let connection = try RawConnection(port: client.port!)
             if !request.isEmpty { connection.send(request) }

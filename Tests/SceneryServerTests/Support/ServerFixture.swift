@@ -33,6 +33,11 @@ struct ServerFixture {
         // A test not about streaming reads whole pages: the first response waits for every
         // module (StreamedPageTests delays a module and streams it in).
         configuration.firstResponseWait = .seconds(60)
+        // A test not about slow clients gives its requests all the time a loaded machine
+        // needs (the 10-second default answered 408 to a test starved of CPU); the request
+        // limit tests set short ones.
+        configuration.headerTimeout = .seconds(300)
+        configuration.bodyTimeout = .seconds(300)
         // The test client names the server `localhost`, and its WebSocket port besides (its
         // own "ws://localhost" origin does not count: SceneryServer.sameOrigin).
         configuration.allowedOrigins = ["http://localhost"]
