@@ -261,7 +261,8 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "Scenery", "SceneryTesting", "SceneryScenes", "SceneryLive", "ScenerySiteStore", "ProfileDomain", "ProfileStore", "SceneryProfile",
-                "SceneryBlogs", "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryServerTesting",
+                "SceneryBlogs", "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryServerTesting", "SceneryExperiments",
+                "ScenerySiteStorePostgres", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "ProfileTests",

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Every Swift sample in the README and the guides (the DocC articles of
-/// `Sources/Scenery/Scenery.docc`) is compiled code: each ```swift block must stand, line
+/// Every Swift sample in the README and the guides (the DocC articles of every catalog
+/// under `Sources`, `Scenery.docc` and each product's) is compiled code: each ```swift block must stand, line
 /// for line (indentation aside), in a Swift file that a build compiles — this target's
 /// `Samples/`, or the example package's sources and tests, which `.ci/run` builds. A sample
 /// that drifts from the API then fails here, naming the article and the line, instead of
@@ -17,7 +17,12 @@ import Testing
     }
 
     static let packageRoot = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let guides = packageRoot.appending(path: "Sources/Scenery/Scenery.docc")
+    /// Every article of every DocC catalog of the package's targets.
+    static let guides: [URL] = {
+        let sources = packageRoot.appending(path: "Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        return files.filter { $0.pathExtension == "md" && $0.deletingLastPathComponent().pathExtension == "docc" }.sorted { $0.path < $1.path }
+    }()
 
     /// Blocks that are not Swift a target compiles, each with the reason; matched by the
     /// document and the block's first line, so a new block cannot hide among them.
@@ -28,8 +33,7 @@ import Testing
 
     /// The README and every article, with their ```swift blocks.
     static let samples: [Sample] = {
-        let articles = ((try? FileManager.default.contentsOfDirectory(atPath: guides.path)) ?? []).filter { $0.hasSuffix(".md") }.sorted()
-        let documents = [packageRoot.appending(path: "README.md")] + articles.map { guides.appending(path: $0) }
+        let documents = [packageRoot.appending(path: "README.md")] + guides
         var found: [Sample] = []
         for document in documents {
             guard let text = try? String(contentsOf: document, encoding: .utf8) else { continue }

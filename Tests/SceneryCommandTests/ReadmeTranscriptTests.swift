@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Every terminal transcript in the README and in the guides (the DocC articles of
-/// `Sources/Scenery/Scenery.docc`) — `$ swift run scenery …` followed by its output — is
+/// Every terminal transcript in the README and in the guides (the DocC articles of every
+/// catalog under `Sources`) — `$ swift run scenery …` followed by its output — is
 /// run on fresh demo data and must print exactly what is shown, so a reader who copies a
 /// command gets the output they were promised, and a copied line greps.
 @Suite struct ReadmeTranscriptTests {
@@ -15,12 +15,12 @@ import Testing
     }
 
     static let readme = CommandRunner.packageRoot.appending(path: "README.md")
-    static let guides = CommandRunner.packageRoot.appending(path: "Sources/Scenery/Scenery.docc")
-
-    /// The README and every article.
+    /// The README and every article of every DocC catalog of the package's targets.
     static let documents: [URL] = {
-        let articles = (try? FileManager.default.contentsOfDirectory(atPath: guides.path)) ?? []
-        return [readme] + articles.filter { $0.hasSuffix(".md") }.sorted().map { guides.appending(path: $0) }
+        let sources = CommandRunner.packageRoot.appending(path: "Sources")
+        let articles = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let guides = articles.filter { $0.pathExtension == "md" && $0.deletingLastPathComponent().pathExtension == "docc" }
+        return [readme] + guides.sorted { $0.path < $1.path }
     }()
 
     /// The transcripts of the README's ```text blocks. In an `interact` transcript, what the

@@ -1,4 +1,4 @@
-// The samples of "Live data for your own app" (Sources/Scenery/Scenery.docc/LiveData.md),
+// The samples of "Live data for your own app" (Sources/SceneryLive/SceneryLive.docc/LiveData.md),
 // as code that compiles and runs: an app of another domain than the demo's (a board of
 // tasks) on the public API of SceneryLive. DocumentationSampleTests checks that the
 // article's blocks stand here line for line.

@@ -1,4 +1,4 @@
-// The sample of "Testing" (Sources/Scenery/Scenery.docc/Testing.md) for the server's test
+// The sample of "Testing" (Sources/SceneryTesting/SceneryTesting.docc/Testing.md) for the server's test
 // kit, as a test that runs over both transports against the demo on in-memory SQLite.
 // DocumentationSampleTests checks that the article's block stands here line for line.
 import ProfileDomain
