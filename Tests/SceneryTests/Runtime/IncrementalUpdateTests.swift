@@ -158,6 +158,9 @@ actor LongListModule: Module {
     @Test func aWindowMovedWhileTheFirstLoadRunsIsFetchedWhenItEnds() async throws {
         let module = GatedListModule()
         var registry = SceneRegistry()
+        // The load waits for the test, however long a loaded machine takes to get there (under
+        // the 10-second default, a starved run timed the load out and fetched no window).
+        registry.defaultModuleTimeout = .seconds(600)
         registry.register(GatedListModule.self) { _, _ in module }
         registry.addScene(id: "gated", source: #"{ "modules": [ { "id": "list", "type": "GatedList" } ] }"#)
         let scene = try registry.instantiate("gated", for: SceneContext(viewer: nil), host: RecordingHost())
