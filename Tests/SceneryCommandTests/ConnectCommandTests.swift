@@ -18,7 +18,7 @@ import Testing
         var lines: AsyncStream<String>.Iterator
 
         init(_ cli: CommandRunner, _ arguments: [String]) throws {
-            let started = try cli.startInteractive(["connect"] + arguments + ["--width", "70"])
+            let started = try cli.startInteractive(["connect"] + arguments + ["--width", "70", "--actions", "ids"])
             process = started.process
             input = started.input
             lines = started.outputLines.makeAsyncIterator()

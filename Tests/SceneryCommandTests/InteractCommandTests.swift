@@ -28,7 +28,9 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aChangeMadeByAnotherProcessIsPrintedWhileItWaitsForInput() async throws {
         defer { cli.cleanUp() }
         let likes = try await cli.store().blog(26, viewer: nil).likes
-        let (process, input, output) = try cli.startInteractive(["interact", "user-profile", "--viewer", "7", "--arg", "user=1", "--width", "100"])
+        let (process, input, output) = try cli.startInteractive([
+            "interact", "user-profile", "--viewer", "7", "--arg", "user=1", "--width", "100", "--actions", "ids",
+        ])
         var lines = output.makeAsyncIterator()
         var printed: [String] = []
         /// Reads output until a line holds `text` (or the output ends).
@@ -55,7 +57,7 @@ import Testing
         defer { cli.cleanUp() }
         // Handles come from the listing: 4 = Unfollow, 9 = Like on blog 26, 8 = blog 26 itself.
         let script = ["blogs/blog.26.like", "info/follow", "n", "info/follow", "y", "blogs/blog.26", "back", "quit"].joined(separator: "\n") + "\n"
-        let result = try await cli.run(["interact", "user-profile", "--viewer", "2", "--arg", "user=1", "--width", "72"], input: script)
+        let result = try await cli.run(["interact", "user-profile", "--viewer", "2", "--arg", "user=1", "--width", "72", "--actions", "ids"], input: script)
         #expect(result.status == 0, "\(result.error)")
         #expect(handle(of: "info/follow", in: result.output) != nil)
         // The like: handled by the module, persisted in the database file.
@@ -82,7 +84,7 @@ import Testing
     @Test func afterAnActionOnlyWhatChangedIsPrinted() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(
-            ["interact", "user-profile", "--viewer", "2", "--arg", "user=1"], input: "blogs/blog.26.like\nshow\nquit\n")
+            ["interact", "user-profile", "--viewer", "2", "--arg", "user=1", "--actions", "ids"], input: "blogs/blog.26.like\nshow\nquit\n")
         #expect(result.status == 0, "\(result.error)")
         let afterLike = result.output.components(separatedBy: "· module blogs: handled")
         try #require(afterLike.count == 2)
@@ -103,7 +105,8 @@ import Testing
 
     @Test func switchingTabsAndLoadingMore() async throws {
         defer { cli.cleanUp() }
-        let result = try await cli.run(["interact", "user-profile", "--viewer", "1", "--arg", "user=1"], input: "blogs/more\nsections#drafts\nquit\n")
+        let result = try await cli.run(
+            ["interact", "user-profile", "--viewer", "1", "--arg", "user=1", "--actions", "ids"], input: "blogs/more\nsections#drafts\nquit\n")
         #expect(result.status == 0)
         #expect(result.output.contains("· scene: loaded more of blogs: ready"))
         #expect(result.output.contains("blogs/blog.8"), "the second page is listed")
@@ -158,6 +161,29 @@ import Testing
         let tree = PatchableTree(try JSONDecoder().decode(ViewTreeDocument.self, from: Data(result.output.split(separator: "\n")[0].utf8)).root)
         try tree.apply(try JSONDecoder().decode([ViewPatch].self, from: JSONEncoder().encode(lines[2]["patches"])))
         #expect(tree.root.visibleTexts.contains("Through the looking glass"))
+    }
+
+    /// Sixty actions must not scroll the scene away: by default they are packed to the
+    /// width, one group of lines per module, numbers and titles only; 'ids' lists each with
+    /// its control's id, numbered the same.
+    @Test func actionsAreListedCompactlyByModuleAndWithTheirIdsOnRequest() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["interact", "user-profile", "--viewer", "2", "--arg", "user=1", "--width", "100"], input: "ids\nquit\n")
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.output.components(separatedBy: "\n")
+        let header = try #require(lines.firstIndex(of: "Actions (type a number; 'ids' lists them with their ids):"), "\(result.output)")
+        let compact = Array(lines[(header + 1)...].prefix { $0.hasPrefix("  ") })
+        let full = try #require(lines.firstIndex { $0.hasSuffix("Actions:") }, "'ids' lists them one a line (after the prompt)")
+        let listed = Array(lines[(full + 1)...].prefix { $0.hasPrefix("  ") })
+        #expect(compact.count * 2 < listed.count, "compact: \(compact.count) lines for \(listed.count) actions")
+        #expect(compact.allSatisfy { TerminalText.displayWidth(of: $0) <= 100 }, "within the width:\n\(compact.joined(separator: "\n"))")
+        #expect(compact.first?.hasPrefix("  info  ") == true, "each module's actions start with its name: \(compact)")
+        #expect(compact.contains { $0.hasPrefix("  blogs ") })
+        #expect(!compact.contains { $0.contains("blogs/blog.26.like") }, "no ids in the compact list")
+        // The same numbers in both lists.
+        let likeLine = try #require(listed.first { $0.hasSuffix("  blogs/blog.26.like") })
+        let number = try #require(likeLine.split(separator: " ").first)
+        #expect(compact.contains { $0.contains("\(number)) Like") }, "\(number) in \(compact)")
     }
 
     @Test func unknownCommandsAndEndOfInputAreHandled() async throws {

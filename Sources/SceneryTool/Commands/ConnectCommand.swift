@@ -15,7 +15,7 @@ struct ConnectCommand: AsyncParsableCommand {
             changes as it happens: your taps, and what other people change on the server (marked \
             '· changed elsewhere', and '»' for what it means). Commands: a number (or a control's id) \
             taps it; 'type FIELD TEXT' fills a form's field, and the form's number submits it (checked by \
-            the field's rules first, as a browser does); 'show' prints the whole scene; 'back' returns to \
+            the field's rules first, as a browser does); 'show' prints the whole scene; 'ids' lists the actions with their controls' ids; 'back' returns to \
             the scene before; 'help'; 'quit'. A confirmation is asked as '? Unfollow Alice Liddell? [y/N]'. \
             A lost connection is opened again by itself, with the page's resume token, and an action not \
             yet answered is sent again under its key, so it is done once. \
@@ -44,6 +44,8 @@ struct ConnectCommand: AsyncParsableCommand {
     var locale: String?
 
     @OptionGroup var width: WidthOption
+
+    @OptionGroup var actionList: ActionListOption
 
     /// How many times in a row the client opens a scene again (the server closed its socket
     /// saying to, or navigated) with nothing typed in between, before it gives up.
@@ -158,6 +160,7 @@ struct ConnectCommand: AsyncParsableCommand {
         other people change is marked '· changed elsewhere' (and '»' for what it means).
           type FIELD TEXT   fill a form's field (then the form's number submits it)
           show     print the whole scene
+          ids      list the actions with their controls' ids
           back     return to the previous scene
           help     this text
           quit     leave
@@ -210,6 +213,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 case "show", "s":
                     numbering = printWhole(tree, scene: sceneName, variant: opened.document.variant)
                     InteractCommand.printFields(of: tree, typed: typedText)
+                case "ids":
+                    numbering = InteractCommand.printActions(of: tree, in: tree, style: .ids)
                 case let typing where typing.hasPrefix("type "):
                     Output.line(InteractCommand.type(command.dropFirst(5), in: tree, into: &typedText))
                 default:
@@ -278,7 +283,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 case .updated(let node):
                     if !ownChange { Output.line("· changed elsewhere") }
                     Output.write(renderer.render(node))
-                    numbering.merge(InteractCommand.printActions(of: node, in: page.mirror.tree ?? node))
+                    numbering.merge(
+                        InteractCommand.printActions(of: node, in: page.mirror.tree ?? node, style: actionList.style, width: width.columns()))
                 case .whole(let document):
                     numbering = printWhole(document.root, scene: document.scene ?? sceneName, variant: document.variant)
                     reportShownModules(of: document.root, on: &page)
@@ -343,6 +349,6 @@ struct ConnectCommand: AsyncParsableCommand {
     private func printWhole(_ tree: ViewNode, scene: String, variant: String?) -> ActionNumbering {
         Output.line("══ \(TerminalText.sanitized(scene)) (\(TerminalText.sanitized(variant ?? "default"))) on \(TerminalText.sanitized(server)) ══")
         Output.write(renderer.render(tree))
-        return InteractCommand.printActions(of: tree, in: tree)
+        return InteractCommand.printActions(of: tree, in: tree, style: actionList.style, width: width.columns())
     }
 }

@@ -12,7 +12,7 @@ struct InteractCommand: AsyncParsableCommand {
             Commands: a number (or a control's id) activates it and prints what changed; 'type FIELD TEXT' \
             fills a form's field, and the form's number submits it; changes made \
             elsewhere (another viewer, another process) are printed as they arrive; 'show' prints \
-            the whole scene; 'back' returns to the previous scene; 'resync' sends the whole tree again \
+            the whole scene; 'ids' lists the actions with their controls' ids; 'back' returns to the previous scene; 'resync' sends the whole tree again \
             (JSON); 'help'; 'quit'. Confirmations are asked as 'Unfollow Alice? [y/N]'. Colour is used \
             on a terminal unless NO_COLOR is set. Example: printf '3\\ny\\nquit\\n' | scenery interact user-profile --viewer 2 --arg user=1
 
@@ -31,6 +31,8 @@ struct InteractCommand: AsyncParsableCommand {
     var format: Format = .text
 
     @OptionGroup var width: WidthOption
+
+    @OptionGroup var actionList: ActionListOption
 
     @OptionGroup var rows: RowsOption
 
@@ -106,6 +108,8 @@ struct InteractCommand: AsyncParsableCommand {
                     Output.line(Self.help)
                 case "show", "s", "resync":
                     numbering = await showWhole(page)
+                case "ids" where !json:
+                    if let tree = page.host.tree { numbering = Self.printActions(of: tree, in: tree, style: .ids) }
                 case "back", "b":
                     guard stack.count > 1 else {
                         Output.line("This is the first scene; there is nothing to go back to.")
@@ -178,6 +182,7 @@ struct InteractCommand: AsyncParsableCommand {
         Type the number of an action (or its id) to activate it; what changed is printed.
           type FIELD TEXT   fill a form's field (then the form's number submits it)
           show     print the whole scene
+          ids      list the actions with their controls' ids
           back     return to the previous scene
           resync   send the whole tree again (--format json)
           help     this text
@@ -221,7 +226,7 @@ struct InteractCommand: AsyncParsableCommand {
         let renderer = renderer(for: page)
         Output.line("══ \(TerminalText.sanitized(page.scene.sceneID)) (\(TerminalText.sanitized(page.scene.variant))) ══")
         Output.write(renderer.render(tree))
-        let numbering = Self.printActions(of: tree, in: tree)
+        let numbering = Self.printActions(of: tree, in: tree, style: actionList.style, width: width.columns())
         Self.printFields(of: tree, typed: [:])
         return numbering
     }
@@ -251,36 +256,107 @@ struct InteractCommand: AsyncParsableCommand {
         let renderer = renderer(for: page)
         for node in outermost {
             Output.write(renderer.render(node))
-            numbering.merge(Self.printActions(of: node, in: tree))
+            numbering.merge(Self.printActions(of: node, in: tree, style: actionList.style, width: width.columns()))
         }
     }
 
-    /// The numbered actions of `node`, numbered as in the whole tree.
-    /// Prints a node's actions, numbered by their place among the whole tree's; returns the
-    /// numbers printed.
+    /// Prints a node's actions, numbered by their place among the whole tree's, in `style`
+    /// within `width` columns; returns the numbers printed.
     @discardableResult
-    static func printActions(of node: ViewNode, in tree: ViewNode) -> ActionNumbering {
+    static func printActions(
+        of node: ViewNode, in tree: ViewNode, style: ActionListOption.Style = .ids, width: Int = 80
+    ) -> ActionNumbering {
         var printed = ActionNumbering()
         let all = tree.actions
         let mine = Set(node.actions.map(\.id))
-        let number = String(all.count).count
-        var printedHeader = false
-        for (index, action) in all.enumerated() where mine.contains(action.id) {
-            if !printedHeader {
-                Output.line("Actions:")
-                printedHeader = true
+        let listed = all.enumerated().filter { mine.contains($0.element.id) }
+        guard !listed.isEmpty else { return printed }
+        for (index, action) in listed { printed.numbers[index + 1] = action.id }
+        switch style {
+        case .ids:
+            Output.line("Actions:")
+            let digits = String(all.count).count
+            for (index, action) in listed {
+                let handle = String(repeating: " ", count: digits - String(index + 1).count) + String(index + 1)
+                let title = Self.title(of: action, among: all)
+                let shortTitle = title.count > 40 ? String(title.prefix(39)) + "…" : title
+                Output.line("  \(handle)  \(TerminalText.padded(shortTitle, to: 40))  \(TerminalText.sanitized(action.id.rawValue))")
             }
-            let handle = String(repeating: " ", count: number - String(index + 1).count) + String(index + 1)
-            var title = TerminalText.sanitized(action.title).replacingOccurrences(of: "\n", with: " ")
-            // A button inside a selectable row ("blogs/blog.27.like" in "blogs/blog.27") names its row.
-            if let row = all.first(where: { action.id.rawValue.hasPrefix($0.id.rawValue + ".") }) {
-                title += " · " + TerminalText.sanitized(row.title).replacingOccurrences(of: "\n", with: " ")
-            }
-            let shortTitle = title.count > 40 ? String(title.prefix(39)) + "…" : title
-            Output.line("  \(handle)  \(TerminalText.padded(shortTitle, to: 40))  \(TerminalText.sanitized(action.id.rawValue))")
-            printed.numbers[index + 1] = action.id
+        case .compact:
+            Output.line("Actions (type a number; 'ids' lists them with their ids):")
+            for line in compactLines(listed.map { ($0.offset + 1, $0.element) }, among: all, width: width) { Output.line(line) }
         }
         return printed
+    }
+
+    /// The compact list's lines: one group of lines per module (or tab switch), its name
+    /// first, then `number) title` entries packed to `width`, each title cut to 28 columns.
+    /// A button listed right after its row (a like after its blog) is named alone.
+    static func compactLines(_ actions: [(number: Int, action: ViewAction)], among all: [ViewAction], width: Int) -> [String] {
+        var rowBefore: NodeID?
+        let groups = actions.reduce(into: [(label: String, entries: [String])]()) { groups, item in
+            let label = TerminalText.sanitized(String(item.action.id.rawValue.prefix { $0 != "/" && $0 != "#" }))
+            let row = all.first { item.action.id.rawValue.hasPrefix($0.id.rawValue + ".") }?.id
+            let title = row != nil && row == rowBefore ? ownTitle(of: item.action) : title(of: item.action, among: all)
+            rowBefore = row ?? item.action.id
+            let entry = "\(item.number)) " + clipped(title, to: 28)
+            if groups.last?.label == label {
+                groups[groups.count - 1].entries.append(entry)
+            } else {
+                groups.append((label, [entry]))
+            }
+        }
+        let labelWidth = min(12, groups.map { TerminalText.displayWidth(of: $0.label) }.max() ?? 0)
+        let indent = String(repeating: " ", count: 4 + labelWidth)
+        var lines: [String] = []
+        for group in groups {
+            var line = "  " + TerminalText.padded(clipped(group.label, to: labelWidth), to: labelWidth) + "  "
+            var columns = TerminalText.displayWidth(of: line)
+            var isEmpty = true
+            for entry in group.entries {
+                let entryWidth = TerminalText.displayWidth(of: entry)
+                if !isEmpty, columns + 3 + entryWidth > width {
+                    lines.append(line)
+                    line = indent
+                    columns = indent.count
+                    isEmpty = true
+                }
+                line += (isEmpty ? "" : "   ") + entry
+                columns += (isEmpty ? 0 : 3) + entryWidth
+                isEmpty = false
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// An action's title on one line, for a terminal; a button inside a selectable row
+    /// ("blogs/blog.27.like" in "blogs/blog.27") names its row.
+    static func title(of action: ViewAction, among all: [ViewAction]) -> String {
+        var title = ownTitle(of: action)
+        if let row = all.first(where: { action.id.rawValue.hasPrefix($0.id.rawValue + ".") }) {
+            title += " · " + TerminalText.sanitized(row.title).replacingOccurrences(of: "\n", with: " ")
+        }
+        return title
+    }
+
+    /// An action's own title on one line, for a terminal.
+    static func ownTitle(of action: ViewAction) -> String {
+        TerminalText.sanitized(action.title).replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// `text` cut to `width` display columns, with "…" where it was cut.
+    static func clipped(_ text: String, to width: Int) -> String {
+        guard TerminalText.displayWidth(of: text) > width else { return text }
+        var kept = ""
+        var columns = 0
+        for character in text {
+            let characterWidth = TerminalText.width(of: character)
+            if columns + characterWidth > width - 1 { break }
+            kept.append(character)
+            columns += characterWidth
+        }
+        return kept + "…"
     }
 
     /// The action a command names: a number as it was last printed (without `numbering`, the
