@@ -416,14 +416,22 @@ async def soak(cluster, arguments):
     # failed while a server or the database was away: the page was told, a fresh load was not
     # (the notice, under the control that failed, stays until the module's next action).
     failed_write = re.compile(r'<p id="[^"]*(/notice" class="caption"|\.failure" class="status" role="status")>Couldn&#39;t [^<]*</p>\n?')
+    # A change announced while PostgreSQL stalled or restarted reaches a page when its server
+    # catches up, so each sample gets until `settle` to agree with a fresh render; one that
+    # still differs then never converged.
     samples = [page for page, _ in actors[::10]] + watchers[:20]
+    settle = time.monotonic() + 30
     for page in samples:
         try:
             html = await page.whole_scene()
+            _, _, fresh, _ = await http("127.0.0.1", cluster.port, "GET", "/scenes/ten-rows?user=1", page.headers())
+            while failed_write.sub("", html) not in fresh.decode() and time.monotonic() < settle:
+                await asyncio.sleep(1)
+                html = await page.whole_scene()
+                _, _, fresh, _ = await http("127.0.0.1", cluster.port, "GET", "/scenes/ten-rows?user=1", page.headers())
         except Exception as error:  # noqa: BLE001 - reported as a failure
             failures.append(f"a page did not get its whole scene: {error!r}")
             continue
-        _, _, fresh, _ = await http("127.0.0.1", cluster.port, "GET", "/scenes/ten-rows?user=1", page.headers())
         if failed_write.sub("", html) not in fresh.decode():
             if os.environ.get("SOAK_DUMP"):
                 pathlib.Path(os.environ["SOAK_DUMP"]).write_text(html + "\n=====\n" + fresh.decode(), encoding="utf-8")

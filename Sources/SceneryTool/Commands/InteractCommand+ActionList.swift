@@ -1,0 +1,125 @@
+import Scenery
+
+extension InteractCommand {
+    /// Prints a node's actions, numbered by their place among the whole tree's, in `style`
+    /// within `width` columns; returns the numbers printed.
+    @discardableResult
+    static func printActions(
+        of node: ViewNode, in tree: ViewNode, style: ActionListOption.Style = .ids, width: Int = 80
+    ) -> ActionNumbering {
+        var printed = ActionNumbering()
+        let all = tree.actions
+        let mine = Set(node.actions.map(\.id))
+        let listed = all.enumerated().filter { mine.contains($0.element.id) }
+        guard !listed.isEmpty else { return printed }
+        for (index, action) in listed { printed.numbers[index + 1] = action.id }
+        switch style {
+        case .ids:
+            Output.line("Actions:")
+            let digits = String(all.count).count
+            for (index, action) in listed {
+                let handle = String(repeating: " ", count: digits - String(index + 1).count) + String(index + 1)
+                let title = Self.title(of: action, among: all)
+                let shortTitle = title.count > 40 ? String(title.prefix(39)) + "…" : title
+                Output.line("  \(handle)  \(TerminalText.padded(shortTitle, to: 40))  \(TerminalText.sanitized(action.id.rawValue))")
+            }
+        case .compact:
+            Output.line("Actions (type a number; 'ids' lists them with their ids):")
+            for line in compactLines(listed.map { ($0.offset + 1, $0.element) }, among: all, width: width) { Output.line(line) }
+        }
+        return printed
+    }
+
+    /// The compact list's lines: one group of lines per module (or tab switch), its name
+    /// first, then `number) title` entries packed to `width`, each title cut to 28 columns.
+    /// A button listed right after its row (a like after its blog) is named alone.
+    static func compactLines(_ actions: [(number: Int, action: ViewAction)], among all: [ViewAction], width: Int) -> [String] {
+        var rowBefore: NodeID?
+        let groups = actions.reduce(into: [(label: String, entries: [String])]()) { groups, item in
+            let label = TerminalText.sanitized(String(item.action.id.rawValue.prefix { $0 != "/" && $0 != "#" }))
+            let row = all.first { item.action.id.rawValue.hasPrefix($0.id.rawValue + ".") }?.id
+            let title = row != nil && row == rowBefore ? ownTitle(of: item.action) : title(of: item.action, among: all)
+            rowBefore = row ?? item.action.id
+            let entry = "\(item.number)) " + clipped(title, to: 28)
+            if groups.last?.label == label {
+                groups[groups.count - 1].entries.append(entry)
+            } else {
+                groups.append((label, [entry]))
+            }
+        }
+        let labelWidth = min(12, groups.map { TerminalText.displayWidth(of: $0.label) }.max() ?? 0)
+        let indent = String(repeating: " ", count: 4 + labelWidth)
+        var lines: [String] = []
+        for group in groups {
+            var line = "  " + TerminalText.padded(clipped(group.label, to: labelWidth), to: labelWidth) + "  "
+            var columns = TerminalText.displayWidth(of: line)
+            var isEmpty = true
+            for entry in group.entries {
+                let entryWidth = TerminalText.displayWidth(of: entry)
+                if !isEmpty, columns + 3 + entryWidth > width {
+                    lines.append(line)
+                    line = indent
+                    columns = indent.count
+                    isEmpty = true
+                }
+                line += (isEmpty ? "" : "   ") + entry
+                columns += (isEmpty ? 0 : 3) + entryWidth
+                isEmpty = false
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// An action's title on one line, for a terminal; a button inside a selectable row
+    /// ("blogs/blog.27.like" in "blogs/blog.27") names its row.
+    static func title(of action: ViewAction, among all: [ViewAction]) -> String {
+        var title = ownTitle(of: action)
+        if let row = all.first(where: { action.id.rawValue.hasPrefix($0.id.rawValue + ".") }) {
+            title += " · " + TerminalText.sanitized(row.title).replacingOccurrences(of: "\n", with: " ")
+        }
+        return title
+    }
+
+    /// An action's own title on one line, for a terminal.
+    static func ownTitle(of action: ViewAction) -> String {
+        TerminalText.sanitized(action.title).replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// `text` cut to `width` display columns, with "…" where it was cut.
+    static func clipped(_ text: String, to width: Int) -> String {
+        guard TerminalText.displayWidth(of: text) > width else { return text }
+        var kept = ""
+        var columns = 0
+        for character in text {
+            let characterWidth = TerminalText.width(of: character)
+            if columns + characterWidth > width - 1 { break }
+            kept.append(character)
+            columns += characterWidth
+        }
+        return kept + "…"
+    }
+
+    /// The action a command names: a number as it was last printed (without `numbering`, the
+    /// action's place among the tree's), else a control's id.
+    static func action(for command: String, in actions: [ViewAction], numbering: ActionNumbering?) -> ViewAction? {
+        if let number = Int(command) {
+            guard let numbering else { return actions.indices.contains(number - 1) ? actions[number - 1] : nil }
+            return numbering.numbers[number].flatMap { id in actions.first { $0.id == id } }
+        }
+        return actions.first { $0.id.rawValue == command }
+    }
+}
+
+/// The number each action was last printed with. A person types what they saw: after a
+/// change printed one module again, the numbers of the actions elsewhere on the page may
+/// have moved (an action added above them), but what was printed for them still stands.
+struct ActionNumbering {
+    /// The action printed with each number.
+    var numbers: [Int: NodeID] = [:]
+
+    /// Takes the numbers printed since (a later print of a number wins).
+    mutating func merge(_ printed: ActionNumbering) {
+        numbers.merge(printed.numbers) { _, new in new }
+    }
+}
