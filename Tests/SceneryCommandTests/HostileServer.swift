@@ -49,7 +49,7 @@ final class HostileServer: Sendable {
     private let log = Log()
 
     private final class Log: Sendable {
-        let paths = Mutex<[String]>([])
+        let paths = Locked<[String]>([])
     }
 
     /// The paths of the requests accepted so far.

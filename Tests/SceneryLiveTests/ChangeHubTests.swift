@@ -53,7 +53,7 @@ import Testing
         let hub = ChangeHub<BoardChange>()
         let subscriptions = (0..<95).map { hub.changes(to: [.task($0)]) }
         let mark = hub.changeMark ?? 0
-        let waves = Mutex(0)
+        let waves = Locked(0)
         await hub.publishEverything(inWavesOf: 10) { waves.withLock { $0 += 1 } }
         #expect(waves.withLock { $0 } == 9, "95 subscribers, ten at a time: nine pauses between ten waves")
         #expect(LiveChanges(hub).follow([.task(7)]) { _ in } == false, "a module made after it has nothing to catch up")

@@ -8,10 +8,10 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ChangeOriginTests {
     /// What one subscription's handler saw: each change, and the origin it arrived under.
     final class Heard: Sendable {
-        let seen = Mutex<[(BoardChange, ChangeOrigin?)]>([])
+        let seen = Locked<[(BoardChange, ChangeOrigin?)]>([])
         let arrivals = AsyncStream<Void>.makeStream()
         /// Holds the handler at its first change until opened, so that others wait meanwhile.
-        let holdFirst = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let holdFirst = Locked<CheckedContinuation<Void, Never>?>(nil)
         let held = AsyncStream<Void>.makeStream()
         let holds: Bool
 

@@ -44,7 +44,7 @@ import Testing
         let hub = ChangeHub<BoardChange>()
         let live = LiveChanges(hub, retryDelay: .zero)
         let events = AwaitableLog<String>()
-        let running = Mutex((now: 0, most: 0, calls: 0))
+        let running = Locked((now: 0, most: 0, calls: 0))
         let gate = AsyncStream<Void>.makeStream()
         live.follow([.task(1)]) { change in
             let call = running.withLock { state in

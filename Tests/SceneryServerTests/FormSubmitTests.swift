@@ -18,7 +18,7 @@ actor NotesModule: Module {
     static let field = TextField(name: "text", label: "Note", maximumLength: 40, rules: [.required()])
 
     /// What every instance received, in order (the server's page sessions make their own).
-    static let received = Mutex<[String]>([])
+    static let received = Locked<[String]>([])
 
     let context: ModuleContext
     var notes: [String] = []

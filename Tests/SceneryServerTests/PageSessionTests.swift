@@ -182,7 +182,7 @@ import Testing
     }
 
     final class Tally: Sendable {
-        let taps = Mutex<[String?]>([])
+        let taps = Locked<[String?]>([])
     }
 
     func page(viewer: String?, ledger: any ActionLedger = MemoryActionLedger(), tally: Tally) async throws -> PageSession {
@@ -280,7 +280,7 @@ private final class AppliedSocket: PageSocket {
         var sequences: [Int] = []
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func send(_ text: String) {
         let message = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
@@ -356,7 +356,7 @@ final class RecordingSocket: PageSocket {
 
 /// A page socket that writes nothing: a page that reads nothing, so what is sent piles up.
 private final class StalledSocket: PageSocket {
-    private let sent = Mutex((messages: 0, bytes: 0))
+    private let sent = Locked((messages: 0, bytes: 0))
     private let (closes, closing) = AsyncStream.makeStream(of: Void.self)
 
     func send(_ text: String) {

@@ -8,7 +8,7 @@ import Testing
 
 /// A one-shot signal: loads wait on it until the test opens it.
 final class LoadSignal: Sendable {
-    private let state = Mutex<(isOpen: Bool, failure: String?, waiters: [CheckedContinuation<String?, Never>])>((false, nil, []))
+    private let state = Locked<(isOpen: Bool, failure: String?, waiters: [CheckedContinuation<String?, Never>])>((false, nil, []))
 
     /// Lets every waiting load go on; with `failure`, they fail with it.
     func open(failing failure: String? = nil) {

@@ -12,7 +12,7 @@ import Testing
 /// A blog service whose reads take 30 seconds, recording how each ended.
 final class SlowBlogs: BlogService {
     let base: any BlogService
-    private let state = Mutex<(started: Bool, outcome: String?)>((false, nil))
+    private let state = Locked<(started: Bool, outcome: String?)>((false, nil))
     init(base: any BlogService) { self.base = base }
     var started: Bool { state.withLock { $0.started } }
     var outcome: String? { state.withLock { $0.outcome } }

@@ -337,7 +337,7 @@ final class GatedLikes: BlogService {
     }
 
     private let base: any BlogService
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(base: any BlogService) { self.base = base }
 

@@ -7,7 +7,7 @@ import Testing
 /// A draft service that counts calls: privacy must hold before the service is asked.
 final class CountingDrafts: DraftService {
     let base: any DraftService
-    let calls = Mutex(0)
+    let calls = Locked(0)
     init(_ base: any DraftService) { self.base = base }
     func drafts(of owner: UserID, viewer: UserID, page: PageRequest) async throws -> Page<Draft> {
         calls.withLock { $0 += 1 }

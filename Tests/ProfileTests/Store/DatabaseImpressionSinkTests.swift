@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct DatabaseImpressionSinkTests {
     /// A database that refuses writes while it is "down", and wakes a test at each write.
     final class FlakyTable: Sendable {
-        let state = Mutex<(isDown: Bool, rows: [ImpressionRecord], attempts: Int)>((true, [], 0))
+        let state = Locked<(isDown: Bool, rows: [ImpressionRecord], attempts: Int)>((true, [], 0))
         let (writes, wrote) = AsyncStream.makeStream(of: Int.self)
 
         func insert(_ records: [ImpressionRecord]) throws(ProfileError) {
@@ -29,8 +29,8 @@ import Testing
     }
 
     final class Notices: Sendable {
-        let lines = Mutex<[String]>([])
-        let failures = Mutex(0)
+        let lines = Locked<[String]>([])
+        let failures = Locked(0)
     }
 
     static func record(_ unit: Int) -> ImpressionRecord {

@@ -1,3 +1,4 @@
+import Scenery
 import ScenerySiteStorePostgres
 import Synchronization
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite struct SharedReadsTests {
     /// A read that waits until the test lets it finish, counting how often it ran.
     final class HeldRead: Sendable {
-        let runs = Mutex(0)
+        let runs = Locked(0)
         private let gate = AsyncStream<Void>.makeStream()
         private let started = AsyncStream<Void>.makeStream()
 

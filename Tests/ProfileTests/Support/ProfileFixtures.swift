@@ -48,7 +48,7 @@ struct Backend {
 /// states that exist only while a write is in flight.
 final class RenderLog: Sendable {
     private let renders = AwaitableLog<ViewNode>()
-    private let module = Mutex<(any Module)?>(nil)
+    private let module = Locked<(any Module)?>(nil)
 
     func attach(_ module: any Module) { self.module.withLock { $0 = module } }
 

@@ -192,7 +192,7 @@ final class TestPostgres: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static let running = Mutex<[TestPostgres]>([])
+    private static let running = Locked<[TestPostgres]>([])
 
     /// Stops `server` when the test process exits (the servers are the process's own).
     private static func stopAtExit(_ server: TestPostgres) {

@@ -27,7 +27,7 @@ import Testing
     }
 
     final class Performed: Sendable {
-        let blogs = Mutex<[Int]>([])
+        let blogs = Locked<[Int]>([])
         var all: [Int] { blogs.withLock { $0 } }
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// each change means.
 actor NewsModule: Module {
     static let descriptor = ModuleDescriptor(type: "NewsModule", summary: "A count of news.", events: ["news.add"], defaultActions: ["news.add"])
-    static let made = Mutex<[NewsModule]>([])
+    static let made = Locked<[NewsModule]>([])
 
     let context: ModuleContext
     var count = 0

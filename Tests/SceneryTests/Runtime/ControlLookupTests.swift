@@ -75,7 +75,7 @@ actor ControlsTestModule: Module {
 
     func scene() async throws -> (SceneInstance, ControlsTestModule) {
         var registry = SceneRegistry()
-        let made = Mutex<ControlsTestModule?>(nil)
+        let made = Locked<ControlsTestModule?>(nil)
         registry.register(ControlsTestModule.self) { _, context in
             let module = ControlsTestModule(context: context)
             made.withLock { $0 = module }

@@ -220,7 +220,7 @@ actor GatedListModule: Module {
 
 /// Hands a module the registry created to the test that drives it.
 final class ModuleBox: Sendable {
-    private let module = Mutex<(any Module)?>(nil)
+    private let module = Locked<(any Module)?>(nil)
     func set(_ value: any Module) { module.withLock { $0 = value } }
     func get<M: Module>() -> M? { module.withLock { $0 as? M } }
 }

@@ -50,7 +50,7 @@ actor BinTestModule: Module {
     /// Runs one random schedule: several tasks at once, each a run of random actions on
     /// random modules, against a host that applies every update to its own tree.
     static func runSchedule(seed: UInt64) async throws -> (problems: [String], mirrored: ViewNode?, rendered: ViewNode, updates: Int) {
-        let modules = Mutex<[ModuleID: StressTestModule]>([:])
+        let modules = Locked<[ModuleID: StressTestModule]>([:])
         var registry = SceneRegistry()
         registry.register(StressTestModule.self) { _, context in
             let module = StressTestModule(context: context)

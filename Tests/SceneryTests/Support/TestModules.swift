@@ -22,12 +22,12 @@ struct TestServiceError: Error, CustomStringConvertible {
 
 /// The backend the test modules share: scripted per module id, with a journal.
 final class TestService: Sendable {
-    private let behaviors: Mutex<[String: LoadBehavior]>
+    private let behaviors: Locked<[String: LoadBehavior]>
     private let names: [String: String]
     let journal = Journal()
 
     init(behaviors: [String: LoadBehavior] = [:], names: [String: String] = ["1": "Alice", "2": "Bob"]) {
-        self.behaviors = Mutex(behaviors)
+        self.behaviors = Locked(behaviors)
         self.names = names
     }
 
