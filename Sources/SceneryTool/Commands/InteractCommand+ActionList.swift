@@ -37,9 +37,9 @@ extension InteractCommand {
         var rowBefore: NodeID?
         let groups = actions.reduce(into: [(label: String, entries: [String])]()) { groups, item in
             let label = TerminalText.sanitized(String(item.action.id.rawValue.prefix { $0 != "/" && $0 != "#" }))
-            let row = all.first { item.action.id.rawValue.hasPrefix($0.id.rawValue + ".") }?.id
-            let title = row != nil && row == rowBefore ? ownTitle(of: item.action) : title(of: item.action, among: all)
-            rowBefore = row ?? item.action.id
+            let row = row(of: item.action, among: all)
+            let title = row != nil && row?.id == rowBefore ? ownTitle(of: item.action) : title(of: item.action, row: row)
+            rowBefore = row?.id ?? item.action.id
             let entry = "\(item.number)) " + clipped(title, to: 28)
             if groups.last?.label == label {
                 groups[groups.count - 1].entries.append(entry)
@@ -74,11 +74,18 @@ extension InteractCommand {
     /// An action's title on one line, for a terminal; a button inside a selectable row
     /// ("blogs/blog.27.like" in "blogs/blog.27") names its row.
     static func title(of action: ViewAction, among all: [ViewAction]) -> String {
-        var title = ownTitle(of: action)
-        if let row = all.first(where: { action.id.rawValue.hasPrefix($0.id.rawValue + ".") }) {
-            title += " · " + TerminalText.sanitized(row.title).replacingOccurrences(of: "\n", with: " ")
-        }
-        return title
+        title(of: action, row: row(of: action, among: all))
+    }
+
+    /// An action's title followed by its row's, if it has one.
+    private static func title(of action: ViewAction, row: ViewAction?) -> String {
+        guard let row else { return ownTitle(of: action) }
+        return ownTitle(of: action) + " · " + ownTitle(of: row)
+    }
+
+    /// The selectable row a button sits in (`blogs/blog.27` for `blogs/blog.27.like`), if any.
+    private static func row(of action: ViewAction, among all: [ViewAction]) -> ViewAction? {
+        all.first { action.id.rawValue.hasPrefix($0.id.rawValue + ".") }
     }
 
     /// An action's own title on one line, for a terminal.
