@@ -6,7 +6,7 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import Server, open_live, same_page, sign_in
+from conftest import Server, forged_socket, open_live, same_page, sign_in
 
 DRAFT_TITLES = ["Through the looking glass", "草稿：下一篇茶会"]
 
@@ -145,28 +145,14 @@ def test_another_viewer_never_receives_drafts_whatever_the_client_sends(server, 
     page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(payload)))
     open_live(page, server.url + "/scenes/user-profile?user=1")
     session = page.locator("main").get_attribute("data-session")
-    # A hand-made client on the same page: forged controls, a draft id, a tab that is not there.
-    page.evaluate(
-        """(session) => new Promise((resolve) => {
-            const socket = new WebSocket(`ws://${location.host}/live?session=${session}&since=0&protocol=1`);
-            const replies = [];
-            // Done when each forged message is refused, or when the page's own client
-            // reconnects and takes its session back (this socket is closed then).
-            socket.onmessage = (event) => {
-                replies.push(event.data);
-                if (replies.filter((reply) => JSON.parse(reply).type === "refused").length === 4) socket.close();
-            };
-            socket.onclose = () => resolve(replies);
-            socket.onopen = () => {
-                for (const node of ["drafts/draft.1", "sections#drafts", "drafts/more", "../../etc"]) {
-                    socket.send(JSON.stringify({ type: "event", node }));
-                }
-            };
-        })""",
-        session)
+    # A hand-made client beside the page (same cookies): forged controls, a draft id, a tab
+    # that is not there. Done when each is refused, or when the page's own client reconnects
+    # and takes its session back (the hand-made socket is closed then).
+    forged = [json.dumps({"type": "event", "node": node}) for node in ["drafts/draft.1", "sections#drafts", "drafts/more", "../../etc"]]
+    replies = forged_socket(context.new_page(), server, session, forged, "refused", count=4)["received"]
     page.locator("#blogs\\/blog\\.25\\.like").click()
     expect(page.locator("#blogs\\/blog\\.25\\.like")).to_have_text("Unlike")
-    everything = page.content() + "".join(str(frame) for frame in frames)
+    everything = page.content() + "".join(str(frame) for frame in frames) + json.dumps(replies, ensure_ascii=False)
     for title in DRAFT_TITLES:
         assert title not in everything
 
