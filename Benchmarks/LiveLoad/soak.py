@@ -423,12 +423,12 @@ async def soak(cluster, arguments):
     settle = time.monotonic() + 30
     for page in samples:
         try:
-            html = await page.whole_scene()
-            _, _, fresh, _ = await http("127.0.0.1", cluster.port, "GET", "/scenes/ten-rows?user=1", page.headers())
-            while failed_write.sub("", html) not in fresh.decode() and time.monotonic() < settle:
-                await asyncio.sleep(1)
+            while True:
                 html = await page.whole_scene()
                 _, _, fresh, _ = await http("127.0.0.1", cluster.port, "GET", "/scenes/ten-rows?user=1", page.headers())
+                if failed_write.sub("", html) in fresh.decode() or time.monotonic() >= settle:
+                    break
+                await asyncio.sleep(1)
         except Exception as error:  # noqa: BLE001 - reported as a failure
             failures.append(f"a page did not get its whole scene: {error!r}")
             continue
