@@ -19,6 +19,22 @@ extension PageProtocol {
         /// index and row count change, its heading and the rows that stay do not.
         case window(NodeID, firstRow: Int?, totalRows: Int?)
 
+        /// The element the operation acts on: the element itself, or an insert's parent.
+        public var target: NodeID {
+            switch self {
+            case .detach(let id), .remove(let id), .attach(let id, _, _), .replace(let id, _), .window(let id, _, _): id
+            case .insert(let parent, _, _): parent
+            }
+        }
+
+        /// The HTML the operation puts in the page (an insert's or a replace's), else `nil`.
+        public var html: String? {
+            switch self {
+            case .insert(_, _, let html), .replace(_, let html): html
+            default: nil
+            }
+        }
+
         private enum Key: String, CodingKey {
             case op, id, parent, index, html, first, total
         }

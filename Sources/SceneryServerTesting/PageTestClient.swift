@@ -44,29 +44,38 @@ public final class PageTestClient: Sendable {
     /// Opens a scene as `viewer` (signed out when `nil`) with its arguments, and the page's
     /// socket: the page holds the scene as the server sent it, and what the server sends next.
     ///
+    /// `format` is how the page reads the scene: as a view tree, the way an app or the
+    /// terminal client does (the default; the page's ``TestPage/State/tree`` follows every
+    /// update), or as the HTML page a browser gets (``TestPage/State/html`` and the DOM
+    /// operations of each update, ``TestPage/State/operations``).
+    ///
+    /// ```swift
+    /// let carol = try await client.open("user-profile", arguments: ["user": "1"], as: "7", format: .html)
+    /// ```
+    ///
     /// - Throws: ``PageTestError`` when the viewer cannot sign in, the server refuses the
     ///   scene (its words), or refuses the socket.
-    public func open(_ scene: String, arguments: [String: String] = [:], as viewer: String? = nil) async throws -> TestPage {
+    public func open(
+        _ scene: String, arguments: [String: String] = [:], as viewer: String? = nil, format: TestPage.Format = .viewTree
+    ) async throws -> TestPage {
         var headers = HTTPFields()
         headers[.origin] = origin(forSocket: false)
-        headers[.accept] = "application/json"
+        headers[.accept] = format == .viewTree ? "application/json" : "text/html"
         if let viewer { headers[.cookie] = try await signIn(viewer) }
         var query = URLComponents()
         query.queryItems = arguments.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        let path =
-            "/api/scenes/\(scene.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? scene)" + (query.percentEncodedQuery.map { "?\($0)" } ?? "")
+        let name = scene.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? scene
+        let path = (format == .viewTree ? "/api/scenes/" : "/scenes/") + name + (query.percentEncodedQuery.map { "?\($0)" } ?? "")
         let response = try await http.execute(uri: path, method: .get, headers: headers)
         let body = String(buffer: response.body)
-        let fields = try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8))
-        guard response.status == .ok, let session = fields?["session"]?.stringValue,
-            case .tree(let sequence, let document)? = try? PageProtocol.ServerMessage(jsonText: body)
-        else {
+        let opened = response.status == .ok ? Self.page(in: body, format: format) : nil
+        guard let page = opened else {
+            let fields = try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8))
             throw PageTestError(
                 "The server did not open \(scene) for \(viewer.map { "viewer \($0)" } ?? "a signed-out visitor") (status \(response.status.code)): \(fields?["message"]?.stringValue ?? body.prefix(300).description)"
             )
         }
-        let page = TestPage(session: session, tree: document.root, sequence: sequence)
-        let uri = "/live?session=\(session)&since=\(sequence)&protocol=\(PageProtocol.version)"
+        let uri = "/live?session=\(page.session)&since=\(page.state.sequence)&protocol=\(PageProtocol.version)"
         headers[.accept] = nil
         headers[.origin] = origin(forSocket: true)
         switch transport {
@@ -79,7 +88,28 @@ public final class PageTestClient: Sendable {
             page.connect(try LiveTransport(http: http, uri: uri, headers: headers, page: page))
         }
         pages.withLock { $0.append(page) }
+        // The page is open once its socket is attached, which the server answers with the
+        // page's resume token: a change made after `open` returns reaches the page.
+        try await page.waitUntil("the page's socket to open") { state in
+            state.messages.contains { if case .resume = $0 { true } else { false } }
+        }
         return page
+    }
+
+    /// The page a scene's response opens, or `nil` when it is not one: a view-tree document
+    /// with its session, or an HTML page whose `<main>` names its session and sequence.
+    private static func page(in body: String, format: TestPage.Format) -> TestPage? {
+        switch format {
+        case .viewTree:
+            let fields = try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8))
+            guard let session = fields?["session"]?.stringValue,
+                case .tree(let sequence, let document)? = try? PageProtocol.ServerMessage(jsonText: body)
+            else { return nil }
+            return TestPage(session: session, tree: document.root, sequence: sequence)
+        case .html:
+            guard let session = body.attribute("data-session"), let sequence = body.attribute("data-sequence").flatMap({ Int($0) }) else { return nil }
+            return TestPage(session: session, html: body, sequence: sequence)
+        }
     }
 
     /// Signs in with the sign-in form, as a person does; the cookie header to send after.
@@ -99,6 +129,15 @@ public final class PageTestClient: Sendable {
     /// Closes every page this client opened.
     func closeAll() async {
         for page in pages.withLock({ $0 }) { await page.close() }
+    }
+}
+
+extension String {
+    /// The value of the first attribute with this name in HTML text (ids and numbers: no
+    /// entities to decode), or `nil`.
+    fileprivate func attribute(_ name: String) -> String? {
+        guard let start = range(of: " \(name)=\"")?.upperBound, let end = self[start...].firstIndex(of: "\"") else { return nil }
+        return String(self[start..<end])
     }
 }
 

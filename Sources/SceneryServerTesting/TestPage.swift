@@ -19,10 +19,22 @@ import Synchronization
 /// try await bob.answer(false)
 /// ```
 public final class TestPage: Sendable {
+    /// How a page reads the scene (``PageTestClient/open(_:arguments:as:format:)``).
+    public enum Format: Sendable, Hashable {
+        /// As a view tree, the way an app or the terminal client does.
+        case viewTree
+        /// As the HTML page a browser gets, with DOM operations for updates.
+        case html
+    }
+
     /// What the page holds now.
     public struct State: Sendable {
-        /// The scene's tree, with every update applied.
+        /// The scene's tree, with every update applied; for a page opened as HTML, an empty
+        /// stack (read ``html`` and ``operations``).
         public internal(set) var tree: ViewNode
+        /// The HTML page as the server sent it, or the last `reset` of its content; `nil` for
+        /// a page that reads a view tree.
+        public internal(set) var html: String?
         /// The number of the last update the tree includes.
         public internal(set) var sequence: Int
         /// Every message the server sent, in order.
@@ -54,6 +66,29 @@ public final class TestPage: Sendable {
             }
         }
 
+        /// Every DOM operation the server sent an HTML page, in order; empty for a page that
+        /// reads a view tree.
+        ///
+        /// ```swift
+        /// let html = state.operations.compactMap(\.html).joined()
+        /// #expect(html.contains("Likes: 1"))
+        /// ```
+        public var operations: [PageProtocol.DOMOperation] {
+            messages.flatMap { message -> [PageProtocol.DOMOperation] in
+                guard case .patch(_, let operations) = message else { return [] }
+                return operations
+            }
+        }
+
+        /// Whether the page shows a control with this id: in its tree, or for an HTML page
+        /// anywhere in the HTML it was sent (a control's `data-node`, a form's `data-form`,
+        /// a field's element).
+        func hasControl(_ id: NodeID, in mirror: SceneMirror) -> Bool {
+            guard let html else { return mirror.action(withID: id) != nil }
+            let marks = ["data-node=\"\(id.rawValue)\"", "data-form=\"\(id.rawValue)\"", "id=\"\(id.rawValue)\" class=\"field\""]
+            return ([html] + operations.compactMap(\.html)).contains { html in marks.contains { html.contains($0) } }
+        }
+
         /// How a page socket closed: its code and reason.
         public struct Close: Sendable, Equatable {
             public var code: Int
@@ -72,13 +107,22 @@ public final class TestPage: Sendable {
 
     /// The page's session on the server.
     public let session: String
+    /// How the page reads the scene.
+    public let format: Format
     private let inner: Locked<Inner>
 
     init(session: String, tree: ViewNode, sequence: Int) {
         self.session = session
+        format = .viewTree
         var inner = Inner(state: State(tree: tree, sequence: sequence))
         inner.mirror.attach(tree: tree, sequence: sequence)
         self.inner = Locked(inner)
+    }
+
+    init(session: String, html: String, sequence: Int) {
+        self.session = session
+        format = .html
+        inner = Locked(Inner(state: State(tree: .stack("", []), html: html, sequence: sequence)))
     }
 
     func connect(_ transport: any PageTransport) {
@@ -98,8 +142,9 @@ public final class TestPage: Sendable {
     /// - Throws: ``PageTestError`` when the page has no control with that id.
     @discardableResult
     public func tap(_ control: NodeID, values: [String: String]? = nil) async throws -> ActionKey {
-        let (found, transport) = inner.withLock { ($0.mirror.action(withID: control) != nil, $0.transport) }
+        let (found, transport) = inner.withLock { ($0.state.hasControl(control, in: $0.mirror), $0.transport) }
         guard found else {
+            guard format == .viewTree else { throw PageTestError("The page has no control \(control.rawValue) (no control, form or field of that id in its HTML).") }
             let ids = tree.actions.map(\.id.rawValue).prefix(20).joined(separator: ", ")
             throw PageTestError("The page has no control \(control.rawValue); it has \(ids).")
         }
@@ -221,6 +266,8 @@ public final class TestPage: Sendable {
         case .tree(let sequence, let document):
             inner.mirror = SceneMirror()
             inner.mirror.attach(tree: document.root, sequence: sequence)
+        case .reset(_, let html):
+            inner.state.html = html
         case .confirm(let number, let confirmation):
             inner.questionNumber = number
             inner.state.question = confirmation
@@ -236,8 +283,12 @@ public final class TestPage: Sendable {
         default:
             break
         }
-        if let tree = inner.mirror.tree { inner.state.tree = tree }
-        inner.state.sequence = inner.mirror.sequence
+        if inner.state.html != nil {
+            inner.state.sequence = message.sequence ?? inner.state.sequence
+        } else {
+            if let tree = inner.mirror.tree { inner.state.tree = tree }
+            inner.state.sequence = inner.mirror.sequence
+        }
     }
 }
 

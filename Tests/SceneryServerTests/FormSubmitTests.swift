@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import Scenery
 import SceneryPageProtocol
+import SceneryServerTesting
 import Synchronization
 import Testing
 
@@ -70,13 +71,13 @@ actor NotesModule: Module {
         .event(node: node, action: key, values: values)
     }
 
-    @Test func aSubmitCarriesTheTextToTheModuleAndThePageShowsIt() async throws {
-        try await fixture.server.application().test(.live) { client in
-            let session = try await socket.openPage(client, "/scenes/notes")
-            let received = try await socket.talk(client, session: session, send: [Self.submit(["text": "Buy milk, 2 l"])]) { received in
-                received.of("patch").contains { "\($0)".contains("Buy milk, 2 l") }
-            }
-            #expect(received.of("refused").isEmpty, "\(received.all)")
+    @Test(arguments: PageTestTransport.allCases)
+    func aSubmitCarriesTheTextToTheModuleAndThePageShowsIt(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let page = try await client.open("notes", format: .html)
+            let saved = try await page.waitForAnswer(to: try await page.tap("notes/write", values: ["text": "Buy milk, 2 l"]))
+            #expect(saved.refusals.isEmpty, "\(saved.refusals)")
+            #expect(saved.operations.contains { $0.html?.contains("Buy milk, 2 l") == true }, "the page shows it")
             #expect(NotesModule.received.withLock { $0 }.contains("Buy milk, 2 l"))
         }
     }
@@ -91,15 +92,15 @@ actor NotesModule: Module {
     ])
     func textThatBreaksTheFormIsRefusedByNameAndNeverReachesTheModule(values: [String: String], reason: String) async throws {
         let before = NotesModule.received.withLock { $0.count }
-        try await fixture.server.application().test(.live) { client in
-            let session = try await socket.openPage(client, "/scenes/notes")
+        try await fixture.server.test(.inProcess) { client in
+            let page = try await client.open("notes", format: .html)
             let key = ActionKey.random()
-            let received = try await socket.talk(client, session: session, send: [Self.submit(values, key: key)]) { !$0.of("refused").isEmpty }
-            let refusal = try #require(received.of("refused").first?["message"]?.stringValue)
-            #expect(refusal.hasPrefix("The form was not sent: ") && refusal.contains(reason), "\(refusal)")
+            await page.send(Self.submit(values, key: key))
             // The page is told which submit it was, so that form keeps what was typed.
-            #expect(received.of("refused").first?["action"]?.stringValue == key.rawValue)
-            #expect(received.of("patch").isEmpty)
+            let refused = try await page.waitForAnswer(to: key)
+            let refusal = try #require(refused.refusals.first)
+            #expect(refusal.hasPrefix("The form was not sent: ") && refusal.contains(reason), "\(refusal)")
+            #expect(refused.operations.isEmpty)
         }
         #expect(NotesModule.received.withLock { $0.count } == before)
     }
@@ -123,16 +124,19 @@ actor NotesModule: Module {
     }
 
     @Test func aFieldThatSendsChangesTakesItsOwnTextAndNothingElse() async throws {
-        try await fixture.server.application().test(.live) { client in
-            let session = try await socket.openPage(client, "/scenes/notes")
-            let received = try await socket.talk(
-                client, session: session,
-                send: [
-                    Self.submit(["query": "milk"], node: "notes/find"), Self.submit(["other": "x"], node: "notes/find"),
-                    Self.submit(["query": "a\u{7}b"], node: "notes/find"), Self.submit(["text": "x"], node: "notes/write.text"),
-                ]
-            ) { $0.of("refused").count >= 3 }
-            let refusals = received.of("refused").compactMap { $0["message"]?.stringValue }
+        try await fixture.server.test(.inProcess) { client in
+            let page = try await client.open("notes", format: .html)
+            let sent: [(NodeID, [String: String])] = [
+                ("notes/find", ["query": "milk"]), ("notes/find", ["other": "x"]), ("notes/find", ["query": "a\u{7}b"]), ("notes/write.text", ["text": "x"]),
+            ]
+            var keys: Set<ActionKey> = []
+            for (node, values) in sent {
+                let key = ActionKey.random()
+                keys.insert(key)
+                await page.send(Self.submit(values, node: node, key: key))
+            }
+            let answered = keys
+            let refusals = try await page.waitUntil("an answer to each") { answered.isSubset(of: $0.answeredActions) }.refusals
             #expect(refusals.count == 3, "\(refusals)")
             #expect(refusals.contains("That control takes no text."), "another field's name")
             #expect(refusals.contains("That control is not on this page."), "a field that sends no changes is no control")
@@ -141,18 +145,20 @@ actor NotesModule: Module {
         #expect(NotesModule.received.withLock { $0 }.contains("search: milk"))
     }
 
-    @Test func aSubmitSentTwiceWithOneActionKeyIsAppliedOnce() async throws {
+    @Test(arguments: PageTestTransport.allCases)
+    func aSubmitSentTwiceWithOneActionKeyIsAppliedOnce(transport: PageTestTransport) async throws {
+        let note = "Only once, \(transport)"
         let key = ActionKey.random()
-        // A double click, or a page that resumed and sent it again: the same key twice.
-        let twice = Self.submit(["text": "Only once"], key: key)
-        try await fixture.server.application().test(.live) { client in
-            let session = try await socket.openPage(client, "/scenes/notes")
-            let received = try await socket.talk(client, session: session, send: [twice, twice, Self.submit(["text": "Then this"])]) {
-                $0.of("patch").contains { "\($0)".contains("Then this") }
-            }
-            #expect(received.of("refused").isEmpty, "\(received.all)")
+        try await fixture.server.test(transport) { client in
+            let page = try await client.open("notes", format: .html)
+            // A double click, or a page that resumed and sent it again: the same key twice.
+            await page.send(Self.submit(["text": note], key: key))
+            await page.send(Self.submit(["text": note], key: key))
+            let then = try await page.waitForAnswer(to: try await page.tap("notes/write", values: ["text": "Then this"]))
+            #expect(then.refusals.isEmpty, "\(then.refusals)")
+            #expect(then.answeredActions.contains(key))
         }
-        #expect(NotesModule.received.withLock { $0 }.filter { $0 == "Only once" }.count == 1)
+        #expect(NotesModule.received.withLock { $0 }.filter { $0 == note }.count == 1)
     }
 
     @Test func aTenMegabytePasteClosesTheSocketAsTooLargeAndReachesNoModule() async throws {

@@ -6,6 +6,7 @@ import HummingbirdWSTesting
 import NIOCore
 import Scenery
 import SceneryPageProtocol
+import SceneryServerTesting
 import Synchronization
 import Testing
 import WSClient
@@ -114,6 +115,11 @@ enum Step: Sendable {
 
     /// Connects to a page's socket and takes the steps in order; then closes the socket
     /// (unless the server did). Returns what arrived and how the server closed the socket.
+    ///
+    /// For tests of the wire itself: text that is no message, a socket of another origin,
+    /// sign-in or session, a `since` or a resume token of the test's choosing, a page moved
+    /// to another server. Everything a page does as a person would goes through the
+    /// server's test kit (`server.test(_:_:)`), as an outside team's tests would.
     func converse(
         _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
         _ steps: [Step]
@@ -170,87 +176,71 @@ enum Step: Sendable {
         ).received
     }
 
-    @Test func aLikeComesBackAsNumberedDOMOperationsWithServerHTML() async throws {
-        let bob = fixture.cookie(for: "2")
-        try await fixture.server.application().test(.live) { client in
-            let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let received = try await talk(client, session: session, cookie: bob, send: [.event(node: "blogs/blog.26.like")]) {
-                !$0.of("patch").isEmpty
+    @Test(arguments: PageTestTransport.allCases)
+    func aLikeComesBackAsNumberedDOMOperationsWithServerHTML(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2", format: .html)
+            let answered = try await bob.waitForAnswer(to: try await bob.tap("blogs/blog.26.like"))
+            let patches = answered.messages.compactMap { message -> (Int, [PageProtocol.DOMOperation])? in
+                guard case .patch(let sequence, let operations) = message else { return nil }
+                return (sequence, operations)
             }
-            let patch = try #require(received.of("patch").first)
-            #expect(patch["sequence"] == 1)
-            guard case .array(let ops)? = patch["operations"] else {
-                Issue.record("no operations in \(patch)")
-                return
-            }
-            #expect(ops.map { $0["op"]?.stringValue } == ["replace", "replace"])
-            #expect(ops.contains { $0["html"]?.stringValue?.contains(">Unlike</button>") == true })
+            #expect(patches.map(\.0) == [1], "one numbered patch")
+            let operations = patches.flatMap(\.1)
+            #expect(operations.count == 2)
+            #expect(operations.allSatisfy { if case .replace = $0 { true } else { false } }, "\(operations)")
+            #expect(operations.contains { $0.html?.contains(">Unlike</button>") == true })
             #expect(try await fixture.store.blog(26, viewer: "2").likedByViewer, "the like was saved")
         }
     }
 
-    @Test func aConfirmationIsAskedAndItsAnswerDecides() async throws {
-        let bob = fixture.cookie(for: "2")
-        try await fixture.server.application().test(.live) { client in
-            let session = try await openPage(client, "/scenes/user-profile?user=1", cookie: bob)
+    @Test(arguments: PageTestTransport.allCases)
+    func aConfirmationIsAskedAndItsAnswerDecides(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2", format: .html)
             // Each answer is sent once its question has arrived, never on a timer.
-            let declined = try await converse(
-                client, session: session, cookie: bob,
-                [
-                    .send(.event(node: "info/follow")), .waitUntil { !$0.of("confirm").isEmpty },
-                    .send(.answer(question: 1, accept: false)),
-                    // Events run in order: the declined one is over once a like after it shows.
-                    .send(.event(node: "blogs/blog.26.like")), .waitUntil { !$0.of("patch").isEmpty || !$0.of("refused").isEmpty },
-                ]
-            ).received
-            #expect(declined.of("confirm").first?["title"] == "Unfollow Alice Liddell?")
-            #expect(declined.of("confirm").first?["destructive"] == true, "the scene marks unfollowing destructive")
-            #expect(declined.of("refused").isEmpty, "\(declined.all)")
+            let declined = try await bob.tap("info/follow")
+            let asked = try await bob.waitUntil("the unfollow question") { $0.question != nil }
+            #expect(asked.question?.title == "Unfollow Alice Liddell?")
+            #expect(asked.question?.isDestructive == true, "the scene marks unfollowing destructive")
+            try await bob.answer(false)
+            #expect(try await bob.waitForAnswer(to: declined).refusals.isEmpty)
             #expect(try await fixture.store.profile(of: "1", viewer: "2").viewerFollows == true, "declined: still following")
-            let accepted = try await converse(
-                client, session: session, since: 0, cookie: bob,
-                [
-                    .send(.event(node: "info/follow")), .waitUntil { !$0.of("confirm").isEmpty },
-                    .send(.answer(question: 2, accept: true)),
-                    // The unfollow is written before the next event runs: wait for a like's patch.
-                    .send(.event(node: "blogs/blog.27.like")),
-                    .waitUntil { $0.of("patch").contains { $0.compactJSON.contains("blog.27.like") } },
-                ]
-            ).received
-            #expect(!accepted.of("patch").isEmpty)
-            #expect(accepted.of("refused").isEmpty, "\(accepted.all)")
+            let accepted = try await bob.tap("info/follow")
+            try await bob.waitUntil("the second question") { $0.question != nil }
+            try await bob.answer(true)
+            let done = try await bob.waitForAnswer(to: accepted)
+            #expect(done.refusals.isEmpty, "\(done.refusals)")
+            #expect(done.operations.contains { $0.target == "info/follow" || $0.html?.contains(">Follow</button>") == true }, "the page shows it")
             #expect(try await fixture.store.profile(of: "1", viewer: "2").viewerFollows == false, "accepted: unfollowed")
         }
     }
 
-    @Test func scrollingMovesTheWindowWithRemovalsAndARenumberedSection() async throws {
-        try await fixture.server.application().test(.live) { client in
-            let page = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get)
-            let html = String(buffer: page.body)
+    @Test(arguments: PageTestTransport.allCases)
+    func scrollingMovesTheWindowWithRemovalsAndARenumberedSection(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let page = try await client.open("user-profile", arguments: ["user": "1"], format: .html)
+            let html = try #require(page.state.html)
             #expect(html.contains(#"data-first-row="0" data-total-rows="27""#), "the page starts with a window of the blogs")
             // The scene's first page (pageSize 10), not the server's whole window of 60.
             #expect(html.components(separatedBy: #"<li aria-posinset=""#).count - 1 == 10)
             #expect(html.contains("blogs/blog.18.title") && !html.contains("blogs/blog.17.title"))
-            let session = try #require(html.sessionID)
-            let received = try await talk(client, session: session, send: [.window(module: "blogs", start: 5)]) {
-                !$0.of("patch").isEmpty
-            }
-            guard case .array(let operations)? = received.of("patch").first?["operations"] else {
-                Issue.record("no patch: \(received.all)")
-                return
-            }
-            #expect(operations.filter { $0["op"] == "remove" }.count == 5, "rows 0–4 leave")
-            #expect(operations.filter { $0["op"] == "insert" }.count == 17, "rows 10–26 come: a window of 60 reaches the end")
-            #expect(operations.last == ["op": "window", "id": "blogs/all", "first": 5, "total": 27])
+            await page.send(.window(module: "blogs", start: 5))
+            let operations = try await page.waitUntil("the moved window") { !$0.operations.isEmpty }.operations
+            #expect(operations.filter { if case .remove = $0 { true } else { false } }.count == 5, "rows 0–4 leave")
+            #expect(operations.filter { if case .insert = $0 { true } else { false } }.count == 17, "rows 10–26 come: a window of 60 reaches the end")
+            #expect(operations.last == .window("blogs/all", firstRow: 5, totalRows: 27))
             #expect(operations.count == 23)
         }
     }
 
-    @Test func navigationTellsThePageWhereToGo() async throws {
-        try await fixture.server.application().test(.live) { client in
-            let session = try await openPage(client, "/scenes/user-profile?user=1")
-            let received = try await talk(client, session: session, send: [.event(node: "blogs/blog.27")]) { !$0.of("navigate").isEmpty }
-            #expect(received.of("navigate").first?["url"] == "/scenes/blog-detail?blog=27")
+    @Test(arguments: PageTestTransport.allCases)
+    func navigationTellsThePageWhereToGo(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let page = try await client.open("user-profile", arguments: ["user": "1"], format: .html)
+            try await page.tap("blogs/blog.27")
+            let told = try await page.waitUntil("a navigation") { !$0.navigations.isEmpty }
+            #expect(told.navigations == ["/scenes/blog-detail?blog=27"])
         }
     }
 
@@ -285,13 +275,12 @@ enum Step: Sendable {
         // The allowance refills slowly enough that however long the flood takes to send on
         // a busy machine, what is beyond the burst is refused.
         let fixture = try ServerFixture { $0.eventsPerSecond = 0.01 }
-        let sockets = LiveSocketTests(fixture: fixture)
-        try await fixture.server.application().test(.live) { client in
-            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1")
-            let flood = Array(repeating: PageProtocol.ClientMessage.event(node: "blogs/refresh"), count: 60)
-            let received = try await sockets.talk(client, session: session, send: flood) { $0.of("refused").count >= 30 }
-            #expect(received.of("refused").count == 30, "a burst beyond the allowance is refused")
-            #expect(received.of("refused").first?["message"] == "Too many actions at once; wait a moment.")
+        try await fixture.server.test(.live) { client in
+            let page = try await client.open("user-profile", arguments: ["user": "1"], format: .html)
+            for _ in 0..<60 { await page.send(.event(node: "blogs/refresh")) }
+            let refused = try await page.waitUntil("30 refusals") { $0.refusals.count >= 30 }
+            #expect(refused.refusals.count == 30, "a burst beyond the allowance is refused")
+            #expect(refused.refusals.first == "Too many actions at once; wait a moment.")
         }
     }
 
@@ -473,31 +462,27 @@ enum Step: Sendable {
             $0.eventBurst = 500
             $0.eventsPerSecond = 1000
         }
-        let sockets = LiveSocketTests(fixture: fixture)
-        let bob = fixture.cookie(for: "2")
-        try await fixture.server.application().test(.live) { client in
-            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: bob)
-            let waiting = PageSession.queuedActions
-            let likes = Array(repeating: Step.send(.event(node: "blogs/blog.26.like")), count: waiting + 1)
-            let received = try await sockets.converse(
-                client, session: session, cookie: bob,
-                // The unfollow question holds the queue: its event waits for an answer.
-                [.send(.event(node: "info/follow")), .waitUntil { !$0.of("confirm").isEmpty }] + likes + [
-                    .waitUntil { !$0.of("refused").isEmpty },
-                    // A scroll while actions wait still moves the window.
-                    .send(.window(module: "blogs", start: 5)), .waitUntil { !$0.of("patch").isEmpty },
-                    .send(.answer(question: 1, accept: false)),
-                ]
-            ).received
+        try await fixture.server.test(.live) { client in
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2", format: .html)
+            // The unfollow question holds the queue: its event waits for an answer.
+            try await bob.tap("info/follow")
+            try await bob.waitUntil("the unfollow question") { $0.question != nil }
+            for _ in 0..<(PageSession.queuedActions + 1) { try await bob.tap("blogs/blog.26.like") }
+            try await bob.waitUntil("a refusal") { !$0.refusals.isEmpty }
+            // A scroll while actions wait still moves the window.
+            await bob.send(.window(module: "blogs", start: 5))
+            let scrolled = try await bob.waitUntil("the scroll's patch") { !$0.operations.isEmpty }
+            try await bob.answer(false)
             // The 65th like is refused at once; the liked blog scrolled out of the window, so the
-            // likes that run after the answer may be refused too, once the conversation lasts
-            // long enough to hear them (under load).
-            let refusals = received.of("refused").compactMap { $0["message"]?.stringValue }
+            // likes that run after the answer may be refused too, once the test lasts long
+            // enough to hear them (under load).
+            let refusals = bob.state.refusals
             let tooMany = "Too many actions are waiting; wait for them to finish, then try again."
             #expect(refusals.first == tooMany && refusals.filter { $0 == tooMany }.count == 1, "\(refusals)")
             #expect(refusals.allSatisfy { [tooMany, "That control is not on this page."].contains($0) }, "\(refusals)")
-            let patch = try #require(received.of("patch").first)
-            #expect(patch.compactJSON.contains(#""op":"window""#), "the first patch is the scroll's, not a like's: \(patch.compactJSON)")
+            let first = scrolled.messages.first { if case .patch = $0 { true } else { false } }
+            guard case .patch(_, let operations)? = first else { return }
+            #expect(operations.contains { if case .window = $0 { true } else { false } }, "the first patch is the scroll's, not a like's: \(operations)")
         }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import HummingbirdTesting
 import Scenery
+import SceneryPageProtocol
+import SceneryServerTesting
 import Synchronization
 import Testing
 
@@ -67,14 +69,12 @@ actor QuickModule: Module {
 /// module's placeholder, and the module is patched in over the socket when it loads.
 @Suite(.timeLimit(.minutes(1))) struct StreamedPageTests {
     let fixture: ServerFixture
-    let sockets: LiveSocketTests
     let signal = LoadSignal()
 
     init() throws {
         // Long enough for the quick module on a busy machine; the slow one never makes it
         // until a test opens its signal.
         fixture = try Self.fixture(waitingAtMost: .seconds(2), signal: signal)
-        sockets = LiveSocketTests(fixture: fixture)
     }
 
     /// A server with the streamed scene (a quick module, then one that loads when `signal`
@@ -93,18 +93,17 @@ actor QuickModule: Module {
     }
 
     /// The patch operations on the slow module's elements.
-    static func slowOperations(in received: Received) -> [JSONValue] {
-        received.of("patch").flatMap { $0["operations"].items }.filter { $0["id"]?.stringValue?.hasPrefix("slow") == true }
+    static func slowOperations(in state: TestPage.State) -> [PageProtocol.DOMOperation] {
+        state.operations.filter { $0.target.rawValue.hasPrefix("slow") }
     }
 
     /// The quick module is left alone by what the slow one does. It is patched only when a
     /// busy server had not loaded it within the first response's wait, and then only into
     /// its own loaded state.
-    static func expectQuickModuleLeftAlone(_ received: Received, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let others = received.of("patch").flatMap { $0["operations"].items }.filter { $0["id"]?.stringValue?.hasPrefix("slow") != true }
-        for operation in others {
-            let html = operation["html"]?.stringValue ?? ""
-            #expect(operation["id"]?.stringValue?.hasPrefix("quick") == true, "\(operation)", sourceLocation: sourceLocation)
+    static func expectQuickModuleLeftAlone(_ state: TestPage.State, sourceLocation: SourceLocation = #_sourceLocation) {
+        for operation in state.operations where !operation.target.rawValue.hasPrefix("slow") {
+            let html = operation.html ?? ""
+            #expect(operation.target.rawValue.hasPrefix("quick"), "\(operation)", sourceLocation: sourceLocation)
             #expect(html.contains("Quick words") && !html.contains("Dinah") && !html.contains("down"), "\(operation)", sourceLocation: sourceLocation)
         }
     }
@@ -123,43 +122,40 @@ actor QuickModule: Module {
         }
     }
 
-    @Test func theSlowModuleIsPatchedInWhenItLoadsAndNamesThePage() async throws {
-        try await fixture.server.application().test(.live) { client in
-            let session = try await sockets.openPage(client, "/scenes/streamed")
-            let signal = signal
-            let (received, _) = try await sockets.converse(
-                client, session: session,
-                [
-                    .run { signal.open() },
-                    .waitUntil { Self.slowOperations(in: $0).isEmpty == false && !$0.of("title").isEmpty },
-                ])
-            try Self.expectQuickModuleLeftAlone(received)
-            let html = Self.slowOperations(in: received).compactMap { $0["html"]?.stringValue }.joined()
+    @Test(arguments: PageTestTransport.allCases)
+    func theSlowModuleIsPatchedInWhenItLoadsAndNamesThePage(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let page = try await client.open("streamed", format: .html)
+            signal.open()
+            let loaded = try await page.waitUntil("the slow module and the page's title") { state in
+                !Self.slowOperations(in: state).isEmpty && state.messages.contains { $0.type == "title" }
+            }
+            Self.expectQuickModuleLeftAlone(loaded)
+            let html = Self.slowOperations(in: loaded).compactMap(\.html).joined()
             #expect(html.contains("About Dinah the cat"))
             #expect(html.contains(#"data-status="ready""#) && !html.contains("aria-busy"))
-            let title = try #require(received.of("title").first)
-            #expect(title["text"]?.stringValue == "Dinah the cat")
+            let titles = loaded.messages.compactMap { message -> String? in
+                guard case .title(_, let text) = message else { return nil }
+                return text
+            }
+            #expect(titles == ["Dinah the cat"])
             // Numbered like the patch, so a page that reconnects is told too.
-            let numbers = received.all.compactMap { $0["sequence"]?.intValue }
-            #expect(numbers == Array(1...numbers.count), "\(received.all)")
+            let numbers = loaded.messages.compactMap(\.sequence)
+            #expect(numbers == Array(1...max(numbers.count, 1)), "\(loaded.messages)")
         }
     }
 
-    @Test func aSlowModuleThatFailsShowsItsErrorWithARetryAndLeavesTheRestAlone() async throws {
-        try await fixture.server.application().test(.live) { client in
-            let session = try await sockets.openPage(client, "/scenes/streamed")
-            let signal = signal
-            let (received, _) = try await sockets.converse(
-                client, session: session,
-                [
-                    .run { signal.open(failing: "The person service is down.") },
-                    .waitUntil { Self.slowOperations(in: $0).isEmpty == false },
-                ])
-            try Self.expectQuickModuleLeftAlone(received)
-            let html = Self.slowOperations(in: received).compactMap { $0["html"]?.stringValue }.joined()
+    @Test(arguments: PageTestTransport.allCases)
+    func aSlowModuleThatFailsShowsItsErrorWithARetryAndLeavesTheRestAlone(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let page = try await client.open("streamed", format: .html)
+            signal.open(failing: "The person service is down.")
+            let failed = try await page.waitUntil("the slow module's error") { !Self.slowOperations(in: $0).isEmpty }
+            Self.expectQuickModuleLeftAlone(failed)
+            let html = Self.slowOperations(in: failed).compactMap(\.html).joined()
             #expect(html.contains("The person service is down."))
             #expect(html.contains(">Retry</button>"))
-            #expect(received.of("title").isEmpty, "a failed module names nothing")
+            #expect(!failed.messages.contains { $0.type == "title" }, "a failed module names nothing")
         }
     }
 

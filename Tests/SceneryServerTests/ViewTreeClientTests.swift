@@ -15,11 +15,9 @@ import Testing
 /// navigation, and takes taps and answers like a page's.
 @Suite(.timeLimit(.minutes(1))) struct ViewTreeClientTests {
     let fixture: ServerFixture
-    let sockets: LiveSocketTests
 
     init() throws {
         fixture = try ServerFixture()
-        sockets = LiveSocketTests(fixture: fixture)
     }
 
     func open(_ client: some TestClientProtocol, _ uri: String, cookie: String?) async throws -> [String: JSONValue] {
@@ -69,37 +67,22 @@ import Testing
         }
     }
 
-    @Test func aConfirmationAndAnotherViewersChangeReachTheClient() async throws {
-        let bob = fixture.cookie(for: "2")
-        let carol = fixture.cookie(for: "7")
-        try await fixture.server.application().test(.live) { client in
-            let scene = try await open(client, "/api/scenes/user-profile?user=1", cookie: bob)
-            let session = try #require(scene["session"]?.stringValue)
-            let carolsPage = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: carol)
-            let received = try await sockets.converse(
-                client, session: session, cookie: bob,
-                [
-                    .send(.event(node: "info/follow")), .waitUntil { !$0.of("confirm").isEmpty },
-                    .send(.answer(question: 1, accept: false)),
-                ]
-            ).received
-            #expect(received.of("confirm").first?["title"] == "Unfollow Alice Liddell?")
+    @Test(arguments: PageTestTransport.allCases)
+    func aConfirmationAndAnotherViewersChangeReachTheClient(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2")
+            let carol = try await client.open("user-profile", arguments: ["user": "1"], as: "7", format: .html)
+            let unfollow = try await bob.tap("info/follow")
+            let asked = try await bob.waitUntil("the unfollow question") { $0.question != nil }
+            #expect(asked.question?.title == "Unfollow Alice Liddell?")
+            try await bob.answer(false)
+            try await bob.waitForAnswer(to: unfollow)
             // Carol likes a blog in her browser page; Bob's view-tree client sees the count change.
-            let seen = try await sockets.converse(
-                client, session: session, since: 0, cookie: bob,
-                [
-                    .waitUntil { _ in true },
-                    .run {
-                        _ = try await sockets.talk(client, session: carolsPage, cookie: carol, send: [.event(node: "blogs/blog.26.like")]) {
-                            !$0.of("patch").isEmpty
-                        }
-                    },
-                    .waitUntil { received in
-                        received.of("patches").contains { $0["patches"]?.compactJSON.contains("blog.26.likes") == true }
-                    },
-                ]
-            ).received
-            #expect(!seen.of("patches").isEmpty)
+            let likes = bob.state.text(of: "blogs/blog.26.likes")
+            try await carol.waitForAnswer(to: try await carol.tap("blogs/blog.26.like"))
+            let seen = try await bob.waitUntil("Carol's like") { $0.text(of: "blogs/blog.26.likes") != likes }
+            #expect(seen.text(of: "blogs/blog.26.likes") == "Likes: 1")
+            #expect(seen.messages.contains { if case .patches = $0 { true } else { false } }, "as view-tree patches")
         }
     }
 
