@@ -144,7 +144,9 @@ public final class TestPage: Sendable {
     public func tap(_ control: NodeID, values: [String: String]? = nil) async throws -> ActionKey {
         let (found, transport) = inner.withLock { ($0.state.hasControl(control, in: $0.mirror), $0.transport) }
         guard found else {
-            guard format == .viewTree else { throw PageTestError("The page has no control \(control.rawValue) (no control, form or field of that id in its HTML).") }
+            guard format == .viewTree else {
+                throw PageTestError("The page has no control \(control.rawValue) (no control, form or field of that id in its HTML).")
+            }
             let ids = tree.actions.map(\.id.rawValue).prefix(20).joined(separator: ", ")
             throw PageTestError("The page has no control \(control.rawValue); it has \(ids).")
         }
