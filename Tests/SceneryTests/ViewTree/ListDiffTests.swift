@@ -142,4 +142,30 @@ func mutated(_ old: [Row], percent: Int, using random: inout SeededRandom, nextI
         #expect(ListDiff(fromIDs: full, toIDs: []).deletions == Array(0..<50))
         #expect(ListDiff(fromIDs: full, toIDs: full).isEmpty)
     }
+
+    /// An id whose hash is the same for every value: every id lands on one run of the
+    /// diff's table, so each lookup walks past the others (what a poor or hostile hash
+    /// does). The diff must be the one distinct hashes give.
+    struct CollidingID: Hashable {
+        var value: Int
+        func hash(into hasher: inout Hasher) { hasher.combine(0) }
+    }
+
+    @Test(arguments: 0..<20)
+    func idsWhoseHashesAllCollideGiveTheSameDiff(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        // Repeats included: some values occur more than once on either side.
+        let old = (0..<Int.random(in: 0...50, using: &random)).map { _ in Int.random(in: 0..<40, using: &random) }
+        var new = old.shuffled(using: &random).dropLast(Int.random(in: 0...5, using: &random)).map { $0 }
+        for _ in 0..<Int.random(in: 0...6, using: &random) {
+            new.insert(Int.random(in: 0..<60, using: &random), at: Int.random(in: 0...new.count, using: &random))
+        }
+        let distinct = ListDiff(fromIDs: old, toIDs: new)
+        let colliding = ListDiff(fromIDs: old.map(CollidingID.init), toIDs: new.map(CollidingID.init))
+        #expect(colliding.deletions == distinct.deletions)
+        #expect(colliding.insertions == distinct.insertions)
+        #expect(colliding.moves.map { [$0.from, $0.to] } == distinct.moves.map { [$0.from, $0.to] })
+        #expect(colliding.duplicateIDs.map(\.value) == distinct.duplicateIDs)
+        #expect(colliding.applying(to: old, new: new) == new)
+    }
 }

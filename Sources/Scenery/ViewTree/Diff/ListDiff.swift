@@ -55,92 +55,196 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// The changes between two lists of ids: deletions, insertions and moves.
     @inlinable
     public init(fromIDs old: [ID], toIDs new: [ID]) {
-        self.init(old: old, new: new, areEqual: nil)
+        if Self.fitsInt32(old, new) {
+            var pairs = IndexPairs<Int32>()
+            self.init(old: old, new: new, pairs: &pairs)
+        } else {
+            var pairs = IndexPairs<Int>()
+            self.init(old: old, new: new, pairs: &pairs)
+        }
     }
 
     /// The changes between two lists of identified, comparable items: matched by id,
     /// compared with `==` for ``updates``.
     @inlinable
     public init<Item: Identifiable & Equatable>(from old: [Item], to new: [Item]) where Item.ID == ID {
-        self.init(old: old.map(\.id), new: new.map(\.id)) { oldIndex, newIndex in old[oldIndex] == new[newIndex] }
+        let (oldIDs, newIDs) = (old.map(\.id), new.map(\.id))
+        if Self.fitsInt32(oldIDs, newIDs) {
+            var pairs = IndexPairs<Int32>()
+            self.init(old: oldIDs, new: newIDs, pairs: &pairs)
+            updates = pairs.updated(old, new)
+        } else {
+            var pairs = IndexPairs<Int>()
+            self.init(old: oldIDs, new: newIDs, pairs: &pairs)
+            updates = pairs.updated(old, new)
+        }
     }
 
     /// The changes between two lists of identified items: deletions, insertions and moves
     /// (items are not compared, so there are no updates).
     @inlinable
     public init<Item: Identifiable>(from old: [Item], to new: [Item]) where Item.ID == ID {
-        self.init(old: old.map(\.id), new: new.map(\.id), areEqual: nil)
+        self.init(fromIDs: old.map(\.id), toIDs: new.map(\.id))
     }
 
+    /// Whether every index of both lists, and their sum, fits in 32 bits: the diff's tables
+    /// are then half the size (what a diff of a long list spends most of its time on is
+    /// memory).
     @inlinable
-    init(old: [ID], new: [ID], areEqual: ((Int, Int) -> Bool)?) {
-        // The first unpaired old index of each id; later occurrences of a repeated id are
-        // chained through `nextOccurrence` (allocated only when an id repeats). One hash
-        // operation per item in each list, unique or not.
-        let exhausted = -1  // every old occurrence is paired: a further one in `new` repeats
-        let onlyNew = -2  // not in `old`: a further one in `new` repeats
-        var firstUnpaired = [ID: Int](minimumCapacity: old.count)
-        var nextOccurrence: [Int] = []
+    static func fitsInt32(_ old: [ID], _ new: [ID]) -> Bool {
+        old.count < Int(Int32.max) / 2 && new.count < Int(Int32.max) / 2
+    }
+
+    /// Matches `old` and `new` by id, and fills in everything but ``updates``; `pairs` gets
+    /// every matched item's old and new index, in ascending new index.
+    ///
+    /// The ids go into an open-addressed table of their own, never more than two thirds full:
+    /// one hash per item of each list, no entries to allocate. A slot holds `oldIndex + 1`
+    /// for the first old occurrence of an id, `-(newIndex + 1)` for an id only `new` has,
+    /// and 0 when empty. Later old occurrences of a repeated id are chained after the first
+    /// (`nextOccurrence`, allocated only when an id repeats), so the k-th occurrence in
+    /// `old` pairs with the k-th in `new`.
+    @inlinable
+    init<Index: FixedWidthInteger>(old: [ID], new: [ID], pairs: inout IndexPairs<Index>) {
+        let exhausted: Index = -1  // every old occurrence of the id is paired
+        // Every id of both lists may need a slot: at most two thirds of them are taken.
+        var capacity = 16
+        while capacity < (old.count + new.count) + (old.count + new.count) / 2 { capacity <<= 1 }
+        let mask = capacity - 1
+        var slots = [Index](repeating: 0, count: capacity)
+        // For the first old occurrence of each id: its first old occurrence not yet paired.
+        var firstUnpaired = [Index](repeating: exhausted, count: old.count)
+        var nextOccurrence: [Index] = []
+        var latestOccurrence: [Int: Int] = [:]  // first old occurrence → its latest, for repeats only
         var reported = Set<ID>()
-        for index in old.indices.reversed() {
-            guard let later = firstUnpaired.updateValue(index, forKey: old[index]) else { continue }
-            if nextOccurrence.isEmpty { nextOccurrence = [Int](repeating: exhausted, count: old.count) }
-            nextOccurrence[index] = later
-            if reported.insert(old[index]).inserted { duplicateIDs.append(old[index]) }
+        old.withUnsafeBufferPointer { old in
+            for index in old.indices {
+                let id = old[index]
+                var slot = id.hashValue & mask
+                while true {
+                    let held = Int(slots[slot])
+                    if held == 0 {
+                        slots[slot] = Index(index + 1)
+                        firstUnpaired[index] = Index(index)
+                        break
+                    }
+                    if old[held - 1] == id {
+                        let first = held - 1
+                        if nextOccurrence.isEmpty { nextOccurrence = [Index](repeating: exhausted, count: old.count) }
+                        nextOccurrence[latestOccurrence[first] ?? first] = Index(index)
+                        latestOccurrence[first] = index
+                        if reported.insert(id).inserted { duplicateIDs.append(id) }
+                        break
+                    }
+                    slot = (slot + 1) & mask
+                }
+            }
         }
         var matchedOld = [Bool](repeating: false, count: old.count)
-        var sequence: [Int] = []  // old indices of matched items, in new order
-        var sequencePositions: [Int] = []  // their new indices
-        sequence.reserveCapacity(new.count)
-        sequencePositions.reserveCapacity(new.count)
-        for (newIndex, id) in new.enumerated() {
-            guard let slot = firstUnpaired.index(forKey: id) else {
-                firstUnpaired[id] = onlyNew
-                insertions.append(newIndex)
-                continue
+        pairs.old.reserveCapacity(min(old.count, new.count))
+        pairs.new.reserveCapacity(min(old.count, new.count))
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                for newIndex in new.indices {
+                    let id = new[newIndex]
+                    var slot = id.hashValue & mask
+                    while true {
+                        let held = Int(slots[slot])
+                        if held == 0 {
+                            slots[slot] = Index(-(newIndex + 1))
+                            insertions.append(newIndex)
+                            break
+                        }
+                        guard held > 0 ? old[held - 1] == id : new[-held - 1] == id else {
+                            slot = (slot + 1) & mask
+                            continue
+                        }
+                        let oldIndex = held > 0 ? Int(firstUnpaired[held - 1]) : -1
+                        guard oldIndex >= 0 else {
+                            // A repeat with nothing left to pair: in `new` only, or
+                            // occurring more often in `new` than in `old`.
+                            if reported.insert(id).inserted { duplicateIDs.append(id) }
+                            insertions.append(newIndex)
+                            break
+                        }
+                        firstUnpaired[held - 1] = nextOccurrence.isEmpty ? exhausted : nextOccurrence[oldIndex]
+                        matchedOld[oldIndex] = true
+                        pairs.old.append(Index(oldIndex))
+                        pairs.new.append(Index(newIndex))
+                        break
+                    }
+                }
             }
-            let oldIndex = firstUnpaired.values[slot]
-            guard oldIndex >= 0 else {
-                if reported.insert(id).inserted { duplicateIDs.append(id) }
-                insertions.append(newIndex)
-                continue
-            }
-            firstUnpaired.values[slot] = nextOccurrence.isEmpty ? exhausted : nextOccurrence[oldIndex]
-            matchedOld[oldIndex] = true
-            sequence.append(oldIndex)
-            sequencePositions.append(newIndex)
-            if let areEqual, !areEqual(oldIndex, newIndex) { updates.append(newIndex) }
         }
         for (oldIndex, matched) in matchedOld.enumerated() where !matched { deletions.append(oldIndex) }
-        let staying = Self.longestIncreasingSubsequence(sequence)
-        for (position, oldIndex) in sequence.enumerated() where !staying[position] {
-            moves.append(Move(from: oldIndex, to: sequencePositions[position]))
+        let staying = Self.longestIncreasingSubsequence(pairs.old)
+        for position in pairs.old.indices where !staying[position] {
+            moves.append(Move(from: Int(pairs.old[position]), to: Int(pairs.new[position])))
         }
     }
 
     /// Marks the elements of a longest strictly increasing subsequence (patience sorting).
+    /// An element larger than every tail, the common case in a list that mostly kept its
+    /// order, is appended without a search.
     @inlinable
-    static func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
-        var tails: [Int] = []  // positions in `values` of the smallest tail of each length
-        var previous = [Int](repeating: -1, count: values.count)
-        tails.reserveCapacity(values.count / 2)
-        for (position, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+    static func longestIncreasingSubsequence<Value: FixedWidthInteger>(_ values: [Value]) -> [Bool] {
+        // Positions are kept as `Value` too: half the memory for 32-bit values (a caller
+        // passes those only for lists whose positions fit).
+        let count = values.count
+        var tails = [Value](repeating: 0, count: count)  // positions of the smallest tail of each length
+        var tailValues = [Value](repeating: 0, count: count)  // their values, for the search
+        var previous = [Value](repeating: -1, count: count)
+        var length = 0
+        values.withUnsafeBufferPointer { values in
+            tails.withUnsafeMutableBufferPointer { tails in
+                tailValues.withUnsafeMutableBufferPointer { tailValues in
+                    previous.withUnsafeMutableBufferPointer { previous in
+                        for position in 0..<count {
+                            let value = values[position]
+                            var low = length
+                            if length > 0, tailValues[length - 1] >= value {
+                                low = 0
+                                var high = length - 1
+                                while low < high {
+                                    let middle = (low + high) / 2
+                                    if tailValues[middle] < value { low = middle + 1 } else { high = middle }
+                                }
+                            }
+                            if low > 0 { previous[position] = tails[low - 1] }
+                            tails[low] = Value(position)
+                            tailValues[low] = value
+                            if low == length { length += 1 }
+                        }
+                    }
+                }
             }
-            if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
         }
-        var member = [Bool](repeating: false, count: values.count)
-        var position = tails.last ?? -1
+        var member = [Bool](repeating: false, count: count)
+        var position = length > 0 ? Int(tails[length - 1]) : -1
         while position >= 0 {
             member[position] = true
-            position = previous[position]
+            position = Int(previous[position])
         }
         return member
+    }
+}
+
+/// The old and new indices of the items a diff matched, in ascending new index.
+@usableFromInline
+struct IndexPairs<Index: FixedWidthInteger> {
+    @usableFromInline var old: [Index] = []
+    @usableFromInline var new: [Index] = []
+
+    @inlinable init() {}
+
+    /// New indices, ascending, of the matched items whose content changed.
+    @inlinable
+    func updated<Item: Equatable>(_ oldItems: [Item], _ newItems: [Item]) -> [Int] {
+        var updated: [Int] = []
+        for position in old.indices where oldItems[Int(old[position])] != newItems[Int(new[position])] {
+            updated.append(Int(new[position]))
+        }
+        return updated
     }
 }
 
