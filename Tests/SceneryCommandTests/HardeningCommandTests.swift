@@ -7,7 +7,7 @@ import Testing
 
 /// What an attacker (or an accident) does to the command line: hostile input, a read-only
 /// or locked database, a file that is not a file.
-@Suite(.timeLimit(.minutes(2))) struct HardeningCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct HardeningCommandTests {
     let cli: CommandRunner
 
     init() throws { cli = try CommandRunner() }

@@ -25,7 +25,7 @@ import Testing
         #expect(!help.output.contains("--server"), "not an option to offer")
     }
 
-    @Test(.timeLimit(.minutes(1))) func aChangeMadeByAnotherProcessIsPrintedWhileItWaitsForInput() async throws {
+    @Test(.timeLimit(.minutes(5))) func aChangeMadeByAnotherProcessIsPrintedWhileItWaitsForInput() async throws {
         defer { cli.cleanUp() }
         let likes = try await cli.store().blog(26, viewer: nil).likes
         let (process, input, output) = try cli.startInteractive([

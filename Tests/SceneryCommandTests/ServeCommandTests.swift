@@ -6,7 +6,7 @@ import Testing
 /// `scenery serve` as several servers of one site run it: the key sign-in cookies are
 /// signed with is shared through a file, and never silently made up for a server other
 /// machines can reach.
-@Suite(.timeLimit(.minutes(1))) struct ServeCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct ServeCommandTests {
     let cli: CommandRunner
 
     init() throws { cli = try CommandRunner() }

@@ -5,7 +5,7 @@ import Testing
 
 /// A change reaches its subscribers under the origin of the page whose action wrote it, so
 /// that page does not announce its own doing.
-@Suite(.timeLimit(.minutes(1))) struct ChangeOriginTests {
+@Suite(.timeLimit(.minutes(5))) struct ChangeOriginTests {
     /// What one subscription's handler saw: each change, and the origin it arrived under.
     final class Heard: Sendable {
         let seen = Locked<[(BoardChange, ChangeOrigin?)]>([])

@@ -7,7 +7,7 @@ import Testing
 
 /// A module's subscription while visible: what it says it missed, and how a change tried
 /// again after a failed fetch waits its turn.
-@Suite(.timeLimit(.minutes(1))) struct LiveChangesTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveChangesTests {
     @Test func aFirstFollowSaysWhetherWhatItFollowsChangedSinceTheModuleWasMade() {
         let hub = ChangeHub<BoardChange>()
         let changed = LiveChanges(hub)

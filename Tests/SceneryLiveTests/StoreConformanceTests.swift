@@ -5,7 +5,7 @@ import Testing
 
 /// The store contract's checks, on a store in memory that keeps it and on ones that break
 /// one clause each: each break is reported, saying what to do.
-@Suite(.timeLimit(.minutes(1))) struct StoreConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreConformanceTests {
     enum Shelf: LiveEntity {
         case book(Int)
         case everything

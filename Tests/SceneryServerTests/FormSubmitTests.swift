@@ -54,7 +54,7 @@ actor NotesModule: Module {
 
 /// A form's submit over the page socket: the text by field name, checked against the form on
 /// the page before its module sees it.
-@Suite(.timeLimit(.minutes(1)), .serialized) struct FormSubmitTests {
+@Suite(.timeLimit(.minutes(5)), .serialized) struct FormSubmitTests {
     let fixture: ServerFixture
     let socket: LiveSocketTests
 

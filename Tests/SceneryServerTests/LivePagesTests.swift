@@ -10,7 +10,7 @@ import Testing
 /// Pages live across viewers: what one person changes reaches every other open page that
 /// shows it, as a patch to what changed, through the page's own socket. Each page here is
 /// the HTML page a browser gets, driven through the server's test kit.
-@Suite(.timeLimit(.minutes(1))) struct LivePagesTests {
+@Suite(.timeLimit(.minutes(5))) struct LivePagesTests {
     let fixture: ServerFixture
 
     init() throws {

@@ -100,7 +100,7 @@ enum Step: Sendable {
     case run(@Sendable () async throws -> Void)
 }
 
-@Suite(.timeLimit(.minutes(1))) struct LiveSocketTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveSocketTests {
     let fixture: ServerFixture
 
     init() throws { fixture = try ServerFixture() }

@@ -165,7 +165,7 @@ import Testing
 }
 
 /// Exactly once on the page's side, and numbers from the page checked where they enter.
-@Suite(.timeLimit(.minutes(1))) struct PageSessionActionTests {
+@Suite(.timeLimit(.minutes(5))) struct PageSessionActionTests {
     /// A button that counts its taps, with the action key each ran under.
     actor Counter: Module {
         static let descriptor = ModuleDescriptor(type: "Counter", summary: "Counts taps.", events: ["counter.tap"])

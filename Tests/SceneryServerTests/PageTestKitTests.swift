@@ -6,7 +6,7 @@ import Testing
 
 /// The server's test kit: one test body over both transports, pages that speak the typed
 /// page protocol, waits that end on the server's messages.
-@Suite(.timeLimit(.minutes(1))) struct PageTestKitTests {
+@Suite(.timeLimit(.minutes(5))) struct PageTestKitTests {
     let fixture: ServerFixture
 
     init() throws { fixture = try ServerFixture() }

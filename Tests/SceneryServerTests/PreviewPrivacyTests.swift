@@ -9,7 +9,7 @@ import WSClient
 
 /// The preview is an authoring tool: off unless asked for, on this machine only, and a
 /// frame shows a scene as its author or signed out, never as someone else.
-@Suite(.timeLimit(.minutes(1))) struct PreviewPrivacyTests {
+@Suite(.timeLimit(.minutes(5))) struct PreviewPrivacyTests {
     let fixture: ServerFixture
     static let drafts = ["Through the looking glass", "草稿：下一篇茶会", "sections#drafts"]
 

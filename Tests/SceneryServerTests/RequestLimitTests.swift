@@ -8,7 +8,7 @@ import Testing
 
 /// What a client that does not follow HTTP gets: an answer and a closed connection, never
 /// silence; and how many pages one person may hold.
-@Suite(.timeLimit(.minutes(1))) struct RequestLimitTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestLimitTests {
     /// Sends `request` as raw bytes to a live server configured by `configure`, and returns
     /// what came back until the server closed the connection.
     func exchange(

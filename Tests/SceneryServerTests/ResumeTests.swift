@@ -14,7 +14,7 @@ import Testing
 
 /// Two servers of one site (one store, one signing key): a page made by the first resumes
 /// on the second from its token, where it was, and an action sent again is applied once.
-@Suite(.timeLimit(.minutes(1))) struct ResumeTests {
+@Suite(.timeLimit(.minutes(5))) struct ResumeTests {
     let store: SQLiteProfileStore
     let first: SceneryServer
     let second: SceneryServer

@@ -10,7 +10,7 @@ import Testing
 /// `GET /scenes/<id>.json` and `/scenes/index.json` publish only the scenes the server
 /// runs: never a file a link planted in the folder points at, a FIFO, or JSON that is not a
 /// scene.
-@Suite(.timeLimit(.minutes(1))) struct SceneFileRouteTests {
+@Suite(.timeLimit(.minutes(5))) struct SceneFileRouteTests {
     let root: URL
     let server: SceneryServer
     static let secret = "root:x:0:0:secret-of-the-machine"

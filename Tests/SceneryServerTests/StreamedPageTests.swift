@@ -67,7 +67,7 @@ actor QuickModule: Module {
 
 /// Pages streamed before their slowest module: the response carries the page with a slow
 /// module's placeholder, and the module is patched in over the socket when it loads.
-@Suite(.timeLimit(.minutes(1))) struct StreamedPageTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamedPageTests {
     let fixture: ServerFixture
     let signal = LoadSignal()
 

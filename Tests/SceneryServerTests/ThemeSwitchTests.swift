@@ -75,7 +75,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func newThemesRestyleEveryOpenPageInPlace() async throws {
+    @Test(.timeLimit(.minutes(5))) func newThemesRestyleEveryOpenPageInPlace() async throws {
         try await fixture.server.application().test(.router) { client in
             let page = try await client.execute(uri: "/scenes/user-profile?user=4", method: .get).text
             let id = try #require(page.firstMatch(of: /data-session="([^"]+)"/)).1

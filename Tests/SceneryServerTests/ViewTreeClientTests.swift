@@ -13,7 +13,7 @@ import Testing
 /// host, `scenery connect`): `/api/scenes/ID` gives the scene as a view-tree document with
 /// its session; the page socket then carries view-tree patches, confirmations and
 /// navigation, and takes taps and answers like a page's.
-@Suite(.timeLimit(.minutes(1))) struct ViewTreeClientTests {
+@Suite(.timeLimit(.minutes(5))) struct ViewTreeClientTests {
     let fixture: ServerFixture
 
     init() throws {

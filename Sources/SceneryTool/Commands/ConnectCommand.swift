@@ -74,6 +74,13 @@ struct ConnectCommand: AsyncParsableCommand {
     /// waiting a little longer each time (from a quarter of a second to 5 s; about 20 s in all).
     static let largestReconnectsInARow = 8
 
+    /// How long the client waits before its next try after `failures` in a row (a lost
+    /// socket, a scene opened again with nothing typed): a quarter of a second, doubling,
+    /// at most 5 s. One pace for both, so a restarting server is not asked faster one way.
+    static func pause(afterFailuresInARow failures: Int) -> Duration {
+        .milliseconds(min(250 << min(max(failures - 1, 0), 5), 5_000))
+    }
+
     func run() async throws {
         try await reportingFailures {
             var client = try LiveSceneClient(server: URL(string: server)!)
@@ -120,7 +127,7 @@ struct ConnectCommand: AsyncParsableCommand {
                             "The server at \(client.origin) sent this client to another scene, or had it open the scene again, \(reopensInARow) times in a row with nothing typed; stopping. Is the server restarting? Try again in a minute.",
                             code: .sceneryError)
                     }
-                    if reopensInARow > 1 { try await Task.sleep(for: .milliseconds(250 << min(reopensInARow - 2, 4))) }
+                    if reopensInARow > 1 { try await Task.sleep(for: Self.pause(afterFailuresInARow: reopensInARow - 1)) }
                     if navigated { visited.append(path) }
                     path = next
                 }
@@ -254,7 +261,7 @@ struct ConnectCommand: AsyncParsableCommand {
                         code: .sceneryError)
                 }
                 if reconnectsInARow == 1 { Output.line("· the connection was lost; connecting again…") }
-                try await Task.sleep(for: .milliseconds(min(250 << (reconnectsInARow - 1), 5_000)))
+                try await Task.sleep(for: Self.pause(afterFailuresInARow: reconnectsInARow))
                 do {
                     try page.reconnect(with: client)
                 } catch {

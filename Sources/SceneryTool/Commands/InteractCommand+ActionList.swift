@@ -20,8 +20,8 @@ extension InteractCommand {
             for (index, action) in listed {
                 let handle = String(repeating: " ", count: digits - String(index + 1).count) + String(index + 1)
                 let title = Self.title(of: action, among: all)
-                let shortTitle = title.count > 40 ? String(title.prefix(39)) + "…" : title
-                Output.line("  \(handle)  \(TerminalText.padded(shortTitle, to: 40))  \(TerminalText.sanitized(action.id.rawValue))")
+                // Cut by display columns, as the compact list cuts: a wide character takes two.
+                Output.line("  \(handle)  \(TerminalText.padded(Self.clipped(title, to: 40), to: 40))  \(TerminalText.sanitized(action.id.rawValue))")
             }
         case .compact:
             Output.line("Actions (type a number; 'ids' lists them with their ids):")

@@ -163,7 +163,7 @@ final class SharedBoardStore: ChangeFeed {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct LiveDataSamples {
+@Suite(.timeLimit(.minutes(5))) struct LiveDataSamples {
     /// Two viewers' pages of the same task, on one store.
     func twoPages() async throws -> (store: BoardStore, pages: [(scene: SceneInstance, host: RecordingHost)]) {
         let store = BoardStore()

@@ -9,7 +9,7 @@ import Testing
 
 /// The SQLite store's change feed: what it announces, to whom, across connections and
 /// processes, and what happens when its table is damaged.
-@Suite(.timeLimit(.minutes(1))) struct ChangeFeedTests {
+@Suite(.timeLimit(.minutes(5))) struct ChangeFeedTests {
     func temporaryPath() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appending(path: "scenery-feed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

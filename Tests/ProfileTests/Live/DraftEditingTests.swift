@@ -10,7 +10,7 @@ import Testing
 /// The owner's draft editor in the bundled profile scene, on both stores: a draft written,
 /// edited, published to every open page of the profile, deleted; two tabs never lose each
 /// other's text; nobody else can do any of it.
-@Suite(.timeLimit(.minutes(2))) struct DraftEditingTests {
+@Suite(.timeLimit(.minutes(5))) struct DraftEditingTests {
     /// Alice's profile open for `viewer`, on the Drafts tab when it is hers; confirmations
     /// are accepted.
     static func open(_ setup: LiveSetup, _ viewer: String?, locale: String? = nil) async throws -> (scene: SceneInstance, host: RecordingHost) {

@@ -8,7 +8,7 @@ import SceneryTesting
 import Testing
 
 /// Open scenes on a real PostgreSQL server that goes away and comes back.
-@Suite(.timeLimit(.minutes(2))) struct LiveDataOnPostgresTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveDataOnPostgresTests {
     /// PostgreSQL is killed under an open page: the page's modules say that what they show
     /// may be out of date; once the server is back they fetch again, the notice goes, and
     /// changes reach the page as before.

@@ -12,7 +12,7 @@ import Testing
 /// it, as the rows that changed, and only the scenes allowed to see it.
 ///
 /// Every test runs on both stores (SQLite and a real PostgreSQL), from the same source.
-@Suite(.timeLimit(.minutes(2))) struct LiveDataTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveDataTests {
     @Test(arguments: StoreKind.allCases) func anotherViewersLikeReachesAnOpenPageAsThatRowOnly(kind: StoreKind) async throws {
         let setup = try await LiveSetup(kind)
         let backend = setup.backend

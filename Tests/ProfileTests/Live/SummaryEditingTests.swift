@@ -8,7 +8,7 @@ import Testing
 
 /// The owner edits their summary inline, on both stores: saved once, shown on every open
 /// page of the profile; too long is refused with the text kept; nobody else can.
-@Suite(.timeLimit(.minutes(2))) struct SummaryEditingTests {
+@Suite(.timeLimit(.minutes(5))) struct SummaryEditingTests {
     static func summary(_ setup: LiveSetup) async throws -> String { try await setup.backend.database.profile(of: "1", viewer: nil).user.summary }
 
     func openEditor(of scene: SceneInstance) async throws {

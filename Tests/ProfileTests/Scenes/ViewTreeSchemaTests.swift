@@ -8,7 +8,7 @@ import Testing
 /// The view tree's JSON Schema (`docs/view-tree.schema.json`) and the JSON renderer agree:
 /// every bundled scene, for every kind of viewer and with forms open, passes the schema
 /// (Python's `jsonschema`, which `.ci/run` installs); documents that break the format fail it.
-@Suite(.timeLimit(.minutes(2))) struct ViewTreeSchemaTests {
+@Suite(.timeLimit(.minutes(5))) struct ViewTreeSchemaTests {
     static let schema = Backend.scenesDirectory.deletingLastPathComponent().appending(path: "docs/view-tree.schema.json")
 
     /// The schema errors of each document, in order: how many, and the first few.

@@ -8,7 +8,7 @@ import Testing
 
 /// The database sink of impressions survives a database that goes away: it retries with
 /// back-off into a bounded buffer, says when it drops, and says when it writes again.
-@Suite(.timeLimit(.minutes(1))) struct DatabaseImpressionSinkTests {
+@Suite(.timeLimit(.minutes(5))) struct DatabaseImpressionSinkTests {
     /// A database that refuses writes while it is "down", and wakes a test at each write.
     final class FlakyTable: Sendable {
         let state = Locked<(isDown: Bool, rows: [ImpressionRecord], attempts: Int)>((true, [], 0))

@@ -10,7 +10,7 @@ import Testing
 /// Writing drafts, on both stores from the same source: saved with a version that counts
 /// saves, refused from an older version, deleted, published as a blog in one transaction,
 /// each write applied once per action and announced to the owner's subscribers.
-@Suite(.timeLimit(.minutes(2))) struct DraftWritingConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct DraftWritingConformanceTests {
     func allDrafts(_ store: any ProfileDatabase, of owner: UserID = "1") async throws -> [Draft] {
         try await store.drafts(of: owner, viewer: owner, page: PageRequest(limit: 100)).items
     }

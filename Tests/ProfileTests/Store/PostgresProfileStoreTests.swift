@@ -8,7 +8,7 @@ import Testing
 
 /// What only the PostgreSQL store does: its URL, its own errors, and surviving a server and a
 /// listening connection that go away (on a real PostgreSQL server of the test's own).
-@Suite(.timeLimit(.minutes(2))) struct PostgresProfileStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresProfileStoreTests {
     @Test(arguments: [
         ("mysql://u@h/db", "is not a PostgreSQL URL"),
         ("postgres://127.0.0.1/db", "names no user"),

@@ -9,7 +9,7 @@ import Testing
 
 /// An app of another domain on the PostgreSQL site store: its own tables, its entities live
 /// across servers, never mixed with another app's, and errors that name the app.
-@Suite(.timeLimit(.minutes(2))) struct PostgresSiteStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresSiteStoreTests {
     typealias Board = SQLiteSiteStoreTests.Board
     typealias Notes = SQLiteSiteStoreTests.Notes
     typealias Broken = SQLiteSiteStoreTests.Broken

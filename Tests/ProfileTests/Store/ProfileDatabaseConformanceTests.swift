@@ -12,7 +12,7 @@ import Testing
 /// The store contract (`ProfileDatabase`), checked on both stores from the same source:
 /// SQLite (a file) and PostgreSQL (a real server, on loopback). Each test runs once per
 /// store; what only one store does is in that store's own suite.
-@Suite(.timeLimit(.minutes(2))) struct ProfileDatabaseConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct ProfileDatabaseConformanceTests {
     @Test(arguments: StoreKind.allCases) func seedsTheDemoData(kind: StoreKind) async throws {
         let store = try await kind.seededStore()
         let alice = try await store.profile(of: "1", viewer: "2")

@@ -8,7 +8,7 @@ import Testing
 
 /// An app of another domain on the site store: its own tables and migrations, its own
 /// entities live across processes, never mixed with another app's, its actions once.
-@Suite(.timeLimit(.minutes(1))) struct SQLiteSiteStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct SQLiteSiteStoreTests {
     /// A board's entities.
     enum Board: RecordedEntity {
         case task(Int)

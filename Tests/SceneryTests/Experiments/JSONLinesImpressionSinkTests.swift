@@ -6,7 +6,7 @@ import Testing
 
 /// The impression log writes off the recording thread: a disk (here a pipe nobody reads
 /// yet) that does not take the lines never holds a scene that records one.
-@Suite(.timeLimit(.minutes(1))) struct JSONLinesImpressionSinkTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONLinesImpressionSinkTests {
     static func record(_ unit: Int) -> ImpressionRecord {
         ImpressionRecord(
             kind: .assignment, time: Date(timeIntervalSince1970: 1_767_258_000), scene: "user-profile", variant: "visitor", unit: "\(unit)",

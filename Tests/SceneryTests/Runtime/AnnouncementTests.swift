@@ -40,7 +40,7 @@ actor NewsModule: Module {
 
 /// What a module says a change means reaches the host with the update that shows it:
 /// other people's changes only, and only when something visible changed.
-@Suite(.timeLimit(.minutes(1)), .serialized) struct AnnouncementTests {
+@Suite(.timeLimit(.minutes(5)), .serialized) struct AnnouncementTests {
     func scene(host: RecordingHost) async throws -> (SceneInstance, NewsModule) {
         var registry = SceneRegistry()
         registry.register(NewsModule.self) { _, context in NewsModule(context: context) }

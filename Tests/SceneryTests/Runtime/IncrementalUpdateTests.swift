@@ -51,7 +51,7 @@ actor LongListModule: Module {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct IncrementalUpdateTests {
+@Suite(.timeLimit(.minutes(5))) struct IncrementalUpdateTests {
     /// A registry with scene `long`: one `LongList` of `rows` rows, handed to `box` when made.
     func registry(rows: Int, box: ModuleBox) -> SceneRegistry {
         var registry = SceneRegistry()

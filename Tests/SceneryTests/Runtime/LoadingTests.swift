@@ -3,7 +3,7 @@ import Testing
 
 @testable import Scenery
 
-@Suite(.timeLimit(.minutes(1))) struct LoadingTests {
+@Suite(.timeLimit(.minutes(5))) struct LoadingTests {
     static let threeModules = """
         {
           "parameters": { "user": "userID" },

@@ -6,7 +6,7 @@ import Testing
 /// A scene shown before its slowest module (``SceneInstance/start(waitingAtMost:)``): the
 /// first rendering holds a slow module's loading state, and its content reaches the host
 /// as an update when it loads.
-@Suite(.timeLimit(.minutes(1))) struct StreamedStartTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamedStartTests {
     let context = SceneContext(viewer: "1", arguments: ["user": "1"])
 
     func scene(_ behaviors: [String: LoadBehavior], host: RecordingHost) throws -> (SceneInstance, TestService) {

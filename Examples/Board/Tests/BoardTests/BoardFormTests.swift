@@ -7,7 +7,7 @@ import Testing
 
 /// The board's form, as its owner types into it: checked, saved once, cleared; refused text
 /// kept with what was wrong; offered to the owner alone.
-@Suite(.timeLimit(.minutes(1))) struct BoardFormTests {
+@Suite(.timeLimit(.minutes(5))) struct BoardFormTests {
     static func harness(viewer: String?, store: SQLiteBoardStore) throws -> ModuleHarness<TaskListModule> {
         try ModuleHarness(TaskListModule.self, parameters: ["owner": "1", "order": "oldest"], viewer: viewer, id: "tasks") {
             try TaskListModule(parameters: $0, context: $1, board: store)

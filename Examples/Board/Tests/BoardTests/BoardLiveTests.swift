@@ -8,7 +8,7 @@ import Testing
 
 /// The board's scene over its store: two members' pages of one board, live; the owner's
 /// powers; each write once, across processes.
-@Suite(.timeLimit(.minutes(1))) struct BoardLiveTests {
+@Suite(.timeLimit(.minutes(5))) struct BoardLiveTests {
     /// A database file of its own, in a fresh folder.
     static func databasePath() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appending(path: "board-\(UUID().uuidString)")

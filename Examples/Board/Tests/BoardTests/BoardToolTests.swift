@@ -3,7 +3,7 @@ import Testing
 
 /// The `board` executable is the whole scenery tool for the board app: run as a person
 /// would, in a process of its own, on a database of its own.
-@Suite(.timeLimit(.minutes(2))) struct BoardToolTests {
+@Suite(.timeLimit(.minutes(5))) struct BoardToolTests {
     /// The executable, beside the test bundle (as SwiftPM lays products out).
     static let executable: URL = {
         let folders = [Bundle.main.bundleURL] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }

@@ -8,7 +8,7 @@ import Testing
 /// The package's executable is the whole scenery tool with the package's modules, and its
 /// `user-profile` is the one every command opens: run as a person would, in a process of
 /// its own, with every command.
-@Suite(.timeLimit(.minutes(2))) struct RecycleBinToolTests {
+@Suite(.timeLimit(.minutes(5))) struct RecycleBinToolTests {
     /// The executable, beside the test bundle (as SwiftPM lays products out).
     static let executable: URL = {
         let candidates =

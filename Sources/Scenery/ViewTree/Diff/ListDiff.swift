@@ -111,67 +111,59 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
         var capacity = 16
         while capacity < (old.count + new.count) + (old.count + new.count) / 2 { capacity <<= 1 }
         let mask = capacity - 1
-        var slots = [Index](repeating: 0, count: capacity)
+        var table = [Index](repeating: 0, count: capacity)
         // For the first old occurrence of each id: its first old occurrence not yet paired.
         var firstUnpaired = [Index](repeating: exhausted, count: old.count)
         var nextOccurrence: [Index] = []
         var latestOccurrence: [Int: Int] = [:]  // first old occurrence → its latest, for repeats only
         var reported = Set<ID>()
-        old.withUnsafeBufferPointer { old in
-            for index in old.indices {
-                let id = old[index]
-                var slot = id.hashValue & mask
-                while true {
+        table.withUnsafeMutableBufferPointer { slots in
+            old.withUnsafeBufferPointer { old in
+                for index in old.indices {
+                    let id = old[index]
+                    let slot = Self.slot(of: id, in: slots, mask: mask, old: old, new: nil)
                     let held = Int(slots[slot])
-                    if held == 0 {
+                    guard held > 0 else {
                         slots[slot] = Index(index + 1)
                         firstUnpaired[index] = Index(index)
-                        break
+                        continue
                     }
-                    if old[held - 1] == id {
-                        let first = held - 1
-                        if nextOccurrence.isEmpty { nextOccurrence = [Index](repeating: exhausted, count: old.count) }
-                        nextOccurrence[latestOccurrence[first] ?? first] = Index(index)
-                        latestOccurrence[first] = index
-                        if reported.insert(id).inserted { duplicateIDs.append(id) }
-                        break
-                    }
-                    slot = (slot + 1) & mask
+                    // A repeat: chained after the id's latest occurrence.
+                    let first = held - 1
+                    if nextOccurrence.isEmpty { nextOccurrence = [Index](repeating: exhausted, count: old.count) }
+                    nextOccurrence[latestOccurrence[first] ?? first] = Index(index)
+                    latestOccurrence[first] = index
+                    if reported.insert(id).inserted { duplicateIDs.append(id) }
                 }
             }
         }
         var matchedOld = [Bool](repeating: false, count: old.count)
         pairs.old.reserveCapacity(min(old.count, new.count))
         pairs.new.reserveCapacity(min(old.count, new.count))
-        old.withUnsafeBufferPointer { old in
-            new.withUnsafeBufferPointer { new in
-                for newIndex in new.indices {
-                    let id = new[newIndex]
-                    var slot = id.hashValue & mask
-                    while true {
+        table.withUnsafeMutableBufferPointer { slots in
+            old.withUnsafeBufferPointer { old in
+                new.withUnsafeBufferPointer { new in
+                    for newIndex in new.indices {
+                        let id = new[newIndex]
+                        let slot = Self.slot(of: id, in: slots, mask: mask, old: old, new: new)
                         let held = Int(slots[slot])
                         if held == 0 {
                             slots[slot] = Index(-(newIndex + 1))
                             insertions.append(newIndex)
-                            break
-                        }
-                        guard held > 0 ? old[held - 1] == id : new[-held - 1] == id else {
-                            slot = (slot + 1) & mask
                             continue
                         }
                         let oldIndex = held > 0 ? Int(firstUnpaired[held - 1]) : -1
                         guard oldIndex >= 0 else {
-                            // A repeat with nothing left to pair: in `new` only, or
-                            // occurring more often in `new` than in `old`.
+                            // A repeat with nothing left to pair: in `new` only, or occurring
+                            // more often in `new` than in `old`.
                             if reported.insert(id).inserted { duplicateIDs.append(id) }
                             insertions.append(newIndex)
-                            break
+                            continue
                         }
                         firstUnpaired[held - 1] = nextOccurrence.isEmpty ? exhausted : nextOccurrence[oldIndex]
                         matchedOld[oldIndex] = true
                         pairs.old.append(Index(oldIndex))
                         pairs.new.append(Index(newIndex))
-                        break
                     }
                 }
             }
@@ -180,6 +172,21 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
         let staying = Self.longestIncreasingSubsequence(pairs.old)
         for position in pairs.old.indices where !staying[position] {
             moves.append(Move(from: Int(pairs.old[position]), to: Int(pairs.new[position])))
+        }
+    }
+
+    /// The slot of `id` in the table: the one that holds it, or the empty one where it goes
+    /// (linear probing; the table always has an empty slot).
+    @inlinable
+    static func slot<Index: FixedWidthInteger>(
+        of id: ID, in slots: UnsafeMutableBufferPointer<Index>, mask: Int, old: UnsafeBufferPointer<ID>, new: UnsafeBufferPointer<ID>?
+    ) -> Int {
+        var slot = id.hashValue & mask
+        while true {
+            let held = Int(slots[slot])
+            if held == 0 { return slot }
+            if held > 0 ? old[held - 1] == id : new?[-held - 1] == id { return slot }
+            slot = (slot + 1) & mask
         }
     }
 
