@@ -45,6 +45,12 @@ def rss_kib(pid):
     return 0
 
 
+def cpu_seconds(pid):
+    """The process's user and system CPU time so far, in seconds."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -130,6 +136,7 @@ async def fanout(host, port, pid, count, rounds, settle=0):
     idle = rss_kib(pid)
     liker, _ = await open_page(host, port, "/scenes/user-profile?user=1", await sign_in(host, port, "2"))
     per_page, last = [], []
+    cpu_before = cpu_seconds(pid)
     for _ in range(rounds):
         loop = asyncio.get_running_loop()
         for listener in listeners:
@@ -140,6 +147,7 @@ async def fanout(host, port, pid, count, rounds, settle=0):
         latencies = [arrived - started for arrived in arrivals]
         per_page += latencies
         last.append(max(latencies))
+    cpu = cpu_seconds(pid) - cpu_before
     busy = rss_kib(pid)
     if settle:
         await asyncio.sleep(settle)
@@ -152,6 +160,8 @@ async def fanout(host, port, pid, count, rounds, settle=0):
         "p50_ms": statistics.median(per_page) * 1000, "p99_ms": percentile(per_page, 0.99) * 1000,
         "last_p50_ms": statistics.median(last) * 1000, "last_max_ms": max(last) * 1000,
         "idle_kib": idle, "busy_kib": busy, "settled_kib": settled, "settle": settle,
+        # The server's CPU time over the rounds (the liker's own page included), per page per change.
+        "cpu_us_per_page_change": cpu / (rounds * count) * 1e6,
     }
 
 
@@ -296,7 +306,8 @@ def main():
                 print(
                     f"{result['sessions']:>5} pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['rounds']} likes; "
                     f"like → each page's patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms; "
-                    f"→ last page p50 {result['last_p50_ms']:.2f} ms, worst {result['last_max_ms']:.2f} ms")
+                    f"→ last page p50 {result['last_p50_ms']:.2f} ms, worst {result['last_max_ms']:.2f} ms; "
+                    f"server CPU {result['cpu_us_per_page_change']:.0f} µs per page per change")
                 if result["settle"]:
                     idle = result["idle_kib"]
                     print(f"      server RSS: idle {idle / 1024:.1f} MiB; after the likes {result['busy_kib'] / 1024:.1f} MiB "

@@ -21,6 +21,14 @@ public final class SQLiteProfileStore: Sendable {
     let site: SQLiteSiteStore
     /// The site store's feed of profile changes.
     let feed: SiteChangeFeed<ProfileChange>
+    /// Blogs as each viewer sees them, read once while the database does not change: a
+    /// like reaching every open page of a blog costs a read per kind of viewer, not per page.
+    let blogAnswers = SharedAnswers<BlogQuestion, Blog?>()
+
+    struct BlogQuestion: Hashable, Sendable {
+        var blog: BlogID
+        var viewer: UserID?
+    }
     /// The database file, or `:memory:`.
     public var path: String { site.path }
 
@@ -172,9 +180,13 @@ extension SQLiteProfileStore: BlogService {
 
     public func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
         try withConnection { connection throws(ProfileError) in
-            guard let row = try connection.query("\(Self.blogColumns) WHERE b.id = ?", [SQLValue(viewer), SQLValue(id)]).first
-            else { throw .blogNotFound(id) }
-            return Self.blog(row)
+            let read = { () throws(DataError) -> Blog? in
+                try connection.query("\(Self.blogColumns) WHERE b.id = ?", [SQLValue(viewer), SQLValue(id)]).first.map(Self.blog)
+            }
+            guard let blog = try blogAnswers.answer(to: BlogQuestion(blog: id, viewer: viewer), in: connection, read: read) else {
+                throw .blogNotFound(id)
+            }
+            return blog
         }
     }
 

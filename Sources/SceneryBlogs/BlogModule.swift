@@ -36,6 +36,8 @@ public actor BlogModule: Module {
     private let moreTitle: String
     private let refreshTitle: String
     private let wording: BlogWording
+    /// The wording's number among those whose rows are shared (``rows``), if it has one.
+    private let wordingNumber: Int?
     private let blogs: any BlogService
     private let context: ModuleContext
 
@@ -71,6 +73,7 @@ public actor BlogModule: Module {
         moreTitle = try parameters.text("moreTitle")
         refreshTitle = try parameters.text("refreshTitle")
         wording = try BlogWording(parameters: parameters)
+        wordingNumber = Self.number(of: wording)
         self.blogs = blogs
         self.context = context
     }
@@ -206,11 +209,17 @@ public actor BlogModule: Module {
         return true
     }
 
-    /// One blog's row (selecting it sends `blog.open`).
+    /// One blog's row (selecting it sends `blog.open`), shared with every page whose row
+    /// reads the same (``rows``).
     private func row(_ blog: Blog) -> ViewNode {
-        BlogCellPresenter(blog: blog, wording: wording, canLike: context.viewer != nil, failure: failedLike?.blog == blog.id ? failedLike?.message : nil)
-            .render()
-            .selectable(sending: BlogEvents.open.descriptor(BlogEvents.Open(blog: blog.id)))
+        let presenter = BlogCellPresenter(
+            blog: blog, wording: wording, canLike: context.viewer != nil, failure: failedLike?.blog == blog.id ? failedLike?.message : nil)
+        func render() -> ViewNode {
+            presenter.render().selectable(sending: BlogEvents.open.descriptor(BlogEvents.Open(blog: blog.id)))
+        }
+        guard let wordingNumber else { return render() }
+        return Self.rows.node(
+            for: RowInput(blog: blog, wording: wordingNumber, canLike: presenter.canLike, failure: presenter.failure), render: render)
     }
 
     /// Renders one row again (`blog.27`), so a like costs one row, not the list.

@@ -60,6 +60,69 @@ extension PageProtocol {
             }
         }
 
+        /// Appends the operation as compact JSON with sorted keys: what ``encode(to:)`` gives
+        /// through ``JSONValueEncoder``, written directly.
+        func writeJSON(into text: inout String) {
+            func member(_ key: String, _ value: String) {
+                text += #""\#(key)":"#
+                JSONValue.writeJSONString(value, into: &text)
+            }
+            func member(_ key: String, _ value: Int?) {
+                text += #""\#(key)":"#
+                text += value.map { String($0) } ?? "null"
+            }
+            text += "{"
+            switch self {
+            case .detach(let id), .remove(let id):
+                member("id", id.rawValue)
+                text += ","
+                member("op", op)
+            case .insert(let parent, let index, let html):
+                member("html", html)
+                text += ","
+                member("index", index)
+                text += ","
+                member("op", op)
+                text += ","
+                member("parent", parent.rawValue)
+            case .attach(let id, let parent, let index):
+                member("id", id.rawValue)
+                text += ","
+                member("index", index)
+                text += ","
+                member("op", op)
+                text += ","
+                member("parent", parent.rawValue)
+            case .replace(let id, let html):
+                member("html", html)
+                text += ","
+                member("id", id.rawValue)
+                text += ","
+                member("op", op)
+            case .window(let id, let first, let total):
+                member("first", first)
+                text += ","
+                member("id", id.rawValue)
+                text += ","
+                member("op", op)
+                text += ","
+                member("total", total)
+            }
+            text += "}"
+        }
+
+        /// The operation's name on the wire.
+        private var op: String {
+            switch self {
+            case .detach: "detach"
+            case .remove: "remove"
+            case .insert: "insert"
+            case .attach: "attach"
+            case .replace: "replace"
+            case .window: "window"
+            }
+        }
+
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             switch self {

@@ -95,7 +95,19 @@ extension PageProtocol {
 
         /// The message as its JSON text (keys sorted, no spaces).
         public var text: String {
-            (try? JSONValueEncoder().encode(self))?.compactJSON ?? #"{"type":"refused","message":"The server could not encode a message."}"#
+            // The message every update of a page sends is written directly: the same text as
+            // the encoder's (a test compares them), without its containers.
+            if case .patch(let sequence, let operations) = self {
+                var text = #"{"operations":["#
+                for (index, operation) in operations.enumerated() {
+                    if index > 0 { text += "," }
+                    operation.writeJSON(into: &text)
+                }
+                text += #"],"sequence":\#(sequence),"type":"patch"}"#
+                return text
+            }
+            return (try? JSONValueEncoder().encode(self))?.compactJSON
+                ?? #"{"type":"refused","message":"The server could not encode a message."}"#
         }
 
         /// Reads a message from its JSON text.

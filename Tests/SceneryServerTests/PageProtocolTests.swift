@@ -75,6 +75,21 @@ import Testing
         #expect(announce.sequence == nil, "not numbered: news, not state")
     }
 
+    @Test func aPatchIsWrittenAsTheEncoderWritesIt() throws {
+        // `text` writes a patch directly (every update sends one): it must be the encoder's text.
+        let awkward = "quote \" back\\slash \n line \t tab \u{1} \u{1F} é “Tea” 🫖 </script>"
+        let operations: [PageProtocol.DOMOperation] = [
+            .detach("blogs/blog.1"), .remove(NodeID(rawValue: awkward)), .insert(parent: "blogs/list", index: 3, html: "<p>\(awkward)</p>"),
+            .attach("blogs/blog.2", parent: "blogs/list", index: 0), .replace("blogs/blog.26.likes", html: awkward),
+            .window("blogs/list", firstRow: 20, totalRows: 400), .window("blogs/list", firstRow: nil, totalRows: nil),
+        ]
+        for count in 0...operations.count {
+            let message = PageProtocol.ServerMessage.patch(sequence: 41 + count, operations: Array(operations.prefix(count)))
+            #expect(message.text == (try JSONValueEncoder().encode(message)).compactJSON)
+            #expect(try PageProtocol.ServerMessage(jsonText: message.text) == message)
+        }
+    }
+
     @Test func everyMessageThePageScriptSendsIsOneTheServerDecodes() throws {
         // The types the script sends, as it writes them: `send({ type: "…"`,
         // `JSON.stringify({ type: "…"`, `message = { type: "…"`.

@@ -163,7 +163,7 @@ public struct SceneMirror {
             held.append(.update(update))
             return .held
         }
-        return receive(sequence: update.sequence, patches: update.patches, named: "\(update.node.id)") { try apply(update) }
+        return receive(sequence: update.sequence, patches: update.patches, named: update.node.id.rawValue) { try apply(update) }
     }
 
     /// Receives one update as a server sent it (the page protocol's `patches` message): its
@@ -190,7 +190,9 @@ public struct SceneMirror {
 
     /// The ordering rules, once: the update numbered `number` applies only right after the
     /// last one applied, and only while nothing is missing.
-    private mutating func receive(sequence number: Int, patches: [ViewPatch], named name: String?, applying apply: () throws -> Void) -> Outcome {
+    private mutating func receive(
+        sequence number: Int, patches: [ViewPatch], named name: @autoclosure () -> String?, applying apply: () throws -> Void
+    ) -> Outcome {
         guard baselineTaken else { return .needsBaseline(reason: "No baseline was taken.") }
         guard number > sequence else { return .alreadyApplied }
         if let missing { return .needsBaseline(reason: missing) }
@@ -203,7 +205,7 @@ public struct SceneMirror {
             try patchable?.apply(patches)
             try apply()
         } catch {
-            let reason = "Update \(number)\(name.map { " (\($0))" } ?? "") did not apply: \(error)"
+            let reason = "Update \(number)\(name().map { " (\($0))" } ?? "") did not apply: \(error)"
             missing = reason
             return .needsBaseline(reason: reason)
         }

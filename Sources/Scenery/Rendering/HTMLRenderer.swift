@@ -326,9 +326,26 @@ public struct HTMLRenderer: Sendable {
     }
 
     /// Text safe between tags: `& < > " '` escaped, control characters removed.
-    public static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String { escaped(text, inAttribute: false) }
+
+    /// Text safe in a quoted attribute: as ``escape(_:)``, and line breaks and tabs as
+    /// character references (an attribute's value keeps them that way).
+    private static func attribute(_ text: String) -> String { escaped(text, inAttribute: true) }
+
+    private static func escaped(_ text: String, inAttribute: Bool) -> String {
+        // Most text has nothing to escape: it is returned as it is, without a copy. A byte
+        // below is only a maybe (0xC2 starts U+0080–U+00FF, of which U+0080–U+009F are
+        // removed): the loop after it decides.
+        let mayChange = text.utf8.contains { byte in
+            switch byte {
+            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0x7F, 0xC2: true
+            case UInt8(ascii: "\n"), UInt8(ascii: "\t"): inAttribute
+            default: byte < 0x20
+            }
+        }
+        guard mayChange else { return text }
         var result = ""
-        result.reserveCapacity(text.utf8.count)
+        result.reserveCapacity(text.utf8.count + 16)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
@@ -336,17 +353,14 @@ public struct HTMLRenderer: Sendable {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
-            case "\n", "\t": result.unicodeScalars.append(scalar)
+            case "\n": if inAttribute { result += "&#10;" } else { result.unicodeScalars.append(scalar) }
+            case "\t": if inAttribute { result += "&#9;" } else { result.unicodeScalars.append(scalar) }
             default:
                 if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
                 result.unicodeScalars.append(scalar)
             }
         }
         return result
-    }
-
-    private static func attribute(_ text: String) -> String {
-        escape(text).replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\t", with: "&#9;")
     }
 
     /// Whether an image URL may be loaded: `http:` or `https:` only.
@@ -366,35 +380,63 @@ public struct HTMLRenderer: Sendable {
 extension JSONValue {
     /// The value as compact JSON text with sorted keys.
     package var compactJSON: String {
+        var text = ""
+        writeCompactJSON(into: &text)
+        return text
+    }
+
+    /// Appends the value as compact JSON text with sorted keys.
+    package func writeCompactJSON(into text: inout String) {
         switch self {
-        case .null: return "null"
-        case .bool(let value): return value ? "true" : "false"
-        case .int(let value): return String(value)
-        case .double(let value): return value.isFinite ? String(value) : "null"
-        case .string(let value):
-            var text = "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case "\n": text += "\\n"
-                case "\r": text += "\\r"
-                case "\t": text += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        text.unicodeScalars.append(scalar)
-                    }
+        case .null: text += "null"
+        case .bool(let value): text += value ? "true" : "false"
+        case .int(let value): text += String(value)
+        case .double(let value): text += value.isFinite ? String(value) : "null"
+        case .string(let value): Self.writeJSONString(value, into: &text)
+        case .array(let values):
+            text += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { text += "," }
+                value.writeCompactJSON(into: &text)
+            }
+            text += "]"
+        case .object(let members):
+            text += "{"
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { text += "," }
+                Self.writeJSONString(member.key, into: &text)
+                text += ":"
+                member.value.writeCompactJSON(into: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// Appends `value` as a JSON string: quoted, with `"`, `\\` and control characters escaped.
+    package static func writeJSONString(_ value: String, into text: inout String) {
+        text += "\""
+        // Most strings need no escape: appended whole.
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            text += value
+            text += "\""
+            return
+        }
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    text.unicodeScalars.append(scalar)
                 }
             }
-            return text + "\""
-        case .array(let values): return "[" + values.map(\.compactJSON).joined(separator: ",") + "]"
-        case .object(let members):
-            return "{"
-                + members.sorted { $0.key < $1.key }.map { JSONValue.string($0.key).compactJSON + ":" + $0.value.compactJSON }
-                .joined(separator: ",") + "}"
         }
+        text += "\""
     }
 }

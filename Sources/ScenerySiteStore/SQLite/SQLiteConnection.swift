@@ -235,6 +235,24 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// The row id of the last insert.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Where the database's data stands, as this connection sees it: it changes with every
+    /// row this connection writes and with every commit of another connection (another
+    /// process), so an answer read at one version is still true while the version is the
+    /// same. `nil` inside a transaction, where a write may yet be rolled back.
+    public func dataVersion() throws(DataError) -> DataVersion? {
+        guard sqlite3_get_autocommit(handle) != 0 else { return nil }
+        let others = try query("PRAGMA data_version").first?.first?.integer ?? 0
+        return DataVersion(ownChanges: sqlite3_total_changes64(handle), othersCommits: others)
+    }
+
+    /// A position of a connection's data (``dataVersion()``).
+    public struct DataVersion: Hashable, Sendable {
+        /// How many rows the connection has inserted, updated or deleted since it opened.
+        public var ownChanges: Int64
+        /// SQLite's `data_version`: it changes when another connection commits.
+        public var othersCommits: Int64
+    }
+
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     @discardableResult
     public func transaction<T>(_ body: () throws(DataError) -> T) throws(DataError) -> T {

@@ -135,6 +135,28 @@ import Testing
         #expect(await blogs.render().texts(of: "blog.26.likes") == ["Likes: \(before + 1)"], "the older list did not stay over the newer row")
     }
 
+    @Test(arguments: StoreKind.allCases) func rowsSharedBetweenPagesShowEachViewerTheirOwn(kind: StoreKind) async throws {
+        // Rows are rendered once for every page whose row reads the same: a viewer's like,
+        // right to like and failed like must still be theirs alone.
+        let backend = try await Backend(kind)
+        let liker = try module(on: backend, author: "1", viewer: "5")
+        let other = try module(on: backend, author: "1", viewer: "3")
+        let signedOut = try module(on: backend, author: "1", viewer: nil)
+        for blogs in [liker, other, signedOut] { try await blogs.load(.initial) }
+        _ = await liker.handle(Event("blog.like", from: "blog.27.like", payload: ["blog": 27, "liked": true]))
+        backend.injector.currentPlan = FaultPlan([.fail(.blogs, operations: [.write])])
+        _ = await liker.handle(Event("blog.like", from: "blog.26.like", payload: ["blog": 26, "liked": true]))
+        backend.injector.currentPlan = FaultPlan()
+        for blogs in [other, signedOut] { try await blogs.load(.refresh) }
+        let likes = try await backend.database.blog(27, viewer: nil).likes
+        #expect(await liker.render().texts(of: "blog.27.actions") == ["Likes: \(likes)", "Unlike"])
+        #expect(await other.render().texts(of: "blog.27.actions") == ["Likes: \(likes)", "Like"])
+        #expect(await signedOut.render().texts(of: "blog.27.actions") == ["Likes: \(likes)"])
+        #expect(await liker.render().node(withID: "blog.26.failure") != nil)
+        #expect(await other.render().node(withID: "blog.26.failure") == nil, "one viewer's failed like is not shown to another")
+        #expect(await signedOut.render().node(withID: "blog.26.failure") == nil)
+    }
+
     @Test(arguments: StoreKind.allCases) func likeSettlesOnTheServersCount(kind: StoreKind) async throws {
         let backend = try await Backend(kind)
         let blogs = try module(on: backend, author: "1", viewer: "5")

@@ -30,6 +30,45 @@ import Testing
         #expect(titles == ["Write the docs"])
     }
 
+    @Test func aSharedAnswerIsReadOnceUntilTheDataChangesHereOrInAnotherProcess() throws {
+        let path = try temporaryPath()
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+        try connection.run("INSERT INTO tasks (title) VALUES ('Tea')")
+        let answers = SharedAnswers<Int64, String>()
+        var reads = 0
+        func title(_ id: Int64) throws -> String {
+            try answers.answer(to: id, in: connection) { () throws(DataError) -> String in
+                reads += 1
+                return try connection.query("SELECT title FROM tasks WHERE id = ?", [.integer(id)]).first?.first?.text ?? "none"
+            }
+        }
+        #expect(try title(1) == "Tea")
+        #expect(try title(1) == "Tea")
+        #expect(reads == 1, "the same question while nothing changed is read once")
+        #expect(try title(2) == "none")
+        #expect(reads == 2, "another question is read for itself")
+
+        try connection.run("UPDATE tasks SET title = 'Coffee' WHERE id = 1")
+        #expect(try title(1) == "Coffee", "this connection's write is seen at once")
+        let other = try SQLiteConnection(path: path)  // another process's connection
+        try other.run("UPDATE tasks SET title = 'Water' WHERE id = 1")
+        #expect(try title(1) == "Water", "another connection's commit is seen at once")
+        #expect(reads == 4)
+
+        // Inside a transaction nothing is shared: what it read may yet be rolled back.
+        #expect(throws: DataError.self) {
+            try connection.transaction { () throws(DataError) in
+                try connection.run("UPDATE tasks SET title = 'Juice' WHERE id = 1")
+                #expect((try? title(1)) == "Juice")
+                throw DataError(.storage, "rolled back")
+            }
+        }
+        #expect(try title(1) == "Water", "the rolled-back title is not kept")
+        #expect(try title(1) == "Water")
+        #expect(reads == 6)
+    }
+
     @Test func aStatementAskedAgainIsKeptAndGivesWhatTheDatabaseHoldsNow() throws {
         let connection = try SQLiteConnection(path: try temporaryPath())
         try connection.execute("CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE)")

@@ -62,6 +62,20 @@ import Testing
         #expect(HTMLRenderer.escape("a\u{1B}[31mb\u{0}c") == "a[31mbc")
     }
 
+    @Test func escapesWhatMustBeEscapedAndLeavesTheRest() {
+        #expect(HTMLRenderer.escape("Trip notes: été 🫖") == "Trip notes: été 🫖")
+        #expect(HTMLRenderer.escape(#"<b class="x">Tom & Jerry's</b>"#) == "&lt;b class=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;")
+        #expect(HTMLRenderer.escape("a\nb\tc\u{7F}d\u{85}e\u{A0}f") == "a\nb\tcde\u{A0}f", "C0 and C1 controls go; line breaks, tabs and U+00A0 stay")
+        // In an attribute, a line break and a tab become references.
+        let page = HTMLRenderer().render(.image("i", .url("https://example.com/a.png"), alt: "two\nlines\tand <tags> \u{85}"))
+        #expect(page.contains(#"alt="two&#10;lines&#9;and &lt;tags&gt; ""#))
+    }
+
+    @Test func writesStringsThatNeedNoEscapeAsTheyAre() {
+        #expect(JSONValue.string("plain “Tea” é 🫖").compactJSON == "\"plain “Tea” é 🫖\"")
+        #expect(JSONValue.string("\u{1}\u{1F}\r").compactJSON == #""\u0001\u001f\r""#)
+    }
+
     @Test func writesPayloadsAsCompactJSON() {
         let value: JSONValue = ["b": 1, "a": ["x", true, .null], "q": "say \"hi\"\n"]
         #expect(value.compactJSON == #"{"a":["x",true,null],"b":1,"q":"say \"hi\"\n"}"#)

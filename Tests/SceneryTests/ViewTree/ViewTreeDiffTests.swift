@@ -134,6 +134,16 @@ struct TreeGenerator {
         #expect(ViewTreeDiff.updatesOfSameShape(.node(repeated), .node(changed)) == nil)
         #expect(ViewTreeDiff(from: repeated, to: changed).diagnostics == ViewTreeDiff(matchingByIDFrom: repeated, to: changed).diagnostics)
         #expect(!ViewTreeDiff(from: repeated, to: changed).diagnostics.isEmpty)
+        // Ids are compared while few and hashed past sixteen: a repeat is found either way.
+        for (count, repeatedAt) in [(20, 19), (40, 39), (40, 10)] {
+            let ids = (0..<count).map { $0 == repeatedAt ? NodeID("t2") : NodeID("t\($0)") }
+            let many = ViewNode.stack("s", ids.map { ViewNode.text($0, "1") })
+            let manyChanged = ViewNode.stack("s", ids.map { ViewNode.text($0, $0 == "t5" ? "2" : "1") })
+            #expect(ViewTreeDiff.updatesOfSameShape(.node(many), .node(manyChanged)) == nil, "\(count) elements, a repeat at \(repeatedAt)")
+            let unique = ViewNode.stack("s", (0..<count).map { ViewNode.text(NodeID("t\($0)"), "1") })
+            let uniqueChanged = ViewNode.stack("s", (0..<count).map { ViewNode.text(NodeID("t\($0)"), $0 == 5 ? "2" : "1") })
+            #expect(ViewTreeDiff.updatesOfSameShape(.node(unique), .node(uniqueChanged)) == [.update("t5", ElementProperties(kind: .text("2", role: .body)))])
+        }
 
         let rows = (0..<ViewTreeDiff.sameShapeBudget).map { ViewNode.text(NodeID("r\($0)"), "\($0)") }
         var edited = rows

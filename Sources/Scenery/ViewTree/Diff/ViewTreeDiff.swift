@@ -41,10 +41,24 @@ public struct ViewTreeDiff: Sendable {
     /// updates, in pre-order.
     static func updatesOfSameShape(_ old: ViewElement, _ new: ViewElement) -> [ViewPatch]? {
         var updates: [ViewPatch] = []
-        var seen = Set<NodeID>()
+        // The ids met so far, to leave a tree with a repeated id to matching by id: in an
+        // array while there are few (a row's eight elements), compared rather than hashed.
+        var few: [NodeID] = []
+        var many = Set<NodeID>()
+        func isFirst(_ id: NodeID) -> Bool {
+            if few.count < 16 {
+                guard !few.contains(id) else { return false }
+                few.append(id)
+                return true
+            }
+            if many.isEmpty { many = Set(few) }
+            return many.insert(id).inserted
+        }
         var stack = [(old, new)]
+        var count = 0
         while let (before, after) = stack.popLast() {
-            guard seen.count < sameShapeBudget, before.id == after.id, seen.insert(after.id).inserted else { return nil }
+            count += 1
+            guard count <= sameShapeBudget, before.id == after.id, isFirst(after.id) else { return nil }
             let (was, now) = (before.properties, after.properties)
             guard was.hasSameShape(as: now) else { return nil }
             if was != now { updates.append(.update(after.id, now)) }
