@@ -23,6 +23,7 @@ database, and stops it at the end. Needs Python's `websockets` package.
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import pathlib
 import random
@@ -122,9 +123,29 @@ class Listener:
                 self.arrived.set_result(time.perf_counter())
 
 
-async def fanout(host, port, pid, count, rounds, settle=0):
+def probe(host, port, stop, results):
+    """Asks the server for a small static file every 10 ms until `stop` is set, and puts how
+    long each answer took into `results`: the longest is how long the server left a request
+    waiting while it fanned out (its event loops and task pool stalled for at most that).
+    Runs in a process of its own, so that the client reading thousands of pages does not
+    delay it."""
+    import http.client
+    latencies = []
+    while not stop.is_set():
+        started = time.perf_counter()
+        connection = http.client.HTTPConnection(host, port, timeout=30)
+        connection.request("GET", "/assets/scenery.css")
+        connection.getresponse().read()
+        latencies.append(time.perf_counter() - started)
+        connection.close()
+        time.sleep(0.01)
+    results.put(latencies)
+
+
+async def fanout(host, port, pid, count, rounds, settle=0, probing=False):
     """One like reaching `count` open pages that show its row; with `settle`, also the
-    server's RSS that many seconds after the last like (memory returning once changes stop)."""
+    server's RSS that many seconds after the last like (memory returning once changes stop);
+    with `probing`, the longest a small request waited while the likes fanned out."""
     cookies = [await sign_in(host, port, user) for user in ("3", "5", "6", "7")] + [None]
     before = rss_kib(pid)
     listeners = []
@@ -137,6 +158,10 @@ async def fanout(host, port, pid, count, rounds, settle=0):
     liker, _ = await open_page(host, port, "/scenes/user-profile?user=1", await sign_in(host, port, "2"))
     per_page, last = [], []
     cpu_before = cpu_seconds(pid)
+    probed, stop, results = [], multiprocessing.Event(), multiprocessing.Queue()
+    prober = multiprocessing.Process(target=probe, args=(host, port, stop, results)) if probing else None
+    if prober:
+        prober.start()
     for _ in range(rounds):
         loop = asyncio.get_running_loop()
         for listener in listeners:
@@ -148,6 +173,10 @@ async def fanout(host, port, pid, count, rounds, settle=0):
         per_page += latencies
         last.append(max(latencies))
     cpu = cpu_seconds(pid) - cpu_before
+    if prober:
+        stop.set()
+        probed = results.get()
+        prober.join()
     busy = rss_kib(pid)
     if settle:
         await asyncio.sleep(settle)
@@ -162,6 +191,8 @@ async def fanout(host, port, pid, count, rounds, settle=0):
         "idle_kib": idle, "busy_kib": busy, "settled_kib": settled, "settle": settle,
         # The server's CPU time over the rounds (the liker's own page included), per page per change.
         "cpu_us_per_page_change": cpu / (rounds * count) * 1e6,
+        "probe_max_ms": max(probed) * 1000 if probed else None,
+        "probe_p99_ms": percentile(probed, 0.99) * 1000 if probed else None, "probes": len(probed),
     }
 
 
@@ -289,6 +320,8 @@ def main():
     parser.add_argument("--fanout", action="store_true", help="measure one like reaching every open page instead")
     parser.add_argument("--settle", type=float, default=0,
                         help="with --fanout: also read the server's memory this many seconds after the last like (15 s lets replays age out)")
+    parser.add_argument("--probe", action="store_true",
+                        help="with --fanout: ask for a small file every 10 ms during the likes, and print the longest wait (the server's longest stall)")
     parser.add_argument("--keystrokes", action="store_true", help="measure a search field's change events on the board example (--binary board)")
     arguments = parser.parse_args()
     print_machine()
@@ -302,12 +335,15 @@ def main():
                     f"{result['errors']} errors; change ({result['change_bytes']} B) → patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
                 continue
             if arguments.fanout:
-                result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds, arguments.settle))
+                result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds, arguments.settle, arguments.probe))
                 print(
                     f"{result['sessions']:>5} pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['rounds']} likes; "
                     f"like → each page's patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms; "
                     f"→ last page p50 {result['last_p50_ms']:.2f} ms, worst {result['last_max_ms']:.2f} ms; "
                     f"server CPU {result['cpu_us_per_page_change']:.0f} µs per page per change")
+                if result["probe_max_ms"] is not None:
+                    print(f"      a small request every 10 ms meanwhile ({result['probes']}): p99 {result['probe_p99_ms']:.2f} ms, "
+                          f"longest {result['probe_max_ms']:.2f} ms")
                 if result["settle"]:
                     idle = result["idle_kib"]
                     print(f"      server RSS: idle {idle / 1024:.1f} MiB; after the likes {result['busy_kib'] / 1024:.1f} MiB "

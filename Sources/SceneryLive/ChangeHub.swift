@@ -31,7 +31,24 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
         /// The newest published changes, numbered (for ``hasChanged(_:since:)``).
         var published = 0
         var recent: [(number: Int, change: Entity)] = []
+        /// Deliveries waiting for the task that hands them over in waves, oldest first.
+        var backlog: [Delivery] = []
+        var backlogStart = 0
+        var isDraining = false
     }
+
+    private struct Delivery {
+        let subscription: ChangeStream<Entity>.Subscription
+        let change: Entity
+        let origin: ChangeOrigin?
+    }
+
+    /// How many subscribers a change reaches at once: past this many, the hub hands it over
+    /// in waves of this size from a task of its own, letting other work (a page's request,
+    /// the socket writes of the waves before) run between waves instead of behind one long
+    /// loop. Later changes wait behind the waves, so every subscriber still receives the
+    /// changes in the order they were published.
+    public static var waveSize: Int { 256 }
 
     /// How many published changes the hub remembers for ``hasChanged(_:since:)``.
     public static var rememberedChanges: Int { 4096 }
@@ -113,13 +130,18 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
     /// Hands each change to the subscribers of its entity (all of them for
     /// ``LiveEntity/everything``), except the subscription of the writer making the current
     /// task's write (``ChangeWriter/current``): it already shows what it wrote.
+    ///
+    /// A change to at most ``waveSize`` subscribers is handed over before this returns; one
+    /// to more (a like shown on a thousand open pages) in waves, by a task of the hub's, and
+    /// changes published while waves remain wait behind them, so that each subscriber
+    /// receives the changes in the order they were published.
     public func publish(_ changes: some Sequence<Entity>) {
         let writer = ChangeWriter.current
         // The page whose person's action this write is: the change reaches subscribers
         // under it, so that page does not announce its own doing (see ChangeOrigin).
         let origin = ChangeOrigin.current
-        var deliveries: [(ChangeStream<Entity>.Subscription, Entity)] = []
-        state.withLock { state in
+        let (now, startsDraining) = state.withLock { state -> ([Delivery], Bool) in
+            var deliveries: [Delivery] = []
             for change in changes {
                 state.published += 1
                 state.recent.append((state.published, change))
@@ -128,11 +150,42 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
                 for number in numbers {
                     guard let subscriber = state.subscribers[number] else { continue }
                     if !isEverything, let writer, subscriber.writer == writer { continue }
-                    deliveries.append((subscriber.subscription, change))
+                    deliveries.append(Delivery(subscription: subscriber.subscription, change: change, origin: origin))
                 }
             }
             if state.recent.count > 2 * Self.rememberedChanges { state.recent.removeFirst(state.recent.count - Self.rememberedChanges) }
+            // Few subscribers and nothing waiting: handed over now, in this task.
+            guard state.isDraining || deliveries.count > Self.waveSize else { return (deliveries, false) }
+            state.backlog += deliveries
+            defer { state.isDraining = true }
+            return ([], !state.isDraining)
         }
-        for (subscription, change) in deliveries { subscription.deliver(change, origin: origin) }
+        for delivery in now { delivery.subscription.deliver(delivery.change, origin: delivery.origin) }
+        if startsDraining {
+            Task(priority: .utility) { [weak self] in await self?.drainBacklog() }
+        }
     }
+
+    /// Hands the backlog over a wave at a time, yielding between waves, until it is empty.
+    private func drainBacklog() async {
+        while true {
+            let wave = state.withLock { state -> [Delivery] in
+                let end = min(state.backlogStart + Self.waveSize, state.backlog.count)
+                let wave = Array(state.backlog[state.backlogStart..<end])
+                state.backlogStart = end
+                if state.backlogStart == state.backlog.count {
+                    state.backlog.removeAll()
+                    state.backlogStart = 0
+                    if wave.isEmpty { state.isDraining = false }
+                }
+                return wave
+            }
+            if wave.isEmpty { return }
+            for delivery in wave { delivery.subscription.deliver(delivery.change, origin: delivery.origin) }
+            await Task.yield()
+        }
+    }
+
+    /// How many deliveries wait to be handed over in waves (for tests).
+    var waitingDeliveries: Int { state.withLock { $0.backlog.count - $0.backlogStart } }
 }

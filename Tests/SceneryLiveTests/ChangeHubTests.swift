@@ -64,6 +64,35 @@ import Testing
         }
     }
 
+    @Test func aChangeToManySubscribersReachesThemInWavesAndLaterChangesKeepTheirOrder() async {
+        let hub = ChangeHub<BoardChange>()
+        let count = ChangeHub<BoardChange>.waveSize * 3 + 7
+        let subscriptions = (0..<count).map { _ in hub.changes(to: [.task(1), .task(2), .task(3)]) }
+        hub.publish([.task(1)])
+        #expect(hub.waitingDeliveries > 0, "past one wave, the change is handed over by a task of its own")
+        hub.publish([.task(2)])  // few or many, a change published meanwhile waits behind the waves
+        hub.publish([.task(3)])
+        for changes in subscriptions {
+            var iterator = changes.makeAsyncIterator()
+            #expect(await iterator.next() == .task(1))
+            #expect(await iterator.next() == .task(2))
+            #expect(await iterator.next() == .task(3), "every subscriber receives the changes in the order they were published")
+        }
+        #expect(hub.waitingDeliveries == 0, "every wave was handed over")
+        let few = hub.changes(to: [.task(9)])
+        hub.publish([.task(9)])
+        var iterator = few.makeAsyncIterator()
+        #expect(await iterator.next() == .task(9))
+    }
+
+    @Test func aChangeToFewSubscribersIsHandedOverAtOnce() {
+        let hub = ChangeHub<BoardChange>()
+        let subscriptions = (0..<ChangeHub<BoardChange>.waveSize).map { _ in hub.changes(to: [.task(1)]) }
+        hub.publish([.task(1)])
+        #expect(hub.waitingDeliveries == 0)
+        #expect(subscriptions.allSatisfy { $0.subscription.waitingCount == 1 }, "each holds the change already")
+    }
+
     @Test func cancellingTheIteratingTaskEndsTheSubscription() async {
         let hub = ChangeHub<BoardChange>()
         let changes = hub.changes(to: [.task(1)])
