@@ -18,8 +18,10 @@ public struct MessageLocale: Sendable, Hashable {
     /// Whether this is the pseudo-locale (`en-XA`): English rules, words
     /// accented and lengthened.
     public let isPseudo: Bool
-    private let groupingSeparator: String
-    private let decimalSeparator: String
+    /// Looked up in Foundation the first time a number needs them (ICU's locale data costs
+    /// a command's start several milliseconds, and most messages show small whole numbers).
+    private var groupingSeparator: String { Self.separators(of: identifier).grouping }
+    private var decimalSeparator: String { Self.separators(of: identifier).decimal }
 
     /// The locale of a BCP 47 tag such as `en`, `zh-Hans` or `ar`.
     public init(_ identifier: String) {
@@ -27,7 +29,6 @@ public struct MessageLocale: Sendable, Hashable {
         pluralRules = PluralRules(for: identifier)
         isRightToLeft = LanguageTag.isRightToLeft(identifier)
         isPseudo = PseudoLocale.isPseudo(identifier)
-        (groupingSeparator, decimalSeparator) = Self.separators(of: identifier)
     }
 
     /// Each language's separators, looked up in Foundation once.
@@ -52,8 +53,9 @@ public struct MessageLocale: Sendable, Hashable {
         let digits = String(value.magnitude)
         guard digits.count > 3 else { return value < 0 ? "-" + digits : digits }
         var grouped = ""
+        let separator = groupingSeparator
         for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { grouped += groupingSeparator }
+            if index > 0, (digits.count - index) % 3 == 0 { grouped += separator }
             grouped.append(digit)
         }
         return value < 0 ? "-" + grouped : grouped

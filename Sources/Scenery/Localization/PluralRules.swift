@@ -22,7 +22,7 @@ public struct PluralRules: Sendable, Hashable {
         for candidate in LanguageTag.fallbacks(of: languageTag) {
             if let index = Self.cldrRuleSetIndex[candidate] {
                 self.languageTag = candidate
-                rules = Self.parsedRuleSets[index]
+                rules = Self.ruleSet(at: index)
                 return
             }
         }
@@ -55,12 +55,18 @@ public struct PluralRules: Sendable, Hashable {
         var condition: PluralCondition
     }
 
-    /// Every rule set parsed once, on first use.
-    private static let parsedRuleSets: [[Rule]] = cldrRuleSets.map { set in
-        set.map { category, text in
+    /// The rule sets parsed so far: each is parsed the first time a language needs it, not
+    /// all of CLDR's at a command's start.
+    private static let parsedRuleSets = Locked<[Int: [Rule]]>([:])
+
+    private static func ruleSet(at index: Int) -> [Rule] {
+        if let parsed = parsedRuleSets.withLock({ $0[index] }) { return parsed }
+        let parsed = cldrRuleSets[index].map { category, text in
             // The generated data is CLDR's own; a rule that does not parse is a bug in the
             // generator, caught by the tests that parse every set.
             Rule(category: category, condition: (try? PluralCondition(parsing: text)) ?? .never)
         }
+        parsedRuleSets.withLock { $0[index] = parsed }
+        return parsed
     }
 }
