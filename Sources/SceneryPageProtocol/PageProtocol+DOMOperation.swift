@@ -63,50 +63,30 @@ extension PageProtocol {
         /// Appends the operation as compact JSON with sorted keys: what ``encode(to:)`` gives
         /// through ``JSONValueEncoder``, written directly.
         func writeJSON(into text: inout String) {
-            func member(_ key: String, _ value: String) {
-                text += #""\#(key)":"#
-                JSONValue.writeJSONString(value, into: &text)
+            enum Value {
+                case text(String)
+                case number(Int?)
             }
-            func member(_ key: String, _ value: Int?) {
-                text += #""\#(key)":"#
-                text += value.map { String($0) } ?? "null"
+            // Each case's members, in the sorted order of their keys.
+            let members: [(key: String, value: Value)]
+            switch self {
+            case .detach(let id), .remove(let id): members = [("id", .text(id.rawValue)), ("op", .text(op))]
+            case .insert(let parent, let index, let html):
+                members = [("html", .text(html)), ("index", .number(index)), ("op", .text(op)), ("parent", .text(parent.rawValue))]
+            case .attach(let id, let parent, let index):
+                members = [("id", .text(id.rawValue)), ("index", .number(index)), ("op", .text(op)), ("parent", .text(parent.rawValue))]
+            case .replace(let id, let html): members = [("html", .text(html)), ("id", .text(id.rawValue)), ("op", .text(op))]
+            case .window(let id, let first, let total):
+                members = [("first", .number(first)), ("id", .text(id.rawValue)), ("op", .text(op)), ("total", .number(total))]
             }
             text += "{"
-            switch self {
-            case .detach(let id), .remove(let id):
-                member("id", id.rawValue)
-                text += ","
-                member("op", op)
-            case .insert(let parent, let index, let html):
-                member("html", html)
-                text += ","
-                member("index", index)
-                text += ","
-                member("op", op)
-                text += ","
-                member("parent", parent.rawValue)
-            case .attach(let id, let parent, let index):
-                member("id", id.rawValue)
-                text += ","
-                member("index", index)
-                text += ","
-                member("op", op)
-                text += ","
-                member("parent", parent.rawValue)
-            case .replace(let id, let html):
-                member("html", html)
-                text += ","
-                member("id", id.rawValue)
-                text += ","
-                member("op", op)
-            case .window(let id, let first, let total):
-                member("first", first)
-                text += ","
-                member("id", id.rawValue)
-                text += ","
-                member("op", op)
-                text += ","
-                member("total", total)
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { text += "," }
+                text += #""\#(member.key)":"#
+                switch member.value {
+                case .text(let value): JSONValue.writeJSONString(value, into: &text)
+                case .number(let value): text += value.map { String($0) } ?? "null"
+                }
             }
             text += "}"
         }
