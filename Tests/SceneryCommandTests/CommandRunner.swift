@@ -105,14 +105,18 @@ struct CommandRunner {
 
     /// Starts `scenery` with standard input a pipe the test writes to (`input`), and its
     /// standard output as lines, as it writes them (a prompt is not a line: it is yielded
-    /// with the next one).
-    func startInteractive(_ arguments: [String]) throws -> (process: Process, input: FileHandle, outputLines: AsyncStream<String>) {
+    /// with the next one); with `mergingErrors`, its standard error in the same lines.
+    func startInteractive(
+        _ arguments: [String], mergingErrors: Bool = false
+    ) throws -> (process: Process, input: FileHandle, outputLines: AsyncStream<String>) {
         let process = makeProcess(arguments)
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        // With `mergingErrors`, errors come in the same stream: a test that waits for a line
+        // sees why it never came.
+        process.standardError = mergingErrors ? output : FileHandle.nullDevice
         let lines = Self.lines(of: output)
         try process.run()
         return (process, input.fileHandleForWriting, lines)

@@ -18,17 +18,22 @@ import Testing
         var lines: AsyncStream<String>.Iterator
 
         init(_ cli: CommandRunner, _ arguments: [String]) throws {
-            let started = try cli.startInteractive(["connect"] + arguments + ["--width", "70", "--actions", "ids"])
+            let started = try cli.startInteractive(["connect"] + arguments + ["--width", "70", "--actions", "ids"], mergingErrors: true)
             process = started.process
             input = started.input
             lines = started.outputLines.makeAsyncIterator()
         }
 
         /// Reads lines until one satisfies `condition`; returns it (nil if the output ended).
-        mutating func line(where condition: (String) -> Bool) async -> String? {
+        mutating func line(where condition: (String) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
+            var last: [String] = []
             while let line = await lines.next() {
                 if condition(line) { return line }
+                last = Array((last + [line]).suffix(12))
             }
+            // The client ended (its errors are in the same stream): say what it printed last.
+            let code = process.isRunning ? "still running" : "exited with \(process.terminationStatus)"
+            Issue.record("The client's output ended (\(code)) before the line looked for. Its last lines:\n\(last.joined(separator: "\n"))", sourceLocation: sourceLocation)
             return nil
         }
 
