@@ -33,7 +33,9 @@ import Testing
             }
             // The client ended (its errors are in the same stream): say what it printed last.
             let code = process.isRunning ? "still running" : "exited with \(process.terminationStatus)"
-            Issue.record("The client's output ended (\(code)) before the line looked for. Its last lines:\n\(last.joined(separator: "\n"))", sourceLocation: sourceLocation)
+            Issue.record(
+                "The client's output ended (\(code)) before the line looked for. Its last lines:\n\(last.joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
             return nil
         }
 
