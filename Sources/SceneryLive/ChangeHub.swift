@@ -157,8 +157,9 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
             // Few subscribers and nothing waiting: handed over now, in this task.
             guard state.isDraining || deliveries.count > Self.waveSize else { return (deliveries, false) }
             state.backlog += deliveries
-            defer { state.isDraining = true }
-            return ([], !state.isDraining)
+            let startsDraining = !state.isDraining
+            state.isDraining = true
+            return ([], startsDraining)
         }
         for delivery in now { delivery.subscription.deliver(delivery.change, origin: delivery.origin) }
         if startsDraining {

@@ -60,35 +60,25 @@ extension PageProtocol {
             }
         }
 
-        /// Appends the operation as compact JSON with sorted keys: what ``encode(to:)`` gives
-        /// through ``JSONValueEncoder``, written directly.
-        func writeJSON(into text: inout String) {
-            enum Value {
-                case text(String)
-                case number(Int?)
-            }
-            // Each case's members, in the sorted order of their keys.
-            let members: [(key: String, value: Value)]
+        /// One field of the operation on the wire.
+        private enum Member {
+            case text(String)
+            case number(Int?)
+        }
+
+        /// The operation's fields, in the sorted order of their keys: what both ``encode(to:)``
+        /// and ``writeJSON(into:)`` write.
+        private var members: [(key: Key, value: Member)] {
             switch self {
-            case .detach(let id), .remove(let id): members = [("id", .text(id.rawValue)), ("op", .text(op))]
+            case .detach(let id), .remove(let id): [(.id, .text(id.rawValue)), (.op, .text(op))]
             case .insert(let parent, let index, let html):
-                members = [("html", .text(html)), ("index", .number(index)), ("op", .text(op)), ("parent", .text(parent.rawValue))]
+                [(.html, .text(html)), (.index, .number(index)), (.op, .text(op)), (.parent, .text(parent.rawValue))]
             case .attach(let id, let parent, let index):
-                members = [("id", .text(id.rawValue)), ("index", .number(index)), ("op", .text(op)), ("parent", .text(parent.rawValue))]
-            case .replace(let id, let html): members = [("html", .text(html)), ("id", .text(id.rawValue)), ("op", .text(op))]
+                [(.id, .text(id.rawValue)), (.index, .number(index)), (.op, .text(op)), (.parent, .text(parent.rawValue))]
+            case .replace(let id, let html): [(.html, .text(html)), (.id, .text(id.rawValue)), (.op, .text(op))]
             case .window(let id, let first, let total):
-                members = [("first", .number(first)), ("id", .text(id.rawValue)), ("op", .text(op)), ("total", .number(total))]
+                [(.first, .number(first)), (.id, .text(id.rawValue)), (.op, .text(op)), (.total, .number(total))]
             }
-            text += "{"
-            for (offset, member) in members.enumerated() {
-                if offset > 0 { text += "," }
-                text += #""\#(member.key)":"#
-                switch member.value {
-                case .text(let value): JSONValue.writeJSONString(value, into: &text)
-                case .number(let value): text += value.map { String($0) } ?? "null"
-                }
-            }
-            text += "}"
         }
 
         /// The operation's name on the wire.
@@ -103,34 +93,28 @@ extension PageProtocol {
             }
         }
 
+        /// Appends the operation as compact JSON with sorted keys: what ``encode(to:)`` gives
+        /// through ``JSONValueEncoder``, written directly.
+        func writeJSON(into text: inout String) {
+            text += "{"
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { text += "," }
+                text += #""\#(member.key.rawValue)":"#
+                switch member.value {
+                case .text(let value): JSONValue.writeJSONString(value, into: &text)
+                case .number(let value): text += value.map { String($0) } ?? "null"
+                }
+            }
+            text += "}"
+        }
+
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
-            switch self {
-            case .detach(let id):
-                try container.encode("detach", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-            case .remove(let id):
-                try container.encode("remove", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-            case .insert(let parent, let index, let html):
-                try container.encode("insert", forKey: .op)
-                try container.encode(parent.rawValue, forKey: .parent)
-                try container.encode(index, forKey: .index)
-                try container.encode(html, forKey: .html)
-            case .attach(let id, let parent, let index):
-                try container.encode("attach", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-                try container.encode(parent.rawValue, forKey: .parent)
-                try container.encode(index, forKey: .index)
-            case .replace(let id, let html):
-                try container.encode("replace", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-                try container.encode(html, forKey: .html)
-            case .window(let id, let first, let total):
-                try container.encode("window", forKey: .op)
-                try container.encode(id.rawValue, forKey: .id)
-                try container.encode(first, forKey: .first)
-                try container.encode(total, forKey: .total)
+            for member in members {
+                switch member.value {
+                case .text(let value): try container.encode(value, forKey: member.key)
+                case .number(let value): try container.encode(value, forKey: member.key)
+                }
             }
         }
     }
