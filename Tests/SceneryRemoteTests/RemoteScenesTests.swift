@@ -151,11 +151,11 @@ import Testing
         defer { Task { await live.stop() } }
         let url = live.base.appending(path: "scenes/home.json")
         let http = NIOSceneTransport()
-        let first = try await http.get(url, headers: [:], limits: .init())
+        let first = try await http.get(url, headers: [:], limits: Self.patient)
         let tag = try #require(first.headers["etag"])
-        let second = try await http.get(url, headers: ["If-None-Match": tag], limits: .init())
+        let second = try await http.get(url, headers: ["If-None-Match": tag], limits: Self.patient)
         #expect(second.status == 304)
-        let index = try await http.get(live.base.appending(path: "scenes/index.json"), headers: [:], limits: .init()).body
+        let index = try await http.get(live.base.appending(path: "scenes/index.json"), headers: [:], limits: Self.patient).body
         let published = try SceneIndex(from: index, url: live.base.appending(path: "scenes/index.json"))
         #expect(published.scenes.contains(SceneIndex.Entry(id: "home", etag: tag)), "\(published)")
     }
