@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Scenery beside a Python LiveView port (pyview-web) on the same ten-row page, with the same
-client: idle memory per live page, and event-to-update latency while the pages are open. A
-benchmark you run, not a test.
+client: idle memory per live page, event-to-update latency while the pages are open, and
+each page's GET (made one at a time: the first byte after the request is sent, and the whole
+page with its connection). A benchmark you run, not a test.
 
     swift build -c release --product scenery && swift build -c release --product scenery-serve
     pip install pyview-web uvicorn websockets
@@ -36,7 +37,7 @@ import time
 import websockets
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from live_load import ROOT, http, percentile, print_machine, rss_kib, sign_in, start_server  # noqa: E402
+from live_load import ROOT, cpu_seconds, http, percentile, print_machine, rss_kib, sign_in, start_server  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -46,9 +47,10 @@ class SceneryPage:
 
     @staticmethod
     async def load(host, port, cookie):
-        status, _, content, _ = await http(host, port, "GET", "/scenes/ten-rows?user=1", {"Cookie": cookie})
+        started = time.perf_counter()
+        status, _, content, ttfb = await http(host, port, "GET", "/scenes/ten-rows?user=1", {"Cookie": cookie})
         assert status == 200, status
-        return re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
+        return re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode(), (ttfb, time.perf_counter() - started)
 
     @classmethod
     async def connect(cls, host, port, cookie, session):
@@ -84,9 +86,10 @@ class PeerPage:
 
     @staticmethod
     async def load(host, port, _cookie):
-        status, _, content, _ = await http(host, port, "GET", "/")
+        started = time.perf_counter()
+        status, _, content, ttfb = await http(host, port, "GET", "/")
         assert status == 200, status
-        return content.decode()
+        return content.decode(), (ttfb, time.perf_counter() - started)
 
     @classmethod
     async def connect(cls, host, port, _cookie, text):
@@ -123,7 +126,7 @@ async def measure(kind, host, port, pid, pages, events):
     cookie = await sign_in(host, port, "2") if kind is SceneryPage else None
     await asyncio.sleep(0.5)
     before = rss_kib(pid)
-    loaded = [await kind.load(host, port, cookie) for _ in range(pages)]
+    loaded, timings = zip(*[await kind.load(host, port, cookie) for _ in range(pages)])  # one at a time
     await asyncio.sleep(1)
     without_sockets = rss_kib(pid)  # what a page holds before its socket opens (pyview-web: nothing)
     opened = [await kind.connect(host, port, cookie, page) for page in loaded]
@@ -133,7 +136,54 @@ async def measure(kind, host, port, pid, pages, events):
     latencies = [await opened[index % pages].like(random.randint(18, 27)) for index in range(events)]
     for page in opened:
         await page.socket.close()
-    return ((idle - before) / pages, (without_sockets - before) / pages), latencies
+    return ((idle - before) / pages, (without_sockets - before) / pages), latencies, timings
+
+
+async def first_bytes(scenery, peer, requests, pids):
+    """`requests` GETs of each server's page, one at a time and alternating (which server goes
+    first changes every round), so both see the same machine load; returns each side's
+    (first byte, whole page) timings and its CPU seconds over the GETs."""
+    cookie = await sign_in(*scenery, "2")
+    timings = {SceneryPage: [], PeerPage: []}
+    cpu = {kind: cpu_seconds(pid) for kind, pid in pids.items()}
+    for index in range(requests):
+        for kind, (host, port) in ([(SceneryPage, scenery), (PeerPage, peer)][::1 if index % 2 else -1]):
+            timings[kind].append((await kind.load(host, port, cookie))[1])
+    return timings, {kind: cpu_seconds(pid) - cpu[kind] for kind, pid in pids.items()}
+
+
+def start_peer(arguments):
+    """pyview-web's ten-row page under uvicorn, once it accepts connections."""
+    peer = subprocess.Popen([sys.executable, "-m", "uvicorn", "--app-dir", str(HERE / "Peer"), "ten_rows:app", "--port", str(arguments.peer_port),
+                             "--log-level", "warning", "--ws", arguments.peer_ws])
+    for _ in range(100):
+        try:
+            asyncio.run(http("127.0.0.1", arguments.peer_port, "GET", "/"))
+            break
+        except OSError:
+            time.sleep(0.1)
+    return peer
+
+
+def compare_first_bytes(arguments):
+    """Both servers up at once, their pages fetched in turn: time to first byte, side by side."""
+    scenery, address = start_server(arguments.binary, arguments.ttfb, "--scenes", str(HERE / "Scenes"))
+    peer = start_peer(arguments)
+    try:
+        timings, cpu = asyncio.run(first_bytes((address.hostname, address.port), ("127.0.0.1", arguments.peer_port), arguments.ttfb,
+                                               {SceneryPage: scenery.pid, PeerPage: peer.pid}))
+    finally:
+        for process in (scenery, peer):
+            process.terminate()
+            process.wait(timeout=10)
+    medians = {}
+    for kind, name in ((SceneryPage, "Scenery"), (PeerPage, "pyview-web")):
+        first, whole = [timing[0] for timing in timings[kind]], [timing[1] for timing in timings[kind]]
+        medians[name] = statistics.median(first)
+        print(f"{name:>10}: {len(first)} GETs in turn with the other server's: first byte p50 {statistics.median(first) * 1000:.2f} ms, "
+              f"p99 {percentile(first, 0.99) * 1000:.2f} ms; whole page p50 {statistics.median(whole) * 1000:.2f} ms, p99 {percentile(whole, 0.99) * 1000:.2f} ms; "
+              f"server CPU {cpu[kind] / len(first) * 1e6:.0f} µs per GET")
+    print(f"first byte, Scenery / pyview-web (p50): {medians['Scenery'] / medians['pyview-web']:.2f}×")
 
 
 def main():
@@ -146,38 +196,36 @@ def main():
                         help="the server's window of a long list (as shipped when left out: the scene's first page, then 60 rows)")
     parser.add_argument("--peer-port", type=int, default=8765)
     parser.add_argument("--peer-ws", default="wsproto", help="uvicorn's WebSocket implementation for the peer (wsproto or websockets)")
+    parser.add_argument("--ttfb", type=int, default=0, metavar="N",
+                        help="instead: N GETs of each server's page, alternating between the two servers (time to first byte)")
     arguments = parser.parse_args()
     print_machine()
+    if arguments.ttfb:
+        return compare_first_bytes(arguments)
     for count in arguments.pages:
         window = [] if arguments.window_rows is None else ["--window-rows", str(arguments.window_rows)]
         scenery, address = start_server(arguments.binary, count, "--scenes", str(HERE / "Scenes"), *window)
         try:
-            memory, latencies = asyncio.run(measure(SceneryPage, address.hostname, address.port, scenery.pid, count, arguments.events))
-            report("Scenery", count, memory, latencies)
+            report("Scenery", count, *asyncio.run(measure(SceneryPage, address.hostname, address.port, scenery.pid, count, arguments.events)))
         finally:
             scenery.terminate()
             scenery.wait(timeout=10)
         if arguments.scenery_only:
             continue
-        peer = subprocess.Popen([sys.executable, "-m", "uvicorn", "--app-dir", str(HERE / "Peer"), "ten_rows:app", "--port", str(arguments.peer_port),
-                      "--log-level", "warning", "--ws", arguments.peer_ws])
+        peer = start_peer(arguments)
         try:
-            for _ in range(100):  # until it accepts connections
-                try:
-                    asyncio.run(http("127.0.0.1", arguments.peer_port, "GET", "/"))
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            memory, latencies = asyncio.run(measure(PeerPage, "127.0.0.1", arguments.peer_port, peer.pid, count, arguments.events))
-            report("pyview-web", count, memory, latencies)
+            report("pyview-web", count, *asyncio.run(measure(PeerPage, "127.0.0.1", arguments.peer_port, peer.pid, count, arguments.events)))
         finally:
             peer.terminate()
             peer.wait(timeout=10)
 
 
-def report(name, pages, memory, latencies):
+def report(name, pages, memory, latencies, timings):
+    first, whole = [timing[0] for timing in timings], [timing[1] for timing in timings]
     print(f"{name:>10}, {pages} pages: idle {memory[0]:.1f} KiB per page ({memory[1]:.1f} before its socket opens); {len(latencies)} likes, event → update "
           f"p50 {statistics.median(latencies) * 1000:.2f} ms, p99 {percentile(latencies, 0.99) * 1000:.2f} ms")
+    print(f"{'':>10}  page GET, one at a time: first byte p50 {statistics.median(first) * 1000:.2f} ms, p99 {percentile(first, 0.99) * 1000:.2f} ms; "
+          f"whole page p50 {statistics.median(whole) * 1000:.2f} ms, p99 {percentile(whole, 0.99) * 1000:.2f} ms")
 
 
 if __name__ == "__main__":

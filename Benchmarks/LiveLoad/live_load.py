@@ -30,6 +30,7 @@ import random
 import re
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.parse
@@ -307,7 +308,8 @@ def start_server(binary, pages, *options, port=0):
     fresh demo database, allowing `pages` pages; returns the process and its address (parsed)."""
     directory = tempfile.mkdtemp(prefix="scenery-load-")
     environment = dict(os.environ, SCENERY_DATABASE=os.path.join(directory, "demo.sqlite"))
-    limits = ["--max-pages-per-viewer", str(pages + 1), "--max-pages-per-address", str(pages + 1)]
+    limits = ["--max-pages-per-viewer", str(pages + 1), "--max-pages-per-address", str(pages + 1),
+              "--new-visitors-per-address-per-hour", str(pages + 1)]
     server = subprocess.Popen([binary, "serve", "--port", str(port), *limits, *options], env=environment, stdout=subprocess.PIPE, text=True)
     return server, urllib.parse.urlparse(server.stdout.readline().strip().removeprefix("Listening on "))
 
@@ -322,44 +324,61 @@ def main():
                         help="with --fanout: also read the server's memory this many seconds after the last like (15 s lets replays age out)")
     parser.add_argument("--probe", action="store_true",
                         help="with --fanout: ask for a small file every 10 ms during the likes, and print the longest wait (the server's longest stall)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="with --fanout: keep the data in a PostgreSQL server of the benchmark's own (Debian's programs) instead of SQLite")
     parser.add_argument("--keystrokes", action="store_true", help="measure a search field's change events on the board example (--binary board)")
     arguments = parser.parse_args()
     print_machine()
-    for count in arguments.sessions:
-        server, parsed = start_server(arguments.binary, count)
-        try:
-            if arguments.keystrokes:
-                result = asyncio.run(keystrokes(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
-                print(
-                    f"{result['sessions']:>5} board pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['events']} changes, "
-                    f"{result['errors']} errors; change ({result['change_bytes']} B) → patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
-                continue
-            if arguments.fanout:
-                result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds, arguments.settle, arguments.probe))
-                print(
-                    f"{result['sessions']:>5} pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['rounds']} likes; "
-                    f"like → each page's patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms; "
-                    f"→ last page p50 {result['last_p50_ms']:.2f} ms, worst {result['last_max_ms']:.2f} ms; "
-                    f"server CPU {result['cpu_us_per_page_change']:.0f} µs per page per change")
-                if result["probe_max_ms"] is not None:
-                    print(f"      a small request every 10 ms meanwhile ({result['probes']}): p99 {result['probe_p99_ms']:.2f} ms, "
-                          f"longest {result['probe_max_ms']:.2f} ms")
-                if result["settle"]:
-                    idle = result["idle_kib"]
-                    print(f"      server RSS: idle {idle / 1024:.1f} MiB; after the likes {result['busy_kib'] / 1024:.1f} MiB "
-                          f"({(result['busy_kib'] - idle) / idle * 100:+.1f}%); {result['settle']:.0f} s later {result['settled_kib'] / 1024:.1f} MiB "
-                          f"({(result['settled_kib'] - idle) / idle * 100:+.1f}%)")
-                continue
-            result = asyncio.run(run(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
+    database, options = None, []
+    if arguments.postgres:
+        sys.path.insert(0, str(ROOT / "Tests" / "Browser"))
+        from conftest import Postgres, signing_key_file  # noqa: E402 (the browser tests' PostgreSQL, started on loopback)
+        database = Postgres()
+        options = ["--database", database.url, "--secret-file", str(signing_key_file())]
+    try:
+        for count in arguments.sessions:
+            measure(arguments, count, options)
+    finally:
+        if database:
+            database.stop()
+
+
+def measure(arguments, count, options):
+    """One page count on a fresh server: prints what `arguments` asks for."""
+    server, parsed = start_server(arguments.binary, count, *options)
+    try:
+        if arguments.keystrokes:
+            result = asyncio.run(keystrokes(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
             print(
-                f"{result['sessions']:>5} sessions: idle {result['idle_kib_per_session']:.1f} KiB/session "
-                f"(page session {result['session_kib']:.1f} + its socket {result['socket_kib']:.1f}; "
-                f"RSS {result['rss_before_kib'] / 1024:.1f} → {result['rss_idle_kib'] / 1024:.1f} MiB); "
-                f"page TTFB p50 {result['ttfb_p50_ms']:.2f} ms, p99 {result['ttfb_p99_ms']:.2f} ms; "
-                f"{result['events']} events, {result['errors']} errors, event→update p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+                f"{result['sessions']:>5} board pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['events']} changes, "
+                f"{result['errors']} errors; change ({result['change_bytes']} B) → patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
+            return
+        if arguments.fanout:
+            result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds, arguments.settle, arguments.probe))
+            print(
+                f"{result['sessions']:>5} pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['rounds']} likes; "
+                f"like → each page's patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms; "
+                f"→ last page p50 {result['last_p50_ms']:.2f} ms, worst {result['last_max_ms']:.2f} ms; "
+                f"server CPU {result['cpu_us_per_page_change']:.0f} µs per page per change")
+            if result["probe_max_ms"] is not None:
+                print(f"      a small request every 10 ms meanwhile ({result['probes']}): p99 {result['probe_p99_ms']:.2f} ms, "
+                      f"longest {result['probe_max_ms']:.2f} ms")
+            if result["settle"]:
+                idle = result["idle_kib"]
+                print(f"      server RSS: idle {idle / 1024:.1f} MiB; after the likes {result['busy_kib'] / 1024:.1f} MiB "
+                      f"({(result['busy_kib'] - idle) / idle * 100:+.1f}%); {result['settle']:.0f} s later {result['settled_kib'] / 1024:.1f} MiB "
+                      f"({(result['settled_kib'] - idle) / idle * 100:+.1f}%)")
+            return
+        result = asyncio.run(run(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
+        print(
+            f"{result['sessions']:>5} sessions: idle {result['idle_kib_per_session']:.1f} KiB/session "
+            f"(page session {result['session_kib']:.1f} + its socket {result['socket_kib']:.1f}; "
+            f"RSS {result['rss_before_kib'] / 1024:.1f} → {result['rss_idle_kib'] / 1024:.1f} MiB); "
+            f"page TTFB p50 {result['ttfb_p50_ms']:.2f} ms, p99 {result['ttfb_p99_ms']:.2f} ms; "
+            f"{result['events']} events, {result['errors']} errors, event→update p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -248,6 +248,19 @@ import Testing
         #expect(await refusal(token(for: "1"), session: "ffeeddccbbaa99887766554433221100", cookie: cookie(for: "1")) == .otherSession)
     }
 
+    @Test func aTokenBodyIsURLSafeBase64ThatReadsBackToItsBytes() throws {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...67 {
+            let bytes = Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+            let text = ResumeToken.base64URL(bytes)
+            #expect(!text.contains { "+/=".contains($0) }, "\(count) bytes: \(text)")
+            #expect(text == bytes.base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: ""))
+            #expect(ResumeToken.data(fromBase64URL: Substring(text)) == bytes)
+        }
+        #expect(ResumeToken.data(fromBase64URL: "a+b/") == nil, "standard Base64's alphabet is not a token's")
+        #expect(ResumeToken.data(fromBase64URL: "é") == nil)
+    }
+
     @Test func anOldTokenIsRefused() async throws {
         let old = token(for: "1", issued: Date().addingTimeInterval(-7 * 3600))
         #expect(await refusal(old, cookie: cookie(for: "1")) == .token(.expired))

@@ -328,9 +328,18 @@ public struct HTMLRenderer: Sendable {
     /// Text safe between tags: `& < > " '` escaped, control characters removed.
     public static func escape(_ text: String) -> String { escaped(text, inAttribute: false) }
 
-    /// Text safe in a quoted attribute: as ``escape(_:)``, and line breaks and tabs as
-    /// character references (an attribute's value keeps them that way).
-    private static func attribute(_ text: String) -> String { escaped(text, inAttribute: true) }
+    /// Text safe in a double- or single-quoted attribute value: as ``escape(_:)``, and line
+    /// breaks and tabs as character references, so the value keeps them as they were.
+    ///
+    /// ```swift
+    /// "<a title=\"\(HTMLRenderer.escapeAttribute("Ann's \"notes\"\nline 2"))\">"
+    /// // <a title="Ann&#39;s &quot;notes&quot;&#10;line 2">
+    /// ```
+    ///
+    /// Text with nothing to escape is returned as it is, without a copy.
+    public static func escapeAttribute(_ text: String) -> String { escaped(text, inAttribute: true) }
+
+    private static func attribute(_ text: String) -> String { escapeAttribute(text) }
 
     private static func escaped(_ text: String, inAttribute: Bool) -> String {
         // Most text has nothing to escape: it is returned as it is, without a copy. A byte

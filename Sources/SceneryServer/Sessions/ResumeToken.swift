@@ -91,14 +91,34 @@ struct ResumeToken: Codable, Equatable, Sendable {
         SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("scenery resume token 1".utf8), using: SymmetricKey(data: secret)))
     }
 
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    /// Base64 with the URL-safe alphabet (`-`, `_`) and no padding: byte by byte, as a page
+    /// is served (Foundation's string replacing cost a page's GET about a twentieth of its time).
+    static func base64URL(_ data: Data) -> String {
+        let bytes = data.base64EncodedData().compactMap { byte -> UInt8? in
+            switch byte {
+            case UInt8(ascii: "+"): UInt8(ascii: "-")
+            case UInt8(ascii: "/"): UInt8(ascii: "_")
+            case UInt8(ascii: "="): nil
+            default: byte
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func data(fromBase64URL text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+    /// The bytes of URL-safe Base64 with or without padding; `nil` for anything else
+    /// (standard Base64's `+` and `/` included).
+    static func data(fromBase64URL text: Substring) -> Data? {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(text.utf8.count + 3)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): bytes.append(UInt8(ascii: "/"))
+            case UInt8(ascii: "+"), UInt8(ascii: "/"): return nil
+            default: bytes.append(byte)
+            }
+        }
+        bytes += repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4)
+        return Data(base64Encoded: Data(bytes))
     }
 }

@@ -7,9 +7,7 @@ import Scenery
 enum Pages {
     static func escape(_ text: String) -> String { HTMLRenderer.escape(text) }
 
-    static func attribute(_ text: String) -> String {
-        HTMLRenderer.escape(text).replacingOccurrences(of: "\n", with: "&#10;")
-    }
+    static func attribute(_ text: String) -> String { HTMLRenderer.escapeAttribute(text) }
 
     /// A page: head, banner, and `main` holding `body`.
     static func page(

@@ -71,6 +71,12 @@ import Testing
         #expect(page.contains(#"alt="two&#10;lines&#9;and &lt;tags&gt; ""#))
     }
 
+    @Test func escapesAnAttributeValueForEitherQuote() {
+        #expect(HTMLRenderer.escapeAttribute("plain é 🫖") == "plain é 🫖")
+        #expect(HTMLRenderer.escapeAttribute("Ann's \"notes\"\nline\t2 <&>") == "Ann&#39;s &quot;notes&quot;&#10;line&#9;2 &lt;&amp;&gt;")
+        #expect(HTMLRenderer.escapeAttribute("a\u{1B}b\u{85}c") == "abc", "controls go, as in text")
+    }
+
     @Test func writesStringsThatNeedNoEscapeAsTheyAre() {
         #expect(JSONValue.string("plain “Tea” é 🫖").compactJSON == "\"plain “Tea” é 🫖\"")
         #expect(JSONValue.string("\u{1}\u{1F}\r").compactJSON == #""\u0001\u001f\r""#)
