@@ -35,6 +35,8 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
         var backlog: [Delivery] = []
         var backlogStart = 0
         var isDraining = false
+        /// How many draining tasks were started (for tests).
+        var drainsStarted = 0
     }
 
     private struct Delivery {
@@ -158,6 +160,7 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
             guard state.isDraining || deliveries.count > Self.waveSize else { return (deliveries, false) }
             state.backlog += deliveries
             let startsDraining = !state.isDraining
+            if startsDraining { state.drainsStarted += 1 }
             state.isDraining = true
             return ([], startsDraining)
         }
@@ -189,4 +192,8 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
 
     /// How many deliveries wait to be handed over in waves (for tests).
     var waitingDeliveries: Int { state.withLock { $0.backlog.count - $0.backlogStart } }
+
+    /// How many times a change was handed to a draining task instead of delivered at once
+    /// (for tests: the task may have finished by the time a test looks at the backlog).
+    var drainsStarted: Int { state.withLock { $0.drainsStarted } }
 }

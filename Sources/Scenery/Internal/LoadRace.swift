@@ -1,9 +1,14 @@
 import Synchronization
 
 /// One module load raced against a deadline, without trusting the module to honour
-/// cancellation: whichever of "finished", "timed out" and "cancelled" comes first wins,
-/// and the load is cancelled, never awaited. A hung module cannot hold its scene back,
-/// and leaving a scene ends its waits at once.
+/// cancellation: whichever of "finished", "timed out" and "cancelled" comes first wins, the
+/// load is cancelled if it did not win, never awaited, and `onEnd` runs once with the
+/// winner. A hung module cannot hold its scene back, and leaving a scene ends its waits at
+/// once.
+///
+/// The load's own task runs `onEnd` when the load wins, so a load that finishes in time
+/// costs one task and no thread woken to wait for it (a page's first loads are on the path
+/// of its first byte).
 final class LoadRace: Sendable {
     enum Outcome: Sendable {
         case finished
@@ -12,88 +17,61 @@ final class LoadRace: Sendable {
         case cancelled
     }
 
-    private let work: Task<Void, any Error>
-    private let once = ResumeOnce()
+    private let claim = Atomic<Bool>(false)
+    private let onEnd: @Sendable (Outcome) async -> Void
+    private let parts = Locked<(work: Task<Void, Never>?, timer: DeadlineTimer?)>((nil, nil))
 
-    /// Starts the load.
-    init(_ operation: @escaping @Sendable () async throws -> Void) {
-        work = Task { try await operation() }
+    /// Starts `operation` under `timeout`; `onEnd` runs once, with what ended the race.
+    static func start(
+        timeout: Duration, _ operation: @escaping @Sendable () async throws -> Void, onEnd: @escaping @Sendable (Outcome) async -> Void
+    ) -> LoadRace {
+        let race = LoadRace(onEnd: onEnd)
+        race.begin(timeout: timeout, operation)
+        return race
     }
 
-    /// Waits for the load, the deadline or ``cancel()``, whichever comes first.
-    func outcome(timeout: Duration) async -> Outcome {
-        let work = self.work
-        let once = self.once
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                once.arm(continuation)
-                let timer = Task {
-                    try? await Task.sleep(for: timeout)
-                    if !Task.isCancelled, once.resume(.timedOut) { work.cancel() }
-                }
-                Task {
-                    let outcome: Outcome
-                    do {
-                        try await work.value
-                        outcome = .finished
-                    } catch is CancellationError {
-                        outcome = .cancelled
-                    } catch {
-                        outcome = work.isCancelled ? .cancelled : .failed(error)
-                    }
-                    if once.resume(outcome) { timer.cancel() }
-                }
+    private init(onEnd: @escaping @Sendable (Outcome) async -> Void) {
+        self.onEnd = onEnd
+    }
+
+    private func begin(timeout: Duration, _ operation: @escaping @Sendable () async throws -> Void) {
+        let work = Task {
+            let outcome: Outcome
+            do {
+                try await operation()
+                outcome = .finished
+            } catch is CancellationError {
+                outcome = .cancelled
+            } catch {
+                outcome = Task.isCancelled ? .cancelled : .failed(error)
             }
-        } onCancel: {
-            self.cancel()
+            guard self.wins() else { return }
+            self.parts.withLock { $0.timer }?.cancel()
+            await self.onEnd(outcome)
         }
+        // The deadline ends the race from a task, as the load would: when the task pool is
+        // too busy to run the load, it is too busy to call the load late (a timer thread
+        // would, and time loads out whenever the machine is loaded).
+        let timer = DeadlineTimer(after: timeout) { Task { self.end(.timedOut) } }
+        parts.withLock { $0 = (work, timer) }
+        // The deadline or a cancel may have come before the parts were kept.
+        if claim.load(ordering: .acquiring) { work.cancel() }
     }
 
-    /// Cancels the load and ends the wait with ``Outcome/cancelled``.
-    func cancel() {
-        work.cancel()
-        once.resume(.cancelled)
-    }
-}
+    /// Cancels the load; `onEnd` runs with ``Outcome/cancelled`` unless it ended already.
+    func cancel() { end(.cancelled) }
 
-/// A continuation that is resumed at most once, whoever gets there first.
-private final class ResumeOnce: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<LoadRace.Outcome, Never>?
-        var pending: LoadRace.Outcome?
-        var done = false
+    private func end(_ outcome: Outcome) {
+        guard wins() else { return }
+        let (work, timer) = parts.withLock { $0 }
+        work?.cancel()
+        timer?.cancel()
+        Task { await self.onEnd(outcome) }
     }
 
-    private let state = Locked(State())
-
-    func arm(_ continuation: CheckedContinuation<LoadRace.Outcome, Never>) {
-        let early: LoadRace.Outcome? = state.withLock { state in
-            if let pending = state.pending { return pending }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(returning: early) }
-    }
-
-    /// Resumes with `outcome` if nothing resumed yet; returns whether this call won.
-    @discardableResult
-    func resume(_ outcome: LoadRace.Outcome) -> Bool {
-        let continuation: CheckedContinuation<LoadRace.Outcome, Never>?? = state.withLock { state in
-            guard !state.done else { return .none }
-            state.done = true
-            guard let continuation = state.continuation else {
-                state.pending = outcome
-                return .some(nil)
-            }
-            state.continuation = nil
-            return .some(continuation)
-        }
-        switch continuation {
-        case .none: return false
-        case .some(let continuation):
-            continuation?.resume(returning: outcome)
-            return true
-        }
+    /// Whether this caller is the first to end the race.
+    private func wins() -> Bool {
+        !claim.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
 

@@ -20,27 +20,24 @@ extension SceneInstance {
     public func start(waitingAtMost budget: Duration) async {
         guard phase == .created else { return }
         phase = .started
-        firstLoads = Task {
-            await self.loadEveryModule()
-            self.endFirstLoads()
-        }
+        await startFirstLoads()
         await waitForFirstLoads(atMost: budget)
     }
 
     /// Whether every module's first load has ended (loaded, failed or timed out).
     public var hasFinishedFirstLoads: Bool { firstLoadsEnded }
 
-    /// Waits until every module's first load has ended, or at most `budget`.
-    func waitForFirstLoads(atMost budget: Duration) async {
+    /// Waits until every module's first load has ended, or at most `budget` (`nil`: until
+    /// they have).
+    func waitForFirstLoads(atMost budget: Duration? = nil) async {
         guard !firstLoadsEnded, phase == .started else { return }
         nextWorkID += 1
         let number = nextWorkID
-        let timer = Task {
-            try? await Task.sleep(for: budget)
-            self.resumeFirstLoadWaiter(number)
+        let timer = budget.map { budget in
+            DeadlineTimer(after: budget) { Task { await self.resumeFirstLoadWaiter(number) } }
         }
         await withCheckedContinuation { firstLoadWaiters[number] = $0 }
-        timer.cancel()
+        timer?.cancel()
     }
 
     private func resumeFirstLoadWaiter(_ number: Int) {
@@ -50,7 +47,6 @@ extension SceneInstance {
     /// The first loads ended (or the scene was left): everyone waiting for them goes on.
     func endFirstLoads() {
         firstLoadsEnded = true
-        firstLoads = nil
         let waiting = firstLoadWaiters.values
         firstLoadWaiters.removeAll()
         for waiter in waiting { waiter.resume() }

@@ -63,9 +63,9 @@ public actor SceneInstance {
     /// The row windows hosts asked for, by module.
     var windows: [ModuleID: RowWindow] = [:]
     var nextWorkID = 0
-    /// A start that returns before its loads end (``start(waitingAtMost:)``): the loads,
-    /// whether they all ended, and who waits for that (see `SceneInstance+Streaming`).
-    var firstLoads: Task<Void, Never>?
+    /// The first loads (see `SceneInstance+Streaming`): how many have not ended, whether
+    /// they all ended, and who waits for that.
+    var firstLoadsPending = 0
     var firstLoadsEnded = false
     var firstLoadWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// What modules said their latest changes mean, waiting for their next update.
@@ -160,17 +160,8 @@ public actor SceneInstance {
     public func start() async {
         guard phase == .created else { return }
         phase = .started
-        await loadEveryModule()
-        endFirstLoads()
-    }
-
-    /// Every module's first load, concurrently.
-    func loadEveryModule() async {
-        await withTaskGroup(of: Void.self) { group in
-            for id in moduleOrder {
-                group.addTask { await self.load(id, .initial) }
-            }
-        }
+        await startFirstLoads()
+        await waitForFirstLoads()
     }
 
     /// Tells the visible modules they are shown. Modules in unselected tabs appear when
@@ -196,7 +187,6 @@ public actor SceneInstance {
         phase = .left
         for race in inFlight.values { race.cancel() }
         inFlight.removeAll()
-        firstLoads?.cancel()
         releaseWaiters()
     }
 
@@ -263,7 +253,22 @@ public actor SceneInstance {
 
     /// Loads one module under its deadline and records the outcome.
     func load(_ id: ModuleID, _ request: LoadRequest) async {
-        guard phase == .started, let slot = slots[id] else { return }
+        guard let load = await prepareLoad(id, request) else { return }
+        let outcome = await run(timeout: load.slot.timeout, load.work)
+        await finishLoad(id, request, load, outcome)
+    }
+
+    /// What a load needs after it ends: the module's slot and window when it started.
+    struct StartedLoad: Sendable {
+        let slot: ModuleSlot
+        let window: RowWindow?
+        let work: @Sendable () async throws -> Void
+    }
+
+    /// Marks the module loading (a retry shows its loading state at once) and returns the
+    /// load's work; `nil` when the scene does not load (not started, or left).
+    func prepareLoad(_ id: ModuleID, _ request: LoadRequest) async -> StartedLoad? {
+        guard phase == .started, let slot = slots[id] else { return nil }
         if request == .initial || slot.status == .failed {
             slots[id]?.status = .loading
             slots[id]?.failure = nil
@@ -272,18 +277,23 @@ public actor SceneInstance {
         }
         let module = slot.module
         let window = request == .nextPage ? nil : windows[id]
-        let outcome = await run(timeout: slot.timeout) {
+        return StartedLoad(slot: slot, window: window) {
             try await module.load(request)
             // Fresh data: the rows of the window a host set are fetched before it renders.
             // Their failure is the module's to tell (as a failed next page), not a failed load.
             if let window { try? await module.load(window: window) }
         }
+    }
+
+    /// Records how a load ended, and renders the module.
+    func finishLoad(_ id: ModuleID, _ request: LoadRequest, _ load: StartedLoad, _ outcome: LoadRace.Outcome) async {
         guard phase == .started else { return }  // left: nothing updates
+        let slot = load.slot
         switch outcome {
         case .finished:
             slots[id]?.status = .ready
             // A host moved the window while the module loaded: fetch what the newest reaches.
-            if request != .nextPage, let latest = windows[id], latest != window, await !loadWindow(latest, of: slot) { return }
+            if request != .nextPage, let latest = windows[id], latest != load.window, await !loadWindow(latest, of: slot) { return }
         case .failed(let error):
             if request == .nextPage && slot.status == .ready {
                 break  // the module keeps what it shows; its own state tells of the failure
@@ -331,14 +341,49 @@ public actor SceneInstance {
         return true
     }
 
-    /// Runs a module's work under a deadline, cancellable by ``leave()`` while it runs.
+    /// Runs a module's work under a deadline, cancellable by ``leave()`` while it runs (and by
+    /// cancelling the calling task).
     private func run(timeout: Duration, _ work: @escaping @Sendable () async throws -> Void) async -> LoadRace.Outcome {
         let workID = nextWorkID
         nextWorkID += 1
-        let race = LoadRace(work)
-        inFlight[workID] = race
-        let outcome = await race.outcome(timeout: timeout)
+        let race = Locked<LoadRace?>(nil)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<LoadRace.Outcome, Never>) in
+                let started = LoadRace.start(timeout: timeout, work) { continuation.resume(returning: $0) }
+                race.withLock { $0 = started }
+                inFlight[workID] = started
+                if Task.isCancelled { started.cancel() }
+            }
+        } onCancel: {
+            race.withLock { $0 }?.cancel()
+        }
         inFlight[workID] = nil
         return outcome
+    }
+
+    /// Starts every module's first load, each in its own task under its deadline, and calls
+    /// ``endFirstLoads()`` when the last one ends. The load's own task records its outcome:
+    /// no task waits for it.
+    func startFirstLoads() async {
+        var loads: [(ModuleID, StartedLoad)] = []
+        for id in moduleOrder {
+            if let load = await prepareLoad(id, .initial) { loads.append((id, load)) }
+        }
+        firstLoadsPending = loads.count
+        guard !loads.isEmpty else { return endFirstLoads() }
+        for (id, load) in loads {
+            let workID = nextWorkID
+            nextWorkID += 1
+            inFlight[workID] = LoadRace.start(timeout: load.slot.timeout, load.work) { outcome in
+                await self.endFirstLoad(id, load, outcome, workID: workID)
+            }
+        }
+    }
+
+    private func endFirstLoad(_ id: ModuleID, _ load: StartedLoad, _ outcome: LoadRace.Outcome, workID: Int) async {
+        inFlight[workID] = nil
+        await finishLoad(id, .initial, load, outcome)
+        firstLoadsPending -= 1
+        if firstLoadsPending == 0 { endFirstLoads() }
     }
 }
