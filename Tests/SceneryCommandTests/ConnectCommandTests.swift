@@ -47,6 +47,18 @@ import Testing
         func type(_ text: String) {
             input.write(Data((text + "\n").utf8))
         }
+
+        /// Types `quit` and expects the client to end with status 0; when it does not, the
+        /// issue carries the last lines it printed (its errors are in the same stream).
+        mutating func quit(sourceLocation: SourceLocation = #_sourceLocation) async {
+            type("quit")
+            var last: [String] = []
+            while let line = await lines.next() { last = Array((last + [line]).suffix(12)) }
+            process.waitUntilExit()
+            #expect(
+                process.terminationStatus == 0, "The client exited with \(process.terminationStatus). Its last lines:\n\(last.joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
+        }
     }
 
     @Test func aTerminalClientTapsAnswersAndSeesAnotherViewersChange() async throws {
@@ -72,11 +84,8 @@ import Testing
         // Bob's terminal shows Carol's like: his button stays "Unlike", the count is hers too.
         #expect(await bob.line { $0 == "Likes: 2  [ Unlike ]" } != nil)
 
-        for terminal in [bob, carol] {
-            terminal.type("quit")
-            terminal.process.waitUntilExit()
-            #expect(terminal.process.terminationStatus == 0)
-        }
+        await bob.quit()
+        await carol.quit()
         let store = try cli.store()
         #expect(try await store.profile(of: "1", viewer: "2").viewerFollows == true, "declined: Bob still follows Alice")
         // A printed module is seen: both terminals are exposed to friends-layout (the server
@@ -96,9 +105,7 @@ import Testing
         defer { server.stop() }
         var reader = try Terminal(cli, [server.address, "user-profile", "--viewer", "2", "--arg", "user=4", "--locale", "zh-Hans"])
         #expect(await reader.line { $0.contains("作品: 2") } != nil)
-        reader.type("quit")
-        reader.process.waitUntilExit()
-        #expect(reader.process.terminationStatus == 0)
+        await reader.quit()
     }
 
     @Test func aTerminalClientFillsAFormSubmitsItAndIsToldWhatTheFieldRefuses() async throws {
@@ -124,9 +131,7 @@ import Testing
         #expect(await alice.line { $0.contains("⚠ Summary is at most 500 characters; it has 501.") } != nil)
         alice.type(save)
         #expect(await alice.line { $0.hasPrefix("· not sent: summary: Summary is at most 500 characters") } != nil)
-        alice.type("quit")
-        alice.process.waitUntilExit()
-        #expect(alice.process.terminationStatus == 0)
+        await alice.quit()
         let store = try cli.store()
         let stored = try await store.drafts(of: "1", viewer: "1", page: .init(limit: 10)).items.first
         #expect(stored?.title == "Tea at four" && stored?.body == "Written in a terminal.")
@@ -165,9 +170,7 @@ import Testing
         defer { second.stop() }
         #expect(await bob.line { $0.hasPrefix("· connected again") } != nil)
         #expect(await bob.line { $0 == "Likes: 1  [ Unlike ]" } != nil)
-        bob.type("quit")
-        bob.process.waitUntilExit()
-        #expect(bob.process.terminationStatus == 0)
+        await bob.quit()
         let store = try cli.store()
         #expect(try await store.blog(26, viewer: "2").likes == 1, "applied once, on the second server")
     }
@@ -187,8 +190,6 @@ import Testing
         #expect(await bob.line { $0.hasPrefix("══ user-profile (default)") } != nil)
         #expect(await bob.line { $0.contains("Alice Liddell") } != nil)
         bob.type("back")
-        bob.type("quit")
-        bob.process.waitUntilExit()
-        #expect(bob.process.terminationStatus == 0)
+        await bob.quit()
     }
 }

@@ -52,7 +52,7 @@ final class LoadRace: Sendable {
         // The deadline ends the race from a task, as the load would: when the task pool is
         // too busy to run the load, it is too busy to call the load late (a timer thread
         // would, and time loads out whenever the machine is loaded).
-        let timer = DeadlineTimer(after: timeout) { Task { self.end(.timedOut) } }
+        let timer = DeadlineTimer(after: timeout) { [weak self] in Task { self?.end(.timedOut) } }
         parts.withLock { $0 = (work, timer) }
         // The deadline or a cancel may have come before the parts were kept.
         if claim.load(ordering: .acquiring) { work.cancel() }

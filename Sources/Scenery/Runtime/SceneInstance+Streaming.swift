@@ -34,7 +34,7 @@ extension SceneInstance {
         nextWorkID += 1
         let number = nextWorkID
         let timer = budget.map { budget in
-            DeadlineTimer(after: budget) { Task { await self.resumeFirstLoadWaiter(number) } }
+            DeadlineTimer(after: budget) { [weak self] in Task { await self?.resumeFirstLoadWaiter(number) } }
         }
         await withCheckedContinuation { firstLoadWaiters[number] = $0 }
         timer?.cancel()
