@@ -31,8 +31,7 @@ extension SceneInstance {
     /// they have).
     func waitForFirstLoads(atMost budget: Duration? = nil) async {
         guard !firstLoadsEnded, phase == .started else { return }
-        nextWorkID += 1
-        let number = nextWorkID
+        let number = newWorkID()
         let timer = budget.map { budget in
             DeadlineTimer(after: budget) { [weak self] in Task { await self?.resumeFirstLoadWaiter(number) } }
         }

@@ -341,11 +341,17 @@ public actor SceneInstance {
         return true
     }
 
+    /// A number no other load or wait of this scene has (the key of `inFlight` and of
+    /// `firstLoadWaiters`).
+    func newWorkID() -> Int {
+        defer { nextWorkID += 1 }
+        return nextWorkID
+    }
+
     /// Runs a module's work under a deadline, cancellable by ``leave()`` while it runs (and by
     /// cancelling the calling task).
     private func run(timeout: Duration, _ work: @escaping @Sendable () async throws -> Void) async -> LoadRace.Outcome {
-        let workID = nextWorkID
-        nextWorkID += 1
+        let workID = newWorkID()
         let race = Locked<LoadRace?>(nil)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<LoadRace.Outcome, Never>) in
@@ -372,8 +378,7 @@ public actor SceneInstance {
         firstLoadsPending = loads.count
         guard !loads.isEmpty else { return endFirstLoads() }
         for (id, load) in loads {
-            let workID = nextWorkID
-            nextWorkID += 1
+            let workID = newWorkID()
             inFlight[workID] = LoadRace.start(timeout: load.slot.timeout, load.work) { outcome in
                 await self.endFirstLoad(id, load, outcome, workID: workID)
             }
