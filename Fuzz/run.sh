@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the fuzzers (libFuzzer + AddressSanitizer) and runs them.
-#   Fuzz/run.sh [seconds] [scene|import|protocol|all]     default: 600 seconds each, all
+#   Fuzz/run.sh [seconds] [scene|theme|import|protocol|all]     default: 600 seconds each, all
 # scene:  the scene-file loader and validator (Fuzz/SceneLoaderFuzzer.swift), seeded with
 #         Scenes/*.json and the invalid fixtures.
+# theme:  theme token files (Fuzz/ThemeFuzzer.swift), seeded with Scenes/*.tokens.json and
+#         hostile shapes: a long alias chain, a long cycle, aliases to nothing.
 # import: the data-set importer (Fuzz/DataSetImportFuzzer.swift), seeded with the demo
 #         data and the import fixtures.
 # protocol: the page protocol's decoders, both directions (Fuzz/PageProtocolFuzzer.swift),
@@ -66,6 +68,33 @@ if [[ "$which" == scene || "$which" == all ]]; then
     swiftc "${flags[@]}" -parse-as-library -module-name SceneLoaderFuzz -I "$modules" -L "$modules" -lScenery \
         Fuzz/SceneLoaderFuzzer.swift -o "$out/scene-loader-fuzzer"
     run scene "$out/scene-loader-fuzzer" "$out/scene/seeds"
+fi
+
+if [[ "$which" == theme || "$which" == all ]]; then
+    seeds="$out/theme/seeds"
+    mkdir -p "$seeds"
+    cp Scenes/*.tokens.json "$seeds/"
+    python3 - "$seeds" <<'PY'
+import json, sys
+folder = sys.argv[1]
+chain = {"$type": "color", "t0": {"$value": "#ffffff"}}
+for i in range(1, 400):
+    chain["t%d" % i] = {"$value": "{chain.t%d}" % (i - 1)}
+loop = {"$type": "color"}
+for i in range(300):
+    loop["c%d" % i] = {"$value": "{loop.c%d}" % ((i + 1) % 300)}
+missing = {"$type": "color"}
+for i in range(300):
+    missing["m%d" % i] = {"$value": "{nowhere.m%d}" % i}
+for name, doc in [("chain", {"chain": chain}), ("loop", {"loop": loop}), ("missing", {"missing": missing})]:
+    with open("%s/%s.json" % (folder, name), "w") as f:
+        json.dump(doc, f)
+PY
+    echo "== building the theme fuzzer"
+    build_modules Scenery
+    swiftc "${flags[@]}" -parse-as-library -module-name ThemeFuzz -I "$modules" -L "$modules" -lScenery \
+        Fuzz/ThemeFuzzer.swift -o "$out/theme-fuzzer"
+    run theme "$out/theme-fuzzer" "$seeds"
 fi
 
 if [[ "$which" == import || "$which" == all ]]; then

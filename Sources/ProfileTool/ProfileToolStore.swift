@@ -47,6 +47,12 @@ public struct ProfileToolStore: ToolStore {
 
     public func listen() async throws(DataError) { try await database.listen() }
 
+    /// Accounts change only with the whole data set (an import or a reset, in this process
+    /// or another): the feed's `everything`.
+    public func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async {
+        for await _ in database.changeFeed.changes(to: []) { await accountsChanged() }
+    }
+
     public func record(_ records: [ImpressionRecord]) async throws(DataError) { try await database.insert(records) }
 
     public func experimentTallies() async throws(DataError) -> [ExperimentTally] { try await database.experimentTallies() }

@@ -173,6 +173,17 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.actionLedger = session.store
             configuration.personScene = personScene ?? (registry.sceneIDs.contains("user-profile") ? "user-profile" : nil)
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
+            // The people who may sign in follow the data (a removed person cannot sign in).
+            let accounts = Task { [store = session.store, logger] in
+                await store.followAccounts {
+                    do {
+                        server.replaceUsers(with: try await store.signInAccounts().map { SignInUser(id: $0.id, name: $0.name) })
+                    } catch {
+                        logger.warning("The people who may sign in were not read again (the last list stays): \(SceneryError.message(for: error))")
+                    }
+                }
+            }
+            defer { accounts.cancel() }
             let watcher = watch ? scenes.directory.map { SceneWatcher(directory: $0, services: session.services) } : nil
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {

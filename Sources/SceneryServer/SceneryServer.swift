@@ -27,8 +27,9 @@ import Scenery
 public final class SceneryServer: Sendable {
     /// How the server listens and what it allows.
     public let configuration: Configuration
-    /// The users the sign-in page offers (and the only viewers the server accepts).
-    public let users: [SignInUser]
+    /// The users the sign-in page offers (and the only viewers the server accepts): those
+    /// it was made with, or the last ``replaceUsers(with:)`` gave.
+    public var users: [SignInUser] { state.withLock { $0.users } }
     let sessions = SessionStore()
     let cookies: SignedCookie
     let visitors: VisitorIssuer
@@ -39,6 +40,7 @@ public final class SceneryServer: Sendable {
 
     struct LibraryState {
         var registry: SceneRegistry
+        var users: [SignInUser]
         var errors: String?
         /// The languages asked for (`?lang=`) that the site cannot show, each logged once.
         var unshownLanguages: Set<String> = []
@@ -63,13 +65,28 @@ public final class SceneryServer: Sendable {
     /// Creates a server for the scenes of a registry (with its modules registered).
     public init(registry: SceneRegistry, users: [SignInUser], configuration: Configuration = Configuration(), logger: Logger? = nil) {
         self.configuration = configuration
-        self.users = users
         cookies = SignedCookie(secret: configuration.cookieSecret)
         visitors = VisitorIssuer(secret: configuration.cookieSecret, newPerAddressPerHour: configuration.newVisitorsPerAddressPerHour)
         // The page sends a control's node id only; the event stays on the server.
         renderer = HTMLRenderer(showsModuleLabels: configuration.showsModuleLabels, carriesEvents: false)
         self.logger = logger ?? Logger(label: "scenery.server")
-        state = Locked(LibraryState(registry: registry, errors: nil))
+        state = Locked(LibraryState(registry: registry, users: users, errors: nil))
+    }
+
+    /// Puts a new list of people in place of ``users``, as the data changed (an import by
+    /// another process, a new account): from the next request on, the sign-in page, the
+    /// home page and the scenes' index list them, someone no longer listed cannot sign in,
+    /// and a cookie of theirs signs nobody in. Pages already open stay as they are.
+    ///
+    /// ```swift
+    /// server.replaceUsers(with: try await store.signInAccounts().map { SignInUser(id: $0.id, name: $0.name) })
+    /// ```
+    public func replaceUsers(with users: [SignInUser]) {
+        let before = state.withLock { state in
+            defer { state.users = users }
+            return state.users.count
+        }
+        if before != users.count { logger.notice("the people who may sign in changed: \(before) before, \(users.count) now") }
     }
 
     /// The scenes pages are assembled from now.

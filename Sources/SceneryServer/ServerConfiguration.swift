@@ -109,8 +109,9 @@ extension SceneryServer {
         /// `["127.0.0.1"]`). A request from one of them counts, for ``maxPagesPerAddress``,
         /// against the client its `X-Forwarded-For` header names (the last address, the one
         /// the proxy added); from any other peer the header is ignored, since a client could
-        /// write anything there. The preview's loopback rule reads the peer's own address
-        /// only. Empty by default.
+        /// write anything there. The preview (loopback only) is served to a request from a
+        /// trusted proxy only when the client it names is a loopback address too, and
+        /// refused when it names none. Empty by default.
         public var trustedProxies: Set<String> = []
         /// Pages may open their socket only from these origins; `nil` allows the server's
         /// own origin (`http://HOST:PORT` as the request names it) only.

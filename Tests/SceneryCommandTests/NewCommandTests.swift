@@ -2,6 +2,8 @@ import Foundation
 import Scenery
 import Testing
 
+@testable import SceneryTool
+
 /// `scenery new NAME`: the package it writes, and what it refuses. (`.ci/run` builds the
 /// package it writes, runs its scene and its tests.)
 @Suite struct NewCommandTests {
@@ -47,13 +49,60 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.directory.appending(path: "Other").path), "nothing written")
     }
 
-    @Test(arguments: ["9lives", "my-app", "Café", "", "Scenery", "ProfileTool"])
+    @Test(arguments: [
+        "9lives", "my-app", "Café", "", "Scenery", "ProfileTool",
+        // Swift keywords: a module of that name cannot be imported.
+        "class", "struct", "func", "Self", "Protocol", "init",
+        // Modules of Scenery's dependencies and of the toolchain, in any case (SwiftPM
+        // compares module names ignoring case).
+        "Logging", "NIOCore", "Hummingbird", "ArgumentParser", "Crypto", "PostgresNIO", "logging", "Foundation", "Testing",
+    ])
     func aNameThatIsNotATypeNameIsRefused(name: String) async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["new", name], in: cli.directory)
         #expect(result.status == 64)
         #expect(result.error.contains("\(name.quoted)"), "\(result.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.directory.path).allSatisfy { !$0.hasPrefix(name) || name.isEmpty })
+    }
+
+    @Test func aKeywordOrADependencysModuleIsRefusedSayingWhy() async throws {
+        defer { cli.cleanUp() }
+        let keyword = try await cli.run(["new", "class"], in: cli.directory)
+        #expect(keyword.error.contains("'class' is a Swift keyword, which cannot name a module; choose another, such as ClassApp."), "\(keyword.error)")
+        let module = try await cli.run(["new", "nioCore"], in: cli.directory)
+        #expect(module.error.contains("would make the target 'nioCore', a module name Scenery, its dependencies or Swift already use"), "\(module.error)")
+    }
+
+    /// A folder whose name holds a line break would end the manifest's string literal.
+    @Test func aSceneryFolderThatAManifestCannotNameIsRefused() async throws {
+        defer { cli.cleanUp() }
+        let folder = cli.directory.appending(path: "scenery\ncheckout")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("// swift-tools-version: 6.0\n".utf8).write(to: folder.appending(path: "Package.swift"))
+        let result = try await cli.run(["new", "Garden", "--scenery", folder.path], in: cli.directory)
+        #expect(result.status == 64)
+        #expect(result.error.contains("holds a control character (U+A), which a Package.swift cannot name"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.appending(path: "Garden").path), "nothing written")
+    }
+
+    /// Every target the manifests of Scenery's dependencies declare is a name `new` refuses.
+    @Test func theReservedNamesHoldEveryModuleOfScenerysDependencies() throws {
+        // The build folder the tool was built in: <scratch>/<triple>/debug/scenery.
+        let scratch = CommandRunner.executable.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let checkouts = scratch.appending(path: "checkouts")
+        let packages = try FileManager.default.contentsOfDirectory(atPath: checkouts.path)
+        #expect(packages.contains("swift-nio") && packages.contains("hummingbird"), "\(checkouts.path): \(packages)")
+        var declared: Set<String> = []
+        for package in packages {
+            guard let manifest = try? String(contentsOf: checkouts.appending(path: "\(package)/Package.swift"), encoding: .utf8) else { continue }
+            for match in manifest.matches(of: /\.(?:target|executableTarget|systemLibrary|binaryTarget|macro)\(\s*name:\s*"([A-Za-z_][A-Za-z0-9_]*)"/) {
+                declared.insert(String(match.output.1))
+            }
+        }
+        #expect(declared.count > 100)
+        let missing = declared.filter { !NewPackage.isReserved($0) }.sorted()
+        #expect(missing.isEmpty, "add these to NewPackage.dependencyModules: \(missing)")
     }
 
     /// The names `new` refuses are every target of Scenery's manifest, so a new app never

@@ -83,6 +83,37 @@ import Testing
         #expect(try await second.page(cookie: cookie).contains("Signed in as <strong>Bob Chen</strong>"), "the same key: signed in there too")
         #expect(try await !unshared.page(cookie: cookie).contains("Signed in as"), "a key of its own: signed out there")
     }
+
+    /// The people a server lists and lets sign in follow the data: after another process
+    /// imports a data set without Bob, he is neither listed nor let in, without a restart.
+    @Test func aPersonRemovedByAnImportCanNoLongerSignIn() async throws {
+        defer { cli.cleanUp() }
+        #expect(try await cli.run(["data", "reset"]).status == 0)
+        let server = try await Server(cli, ["serve", "--port", "0"])
+        defer { server.stop() }
+        #expect(try await server.request("GET /sign-in").body.contains("Bob Chen"))
+        let bobs = try await server.signIn(user: "2")
+        #expect(try await server.page(cookie: bobs).contains("Signed in as <strong>Bob Chen</strong>"))
+        let solo = cli.directory.appending(path: "solo.json")
+        try Data(#"{ "users": [ { "id": "1", "name": "Alice Solo", "summary": "" } ] }"#.utf8).write(to: solo)
+        let imported = try await cli.run(["data", "import", solo.path])
+        #expect(imported.status == 0, "\(imported.error)")
+        // The server hears the import through the change feed: wait for the page to show it.
+        var signInPage = ""
+        for _ in 0..<300 {
+            signInPage = try await server.request("GET /sign-in").body
+            if !signInPage.contains("Bob Chen") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(!signInPage.contains("Bob Chen"), "still listed after the import")
+        #expect(signInPage.contains("Alice Solo"), "\(signInPage)")
+        #expect(try await !server.request("GET /").body.contains("Bob Chen"))
+        let cookie = try await server.signIn(user: "2")
+        #expect(cookie.isEmpty, "no cookie for a removed person: \(cookie)")
+        #expect(try await !server.page(cookie: bobs).contains("Signed in as"), "his cookie from before signs nobody in")
+        let alice = try await server.signIn(user: "1")
+        #expect(try await server.page(cookie: alice).contains("Signed in as <strong>Alice Solo</strong>"))
+    }
 }
 
 /// A `scenery serve` process on a free port, and the two requests the tests make.

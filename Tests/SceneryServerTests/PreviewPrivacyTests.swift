@@ -63,6 +63,30 @@ import WSClient
         }
     }
 
+    /// Behind a trusted proxy every request comes from the proxy's loopback address: the
+    /// client the proxy names decides, and a request that names none is refused.
+    @Test func behindATrustedProxyTheClientItNamesDecides() async throws {
+        let proxied = try ServerFixture { $0.trustedProxies = ["127.0.0.1", "::1"] }
+        let forwarded = try #require(HTTPField.Name("X-Forwarded-For"))
+        try await proxied.server.application().test(.live) { client in
+            for from in ["203.0.113.9", "127.0.0.1, 203.0.113.9", nil] as [String?] {
+                var headers: HTTPFields = [.cookie: proxied.cookie(for: "1")]
+                if let from { headers[forwarded] = from }
+                let page = try await client.execute(uri: "/preview/user-profile?user=1", method: .get, headers: headers)
+                #expect(page.status == .forbidden, "forwarded for \(from ?? "nobody")")
+                let frame = try await client.execute(uri: "/preview/user-profile/frame?as=1&user=1&arm.friends-layout=compact", method: .get, headers: headers)
+                #expect(frame.status == .forbidden, "forwarded for \(from ?? "nobody")")
+                expectNoDrafts(frame.text, "no frame for \(from ?? "nobody")")
+                let index = try await client.execute(uri: "/scenes", method: .get, headers: headers)
+                #expect(!index.text.contains("preview every variant"), "no preview links for \(from ?? "nobody")")
+            }
+            // An author on this machine, through the proxy.
+            let local: HTTPFields = [.cookie: proxied.cookie(for: "1"), forwarded: "203.0.113.9, 127.0.0.1"]
+            #expect(try await client.execute(uri: "/preview/user-profile?user=1", method: .get, headers: local).status == .ok)
+            #expect(try await client.execute(uri: "/scenes", method: .get, headers: local).text.contains("preview every variant"))
+        }
+    }
+
     @Test func signedOutThePreviewShowsOnlyTheSignedOutVariant() async throws {
         try await fixture.server.application().test(.live) { client in
             let page = try await client.execute(uri: "/preview/user-profile?user=1", method: .get)

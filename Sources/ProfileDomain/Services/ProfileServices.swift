@@ -1,3 +1,4 @@
+import Scenery
 import SceneryLive
 
 /// Reads a user's profile.
@@ -23,8 +24,10 @@ extension ProfileService {
     /// What a summary edit is refused for, before any store is asked; `nil` when it is allowed.
     public static func problem(setting summary: String, of user: UserID, by editor: UserID) -> ProfileError? {
         guard editor == user else { return .notPermitted("Only \(user.rawValue.quoted) can change their own summary.") }
-        guard summary.count <= UserProfile.longestSummary else {
-            return .notPermitted("A summary is at most \(UserProfile.longestSummary) characters; this one has \(summary.count). Shorten it.")
+        if let problem = TextField.lengthProblem(of: summary, atMost: UserProfile.longestSummary, label: "A summary")
+            ?? TextField.markProblem(in: summary, label: "A summary")
+        {
+            return .notPermitted(problem)
         }
         return nil
     }

@@ -36,10 +36,29 @@ private struct ThemeReader {
         "strokeStyle", "border", "transition", "shadow", "gradient", "typography",
     ]
 
+    /// The most tokens a theme file may hold; past it the rest are not read, and the file
+    /// is refused saying so.
+    static let maximumTokens = 10_000
+    /// How many problems get a did-you-mean (each compares the name with every token).
+    static let suggestedProblems = 3
+
+    /// The messages reported so far: a problem met twice is reported once.
+    private var reported: Set<String> = []
+    /// The alias failures reported so far (a cycle is met from each of its tokens).
+    private var reportedAliases: Set<AliasResolver.Failure> = []
+    /// How many did-you-mean hints were computed.
+    private var suggestions = 0
+
     mutating func error(_ message: String, at location: SourcePosition?, path: String) {
-        let diagnostic = Diagnostic(.error, message, file: file, location: location, path: path)
-        // A cycle is met from each of its tokens; it is reported once.
-        if !diagnostics.contains(where: { $0.message == message }) { diagnostics.append(diagnostic) }
+        guard reported.insert(message).inserted else { return }
+        diagnostics.append(Diagnostic(.error, message, file: file, location: location, path: path))
+    }
+
+    /// " (did you mean 'x'?)" for `name` among the tokens, for the first few problems only.
+    private mutating func hint(for name: String) -> String {
+        guard suggestions < Self.suggestedProblems else { return "" }
+        suggestions += 1
+        return Suggestion.didYouMean(name, in: tokens.keys)
     }
 
     mutating func read(_ bytes: [UInt8]) -> Theme? {
@@ -106,7 +125,7 @@ private struct ThemeReader {
         guard let token = tokens[path] else {
             if required {
                 let group = path.split(separator: ".").dropLast().joined(separator: ".")
-                let hint = Suggestion.hint(for: path, in: Array(tokens.keys), listing: "tokens")
+                let hint = hint(for: path)
                 error(
                     "The theme has no token \(path.quoted)\(hint); every theme gives every semantic token: add \(String(path.split(separator: ".").last ?? "").quoted) with a \"$value\" to the group \(group.quoted).",
                     at: nil, path: path)
@@ -117,20 +136,35 @@ private struct ThemeReader {
         case .success(let final):
             guard let target = tokens[final] else { return nil }
             return (target.value, target.type ?? token.type, token.location)
-        case .failure(.missing(let from, let reference)):
-            error(
-                "The alias \("{\(reference)}".quoted) names no token of this theme\(Suggestion.hint(for: reference, in: Array(tokens.keys), listing: "tokens")); point it at a token that exists.",
-                at: tokens[from]?.value.location, path: from)
-        case .failure(.cycle(let found)):
-            // The cycle from its first token by name, however it was entered: reported once.
-            let members = Array(found.dropLast())
-            let first = members.indices.min { members[$0] < members[$1] } ?? 0
-            let chain = Array(members[first...] + members[..<first]) + [members[first]]
-            error(
-                "The aliases form a cycle: \(chain.joined(separator: " → ")); give one of these tokens a value of its own.",
-                at: tokens[chain[0]]?.value.location, path: chain[0])
+        case .failure(let failure):
+            guard reportedAliases.insert(failure).inserted else { return nil }
+            report(failure)
         }
         return nil
+    }
+
+    /// Says what is wrong with an alias, once per failure.
+    private mutating func report(_ failure: AliasResolver.Failure) {
+        switch failure {
+        case .missing(let from, let reference):
+            error(
+                "The alias \("{\(reference)}".quoted) names no token of this theme\(hint(for: reference)); point it at a token that exists.",
+                at: tokens[from]?.value.location, path: from)
+        case .cycle(let members):
+            // The cycle from its first token by name, however it was entered; a long one by
+            // its first few tokens.
+            let first = members.indices.min { members[$0] < members[$1] } ?? 0
+            let cycle = Array(members[first...] + members[..<first])
+            let shown =
+                cycle.count <= 8 ? (cycle + [cycle[0]]).joined(separator: " → ") : cycle.prefix(8).joined(separator: " → ") + " → … (\(cycle.count) tokens)"
+            error(
+                "The aliases form a cycle: \(shown); give one of these tokens a value of its own.",
+                at: tokens[cycle[0]]?.value.location, path: cycle[0])
+        case .tooDeep(let from):
+            error(
+                "From \(from.quoted) more than \(AliasResolver.maximumDepth) aliases follow one another before a value (the limit); point \(from.quoted) nearer to a token with a value.",
+                at: tokens[from]?.value.location, path: from)
+        }
     }
 
     /// Walks groups, recording tokens with their inherited `$type`.
@@ -167,6 +201,12 @@ private struct ThemeReader {
                     at: member.keyLocation, path: "\(joined).\(member.key)")
             }
             let value = members.first { $0.key == "$value" }!.value
+            guard tokens.count < Self.maximumTokens else {
+                error(
+                    "The theme has more than \(Self.maximumTokens) tokens (the limit); the rest are not read. Keep a theme to the tokens pages use, and split a large palette.",
+                    at: value.location, path: joined)
+                return
+            }
             tokens[joined] = Token(type: type, value: value, location: value.location)
             return
         }
@@ -276,26 +316,67 @@ private struct ThemeReader {
     }
 }
 
-/// Follows `{group.token}` aliases to the token that holds a value, finding cycles.
+/// Follows `{group.token}` aliases to the token that holds a value, finding cycles, chains
+/// longer than ``maximumDepth`` and aliases to nothing.
+///
+/// Each token is resolved once: what a walk finds is kept for every token it passed, so a
+/// file of n tokens costs O(n) however its aliases chain (a 3,000-alias chain once took a
+/// minute when every token walked the chain again).
 private struct AliasResolver {
-    enum Failure: Error {
+    enum Failure: Error, Hashable {
+        /// `from` names `reference`, which is no token.
         case missing(from: String, reference: String)
+        /// The aliases loop through these tokens, in the order they name each other.
         case cycle([String])
+        /// From `from`, more than ``maximumDepth`` aliases follow one another.
+        case tooDeep(from: String)
     }
 
-    let tokens: [String: ThemeReader.Token]
+    /// The most aliases one token's value may pass through before its value.
+    static let maximumDepth = 32
+
+    private let tokens: [String: ThemeReader.Token]
+    /// What each token resolved to: the token holding its value and how many aliases away.
+    private var resolved: [String: Result<(path: String, depth: Int), Failure>] = [:]
+
+    init(tokens: [String: ThemeReader.Token]) { self.tokens = tokens }
 
     /// The path of the token whose value `path` ends at.
     mutating func resolve(_ path: String) -> Result<String, Failure> {
-        var chain: [String] = [path]
+        var chain: [String] = []  // the aliases walked, none resolved before
+        var position: [String: Int] = [:]
         var current = path
-        while let token = tokens[current], let reference = Self.reference(in: token.value) {
-            guard tokens[reference] != nil else { return .failure(.missing(from: current, reference: reference)) }
-            if let start = chain.firstIndex(of: reference) { return .failure(.cycle(Array(chain[start...]) + [reference])) }
-            chain.append(reference)
+        var outcome: Result<(path: String, depth: Int), Failure>
+        while true {
+            if let known = resolved[current] {
+                outcome = known
+                break
+            }
+            if let start = position[current] {
+                outcome = .failure(.cycle(Array(chain[start...])))
+                break
+            }
+            guard let reference = tokens[current].flatMap({ Self.reference(in: $0.value) }) else {
+                outcome = .success((current, 0))
+                resolved[current] = outcome
+                break
+            }
+            position[current] = chain.count
+            chain.append(current)
+            guard tokens[reference] != nil else {
+                outcome = .failure(.missing(from: current, reference: reference))
+                break
+            }
             current = reference
         }
-        return .success(current)
+        // Back along the walk: each alias is one further from its value than the next.
+        for alias in chain.reversed() {
+            if case .success(let target) = outcome {
+                outcome = target.depth < Self.maximumDepth ? .success((target.path, target.depth + 1)) : .failure(.tooDeep(from: alias))
+            }
+            resolved[alias] = outcome
+        }
+        return outcome.map(\.path)
     }
 
     /// The path an alias value names (`"{color.accent}"` → `color.accent`).

@@ -2,7 +2,8 @@ import Hummingbird
 import NIOCore
 
 /// The request context of the server's routes: Hummingbird's context, plus the address
-/// the request came from (for the preview's loopback rule and the per-address page limit).
+/// the request came from (for the preview's loopback rule, with the client a trusted proxy
+/// names, and the per-address page limit).
 public struct SceneryRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Hummingbird's per-request storage.
     public var coreContext: CoreRequestContextStorage
@@ -13,12 +14,6 @@ public struct SceneryRequestContext: RequestContext, RemoteAddressRequestContext
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
-    }
-
-    /// Whether the request came from this machine (127.0.0.0/8 or ::1).
-    var isFromLoopback: Bool {
-        guard let address = remoteAddress?.ipAddress else { return false }
-        return SceneryServer.Configuration.isLoopback(address)
     }
 
     /// The peer's IP address as text, or `"unknown"`.

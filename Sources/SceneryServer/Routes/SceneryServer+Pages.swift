@@ -242,10 +242,26 @@ extension SceneryServer {
     /// The address a request counts against for the page limits: the peer's, or, from a
     /// trusted proxy, the last address of its `X-Forwarded-For` (the client the proxy saw).
     func clientAddress(peer: String, headers: HTTPFields) -> String {
-        guard configuration.trustedProxies.contains(peer), let name = HTTPField.Name("X-Forwarded-For") else { return peer }
+        forwardedClient(peer: peer, headers: headers) ?? peer
+    }
+
+    /// The client a trusted proxy names: the last address of its `X-Forwarded-For`; `nil`
+    /// when `peer` is no trusted proxy, or names no address.
+    private func forwardedClient(peer: String, headers: HTTPFields) -> String? {
+        guard configuration.trustedProxies.contains(peer), let name = HTTPField.Name("X-Forwarded-For") else { return nil }
         let forwarded = headers[values: name].flatMap { $0.split(separator: ",") }
-        guard let last = forwarded.last?.trimmingCharacters(in: .whitespaces), Configuration.isIPAddress(last) else { return peer }
+        guard let last = forwarded.last?.trimmingCharacters(in: .whitespaces), Configuration.isIPAddress(last) else { return nil }
         return last
+    }
+
+    /// Whether a request comes from this machine, for what only authors on it may see (the
+    /// preview, its frames and forced arms, the preview links): its peer is a loopback
+    /// address and, when that peer is a trusted proxy, so is the client the proxy names. A
+    /// proxy's request that names no client is refused: in doubt, it is from afar.
+    func isFromThisMachine(_ request: Request, context: SceneryRequestContext) -> Bool {
+        guard let peer = context.remoteAddress?.ipAddress, Configuration.isLoopback(peer) else { return false }
+        guard configuration.trustedProxies.contains(peer) else { return true }
+        return forwardedClient(peer: peer, headers: request.headers).map(Configuration.isLoopback) ?? false
     }
 
     /// The page limits: holds a place for a new page of `viewer` at `address`, checked and

@@ -12,11 +12,12 @@ import ServiceLifecycle
 /// frame, and the frames.
 extension SceneryServer {
     /// Why a preview request is refused, or `nil` when it may be served: the server must
-    /// have been started for authoring, and the request must come from this machine.
+    /// have been started for authoring, and the request must come from this machine (behind
+    /// a trusted proxy: the client it names must be this machine).
     func previewRefusal(_ request: Request, context: SceneryRequestContext) throws -> Response? {
         guard configuration.enablesPreview else { throw HTTPError(.notFound) }
-        guard context.isFromLoopback else {
-            logger.notice("refused a preview request from \(context.peer)")
+        guard isFromThisMachine(request, context: context) else {
+            logger.notice("refused a preview request from \(clientAddress(peer: context.peer, headers: request.headers))")
             return html(
                 Pages.problem(
                     title: "The preview is for authors on this machine",

@@ -28,7 +28,7 @@ extension SceneryServer {
             self.html(
                 Pages.index(
                     registry: self.registry, users: self.users, viewer: self.viewer(of: request),
-                    previews: self.configuration.enablesPreview && context.isFromLoopback))
+                    previews: self.configuration.enablesPreview && self.isFromThisMachine(request, context: context)))
         }
         router.get("/assets/scenery.js") { _, _ in
             Self.asset(ClientScript.source, type: "text/javascript; charset=utf-8")

@@ -135,20 +135,22 @@ extension PageSession {
             }
             await resetPage()
         case .visibility(let node, let fraction):
+            // Bookkeeping the page does on its own (a row that just scrolled away, a tab just
+            // hidden): a report the server declines is dropped quietly, never shown to the
+            // person, who did nothing.
             guard node.rawValue.utf8.count <= 512, let scene else {
-                refuse("A visibility report names a node of this page.", logged: "visibility report with an overlong node")
+                decline(logged: "visibility report with an overlong node")
                 return
             }
             guard reportBucket.take() else {
-                refuse("Too many visibility reports at once; nothing was counted.", logged: "visibility flood")
+                decline(logged: "visibility flood")
                 return
             }
             do {
                 let deadline = try await scene.reportVisibility(of: node, fraction: fraction, at: .now)
-                refusedInARow = 0
                 if let deadline { scheduleImpressions(at: deadline) }
             } catch {
-                refuse("That is not on this page; nothing was counted.", logged: "visibility of \(node.rawValue.quoted): \(error.message)")
+                decline(logged: "visibility of \(node.rawValue.quoted): \(error.message)")
             }
         }
     }
@@ -188,6 +190,12 @@ extension PageSession {
 
     /// Whether a page that keeps sending what is refused should be disconnected.
     var isAbusive: Bool { refusedInARow > 100 }
+
+    /// Drops a report the page made on its own (not something the person did), logged at
+    /// debug level: the page is told nothing.
+    func decline(logged: String) {
+        logger.debug("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): declined \(logged)")
+    }
 
     func refuse(_ reason: String, logged: String, action: ActionKey? = nil) {
         refusedInARow += 1

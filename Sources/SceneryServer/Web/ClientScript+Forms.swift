@@ -65,25 +65,49 @@ extension ClientScript {
           const heldWhileComposing = [];
           const segmenter = "Segmenter" in Intl ? new Intl.Segmenter() : null;
           function characters(text) { return segmenter ? Array.from(segmenter.segment(text)).length : Array.from(text).length; }
+          // As the server counts them: a length limit allows BYTES_PER_CHARACTER bytes (UTF-8)
+          // per character, and no character carries more than MOST_MARKS marks.
+          const BYTES_PER_CHARACTER = 16, MOST_MARKS = 30;
+          function byteProblem(label, text, maximum) {
+            const bytes = new TextEncoder().encode(text).length;
+            if (bytes <= maximum * BYTES_PER_CHARACTER) return null;
+            return `${label} is at most ${maximum} characters of ${BYTES_PER_CHARACTER} bytes (${maximum * BYTES_PER_CHARACTER} bytes); it has ${bytes} bytes. Shorten it, or remove marks stacked on its letters.`;
+          }
+          function markProblem(label, text) {
+            if (!segmenter || Array.from(text).length <= MOST_MARKS) return null;
+            for (const { segment } of segmenter.segment(text)) {
+              const marks = Array.from(segment).length - 1;
+              if (marks > MOST_MARKS) return `${label} holds a character with ${marks} marks stacked on it; at most ${MOST_MARKS} are taken. Type the text without them.`;
+            }
+            return null;
+          }
           function fieldsOf(form) { return Array.from(form.querySelectorAll("input[name], textarea[name]")); }
           function problemOf(input) {
             const label = input.dataset.label || input.name;
             const text = input.value;
             const count = characters(text);
             const maximum = input.maxLength;  // -1 when the field declares none
-            if (maximum >= 0 && count > maximum) return `${label} is at most ${maximum} characters; it has ${count}.`;
+            if (maximum >= 0) {
+              const heavy = byteProblem(label, text, maximum);
+              if (heavy) return heavy;
+              if (count > maximum) return `${label} is at most ${maximum} characters; it has ${count}.`;
+            }
             // What no field takes (as the server checks it): control characters, but tabs and,
             // in a text area, new lines; bidirectional overrides.
             const control = input.tagName === "TEXTAREA" ? /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u
               : /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
             const found = text.match(control);
             if (found) return `${label} holds a control character (U+${found[0].codePointAt(0).toString(16).toUpperCase()}); type text only.`;
+            const stacked = markProblem(label, text);
+            if (stacked) return stacked;
             let rules = [];
             try { rules = JSON.parse(input.dataset.rules || "[]"); } catch { rules = []; }
             for (const rule of rules) {
               if (rule.rule === "required" && text.trim() === "") return rule.message || `${label} is required.`;
-              if (rule.rule === "length" && text !== "" && (count < rule.min || count > rule.max)) {
-                return rule.message || `${label} is ${rule.min} to ${rule.max} characters; it has ${count}.`;
+              if (rule.rule === "length" && text !== "") {
+                const heavy = byteProblem(label, text, rule.max);
+                if (heavy) return rule.message || heavy;
+                if (count < rule.min || count > rule.max) return rule.message || `${label} is ${rule.min} to ${rule.max} characters; it has ${count}.`;
               }
               if (rule.rule === "pattern" && text !== "") {
                 let pattern;

@@ -9,7 +9,8 @@ import SceneryLive
 /// An app's catalog names how its database opens (``ToolDatabase``); the store it opens
 /// conforms to this protocol, and the catalog's registrations take their own services from
 /// it with ``ToolServices/store(as:)``. `run`, `interact` and `serve` check `--viewer`
-/// against ``hasAccount(_:)``, `serve` lists ``signInAccounts()`` and records actions and
+/// against ``hasAccount(_:)``, `serve` lists ``signInAccounts()`` (again after each
+/// ``followAccounts(_:)`` call) and records actions and
 /// impressions here, `experiments report` reads ``experimentTallies()``, and `data
 /// export|import|reset` use the data set requirements.
 ///
@@ -50,6 +51,13 @@ public protocol ToolStore: ActionLedger {
     ///
     /// The default does nothing (a store that only this process writes).
     func listen() async throws(DataError)
+
+    /// Calls `accountsChanged` each time ``signInAccounts()`` may answer otherwise (a `data
+    /// import` by another process, a new account), until the calling task is cancelled;
+    /// `serve` reads the accounts again then, so a removed person can no longer sign in.
+    ///
+    /// The default returns at once: the accounts are read once, when `serve` starts.
+    func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async
 
     /// Appends experiments' records (assignments, impressions, exposures), in one transaction.
     func record(_ records: [ImpressionRecord]) async throws(DataError)
@@ -94,6 +102,8 @@ extension ToolStore {
     }
 
     public func listen() async throws(DataError) {}
+
+    public func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async {}
 
     public func exportJSON(to write: (String) throws -> Void) async throws {
         throw DataError(.storage, "The data of \(location.quoted) cannot be exported: this app's store has no data set format.")

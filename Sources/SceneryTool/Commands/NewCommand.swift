@@ -35,8 +35,14 @@ struct NewCommand: AsyncParsableCommand {
         else {
             throw ValidationError("\(name.quoted) is not an app name: use a letter, then letters and digits (at most 40), such as Garden.")
         }
-        if NewPackage.reservedNames.contains(name) {
-            throw ValidationError("\(name.quoted) is a name Scenery's own targets use; choose another, such as \(name)App.")
+        if NewPackage.keywords.contains(name) {
+            throw ValidationError(
+                "\(name.quoted) is a Swift keyword, which cannot name a module; choose another, such as \(name.prefix(1).uppercased() + name.dropFirst())App.")
+        }
+        for target in [name, "\(name)Modules"] where NewPackage.isReserved(target) {
+            throw ValidationError(
+                "\(name.quoted) would make the target \(target.quoted), a module name Scenery, its dependencies or Swift already use (SwiftPM compares them ignoring case); choose another, such as \(name)App."
+            )
         }
     }
 

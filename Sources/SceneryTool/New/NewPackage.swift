@@ -12,6 +12,13 @@ struct NewPackage {
 
         /// A folder (made absolute) or a URL.
         init(_ text: String) throws(CommandFailure) {
+            // It is written into Package.swift: a line break (or another control character)
+            // there would end the string literal.
+            if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+                throw CommandFailure(
+                    "--scenery \(text.debugDescription) holds a control character (U+\(String(control.value, radix: 16, uppercase: true))), which a Package.swift cannot name; move or rename that folder, or give a git URL.",
+                    code: .usage)
+            }
             if text.contains("://") || text.hasPrefix("git@") {
                 self = .url(text)
                 return
@@ -46,9 +53,6 @@ struct NewPackage {
             }
         }
     }
-
-    /// Names the package's targets must not take (Scenery's own).
-    static var reservedNames: Set<String> { SceneryPackage.targetNames }
 
     let name: String
     let dependency: Dependency

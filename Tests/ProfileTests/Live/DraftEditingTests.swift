@@ -17,6 +17,13 @@ import Testing
         try await setup.open(viewer, tab: viewer == "1" ? "drafts" : nil, confirmer: .acceptingAll, locale: locale)
     }
 
+    /// A tree as indented JSON, to show where two differ.
+    static func json(_ tree: ViewNode?) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return tree.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "no tree"
+    }
+
     static func drafts(_ setup: LiveSetup) async throws -> [Draft] {
         try await setup.backend.database.drafts(of: "1", viewer: "1", page: PageRequest(limit: 100)).items
     }
@@ -96,6 +103,54 @@ import Testing
         #expect(try await field("\(editor).title", of: second.scene).value == "From the second tab", "never a silent loss")
         #expect(try await field("\(editor).body", of: second.scene).value == "typed here")
         #expect(try await Self.drafts(setup).first { $0.id == draft.id }?.title == "From the first tab", "the first save stays")
+    }
+
+    /// Two tabs save one draft at the same moment, round after round: the losing tab's page
+    /// (the host's copy of the tree, patched by every update) ends showing exactly what its
+    /// scene holds, the refusal included, never an acknowledged save with no word why.
+    @Test func twoTabsSavingAtOnceTheLosingPageShowsWhatItsSceneHolds() async throws {
+        let setup = try await LiveSetup(.sqlite)
+        let draft = try #require(try await Self.drafts(setup).first)
+        let editor: NodeID = "drafts/draft.\(draft.id).editor"
+        for round in 0..<30 {
+            var tabs: [(scene: SceneInstance, host: MirroringHost)] = []
+            for _ in 0..<2 {
+                let host = MirroringHost(confirmer: .acceptingAll)
+                let scene = try await setup.registry.assemble(
+                    "user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
+                await scene.send(Event(SceneEvents.selectTab, from: "sections", payload: ["tabs": "sections", "tab": "drafts"]))
+                await scene.appear()
+                await host.attach(to: scene)
+                await scene.send(try #require(await scene.render().action(withID: "drafts/draft.\(draft.id).edit")).event)
+                tabs.append((scene, host))
+            }
+            let forms = try await [tabs[0].scene.form(withID: editor), tabs[1].scene.form(withID: editor)].map { try #require($0) }
+            let left = try forms[0].submission(of: ["title": "Left \(round)", "body": "left"], from: editor)
+            let right = try forms[1].submission(of: ["title": "Right \(round)", "body": "right"], from: editor)
+            let (leftScene, rightScene) = (tabs[0].scene, tabs[1].scene)
+            async let first = leftScene.send(left)
+            async let second = rightScene.send(right)
+            _ = await (first, second)
+            for (index, tab) in tabs.enumerated() {
+                // Changes from the other tab arrive through the feed: wait for the page to settle.
+                var settled = false
+                for _ in 0..<500 {
+                    if let tree = tab.host.tree, tree == (await tab.scene.render()) {
+                        settled = true
+                        break
+                    }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(tab.host.problems.isEmpty, "round \(round), tab \(index): \(tab.host.problems)")
+                if !settled {
+                    let scene = Self.json(await tab.scene.render())
+                    Issue.record(
+                        "round \(round), tab \(index): the page differs from its scene:\n\(TextDiff.describe(expected: scene, actual: Self.json(tab.host.tree)))"
+                    )
+                }
+            }
+            for tab in tabs { await tab.scene.leave() }
+        }
     }
 
     @Test(arguments: StoreKind.allCases) func aPublishedDraftAppearsOnAnotherViewersOpenPageAndLeavesTheDrafts(kind: StoreKind) async throws {

@@ -52,6 +52,29 @@ import Testing
         await #expect(throws: ProfileError.self) { try await setup.backend.database.setSummary(long, of: "1", by: "1") }
     }
 
+    /// One letter carrying 20,000 marks is one character: a limit of characters alone let
+    /// 40,001 bytes through the 500-letter limit, to be shown to every viewer.
+    @Test(arguments: StoreKind.allCases) func aSummaryOfStackedMarksIsRefusedByTheModuleAndTheStore(kind: StoreKind) async throws {
+        let setup = try await LiveSetup(kind)
+        let alice = try await setup.open("1", confirmer: .acceptingAll)
+        let before = try await Self.summary(setup)
+        try await openEditor(of: alice.scene)
+        let stacked = "Z" + String(repeating: "\u{0301}", count: 20_000)
+        await alice.scene.send(UserEvents.saveSummary.event(.init(summary: stacked), from: "info/summary.editor"))
+        guard case .textField(let field)? = await alice.scene.render().node(withID: "info/summary.editor.text")?.kind else {
+            Issue.record("the editor closed")
+            return
+        }
+        #expect(field.error?.contains("at most 30 are taken") == true, "\(field.error ?? "no error")")
+        #expect(try await Self.summary(setup) == before)
+        // Under the character limit, over the bytes: refused where it is stored too.
+        let heavy = String(repeating: "e" + String(repeating: "\u{0301}", count: 30), count: 400)
+        for text in [stacked, heavy] {
+            await #expect(throws: ProfileError.self) { try await setup.backend.database.setSummary(text, of: "1", by: "1") }
+        }
+        #expect(try await Self.summary(setup) == before)
+    }
+
     @Test(arguments: StoreKind.allCases, [Optional("2"), nil])
     func nobodyElseCanChangeTheSummary(kind: StoreKind, viewer: String?) async throws {
         let setup = try await LiveSetup(kind)

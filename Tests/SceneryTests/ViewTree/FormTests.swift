@@ -80,6 +80,34 @@ import Testing
         #expect(Self.form.problems(in: ["title": "Mar\nch", "body": "x"]).fields["title"]?.contains("U+A") == true)
     }
 
+    /// One "letter" of 20,000 combining marks is one character as Swift counts it: a limit
+    /// of characters alone let a 40,001-byte summary through a 500-letter limit.
+    @Test func aCharacterCarryingMoreThanThirtyMarksIsRefusedByEveryField() {
+        let stacked = "Z" + String(repeating: "\u{0301}", count: 20_000)
+        #expect(stacked.count == 1 && stacked.utf8.count == 40_001)
+        let problem = Self.form.problems(in: ["title": "March", "body": "a \(stacked) b"]).fields["body"]
+        #expect(problem == "Text holds a character with 20000 marks stacked on it; at most 30 are taken. Type the text without them.")
+        // Thirty marks are text (the stream-safe format's limit); so are emoji sequences.
+        let thirty = "e" + String(repeating: "\u{0301}", count: 30)
+        #expect(Self.form.problems(in: ["title": "March", "body": thirty + " 👨‍👩‍👧‍👦 🏴󠁧󠁢󠁳󠁣󠁴󠁿"]).isEmpty)
+    }
+
+    @Test func aLengthLimitCountsBytesBesideCharacters() {
+        // Two hundred characters of thirty marks each: 200 characters, 12,200 bytes.
+        let heavy = String(repeating: "e" + String(repeating: "\u{0301}", count: 30), count: 200)
+        let title = TextField(name: "title", label: "Title", maximumLength: 200)
+        #expect(heavy.count == 200)
+        #expect(
+            title.problem(with: heavy)
+                == "Title is at most 200 characters of 16 bytes (3200 bytes); it has 12200 bytes. Shorten it, or remove marks stacked on its letters.")
+        let rule = TextField(name: "title", label: "Title", rules: [.length(0...200)])
+        #expect(rule.problem(with: heavy)?.contains("3200 bytes") == true)
+        // Any letter a person types fits: 200 Chinese characters, 200 flags.
+        #expect(title.problem(with: String(repeating: "草", count: 200)) == nil)
+        #expect(title.problem(with: String(repeating: "🇯🇵", count: 200)) == nil)
+        #expect(TextField.lengthProblem(of: String(repeating: "a", count: 201), atMost: 200, label: "Title") == "Title is at most 200 characters; it has 201.")
+    }
+
     @Test func aFormsFieldsAreFoundWhereverTheySitAndItsActionSubmitsWhatItShows() throws {
         let tree = Self.compose()
         #expect(Self.form.fields.map(\.name) == ["title", "body"])

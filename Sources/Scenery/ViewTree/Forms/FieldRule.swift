@@ -37,7 +37,8 @@ public struct FieldRule: Sendable, Hashable {
     }
 
     /// The text must have a number of characters in `range` (an empty text is left to
-    /// ``required(_:)``).
+    /// ``required(_:)``), and at most ``TextField/bytesPerCharacter`` bytes per character
+    /// of its upper bound.
     public static func length(_ range: ClosedRange<Int>, _ message: String? = nil) -> FieldRule {
         FieldRule(.length(range), message: message)
     }
@@ -55,7 +56,9 @@ public struct FieldRule: Sendable, Hashable {
             guard text.allSatisfy(\.isWhitespace) else { return nil }
             return message ?? "\(label) is required."
         case .length(let range):
-            guard !text.isEmpty, !range.contains(text.count) else { return nil }
+            guard !text.isEmpty else { return nil }
+            if let problem = TextField.byteProblem(of: text, atMost: range.upperBound, label: label) { return message ?? problem }
+            guard !range.contains(text.count) else { return nil }
             return message ?? "\(label) is \(range.lowerBound) to \(range.upperBound) characters; it has \(text.count)."
         case .pattern(let pattern):
             guard !text.isEmpty else { return nil }

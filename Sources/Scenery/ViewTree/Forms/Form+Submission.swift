@@ -27,7 +27,8 @@ extension Form {
 
     /// What is wrong with `values` for this form's fields: a name the form has no field for,
     /// a field left out, text with control characters (other than tabs and new lines in a
-    /// text area) or longer than ``largestText`` bytes, and each field's own rules
+    /// text area), a character with more than ``TextField/mostMarksPerCharacter`` marks, or
+    /// longer than ``largestText`` bytes, and each field's own rules
     /// (``TextField/problem(with:)``). Empty when nothing is.
     ///
     /// Hosts call it before they send; a module calls it again on what arrived.
@@ -76,8 +77,9 @@ extension Form {
         return Event(submit.event.name, from: source, payload: payload)
     }
 
-    /// What no field takes, whatever it declares: text over ``largestText`` bytes, and control
-    /// characters (other than tabs and new lines in a text area); `nil` when `text` is fine.
+    /// What no field takes, whatever it declares: text over ``largestText`` bytes, control
+    /// characters (other than tabs and new lines in a text area), and a character with more
+    /// than ``TextField/mostMarksPerCharacter`` marks; `nil` when `text` is fine.
     static func problemSending(_ text: String, in field: TextField) -> String? {
         if text.utf8.count > Self.largestText {
             return "\(field.label) is \(text.utf8.count) bytes; at most \(Self.largestText) are taken."
@@ -85,7 +87,7 @@ extension Form {
         if let character = text.unicodeScalars.first(where: { !Self.isAllowed($0, in: field) }) {
             return "\(field.label) holds a control character (U+\(String(character.value, radix: 16, uppercase: true))); type text only."
         }
-        return nil
+        return TextField.markProblem(in: text, label: field.label)
     }
 
     /// Tabs and new lines are text in a text area; every other control character (NUL,

@@ -26,7 +26,8 @@ public struct TextField: Sendable, Hashable {
     public var placeholder: String?
     /// One line, or several (a text area).
     public var lines: Lines
-    /// The most characters the field holds (Unicode characters, as a person counts them).
+    /// The most characters the field holds (Unicode characters, as a person counts them),
+    /// and at most ``bytesPerCharacter`` bytes each.
     public var maximumLength: Int?
     /// Which keyboard a touch host shows, and how a browser treats the text.
     public var keyboard: Keyboard
@@ -86,16 +87,15 @@ public struct TextField: Sendable, Hashable {
     }
 
     /// What is wrong with `text` for this field, in words for the person typing: its length
-    /// against ``maximumLength``, then each rule in order; `nil` when it is fine.
+    /// against ``maximumLength`` (characters, and bytes: see ``lengthProblem(of:atMost:label:)``),
+    /// then each rule in order; `nil` when it is fine.
     ///
     /// ```swift
     /// TextField(name: "title", label: "Title", rules: [.required()]).problem(with: "")
     /// // "Title is required."
     /// ```
     public func problem(with text: String) -> String? {
-        if let maximumLength, text.count > maximumLength {
-            return "\(label) is at most \(maximumLength) characters; it has \(text.count)."
-        }
+        if let maximumLength, let problem = Self.lengthProblem(of: text, atMost: maximumLength, label: label) { return problem }
         for rule in rules {
             if let problem = rule.problem(with: text, label: label) { return problem }
         }
