@@ -4,7 +4,7 @@ see it live; none of it (nor any keystroke) ever reaches another viewer's socket
 import pytest
 from playwright.sync_api import expect
 
-from conftest import People, Server, same_page
+from conftest import People, Server, open_live, same_page, sign_in
 
 PROFILE = "/scenes/user-profile?user=1"
 
@@ -95,3 +95,44 @@ def test_a_submit_the_server_refuses_keeps_what_was_typed_and_says_why(people):
     expect(field).to_have_value(long)
     expect(alice.locator("#scenery-status")).to_contain_text("The form was not sent")
     assert same_page(alice)
+
+
+def test_a_draft_saved_in_two_tabs_at_once_tells_the_losing_tab_why(browser):
+    """Both tabs edit draft 1 and save at the same moment: one save wins; the other tab keeps
+    its editor, with what was typed, and says why nothing was saved. (The losing editor once
+    moved and changed in one update, and the page removed it instead of moving it.)"""
+    server = Server("--max-pages-per-viewer", "64")
+    context = browser.new_context()
+    try:
+        first = context.new_page()
+        sign_in(first, server, "Alice Liddell")
+        second = context.new_page()
+        for round in range(3):
+            tabs = [first, second]
+            for tab in tabs:
+                open_live(tab, server.url + PROFILE)
+                tab.get_by_role("tab", name="Drafts").click()
+                tab.locator("#drafts\\/draft\\.1\\.edit").click()
+                expect(tab.locator("form[data-form='drafts/draft.1.editor']")).to_be_visible()
+            for index, tab in enumerate(tabs):
+                tab.locator("form[data-form='drafts/draft.1.editor']").get_by_label("Title").fill(f"Tab {index}, round {round}")
+            for tab in tabs:
+                tab.evaluate("document.querySelector(\"form[data-form='drafts/draft.1.editor']\").requestSubmit()")
+            # One save wins; the other tab is told why its save was refused (a bounded look
+            # at both pages until one says so).
+            refusal = "changed in another tab or window"
+            told = [False, False]
+            for _ in range(300):
+                told = [tab.locator("form[data-form='drafts/draft.1.editor'] .form-error").filter(has_text=refusal).count() > 0 for tab in tabs]
+                if any(told):
+                    break
+                first.wait_for_timeout(50)
+            assert told.count(True) == 1, f"round {round}: the losing tab was not told why ({told})"
+            loser = told.index(True)
+            editor = tabs[loser].locator("form[data-form='drafts/draft.1.editor']")
+            expect(editor.get_by_label("Title")).to_have_value(f"Tab {loser}, round {round}")  # what was typed stays
+            expect(tabs[1 - loser].locator("#drafts\\/list")).to_contain_text(f"Tab {1 - loser}, round {round}")
+            assert same_page(first) and same_page(second)
+    finally:
+        context.close()
+        server.stop()

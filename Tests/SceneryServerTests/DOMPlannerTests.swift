@@ -8,11 +8,47 @@ import Testing
         .list("list", sections: sections.map { id, rows in .init(id: NodeID(id), header: id, rows: rows.map { .text(NodeID($0), $0) }) })
     }
 
-    func plan(from old: ViewNode, to new: ViewNode) throws -> [DOMPlanner.Operation] {
+    /// The operations that take a page from `old` to `new`, checked: applied as the page
+    /// script applies them, they leave the page's elements as `new` has them.
+    func plan(from old: ViewNode, to new: ViewNode, _ comment: Comment? = nil) throws -> [DOMPlanner.Operation] {
         let tree = PatchableTree(old)
         let operations = try DOMPlanner(renderer: HTMLRenderer()).operations(for: ViewTreeDiff(from: old, to: new).patches, in: tree)
         #expect(tree.root == new, "the page's copy follows the scene")
+        var page = PageModel(old)
+        page.apply(operations, from: new)
+        #expect(page.problems.isEmpty, "\(comment ?? "")\(page.problems): \(operations)")
+        #expect(page == PageModel(new), "the page differs from its scene: \(comment ?? "") \(operations)")
         return operations
+    }
+
+    /// The two-tab draft race (issue 60): an editor whose draft left the list moves above it
+    /// and shows an error in the same update. It was removed and then "replaced": gone.
+    @Test func anElementThatMovesAndChangesIsMovedThenReplaced() throws {
+        func editor(error: String?) -> ViewNode {
+            .form("editor", submit: .init(title: "Save", sends: "save"), error: error, [.textField("editor.title", TextField(name: "title", label: "Title"))])
+        }
+        let old = ViewNode.stack("owner", [.text("compose", "New"), .list("list", sections: [.init(id: "all", rows: [editor(error: nil), .text("b", "b")])])])
+        let new = ViewNode.stack(
+            "owner", [.text("compose", "New"), editor(error: "Changed in another tab."), .list("list", sections: [.init(id: "all", rows: [.text("b", "b")])])])
+        let operations = try plan(from: old, to: new)
+        #expect(!operations.contains(.remove("editor")), "\(operations)")
+        #expect(Array(operations.prefix(2)) == [.detach("editor"), .attach("editor", parent: "owner", index: 1)], "\(operations)")
+        guard case .replace("editor", let html)? = operations.last else {
+            Issue.record("the editor is not replaced where it now is: \(operations)")
+            return
+        }
+        #expect(html.contains("Changed in another tab."))
+    }
+
+    /// Random trees changed at random (moves between containers and lists, changes, inserts,
+    /// deletes, several at once): every plan, applied as the page applies it, gives the new tree.
+    @Test func randomChangesPlanOperationsThatGiveTheNewTree() throws {
+        var random = SeededRandom(seed: 60)
+        for round in 0..<300 {
+            let old = RandomTree.make(using: &random)
+            let new = RandomTree.change(old, using: &random)
+            _ = try plan(from: old.node, to: new.node, "round \(round)")
+        }
     }
 
     @Test(arguments: [

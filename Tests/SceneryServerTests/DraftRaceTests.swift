@@ -49,7 +49,7 @@ import Testing
 
     @Test(arguments: [TestPage.Format.viewTree, .html])
     func theLosingTabSaysWhyItsSaveWasRefused(format: TestPage.Format) async throws {
-        for round in 0..<20 {
+        for round in 0..<10 {
             let fixture = try ServerFixture()
             try await fixture.server.test(.inProcess) { client in
                 let left = try await Self.openEditor(client, format: format)

@@ -10,7 +10,8 @@ import SceneryPageProtocol
 /// and emits operations in four phases, as ``ViewPatch`` applies:
 /// detach moved elements, remove deleted ones, insert and attach in order, then replace
 /// elements whose own properties changed with their new HTML. A replaced element brings
-/// its subtree, so operations inside it are left out (a move into it becomes a removal).
+/// its subtree, so operations inside it are left out (a move into it becomes a removal); an
+/// element that both moves and changes is moved, then replaced where it now is.
 struct DOMPlanner {
     /// One operation the page script applies: the page protocol's.
     typealias Operation = PageProtocol.DOMOperation
@@ -87,7 +88,9 @@ struct DOMPlanner {
             if case .update(let id, _) = patch, !movedWindows.contains(id) { id } else { nil }
         }
         let replaced = updated.filter { id in !updated.contains { $0 != id && tree.isInside(id, $0) } }
-        func insideReplaced(_ id: NodeID) -> Bool { replaced.contains { $0 == id || tree.isInside(id, $0) } }
+        // Whether a replaced element brings `id` along: one that holds it (not the element
+        // itself, which is moved to its place first and replaced there).
+        func insideReplaced(_ id: NodeID) -> Bool { replaced.contains { $0 != id && tree.isInside(id, $0) } }
 
         var detaches: [Operation] = []
         var removals: [Operation] = []
