@@ -79,6 +79,50 @@ def test_the_owner_switches_tabs_and_refreshes(server, context):
     assert same_page(page)
 
 
+# Everything the page's status line said, recorded as it changes (a toast lasts 4 s).
+RECORD_STATUS = """() => {
+  window.__statusSaid = [];
+  const status = document.getElementById("scenery-status");
+  new MutationObserver(() => { if (status.textContent) window.__statusSaid.push(status.textContent); })
+    .observe(status, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_switching_tabs_and_scrolling_shows_no_bookkeeping_toast(server, browser):
+    """Visibility reports are the page's own bookkeeping: one the server declines (a row that
+    just left the window, a tab just hidden) is dropped quietly, never a toast for a person
+    who did nothing ("That is not on this page" appeared for visitors and the owner)."""
+    for name in ["Alice Liddell", "Bob Chen", None]:
+        context = browser.new_context(viewport={"width": 1000, "height": 700})
+        try:
+            page = context.new_page()
+            if name:
+                sign_in(page, server, name)
+            open_live(page, server.url + "/scenes/user-profile?user=1")
+            page.evaluate(RECORD_STATUS)
+            blogs = page.locator("#blogs\\/all")
+            # Rows leave the window as it moves (each move a round trip to the server, after
+            # the reports the page sent before it).
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+            expect(blogs).not_to_have_attribute("data-first-row", "0")
+            blogs.evaluate("section => section.scrollIntoView()")
+            expect(blogs).to_have_attribute("data-first-row", "0")
+            if name == "Alice Liddell":
+                # Tabs hidden a moment after their rows were reported.
+                for _ in range(3):
+                    page.get_by_role("tab", name="Drafts").click()
+                    expect(page.get_by_text("Through the looking glass")).to_be_visible()
+                    page.get_by_role("tab", name="Blogs").click()
+                    expect(blogs).to_be_visible()
+                page.get_by_role("tab", name="Drafts").click()
+                expect(page.get_by_text("Through the looking glass")).to_be_visible()
+            said = page.evaluate("window.__statusSaid")
+            assert not [text for text in said if "not on this page" in text or "nothing was counted" in text], f"{name}: {said}"
+            assert same_page(page)
+        finally:
+            context.close()
+
+
 def test_load_more_pages_a_list_when_pages_get_whole_lists(context):
     whole = Server("--window-rows", "0")
     try:
