@@ -23,6 +23,12 @@ struct SceneryCLI: AsyncParsableCommand {
     /// Runs the tool, first catching a mistyped command name to suggest the right one, and
     /// handing `serve` to its own executable when this tool was built without it.
     static func run(_ arguments: [String]) async {
+        // No command at all is a usage mistake (exit 64, as documented), with the help that
+        // lists the commands on standard error.
+        if arguments.isEmpty {
+            Output.error(helpMessage())
+            Foundation.exit(CommandFailure.Code.usage.rawValue)
+        }
         if let first = arguments.first, !first.hasPrefix("-"), first != "help" {
             let names = configuration.subcommands.map { $0._commandName }
             if !names.contains(first) {

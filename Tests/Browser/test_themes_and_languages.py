@@ -110,3 +110,29 @@ def test_saving_a_token_file_restyles_an_open_page_without_a_reload(browser):
         context.close()
     finally:
         server.stop()
+
+
+def test_latin_user_text_on_an_arabic_page_reads_left_to_right(themed, browser):
+    """People's own words keep their direction on a right-to-left page: Carol's summary in
+    Alice's lists ends with its full stop on the right (it read ".Gardens, mostly"), however
+    the module put it on the page (as it is, or isolated by a message)."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        open_live(page, themed.url + "/scenes/user-profile?user=1&lang=ar")
+        assert page.evaluate("document.documentElement.dir") == "rtl"
+        summaries = page.get_by_text("Gardens, mostly.", exact=True)
+        assert summaries.count() > 0
+        for index in range(summaries.count()):
+            # Where the first letter and the full stop are drawn.
+            first, stop = summaries.nth(index).evaluate("""element => {
+                const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+                let text = walker.nextNode();
+                while (text && !text.data.includes("Gardens")) text = walker.nextNode();
+                const at = (offset) => { const range = document.createRange(); range.setStart(text, offset); range.setEnd(text, offset + 1); return range.getBoundingClientRect().left; };
+                return [at(text.data.indexOf("G")), at(text.data.lastIndexOf("."))];
+            }""")
+            assert stop > first, f"the full stop is drawn at {stop}, left of the first letter at {first}"
+        assert same_page(page)
+    finally:
+        context.close()

@@ -99,6 +99,24 @@ import Testing
         #expect(try await store.blog(26, viewer: "2").likes == 2)
     }
 
+    /// A script pipes an action and `quit`, as the help's example does: the client leaves
+    /// once the server answered it (it left at once, and the like never happened); a question
+    /// asked when nobody is left to answer is answered no.
+    @Test func aPipedActionIsDoneBeforeTheClientQuits() async throws {
+        defer { cli.cleanUp() }
+        let server = try await Server(cli, ["serve", "--port", "0"])
+        defer { server.stop() }
+        let arguments = ["connect", server.address, "user-profile", "--viewer", "2", "--arg", "user=1"]
+        let liked = try await cli.run(arguments + ["--actions", "ids"], input: "blogs/blog.26.like\nquit\n")
+        #expect(liked.status == 0, "\(liked.error)")
+        #expect(try await cli.store().blog(26, viewer: "2").likes == 1, "the like was done: \(liked.output.suffix(400))")
+        // Input that ends (no quit) after an action that asks: answered no, then the client leaves.
+        let asked = try await cli.run(arguments + ["--actions", "ids"], input: "info/follow\n")
+        #expect(asked.status == 0, "\(asked.error)")
+        #expect(asked.output.contains("? Unfollow Alice Liddell?") && asked.output.contains("· leaving: answered no"), "\(asked.output.suffix(400))")
+        #expect(try await cli.store().profile(of: "1", viewer: "2").viewerFollows == true, "declined: Bob still follows Alice")
+    }
+
     @Test func aTerminalClientReadsTheSceneInTheLanguageItAsksFor() async throws {
         defer { cli.cleanUp() }
         let server = try await Server(cli, ["serve", "--port", "0"])

@@ -9,6 +9,17 @@ import Testing
 
     init() throws { cli = try CommandRunner() }
 
+    /// No command is a usage mistake, as the exit codes are documented: the commands are
+    /// listed on standard error and the exit code is 64 (it was 0, which a script took for
+    /// success).
+    @Test func noCommandIsAUsageMistakeThatListsTheCommands() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run([])
+        #expect(result.status == 64)
+        #expect(result.output.isEmpty)
+        #expect(result.error.contains("SUBCOMMANDS:") && result.error.contains("run"), "\(result.error)")
+    }
+
     @Test func theBundledScenesValidate() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["validate"])

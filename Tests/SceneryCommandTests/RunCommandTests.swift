@@ -146,7 +146,7 @@ import Testing
     @Test func anUnknownViewerIsRefusedBeforeTheSceneRuns() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["run", "user-profile", "--viewer", "99", "--arg", "user=1"])
-        #expect(result.status == 64)
+        #expect(result.status == 2, "a bad argument value, as the exit codes are documented")
         #expect(result.error.hasPrefix("error: No user with id '99' exists in the database '"))
         #expect(result.output.isEmpty)
         let empty = try await cli.run(["run", "user-profile", "--viewer", "", "--arg", "user=1"])

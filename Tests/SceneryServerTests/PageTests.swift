@@ -32,6 +32,30 @@ import Testing
         }
     }
 
+    /// Any address no page has: a page a person can read, with the site's header (signed in
+    /// as who they are) and a way home, not an empty body the browser replaces.
+    @Test(arguments: ["/no/such/page", "/scenes/user-profile/extra", "/assets/nothing.js", "/%E2%80%AE"])
+    func anUnknownAddressIsAPageWithAWayHome(path: String) async throws {
+        try await fixture.server.application().test(.router) { client in
+            let response = try await client.execute(uri: path, method: .get, headers: [.cookie: fixture.cookie(for: "2")])
+            #expect(response.status == .notFound)
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            let text = response.text
+            #expect(text.contains("<h1>Page not found</h1>"), "\(text)")
+            #expect(text.contains(#"<a href="/">Back to the home page</a>"#))
+            #expect(text.contains("Bob Chen"), "the header says who is signed in")
+            #expect(response.headers[.contentSecurityPolicy] != nil)
+        }
+    }
+
+    @Test func anUnknownAPIAddressKeepsItsPlainAnswer() async throws {
+        try await fixture.server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/nothing", method: .get)
+            #expect(response.status == .notFound)
+            #expect(!response.text.contains("<h1>"))
+        }
+    }
+
     @Test func aHomePageWithNoPersonSceneSaysNoOneIsThereToVisit() async throws {
         let fixture = try ServerFixture { $0.personScene = "blog-detail" }  // takes a blog, not a person
         try await fixture.server.application().test(.router) { client in

@@ -68,9 +68,11 @@ extension Message {
 
     private static func formatted(_ value: Message.Argument, style: ArgumentStyle, locale: MessageLocale) -> String {
         switch (value, style) {
-        case (.date(let date), .date(let dateStyle)): return locale.format(date, date: dateStyle, time: nil)
-        case (.date(let date), .time(let timeStyle)): return locale.format(date, date: nil, time: timeStyle)
-        case (.date(let date), _): return locale.format(date, date: .medium, time: nil)
+        // A date or time is a run of digits and separators: in a right-to-left sentence it is
+        // isolated, or its parts read in the wrong order.
+        case (.date(let date), .date(let dateStyle)): return isolatedInRightToLeft(locale.format(date, date: dateStyle, time: nil), in: locale)
+        case (.date(let date), .time(let timeStyle)): return isolatedInRightToLeft(locale.format(date, date: nil, time: timeStyle), in: locale)
+        case (.date(let date), _): return isolatedInRightToLeft(locale.format(date, date: .medium, time: nil), in: locale)
         case (.integer(let integer), .number(.percent)): return locale.format(integer.multipliedReportingOverflow(by: 100).partialValue) + "%"
         case (.number(let number), .number(.percent)): return locale.format(number * 100) + "%"
         case (.number(let number), .number(.integer)): return locale.format(number.isFinite ? number.rounded() : number)
@@ -78,6 +80,12 @@ extension Message {
         case (.number(let number), _): return locale.format(number)
         case (.text(let text), _): return isolated(text, in: locale)
         }
+    }
+
+    /// `text` between first-strong and pop isolates (U+2068 … U+2069) in a right-to-left
+    /// language; as it is otherwise.
+    static func isolatedInRightToLeft(_ text: String, in locale: MessageLocale) -> String {
+        locale.isRightToLeft ? "\u{2068}" + text + "\u{2069}" : text
     }
 
     /// Text cut to the maximum length and isolated when it could reorder its surroundings.

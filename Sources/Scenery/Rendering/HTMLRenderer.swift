@@ -94,6 +94,9 @@ public struct HTMLRenderer: Sendable {
     }
 
     /// The page's CSS.
+    ///
+    /// Each paragraph, heading, label and list item takes its direction from its own text
+    /// (`unicode-bidi: plaintext`), so user text of another direction reads right.
     public static let stylesheet = """
         body{font:var(--scenery-font-size-body)/1.45 -apple-system,"Segoe UI","Noto Sans","Noto Sans CJK SC","PingFang SC","Noto Sans Arabic",sans-serif;max-width:760px;margin:24px auto;padding:0 var(--scenery-spacing-large);color:var(--scenery-color-text);background:var(--scenery-color-surface)}\
         main>h1{font-size:var(--scenery-font-size-display);margin:0 0 var(--scenery-spacing-large)}\
@@ -127,7 +130,8 @@ public struct HTMLRenderer: Sendable {
         .module[data-status=loading] .placeholder.loading{padding:var(--scenery-spacing-medium)}\
         @keyframes scenery-loading{from{background-position:100% 0}to{background-position:-100% 0}}\
         @media (prefers-reduced-motion:reduce){.module[data-status=loading]>[data-slot]{animation:none}}\
-        [data-action]{cursor:pointer}
+        [data-action]{cursor:pointer}\
+        p,h2,h3,label,li{unicode-bidi:plaintext}
         """
 
     /// The minimum cell widths an adaptive grid's CSS has rules for, in `ch`.

@@ -19,6 +19,7 @@ extension SceneryServer {
         router.middlewares.add(SecurityHeaders())
         router.middlewares.add(NoBodyUnlessPosted())
         router.middlewares.add(ThemeMiddleware(server: self))
+        router.middlewares.add(NotFoundPage(server: self))
         // Where a visitor starts: sign in, people to visit; the scenes' index is a link away.
         router.get("/") { request, _ in
             self.html(
@@ -77,6 +78,28 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         response.headers[.xContentTypeOptions] = "nosniff"
         if let name = HTTPField.Name("Referrer-Policy") { response.headers[name] = "same-origin" }
         return response
+    }
+}
+
+/// Answers an address no page has with a page a person can read and leave (a 404 with the
+/// site's header and a way home), where an empty body made the browser show its own error.
+/// The page socket and the view-tree API keep their own answers.
+struct NotFoundPage: RouterMiddleware {
+    let server: SceneryServer
+
+    func handle(_ request: Request, context: SceneryRequestContext, next: (Request, SceneryRequestContext) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound && error.body == nil && !request.uri.path.hasPrefix("/api/") {
+            return server.html(
+                Pages.problem(
+                    title: "Page not found",
+                    message: "There is no page at this address. It may have moved, or the address may be mistyped; start again from the home page.",
+                    viewer: server.viewer(of: request), returnTo: "/"),
+                status: .notFound)
+        }
     }
 }
 

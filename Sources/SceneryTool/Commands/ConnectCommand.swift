@@ -16,7 +16,8 @@ struct ConnectCommand: AsyncParsableCommand {
             '· changed elsewhere', and '»' for what it means). Commands: a number (or a control's id) \
             taps it; 'type FIELD TEXT' fills a form's field, and the form's number submits it (checked by \
             the field's rules first, as a browser does); 'show' prints the whole scene; 'ids' lists the actions with their controls' ids; 'back' returns to \
-            the scene before; 'help'; 'quit'. A confirmation is asked as '? Unfollow Alice Liddell? [y/N]'. \
+            the scene before; 'help'; 'quit' (which, like the end of piped input, waits for the \
+            server's answers to what was sent; a question left to answer is answered no). A confirmation is asked as '? Unfollow Alice Liddell? [y/N]'. \
             A lost connection is opened again by itself, with the page's resume token, and an action not \
             yet answered is sent again under its key, so it is done once. \
             Example: printf '3\\ny\\nquit\\n' | scenery connect http://127.0.0.1:8080 user-profile --viewer 2 --arg user=1
@@ -170,7 +171,7 @@ struct ConnectCommand: AsyncParsableCommand {
           ids      list the actions with their controls' ids
           back     return to the previous scene
           help     this text
-          quit     leave
+          quit     leave, once the server answered what was sent
         """
 
     /// Shows one scene until the person quits (`nil`), goes back, or the server navigates
@@ -196,12 +197,24 @@ struct ConnectCommand: AsyncParsableCommand {
         var unreadTypes: Set<String> = []
         // What was typed into each field, until its form is sent: it stays in this client.
         var typedText: [NodeID: String] = [:]
+        // Set once the person quits (or their input ends) while actions wait for the server's
+        // answer: the client leaves when the last is answered, as `interact` finishes an action.
+        var quitting = false
         prompt()
         while let next = await loop.inputs.next() {
             if case .message(_, let from) = next, from != loop.socketNumber { continue }  // a socket before this one
             switch next {
             case .line(nil):
-                return nil
+                guard page.isWaitingForAnswers else { return nil }
+                quitting = true
+                if let asked = question {
+                    // Nobody is left to answer: no, as an unanswered question means.
+                    question = nil
+                    Output.line("· leaving: answered no")
+                    page.send(.answer(question: asked, accept: false))
+                }
+            case .line(_) where quitting:
+                continue
             case .line(let text?):
                 let command = text.trimmingCharacters(in: .whitespaces)
                 typed = typed || !command.isEmpty
@@ -214,7 +227,10 @@ struct ConnectCommand: AsyncParsableCommand {
                 let tree = page.mirror.tree ?? opened.document.root
                 switch command.lowercased() {
                 case "": continue
-                case "quit", "q", "exit": return nil
+                case "quit", "q", "exit":
+                    guard page.isWaitingForAnswers else { return nil }
+                    quitting = true
+                    Output.line("· waiting for the server's answer to \(page.pending.count) action(s) before leaving…")
                 case "help", "h", "?": Output.line(Self.help)
                 case "back", "b": return .back
                 case "show", "s":
@@ -303,9 +319,15 @@ struct ConnectCommand: AsyncParsableCommand {
                     // Other people's changes, as the modules word them: labelled as such.
                     for text in texts.prefix(8) { Output.line("» \(TerminalText.sanitized(String(text.prefix(300))))") }
                 case .confirm(let asked, let confirmation):
-                    question = asked
                     let detail = confirmation.message.map { " " + TerminalText.sanitized($0) } ?? ""
                     Output.line("? \(TerminalText.sanitized(confirmation.title))\(detail) [y/N]")
+                    if quitting {
+                        // Nobody is left to answer: no, as an unanswered question means.
+                        Output.line("· leaving: answered no")
+                        page.send(.answer(question: asked, accept: false))
+                    } else {
+                        question = asked
+                    }
                 case .navigate(let url):
                     guard url.hasPrefix("/scenes/") else { continue }
                     Output.line("→ \(TerminalText.sanitized(url))")
@@ -318,6 +340,7 @@ struct ConnectCommand: AsyncParsableCommand {
                     break
                 }
             }
+            if quitting, !page.isWaitingForAnswers { return nil }
         }
         return nil
     }

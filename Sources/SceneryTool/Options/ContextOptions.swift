@@ -59,12 +59,13 @@ struct ContextOptions: ParsableArguments {
     }
 
     /// The context, after checking that the viewer exists in the session's data (a viewer
-    /// who does not exist would fail later, inside the scene, at the first action).
+    /// who does not exist would fail later, inside the scene, at the first action). An
+    /// unknown viewer is a bad argument value: exit code 2, as documented.
     func checkedContext(in session: SceneSession) async throws -> SceneContext {
         if let viewer, try await !session.hasAccount(viewer) {
             throw CommandFailure(
                 "No user with id \(viewer.quoted) exists in \(session.databaseDescription); sign in as an existing user (see 'scenery data export -'), or leave out --viewer to view signed out.",
-                code: .usage)
+                code: .sceneryError)
         }
         let experiments = session.registry.experiments(of: scene).map(\.name)
         for name in context.armOverrides.keys.sorted() where !experiments.contains(name) {

@@ -90,6 +90,17 @@ import Testing
         #expect(message.format(["name": "Ann"], in: MessageLocale("ar")) == "Hello \u{2068}Ann\u{2069}, welcome.")
     }
 
+    /// A date in a right-to-left sentence is a run of digits and separators: unisolated, its
+    /// parts read in the wrong order (a byline's date showed reversed in Arabic).
+    @Test func aDateInARightToLeftSentenceIsIsolated() throws {
+        let message = try Message("بقلم {author} · {edited, date, medium}")
+        let day = Date(timeIntervalSince1970: 1_767_862_800)  // 2026-01-08
+        let arabic = message.format(["author": "Alice", "edited": .date(day)], in: MessageLocale("ar"))
+        let dateRun = try #require(arabic.split(separator: "·").last)
+        #expect(dateRun.trimmingCharacters(in: .whitespaces).hasPrefix("\u{2068}") && dateRun.hasSuffix("\u{2069}"), "\(arabic.debugDescription)")
+        #expect(!message.format(["author": "Alice", "edited": .date(day)], in: english).contains("\u{2068}"), "left to right: as it is")
+    }
+
     @Test func checkingFindsUnknownArgumentsWrongKindsAndMissingCategories() throws {
         let provided = [MessageArgumentSpec("count", .number), MessageArgumentSpec("name", .text)]
         #expect(try Message("{count} by {name}").problems(against: provided).isEmpty)
