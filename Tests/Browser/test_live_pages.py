@@ -383,3 +383,29 @@ def test_saving_a_message_catalog_rewords_open_pages_in_its_language(server, con
         assert same_page(page)
     finally:
         catalog.write_text(original, encoding="utf-8")
+
+
+def test_the_keyboard_skips_to_the_content_and_moves_between_tabs_with_arrows(server, context):
+    """The first tab stop is a skip link to the content; tabs are one tab stop, and the arrow
+    keys (and Home, End) select the next tab and keep the focus on it, as the ARIA tabs
+    pattern has it."""
+    page = context.new_page()
+    sign_in(page, server, "Alice Liddell")
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Skip to content")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == "#main"
+    blogs, drafts = page.get_by_role("tab", name="Blogs"), page.get_by_role("tab", name="Drafts")
+    expect(drafts).to_have_attribute("tabindex", "-1")  # one tab stop for the tabs: the selected one
+    blogs.focus()
+    page.keyboard.press("ArrowRight")
+    expect(drafts).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_text("Through the looking glass")).to_be_visible()
+    expect(drafts).to_be_focused()  # the focus stays on the tab the patch replaced
+    page.keyboard.press("Home")
+    expect(blogs).to_have_attribute("aria-selected", "true")
+    expect(blogs).to_be_focused()
+    assert same_page(page)

@@ -201,7 +201,7 @@ public struct HTMLRenderer: Sendable {
                 let selected = tab.id == tabs.selection
                 let node = Self.attribute(NodeID.tabControl(tab.id, of: node.id).rawValue)
                 html +=
-                    "<button type=\"button\" role=\"tab\" aria-selected=\"\(selected)\" aria-controls=\"\(id)--panel\" data-node=\"\(node)\"\(eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
+                    "<button type=\"button\" role=\"tab\" aria-selected=\"\(selected)\"\(selected ? "" : " tabindex=\"-1\"") aria-controls=\"\(id)--panel\" data-node=\"\(node)\"\(eventAttributes(tab.event))>\(Self.escape(tab.title))</button>"
             }
             let selectedTitle = tabs.tabs.first { $0.id == tabs.selection }?.title ?? tabs.selection
             html += "</div>\n<div id=\"\(id)--panel\" role=\"tabpanel\" aria-label=\"\(Self.attribute(selectedTitle))\" data-slot>\n"

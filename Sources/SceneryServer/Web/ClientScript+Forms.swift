@@ -47,6 +47,26 @@ extension ClientScript {
             event.preventDefault();
             send({ type: "event", node: control.dataset.node });
           });
+          // Tabs as the ARIA tabs pattern has them: one tab stop (the selected tab), the arrow
+          // keys (mirrored right to left), Home and End move to another tab and select it.
+          document.addEventListener("keydown", (event) => {
+            const tab = event.target.closest && event.target.closest("[role=tab]");
+            if (!tab || !main.contains(tab)) return;
+            const tabs = Array.from(tab.closest("[role=tablist]").querySelectorAll("[role=tab]"));
+            const forward = document.documentElement.dir === "rtl" ? "ArrowLeft" : "ArrowRight";
+            const backward = forward === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+            const index = tabs.indexOf(tab);
+            const next = { [forward]: tabs[(index + 1) % tabs.length], [backward]: tabs[(index - 1 + tabs.length) % tabs.length],
+                           Home: tabs[0], End: tabs[tabs.length - 1] }[event.key];
+            if (!next) return;
+            event.preventDefault();
+            next.focus();
+            if (next.getAttribute("aria-selected") !== "true") send({ type: "event", node: next.dataset.node });
+          });
+          // A focused element is shown whole, as a card of a carousel scrolled halfway.
+          document.addEventListener("focusin", (event) => {
+            if (main.contains(event.target) && event.target.scrollIntoView) event.target.scrollIntoView({ block: "nearest", inline: "nearest" });
+          });
           document.addEventListener("keydown", (event) => {
             if (event.key !== "Enter" && event.key !== " ") return;
             const control = event.target.closest("[data-node]");

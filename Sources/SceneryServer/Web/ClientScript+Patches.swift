@@ -104,13 +104,16 @@ extension ClientScript {
             // screen shows: look again once it is laid out, as scrolling would.
             if (movedWindow) setTimeout(followScroll, 0);
           }
+          // The focused element keeps the focus when a patch replaces it: found again by its
+          // id, or by the control it is (a tab has no id of its own).
           function keepingFocus(change) {
-            const focused = document.activeElement && document.activeElement.id;
+            const active = document.activeElement;
+            const focused = active && active.id;
+            const control = active && !focused && active.dataset ? active.dataset.node : null;
             change();
-            if (focused && !document.activeElement?.id) {
-              const again = byID(focused);
-              if (again) again.focus();
-            }
+            if (document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected) return;
+            const again = focused ? byID(focused) : control ? main.querySelector(`[data-node="${CSS.escape(control)}"]`) : null;
+            if (again) again.focus();
           }
 
           // --- Long lists: the page holds a window of a list's rows (a section with

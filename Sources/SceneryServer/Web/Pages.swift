@@ -26,7 +26,7 @@ enum Pages {
         <script src="/assets/scenery.js" defer></script>
         </head>
         <body>
-        \(showsBanner ? banner(viewer: viewer, returnTo: returnTo, language: language, languages: languages, theme: theme) : "")<main id="main"\(mainAttributes)>
+        \(showsBanner ? "<a class=\"skip\" href=\"#main\">Skip to content</a>\n" : "")\(showsBanner ? banner(viewer: viewer, returnTo: returnTo, language: language, languages: languages, theme: theme) : "")<main id="main"\(mainAttributes)>
         \(body)</main>
         </body>
         </html>
@@ -260,6 +260,7 @@ enum Pages {
             .bar .languages,.bar .themes{display:flex;gap:var(--scenery-spacing-medium)}.bar nav a[aria-current]{font-weight:600;color:var(--scenery-color-text);text-decoration:none}\
             a{color:var(--scenery-color-accent)}.scenes>li,.users>li{border:none;padding:4px 0}.scenes h2{font-size:18px}code{font-size:var(--scenery-font-size-caption);color:var(--scenery-color-text-muted)}\
             .problem{color:var(--scenery-color-danger)}\
+            .skip{position:absolute;inset-inline-start:8px;top:-48px;background:var(--scenery-color-surface-raised);color:var(--scenery-color-accent);padding:6px 12px;border-radius:var(--scenery-radius-small);z-index:10}.skip:focus{top:8px}\
             .preview{display:grid;grid-template-columns:repeat(auto-fit,minmax(320px,1fr));gap:12px}.preview iframe{width:100%;height:900px;border:1px solid var(--scenery-color-border);border-radius:var(--scenery-radius-small);background:var(--scenery-color-surface-raised)}\
             body.framed{max-width:none;margin:8px}\
             #scenery-status{position:fixed;bottom:12px;left:50%;transform:translateX(-50%);background:var(--scenery-color-selected);color:var(--scenery-color-on-selected);padding:6px 12px;border-radius:var(--scenery-radius-small);font-size:14px}\
