@@ -1,4 +1,5 @@
 import Scenery
+import SceneryTesting
 import Testing
 
 @testable import SceneryServer

@@ -1,20 +1,5 @@
 import Scenery
-
-/// A random number generator that gives the same numbers for the same seed (SplitMix64), so
-/// a failing random case can be run again.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import SceneryTesting
 
 /// Small random view trees and random changes to them, for checking what travels from a
 /// scene to a page: texts and forms (an editor with a field and an error) under the root,

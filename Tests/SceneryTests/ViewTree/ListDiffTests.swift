@@ -1,3 +1,4 @@
+import SceneryTesting
 import Testing
 
 @testable import Scenery

@@ -1,4 +1,5 @@
 import Foundation
+import SceneryTesting
 import Testing
 
 @testable import Scenery
