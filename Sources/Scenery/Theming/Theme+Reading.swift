@@ -44,8 +44,9 @@ private struct ThemeReader {
 
     /// The messages reported so far: a problem met twice is reported once.
     private var reported: Set<String> = []
-    /// The alias failures reported so far (a cycle is met from each of its tokens).
-    private var reportedAliases: Set<AliasResolver.Failure> = []
+    /// The alias failures reported so far, by ``AliasResolver/Failure/key`` (a cycle is met
+    /// from each of its tokens).
+    private var reportedAliases: Set<String> = []
     /// How many did-you-mean hints were computed.
     private var suggestions = 0
 
@@ -137,7 +138,7 @@ private struct ThemeReader {
             guard let target = tokens[final] else { return nil }
             return (target.value, target.type ?? token.type, token.location)
         case .failure(let failure):
-            guard reportedAliases.insert(failure).inserted else { return nil }
+            guard reportedAliases.insert(failure.key).inserted else { return nil }
             report(failure)
         }
         return nil
@@ -323,13 +324,23 @@ private struct ThemeReader {
 /// file of n tokens costs O(n) however its aliases chain (a 3,000-alias chain once took a
 /// minute when every token walked the chain again).
 private struct AliasResolver {
-    enum Failure: Error, Hashable {
+    enum Failure: Error {
         /// `from` names `reference`, which is no token.
         case missing(from: String, reference: String)
         /// The aliases loop through these tokens, in the order they name each other.
         case cycle([String])
         /// From `from`, more than ``maximumDepth`` aliases follow one another.
         case tooDeep(from: String)
+
+        /// What tells one failure from another, cheaply: a token names one alias only, so
+        /// two cycles that share a token are the same cycle.
+        var key: String {
+            switch self {
+            case .missing(let from, _): "missing \(from)"
+            case .cycle(let members): "cycle \(members.first ?? "")"
+            case .tooDeep(let from): "deep \(from)"
+            }
+        }
     }
 
     /// The most aliases one token's value may pass through before its value.
