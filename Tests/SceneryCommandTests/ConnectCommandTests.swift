@@ -44,8 +44,12 @@ import Testing
             await line { $0.hasSuffix("  " + control) }.flatMap { $0.split(separator: " ").first.map(String.init) }
         }
 
+        /// Types a line. A client that already ended is not written to: the pipe is broken,
+        /// and the line it looked for is reported missing instead (`FileHandle.write(_:)`
+        /// would trap and end every test of the run).
         func type(_ text: String) {
-            input.write(Data((text + "\n").utf8))
+            guard process.isRunning else { return }
+            try? input.write(contentsOf: Data((text + "\n").utf8))
         }
 
         /// Types `quit` and expects the client to end with status 0; when it does not, the
