@@ -16,6 +16,13 @@ import Testing
             of: #""palette": {"#, with: "\"chain\": { \"$type\": \"color\", \(chain.joined(separator: ", ")) },\(extra)\n  \"palette\": {")
     }
 
+    /// A group of `count` tokens of `type` beside the chain, for ``chainedTheme(length:extra:)``:
+    /// token `index` is `"<prefix><index>"` with the `$value` JSON `value(index)` gives.
+    static func group(_ name: String, type: String, prefix: String, count: Int, value: (Int) -> String) -> String {
+        let tokens = (0..<count).map { "\"\(prefix)\($0)\": { \"$value\": \(value($0)) }" }
+        return "\n  \"\(name)\": { \"$type\": \"\(type)\", \(tokens.joined(separator: ", ")) },"
+    }
+
     static func problems(reading source: String) -> [Diagnostic] {
         var registry = SceneRegistry()
         return registry.addTheme(source: source, file: "Scenes/hostile.tokens.json")
@@ -40,9 +47,8 @@ import Testing
     }
 
     @Test func aTwoThousandAliasCycleIsReportedOnceAndBriefly() {
-        var cycle: [String] = []
-        for index in 0..<2000 { cycle.append("\"c\(index)\": { \"$value\": \"{loop.c\((index + 1) % 2000)}\" }") }
-        let source = Self.chainedTheme(length: 1, extra: "\n  \"loop\": { \"$type\": \"color\", \(cycle.joined(separator: ", ")) },")
+        let loop = Self.group("loop", type: "color", prefix: "c", count: 2000) { "\"{loop.c\(($0 + 1) % 2000)}\"" }
+        let source = Self.chainedTheme(length: 1, extra: loop)
         let problems = Self.problems(reading: source)
         let cycles = problems.filter { $0.message.contains("cycle") }
         #expect(cycles.count == 1, "\(problems.prefix(5))")
@@ -53,9 +59,8 @@ import Testing
     }
 
     @Test func thousandsOfAliasesToNothingSuggestForTheFirstFewOnly() {
-        var missing: [String] = []
-        for index in 0..<2000 { missing.append("\"m\(index)\": { \"$value\": \"{chain.t\(index + 5)x}\" }") }
-        let source = Self.chainedTheme(length: 4, extra: "\n  \"missing\": { \"$type\": \"color\", \(missing.joined(separator: ", ")) },")
+        let missing = Self.group("missing", type: "color", prefix: "m", count: 2000) { "\"{chain.t\($0 + 5)x}\"" }
+        let source = Self.chainedTheme(length: 4, extra: missing)
         let problems = Self.problems(reading: source)
         let unnamed = problems.filter { $0.message.contains("names no token") }
         #expect(unnamed.count == 2000, "each alias to nothing is reported at its own place")
@@ -64,9 +69,8 @@ import Testing
     }
 
     @Test func moreTokensThanTheLimitAreRefusedSayingSo() {
-        var many: [String] = []
-        for index in 0..<(10_000 + 5) { many.append("\"n\(index)\": { \"$value\": { \"value\": \(index % 100), \"unit\": \"px\" } }") }
-        let source = Self.chainedTheme(length: 1, extra: "\n  \"many\": { \"$type\": \"dimension\", \(many.joined(separator: ", ")) },")
+        let many = Self.group("many", type: "dimension", prefix: "n", count: 10_000 + 5) { "{ \"value\": \($0 % 100), \"unit\": \"px\" }" }
+        let source = Self.chainedTheme(length: 1, extra: many)
         var registry = SceneRegistry()
         let problems = registry.addTheme(source: source, file: "Scenes/many.tokens.json")
         let limit = problems.filter { $0.message.contains("more than 10000 tokens (the limit)") }
