@@ -50,22 +50,21 @@ public actor BlogModule: Module {
     public var total: Int? { list.total }
     /// A message about the last failed action, or saying that what is shown may be out of
     /// date (a live change could not be fetched; it is tried again).
-    public var notice: String? { noticeLine.text }
+    public var notice: String? { loadFailure ?? liveRows.staleNotice }
+    /// Why the last "Load more" failed.
+    private var loadFailure: String?
     /// The viewer's last like that could not be saved, said under its row's button.
     private var failedLike: (blog: BlogID, message: String)?
-    private var noticeLine = ModuleNotice()
-    /// The likes being written, and the rows that changed meanwhile (fetched once theirs
-    /// settles).
-    private var likes = WritesInFlight<BlogID>()
-    /// The rows' live subscription (each blog it holds), while the module is visible.
-    private let live: LiveChanges<ProfileChange>
+    /// The rows, kept true while the module is visible (each blog it holds, and the
+    /// author's list); their likes.
+    private let liveRows: LiveQuery<BlogModule, ProfileChange>
     private var isVisible = false
     /// The rows the host shows, when it shows a window of the list.
     private var window: RowWindow?
 
     /// Creates the module from its parameters and service.
     public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ChangeFeed<ProfileChange>)? = nil) throws {
-        live = LiveChanges(changes)
+        liveRows = LiveQuery(changes, context: context, touches: Self.touched) { module, change in try await module.refresh(change) }
         author = UserID(try parameters.string("author"))
         list = PagedList(pageSize: try parameters.int("pageSize"))
         header = try parameters.text("header")
@@ -87,7 +86,7 @@ public actor BlogModule: Module {
     /// Fetches the blogs up to the end of `window` that are not loaded yet, in one request.
     public func load(window: RowWindow) async throws {
         self.window = window
-        followRows()
+        await followRows()
         guard let fetch = list.fetch(reaching: window) else { return }
         try await run(fetch)
     }
@@ -99,12 +98,12 @@ public actor BlogModule: Module {
             let request = list.pageRequest(for: fetch, after: PageCursor.blogs(after:))
             let page = try await blogs.blogs(by: author, viewer: context.viewer.map { UserID($0) }, page: request)
             list.finish(fetch, items: page.items, hasMore: page.hasMore, total: page.total)
-            noticeLine.show(nil)
-            followRows()
+            loadFailure = nil
+            await followRows()
         } catch {
             list.fail(fetch)
             if !fetch.replaces {
-                noticeLine.show("Couldn't load more: \(SceneryError.messageForViewers(of: error))")
+                loadFailure = "Couldn't load more: \(SceneryError.messageForViewers(of: error))"
             }
             throw error
         }
@@ -116,56 +115,47 @@ public actor BlogModule: Module {
     /// again after being hidden, it fetches its rows again (they may have changed).
     public func appear() async {
         isVisible = true
-        if followRows() { await reloadList() }
+        await followRows()
     }
 
     public func disappear() async {
         isVisible = false
-        live.stop()
+        liveRows.stop()
     }
 
-    /// Subscribes to the author's list (a blog added or removed) and exactly the rows
-    /// shown now: the window's, or every row loaded. Returns whether changes may have been
-    /// missed while it was hidden.
-    @discardableResult
-    private func followRows() -> Bool {
-        guard isVisible, state.hasResult else { return false }
+    /// Follows the author's list (a blog added or removed) and exactly the rows shown now:
+    /// the window's, or every row loaded.
+    private func followRows() async {
+        guard isVisible, state.hasResult else { return }
         let held = state.value ?? []
         var shown = held[...]
         if let window {
             shown = held[min(window.start, held.count)..<min(window.start + window.count, held.count)]
         }
-        let entities = Set(shown.map { ProfileChange.blog($0.id) }).union([.blogs(of: author)])
-        return live.follow(entities) { [weak self] change in await self?.changed(change) }
+        await liveRows.follow(Set(shown.map { ProfileChange.blog($0.id) }).union([.blogs(of: author)]), for: self)
+    }
+
+    /// A row's change is fetched as that row alone; any other (the list) as the list whole.
+    private static func touched(by change: ProfileChange) -> Set<ProfileChange>? {
+        if case .blog = change { [change] } else { nil }
     }
 
     /// Something it shows changed: one blog is fetched again as this viewer sees it and its
     /// row rendered; a changed list (or a feed that lost track) is fetched again whole.
-    private func changed(_ change: ProfileChange) async {
+    private func refresh(_ change: ProfileChange) async throws {
         switch change {
-        case .blog(let id): await refetch(id)
-        case .blogs: await reloadList(announcingNewBlogs: true)
-        case .everything: await reloadList()
+        case .blog(let id): try await refetch(id)
+        case .blogs: try await reloadList(announcingNewBlogs: true)
+        case .everything: try await reloadList()
         default: break
         }
     }
 
-    /// Fetches the list again; again while what it shows changed during the fetch (a row's
-    /// change may have been applied meanwhile and then overwritten by the older list).
-    private func reloadList(announcingNewBlogs: Bool = false) async {
+    /// Fetches the list again (and what the window reaches).
+    private func reloadList(announcingNewBlogs: Bool = false) async throws {
         let held = Set((state.value ?? []).map(\.id))
-        for _ in 0..<Self.fetchesWhileChanging {
-            let mark = live.mark
-            do {
-                try await run(list.reload())
-                if let window, let more = list.fetch(reaching: window) { try await run(more) }
-            } catch {
-                noticeLine.showStale(error)
-                live.retry(.blogs(of: author))
-                break
-            }
-            if !live.changed(since: mark) { break }
-        }
+        try await run(list.reload())
+        if let window, let more = list.fetch(reaching: window) { try await run(more) }
         // Blogs someone else added (a draft published elsewhere) are said on the page.
         let added = (state.value ?? []).filter { !held.contains($0.id) }.count
         if announcingNewBlogs, state.hasResult, added > 0 {
@@ -175,38 +165,19 @@ public actor BlogModule: Module {
         }
     }
 
-    /// How many times in a row a fetch is made again because what it shows changed while
-    /// it ran; past that, the next change fetches again.
-    static let fetchesWhileChanging = 3
-
-    private func refetch(_ id: BlogID) async {
-        // Again while it changed during the fetch: what was applied may be older than that.
-        for _ in 0..<Self.fetchesWhileChanging {
-            let mark = live.mark
-            guard await refetchOnce(id), live.changed([.blog(id)], since: mark) else { return }
-        }
-    }
-
-    /// Fetches one blog and shows it; returns whether the fetch was made and succeeded.
-    private func refetchOnce(_ id: BlogID) async -> Bool {
-        guard list.item(withID: id) != nil, !likes.holdChange(to: id) else { return false }
-        let fetched = await Result { try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }) }
-        let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .blog(id), with: live)
-        guard let fresh, let held = list.item(withID: id), !likes.contains(id), fresh != held else {
-            if noticeChanged { await context.setNeedsRender() }
-            return fresh != nil
-        }
+    /// Fetches one blog and shows it in its row.
+    private func refetch(_ id: BlogID) async throws {
+        guard list.item(withID: id) != nil else { return }
+        let fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
+        guard let held = list.item(withID: id), fresh != held else { return }
         list.replace(fresh)
-        if noticeChanged {
-            await context.setNeedsRender()
-        } else if fresh.likes > held.likes {
+        if fresh.likes > held.likes {
             // Someone liked it: said on the page, without saying who.
             let title = fresh.title.isEmpty ? wording.untitled : fresh.title
             await context.setNeedsRender([BlogNodeID(blog: id).row], announcing: wording.likedNotice(["title": .text(title)]))
         } else {
             await context.setNeedsRender([BlogNodeID(blog: id).row])
         }
-        return true
     }
 
     /// One blog's row (selecting it sends `blog.open`), shared with every page whose row
@@ -249,22 +220,23 @@ public actor BlogModule: Module {
 
     public func handle(_ event: Event) async -> EventDisposition {
         guard let (id, wanted) = BlogLikes.request(in: event) else { return .pass }
-        guard let original = list.item(withID: id), likes.begin(id) else { return .handled }
+        guard let original = list.item(withID: id), !liveRows.isWriting(.blog(id)) else { return .handled }
         let liked = wanted ?? !original.likedByViewer
-        list.replace(BlogLikes.toggled(original, liked: liked))
-        // A failure shown under another row goes: that row is rendered again too.
-        let cleared = failedLike.map { [BlogNodeID(blog: $0.blog).row] } ?? []
-        failedLike = nil
-        await context.setNeedsRender(cleared + [BlogNodeID(blog: id).row])
         let writer = BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) })
-        // Its own like does not come back to it; another viewer's while it wrote does.
-        let (settled, failure) = await live.writing { await writer.write(liked, on: original) }
-        list.replace(settled)
-        // A failure is said under the row's button, not at the foot of the list.
-        failedLike = failure.map { (id, $0) }
-        await context.setNeedsRender([BlogNodeID(blog: id).row])
-        // Someone else changed this blog while the like was written: show the stored count.
-        if likes.end(id) != nil { await refetch(id) }
+        // Its own like does not come back to it; another viewer's while it wrote is fetched
+        // after, showing the stored count.
+        await liveRows.write(.blog(id), for: self) {
+            list.replace(BlogLikes.toggled(original, liked: liked))
+            // A failure shown under another row goes: that row is rendered again too.
+            let cleared = failedLike.map { [BlogNodeID(blog: $0.blog).row] } ?? []
+            failedLike = nil
+            await context.setNeedsRender(cleared + [BlogNodeID(blog: id).row])
+            let (settled, failure) = await writer.write(liked, on: original)
+            list.replace(settled)
+            // A failure is said under the row's button, not at the foot of the list.
+            failedLike = failure.map { (id, $0) }
+            await context.setNeedsRender([BlogNodeID(blog: id).row])
+        }
         return .handled
     }
 }

@@ -23,19 +23,16 @@ public actor BlogPostModule: Module {
 
     /// The blog shown.
     public private(set) var state: LoadState<Blog> = .idle
-    /// A message about the last failed action, or saying that what is shown may be out of
-    /// date (a live change could not be fetched; it is tried again).
-    public var notice: String? { noticeLine.text }
+    /// Says that what is shown may be out of date (a live change could not be fetched; it
+    /// is tried again).
+    public var notice: String? { liveBlog.staleNotice }
     /// The viewer's last like that could not be saved, said under the like button.
     private var likeFailure: String?
-    private var noticeLine = ModuleNotice()
-    /// The like being written, and whether the blog changed meanwhile.
-    private var writes = WritesInFlight<BlogID>()
-    /// The blog's live subscription, while the module is visible.
-    private let live: LiveChanges<ProfileChange>
+    /// The blog, kept true while the module is visible; its likes.
+    private let liveBlog: LiveQuery<BlogPostModule, ProfileChange>
 
     public init(parameters: ModuleParameters, context: ModuleContext, blogs: any BlogService, changes: (any ChangeFeed<ProfileChange>)? = nil) throws {
-        live = LiveChanges(changes)
+        liveBlog = LiveQuery(changes, context: context) { module, _ in try await module.fetchBlog() }
         id = BlogID(Int64(try parameters.int("blog")))
         wording = try BlogWording(parameters: parameters)
         self.blogs = blogs
@@ -49,22 +46,14 @@ public actor BlogPostModule: Module {
 
     /// Follows the blog's changes (likes by anyone) while visible; shown again after being
     /// hidden, it fetches the blog again.
-    public func appear() async {
-        let missed = live.follow([.blog(id)]) { [weak self] _ in await self?.blogChanged() }
-        if missed { await blogChanged() }
-    }
+    public func appear() async { await liveBlog.follow([.blog(id)], for: self) }
 
-    public func disappear() async { live.stop() }
+    public func disappear() async { liveBlog.stop() }
 
-    private func blogChanged() async {
-        // A like in flight: fetched once it settles (a fetch now could land before it).
-        guard state.value != nil, !writes.holdChange(to: id) else { return }
-        let fetched = await Result { try await blogs.blog(id, viewer: context.viewer.map { UserID($0) }) }
-        let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .blog(id), with: live)
-        guard let fresh, !writes.contains(id), fresh != state.value else {
-            if noticeChanged { await context.setNeedsRender() }
-            return
-        }
+    private func fetchBlog() async throws {
+        guard state.value != nil else { return }
+        let fresh = try await blogs.blog(id, viewer: context.viewer.map { UserID($0) })
+        guard fresh != state.value else { return }
         state = .loaded(fresh)
         await context.setNeedsRender()
     }
@@ -96,18 +85,19 @@ public actor BlogPostModule: Module {
 
     public func handle(_ event: Event) async -> EventDisposition {
         guard let (_, wanted) = BlogLikes.request(in: event) else { return .pass }
-        guard let original = state.value, writes.begin(id) else { return .handled }
+        guard let original = state.value, !liveBlog.isWriting(.blog(id)) else { return .handled }
         let liked = wanted ?? !original.likedByViewer
-        state = .loaded(BlogLikes.toggled(original, liked: liked))
-        likeFailure = nil
-        await context.setNeedsRender()
         let likes = BlogLikes(blogs: blogs, viewer: context.viewer.map { UserID($0) })
         // Its own like does not come back to it; another viewer's while it wrote does.
-        let (settled, failure) = await live.writing { await likes.write(liked, on: original) }
-        state = .loaded(settled)
-        likeFailure = failure  // said under the like button, where the person tapped
-        await context.setNeedsRender()
-        if writes.end(id) != nil { await blogChanged() }
+        await liveBlog.write(.blog(id), for: self) {
+            state = .loaded(BlogLikes.toggled(original, liked: liked))
+            likeFailure = nil
+            await context.setNeedsRender()
+            let (settled, failure) = await likes.write(liked, on: original)
+            state = .loaded(settled)
+            likeFailure = failure  // said under the like button, where the person tapped
+            await context.setNeedsRender()
+        }
         return .handled
     }
 }

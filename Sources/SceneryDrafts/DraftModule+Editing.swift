@@ -153,7 +153,7 @@ extension DraftModule {
             return await context.setNeedsRender()
         }
         do {
-            _ = try await live.writing { try await drafts.save(edit, by: viewer) }
+            _ = try await liveDrafts.write(for: self) { try await drafts.save(edit, by: viewer) }
             if edit.draft == nil { compose = Editor() } else if editing?.draft == edit.draft { editing = nil }
         } catch let error as ProfileError where error.kind == .outdated || error.kind == .notFound {
             editor.formError = error.messageForViewers + " Your text is kept here."
@@ -174,7 +174,7 @@ extension DraftModule {
     private func change(_ target: DraftEvents.Target, _ write: @Sendable () async throws -> Void) async {
         rowProblem = nil
         do {
-            try await live.writing(write)
+            try await liveDrafts.write(for: self, write)
             if editing?.draft == target.draft { editing = nil }
         } catch {
             rowProblem = (target.draft, SceneryError.messageForViewers(of: error))
@@ -183,14 +183,8 @@ extension DraftModule {
     }
 
     /// Fetches the drafts again after a write of this page's (its own writes do not come
-    /// back through the feed).
+    /// back through the feed); a failure is said as a live change's is, and tried again.
     private func refresh() async {
-        do {
-            try await run(list.reload(), viewer: owner)
-            noticeLine.clearStale()
-        } catch {
-            noticeLine.showStale(error)
-        }
-        await context.setNeedsRender()
+        await liveDrafts.refresh(.drafts(of: owner), for: self)
     }
 }

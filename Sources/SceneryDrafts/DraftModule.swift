@@ -73,10 +73,9 @@ public actor DraftModule: Module {
     public var state: LoadState<[Draft]> { list.state }
     /// Whether another page exists.
     public var hasMore: Bool { list.hasMore }
-    /// A message about the last failed action, or saying that what is shown may be out of
-    /// date (a live change could not be fetched; it is tried again).
-    public var notice: String? { noticeLine.text }
-    var noticeLine = ModuleNotice()
+    /// Says that what is shown may be out of date (a live change could not be fetched; it
+    /// is tried again).
+    public var notice: String? { liveDrafts.staleNotice }
     /// What the owner is typing into the new-draft form (kept when a save fails).
     var compose = Editor()
     /// The draft open in the editor, with what the owner typed into it.
@@ -84,11 +83,11 @@ public actor DraftModule: Module {
     /// What went wrong with a row's publish or delete, shown under that row.
     var rowProblem: (draft: Int64, text: String)?
 
-    /// The drafts' live subscription, while the module is visible (to its owner only).
-    let live: LiveChanges<ProfileChange>
+    /// The drafts, kept true while the module is visible (to its owner only); their writes.
+    let liveDrafts: LiveQuery<DraftModule, ProfileChange>
 
     public init(parameters: ModuleParameters, context: ModuleContext, drafts: any DraftService, changes: (any ChangeFeed<ProfileChange>)? = nil) throws {
-        live = LiveChanges(changes)
+        liveDrafts = LiveQuery(changes, context: context) { module, _ in try await module.reload() }
         owner = UserID(try parameters.string("owner"))
         list = PagedList(pageSize: try parameters.int("pageSize"))
         header = try parameters.text("header")
@@ -129,30 +128,16 @@ public actor DraftModule: Module {
     /// Shown again after being hidden, it fetches the drafts again.
     public func appear() async {
         guard viewerIsOwner else { return }
-        let missed = live.follow([.drafts(of: owner)]) { [weak self] _ in await self?.draftsChanged() }
-        if missed { await draftsChanged() }
+        await liveDrafts.follow([.drafts(of: owner)], for: self)
     }
 
-    public func disappear() async { live.stop() }
+    public func disappear() async { liveDrafts.stop() }
 
     /// The owner's drafts changed (another tab, an import): every row shown is fetched
     /// again; if that fails, the drafts shown stay, with a notice.
-    func draftsChanged() async {
+    func reload() async throws {
         guard state.hasResult else { return }
-        // Again while they changed during the fetch: a newer list may have been shown by
-        // another call while this one was away (see `LiveChanges.changed(_:since:)`).
-        for _ in 0..<3 {
-            let mark = live.mark
-            do {
-                try await run(list.reload(), viewer: owner)
-                noticeLine.clearStale()
-            } catch {
-                noticeLine.showStale(error)
-                live.retry(.drafts(of: owner))
-                break
-            }
-            if !live.changed(since: mark) { break }
-        }
+        try await run(list.reload(), viewer: owner)
         await context.setNeedsRender()
     }
 

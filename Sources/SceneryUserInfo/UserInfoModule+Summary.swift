@@ -62,7 +62,7 @@ extension UserInfoModule {
             return await context.setNeedsRender()
         }
         do {
-            try await live.writing { try await profiles.setSummary(text, of: user, by: viewer) }
+            try await liveProfile.write(for: self) { try await profiles.setSummary(text, of: user, by: viewer) }
             summaryEditor = nil
             if var profile = state.value {
                 profile.user.summary = text

@@ -36,23 +36,20 @@ public actor UserInfoModule: Module {
 
     /// The module's data.
     public internal(set) var state: LoadState<UserProfile> = .idle
-    /// A message about the last failed action, or saying that what is shown may be out of
-    /// date (a live change could not be fetched; it is tried again).
-    public var notice: String? { noticeLine.text }
-    var noticeLine = ModuleNotice()
+    /// Says that what is shown may be out of date (a live change could not be fetched; it
+    /// is tried again).
+    public var notice: String? { liveProfile.staleNotice }
     /// The viewer's last follow or unfollow that could not be saved, said under the button.
     var followFailure: String?
-    /// The follow being written, and whether the profile changed meanwhile.
-    private var writes = WritesInFlight<UserID>()
-    /// The profile's live subscription, while the module is visible.
-    let live: LiveChanges<ProfileChange>
+    /// The profile, kept true while the module is visible; its writes.
+    let liveProfile: LiveQuery<UserInfoModule, ProfileChange>
 
     /// Creates the module from its parameters and services.
     public init(
         parameters: ModuleParameters, context: ModuleContext, profiles: any ProfileService, relationships: any RelationshipService,
         changes: (any ChangeFeed<ProfileChange>)? = nil
     ) throws {
-        live = LiveChanges(changes)
+        liveProfile = LiveQuery(changes, context: context) { module, _ in try await module.fetchProfile() }
         user = UserID(try parameters.string("user"))
         wording = try UserInfoWording(parameters: parameters)
         self.profiles = profiles
@@ -63,40 +60,21 @@ public actor UserInfoModule: Module {
     public func load(_ request: LoadRequest) async throws {
         if state.value == nil { state = .loading }
         state = .loaded(try await profiles.profile(of: user, viewer: viewer))
-        noticeLine.show(nil)
     }
 
     /// Follows the profile's changes (counts, name) while visible; shown again after being
     /// hidden, it fetches the profile again.
-    public func appear() async {
-        let missed = live.follow([.profile(user)]) { [weak self] _ in await self?.profileChanged() }
-        if missed { await profileChanged() }
-    }
+    public func appear() async { await liveProfile.follow([.profile(user)], for: self) }
 
-    public func disappear() async { live.stop() }
+    public func disappear() async { liveProfile.stop() }
 
-    /// Someone changed the profile: fetch it again (after a follow in flight settles).
-    /// Fetched again while it changed during the fetch: another call may have shown a newer
-    /// profile while this one was away (see `LiveChanges.changed(_:since:)`).
-    private func profileChanged() async {
-        for _ in 0..<3 {
-            let mark = live.mark
-            guard await fetchProfile(), live.changed(since: mark) else { return }
-        }
-    }
-
-    /// Fetches the profile and shows it; whether the fetch was made and succeeded.
-    private func fetchProfile() async -> Bool {
-        guard state.value != nil, !writes.holdChange(to: user) else { return false }
-        let fetched = await Result { try await profiles.profile(of: user, viewer: viewer) }
-        let (fresh, noticeChanged) = noticeLine.settle(fetched, retrying: .profile(user), with: live)
-        guard let fresh, !writes.contains(user), fresh != state.value else {
-            if noticeChanged { await context.setNeedsRender() }
-            return fresh != nil
-        }
+    /// Someone changed the profile: fetch it again and show it.
+    private func fetchProfile() async throws {
+        guard state.value != nil else { return }
+        let fresh = try await profiles.profile(of: user, viewer: viewer)
+        guard fresh != state.value else { return }
         state = .loaded(fresh)
         await context.setNeedsRender()
-        return true
     }
 
     /// The page is about this person: their name (or the wording for an empty one).
@@ -140,7 +118,9 @@ public actor UserInfoModule: Module {
     public func handle(_ event: Event) async -> EventDisposition {
         if let disposition = await handleSummary(event) { return disposition }
         // A write in flight: ignore the second tap rather than race it.
-        if UserEvents.follow.matches(event) || UserEvents.unfollow.matches(event) { return writes.contains(user) ? .handled : .pass }
+        if UserEvents.follow.matches(event) || UserEvents.unfollow.matches(event) {
+            return liveProfile.isWriting(.profile(user)) ? .handled : .pass
+        }
         return .pass
     }
 
@@ -150,29 +130,28 @@ public actor UserInfoModule: Module {
     public func perform(_ event: Event) async throws {
         if let edit = try? UserEvents.saveSummary.payload(of: event) { return await saveSummary(edit.summary) }
         let follow = UserEvents.follow.matches(event)
-        guard follow || UserEvents.unfollow.matches(event), let viewer, viewer != user, let profile = state.value,
-            (profile.viewerFollows == true) != follow, writes.begin(user)
+        guard follow || UserEvents.unfollow.matches(event), let viewer, viewer != user, let shown = state.value,
+            (shown.viewerFollows == true) != follow
         else { return }
-        apply(following: follow)
-        followFailure = nil
-        await context.setNeedsRender()
-        var failure: (any Error)?
-        do {
-            // Its own follow does not come back to it; another viewer's while it wrote does.
-            try await live.writing { try await relationships.setFollowing(follow, follower: viewer, followee: user) }
-        } catch let error as ProfileError where error.kind == .alreadyApplied {
-            // Its page sent it twice and the first was applied: the follow is there.
-        } catch {
-            failure = error
-            apply(following: !follow)
-            let name = UserInfoPresenter(profile: profile, viewer: viewer, wording: wording).name
-            followFailure = "Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.messageForViewers(of: error))"
+        // Its own follow does not come back to it; another viewer's while it wrote is
+        // fetched after (a rollback never erases someone else's change).
+        try await liveProfile.write(.profile(user), for: self) { () async throws(any Error) in
+            apply(following: follow)
+            followFailure = nil
+            await context.setNeedsRender()
+            do {
+                try await relationships.setFollowing(follow, follower: viewer, followee: user)
+            } catch let error as ProfileError where error.kind == .alreadyApplied {
+                // Its page sent it twice and the first was applied: the follow is there.
+            } catch {
+                apply(following: !follow)
+                let name = UserInfoPresenter(profile: shown, viewer: viewer, wording: wording).name
+                followFailure = "Couldn't \(follow ? "follow" : "unfollow") \(name): \(SceneryError.messageForViewers(of: error))"
+                await context.setNeedsRender()
+                throw error
+            }
+            await context.setNeedsRender()
         }
-        await context.setNeedsRender()
-        // Another change came while writing: the count the page shows is fetched, not
-        // guessed (a rollback never erases someone else's change).
-        if writes.end(user) != nil { await profileChanged() }
-        if let failure { throw failure }
     }
 
     private func apply(following: Bool) {

@@ -57,24 +57,20 @@ public actor UserListModule: Module {
     public var state: LoadState<[UserListEntry]> { entries.state }
     /// Whether another page exists.
     public var hasMore: Bool { entries.hasMore }
-    /// A message about the last failed action, or saying that what is shown may be out of
-    /// date (a live change could not be fetched; it is tried again).
-    public var notice: String? { noticeLine.text }
+    /// Says that what is shown may be out of date (a live change could not be fetched; it
+    /// is tried again).
+    public var notice: String? { liveEntries.staleNotice }
     /// The viewer's last action that could not be saved, said under its row.
     private var failedAction: (user: UserID, message: String)?
-    private var noticeLine = ModuleNotice()
     /// The rows this viewer changed on this page: a live reload keeps them in place.
     private var actedOn: Set<UserID> = []
-    /// The rows being written, and whether the list changed meanwhile.
-    private var writes = WritesInFlight<UserID>()
-
-    /// The list's live subscription, while the module is visible.
-    private let live: LiveChanges<ProfileChange>
+    /// The list, kept true while the module is visible; the viewer's writes to its rows.
+    private let liveEntries: LiveQuery<UserListModule, ProfileChange>
 
     public init(
         parameters: ModuleParameters, context: ModuleContext, relationships: any RelationshipService, changes: (any ChangeFeed<ProfileChange>)? = nil
     ) throws {
-        live = LiveChanges(changes)
+        liveEntries = LiveQuery(changes, context: context) { module, _ in try await module.reload() }
         user = UserID(try parameters.string("user"))
         let listName = try parameters.string("list")
         guard let list = UserListKind(rawValue: listName) else {
@@ -118,36 +114,20 @@ public actor UserListModule: Module {
     public func appear() async {
         var entities: Set<ProfileChange> = [.relationships(of: user)]
         if let viewer { entities.insert(.relationships(of: viewer)) }
-        let missed = live.follow(entities) { [weak self] _ in await self?.listChanged() }
-        if missed { await listChanged() }
+        await liveEntries.follow(entities, for: self)
     }
 
-    public func disappear() async { live.stop() }
+    public func disappear() async { liveEntries.stop() }
 
     /// Someone changed who is in the list or how it reads: every row shown is fetched
-    /// again (after this viewer's own writes settle); if that fails, the rows shown stay,
-    /// with a notice.
-    private func listChanged() async {
-        // Writes in flight: reloaded once the last settles (a reload now could land before).
-        guard state.hasResult, !writes.holdChangeToAll() else { return }
-        // Again while it changed during the fetch: a newer list may have been shown by another
-        // call while this one was away (see `LiveChanges.changed(_:since:)`).
-        for _ in 0..<3 {
-            let mark = live.mark
-            do {
-                let shown = entries.state.value ?? []
-                try await run(entries.reload())
-                // A row this viewer acted on stays where it was, as it was (the person just
-                // unfollowed someone in a list of people they follow: the row says "Follow").
-                for (index, entry) in shown.enumerated() where actedOn.contains(entry.id) { entries.insert(entry, at: index) }
-                noticeLine.clearStale()
-            } catch {
-                noticeLine.showStale(error)
-                live.retry(.relationships(of: user))
-                break
-            }
-            if !live.changed(since: mark) || writes.holdChangeToAll() { break }
-        }
+    /// again; if that fails, the rows shown stay, with a notice.
+    private func reload() async throws {
+        guard state.hasResult else { return }
+        let shown = entries.state.value ?? []
+        try await run(entries.reload())
+        // A row this viewer acted on stays where it was, as it was (the person just
+        // unfollowed someone in a list of people they follow: the row says "Follow").
+        for (index, entry) in shown.enumerated() where actedOn.contains(entry.id) { entries.insert(entry, at: index) }
         await context.setNeedsRender()
     }
 
@@ -182,7 +162,7 @@ public actor UserListModule: Module {
     public func handle(_ event: Event) async -> EventDisposition {
         guard Self.change(for: event) != nil, let target = Self.person(in: event)?.user else { return .pass }
         // A write for this row in flight: ignore the second tap rather than race it.
-        return writes.contains(target) ? .handled : .pass
+        return liveEntries.isWriting(.relationships(of: target)) ? .handled : .pass
     }
 
     /// Changes the row at once, writes, and settles on the answer or rolls back.
@@ -190,16 +170,16 @@ public actor UserListModule: Module {
     ///   action failed).
     public func perform(_ event: Event) async throws {
         guard let change = Self.change(for: event), let viewer, let target = Self.person(in: event)?.user,
-            let original = entries.item(withID: target), writes.begin(target)
+            let original = entries.item(withID: target)
         else { return }
-        entries.replace(Self.predicted(original, change))
-        failedAction = nil
-        await context.setNeedsRender()
-        var failure: (any Error)?
-        do {
-            var settled = original
-            // Its own write does not come back to it as a reload; another viewer's does.
-            try await live.writing {
+        // Its own write does not come back to it as a reload; another viewer's is fetched
+        // once the write settles.
+        try await liveEntries.write(.relationships(of: target), for: self) { () async throws(any Error) in
+            entries.replace(Self.predicted(original, change))
+            failedAction = nil
+            await context.setNeedsRender()
+            do {
+                var settled = original
                 switch change {
                 case .follow(let following):
                     try await relationships.setFollowing(following, follower: viewer, followee: target)
@@ -207,24 +187,21 @@ public actor UserListModule: Module {
                 case .friendship(let friendship):
                     settled.friendState = try await relationships.changeFriendship(friendship, from: viewer, with: target)
                 }
+                entries.replace(settled)
+                actedOn.insert(target)
+            } catch let error as ProfileError where error.kind == .alreadyApplied {
+                // Its page sent it twice and the first was applied: the row reads as predicted.
+                actedOn.insert(target)
+            } catch {
+                entries.replace(original)
+                // Said under the row, where the person tapped; the button shows the stored state.
+                let name = original.user.name.isEmpty ? target.rawValue : original.user.name
+                failedAction = (target, "Couldn't update \(name): \(SceneryError.messageForViewers(of: error))")
+                await context.setNeedsRender()
+                throw error
             }
-            entries.replace(settled)
-            actedOn.insert(target)
-        } catch let error as ProfileError where error.kind == .alreadyApplied {
-            // Its page sent it twice and the first was applied: the row reads as predicted.
-            actedOn.insert(target)
-        } catch {
-            failure = error
-            entries.replace(original)
-            // Said under the row, where the person tapped; the button shows the stored state.
-            failedAction = (
-                target,
-                "Couldn't update \(original.user.name.isEmpty ? target.rawValue : original.user.name): \(SceneryError.messageForViewers(of: error))"
-            )
+            await context.setNeedsRender()
         }
-        await context.setNeedsRender()
-        if writes.end(target) != nil { await listChanged() }
-        if let failure { throw failure }
     }
 
     enum Change {

@@ -2,41 +2,40 @@ import Testing
 
 @testable import SceneryLive
 
-/// The bookkeeping of optimistic writes: what waits for a write and what is fetched after.
+/// The bookkeeping of a query's writes: what waits for a write and what is fetched after.
 @Suite struct WritesInFlightTests {
-    @Test func aChangeToARowBeingWrittenWaitsForTheWriteAndIsFetchedAfter() {
-        var writes = WritesInFlight<Int>()
-        let first = writes.begin(7)
-        let second = writes.begin(7)
-        #expect(first && !second, "a second write of the same row is refused while the first runs")
-        let held = writes.holdChange(to: 7)
-        let other = writes.holdChange(to: 8)
-        #expect(held, "changed while written: held")
-        #expect(!other, "another row is fetched now")
-        let refetch = writes.end(7)
-        #expect(refetch == .key(7), "fetched again once the write ended")
+    @Test func aChangeToWhatIsBeingWrittenWaitsForThatWriteAndIsFetchedAfter() {
+        var writes = WritesInFlight<BoardChange>()
+        let (first, second, other) = (writes.begin(.task(7)), writes.begin(.task(7)), writes.begin(.task(8)))
+        #expect(first && !second && other, "a second write of the same entity is refused while the first runs")
+        let held = (writes.hold(.task(7)), writes.hold(.task(9)))
+        #expect(held == (true, true), "while any write is in flight, every change waits")
+        let afterSeven = writes.end(.task(7))
+        #expect(afterSeven == [.task(7)], "the written entity is fetched once its write ended")
+        let afterLast = writes.end(.task(8))
+        #expect(afterLast == [.task(9)], "the rest once the last write ended")
         #expect(writes.isEmpty)
     }
 
     @Test func aWriteNobodyElseTouchedNeedsNoFetch() {
-        var writes = WritesInFlight<Int>()
-        _ = writes.begin(7)
-        let refetch = writes.end(7)
-        #expect(refetch == nil)
+        var writes = WritesInFlight<BoardChange>()
+        _ = writes.begin(.task(7))
+        let refetch = writes.end(.task(7))
+        let held = writes.hold(.task(7))
+        #expect(refetch.isEmpty)
+        #expect(!held, "no write in flight: fetched at once")
     }
 
-    @Test func aChangeToEverythingWaitsForTheLastWrite() {
-        var writes = WritesInFlight<Int>()
-        let idle = writes.holdChangeToAll()
-        #expect(!idle, "no write in flight: fetch at once")
-        _ = (writes.begin(1), writes.begin(2))
-        let held = writes.holdChangeToAll()
-        #expect(held && writes.contains(2))
-        let afterFirst = writes.end(1)
-        let afterLast = writes.end(2)
-        let again = writes.end(2)
-        #expect(afterFirst == nil, "a write is still in flight")
-        #expect(afterLast == .everything)
-        #expect(again == nil, "told once")
+    @Test func aChangeToEverythingWaitsForTheLastWriteAndStandsForTheRest() {
+        var writes = WritesInFlight<BoardChange>()
+        writes.beginUnnamed()
+        _ = writes.begin(.task(1))
+        _ = (writes.hold(.task(2)), writes.hold(.everything))
+        let afterOne = writes.end(.task(1))
+        let afterUnnamed = writes.endUnnamed()
+        let again = writes.endUnnamed()
+        #expect(afterOne.isEmpty, "an unnamed write is still in flight")
+        #expect(afterUnnamed == [.everything], "everything covers the other change held")
+        #expect(again.isEmpty, "told once")
     }
 }

@@ -56,49 +56,42 @@ actor TaskModule: Module {
     private let task: Int
     private let store: BoardStore
     private let context: ModuleContext
-    private let live: LiveChanges<BoardChange>
-    private var writes = WritesInFlight<Int>()
-    private var noticeLine = ModuleNotice()
+    private let live: LiveQuery<TaskModule, BoardChange>
     private var state: LoadState<Bool> = .idle
+    private var failure: String?
 
     init(parameters: ModuleParameters, context: ModuleContext, store: BoardStore) throws {
         task = try parameters.int("task")
         self.store = store
         self.context = context
-        live = LiveChanges(store)
+        live = LiveQuery(store, context: context) { module, _ in
+            module.state = .loaded(try await module.store.isDone(module.task))
+            await module.context.setNeedsRender()
+        }
     }
 
     func load(_ request: LoadRequest) async throws {
         state = .loaded(try await store.isDone(task))
     }
 
-    func appear() async {
-        let missed = live.follow([.task(task)]) { [weak self] _ in await self?.changed() }
-        if missed { await changed() }
-    }
+    func appear() async { await live.follow([.task(task)], for: self) }
 
     func disappear() async { live.stop() }
 
-    private func changed() async {
-        guard !writes.holdChange(to: task) else { return }  // fetched once the write settles
-        let fetched = await Result { try await store.isDone(task) }
-        let (fresh, _) = noticeLine.settle(fetched, retrying: .task(task), with: live)
-        if let fresh, !writes.contains(task) { state = .loaded(fresh) }
-        await context.setNeedsRender()
-    }
-
     func perform(_ event: Event) async throws {
-        guard (try? Self.toggle.payload(of: event)) != nil, let done = state.value, writes.begin(task) else { return }
-        state = .loaded(!done)  // shown at once
-        await context.setNeedsRender()
-        do {
-            try await live.writing { try await store.setDone(!done, task: task) }
-        } catch {
-            state = .loaded(done)
-            noticeLine.show("Couldn't save: \(SceneryError.messageForViewers(of: error))")
+        guard (try? Self.toggle.payload(of: event)) != nil, let done = state.value else { return }
+        await live.write(.task(task), for: self) {
+            state = .loaded(!done)  // shown at once
+            await context.setNeedsRender()
+            do {
+                try await store.setDone(!done, task: task)
+                failure = nil
+            } catch {
+                state = .loaded(done)
+                failure = "Couldn't save: \(SceneryError.messageForViewers(of: error))"
+            }
+            await context.setNeedsRender()
         }
-        if writes.end(task) != nil { await changed() }
-        await context.setNeedsRender()
     }
 
     func render() -> ViewNode {
@@ -106,7 +99,7 @@ actor TaskModule: Module {
             let title = done ? "Done" : "To do"
             let toggle = Self.toggle.descriptor(Toggle(task: task))
             var children: [ViewNode] = [.button("toggle", title: title, sends: toggle)]
-            if let notice = noticeLine.text { children.append(.text("notice", notice, role: .caption)) }
+            if let notice = failure ?? live.staleNotice { children.append(.text("notice", notice, role: .caption)) }
             return .stack("content", children)
         }
     }

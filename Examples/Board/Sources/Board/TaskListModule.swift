@@ -7,7 +7,7 @@ import SceneryLive
 ///
 /// The descriptor declares `task.remove` owner-only, so the router refuses it to anyone but
 /// `owner` before ``perform(_:)`` runs (and the store checks again). A tick shows at once,
-/// is written once (`live.writing`), and reaches every other page of the board through the
+/// is written once (`liveTasks.write`), and reaches every other page of the board through the
 /// store's change feed; a failed write puts the task back and says so under the list.
 ///
 /// ```json
@@ -83,9 +83,10 @@ public actor TaskListModule: Module {
     private let header: LocalizedMessage
     private let board: any BoardService
     private let context: ModuleContext
-    private let live: LiveChanges<BoardChange>
-    private var writes = WritesInFlight<String>()
-    private var notice = ModuleNotice()
+    /// The board's tasks, kept true while the module is visible; the viewer's writes.
+    private let liveTasks: LiveQuery<TaskListModule, BoardChange>
+    /// Why the viewer's last change could not be saved.
+    private var failure: String?
     private var state: LoadState<[BoardTask]> = .idle
     private var draft = Draft()
     /// What this viewer's list shows: tasks whose title contains it (all when empty).
@@ -101,7 +102,7 @@ public actor TaskListModule: Module {
         header = try parameters.message("header")
         self.board = board
         self.context = context
-        live = LiveChanges(board)
+        liveTasks = LiveQuery(board, context: context) { module, _ in try await module.reload() }
     }
 
     public func load(_ request: LoadRequest) async throws {
@@ -115,19 +116,16 @@ public actor TaskListModule: Module {
         }
     }
 
-    public func appear() async {
-        if live.follow([.board(owner)], { [weak self] _ in await self?.changed() }) { await changed() }
-    }
+    public func appear() async { await liveTasks.follow([.board(owner)], for: self) }
 
-    public func disappear() async { live.stop() }
+    public func disappear() async { liveTasks.stop() }
 
-    /// Another page (or process) changed the board: fetch it, unless a write of ours is
-    /// on its way (then once it settles).
-    private func changed() async {
-        guard !writes.holdChange(to: owner) else { return }
-        let fetched = await Result { try await board.tasks(on: owner) }
-        let (fresh, _) = notice.settle(fetched, retrying: .board(owner), with: live)
-        if let fresh, !writes.contains(owner) { show(fresh) }
+    /// Another page (or process) changed the board: fetch it. ``LiveQuery`` holds the
+    /// change while a write of ours is on its way, and fetches again if the board changed
+    /// while this fetch was away.
+    private func reload() async throws {
+        guard state.hasResult else { return }
+        show(try await board.tasks(on: owner))
         await context.setNeedsRender()
     }
 
@@ -148,29 +146,29 @@ public actor TaskListModule: Module {
         if let new = try? Self.add.payload(of: event), let viewer = context.viewer {
             return await add(new.title, by: viewer)
         }
-        guard case .loaded(let tasks) = state, let viewer = context.viewer, writes.begin(owner) else { return }
-        let write: @Sendable () async throws -> Void
-        if let toggle = try? Self.toggle.payload(of: event), let task = tasks.first(where: { $0.id == toggle.task }) {
-            state = .loaded(tasks.map { $0.id == task.id ? BoardTask(id: task.id, title: task.title, isDone: !task.isDone) : $0 })
-            write = { [board, owner] in try await board.setDone(!task.isDone, task: task.id, on: owner) }
-        } else if let removal = try? Self.remove.payload(of: event) {
-            let left = tasks.filter { $0.id != removal.task }
-            state = left.isEmpty ? .empty : .loaded(left)
-            write = { [board, owner] in try await board.remove(task: removal.task, from: owner, by: viewer) }
-        } else {
-            _ = writes.end(owner)
-            return
+        guard case .loaded(let tasks) = state, let viewer = context.viewer else { return }
+        await liveTasks.write(.board(owner), for: self) {
+            let write: @Sendable () async throws -> Void
+            if let toggle = try? Self.toggle.payload(of: event), let task = tasks.first(where: { $0.id == toggle.task }) {
+                state = .loaded(tasks.map { $0.id == task.id ? BoardTask(id: task.id, title: task.title, isDone: !task.isDone) : $0 })
+                write = { [board, owner] in try await board.setDone(!task.isDone, task: task.id, on: owner) }
+            } else if let removal = try? Self.remove.payload(of: event) {
+                let left = tasks.filter { $0.id != removal.task }
+                state = left.isEmpty ? .empty : .loaded(left)
+                write = { [board, owner] in try await board.remove(task: removal.task, from: owner, by: viewer) }
+            } else {
+                return
+            }
+            await context.setNeedsRender()  // shown at once
+            do {
+                try await write()
+                failure = nil
+            } catch {
+                state = .loaded(tasks)
+                failure = "Couldn't save: \(SceneryError.messageForViewers(of: error))"
+            }
+            await context.setNeedsRender()
         }
-        await context.setNeedsRender()  // shown at once
-        do {
-            try await live.writing(write)
-            notice.show(nil)
-        } catch {
-            state = .loaded(tasks)
-            notice.show("Couldn't save: \(SceneryError.messageForViewers(of: error))")
-        }
-        if writes.end(owner) != nil { await changed() }
-        await context.setNeedsRender()
     }
 
     /// Adds a task from the form: its rule checked again here, then written once; the form
@@ -183,20 +181,21 @@ public actor TaskListModule: Module {
             draft = Draft(text: typed, fieldError: problems.fields["title"] ?? problems.form.first)
             return await context.setNeedsRender()
         }
-        guard writes.begin(owner) else {
+        let saved = await liveTasks.write(.board(owner), for: self) {
+            do {
+                let task = try await board.add(task: title, to: owner, by: viewer)
+                let tasks = state.value ?? []
+                state = .loaded(newestFirst ? [task] + tasks : tasks + [task])
+                draft = Draft()
+            } catch {
+                draft = Draft(text: typed, formError: "Couldn't add the task: \(SceneryError.messageForViewers(of: error))")
+            }
+            await context.setNeedsRender()
+        }
+        if saved == nil {
             draft = Draft(text: typed, formError: "Another change to the board is being saved; add the task again in a moment.")
-            return await context.setNeedsRender()
+            await context.setNeedsRender()
         }
-        do {
-            let task = try await live.writing { try await board.add(task: title, to: owner, by: viewer) }
-            let tasks = state.value ?? []
-            state = .loaded(newestFirst ? [task] + tasks : tasks + [task])
-            draft = Draft()
-        } catch {
-            draft = Draft(text: typed, formError: "Couldn't add the task: \(SceneryError.messageForViewers(of: error))")
-        }
-        if writes.end(owner) != nil { await changed() }
-        await context.setNeedsRender()
     }
 
     public func render() -> ViewNode {
@@ -233,7 +232,7 @@ public actor TaskListModule: Module {
                 .list("list", sections: [.init(id: "tasks", header: header(["open": .integer(tasks.count { !$0.isDone })]), rows: rows)]),
             ]
             if rows.isEmpty { children.append(.text("no-match", "No task matches “\(shownFilter)”.", role: .caption)) }
-            if let text = notice.text { children.append(.text("notice", text, role: .caption)) }
+            if let text = failure ?? liveTasks.staleNotice { children.append(.text("notice", text, role: .caption)) }
             return .stack("content", children)
         }
     }
