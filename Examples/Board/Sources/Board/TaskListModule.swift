@@ -181,7 +181,7 @@ public actor TaskListModule: Module {
             draft = Draft(text: typed, fieldError: problems.fields["title"] ?? problems.form.first)
             return await context.setNeedsRender()
         }
-        let saved = await liveTasks.write(.board(owner), for: self) {
+        let saved: Void? = await liveTasks.write(.board(owner), for: self) {
             do {
                 let task = try await board.add(task: title, to: owner, by: viewer)
                 let tasks = state.value ?? []
