@@ -122,16 +122,11 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
             do {
                 try await catchUp(module, change)
             } catch {
-                let text = Self.staleText(for: error)
-                let changed = stale.withLock { notice in
-                    defer { notice = text }
-                    return notice != text
-                }
                 live.retry(change)
-                if changed { await context.setNeedsRender() }
+                if setStaleNotice(Self.staleText(for: error)) { await context.setNeedsRender() }
                 return
             }
-            if stale.withLock({ notice in defer { notice = nil }; return notice != nil }) { await context.setNeedsRender() }
+            if setStaleNotice(nil) { await context.setNeedsRender() }
             if attempt == Self.fetchesWhileChanging || !live.changed(touches(change), since: mark) { return }
         }
     }
@@ -166,6 +161,14 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
         let outcome = await writing(isolation: module, body)
         for held in writes.withLock({ $0.endUnnamed() }) { await refresh(held, for: module) }
         return try outcome.get()
+    }
+
+    /// Sets the stale notice; whether it changed (the module renders it then).
+    private func setStaleNotice(_ text: String?) -> Bool {
+        stale.withLock { notice in
+            defer { notice = text }
+            return notice != text
+        }
     }
 
     /// What a module shows when it could not fetch what changed: what it shows may be out

@@ -3,6 +3,7 @@ import Scenery
 import SceneryBlogs
 import SceneryFaults
 import SceneryProfile
+import SceneryTesting
 import Testing
 
 /// The blog list module, on either store.
@@ -114,7 +115,8 @@ import Testing
 
     @Test(arguments: StoreKind.allCases) func aListFetchThatReadBeforeAChangeNeverLeavesItsOlderRowOverTheNewer(kind: StoreKind) async throws {
         let backend = try await Backend(kind)
-        let gated = GatedBlogs(base: backend.database)
+        let gate = ReadGate()
+        let gated = backend.services.gatingReads(with: gate).blogs
         let log = RenderLog()
         let blogs = try BlogModule(
             parameters: parameters(for: BlogModule.descriptor, ["author": "1"]), context: log.context(id: "blogs", viewer: nil), blogs: gated,
@@ -124,13 +126,13 @@ import Testing
         await blogs.appear()
         await blogs.disappear()  // hidden for a while: shown again, it fetches its list
         let before = try await backend.database.blog(26, viewer: nil).likes
-        await gated.holdNextList()
+        gate.holdNextRead()
         async let shownAgain: Void = blogs.appear()  // reads the list now, before the like, and answers late
-        await gated.waitUntilHeld()
+        #expect(await gate.waitUntilHolding())
         _ = try await backend.database.setLiked(true, blog: 26, by: "2")
         // The like's change is applied while the list fetch is away (the actor lets it in).
         #expect(await log.wait { $0.texts(of: "blog.26.likes") == ["Likes: \(before + 1)"] })
-        await gated.release()
+        gate.release()
         await shownAgain
         #expect(await blogs.render().texts(of: "blog.26.likes") == ["Likes: \(before + 1)"], "the older list did not stay over the newer row")
     }
@@ -212,42 +214,6 @@ import Testing
 }
 
 /// A blog service that records the pages asked for and can fail on demand.
-/// A blog service whose next list read is taken at once and handed back only when released:
-/// a fetch that read before a change and answers after it.
-actor GatedBlogs: BlogService {
-    let base: any BlogService
-    private var holdsNextList = false
-    private var held: CheckedContinuation<Void, Never>?
-    private var heldWaiters: [CheckedContinuation<Void, Never>] = []
-
-    init(base: any BlogService) { self.base = base }
-
-    func holdNextList() { holdsNextList = true }
-
-    func waitUntilHeld() async {
-        if held != nil { return }
-        await withCheckedContinuation { heldWaiters.append($0) }
-    }
-
-    func release() { held?.resume() }
-
-    func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
-        let snapshot = try await base.blogs(by: author, viewer: viewer, page: page)
-        guard holdsNextList else { return snapshot }
-        holdsNextList = false
-        await withCheckedContinuation { continuation in
-            held = continuation
-            for waiter in heldWaiters { waiter.resume() }
-            heldWaiters = []
-        }
-        return snapshot
-    }
-
-    func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog { try await base.blog(id, viewer: viewer) }
-
-    func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int { try await base.setLiked(liked, blog: blog, by: user) }
-}
-
 actor CountingBlogs: BlogService {
     let base: any BlogService
     private(set) var requests: [PageRequest] = []

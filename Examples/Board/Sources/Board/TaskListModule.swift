@@ -17,12 +17,19 @@ public actor TaskListModule: Module {
     /// What `task.toggle` carries.
     public struct Toggle: Codable, Sendable, Hashable {
         public var task: Int64
+
+        public init(task: Int64) { self.task = task }
     }
 
     /// What `task.remove` carries: the task, and its title for the scene's question.
     public struct Removal: Codable, Sendable, Hashable {
         public var task: Int64
         public var title: String
+
+        public init(task: Int64, title: String) {
+            self.task = task
+            self.title = title
+        }
     }
 
     /// What `task.add` carries: the title typed into the board's form.
