@@ -11,7 +11,7 @@ import Scenery
 ///    the module's fetch reads, and its answer is held; someone else changes it again; the
 ///    answer returns.
 /// 2. **A read that returns after the write.** Someone else changes what the module shows;
-///    the module's fetch reads, and its answer is held; the viewer's own action (``action``)
+///    the module's fetch reads, and its answer is held; the viewer's own action (`action`)
 ///    writes; then the answer, older than the write, returns.
 ///
 /// ```swift
@@ -36,10 +36,14 @@ public struct LiveModuleCheck<M: Module>: Sendable {
     /// store's change feed), seen by `viewer`.
     ///
     /// - Parameters:
+    ///   - reads: The gate the module's reads pass; the check holds one read's answer back.
+    ///   - viewer: Who is looking, `nil` when signed out.
     ///   - action: An event the viewer sends that the module writes (handled in
     ///     `handle(_:)` or, passed on, in `perform(_:)`), changing what it shows.
     ///   - timeout: How long a story may take to settle before what the module shows is
     ///     taken as its answer.
+    ///   - make: Makes the module with the context given (once per story, and once more for
+    ///     the page made afresh that each story ends compared with).
     ///   - changeBySomeoneElse: A write by another viewer or process that changes what the
     ///     module shows and is published to the feed; called twice in the first story.
     public init(
