@@ -19,7 +19,7 @@ import SceneryLive
 /// ```
 ///
 /// A store is also the `ActionLedger` of the actions it wrote: a write made for an action
-/// (`ActionKey.run(as:_:)`) records its key (`ActionKey.forNextWrite()`) first, in the same
+/// (`ActionKey.run(as:_:)`) records its key (`WriteContext.current.nextWriteKey()`) first, in the same
 /// transaction, and throws `alreadyApplied`, writing nothing, when the key was recorded
 /// already: an action is applied once even when two servers run it at the same moment.
 ///

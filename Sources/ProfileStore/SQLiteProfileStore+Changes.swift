@@ -12,7 +12,7 @@ extension SQLiteProfileStore: ChangeFeed {
     /// How many changes the table keeps for other processes to read.
     public static var changesKept: Int64 { SQLiteSiteStore.changesKept }
 
-    public func changes(to entities: Set<ProfileChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<ProfileChange> {
+    public func changes(to entities: Set<ProfileChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<ProfileChange> {
         feed.changes(to: entities, ignoringWritesOf: writer)
     }
 

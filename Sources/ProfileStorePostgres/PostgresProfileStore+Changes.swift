@@ -6,7 +6,7 @@ import SceneryLive
 /// `PostgresSiteStore`): every write sends `NOTIFY` with what it changed in its own
 /// transaction; others' writes arrive on the listening connection.
 extension PostgresProfileStore {
-    public func changes(to entities: Set<ProfileChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<ProfileChange> {
+    public func changes(to entities: Set<ProfileChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<ProfileChange> {
         feed.changes(to: entities, ignoringWritesOf: writer)
     }
 

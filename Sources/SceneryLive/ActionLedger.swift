@@ -4,7 +4,7 @@ import Scenery
 /// (a resume token used once): the database a site's servers share, or memory for one
 /// process.
 ///
-/// A store that records `ActionKey/forNextWrite()` first in its writing transactions is the ledger of
+/// A store that records `WriteContext/nextWriteKey()` first in its writing transactions is the ledger of
 /// the actions it wrote; `SQLiteProfileStore` and `PostgresProfileStore` are both.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import Scenery
+
 /// Where a module learns that the data it shows changed, from any writer: this process or
 /// another one on the same database.
 ///
@@ -16,8 +18,8 @@ public protocol ChangeFeed<Entity>: Sendable {
     associatedtype Entity: LiveEntity
 
     /// The changes to `entities` from now on, except those made by `writer` (see
-    /// ``ChangeWriter``). The subscription is open on return.
-    func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<Entity>
+    /// `ChangeSource`). The subscription is open on return.
+    func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<Entity>
 
     /// The feed's position now, for ``hasChanged(_:since:)``; `nil` when the feed keeps no
     /// history (the default).

@@ -5,7 +5,7 @@ import Synchronization
 /// asked for that entity (and every subscription for ``LiveEntity/everything``).
 ///
 /// A store owns one and calls ``publish(_:)`` after each write commits, in the writing
-/// task (so that the writer's own subscription is skipped, see ``ChangeWriter``), and again
+/// task (so that the writer's own subscription is skipped, see `ChangeSource`), and again
 /// for what other processes wrote; modules reach it as a ``ChangeFeed``. A subscriber that
 /// is busy loses nothing: what waits for it is merged by entity (see ``ChangeStream``).
 /// Nobody following an entity costs nothing when it changes.
@@ -20,7 +20,7 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
         let entities: Set<Entity>
         let subscription: ChangeStream<Entity>.Subscription
         /// Whose writes it does not receive.
-        let writer: ChangeWriter?
+        let writer: ChangeSource?
     }
 
     private struct State {
@@ -42,7 +42,7 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
     private struct Delivery {
         let subscription: ChangeStream<Entity>.Subscription
         let change: Entity
-        let origin: ChangeOrigin?
+        let origin: ChangeSource?
     }
 
     /// How many subscribers a change reaches at once: past this many, the hub hands it over
@@ -66,7 +66,7 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
     /// How many open subscriptions follow `entity`.
     public func subscriptionCount(for entity: Entity) -> Int { state.withLock { $0.byEntity[entity]?.count ?? 0 } }
 
-    public func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<Entity> {
+    public func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<Entity> {
         let number = state.withLock { state in
             defer { state.next += 1 }
             return state.next
@@ -131,17 +131,17 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
 
     /// Hands each change to the subscribers of its entity (all of them for
     /// ``LiveEntity/everything``), except the subscription of the writer making the current
-    /// task's write (``ChangeWriter/current``): it already shows what it wrote.
+    /// task's write (`WriteContext.writer`): it already shows what it wrote.
     ///
     /// A change to at most ``waveSize`` subscribers is handed over before this returns; one
     /// to more (a like shown on a thousand open pages) in waves, by a task of the hub's, and
     /// changes published while waves remain wait behind them, so that each subscriber
     /// receives the changes in the order they were published.
     public func publish(_ changes: some Sequence<Entity>) {
-        let writer = ChangeWriter.current
+        let writer = WriteContext.current.writer
         // The page whose person's action this write is: the change reaches subscribers
-        // under it, so that page does not announce its own doing (see ChangeOrigin).
-        let origin = ChangeOrigin.current
+        // under it, so that page does not announce its own doing (see ChangeSource).
+        let origin = WriteContext.current.page
         let (now, startsDraining) = state.withLock { state -> ([Delivery], Bool) in
             var deliveries: [Delivery] = []
             for change in changes {

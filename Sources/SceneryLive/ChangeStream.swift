@@ -43,7 +43,7 @@ public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
             var waiting: [Entity] = []
             /// The page whose action made each waiting change, by position in `waiting`
             /// (`nil`: unknown, or changes of several pages merged into one).
-            var origins: [ChangeOrigin?] = []
+            var origins: [ChangeSource?] = []
             var waiter: CheckedContinuation<Entity?, Never>?
             var hasEnded = false
             /// Who takes the changes when nothing iterates (``handle(priority:_:)``), and
@@ -66,9 +66,9 @@ public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
         }
 
         /// Hands a change to the subscriber, or keeps it (merged) until it asks. `origin` is
-        /// the page whose person's action made it (``ChangeOrigin``); a handler applies the
+        /// the page whose person's action made it (`ChangeSource`); a handler applies the
         /// change under it.
-        func deliver(_ change: Entity, origin: ChangeOrigin? = nil) {
+        func deliver(_ change: Entity, origin: ChangeSource? = nil) {
             let waiter = state.withLock { state -> CheckedContinuation<Entity?, Never>? in
                 guard !state.hasEnded else { return nil }
                 if let waiter = state.waiter {
@@ -110,14 +110,14 @@ public struct ChangeStream<Entity: LiveEntity>: AsyncSequence, Sendable {
             // so it takes none of that task's task-local values (nor their copying).
             Task.detached(priority: handler.priority) {
                 while let (change, origin) = self.takeForHandler() {
-                    await ChangeOrigin.$current.withValue(origin) { await handler.apply(change) }
+                    await WriteContext.current.onPage(origin).run { await handler.apply(change) }
                 }
             }
         }
 
         /// The next change for the handler and its origin, or `nil` (and no task draining)
         /// when none waits.
-        private func takeForHandler() -> (Entity, ChangeOrigin?)? {
+        private func takeForHandler() -> (Entity, ChangeSource?)? {
             state.withLock { state in
                 guard !state.hasEnded, !state.waiting.isEmpty else {
                     state.isDraining = false

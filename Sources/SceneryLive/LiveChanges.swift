@@ -39,7 +39,7 @@ public final class LiveChanges<Entity: LiveEntity>: Sendable {
     private let markAtStart: Int?
     private let hasFollowed = Atomic<Bool>(false)
     /// The module's writer: its writes do not come back to its subscription.
-    public let writer = ChangeWriter()
+    public let writer = ChangeSource()
     /// How long ``retry(_:)`` waits before handing a change to the module again.
     public let retryDelay: Duration
 
@@ -105,7 +105,7 @@ public final class LiveChanges<Entity: LiveEntity>: Sendable {
         return missed
     }
 
-    /// Runs `write` as this module's writer (``ChangeWriter/current``): the changes it
+    /// Runs `write` as this module's writer (`WriteContext.writer`): the changes it
     /// publishes reach every other subscriber, not this one, which shows the write's result
     /// already. Another writer's change to the same entity still arrives.
     ///
@@ -115,7 +115,7 @@ public final class LiveChanges<Entity: LiveEntity>: Sendable {
     public func writing<Value>(
         isolation: isolated (any Actor)? = #isolation, _ write: () async throws -> Value
     ) async rethrows -> Value {
-        try await ChangeWriter.$current.withValue(writer) { try await write() }
+        try await WriteContext.current.writing(as: writer).run { try await write() }
     }
 
     /// Hands `change` to the module again after ``retryDelay``, unless the subscription

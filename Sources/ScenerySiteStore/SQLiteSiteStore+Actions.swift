@@ -3,7 +3,7 @@ import Scenery
 import SceneryLive
 
 /// The `applied_actions` table: the key of every action write this database applied
-/// (``ActionKey/forNextWrite()`` while the write ran), recorded first in the write's
+/// (`WriteContext.nextWriteKey()` while the write ran), recorded first in the write's
 /// transaction, and one-time keys claimed by servers (resume tokens). Keys are kept for
 /// ``appliedActionsKept``, longer than a page can ask to resume.
 extension SQLiteSiteStore: ActionLedger {

@@ -37,7 +37,7 @@ extension SQLiteSiteStore {
     /// the app once committed (in this task, so a module writing through
     /// `LiveChanges.writing(_:)` is not told of its own write).
     ///
-    /// A write made for an action records the write's key first (`ActionKey.forNextWrite()`);
+    /// A write made for an action records the write's key first (`WriteContext.current.nextWriteKey()`);
     /// when it was recorded already (the action ran before, here or in another process),
     /// the write is rolled back whole and throws `DataError` of kind `alreadyApplied`.
     ///
@@ -82,7 +82,7 @@ extension SQLiteSiteStore {
     private func commitRows<T>(_ rows: [Row], in connection: SQLiteConnection, _ write: () throws(DataError) -> T) throws(DataError) -> (
         value: T, renumbered: Bool
     ) {
-        let action = ActionKey.forNextWrite()
+        let action = WriteContext.current.nextWriteKey()
         func attempt() throws(DataError) -> T {
             try connection.transaction { () throws(DataError) -> T in
                 if let action, try !Self.record(action, in: connection) { throw .alreadyApplied(action) }

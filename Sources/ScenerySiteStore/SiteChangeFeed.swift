@@ -8,7 +8,7 @@ public struct SiteChangeFeed<Entity: RecordedEntity>: ChangeFeed {
     let store: SQLiteSiteStore
     let hub: ChangeHub<Entity>
 
-    public func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<Entity> {
+    public func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<Entity> {
         let stream = hub.changes(to: entities, ignoringWritesOf: writer)
         store.startWatching()
         return stream

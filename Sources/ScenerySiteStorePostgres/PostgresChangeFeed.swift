@@ -8,7 +8,7 @@ public struct PostgresChangeFeed<Entity: RecordedEntity>: ChangeFeed {
     let store: PostgresSiteStore
     let hub: ChangeHub<Entity>
 
-    public func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<Entity> {
+    public func changes(to entities: Set<Entity>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<Entity> {
         let stream = hub.changes(to: entities, ignoringWritesOf: writer)
         _ = store.startListening()
         return stream

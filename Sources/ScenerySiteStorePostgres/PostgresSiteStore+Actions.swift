@@ -5,7 +5,7 @@ import Scenery
 import SceneryLive
 
 /// The `applied_actions` table: the key of every action whose write this database applied
-/// (`ActionKey.forNextWrite()` while the write ran), recorded first in the write's transaction, and
+/// (`WriteContext.current.nextWriteKey()` while the write ran), recorded first in the write's transaction, and
 /// one-time keys claimed by servers (resume tokens), for every server on the database.
 /// Keys are kept for two days, longer than a page can ask to resume.
 extension PostgresSiteStore: ActionLedger {

@@ -69,7 +69,7 @@ extension PostgresSiteStore {
     }
 
     /// Runs a write in a transaction that announces `changes` as `Entity`'s app's with
-    /// `NOTIFY` (and first records the key of the action's write, `ActionKey.forNextWrite()`,
+    /// `NOTIFY` (and first records the key of the action's write, `WriteContext.current.nextWriteKey()`,
     /// refusing the write with `alreadyApplied` when it was recorded already), retrying it on
     /// a serialization failure or deadlock (up to ten times, after a short random pause),
     /// then publishes the changes to this process's subscribers, in this task (so a module
@@ -98,7 +98,7 @@ extension PostgresSiteStore {
             // run), and this server's own notification is not heard again: its pages fetch,
             // the writer's too, since what it was told (failed, or applied before) need not
             // be what is stored.
-            ChangeWriter.$current.withValue(nil) { hub?.publish(changes) }
+            WriteContext.current.writing(as: nil).run { hub?.publish(changes) }
             throw error
         }
     }
@@ -115,7 +115,7 @@ extension PostgresSiteStore {
     private func write<T: Sendable>(
         _ action: String, payload: String?, locking key: String?, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws(DataError) -> T {
-        let actionKey = ActionKey.forNextWrite()
+        let actionKey = WriteContext.current.nextWriteKey()
         var attempt = 0
         while true {
             attempt += 1

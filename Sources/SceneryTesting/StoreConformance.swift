@@ -34,7 +34,7 @@ public enum StoreConformance {
     ///   - patience: How long to wait for a change that should arrive.
     ///   - write: Makes one write that changes the entity it is given, announcing it in the
     ///     write's transaction, and records the current action's key first
-    ///     (`ActionKey.forNextWrite()`), as every store write does.
+    ///     (`WriteContext.current.nextWriteKey()`), as every store write does.
     public static func problems<Entity: LiveEntity>(
         feed: any ChangeFeed<Entity>, ledger: any ActionLedger, entities: (Entity, Entity), patience: Duration = .seconds(10),
         write: @escaping @Sendable (Entity) async throws -> Void
@@ -73,7 +73,7 @@ public enum StoreConformance {
             problems.append("Another's write of \(second) did not reach the writing module within \(patience).")
         } else if writerLog.elements.contains(first) {
             problems.append(
-                "The module that wrote \(first) was told of its own write; skip the subscription of `ChangeWriter.current` when publishing.")
+                "The module that wrote \(first) was told of its own write; skip the subscription of `WriteContext.current.writer` when publishing.")
         }
         problems += await exactlyOnceProblems(ledger: ledger, entity: first, write: write)
         return problems
@@ -103,7 +103,7 @@ public enum StoreConformance {
         do {
             try await ActionKey.run(as: action) { try await write(entity) }
             problems.append(
-                "The same action's write ran twice; record `ActionKey.forNextWrite()` first in the write's transaction and refuse a key recorded before."
+                "The same action's write ran twice; record `WriteContext.current.nextWriteKey()` first in the write's transaction and refuse a key recorded before."
             )
         } catch let error as DataError where error.kind == .alreadyApplied {
             // As it should: the second run wrote nothing.

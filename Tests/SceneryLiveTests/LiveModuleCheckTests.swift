@@ -59,7 +59,7 @@ private final class NoteStore: ChangeFeed, Sendable {
     private let notes = Mutex<[String]>([])
     private let hub = ChangeHub<BoardChange>()
 
-    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
         hub.changes(to: entities, ignoringWritesOf: writer)
     }
 

@@ -27,7 +27,7 @@ import Testing
             (self.recordsKeys, self.handsOutEveryBook, self.tellsTheWriter) = (recordsKeys, handsOutEveryBook, tellsTheWriter)
         }
 
-        func changes(to entities: Set<Shelf>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<Shelf> {
+        func changes(to entities: Set<Shelf>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<Shelf> {
             hub.changes(to: handsOutEveryBook ? [.book(1), .book(2)] : entities, ignoringWritesOf: tellsTheWriter ? nil : writer)
         }
 
@@ -36,7 +36,7 @@ import Testing
         func hasChanged(_ entities: Set<Shelf>, since mark: Int) -> Bool { hub.hasChanged(entities, since: mark) }
 
         func write(_ change: Shelf) async throws {
-            if recordsKeys, let key = ActionKey.forNextWrite(), try await !ledger.claim(key) { throw DataError.alreadyApplied(key) }
+            if recordsKeys, let key = WriteContext.current.nextWriteKey(), try await !ledger.claim(key) { throw DataError.alreadyApplied(key) }
             hub.publish([change])
         }
     }
@@ -54,7 +54,7 @@ import Testing
     @Test func aStoreThatWritesAnActionTwiceIsToldToRecordItsKeyFirst() async {
         let problems = await problems(of: MemoryShelf(recordsKeys: false))
         #expect(problems.count == 2, "\(problems)")
-        #expect(problems.contains { $0.hasPrefix("The same action's write ran twice; record `ActionKey.forNextWrite()` first") })
+        #expect(problems.contains { $0.hasPrefix("The same action's write ran twice; record `WriteContext.current.nextWriteKey()` first") })
         #expect(problems.contains("An action's write did not leave its key in the ledger."))
     }
 

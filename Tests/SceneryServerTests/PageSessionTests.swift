@@ -180,7 +180,7 @@ import Testing
         func handle(_ event: Event) async -> EventDisposition {
             // A write of a store would take a while: let other tasks in before counting.
             for _ in 0..<20 { await Task.yield() }
-            tally.taps.withLock { $0.append(ActionKey.current?.rawValue) }
+            tally.taps.withLock { $0.append(WriteContext.current.action?.rawValue) }
             return .handled
         }
     }

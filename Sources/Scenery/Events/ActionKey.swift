@@ -3,7 +3,7 @@
 /// server went away before answering).
 ///
 /// A host runs an action's event as the action (``run(as:isolation:_:)``); a store that
-/// writes for it records the write's key (``forNextWrite()``) first, in the same
+/// writes for it records the write's key (``WriteContext/nextWriteKey()``) first, in the same
 /// transaction as the write, and refuses the write when the key was recorded already; and
 /// a host asks its `ActionLedger` (in SceneryLive) before running an action a page sent again. So an
 /// action is applied once, whichever server receives it, however often, and even when two
@@ -18,9 +18,6 @@
 public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
     /// The key's text: 8 to 64 letters, digits, `-` or `_`.
     public let rawValue: String
-
-    /// The key an action's writes record, bound while a host runs the action's event.
-    @TaskLocal public static var current: ActionKey?
 
     /// A key from a page's text.
     ///
@@ -40,7 +37,7 @@ public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
         rawValue = text
     }
 
-    /// This key as one person's: what a host binds to ``current`` and asks its
+    /// This key as one person's: what a host runs an action as and asks its
     /// `ActionLedger` about, so that a key another viewer's page chose (by chance or to
     /// block an action) never answers for this viewer's action.
     ///

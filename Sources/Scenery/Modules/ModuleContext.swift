@@ -38,7 +38,7 @@ public struct ModuleContext: Sendable {
     ///
     /// A host tells the person politely (a web page's live region), at most once per batch
     /// of changes. Nothing is said when the rendering changes nothing, nor on the page whose
-    /// person's action made the change (``ChangeOrigin``). Never put in it what the viewer
+    /// person's action made the change (``ChangeSource``). Never put in it what the viewer
     /// may not see: say what changed, not who did it, unless that is public.
     ///
     /// ```swift

@@ -13,8 +13,8 @@ extension SceneInstance {
     /// are handled by the scene before any module sees them.
     @discardableResult
     public func send(_ event: Event) async -> EventOutcome {
-        // What the person's action changes is this page's doing (see ChangeOrigin).
-        await ChangeOrigin.$current.withValue(origin) { await route(event) }
+        // What the person's action changes is this page's doing (see ChangeSource).
+        await WriteContext.current.onPage(origin).run { await route(event) }
     }
 
     private func route(_ event: Event) async -> EventOutcome {

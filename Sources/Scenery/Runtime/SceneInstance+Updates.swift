@@ -32,7 +32,7 @@ extension SceneInstance {
     func moduleDidChange(_ change: ModuleChange) async {
         // What a change means is said to other people's pages only: not to the page whose
         // person's action made it (the hub hands it over under that page's origin).
-        if let announcement = change.announcement, ChangeOrigin.current != origin, frames[change.module] != nil {
+        if let announcement = change.announcement, WriteContext.current.page != origin, frames[change.module] != nil {
             var waiting = pendingAnnouncements[change.module, default: []]
             if !waiting.contains(announcement) { waiting.append(announcement) }
             pendingAnnouncements[change.module] = Array(waiting.suffix(Self.keptAnnouncements))

@@ -70,8 +70,8 @@ public actor SceneInstance {
     var firstLoadWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// What modules said their latest changes mean, waiting for their next update.
     var pendingAnnouncements: [ModuleID: [String]] = [:]
-    /// This scene's page, for the changes its person's actions make (``ChangeOrigin``).
-    public nonisolated let origin = ChangeOrigin()
+    /// This scene's page, for the changes its person's actions make (``ChangeSource``).
+    public nonisolated let origin = ChangeSource()
     /// What was seen, for impressions and exposures (see `SceneInstance+Impressions`).
     var impressions = ImpressionTracker()
     nonisolated let impressionSink: (any ImpressionSink)?

@@ -26,7 +26,7 @@ final class BoardStore: ChangeFeed {
     private let done = Mutex<[Int: Bool]>([:])
     private let hub = ChangeHub<BoardChange>()
 
-    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
         hub.changes(to: entities, ignoringWritesOf: writer)
     }
 
@@ -131,7 +131,7 @@ final class SharedBoardStore: ChangeFeed {
         feed = site.feed(of: BoardChange.self)
     }
 
-    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
         feed.changes(to: entities, ignoringWritesOf: writer)
     }
 

@@ -94,15 +94,15 @@ import Testing
         let other = try await kind.anotherStore(on: store)
         let draft = try await store.save(DraftEdit(title: "Once", body: ""), by: "1")
         let key = ActionKey.random()
-        _ = try await ActionKey.$current.withValue(key) { try await store.publishDraft(draft.id, version: draft.version, by: "1") }
+        _ = try await ActionKey.run(as: key) { try await store.publishDraft(draft.id, version: draft.version, by: "1") }
         // The page sent it again, to another server: nothing is published twice.
         await #expect(throws: ProfileError.alreadyApplied(key)) {
-            _ = try await ActionKey.$current.withValue(key) { try await other.publishDraft(draft.id, version: draft.version, by: "1") }
+            _ = try await ActionKey.run(as: key) { try await other.publishDraft(draft.id, version: draft.version, by: "1") }
         }
         let saveKey = ActionKey.random()
-        _ = try await ActionKey.$current.withValue(saveKey) { try await store.save(DraftEdit(title: "Twice?", body: ""), by: "1") }
+        _ = try await ActionKey.run(as: saveKey) { try await store.save(DraftEdit(title: "Twice?", body: ""), by: "1") }
         await #expect(throws: ProfileError.alreadyApplied(saveKey)) {
-            _ = try await ActionKey.$current.withValue(saveKey) { try await other.save(DraftEdit(title: "Twice?", body: ""), by: "1") }
+            _ = try await ActionKey.run(as: saveKey) { try await other.save(DraftEdit(title: "Twice?", body: ""), by: "1") }
         }
         #expect(try await store.profile(of: "1", viewer: nil).blogCount == 28)
         #expect(try await allDrafts(store).filter { $0.title == "Twice?" }.count == 1)

@@ -124,13 +124,13 @@ import Testing
     @Test func aWriteThatLosesItsConnectionIsFetchedAgainByItsOwnWriter() async throws {
         let (server, other) = try await twoServers()
         await other.close()
-        let writer = ChangeWriter()
+        let writer = ChangeSource()
         let log = AwaitableLog<Board>()
         let stream = server.feed(of: Board.self).changes(to: [.task(1)], ignoringWritesOf: writer)
         let task = Task { for await change in stream { log.append(change) } }
         defer { task.cancel() }
         await #expect(throws: DataError.self) {
-            try await ChangeWriter.$current.withValue(writer) {
+            try await WriteContext.current.writing(as: writer).run {
                 try await ActionKey.run(as: .random()) {
                     try await server.writing("finish a task", announcing: [Board.task(1)]) { connection, logger in
                         try await connection.query("UPDATE tasks SET done = true WHERE id = 1", logger: logger)

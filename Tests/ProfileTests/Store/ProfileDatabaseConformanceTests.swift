@@ -287,18 +287,18 @@ import Testing
         let other = try await kind.anotherStore(on: store)
         let key = try ActionKey(validating: "like-26-by-bob")
         #expect(try await !store.hasApplied(key))
-        _ = try await ActionKey.$current.withValue(key) { try await store.setLiked(true, blog: 26, by: "2") }
+        _ = try await ActionKey.run(as: key) { try await store.setLiked(true, blog: 26, by: "2") }
         #expect(try await store.hasApplied(key))
         #expect(try await other.hasApplied(key), "another server on the database knows it too")
         // The same action again (its page sent it twice) writes nothing, whatever it asks.
         await #expect(throws: ProfileError.alreadyApplied(key)) {
-            try await ActionKey.$current.withValue(key) { try await other.setFollowing(true, follower: "2", followee: "5") }
+            try await ActionKey.run(as: key) { try await other.setFollowing(true, follower: "2", followee: "5") }
         }
         #expect(try await store.profile(of: "5", viewer: "2").viewerFollows == false, "the refused write was rolled back whole")
         // A write that failed recorded nothing.
         let failed = try ActionKey(validating: "like-999999")
         await #expect(throws: ProfileError.blogNotFound(999_999)) {
-            _ = try await ActionKey.$current.withValue(failed) { try await store.setLiked(true, blog: 999_999, by: "2") }
+            _ = try await ActionKey.run(as: failed) { try await store.setLiked(true, blog: 999_999, by: "2") }
         }
         #expect(try await !other.hasApplied(failed))
     }

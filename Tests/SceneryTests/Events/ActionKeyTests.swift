@@ -20,29 +20,32 @@ import Testing
         for key in keys { #expect(try ActionKey(validating: key.rawValue) == key) }
     }
 
-    @Test func theCurrentKeyIsBoundForTheActionOnly() {
+    @Test func theActionIsBoundForItsRunOnlyAndKeepsThePageAndTheWriter() async {
         let key = ActionKey.random()
-        #expect(ActionKey.current == nil)
-        let seen = ActionKey.$current.withValue(key) { ActionKey.current }
-        #expect(seen == key)
-        #expect(ActionKey.current == nil)
+        let (page, writer) = (ChangeSource(), ChangeSource())
+        #expect(WriteContext.current.action == nil)
+        let seen = await WriteContext.current.onPage(page).writing(as: writer).run {
+            await ActionKey.run(as: key) { WriteContext.current }
+        }
+        #expect(seen.action == key && seen.page == page && seen.writer == writer)
+        #expect(WriteContext.current.action == nil && WriteContext.current.page == nil)
+        let outside = await ActionKey.run(as: key) { await WriteContext.outsideAnyAction { WriteContext.current } }
+        #expect(outside.action == nil && outside.nextWriteKey() == nil, "a write outside any action says so, and records no key")
     }
 
     @Test func eachWriteOfAnActionTakesAKeyOfItsOwnAndARunAgainStartsFromTheFirst() async {
         let key = ActionKey.random()
-        #expect(ActionKey.forNextWrite() == nil, "no action: no key")
+        #expect(WriteContext.current.nextWriteKey() == nil, "no action: no key")
         for _ in 0..<2 {
             let keys = await ActionKey.run(as: key) {
-                let first = ActionKey.forNextWrite()
+                let first = WriteContext.current.nextWriteKey()
                 // A write from a child task is still one of the action's writes.
-                let second = await Task { ActionKey.forNextWrite() }.value
-                return [first, second, ActionKey.forNextWrite()].map { $0?.rawValue }
+                let second = await Task { WriteContext.current.nextWriteKey() }.value
+                return [first, second, WriteContext.current.nextWriteKey()].map { $0?.rawValue }
             }
             #expect(keys == [key.rawValue, "\(key.rawValue)#2", "\(key.rawValue)#3"])
         }
-        let byHand = ActionKey.$current.withValue(key) { [ActionKey.forNextWrite(), ActionKey.forNextWrite()] }
-        #expect(byHand == [key, key], "a key bound by hand: every write takes it")
-        #expect(await ActionKey.run(as: nil) { ActionKey.forNextWrite() } == nil)
+        #expect(await ActionKey.run(as: nil) { WriteContext.current.nextWriteKey() } == nil)
     }
 
     @Test func aMemoryLedgerClaimsOnceAndForgetsTheOldestPastItsCapacity() async throws {

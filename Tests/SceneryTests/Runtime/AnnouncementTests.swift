@@ -67,11 +67,11 @@ actor NewsModule: Module {
         let (scene, module) = try await scene(host: host)
         await scene.send(Event("news.add", from: "news/add"))
         // The same, arriving as a live change made under this page's origin (its own write).
-        await ChangeOrigin.$current.withValue(scene.origin) { await module.hear(5) }
+        await WriteContext.current.onPage(scene.origin).run { await module.hear(5) }
         #expect(host.updates.count == 2, "both changes are shown")
         #expect(host.updates.map(\.announcements) == [[], []])
         // Another page's origin is someone else's doing.
-        await ChangeOrigin.$current.withValue(ChangeOrigin()) { await module.hear(6) }
+        await WriteContext.current.onPage(ChangeSource()).run { await module.hear(6) }
         #expect(host.updates.last?.announcements == ["1 new"])
     }
 

@@ -54,7 +54,7 @@ public final class SQLiteBoardStore: BoardDatabase {
         feed = site.feed(of: BoardChange.self)
     }
 
-    public func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+    public func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
         feed.changes(to: entities, ignoringWritesOf: writer)
     }
 

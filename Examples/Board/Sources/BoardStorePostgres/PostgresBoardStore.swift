@@ -48,7 +48,7 @@ public final class PostgresBoardStore: BoardDatabase {
 
     public var location: String { site.location }
 
-    public func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+    public func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
         feed.changes(to: entities, ignoringWritesOf: writer)
     }
 

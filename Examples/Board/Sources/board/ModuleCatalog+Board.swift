@@ -42,7 +42,7 @@ struct FaultyBoard: BoardService {
     let base: any BoardDatabase
     let faults: FaultInjector
 
-    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
         base.changes(to: entities, ignoringWritesOf: writer)
     }
 

@@ -43,7 +43,7 @@ private struct GatedBoard: BoardService {
         try await board.add(task: title, to: owner, by: viewer)
     }
 
-    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeWriter?) -> ChangeStream<BoardChange> {
+    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
         board.changes(to: entities, ignoringWritesOf: writer)
     }
 

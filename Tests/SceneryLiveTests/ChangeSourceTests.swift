@@ -5,10 +5,10 @@ import Testing
 
 /// A change reaches its subscribers under the origin of the page whose action wrote it, so
 /// that page does not announce its own doing.
-@Suite(.timeLimit(.minutes(5))) struct ChangeOriginTests {
+@Suite(.timeLimit(.minutes(5))) struct ChangeSourceTests {
     /// What one subscription's handler saw: each change, and the origin it arrived under.
     final class Heard: Sendable {
-        let seen = Locked<[(BoardChange, ChangeOrigin?)]>([])
+        let seen = Locked<[(BoardChange, ChangeSource?)]>([])
         let arrivals = AsyncStream<Void>.makeStream()
         /// Holds the handler at its first change until opened, so that others wait meanwhile.
         let holdFirst = Locked<CheckedContinuation<Void, Never>?>(nil)
@@ -19,7 +19,7 @@ import Testing
 
         func record(_ change: BoardChange) async {
             let isFirst = seen.withLock { seen in
-                seen.append((change, ChangeOrigin.current))
+                seen.append((change, WriteContext.current.page))
                 return seen.count == 1
             }
             if holds, isFirst {
@@ -42,8 +42,8 @@ import Testing
         let live = LiveChanges(hub)
         let heard = Heard()
         live.follow([.task(1)]) { await heard.record($0) }
-        let page = ChangeOrigin()
-        ChangeOrigin.$current.withValue(page) { hub.publish([.task(1)]) }
+        let page = ChangeSource()
+        WriteContext.current.onPage(page).run { hub.publish([.task(1)]) }
         await heard.waitForArrivals(1)
         hub.publish([.task(1)])
         await heard.waitForArrivals(1)
@@ -58,9 +58,9 @@ import Testing
         hub.publish([.task(1)])
         var held = heard.held.stream.makeAsyncIterator()
         _ = await held.next()  // the handler is busy with task 1
-        let (mine, yours) = (ChangeOrigin(), ChangeOrigin())
-        ChangeOrigin.$current.withValue(mine) { hub.publish([.task(2)]) }
-        ChangeOrigin.$current.withValue(yours) { hub.publish([.task(2)]) }
+        let (mine, yours) = (ChangeSource(), ChangeSource())
+        WriteContext.current.onPage(mine).run { hub.publish([.task(2)]) }
+        WriteContext.current.onPage(yours).run { hub.publish([.task(2)]) }
         heard.holdFirst.withLock { $0?.resume() }
         await heard.waitForArrivals(2)
         let seen = heard.seen.withLock { $0 }
