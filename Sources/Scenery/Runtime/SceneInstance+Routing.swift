@@ -64,6 +64,9 @@ extension SceneInstance {
 
     private func route(_ event: Event, trace: inout Trace) async {
         let origin = slots[event.source.moduleComponent] != nil ? event.source.moduleComponent : nil
+        // 0. An owner-only action for someone who is not its owner: refused first, so that no
+        // module or rule asks them anything about it (a forged delete sees no question).
+        if refusesOwnerOnly(event.name, of: origin, trace: &trace) { return }
 
         // 1. The module that rendered the source node.
         if let origin, let slot = slots[origin] {
@@ -78,6 +81,7 @@ extension SceneInstance {
             case .transform(let transformed):
                 trace.current = Event(transformed.name, from: transformed.source.qualified(by: origin), payload: transformed.payload)
                 trace.note(.module(origin), .transformed(into: transformed.name))
+                if refusesOwnerOnly(transformed.name, of: origin, trace: &trace) { return }
             case .confirm(let confirmation):
                 let accepted = await host.confirm(confirmation)
                 trace.note(.module(origin), .asked(confirmation.title, confirmed: accepted))
@@ -147,14 +151,7 @@ extension SceneInstance {
     /// Runs the origin module's default action, then hands the event to the host (unless
     /// the action failed).
     private func letThrough(origin: ModuleID?, trace: inout Trace) async {
-        guard phase != .left else { return }
-        if let origin, let slot = slots[origin], let owner = slot.actionOwners[trace.current.name], owner == nil || owner != context.viewer {
-            // An owner-only action, and the viewer is not its owner: nothing may take it.
-            let parameter = slot.descriptor.ownerOnlyActions[trace.current.name] ?? "owner"
-            trace.note(.module(origin), .refused("only the user named by '\(parameter)' may take this action"))
-            trace.result = .cancelled(by: .module(origin))
-            return
-        }
+        guard phase != .left, !refusesOwnerOnly(trace.current.name, of: origin, trace: &trace) else { return }
         if let origin, let slot = slots[origin] {
             let local = Event(trace.current.name, from: trace.current.source.localComponent, payload: trace.current.payload)
             do {
@@ -171,6 +168,18 @@ extension SceneInstance {
         await host.receive(trace.current)
         trace.note(.host, .received)
         trace.result = .delivered
+    }
+
+    /// Refuses `name` when it is an owner-only action of `origin`'s module and the viewer is
+    /// not its owner (nothing may take it then); whether it refused.
+    private func refusesOwnerOnly(_ name: String, of origin: ModuleID?, trace: inout Trace) -> Bool {
+        guard let origin, let slot = slots[origin], let owner = slot.actionOwners[name], owner == nil || owner != context.viewer else {
+            return false
+        }
+        let parameter = slot.descriptor.ownerOnlyActions[name] ?? "owner"
+        trace.note(.module(origin), .refused("only the user named by '\(parameter)' may take this action"))
+        trace.result = .cancelled(by: .module(origin))
+        return true
     }
 
     private func handleBuiltIn(_ event: Event, trace: inout Trace) async {
