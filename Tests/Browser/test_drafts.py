@@ -136,3 +136,33 @@ def test_a_draft_saved_in_two_tabs_at_once_tells_the_losing_tab_why(browser):
     finally:
         context.close()
         server.stop()
+
+
+def test_a_form_reads_as_made_with_care_labels_above_fields_a_proportional_text_area_and_errors_in_the_danger_colour(people):
+    """Forms had no style of their own: labels on the baseline, a monospace text area, a
+    20 px input, the error in plain black."""
+    alice = people("Alice Liddell")
+    alice.get_by_role("tab", name="Drafts").click()
+    compose = alice.locator("form[data-form='drafts/compose']")
+    title, text = compose.get_by_label("Title"), compose.get_by_label("Text")
+    style = """element => { const s = getComputedStyle(element); const box = element.getBoundingClientRect();
+        return { family: s.fontFamily, height: box.height, top: box.top, left: box.left, width: box.width,
+                 border: s.borderTopStyle, color: s.color } }"""
+    label = compose.locator("label", has_text="Title").evaluate(style)
+    field = title.evaluate(style)
+    area = text.evaluate(style)
+    body = alice.locator("body").evaluate("element => getComputedStyle(element).fontFamily")
+    assert label["top"] + label["height"] <= field["top"] + 1, f"the label stands above its field: {label}, {field}"
+    assert field["height"] >= 44 and area["height"] >= 44, f"as tall as a button: {field}, {area}"
+    assert field["border"] == "solid" and area["border"] == "solid"
+    assert area["family"] == body, f"the text area writes in the page's font, not {area['family']}"
+    assert field["width"] >= 0.9 * compose.evaluate("element => element.getBoundingClientRect().width") - 1, "fields take the form's width"
+    title.fill("   ")
+    compose.get_by_role("button", name="Save draft").click()
+    error = compose.get_by_text("Write a title or some text first.")
+    expect(error).to_be_visible()
+    danger = alice.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--scenery-color-danger').trim()")
+    shown = error.evaluate("element => getComputedStyle(element).color")
+    probe = alice.evaluate("colour => { const p = document.createElement('p'); p.style.color = colour; document.body.append(p);"
+                           " const c = getComputedStyle(p).color; p.remove(); return c }", danger)
+    assert shown == probe, f"the error is in the danger colour {danger} ({probe}), not {shown}"
