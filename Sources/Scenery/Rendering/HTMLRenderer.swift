@@ -174,7 +174,7 @@ public struct HTMLRenderer: Sendable {
             write(frame.content, into: &html)
             html += "</div>\n</section>\n"
         case .textField(let field):
-            writeField(field, id: id, into: &html)
+            FieldMarkup(field: field, id: id).write(into: &html)
         case .form(let form):
             // The page script submits it (the form's id and what was typed); a click inside
             // it is not a control's, so it has no data-node.
@@ -185,48 +185,6 @@ public struct HTMLRenderer: Sendable {
             }
             html += "<button type=\"submit\" class=\"primary\">\(Self.escape(form.submit.title))</button>\n</form>\n"
         }
-    }
-
-    /// A field: its label, the input (a text area for several lines) with the rules a
-    /// browser can check itself, and its error, tied to the input for assistive technology.
-    private func writeField(_ field: TextField, id: String, into html: inout String) {
-        let input = "\(id)--input"
-        let errorID = "\(id)--error"
-        var attributes = " id=\"\(input)\" name=\"\(Self.attribute(field.name))\" data-label=\"\(Self.attribute(field.label))\""
-        if let placeholder = field.placeholder { attributes += " placeholder=\"\(Self.attribute(placeholder))\"" }
-        if let maximum = field.maximumLength { attributes += " maxlength=\"\(maximum)\"" }
-        for rule in field.rules {
-            switch rule.kind {
-            case .required: attributes += " required"
-            case .length(let range): attributes += " minlength=\"\(range.lowerBound)\""
-            case .pattern: break  // Checked by the page script with the module's message.
-            }
-        }
-        // The rules as the module wrote them, so the page checks them with the module's words.
-        if !field.rules.isEmpty, let rules = try? JSONValueEncoder().encode(field.rules) {
-            attributes += " data-rules=\"\(Self.attribute(rules.compactJSON))\""
-        }
-        if field.changes != nil { attributes += " data-changes" }
-        if field.error != nil { attributes += " aria-invalid=\"true\" aria-describedby=\"\(errorID)\"" }
-        html += "<div id=\"\(id)\" class=\"field\" data-field=\"\(Self.attribute(field.name))\">\n"
-        html += "<label for=\"\(input)\">\(Self.escape(field.label))</label>\n"
-        switch field.lines {
-        case .single:
-            let type =
-                switch field.keyboard {
-                case .text, .number: "text"
-                case .email: "email"
-                case .search: "search"
-                }
-            let mode = field.keyboard == .number ? " inputmode=\"decimal\"" : ""
-            html += "<input type=\"\(type)\"\(mode)\(attributes) value=\"\(Self.attribute(field.value))\">\n"
-        case .multiple(let rows):
-            html += "<textarea rows=\"\(max(1, min(rows, 40)))\"\(attributes)>\(Self.escape(field.value))</textarea>\n"
-        }
-        if let error = field.error {
-            html += "<p id=\"\(errorID)\" class=\"field-error\">\(Self.escape(error))</p>\n"
-        }
-        html += "</div>\n"
     }
 
     private func write(_ section: ViewNode.Section, layout: ViewNode.ListLayout, into html: inout String) {
