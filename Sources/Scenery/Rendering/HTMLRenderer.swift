@@ -93,7 +93,8 @@ public struct HTMLRenderer: Sendable {
         "<li aria-posinset=\"\(index + 1)\" aria-setsize=\"\(total)\">" + fragment(row) + "</li>\n"
     }
 
-    /// The page's CSS (see ``PageStylesheet``).
+    /// The page's CSS: a theme's custom properties drawn into cards, lists, buttons, forms,
+    /// tabs and placeholders.
     public static var stylesheet: String { PageStylesheet.css }
 
     private func write(_ node: ViewNode, into html: inout String) {
