@@ -64,8 +64,10 @@ import recycle_bin
                     Self.albumFollowsTheFriends,
                     .expect(.shows("The rabbit hole, from above")),
                     .expect(.lacksNode("album/photo.31.remove")),
-                    .send(forged, answering: [true]),
+                    // Refused before anything is asked: no question reaches someone else.
+                    .send(forged),
                     .expectResult(.cancelled(by: .module("album"))),
+                    .expectRoute(["module album: refused: only the user named by 'owner' may take this action"]),
                     .expect(.shows("The rabbit hole, from above")),
                 ]
             ).run()
