@@ -21,14 +21,8 @@ public actor ActionModule: Module {
     private let title: String
     private let action: String
 
-    private let executor: PageExecutor
-    /// The module runs on its page's executor (see ``PageExecutor``).
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-
-    /// Creates the module from its parameters, on the page of `context` (a page of its own
-    /// when `nil`).
-    public init(parameters: ModuleParameters, context: ModuleContext? = nil) throws {
-        executor = context?.executor ?? PageExecutor()
+    /// Creates the module from its parameters.
+    public init(parameters: ModuleParameters) throws {
         title = try parameters.string("title")
         action = try parameters.string("action")
     }

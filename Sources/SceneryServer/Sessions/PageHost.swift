@@ -12,15 +12,15 @@ final class PageHost: SceneHost, Sendable {
 
     private var linked: PageSession? { session.withLock { $0 } }
 
-    nonisolated(nonsending) func confirm(_ confirmation: Confirmation) async -> Bool {
+    func confirm(_ confirmation: Confirmation) async -> Bool {
         await linked?.confirm(confirmation) ?? false
     }
 
-    nonisolated(nonsending) func navigate(to intent: NavigationIntent) async {
+    func navigate(to intent: NavigationIntent) async {
         await linked?.navigate(to: intent)
     }
 
-    nonisolated(nonsending) func sceneDidUpdate(_ update: SceneUpdate) async {
+    func sceneDidUpdate(_ update: SceneUpdate) async {
         await linked?.sceneDidUpdate(update)
     }
 }

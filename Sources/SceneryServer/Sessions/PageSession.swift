@@ -25,10 +25,6 @@ actor PageSession {
     }
 
     nonisolated let id: String
-    /// The page's one executor: the session, its scene and the scene's modules run on it,
-    /// so a tap reaches a module and its patch the socket without a hop in between.
-    nonisolated let executor = PageExecutor()
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     nonisolated let format: Format
     nonisolated let viewer: String?
     nonisolated let sceneID: String
@@ -190,7 +186,7 @@ actor PageSession {
     /// Puts a new scene in place of the current one (a scene file changed), keeping the
     /// selected tabs, and gives the page the whole scene.
     func replaceScene(using registry: SceneRegistry) async throws(SceneryError) {
-        let next = try registry.instantiate(sceneID, for: context, host: host, on: executor)
+        let next = try registry.instantiate(sceneID, for: context, host: host)
         mirror.prepareToAttach()
         await setInitialWindows(of: next)
         await next.start()
