@@ -40,6 +40,8 @@ public actor BlogModule: Module {
     private let wordingNumber: Int?
     private let blogs: any BlogService
     private let context: ModuleContext
+    /// The module runs on its page's executor: its calls to and from the scene are not hops.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
 
     private var list: PagedList<Blog>
     /// The blogs shown.

@@ -20,6 +20,8 @@ public actor BlogPostModule: Module {
     private let wording: BlogWording
     private let blogs: any BlogService
     private let context: ModuleContext
+    /// The module runs on its page's executor: its calls to and from the scene are not hops.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
 
     /// The blog shown.
     public private(set) var state: LoadState<Blog> = .idle

@@ -67,6 +67,8 @@ public actor DraftModule: Module {
     let wording: EditorWording
     let drafts: any DraftService
     let context: ModuleContext
+    /// The module runs on its page's executor: its calls to and from the scene are not hops.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
 
     var list: PagedList<Draft>
     /// The drafts shown.

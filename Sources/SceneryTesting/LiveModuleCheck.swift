@@ -47,7 +47,7 @@ public struct LiveModuleCheck<M: Module>: Sendable {
     ///   - changeBySomeoneElse: A write by another viewer or process that changes what the
     ///     module shows and is published to the feed; called twice in the first story.
     public init(
-        reads: ReadGate, viewer: String?, action: Event, timeout: Duration = .seconds(5),
+        reads: ReadGate, viewer: String?, action: Event, timeout: Duration = .seconds(60),
         make: @escaping @Sendable (ModuleContext) throws -> M, changeBySomeoneElse: @escaping @Sendable () async throws -> Void
     ) {
         self.reads = reads

@@ -60,7 +60,7 @@ public final class ReadGate: Sendable {
     }
 
     /// Waits until a read's answer is held; `false` if none was by `timeout`.
-    public func waitUntilHolding(timeout: Duration = .seconds(5)) async -> Bool {
+    public func waitUntilHolding(timeout: Duration = .seconds(60)) async -> Bool {
         let signal = state.withLock { $0.holdingSignal.stream }
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask {

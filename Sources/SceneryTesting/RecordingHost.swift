@@ -26,19 +26,19 @@ public final class RecordingHost: SceneHost, Sendable {
         self.confirmer = confirmer
     }
 
-    public func confirm(_ confirmation: Confirmation) async -> Bool {
+    public nonisolated(nonsending) func confirm(_ confirmation: Confirmation) async -> Bool {
         confirmer.answer(confirmation)
     }
 
-    public func navigate(to intent: NavigationIntent) async {
+    public nonisolated(nonsending) func navigate(to intent: NavigationIntent) async {
         log.withLock { $0.navigations.append(intent) }
     }
 
-    public func receive(_ event: Event) async {
+    public nonisolated(nonsending) func receive(_ event: Event) async {
         log.withLock { $0.events.append(event) }
     }
 
-    public func sceneDidUpdate(_ update: SceneUpdate) async {
+    public nonisolated(nonsending) func sceneDidUpdate(_ update: SceneUpdate) async {
         updateLog.append(update)
     }
 

@@ -30,6 +30,8 @@ public actor UserInfoModule: Module {
     let profiles: any ProfileService
     private let relationships: any RelationshipService
     let context: ModuleContext
+    /// The module runs on its page's executor: its calls to and from the scene are not hops.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
     var viewer: UserID? { context.viewer.map { UserID($0) } }
     /// The owner's summary editor while open: what they typed, and what was wrong with it.
     var summaryEditor: SummaryEditor?

@@ -50,6 +50,8 @@ public actor UserListModule: Module {
     private let moreTitle: String
     private let relationships: any RelationshipService
     private let context: ModuleContext
+    /// The module runs on its page's executor: its calls to and from the scene are not hops.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
     private var viewer: UserID? { context.viewer.map { UserID($0) } }
 
     private var entries: PagedList<UserListEntry>

@@ -183,7 +183,7 @@ import Testing
         let first = try await Server(cli, ["serve", "--port", "0", "--secret-file", secret.path, "--impression-seconds", "0"])
         var bob = try Terminal(cli, [first.address, "user-profile", "--viewer", "2", "--arg", "user=1"])
         #expect(await bob.number(of: "blogs/blog.26.like") != nil, "the scene is printed")
-        first.stop()
+        await first.stopped()
         #expect(await bob.line { $0 == "· the connection was lost; connecting again…" } != nil)
         // Typed while no server runs: kept under its key until one answers.
         bob.type("blogs/blog.26.like")

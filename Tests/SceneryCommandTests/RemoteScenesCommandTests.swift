@@ -26,7 +26,7 @@ import Testing
         let cache = cli.directory.appending(path: "cache").path
         let arguments = ["run", "user-profile", "--viewer", "2", "--arg", "user=1", "--scenes", url, "--cache", cache]
         let online = try await cli.run(arguments)
-        server.stop()
+        await server.stopped()
         #expect(online.status == 0, "\(online.error)")
         #expect(online.error.isEmpty, "\(online.error)")
         #expect(online.output.components(separatedBy: "By Alice Liddell").count - 1 == 2, "two blogs a page, as the server's version says")

@@ -83,11 +83,15 @@ actor QuickModule: Module {
         try ServerFixture(
             configure: { $0.firstResponseWait = wait },
             register: { registry in
+                // The slow module waits for the test's signal, not for a deadline: a loaded
+                // machine may take longer than the default 10 s to reach the signal.
                 registry.register(SlowPersonModule.self) { _, _ in SlowPersonModule(signal: signal) }
                 registry.register(QuickModule.self) { _, _ in QuickModule() }
                 let problems = registry.addScene(
                     id: "streamed",
-                    source: #"{"title": "A streamed page", "modules": [{"id": "quick", "type": "QuickModule"}, {"id": "slow", "type": "SlowPersonModule"}]}"#)
+                    source:
+                        #"{"title": "A streamed page", "modules": [{"id": "quick", "type": "QuickModule"}, {"id": "slow", "type": "SlowPersonModule", "timeout": 120000}]}"#
+                )
                 #expect(problems.isEmpty, "\(problems)")
             })
     }

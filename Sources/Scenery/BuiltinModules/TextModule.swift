@@ -19,8 +19,14 @@ public actor TextModule: Module {
     private let title: String
     private let body: String
 
-    /// Creates the module from its parameters.
-    public init(parameters: ModuleParameters) throws {
+    private let page: PageIsolation
+    /// The module runs on its page's executor (see ``PageIsolation``).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
+
+    /// Creates the module from its parameters, on the page of `context` (a page of its own
+    /// when `nil`).
+    public init(parameters: ModuleParameters, context: ModuleContext? = nil) throws {
+        page = context?.page ?? PageIsolation()
         title = try parameters.string("title")
         body = try parameters.string("body")
     }

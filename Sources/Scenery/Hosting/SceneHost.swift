@@ -10,23 +10,28 @@
 ///     func navigate(to intent: NavigationIntent) async { push(intent.scene, intent.arguments) }
 /// }
 /// ```
+///
+/// The scene calls its host from its page's executor (``PageIsolation``). A host whose own
+/// page object runs there too writes its methods `nonisolated(nonsending)`: they then run
+/// on the page, with no hop off it and back; a host written with plain `async` methods
+/// works the same, a hop further away.
 public protocol SceneHost: Sendable {
     /// Asks the person; returns whether they accepted.
-    func confirm(_ confirmation: Confirmation) async -> Bool
+    nonisolated(nonsending) func confirm(_ confirmation: Confirmation) async -> Bool
 
     /// Shows another scene.
-    func navigate(to intent: NavigationIntent) async
+    nonisolated(nonsending) func navigate(to intent: NavigationIntent) async
 
     /// Receives an event that no level handled or stopped. The default does nothing.
-    func receive(_ event: Event) async
+    nonisolated(nonsending) func receive(_ event: Event) async
 
     /// Learns that a subtree of the scene was rendered again. The default does nothing.
-    func sceneDidUpdate(_ update: SceneUpdate) async
+    nonisolated(nonsending) func sceneDidUpdate(_ update: SceneUpdate) async
 }
 
 extension SceneHost {
-    public func receive(_ event: Event) async {}
-    public func sceneDidUpdate(_ update: SceneUpdate) async {}
+    public nonisolated(nonsending) func receive(_ event: Event) async {}
+    public nonisolated(nonsending) func sceneDidUpdate(_ update: SceneUpdate) async {}
 }
 
 /// A change of a scene's tree: one subtree, rendered again, to put in place of the

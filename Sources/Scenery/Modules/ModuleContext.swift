@@ -9,27 +9,52 @@ public struct ModuleContext: Sendable {
     public var id: ModuleID
     /// Who is looking at the scene, `nil` when signed out.
     public var viewer: String?
-    private let notify: @Sendable (ModuleChange) async -> Void
+    /// The isolation the module's page runs in (see ``PageIsolation``).
+    public let page: PageIsolation
+    /// Hands a change to the scene in the caller's isolation (the page's, for a module on
+    /// its page: no hop off it and back).
+    private let notify: @Sendable (isolated (any Actor)?, ModuleChange) async -> Void
 
-    /// Creates a context; `notify` receives each ``setNeedsRender()`` and
-    /// ``setNeedsRender(_:)``.
-    public init(id: ModuleID, viewer: String?, notify: @escaping @Sendable (ModuleChange) async -> Void = { _ in }) {
+    /// Creates a context for a module in `page` (a page of its own by
+    /// default, as in a module's unit test); `notify` receives each ``setNeedsRender()``
+    /// and ``setNeedsRender(_:)``.
+    public init(
+        id: ModuleID, viewer: String?, page: PageIsolation = PageIsolation(),
+        notify: @escaping @Sendable (ModuleChange) async -> Void = { _ in }
+    ) {
+        self.init(id: id, viewer: viewer, page: page) { _, change in await notify(change) }
+    }
+
+    /// A context whose changes reach the scene in the caller's isolation.
+    init(
+        id: ModuleID, viewer: String?, page: PageIsolation,
+        notifyingIn notify: @escaping @Sendable (isolated (any Actor)?, ModuleChange) async -> Void
+    ) {
         self.id = id
         self.viewer = viewer
+        self.page = page
         self.notify = notify
     }
+
+    /// The page's executor, for a module to run in its page's isolation: a module names it as its own,
+    /// and its calls to and from the scene are then plain calls.
+    ///
+    /// ```swift
+    /// nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
+    /// ```
+    public var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
 
     /// Tells the scene the module's state changed, so its subtree is rendered again.
     ///
     /// Returns once the host has been told. Does nothing after the scene was left.
-    public func setNeedsRender() async {
-        await notify(ModuleChange(module: id, nodes: nil))
+    public nonisolated(nonsending) func setNeedsRender() async {
+        await notify(#isolation, ModuleChange(module: id, nodes: nil))
     }
 
     /// Tells the scene that only these nodes changed (local ids, such as `blog.27`): the scene
     /// asks ``Module/render(_:)`` for each, so a one-row change in a long list costs one row.
-    public func setNeedsRender(_ nodes: [NodeID]) async {
-        await notify(ModuleChange(module: id, nodes: nodes))
+    public nonisolated(nonsending) func setNeedsRender(_ nodes: [NodeID]) async {
+        await notify(#isolation, ModuleChange(module: id, nodes: nodes))
     }
 
     /// Tells the scene the module changed because of someone else (a live change), and what
@@ -44,8 +69,8 @@ public struct ModuleContext: Sendable {
     /// ```swift
     /// await context.setNeedsRender([row], announcing: "New like on “\(blog.title)”")
     /// ```
-    public func setNeedsRender(_ nodes: [NodeID]? = nil, announcing announcement: String) async {
-        await notify(ModuleChange(module: id, nodes: nodes, announcement: announcement))
+    public nonisolated(nonsending) func setNeedsRender(_ nodes: [NodeID]? = nil, announcing announcement: String) async {
+        await notify(#isolation, ModuleChange(module: id, nodes: nodes, announcement: announcement))
     }
 }
 

@@ -7,21 +7,24 @@ extension SceneRegistry {
     ///   - sceneID: The scene's id (its file name without `.json`).
     ///   - context: Who is looking, and the scene's arguments.
     ///   - host: Answers confirmations, carries out navigation, learns of updates.
+    ///   - page: The isolation the scene and its modules run in (see ``PageIsolation``): a
+    ///     host whose own page object is an actor makes it run there too. A new one by
+    ///     default.
     /// - Throws: ``SceneryError`` if the scene is unknown or invalid, an argument is
     ///   missing or mistyped, or a module cannot be created.
-    public func assemble(_ sceneID: String, for context: SceneContext, host: any SceneHost) async throws(SceneryError)
-        -> SceneInstance
-    {
-        let scene = try instantiate(sceneID, for: context, host: host)
+    public func assemble(
+        _ sceneID: String, for context: SceneContext, host: any SceneHost, on page: PageIsolation = PageIsolation()
+    ) async throws(SceneryError) -> SceneInstance {
+        let scene = try instantiate(sceneID, for: context, host: host, on: page)
         await scene.start()
         return scene
     }
 
     /// Assembles a scene without starting it, for hosts that show it before its modules
     /// load. Call ``SceneInstance/start()`` next.
-    public func instantiate(_ sceneID: String, for context: SceneContext, host: any SceneHost) throws(SceneryError)
-        -> SceneInstance
-    {
+    public func instantiate(
+        _ sceneID: String, for context: SceneContext, host: any SceneHost, on page: PageIsolation = PageIsolation()
+    ) throws(SceneryError) -> SceneInstance {
         guard sceneIDs.contains(sceneID) else {
             throw SceneryError(
                 .unknownScene, "No scene \(sceneID.quoted) is registered\(Suggestion.hint(for: sceneID, in: sceneIDs, listing: "scenes")).")
@@ -63,7 +66,7 @@ extension SceneRegistry {
             var parameters = try moduleParameters(
                 for: instance, descriptor: descriptor, defaults: defaults, environment: environment, sceneID: sceneID)
             parameters.locale = locale
-            let moduleContext = ModuleContext(id: instance.id, viewer: context.viewer) { [link] change in
+            let moduleContext = ModuleContext(id: instance.id, viewer: context.viewer, page: page) { [link] _, change in
                 await link.scene?.moduleDidChange(change)
             }
             let module: any Module
@@ -88,7 +91,8 @@ extension SceneRegistry {
         let scene = SceneInstance(
             sceneID: sceneID, variant: chosen.name, assignments: assignments, context: context,
             layout: translation?.translated(variant.layout) ?? variant.layout, rules: translation?.translated(variant.rules) ?? variant.rules,
-            slots: slots, host: host, isPermanentFailure: isPermanentFailure, impressionSink: impressionSink, impressionRule: impressionRule)
+            slots: slots, host: host, isPermanentFailure: isPermanentFailure, impressionSink: impressionSink, impressionRule: impressionRule,
+            page: page)
         link.scene = scene
         scene.recordAssignments()
         return scene

@@ -122,8 +122,8 @@ public struct SceneRegistry: Sendable {
     ///   (``TextModule`` and ``ActionModule``).
     public init(builtIns: Bool = true) {
         guard builtIns else { return }
-        register(TextModule.self) { parameters, _ in try TextModule(parameters: parameters) }
-        register(ActionModule.self) { parameters, _ in try ActionModule(parameters: parameters) }
+        register(TextModule.self) { parameters, context in try TextModule(parameters: parameters, context: context) }
+        register(ActionModule.self) { parameters, context in try ActionModule(parameters: parameters, context: context) }
     }
 
     // MARK: Module types

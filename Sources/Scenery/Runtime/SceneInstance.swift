@@ -2,7 +2,7 @@ import Foundation
 
 /// A live scene: module instances assembled from a scene definition for one context.
 ///
-/// Get one from ``SceneRegistry/assemble(_:for:host:)``. The host drives it:
+/// Get one from ``SceneRegistry/assemble(_:for:host:on:)``. The host drives it:
 ///
 /// ```swift
 /// let scene = try await registry.assemble("user-profile", for: context, host: host)
@@ -26,6 +26,10 @@ public actor SceneInstance {
     /// The arm of each experiment that takes part for the context, in the scene file's order;
     /// empty when none does. See <doc:Experiments>.
     public nonisolated let assignments: [ExperimentAssignment]
+    /// The isolation the scene runs in, shared with the modules that name it and with the
+    /// host's page (see ``PageIsolation``).
+    public nonisolated let page: PageIsolation
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
 
     nonisolated let layout: [LayoutItem]
     nonisolated let rules: [EventRule]
@@ -126,8 +130,9 @@ public actor SceneInstance {
     init(
         sceneID: String, variant: String, assignments: [ExperimentAssignment] = [], context: SceneContext, layout: [LayoutItem], rules: [EventRule],
         slots: [ModuleSlot], host: any SceneHost, isPermanentFailure: @escaping @Sendable (any Error) -> Bool = { $0 is any PermanentError },
-        impressionSink: (any ImpressionSink)? = nil, impressionRule: ImpressionRule = .standard
+        impressionSink: (any ImpressionSink)? = nil, impressionRule: ImpressionRule = .standard, page: PageIsolation = PageIsolation()
     ) {
+        self.page = page
         self.impressionSink = impressionSink
         self.impressionRule = impressionRule
         self.modulesCountingRows = Set(slots.filter(\.descriptor.countsRowImpressions).map(\.instance.id))

@@ -84,14 +84,18 @@ final class PageSocketInbox: Sendable {
             return session
         }
         guard let session else { return }
-        Task(priority: Self.priority) {
-            while let (text, connection) = next() {
-                // A socket the session let go of (a newer one took over), or that keeps
-                // sending what is refused, is read no more.
-                if let close = await session.take(text, from: connection) {
-                    closeChannel(code: close.code, reason: close.reason)
-                    break
-                }
+        Task(priority: Self.priority) { await self.deliver(to: session) }
+    }
+
+    /// Hands the waiting messages to `session` one at a time, on its page: the task crosses
+    /// onto the page once, not twice per message.
+    private func deliver(to session: isolated PageSession) async {
+        while let (text, connection) = next() {
+            // A socket the session let go of (a newer one took over), or that keeps
+            // sending what is refused, is read no more.
+            if let close = await session.take(text, from: connection) {
+                closeChannel(code: close.code, reason: close.reason)
+                break
             }
         }
     }

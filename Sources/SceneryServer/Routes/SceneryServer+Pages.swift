@@ -121,7 +121,7 @@ extension SceneryServer {
             armOverrides: overrides, format: format, locale: locale)
         let scene: SceneInstance
         do {
-            scene = try registry.instantiate(sceneID, for: session.context, host: session.host)
+            scene = try registry.instantiate(sceneID, for: session.context, host: session.host, on: session.page)
         } catch {
             await sessions.release(reservation)
             let status: HTTPResponse.Status = error.code == .unknownScene ? .notFound : .badRequest

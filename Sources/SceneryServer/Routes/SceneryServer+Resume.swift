@@ -69,7 +69,7 @@ extension SceneryServer {
             format: token.readsViewTree == true ? .viewTree : .html, locale: token.locale)
         let scene: SceneInstance
         do {
-            scene = try registry.instantiate(token.scene, for: session.context, host: session.host)
+            scene = try registry.instantiate(token.scene, for: session.context, host: session.host, on: session.page)
         } catch {
             await sessions.release(reservation)
             throw .sceneGone(error.description)

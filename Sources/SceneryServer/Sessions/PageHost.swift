@@ -12,15 +12,15 @@ final class PageHost: SceneHost, Sendable {
 
     private var linked: PageSession? { session.withLock { $0 } }
 
-    func confirm(_ confirmation: Confirmation) async -> Bool {
+    nonisolated(nonsending) func confirm(_ confirmation: Confirmation) async -> Bool {
         await linked?.confirm(confirmation) ?? false
     }
 
-    func navigate(to intent: NavigationIntent) async {
+    nonisolated(nonsending) func navigate(to intent: NavigationIntent) async {
         await linked?.navigate(to: intent)
     }
 
-    func sceneDidUpdate(_ update: SceneUpdate) async {
+    nonisolated(nonsending) func sceneDidUpdate(_ update: SceneUpdate) async {
         await linked?.sceneDidUpdate(update)
     }
 }

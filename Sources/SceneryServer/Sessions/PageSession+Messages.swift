@@ -100,8 +100,9 @@ extension PageSession {
             queuedEvents.append((node, action, values))
             if !isRunningEvents {
                 isRunningEvents = true
-                Task { [weak self] in
-                    while let (node, action, values) = await self?.nextQueuedEvent() { await self?.run(node, action: action, values: values) }
+                // On the page (the task holds the session only while events wait).
+                Task { [self] in
+                    while let (node, action, values) = nextQueuedEvent() { await run(node, action: action, values: values) }
                 }
             }
         case .window(let module, let start):
@@ -118,8 +119,8 @@ extension PageSession {
             pendingMove = (module, start)
             if !isMovingWindow {
                 isMovingWindow = true
-                Task { [weak self] in
-                    while let (module, start) = await self?.nextWindowMove() { await self?.moveWindow(of: module, to: start) }
+                Task { [self] in
+                    while let (module, start) = nextWindowMove() { await moveWindow(of: module, to: start) }
                 }
             }
         case .answer(let question, let accept):
@@ -258,6 +259,13 @@ extension PageSession {
         return next
     }
 
+    /// Finds the control in `scene`'s current tree and sends its event.
+    private func activate(
+        _ node: NodeID, values: [String: String]?, in scene: SceneInstance
+    ) async -> Result<EventOutcome, SceneInstance.ActivationRefusal> {
+        do throws(SceneInstance.ActivationRefusal) { return .success(try await scene.activate(node, values: values)) } catch { return .failure(error) }
+    }
+
     /// Runs an event the page asked for, against the page's current tree, with its action
     /// key bound (a store records it with the action's writes); then tells the page it is
     /// done, with a resume token that includes what the event changed.
@@ -275,9 +283,9 @@ extension PageSession {
         // One call finds the control in the page's current tree, checks a form's text against
         // the form on this page (its fields, their rules and sizes; the module checks it
         // again) and sends the event, with the action's key bound for the store's ledger.
-        let activation = await ActionKey.run(as: recorded) { () async -> Result<EventOutcome, SceneInstance.ActivationRefusal> in
-            do throws(SceneInstance.ActivationRefusal) { return .success(try await scene.activate(node, values: values)) } catch { return .failure(error) }
-        }
+        // The closure names the session, so it runs on the page: a closure that does not is
+        // no one's, and would hop off the page and back.
+        let activation = await ActionKey.run(as: recorded) { await self.activate(node, values: values, in: scene) }
         let outcome: EventOutcome
         switch activation {
         case .success(let sent):

@@ -25,6 +25,10 @@ actor PageSession {
     }
 
     nonisolated let id: String
+    /// The page's one isolation: the session, its scene and the scene's modules run in it,
+    /// so a tap reaches a module and its patch the socket without a hop in between.
+    nonisolated let page: PageIsolation
+    nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
     nonisolated let format: Format
     nonisolated let viewer: String?
     nonisolated let sceneID: String
@@ -117,8 +121,10 @@ actor PageSession {
     init(
         id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
         configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown",
-        anonymousID: String? = nil, armOverrides: [String: String] = [:], format: Format = .html, locale: String? = nil
+        anonymousID: String? = nil, armOverrides: [String: String] = [:], format: Format = .html, locale: String? = nil,
+        page: PageIsolation = PageIsolation()
     ) {
+        self.page = page
         self.format = format
         self.locale = locale
         self.anonymousID = anonymousID
@@ -186,7 +192,7 @@ actor PageSession {
     /// Puts a new scene in place of the current one (a scene file changed), keeping the
     /// selected tabs, and gives the page the whole scene.
     func replaceScene(using registry: SceneRegistry) async throws(SceneryError) {
-        let next = try registry.instantiate(sceneID, for: context, host: host)
+        let next = try registry.instantiate(sceneID, for: context, host: host, on: page)
         mirror.prepareToAttach()
         await setInitialWindows(of: next)
         await next.start()

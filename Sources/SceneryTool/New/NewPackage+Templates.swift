@@ -100,6 +100,8 @@ extension NewPackage {
             private let name: String
             private let context: ModuleContext
             private var waves = 0
+            /// The module runs on its page's executor: its calls to and from the scene are not hops.
+            public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
 
             /// Creates the module from its scene's parameters.
             public init(parameters: ModuleParameters, context: ModuleContext) throws {

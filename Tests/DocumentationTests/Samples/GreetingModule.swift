@@ -28,6 +28,9 @@ actor GreetingModule: Module {
     private var state: LoadState<String> = .idle
     private var waved = false
 
+    // Runs on its page's executor: calls to and from the scene are plain calls.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
+
     init(parameters: ModuleParameters, context: ModuleContext, names: any NameService) throws {
         user = try parameters.string("user")
         format = try parameters.message("format")  // in the scene's language

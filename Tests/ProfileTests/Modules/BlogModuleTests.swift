@@ -128,7 +128,8 @@ import Testing
         let before = try await backend.database.blog(26, viewer: nil).likes
         gate.holdNextRead()
         async let shownAgain: Void = blogs.appear()  // reads the list now, before the like, and answers late
-        #expect(await gate.waitUntilHolding())
+        // Under the whole suite's load the read has been seen to take 20 s to come.
+        #expect(await gate.waitUntilHolding(timeout: .seconds(60)))
         _ = try await backend.database.setLiked(true, blog: 26, by: "2")
         // The like's change is applied while the list fetch is away (the actor lets it in).
         #expect(await log.wait { $0.texts(of: "blog.26.likes") == ["Likes: \(before + 1)"] })

@@ -12,7 +12,15 @@ import Testing
     static let schema = Backend.scenesDirectory.deletingLastPathComponent().appending(path: "docs/view-tree.schema.json")
 
     /// The schema errors of each document, in order: how many, and the first few.
-    func schemaErrors(_ documents: [String]) throws -> [(count: Int, messages: String)] {
+    /// Checks the documents with Python's jsonschema, waiting for it on a Dispatch thread: a
+    /// wait on a thread of Swift's pool (two of them here) stalls every other test meanwhile.
+    func schemaErrors(_ documents: [String]) async throws -> [(count: Int, messages: String)] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try Self.blockingSchemaErrors(documents) }) }
+        }
+    }
+
+    private static func blockingSchemaErrors(_ documents: [String]) throws -> [(count: Int, messages: String)] {
         let directory = FileManager.default.temporaryDirectory.appending(path: "view-trees-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -69,14 +77,14 @@ import Testing
             await page.send(DraftEvents.save.event(DraftEdit(title: "", body: ""), from: "drafts/compose"))
         }
         #expect(documents.last?.contains(#""type" : "form""#) == true && documents.last?.contains("Write a title or some text first.") == true)
-        let errors = try schemaErrors(documents)
+        let errors = try await schemaErrors(documents)
         #expect(errors.count == documents.count)
         for (error, document) in zip(errors, documents) {
             #expect(error.count == 0, "schema errors: \(error.messages)\nin \(document.prefix(200))")
         }
     }
 
-    @Test func documentsThatBreakTheFormatFailTheSchema() throws {
+    @Test func documentsThatBreakTheFormatFailTheSchema() async throws {
         func document(_ root: String) -> String { #"{"format": "scenery.view-tree", "version": 1, "root": \#(root)}"# }
         let broken = [
             document(#"{"id": "a", "type": "marquee", "text": "hi"}"#),  // no such node type
@@ -92,9 +100,9 @@ import Testing
         let fine = document(
             #"{"id": "f", "type": "form", "form": {"submit": {"title": "Save", "event": {"name": "draft.save"}}, "error": "Too short."}, "children": [{"id": "f.t", "type": "textField", "field": {"name": "t", "label": "T", "value": "", "rules": [{"rule": "length", "min": 1, "max": 9}]}}]}"#
         )
-        let errors = try schemaErrors(broken)
+        let errors = try await schemaErrors(broken)
         #expect(errors.count == broken.count)
         for (error, document) in zip(errors, broken) { #expect(error.count > 0, "the schema accepts \(document)") }
-        #expect(try schemaErrors([fine]).map(\.count) == [0], "and it accepts a well-formed form")
+        #expect(try await schemaErrors([fine]).map(\.count) == [0], "and it accepts a well-formed form")
     }
 }

@@ -90,6 +90,8 @@ public actor TaskListModule: Module {
     private let header: LocalizedMessage
     private let board: any BoardService
     private let context: ModuleContext
+    /// The module runs on its page's executor: its calls to and from the scene are not hops.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
     /// The board's tasks, kept true while the module is visible; the viewer's writes.
     private let liveTasks: LiveQuery<TaskListModule, BoardChange>
     /// Why the viewer's last change could not be saved.

@@ -46,6 +46,8 @@ public actor PhotoAlbumModule: Module {
     private let removeTitle: String
     private let album: any PhotoAlbumService
     private let context: ModuleContext
+    /// The module runs on its page's executor: its calls to and from the scene are not hops.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
     private var state: LoadState<[Photo]> = .idle
     private var removalFailure: String?
 

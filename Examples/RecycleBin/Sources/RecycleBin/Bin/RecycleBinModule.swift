@@ -55,6 +55,8 @@ public actor RecycleBinModule: Module {
     private let deletedFormat: LocalizedMessage
     private let bin: any RecycleBinService
     private let context: ModuleContext
+    /// The module runs on its page's executor: its calls to and from the scene are not hops.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
     private var state: LoadState<[DeletedBlog]> = .idle
     private var restoreFailure: String?
 
