@@ -25,6 +25,9 @@ struct ServerFixture {
     ) throws {
         store = try SQLiteProfileStore.inMemory(seedDemoData: true)
         var registry = SceneRegistry()
+        // Tests of what pages show, not of deadlines: under the whole suite's load on two
+        // cores a first load has taken longer than the default 10 s.
+        registry.defaultModuleTimeout = .seconds(120)
         registry.registerProfileModules(ProfileServices(store))
         _ = try registry.loadScenes(in: Self.scenesDirectory)
         try register(&registry)
