@@ -247,7 +247,7 @@ let package = Package(
             dependencies: [
                 "SceneryServer", "SceneryServerTesting", "SceneryPageProtocol", "Scenery", "SceneryTesting", "SceneryProfile", "ProfileStore",
                 "ProfileDomain", .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(
             name: "SceneryRemoteTests",

@@ -115,7 +115,13 @@ public final class LiveChanges<Entity: LiveEntity>: Sendable {
     public func writing<Value>(
         isolation: isolated (any Actor)? = #isolation, _ write: () async throws -> Value
     ) async rethrows -> Value {
-        try await WriteContext.current.writing(as: writer).run { try await write() }
+        // The closure names `isolation` (in its body: a capture list would copy it), so it
+        // runs there; one that names no actor runs on none, a hop off the module's page and
+        // back for every write.
+        try await WriteContext.current.writing(as: writer).run {
+            _ = isolation
+            return try await write()
+        }
     }
 
     /// Hands `change` to the module again after ``retryDelay``, unless the subscription

@@ -182,6 +182,7 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
         isolation: isolated Owner, _ body: () async throws(Failure) -> Value
     ) async -> Result<Value, Failure> {
         await live.writing(isolation: isolation) {
+            _ = isolation  // in the module's isolation, not off it (see `LiveChanges.writing`)
             do throws(Failure) {
                 return .success(try await body())
             } catch {

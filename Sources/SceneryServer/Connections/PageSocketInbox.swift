@@ -5,7 +5,9 @@ import Scenery
 /// What a page socket received, on its way to the page session in order.
 ///
 /// The socket's handler adds messages on the event loop; a task hands them to the session
-/// one at a time, and exists only while messages wait. When too many wait (a page that
+/// one at a time, and exists only while messages wait. The task starts on the event loop
+/// (`Task.immediate`), so a message crosses once, from the event loop onto the page, not
+/// through Swift's pool on the way. When too many wait (a page that
 /// sends faster than its session takes), the socket stops reading until the session caught
 /// up, so what waits stays bounded.
 final class PageSocketInbox: Sendable {
@@ -41,7 +43,7 @@ final class PageSocketInbox: Sendable {
     /// The socket is open: attach it to its session.
     func open(channel: any Channel) {
         state.withLock { $0.channel = channel }
-        Task(priority: Self.priority) {
+        Task.immediate(priority: Self.priority) {
             guard let (session, connection) = await attach(channel) else { return }
             let wasClosed = state.withLock { state in
                 (state.session, state.connection) = (session, connection)
@@ -73,7 +75,7 @@ final class PageSocketInbox: Sendable {
             return (session, connection)
         }
         if let (session, connection) = attached {
-            Task { await session.detach(connection) }
+            Task.immediate { await session.detach(connection) }
         }
     }
 
@@ -84,7 +86,8 @@ final class PageSocketInbox: Sendable {
             return session
         }
         guard let session else { return }
-        Task(priority: Self.priority) { await self.deliver(to: session) }
+        // Started here, it hops from the event loop straight onto the page.
+        Task.immediate(priority: Self.priority) { await self.deliver(to: session) }
     }
 
     /// Hands the waiting messages to `session` one at a time, on its page: the task crosses
