@@ -13,25 +13,25 @@ enum ClickBenchmark {
         var table = Table(
             "A like click on a \(rows)-row list: time and allocations per click",
             header: ["step", "min / click", "median / click", "allocations / click"])
-        var registry = SceneRegistry()
-        registry.register(LikeRowsModule.self) { _, context in LikeRowsModule(context: context) }
-        let problems = registry.addScene(id: "likes", source: #"{"modules": [{"id": "rows", "type": "LikeRowsModule"}]}"#)
-        guard problems.isEmpty else { throw ValidationFailure("the click scene: \(problems)") }
-        let scene = try await registry.assemble("likes", for: SceneContext(viewer: "2"), host: NullSceneHost())
-        await scene.appear()
-        _ = await scene.takeBaseline()
         let controls = (1...rows).map { NodeID("rows/row.\($0).like") }
+        let onPage = try await scene(onItsPage: true)
+        let ofItsOwn = try await scene(onItsPage: false)
 
         let lookUp: () async -> Void = {
-            for index in 0..<clicks { _ = await scene.action(withID: controls[index % rows]) }
+            for index in 0..<clicks { _ = await onPage.action(withID: controls[index % rows]) }
         }
-        let click: () async -> Void = {
-            for index in 0..<clicks { _ = try? await scene.activate(controls[index % rows]) }
+        let click = { (scene: SceneInstance) in
+            { () async -> Void in
+                for index in 0..<clicks { _ = try? await scene.activate(controls[index % rows]) }
+            }
         }
-        let samples = await Measure.interleaved(rounds: 5 * options.roundScale, [lookUp, click])
+        let (clickOnPage, clickOfItsOwn) = (click(onPage), click(ofItsOwn))
+        let samples = await Measure.interleaved(rounds: 5 * options.roundScale, [lookUp, clickOnPage, clickOfItsOwn])
         let counter = AllocationCounter()
         for (name, body, sample) in [
-            ("find the control by its id", lookUp, samples[0]), ("a whole click (activate): find, send, render, tell the host", click, samples[1]),
+            ("find the control by its id", lookUp, samples[0]),
+            ("a whole click (activate): find, send, render, tell the host; the module on its page", clickOnPage, samples[1]),
+            ("the same, the module an actor of its own (a hop there and back)", clickOfItsOwn, samples[2]),
         ] {
             var allocations = "preload the counter"
             if let counter {
@@ -45,12 +45,27 @@ enum ClickBenchmark {
         table.notes.append(
             "One scene of one module showing \(rows) rows (a title, a like count, a like button each), viewed by a signed-in user; "
                 + "\(clicks.formatted()) clicks per round over every row in turn, \(5 * options.roundScale) rounds after a warm-up. "
-                + "The module's like changes its row and asks for that row alone to be rendered again; the host drops the update.")
+                + "The module's like changes its row and asks for that row alone to be rendered again; the host drops the update. "
+                + "On its page, the module names the page's executor (as the bundled modules do); of its own, it runs on an actor's executor of its own.")
         table.notes.append(
             counter == nil
                 ? "Allocations: run with the counter preloaded (Benchmarks/AllocationCounter/README.md) to count them."
                 : "Allocations: every malloc, calloc, realloc and aligned allocation of the process during one more round, per click.")
         return table
+    }
+}
+
+extension ClickBenchmark {
+    /// The click scene, shown, its module on the scene's page or an actor of its own.
+    static func scene(onItsPage: Bool) async throws -> SceneInstance {
+        var registry = SceneRegistry()
+        registry.register(LikeRowsModule.self) { _, context in LikeRowsModule(context: context, onItsPage: onItsPage) }
+        let problems = registry.addScene(id: "likes", source: #"{"modules": [{"id": "rows", "type": "LikeRowsModule"}]}"#)
+        guard problems.isEmpty else { throw ValidationFailure("the click scene: \(problems)") }
+        let scene = try await registry.assemble("likes", for: SceneContext(viewer: "2"), host: NullSceneHost())
+        await scene.appear()
+        _ = await scene.takeBaseline()
+        return scene
     }
 }
 
@@ -74,8 +89,14 @@ private actor LikeRowsModule: Module {
 
     let context: ModuleContext
     private var likes = [Int](repeating: 0, count: ClickBenchmark.rows + 1)
+    /// The executor of an actor of its own, when it is not on its page.
+    private let own: OwnExecutor?
+    nonisolated var unownedExecutor: UnownedSerialExecutor { own?.unownedExecutor ?? context.unownedExecutor }
 
-    init(context: ModuleContext) { self.context = context }
+    init(context: ModuleContext, onItsPage: Bool) {
+        self.context = context
+        own = onItsPage ? nil : OwnExecutor()
+    }
 
     func load(_ request: LoadRequest) async throws {}
 
@@ -104,3 +125,6 @@ private actor LikeRowsModule: Module {
         await context.setNeedsRender(["row.\(like.row)"])
     }
 }
+
+/// An actor whose executor a module off its page runs on.
+private actor OwnExecutor {}

@@ -15,10 +15,11 @@ import Synchronization
 /// let harness = try ModuleHarness(RecycleBinModule.self, parameters: ["owner": "1"], viewer: "1") {
 ///     try RecycleBinModule(parameters: $0, context: $1, bin: bin)
 /// }
-/// try await harness.load { tree in try RenderExpectation.shows("Draft of March").verify(tree) }
-/// try await harness.tap("row.7.restore") { tree in try RenderExpectation.hides("Draft of March").verify(tree) }
-/// try harness.receiveEvent("bin.restored") { #expect($0.payload["blog"] == 7) }
-/// try harness.finish()
+/// try await harness.load { try RenderExpectation.shows("Draft of March").verify($0) }
+/// try await harness.tap("row.7.restore") { try RenderExpectation.hides("Draft of March").verify($0) }
+/// try await harness.receiveEvent("bin.restore") { #expect($0.payload["blog"] == 7) }
+/// try await harness.receiveUpdate { _ in }  // the module's setNeedsRender() after restoring
+/// try harness.finish()  // fails on anything left unaccounted for
 /// ```
 public final class ModuleHarness<M: Module>: Sendable {
     /// The module under test.
