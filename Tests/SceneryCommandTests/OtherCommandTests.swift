@@ -27,6 +27,28 @@ import Testing
         #expect(result.output == "5 scene file(s), 2 message catalog(s), 3 theme(s) valid.\n")
     }
 
+    @Test func validateWithNoPathFindsAPackagesTargetSceneFolders() async throws {
+        defer { cli.cleanUp() }
+        let package = cli.directory.appending(path: "Garden")
+        for target in ["GardenModules", "GardenExtras"] {
+            let scenes = package.appending(path: "Sources/\(target)/Scenes")
+            try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
+            try Data(#"{ "modules": [ { "id": "hi", "type": "TextModule", "params": { "title": "Hi" } } ] }"#.utf8)
+                .write(to: scenes.appending(path: "\(target.lowercased()).json"))
+        }
+        try FileManager.default.createDirectory(at: package.appending(path: "Sources/Garden"), withIntermediateDirectories: true)
+        let result = try await cli.run(["validate"], in: package)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "2 scene file(s) valid.\n")
+    }
+
+    @Test func validateWithNoPathWhereThereAreNoScenesSaysWhereItLooked() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(["validate"], in: cli.directory)
+        #expect(result.status != 0)
+        #expect(result.error.contains("neither ./Scenes nor a Sources/<target>/Scenes folder exists"), "\(result.error)")
+    }
+
     @Test func aBrokenSceneFailsWithCompilerStyleDiagnostics() async throws {
         defer { cli.cleanUp() }
         let scene = cli.directory.appending(path: "broken.json")

@@ -13,8 +13,31 @@ struct ValidateCommand: AsyncParsableCommand {
             module types.
             """)
 
-    @Argument(help: ArgumentHelp("Scene files or directories (default: ./Scenes).", valueName: "path"))
+    @Argument(
+        help: ArgumentHelp(
+            "Scene files or directories (default: ./Scenes, else every Sources/<target>/Scenes of the package here).", valueName: "path"))
     var paths: [String] = []
+
+    /// The folders `validate` checks when given none: `./Scenes` (Scenery's own layout), else
+    /// each target's `Sources/<target>/Scenes` (a package made by `scenery new`, or any app
+    /// whose scenes are its target's resources), in name order.
+    static func defaultPaths(in directory: URL = URL(filePath: FileManager.default.currentDirectoryPath)) throws -> [String] {
+        let fileManager = FileManager.default
+        func isDirectory(_ url: URL) -> Bool {
+            var isDirectory: ObjCBool = false
+            return fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        if isDirectory(directory.appending(path: "Scenes")) { return ["Scenes"] }
+        let targets = (try? fileManager.contentsOfDirectory(atPath: directory.appending(path: "Sources").path)) ?? []
+        let found = targets.sorted().map { "Sources/\($0)/Scenes" }.filter { isDirectory(directory.appending(path: $0)) }
+        guard !found.isEmpty else {
+            throw CommandFailure(
+                "No scene files here: neither ./Scenes nor a Sources/<target>/Scenes folder exists in \(directory.path); "
+                    + "run `validate` in your package's folder, or pass scene files or a directory of them.",
+                code: .sceneryError)
+        }
+        return found
+    }
 
     func run() async throws {
         try await reportingFailures {
@@ -23,7 +46,7 @@ struct ValidateCommand: AsyncParsableCommand {
             var catalogs: [URL] = []
             var themes: [URL] = []
             var context: [URL] = []
-            for path in paths.isEmpty ? ["Scenes"] : paths {
+            for path in paths.isEmpty ? try Self.defaultPaths() : paths {
                 let given = try SceneDirectory(path: path)
                 try given.declareManifests(in: &registry)
                 checked += given.sceneFiles
