@@ -37,6 +37,29 @@ import Testing
         #expect(modules.first?.defaultActions == ["welcome.wave"])
     }
 
+    @Test func aRelativeSceneryFolderIsWrittenRelativeToTheNewPackage() async throws {
+        defer { cli.cleanUp() }
+        // The checkout, as a path relative to the folder the command runs in.
+        let checkout = CommandRunner.packageRoot.standardizedFileURL
+        let hops = cli.directory.standardizedFileURL.pathComponents.count - 1
+        let relative = Array(repeating: "..", count: hops).joined(separator: "/") + checkout.path
+        let result = try await cli.run(["new", "Garden", "--output", "apps/Garden", "--scenery", relative], in: cli.directory)
+        #expect(result.status == 0, "\(result.error)")
+        let package = cli.directory.appending(path: "apps/Garden")
+        let manifest = try String(contentsOf: package.appending(path: "Package.swift"), encoding: .utf8)
+        let written = try #require(manifest.firstMatch(of: /\.package\(name: "Scenery", path: "([^"]*)"\)/)?.output.1)
+        #expect(!written.hasPrefix("/"), "relative, as given: \(written)")
+        #expect(URL(filePath: String(written), relativeTo: package).standardizedFileURL.path == checkout.path, "it leads to the checkout")
+    }
+
+    @Test func theWayFromOneFolderToAnotherIsDotsThenTheRest() {
+        let path = NewPackage.Dependency.relativePath
+        #expect(path(URL(filePath: "/work/main"), URL(filePath: "/work/Garden")) == "../main")
+        #expect(path(URL(filePath: "/work/main"), URL(filePath: "/work/apps/Garden")) == "../../main")
+        #expect(path(URL(filePath: "/work/main/Examples/Board"), URL(filePath: "/work/main")) == "Examples/Board")
+        #expect(path(URL(filePath: "/work/main"), URL(filePath: "/work/main")) == ".")
+    }
+
     @Test func aURLDependsOnThisVersionAndAFolderThatIsNotACheckoutIsRefused() async throws {
         defer { cli.cleanUp() }
         let byURL = try await cli.run(["new", "Board", "--scenery", "https://example.com/scenery.git"], in: cli.directory)

@@ -25,7 +25,7 @@ struct NewCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Scenery itself, as the package depends on it: a folder (a checkout) or a git URL (default: the checkout this tool was built from).",
+            "Scenery itself, as the package depends on it: a folder (a checkout; a relative one is written relative to the new package) or a git URL (default: the checkout this tool was built from).",
             valueName: "path-or-url"))
     var scenery: String?
 
@@ -50,7 +50,7 @@ struct NewCommand: AsyncParsableCommand {
         try await reportingFailures {
             let folder = URL(filePath: output ?? name, relativeTo: URL(filePath: FileManager.default.currentDirectoryPath, directoryHint: .isDirectory))
                 .standardizedFileURL
-            let dependency = try NewPackage.Dependency(scenery ?? NewPackage.Dependency.builtFrom())
+            let dependency = try NewPackage.Dependency(scenery ?? NewPackage.Dependency.builtFrom(), forPackageIn: folder)
             let package = NewPackage(name: name, dependency: dependency)
             try package.write(to: folder)
             Output.line("Wrote the app \(name) to \(folder.path):")

@@ -10,8 +10,9 @@ struct NewPackage {
         /// A git URL, from a version.
         case url(String)
 
-        /// A folder (made absolute) or a URL.
-        init(_ text: String) throws(CommandFailure) {
+        /// A folder or a URL. A relative folder is written relative to the new package
+        /// (`package`), so the two folders can move together; an absolute one stays absolute.
+        init(_ text: String, forPackageIn package: URL? = nil) throws(CommandFailure) {
             // It is written into Package.swift: a line break (or another control character)
             // there would end the string literal.
             if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
@@ -29,7 +30,20 @@ struct NewPackage {
                 throw CommandFailure(
                     "--scenery \(text.quoted) is not a Scenery checkout (it has no Package.swift); give the folder of one, or a git URL.", code: .usage)
             }
-            self = .path(folder.path)
+            guard let package, !text.hasPrefix("/") else {
+                self = .path(folder.path)
+                return
+            }
+            self = .path(Self.relativePath(of: folder, from: package.standardizedFileURL))
+        }
+
+        /// How to reach `folder` from `base`, both absolute: `../main`, `../../Scenery`, `.`.
+        static func relativePath(of folder: URL, from base: URL) -> String {
+            let to = folder.pathComponents.filter { $0 != "/" }
+            let from = base.pathComponents.filter { $0 != "/" }
+            let shared = zip(to, from).prefix { $0 == $1 }.count
+            let steps = Array(repeating: "..", count: from.count - shared) + to.dropFirst(shared)
+            return steps.isEmpty ? "." : steps.joined(separator: "/")
         }
 
         /// The checkout this tool was built from, if it is still there.
