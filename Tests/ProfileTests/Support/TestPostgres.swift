@@ -47,7 +47,7 @@ final class TestPostgres: Sendable {
         if let user {
             try await Self.run("/bin/chown", [user, directory.path])
         }
-        port = try Self.freePort()
+        port = try Self.serverPort()
         try await runAsServerUser(
             "initdb", ["-D", directory.appending(path: "data").path, "-A", "trust", "-U", "scenery", "--locale=C", "-E", "UTF8", "--no-sync"])
         try await start()
@@ -175,6 +175,33 @@ final class TestPostgres: Sendable {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
+
+    /// A free TCP port below the range the system hands out to outgoing connections, so a
+    /// server that is stopped and started again finds its port still free: within that range
+    /// any connection of the suite may take it as its own end meanwhile (a restart once
+    /// failed so, "Address already in use").
+    static func serverPort() throws -> Int {
+        let lowestEphemeral = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+            .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } } ?? 32768
+        for _ in 0..<200 {
+            let port = Int.random(in: 10_000..<max(10_001, lowestEphemeral))
+            if isFree(port) { return port }
+        }
+        return try freePort()
+    }
+
+    /// Whether nothing is bound to `port` on 127.0.0.1 now.
+    private static func isFree(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
 
     /// A TCP port nothing listens on now.
     static func freePort() throws -> Int {
