@@ -36,13 +36,9 @@ public struct UserInfoPresenter: Sendable, Hashable {
     public var friendCount: String { wording.friendCountFormat(["count": .integer(profile.friendCount)]) }
     public var followerCount: String { wording.followerCountFormat(["count": .integer(profile.followerCount)]) }
 
-    /// The avatar: the user's image, or a generic symbol.
-    public var avatar: ViewNode.ImageSource {
-        if let url = profile.user.avatarURL { return .url(url) }
-        // No picture: the person's initials, or a generic symbol for a nameless one.
-        let name = profile.user.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        return ViewNode.ImageSource.initials(of: name).map(ViewNode.ImageSource.initials) ?? .symbol("person.crop.circle")
-    }
+    /// The avatar: the user's picture (with their initials where it does not load), their
+    /// initials, or a generic symbol for a nameless person.
+    public var avatar: ViewNode.ImageSource { .person(named: profile.user.name, picture: profile.user.avatarURL) }
 
     public var avatarAlt: String { wording.avatarAltFormat(["name": .text(name)]) }
 

@@ -55,8 +55,7 @@ public struct UserCellWording: Sendable, Hashable {
     func baseCell(_ entry: UserListEntry, action: UserCell.Action?) -> UserCell {
         UserCell(
             user: entry.user.id, name: name(entry.user), subtitle: entry.user.summary,
-            avatar: entry.user.avatarURL.map(ViewNode.ImageSource.url)
-                ?? ViewNode.ImageSource.initials(of: entry.user.name).map(ViewNode.ImageSource.initials) ?? .symbol("person.crop.circle"),
+            avatar: .person(named: entry.user.name, picture: entry.user.avatarURL),
             action: action)
     }
 }

@@ -201,11 +201,13 @@ def test_another_viewer_never_receives_drafts_whatever_the_client_sends(server, 
         assert title not in everything
 
 
-def test_avatars_that_fail_to_load_show_the_fallback_circle(server, context):
+def test_avatars_that_fail_to_load_show_the_persons_initials(server, context):
     page = context.new_page()
     open_live(page, server.url + "/scenes/user-profile?user=1")
     avatar = page.locator("#info\\/avatar")
-    expect(avatar).to_have_class("symbol")  # example.com is not reachable here: the image fails
+    # example.com is not reachable here: the image fails, and Alice's initials take its place.
+    expect(avatar).to_have_class("symbol initials")
+    expect(avatar).to_have_text("AL")
     expect(avatar).to_have_attribute("aria-label", "Avatar of Alice Liddell")
 
 

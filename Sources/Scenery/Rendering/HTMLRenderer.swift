@@ -115,7 +115,11 @@ public struct HTMLRenderer: Sendable {
         case .image(let source, let alt):
             if case .url(let url) = source, Self.isSafeImageURL(url) {
                 html += "<img id=\"\(id)\" src=\"\(Self.attribute(url))\" alt=\"\(Self.attribute(alt))\"\(selectable)>\n"
-            } else if case .initials(let initials) = source {
+            } else if case .picture(let url, let initials) = source, Self.isSafeImageURL(url) {
+                // The page's script draws the initials in its place if it does not load.
+                html +=
+                    "<img id=\"\(id)\" src=\"\(Self.attribute(url))\" alt=\"\(Self.attribute(alt))\" data-initials=\"\(Self.attribute(String(initials.prefix(3))))\"\(selectable)>\n"
+            } else if let initials = source.initials {
                 // The letters are drawn for sight; the name is said by the label.
                 let role = selectable.isEmpty ? " role=\"img\"" : ""
                 html +=

@@ -26,7 +26,8 @@ extension ViewNode: Codable {
         case .image:
             let source: ImageSource
             if let url = try container.decodeIfPresent(String.self, forKey: .url) {
-                source = .url(url)
+                // A picture with initials for when it does not load, or a picture alone.
+                source = try container.decodeIfPresent(String.self, forKey: .initials).map { .picture(url, initials: $0) } ?? .url(url)
             } else if let initials = try container.decodeIfPresent(String.self, forKey: .initials) {
                 source = .initials(initials)
             } else {
@@ -94,6 +95,9 @@ extension ViewNode: Codable {
             case .url(let url): try container.encode(url, forKey: .url)
             case .symbol(let symbol): try container.encode(symbol, forKey: .symbol)
             case .initials(let initials): try container.encode(initials, forKey: .initials)
+            case .picture(let url, let initials):
+                try container.encode(url, forKey: .url)
+                try container.encode(initials, forKey: .initials)
             }
             try container.encode(alt, forKey: .alt)
         case .button(let title, let event, let style):

@@ -72,6 +72,39 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
         case symbol(String)
         /// A person's initials ("AL"), drawn in a circle where they have no picture.
         case initials(String)
+        /// A person's picture at a URL, and their initials, which a host draws in its place
+        /// while it does not load, or when it cannot.
+        ///
+        /// ```swift
+        /// .image("avatar", .picture("https://example.com/alice.jpg", initials: "AL"), alt: "Alice")
+        /// ```
+        case picture(String, initials: String)
+
+        /// The initials it draws, alone or in a picture's place (``initials(_:)``,
+        /// ``picture(_:initials:)``).
+        public var initials: String? {
+            switch self {
+            case .initials(let initials), .picture(_, let initials): initials
+            case .url, .symbol: nil
+            }
+        }
+
+        /// A person's avatar: their picture with their initials to draw while it does not load,
+        /// their initials when they have no picture, and a generic symbol (`person.crop.circle`)
+        /// for a nameless person without one.
+        ///
+        /// ```swift
+        /// .image("avatar", .person(named: "Alice Liddell", picture: user.avatarURL), alt: "Alice Liddell")
+        /// ```
+        public static func person(named name: String, picture url: String?) -> ImageSource {
+            let initials = initials(of: name.trimmingCharacters(in: .whitespacesAndNewlines))
+            switch (url, initials) {
+            case (let url?, let initials?): return .picture(url, initials: initials)
+            case (let url?, nil): return .url(url)
+            case (nil, let initials?): return .initials(initials)
+            case (nil, nil): return .symbol("person.crop.circle")
+            }
+        }
 
         /// The initials of a name, for ``initials(_:)``: the first letter of its first and
         /// last words ("Alice Liddell" → "AL"), the first character of a name in one word

@@ -65,14 +65,23 @@ extension ClientScript {
           connect();
         })();
 
-        // An avatar that fails to load becomes the fallback circle, named like the image.
+        // An avatar that fails to load becomes the fallback circle, named like the image,
+        // with the person's initials when the page has them (drawn for sight; the label says
+        // the name).
         function replaceImage(image) {
           if (!image.id && !image.alt) return;
           const circle = document.createElement("span");
+          const initials = image.getAttribute("data-initials");
           for (const { name, value } of Array.from(image.attributes)) {
-            if (name !== "src" && name !== "alt") circle.setAttribute(name, value);
+            if (name !== "src" && name !== "alt" && name !== "data-initials") circle.setAttribute(name, value);
           }
-          circle.className = "symbol";
+          circle.className = initials ? "symbol initials" : "symbol";
+          if (initials) {
+            const letters = document.createElement("span");
+            letters.setAttribute("aria-hidden", "true");
+            letters.textContent = initials;
+            circle.appendChild(letters);
+          }
           if (!circle.hasAttribute("role")) circle.setAttribute("role", "img");
           circle.setAttribute("aria-label", image.alt);
           image.replaceWith(circle);

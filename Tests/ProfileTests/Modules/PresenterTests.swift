@@ -26,6 +26,28 @@ import Testing
         }
     }
 
+    @Test func aPictureCarriesTheInitialsItsHostDrawsWhenItDoesNotLoad() throws {
+        let alice = UserProfile(
+            user: User(id: "1", name: "Alice Liddell", avatarURL: "https://example.com/alice.png", summary: ""), blogCount: 0, friendCount: 0,
+            followerCount: 0, followingCount: 0, viewerFollows: nil)
+        let avatar = UserInfoPresenter(profile: alice, viewer: nil, wording: UserInfoWording()).avatar
+        #expect(avatar == .picture("https://example.com/alice.png", initials: "AL"))
+        #expect(avatar.initials == "AL")
+        // In JSON, the picture's url beside its initials; a client that knows only pictures reads the url.
+        let node = ViewNode.image("avatar", avatar, alt: "Avatar of Alice Liddell")
+        let json = try JSONEncoder().encode(node)
+        let fields = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(fields["url"] as? String == "https://example.com/alice.png" && fields["initials"] as? String == "AL")
+        #expect(try JSONDecoder().decode(ViewNode.self, from: json) == node)
+        // The page's image names the initials its script draws in the picture's place.
+        #expect(HTMLRenderer().fragment(node).contains(#"src="https://example.com/alice.png" alt="Avatar of Alice Liddell" data-initials="AL""#))
+        // A nameless person's picture has no initials to fall back to.
+        let nameless = UserProfile(
+            user: User(id: "4", name: "", avatarURL: "https://example.com/4.png", summary: ""), blogCount: 0, friendCount: 0, followerCount: 0,
+            followingCount: 0, viewerFollows: nil)
+        #expect(UserInfoPresenter(profile: nameless, viewer: nil, wording: UserInfoWording()).avatar == .url("https://example.com/4.png"))
+    }
+
     @Test func userInfoShowsDefaultsForEmptyNameAndSummary() {
         let presenter = UserInfoPresenter(profile: profile, viewer: "1", wording: UserInfoWording())
         #expect(presenter.name == "Anonymous")
