@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 import queue
+import random
 import re
 import secrets
 import shutil
@@ -93,9 +94,7 @@ class Postgres:
         self.user = "postgres" if os.getuid() == 0 else None
         if self.user:
             shutil.chown(self.directory, self.user)
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         self.run("initdb", "-D", str(self.directory / "data"), "-A", "trust", "-U", "scenery", "--locale=C", "-E", "UTF8", "--no-sync")
         self.run("pg_ctl", "-D", str(self.directory / "data"), "-l", str(self.directory / "server.log"), "-w", "-o",
                  f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
@@ -124,7 +123,23 @@ def stop_process(process, directory):
 
 
 def free_port():
-    """A loopback port nothing listens on now."""
+    """A loopback port nothing listens on now, below the range the system hands out to
+    outgoing connections: a server (or PostgreSQL) killed and started again on it finds it
+    free, where within that range any connection of the tests (nginx's to another server,
+    say) may take it as its own end meanwhile."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range", encoding="utf-8") as ports:
+            lowest_ephemeral = int(ports.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        lowest_ephemeral = 32768
+    for _ in range(200):
+        port = random.randrange(10_000, max(10_001, lowest_ephemeral))
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]

@@ -49,7 +49,7 @@ import Testing
         let manifest = try String(contentsOf: package.appending(path: "Package.swift"), encoding: .utf8)
         let written = try #require(manifest.firstMatch(of: /\.package\(name: "Scenery", path: "([^"]*)"\)/)?.output.1)
         #expect(!written.hasPrefix("/"), "relative, as given: \(written)")
-        #expect(URL(filePath: String(written), relativeTo: package).standardizedFileURL.path == checkout.path, "it leads to the checkout")
+        #expect(package.appending(path: String(written)).standardizedFileURL.path == checkout.path, "it leads from the package to the checkout")
     }
 
     @Test func theWayFromOneFolderToAnotherIsDotsThenTheRest() {
@@ -58,6 +58,10 @@ import Testing
         #expect(path(URL(filePath: "/work/main"), URL(filePath: "/work/apps/Garden")) == "../../main")
         #expect(path(URL(filePath: "/work/main/Examples/Board"), URL(filePath: "/work/main")) == "Examples/Board")
         #expect(path(URL(filePath: "/work/main"), URL(filePath: "/work/main")) == ".")
+        // SwiftPM reads the path from the package's folder: it leads back to the checkout.
+        let written = path(URL(filePath: "/tmp/ci"), URL(filePath: "/tmp/x/apps/Garden"))
+        #expect(written == "../../../ci")
+        #expect(URL(filePath: "/tmp/x/apps/Garden").appending(path: written).standardizedFileURL.path == "/tmp/ci")
     }
 
     @Test func aURLDependsOnThisVersionAndAFolderThatIsNotACheckoutIsRefused() async throws {
