@@ -181,7 +181,8 @@ final class TestPostgres: Sendable {
     /// any connection of the suite may take it as its own end meanwhile (a restart once
     /// failed so, "Address already in use").
     static func serverPort() throws -> Int {
-        let lowestEphemeral = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+        let lowestEphemeral =
+            (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
             .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } } ?? 32768
         for _ in 0..<200 {
             let port = Int.random(in: 10_000..<max(10_001, lowestEphemeral))
