@@ -113,12 +113,10 @@ public struct HTMLRenderer: Sendable {
             let cls = role == .caption ? " class=\"caption\"" : role == .status ? " class=\"status\" role=\"status\"" : ""
             html += "<\(tag) id=\"\(id)\"\(cls)\(selectable)>\(Self.escape(text))</\(tag)>\n"
         case .image(let source, let alt):
-            if case .url(let url) = source, Self.isSafeImageURL(url) {
-                html += "<img id=\"\(id)\" src=\"\(Self.attribute(url))\" alt=\"\(Self.attribute(alt))\"\(selectable)>\n"
-            } else if case .picture(let url, let initials) = source, Self.isSafeImageURL(url) {
-                // The page's script draws the initials in its place if it does not load.
-                html +=
-                    "<img id=\"\(id)\" src=\"\(Self.attribute(url))\" alt=\"\(Self.attribute(alt))\" data-initials=\"\(Self.attribute(String(initials.prefix(3))))\"\(selectable)>\n"
+            if let url = Self.pictureURL(of: source), Self.isSafeImageURL(url) {
+                // A picture's initials: the page's script draws them in its place if it does not load.
+                let initials = source.initials.map { " data-initials=\"\(Self.attribute(String($0.prefix(3))))\"" } ?? ""
+                html += "<img id=\"\(id)\" src=\"\(Self.attribute(url))\" alt=\"\(Self.attribute(alt))\"\(initials)\(selectable)>\n"
             } else if let initials = source.initials {
                 // The letters are drawn for sight; the name is said by the label.
                 let role = selectable.isEmpty ? " role=\"img\"" : ""
@@ -284,6 +282,14 @@ public struct HTMLRenderer: Sendable {
             }
         }
         return result
+    }
+
+    /// The URL of an image that is a picture (alone, or with initials for when it fails).
+    private static func pictureURL(of source: ViewNode.ImageSource) -> String? {
+        switch source {
+        case .url(let url), .picture(let url, _): url
+        case .symbol, .initials: nil
+        }
     }
 
     /// Whether an image URL may be loaded: `http:` or `https:` only.

@@ -191,33 +191,29 @@ final class TestPostgres: Sendable {
         return try freePort()
     }
 
+    /// A TCP port nothing listens on now.
+    static func freePort() throws -> Int {
+        guard let port = bound(0) else { throw Failure(description: "Cannot find a free port on 127.0.0.1.") }
+        return port
+    }
+
     /// Whether nothing is bound to `port` on 127.0.0.1 now.
-    private static func isFree(_ port: Int) -> Bool {
+    private static func isFree(_ port: Int) -> Bool { bound(port) != nil }
+
+    /// Binds a socket to `port` on 127.0.0.1 (0: any free one) and closes it; the port it
+    /// had, or `nil` when the port is taken.
+    private static func bound(_ port: Int) -> Int? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
-
-    /// A TCP port nothing listens on now.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
         }
-        guard bound else { throw Failure(description: "Cannot find a free port on 127.0.0.1.") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
     private static let running = Locked<[TestPostgres]>([])
