@@ -104,9 +104,7 @@ final class SlowBlogs: BlogService {
     @Test func leavingCancelsFetchesMidFlightAndNothingArrivesAfter() async throws {
         let store = try SQLiteProfileStore.inMemory()
         let blogs = SlowBlogs(base: store)
-        var registry = SceneRegistry()
-        registry.registerProfileModules(ProfileServices(profiles: store, blogs: blogs, drafts: store, relationships: store))
-        _ = try registry.loadScenes(in: Backend.scenesDirectory)
+        let registry = try Backend.registry(ProfileServices(profiles: store, blogs: blogs, drafts: store, relationships: store))
         let host = RecordingHost()
         let scene = try registry.instantiate("user-profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: host)
         _ = await scene.takeBaseline()  // the host shows the loading state

@@ -21,9 +21,7 @@ import Testing
     }
 
     func tree() async throws -> ViewNode {
-        var registry = SceneRegistry()
-        registry.registerProfileModules(ProfileServices(try Self.store()))
-        _ = try registry.loadScenes(in: Backend.scenesDirectory)
+        let registry = try Backend.registry(ProfileServices(try Self.store()))
         let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: RecordingHost())
         return await scene.render()
     }

@@ -160,11 +160,9 @@ import Testing
         let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let counting = CountingBlogs(base: backend.database)
-        var registry = SceneRegistry()
         let services = ProfileServices(
             profiles: backend.database, blogs: counting, drafts: backend.database, relationships: backend.database, changes: backend.database.changeFeed)
-        registry.registerProfileModules(services)
-        _ = try registry.loadScenes(in: Backend.scenesDirectory)
+        let registry = try Backend.registry(services)
         var pages: [(scene: SceneInstance, host: RecordingHost)] = []
         for viewer in ["2", "3", "5", "6", "7", nil, "2", "3", "5", "7"] {
             let host = RecordingHost()
@@ -191,11 +189,9 @@ import Testing
         let setup = try await LiveSetup(kind)
         let backend = setup.backend
         let counting = CountingBlogs(base: backend.database)
-        var registry = SceneRegistry()
-        registry.registerProfileModules(
+        let registry = try Backend.registry(
             ProfileServices(
                 profiles: backend.database, blogs: counting, drafts: backend.database, relationships: backend.database, changes: backend.database.changeFeed))
-        _ = try registry.loadScenes(in: Backend.scenesDirectory)
         var pages: [(scene: SceneInstance, host: RecordingHost)] = []
         for viewer in ["7", "2"] {
             let host = RecordingHost()
@@ -249,11 +245,9 @@ import Testing
         let backend = setup.backend
         // Carol's like waits at a gate while it is written, and then fails.
         let gate = GatedLikes(base: backend.database)
-        var registry = SceneRegistry()
-        registry.registerProfileModules(
+        let registry = try Backend.registry(
             ProfileServices(
                 profiles: backend.database, blogs: gate, drafts: backend.database, relationships: backend.database, changes: backend.database.changeFeed))
-        _ = try registry.loadScenes(in: Backend.scenesDirectory)
         let host = RecordingHost()
         let carol = try await registry.assemble("user-profile", for: SceneContext(viewer: "7", arguments: ["user": "1"]), host: host)
         await carol.appear()

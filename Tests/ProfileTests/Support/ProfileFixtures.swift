@@ -31,7 +31,10 @@ struct Backend {
     }
 
     /// A registry with the profile modules and this repository's `Scenes/`.
-    func registry() throws -> SceneRegistry {
+    func registry() throws -> SceneRegistry { try Self.registry(services) }
+
+    /// A registry with the profile modules on `services` and this repository's `Scenes/`.
+    static func registry(_ services: ProfileServices) throws -> SceneRegistry {
         var registry = SceneRegistry()
         // The tests are about what modules show, not about deadlines: on two cores under the
         // whole suite's load a first load has taken longer than the default 10 s (the SQLite
