@@ -50,6 +50,11 @@ let package = Package(
         // links it (scenery-serve, its tests) use these: the Swift server standard client.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        // The server's metrics (already in the graph through Hummingbird): SceneryServer emits
+        // through swift-metrics, the API Swift servers read; `serve --metrics` alone builds the
+        // Prometheus exposition (SceneryServeTool).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
     ],
     targets: [
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
@@ -149,6 +154,7 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]),
 
         // The server's test kit: one test body over an in-process or a live transport, pages
@@ -191,6 +197,7 @@ let package = Package(
                 "SceneryTool", "Scenery", "SceneryExperiments", "SceneryServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
         // The profile demo's catalog for the tool: its modules, the bundled scenes, its SQLite
         // files (ToolDatabase.profileFiles) and `data generate`. The tool itself knows no app.
@@ -248,6 +255,7 @@ let package = Package(
                 "SceneryServer", "SceneryServerTesting", "SceneryPageProtocol", "Scenery", "SceneryTesting", "SceneryProfile", "ProfileStore",
                 "ProfileDomain", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
         .testTarget(
             name: "SceneryRemoteTests",

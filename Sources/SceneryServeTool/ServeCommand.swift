@@ -14,7 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Prints 'Listening on http://HOST:PORT' once it accepts connections, then the pages to open. Pages: / (the scenes), \
             /scenes/ID?name=value (a scene), /sign-in, and with --preview /preview/ID?name=value (every variant \
-            side by side, for authors on this machine: a loopback --host only, and as yourself or signed out). \
+            side by side, for authors on this machine: a loopback --host only, and as yourself or signed out), and with --metrics \
+            /metrics (Prometheus's text format, to this machine only). \
             With --watch, saving a scene file updates every open page of that scene; a file with errors \
             leaves pages as they were and shows the errors on them. Stop with Ctrl-C.
             """)
@@ -33,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "Label each module's card with its id and type.")
     var debug = false
+
+    @Flag(help: "Serve the server's metrics (series named scenery_...) in Prometheus's text format at /metrics, to this machine only.")
+    var metrics = false
 
     @Flag(help: "Offer the pseudo-locale en-XA (accented, 40% longer) in the language switch, for finding cut-off text.")
     var pseudoLocale = false
@@ -172,6 +176,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Actions and resume tokens are recorded in the database every server shares.
             configuration.actionLedger = session.store
             configuration.personScene = personScene ?? (registry.sceneIDs.contains("user-profile") ? "user-profile" : nil)
+            if metrics { configuration.telemetry = PrometheusTelemetry.make() }
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
             // The people who may sign in follow the data (a removed person cannot sign in).
             let accounts = Task { [store = session.store, logger] in
@@ -187,10 +192,11 @@ struct ServeCommand: AsyncParsableCommand {
             let watcher = watch ? scenes.directory.map { SceneWatcher(directory: $0, services: session.services) } : nil
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    try await server.run { [preview] address in
+                    try await server.run { [preview, metrics] address in
                         Output.line("Listening on \(address)")
                         Output.line("Open \(address)/ for the scenes\(users.isEmpty ? "" : ", \(address)/sign-in to sign in as one of the data's accounts")")
                         if preview { Output.line("Variants side by side: \(address)/preview/<scene id>") }
+                        if metrics { Output.line("Metrics for a scraper on this machine: \(address)/metrics") }
                     }
                 }
                 if let watcher {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Metrics
 import NIOCore
 import Scenery
 
@@ -30,7 +31,8 @@ public final class SceneryServer: Sendable {
     /// The users the sign-in page offers (and the only viewers the server accepts): those
     /// it was made with, or the last ``replaceUsers(with:)`` gave.
     public var users: [SignInUser] { state.withLock { $0.users } }
-    let sessions = SessionStore()
+    let sessions: SessionStore
+    let metrics: ServerMetrics
     let cookies: SignedCookie
     let visitors: VisitorIssuer
     let renderer: HTMLRenderer
@@ -65,6 +67,8 @@ public final class SceneryServer: Sendable {
     /// Creates a server for the scenes of a registry (with its modules registered).
     public init(registry: SceneRegistry, users: [SignInUser], configuration: Configuration = Configuration(), logger: Logger? = nil) {
         self.configuration = configuration
+        metrics = ServerMetrics(factory: configuration.telemetry.metrics ?? MetricsSystem.factory)
+        sessions = SessionStore(metrics: metrics)
         cookies = SignedCookie(secret: configuration.cookieSecret)
         visitors = VisitorIssuer(secret: configuration.cookieSecret, newPerAddressPerHour: configuration.newVisitorsPerAddressPerHour)
         // The page sends a control's node id only; the event stays on the server.

@@ -22,6 +22,9 @@ extension SceneryServer {
         public var signInDuration: Duration = .seconds(7 * 24 * 3600)
         /// Label each module's card with its id and type.
         public var showsModuleLabels = false
+        /// Where the server's metrics go (the bootstrapped swift-metrics backend by
+        /// default), and whether it answers `GET /metrics` on this machine.
+        public var telemetry = Telemetry()
         /// Serve `/preview/{id}`: a scene's variants side by side, for authors. Off by default;
         /// allowed only on a loopback ``host`` (the server refuses to start otherwise), and
         /// answered only to requests from this machine. A preview frame shows a scene as the

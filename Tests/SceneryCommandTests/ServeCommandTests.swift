@@ -52,6 +52,28 @@ import Testing
         #expect(server.opens == "Open \(server.address)/ for the scenes, \(server.address)/sign-in to sign in as one of the data's accounts")
     }
 
+    @Test func metricsAreServedWithTheFlagAndNotWithout() async throws {
+        defer { cli.cleanUp() }
+        let help = try await cli.run(["serve", "--help"])
+        #expect(help.output.contains("--metrics"), "\(help.output)")
+        let server = try await Server(cli, ["serve", "--port", "0", "--database", cli.database, "--metrics"])
+        #expect(server.metrics == "Metrics for a scraper on this machine: \(server.address)/metrics")
+        _ = try await server.request("GET /scenes/user-profile?user=1")
+        let metrics = try await server.request("GET /metrics")
+        await server.stopped()
+        #expect(metrics.head.hasPrefix("HTTP/1.1 200"), "\(metrics.head)")
+        #expect(metrics.head.lowercased().contains("content-type: text/plain; version=0.0.4"), "\(metrics.head)")
+        #expect(metrics.body.contains("# TYPE scenery_pages_opened_total counter"), "\(metrics.body)")
+        #expect(metrics.body.contains(#"scenery_pages_opened_total{scene="user-profile"} 1"#), "\(metrics.body)")
+        // Buckets from 100 µs (Prometheus's own start at 5 ms), and no event has run yet.
+        #expect(metrics.body.contains(#"scenery_event_duration_seconds_bucket{scene="user-profile",le="0.0001"} 0"#), "\(metrics.body)")
+
+        let plain = try await Server(cli, ["serve", "--port", "0", "--database", cli.database])
+        let none = try await plain.request("GET /metrics")
+        await plain.stopped()
+        #expect(none.head.hasPrefix("HTTP/1.1 404"), "\(none.head)")
+    }
+
     @Test func aServerOtherMachinesCanReachNeedsASharedKey() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["serve", "--host", "0.0.0.0", "--port", "0"])
@@ -131,7 +153,11 @@ struct Server {
         self.process = process
         address = String(first.dropFirst("Listening on ".count))
         opens = await lines.next() ?? ""
+        metrics = arguments.contains("--metrics") ? await lines.next() ?? "" : nil
     }
+
+    /// With `--metrics`, the line that says where they are.
+    let metrics: String?
 
     /// The line after "Listening on": the pages to open.
     let opens: String

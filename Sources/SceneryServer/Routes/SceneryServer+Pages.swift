@@ -118,7 +118,7 @@ extension SceneryServer {
         let session = PageSession(
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
             configuration: configuration, logger: logger, isPreview: framed, address: address, anonymousID: visitor,
-            armOverrides: overrides, format: format, locale: locale)
+            armOverrides: overrides, format: format, locale: locale, metrics: metrics)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(sceneID, for: session.context, host: session.host, on: session.page)
@@ -271,6 +271,7 @@ extension SceneryServer {
         let result = await sessions.reserve(
             viewer: viewer, address: address, maxPerViewer: configuration.maxPagesPerViewer, maxPerAddress: configuration.maxPagesPerAddress)
         if case .failure(let reached) = result {
+            metrics.pagesRefused.increment()
             logger.notice("refused a page for \(viewer.map { "viewer \($0.quoted)" } ?? "a signed-out viewer") at \(address): \(reached.limit) pages open")
         }
         return result

@@ -66,7 +66,7 @@ extension SceneryServer {
         let session = PageSession(
             id: id, viewer: viewer, sceneID: token.scene, arguments: token.arguments, renderer: renderer, configuration: configuration,
             logger: logger, address: address, anonymousID: viewer == nil ? token.visitor : nil,
-            format: token.readsViewTree == true ? .viewTree : .html, locale: token.locale)
+            format: token.readsViewTree == true ? .viewTree : .html, locale: token.locale, metrics: metrics)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(token.scene, for: session.context, host: session.host, on: session.page)
@@ -83,6 +83,7 @@ extension SceneryServer {
         await session.installResumed(scene, baseline: await scene.takeBaseline(), since: since)
         await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }
+        metrics.pagesResumed.increment()
         logger.info("resumed page \(id) (\(token.scene)) from its token")
         return session
     }

@@ -58,6 +58,9 @@ extension SceneryServer {
             await self.scenePage(
                 try context.parameters.require("id"), request: request, context: context, viewer: self.viewer(of: request)?.id, format: .viewTree)
         }
+        if let metricsPage = configuration.telemetry.metricsPage {
+            router.get("/metrics") { request, context in self.metricsResponse(metricsPage, request: request, context: context) }
+        }
         router.get("/preview/:id") { request, context in
             try await self.previewPage(try context.parameters.require("id"), request: request, context: context)
         }

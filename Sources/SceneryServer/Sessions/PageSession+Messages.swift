@@ -13,6 +13,7 @@ extension PageSession {
         letGoOfSocket()
         connection += 1
         socket = newSocket
+        metrics.socketsOpen.increment()
         detachedSince = nil
         refusedInARow = 0
         if since < pageSequence {
@@ -32,8 +33,9 @@ extension PageSession {
 
     /// The socket `connection` closed.
     func detach(_ connection: Int) {
-        guard connection == self.connection else { return }
+        guard connection == self.connection, socket != nil else { return }
         socket = nil
+        metrics.socketsOpen.decrement()
         detachedSince = .now
         for (_, waiting) in confirmations { waiting.resume(returning: false) }
         confirmations = [:]
@@ -200,6 +202,7 @@ extension PageSession {
 
     func refuse(_ reason: String, logged: String, action: ActionKey? = nil) {
         refusedInARow += 1
+        metrics.messagesRefused.increment()
         logger.notice("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): refused \(logged)")
         send(.refused(message: reason, action: action))
         // A refused action is finished with too: the page must not send it again.
@@ -272,6 +275,7 @@ extension PageSession {
     func run(_ node: NodeID, action key: ActionKey?, values: [String: String]? = nil) async {
         defer { runningAction = nil }
         guard let scene, !hasEnded else { return }
+        let started = ContinuousClock.now
         // The ledger knows the key as this viewer's: another viewer's page may have used it.
         let recorded = key?.scoped(toViewer: viewer, visitor: anonymousID)
         if let key, let recorded, isResumed, await hasApplied(recorded) {
@@ -302,6 +306,8 @@ extension PageSession {
             return
         }
         refusedInARow = 0
+        sceneMetrics?.events.increment()
+        sceneMetrics?.eventDuration.record(ContinuousClock.now - started)
         let moved = remember(outcome.event)
         if let key {
             acknowledge(key)

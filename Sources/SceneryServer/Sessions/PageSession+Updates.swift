@@ -155,17 +155,22 @@ extension PageSession {
             return
         }
         socket.send(text)
+        metrics.messagesSent.increment()
+        metrics.bytesSent.increment(by: text.utf8.count)
     }
 
     /// Closes the attached socket, if any, and forgets it.
     func letGoOfSocket() {
-        socket?.close()
-        socket = nil
+        guard let socket else { return }
+        socket.close()
+        self.socket = nil
+        metrics.socketsOpen.decrement()
     }
 
     /// Sends the page the whole scene (a numbered reset), as its copy now stands.
     func sendWholeScene(_ tree: ViewNode) {
         pageSequence += 1
+        metrics.wholeScenesSent.increment()
         switch format {
         case .html: send(.reset(sequence: pageSequence, html: planner.renderer.fragment(tree)))
         case .viewTree: send(.tree(sequence: pageSequence, document: ViewTreeDocument(scene: sceneID, variant: scene?.variant, root: tree)))

@@ -50,6 +50,10 @@ actor PageSession {
     nonisolated let armOverrides: [String: String]
     let configuration: SceneryServer.Configuration
     let logger: Logger
+    /// The server's series, and those of this page's scene once it is installed (a scene id
+    /// labels a series only after the registry made the scene: an address cannot add series).
+    let metrics: ServerMetrics
+    var sceneMetrics: ServerMetrics.SceneSeries?
 
     var scene: SceneInstance?
     /// The pending count of impressions a visibility report asked for, and when it runs.
@@ -122,8 +126,9 @@ actor PageSession {
         id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
         configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown",
         anonymousID: String? = nil, armOverrides: [String: String] = [:], format: Format = .html, locale: String? = nil,
-        page: PageIsolation = PageIsolation()
+        page: PageIsolation = PageIsolation(), metrics: ServerMetrics = .none
     ) {
+        self.metrics = metrics
         self.page = page
         self.format = format
         self.locale = locale
@@ -146,6 +151,7 @@ actor PageSession {
     /// arrived meanwhile and are newer apply next.
     func install(_ scene: SceneInstance, baseline: SceneSnapshot) {
         self.scene = scene
+        sceneMetrics = metrics.scene(sceneID)
         if !takeIn(baseline, sendingWholeScene: false) { Task { await resetPage() } }
     }
 
@@ -154,6 +160,7 @@ actor PageSession {
     /// goes to it as message `since + 1` once its socket attaches.
     func installResumed(_ scene: SceneInstance, baseline: SceneSnapshot, since: Int) {
         self.scene = scene
+        sceneMetrics = metrics.scene(sceneID)
         pageSequence = min(max(0, since), PageProtocol.largestSequence)
         if !takeIn(baseline, sendingWholeScene: true) { Task { await resetPage() } }
     }

@@ -8,6 +8,11 @@ actor SessionStore {
     /// against the limits with the open pages, so pages asked for at once cannot all pass.
     private var reservations: [Int: (viewer: String?, address: String)] = [:]
     private var nextReservation = 0
+    private let metrics: ServerMetrics
+
+    init(metrics: ServerMetrics = .none) {
+        self.metrics = metrics
+    }
 
     /// A place held for one page being made, until it is added or released.
     struct Reservation: Sendable {
@@ -42,7 +47,8 @@ actor SessionStore {
     }
 
     func add(_ session: PageSession) {
-        sessions[session.id] = session
+        if sessions.updateValue(session, forKey: session.id) == nil { metrics.pagesOpen.increment() }
+        metrics.scene(session.sceneID).pagesOpened.increment()
     }
 
     func session(_ id: String) -> PageSession? {
@@ -74,6 +80,7 @@ actor SessionStore {
             sessions[id] = nil
             expired.append(session)
         }
+        metrics.pagesOpen.decrement(by: Double(expired.count))
         await Self.end(expired)
         return expired.count
     }
@@ -82,6 +89,7 @@ actor SessionStore {
     func endAll() async {
         let all = Array(sessions.values)
         sessions = [:]
+        metrics.pagesOpen.decrement(by: Double(all.count))
         await Self.end(all)
     }
 

@@ -36,7 +36,7 @@ extension NewPackage {
         "NIOSSLHTTP1Client", "NIOSSLPerformanceTester", "NIOTCPEchoClient", "NIOTCPEchoServer", "NIOTestUtils", "NIOTLS", "NIOTLSServer",
         "NIOTransportServices", "NIOTSEchoClient", "NIOTSHTTPClient", "NIOTSHTTPServer", "NIOUDPEchoClient", "NIOUDPEchoServer",
         "NIOWebSocket", "NIOWebSocketClient", "NIOWebSocketServer", "NIOWritePartialPCAPDemo", "NIOWritePCAPDemo", "Numerics",
-        "OrderedCollections", "PerformanceTest", "PostgresNIO", "RawStructuredFieldValues", "RealModule", "repeat", "roll",
+        "OrderedCollections", "PerformanceTest", "PostgresNIO", "Prometheus", "RawStructuredFieldValues", "RealModule", "repeat", "roll",
         "ServiceContextModule", "ServiceContextModuleCompatibility", "ServiceLifecycle", "ServiceLifecycleTestKit", "SortedCollections",
         "StructuredFieldValues", "SwiftASN1", "SystemPackage", "Tracing", "TrailingElementsModule", "UnixSignals", "WSClient",
         "WSCompression", "WSCore", "X509",

@@ -1,0 +1,74 @@
+import CoreMetrics
+import Scenery
+
+/// A server's series, made once from its metrics backend (``SceneryServer/Telemetry``).
+///
+/// Labels carry scene ids only (the author's names, a bounded set checked against the
+/// registry before a page counts): never a viewer, an address, a session or a value a
+/// page shows.
+final class ServerMetrics: Sendable {
+    /// Open pages: sessions whose scene runs, with a socket or within their grace period.
+    let pagesOpen: Meter
+    /// Open page sockets.
+    let socketsOpen: Meter
+    /// Pages refused at the per-viewer or per-address limit.
+    let pagesRefused: Counter
+    /// Pages made again from a resume token (another server went away).
+    let pagesResumed: Counter
+    /// Messages from pages refused (malformed, unknown control, too fast, a form refused).
+    let messagesRefused: Counter
+    /// Messages written to page sockets, and their bytes.
+    let messagesSent: Counter
+    let bytesSent: Counter
+    /// Whole scenes sent again to a page (a resync, a reconnect past the replay, a new scene file).
+    let wholeScenesSent: Counter
+    private let factory: any MetricsFactory
+    private let scenes = Locked<[String: SceneSeries]>([:])
+
+    /// The series of one scene's pages.
+    struct SceneSeries: Sendable {
+        /// Pages of the scene opened (resumed ones included).
+        let pagesOpened: Counter
+        /// Controls the scene's pages activated and ran, and how long each took from the
+        /// page's message to the last patch it caused being written.
+        let events: Counter
+        let eventDuration: CoreMetrics.Timer
+    }
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+        pagesOpen = Meter(label: "scenery_pages_open", factory: factory)
+        socketsOpen = Meter(label: "scenery_sockets_open", factory: factory)
+        pagesRefused = Counter(label: "scenery_pages_refused_total", factory: factory)
+        pagesResumed = Counter(label: "scenery_pages_resumed_total", factory: factory)
+        messagesRefused = Counter(label: "scenery_messages_refused_total", factory: factory)
+        messagesSent = Counter(label: "scenery_messages_sent_total", factory: factory)
+        bytesSent = Counter(label: "scenery_message_bytes_sent_total", factory: factory)
+        wholeScenesSent = Counter(label: "scenery_whole_scenes_sent_total", factory: factory)
+    }
+
+    /// Series that record nothing, for sessions made outside a server (tests).
+    static let none = ServerMetrics(factory: NOOPMetricsHandler.instance)
+
+    /// The series of `sceneID`'s pages, made on first use.
+    func scene(_ sceneID: String) -> SceneSeries {
+        scenes.withLock { scenes in
+            if let series = scenes[sceneID] { return series }
+            let labels = [("scene", sceneID)]
+            let series = SceneSeries(
+                pagesOpened: Counter(label: "scenery_pages_opened_total", dimensions: labels, factory: factory),
+                events: Counter(label: "scenery_events_total", dimensions: labels, factory: factory),
+                eventDuration: CoreMetrics.Timer(label: "scenery_event_duration_seconds", dimensions: labels, factory: factory))
+            scenes[sceneID] = series
+            return series
+        }
+    }
+}
+
+extension CoreMetrics.Timer {
+    /// Records a `Duration` (swift-metrics takes nanoseconds).
+    func record(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Prometheus
+import Scenery
+import SceneryServer
+import SceneryServerTesting
+import Testing
+
+/// The server's metrics: series named `scenery_…` in the telemetry's backend, served at
+/// `/metrics` to this machine only, labelled with scene ids and nothing of a person.
+@Suite(.timeLimit(.minutes(5))) struct TelemetryTests {
+    let fixture: ServerFixture
+    let prometheus = PrometheusCollectorRegistry()
+
+    init() throws {
+        let prometheus = prometheus
+        fixture = try ServerFixture { configuration in
+            configuration.telemetry = .init(metrics: PrometheusMetricsFactory(registry: prometheus), metricsPage: { prometheus.emitToString() })
+        }
+    }
+
+    /// The value of the series `name` (with its labels, as Prometheus writes them), if any.
+    func value(of name: String) -> Double? {
+        prometheus.emitToString().split(separator: "\n")
+            .first { $0.hasPrefix("\(name) ") }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test(arguments: PageTestTransport.allCases)
+    func openPagesAndALikeAreCountedAsTheyHappen(transport: PageTestTransport) async throws {
+        try await fixture.server.test(transport) { client in
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2")
+            _ = try await client.open("user-profile", arguments: ["user": "1"], as: "7")
+            #expect(value(of: "scenery_pages_open") == 2)
+            #expect(value(of: #"scenery_pages_opened_total{scene="user-profile"}"#) == 2)
+            #expect(value(of: "scenery_sockets_open") == 2)
+            let sentBefore = try #require(value(of: "scenery_messages_sent_total"))
+            let bytesBefore = try #require(value(of: "scenery_message_bytes_sent_total"))
+
+            _ = try await bob.waitForAnswer(to: try await bob.tap("blogs/blog.26.like"))
+            #expect(value(of: #"scenery_events_total{scene="user-profile"}"#) == 1)
+            #expect(value(of: #"scenery_event_duration_seconds_count{scene="user-profile"}"#) == 1)
+            #expect(try #require(value(of: "scenery_messages_sent_total")) > sentBefore, "the like's patch was written")
+            #expect(try #require(value(of: "scenery_message_bytes_sent_total")) > bytesBefore)
+
+            await bob.send(.event(node: "sections#drafts", action: .random()))
+            _ = try await bob.waitUntil("a refusal") { !$0.refusals.isEmpty }
+            #expect(value(of: "scenery_messages_refused_total") == 1)
+            #expect(value(of: #"scenery_events_total{scene="user-profile"}"#) == 1, "a refused event did not run")
+        }
+    }
+
+    @Test func aPageThatIsNoSceneAddsNoSeries() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let missing = try await client.execute(uri: "/scenes/no-such-scene-\(UUID().uuidString)", method: .get)
+            #expect(missing.status == .notFound)
+            let page = try await client.execute(uri: "/metrics", method: .get)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("scenery_pages_open"))
+            #expect(!page.text.contains("no-such-scene"), "an address cannot make a series")
+        }
+    }
+
+    /// Every label the server writes is a scene id (or a histogram's bucket): no viewer, no
+    /// address, no session, nothing a page shows, after the owner's page with its drafts and
+    /// another viewer's.
+    @Test func theMetricsNameNoPersonAndNothingAPageShows() async throws {
+        try await fixture.server.test(.live) { client in
+            let alice = try await client.open("user-profile", arguments: ["user": "1"], as: "1")
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2")
+            _ = try await bob.waitForAnswer(to: try await bob.tap("blogs/blog.26.like"))
+            let text = prometheus.emitToString()
+            let labelSets = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> Substring? in
+                guard let open = line.firstIndex(of: "{"), let close = line.firstIndex(of: "}") else { return nil }
+                return line[line.index(after: open)..<close]
+            }
+            #expect(!labelSets.isEmpty)
+            let sceneIDs = Set(fixture.server.registry.sceneIDs)
+            for labels in labelSets {
+                for pair in labels.split(separator: ",") {
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    let (name, value) = (String(parts[0]), String(parts[1].dropFirst().dropLast()))
+                    #expect(name == "scene" && sceneIDs.contains(value) || name == "le", "label \(pair)")
+                }
+            }
+            for shown in alice.tree.visibleTexts + bob.tree.visibleTexts where shown.count > 3 {
+                #expect(!text.contains(shown), "the metrics show nothing of the page: \(shown.quoted)")
+            }
+            #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("#") || $0.hasPrefix("scenery_") }, "\(text)")
+        }
+    }
+
+    @Test func theMetricsAnswerThisMachineOnly() async throws {
+        let proxied = try ServerFixture { configuration in
+            configuration.trustedProxies = ["127.0.0.1", "::1"]
+            configuration.telemetry = .init(metricsPage: { "scenery_pages_open 0\n" })
+        }
+        let forwarded = try #require(HTTPField.Name("X-Forwarded-For"))
+        try await proxied.server.application().test(.live) { client in
+            let local = try await client.execute(uri: "/metrics", method: .get, headers: [forwarded: "203.0.113.9, 127.0.0.1"])
+            #expect(local.status == .ok)
+            #expect(local.text == "scenery_pages_open 0\n")
+            #expect(local.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+            for from in ["203.0.113.9", "127.0.0.1, 203.0.113.9", nil] as [String?] {
+                let remote = try await client.execute(uri: "/metrics", method: .get, headers: from.map { [forwarded: $0] } ?? [:])
+                #expect(remote.status == .forbidden, "forwarded for \(from ?? "nobody")")
+                #expect(!remote.text.contains("scenery_"))
+            }
+        }
+    }
+
+    @Test func withoutAMetricsPageThereIsNoSuchAddress() async throws {
+        let plain = try ServerFixture()
+        try await plain.server.application().test(.router) { client in
+            let page = try await client.execute(uri: "/metrics", method: .get)
+            #expect(page.status == .notFound)
+        }
+    }
+}
