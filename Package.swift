@@ -50,10 +50,12 @@ let package = Package(
         // links it (scenery-serve, its tests) use these: the Swift server standard client.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
-        // The server's metrics (already in the graph through Hummingbird): SceneryServer emits
-        // through swift-metrics, the API Swift servers read; `serve --metrics` alone builds the
-        // Prometheus exposition (SceneryServeTool).
+        // The server's telemetry (already in the graph through Hummingbird): SceneryServer emits
+        // through swift-metrics and swift-distributed-tracing, the APIs Swift servers read;
+        // `serve --metrics` alone builds the Prometheus exposition (SceneryServeTool).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        // Spans for a page's opening and its events (already under Hummingbird too).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
     ],
     targets: [
@@ -155,6 +157,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),
 
         // The server's test kit: one test body over an in-process or a live transport, pages
@@ -256,6 +259,7 @@ let package = Package(
                 "ProfileDomain", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]),
         .testTarget(
             name: "SceneryRemoteTests",

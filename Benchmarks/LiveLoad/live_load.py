@@ -9,6 +9,7 @@ each page's patch of that row (p50, p99, and the last page). A benchmark you run
     swift build -c release --product scenery && swift build -c release --product scenery-serve
     python3 Benchmarks/LiveLoad/live_load.py --sessions 100 1000
     python3 Benchmarks/LiveLoad/live_load.py --fanout --sessions 100 1000
+    python3 Benchmarks/LiveLoad/live_load.py --fanout --metrics-overhead 5 --rounds 20 --sessions 1000
     (cd Examples/Board && swift build -c release --product board --scratch-path ../../.build-examples)
     python3 Benchmarks/LiveLoad/live_load.py --keystrokes --sessions 1000 --binary .build-examples/release/board
 
@@ -327,6 +328,9 @@ def main():
     parser.add_argument("--postgres", action="store_true",
                         help="with --fanout: keep the data in a PostgreSQL server of the benchmark's own (Debian's programs) instead of SQLite")
     parser.add_argument("--keystrokes", action="store_true", help="measure a search field's change events on the board example (--binary board)")
+    parser.add_argument("--metrics-overhead", type=int, default=0, metavar="PAIRS",
+                        help="with --fanout: run each page count PAIRS times without and with `serve --metrics` in turn "
+                             "(a server each), and print the server CPU per page per change of both and their ratio")
     arguments = parser.parse_args()
     print_machine()
     database, options = None, []
@@ -337,10 +341,32 @@ def main():
         options = ["--database", database.url, "--secret-file", str(signing_key_file())]
     try:
         for count in arguments.sessions:
-            measure(arguments, count, options)
+            if arguments.metrics_overhead:
+                compare_metrics(arguments, count, options)
+            else:
+                measure(arguments, count, options)
     finally:
         if database:
             database.stop()
+
+
+def compare_metrics(arguments, count, options):
+    """The fan-out with telemetry off and on, server after server in turn (off, on, off, on…),
+    so that both see the same machine: the median server CPU per page per change of each."""
+    cpu = {False: [], True: []}
+    for _ in range(arguments.metrics_overhead):
+        for metrics in (False, True):
+            server, parsed = start_server(arguments.binary, count, *options, *(["--metrics"] if metrics else []))
+            try:
+                result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds))
+                cpu[metrics].append(result["cpu_us_per_page_change"])
+            finally:
+                server.terminate()
+                server.wait(timeout=10)
+    off, on = statistics.median(cpu[False]), statistics.median(cpu[True])
+    print(f"{count:>5} pages, {arguments.rounds} likes a server, {arguments.metrics_overhead} servers each: server CPU per page per change "
+          f"without metrics {off:.1f} µs (each: {', '.join(f'{v:.1f}' for v in cpu[False])}), "
+          f"with --metrics {on:.1f} µs (each: {', '.join(f'{v:.1f}' for v in cpu[True])}); on/off {on / off:.3f}")
 
 
 def measure(arguments, count, options):

@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import NIOCore
 import Scenery
+import Tracing
 
 /// Serves scenes as live web pages: the browser host of record.
 ///
@@ -33,6 +34,7 @@ public final class SceneryServer: Sendable {
     public var users: [SignInUser] { state.withLock { $0.users } }
     let sessions: SessionStore
     let metrics: ServerMetrics
+    let tracer: any Tracer
     let cookies: SignedCookie
     let visitors: VisitorIssuer
     let renderer: HTMLRenderer
@@ -69,6 +71,7 @@ public final class SceneryServer: Sendable {
         self.configuration = configuration
         metrics = ServerMetrics(factory: configuration.telemetry.metrics ?? MetricsSystem.factory)
         sessions = SessionStore(metrics: metrics)
+        tracer = configuration.telemetry.tracer ?? InstrumentationSystem.tracer
         cookies = SignedCookie(secret: configuration.cookieSecret)
         visitors = VisitorIssuer(secret: configuration.cookieSecret, newPerAddressPerHour: configuration.newVisitorsPerAddressPerHour)
         // The page sends a control's node id only; the event stays on the server.

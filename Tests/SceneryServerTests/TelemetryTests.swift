@@ -2,11 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import InMemoryTracing
 import Prometheus
 import Scenery
 import SceneryServer
 import SceneryServerTesting
 import Testing
+import Tracing
 
 /// The server's metrics: series named `scenery_…` in the telemetry's backend, served at
 /// `/metrics` to this machine only, labelled with scene ids and nothing of a person.
@@ -109,6 +111,43 @@ import Testing
                 #expect(!remote.text.contains("scenery_"))
             }
         }
+    }
+
+    /// A page's first response is a span in the trace its request carried; each event a
+    /// span of its own, linked to its page's, marked an error when it is refused.
+    @Test func aPageAndItsEventsAreSpansInTheTraceTheRequestCarried() async throws {
+        let tracer = InMemoryTracer()
+        let traced = try ServerFixture { $0.telemetry = .init(tracer: tracer) }
+        try await traced.server.application().test(.live) { client in
+            let carried: HTTPFields = [
+                try #require(HTTPField.Name(InMemoryTracer.traceIDKey)): "trace-from-the-proxy",
+                try #require(HTTPField.Name(InMemoryTracer.spanIDKey)): "span-of-the-proxy",
+            ]
+            let page = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: carried)
+            #expect(page.status == .ok)
+        }
+        let page = try #require(tracer.finishedSpans.first { $0.operationName == "scenery.page" })
+        #expect(page.traceID == "trace-from-the-proxy")
+        #expect(page.parentSpanID == "span-of-the-proxy")
+        #expect(page.attributes["scenery.scene"]?.toSpanAttribute() == "user-profile")
+        #expect(page.attributes["http.response.status_code"]?.toSpanAttribute() == 200)
+
+        try await traced.server.test(.inProcess) { client in
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2")
+            _ = try await bob.waitForAnswer(to: try await bob.tap("blogs/blog.26.like"))
+            await bob.send(.event(node: "nowhere", action: .random()))
+            _ = try await bob.waitUntil("a refusal") { !$0.refusals.isEmpty }
+        }
+        let opened = try #require(tracer.finishedSpans.last { $0.operationName == "scenery.page" })
+        let events = tracer.finishedSpans.filter { $0.operationName == "scenery.event" }
+        #expect(events.count == 2)
+        for event in events {
+            #expect(event.parentSpanID == nil, "an event is a trace of its own")
+            #expect(event.links.compactMap(\.context.inMemorySpanContext) == [opened.spanContext], "linked to its page's span")
+            #expect(event.attributes["scenery.scene"]?.toSpanAttribute() == "user-profile")
+        }
+        #expect(events.first?.status == nil, "the like ran")
+        #expect(events.last?.status?.code == .error, "the control that is not on the page was refused")
     }
 
     @Test func withoutAMetricsPageThereIsNoSuchAddress() async throws {

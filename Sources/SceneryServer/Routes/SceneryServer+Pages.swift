@@ -7,6 +7,7 @@ import NIOWebSocket
 import Scenery
 import SceneryPageProtocol
 import ServiceLifecycle
+import Tracing
 
 /// The scene pages: a person's name to their scene, a scene's page (HTML, or the view
 /// tree for `/api/scenes`), the visitor cookie, and the per-address page limit.
@@ -78,10 +79,28 @@ extension SceneryServer {
     }
 
     /// A live scene page: the scene assembled for the viewer, its first rendering, and a
-    /// session for the page's socket.
+    /// session for the page's socket; in a `scenery.page` span, a child of the trace the
+    /// request carried, under which the scene's first loads run.
     func scenePage(
         _ sceneID: String, request: Request, context: SceneryRequestContext, viewer: String?, framed: Bool = false,
         format: PageSession.Format = .html
+    ) async -> Response {
+        var carried = ServiceContext.current ?? .topLevel
+        tracer.extract(request.headers, into: &carried, using: HTTPFieldsExtractor())
+        let span = tracer.startSpan("scenery.page", context: carried, ofKind: .server)
+        defer { span.end() }
+        span.attributes["scenery.scene"] = String(sceneID.prefix(128))
+        let response = await ServiceContext.withValue(span.context) {
+            await self.openScenePage(sceneID, request: request, context: context, viewer: viewer, framed: framed, format: format, span: span.context)
+        }
+        span.attributes["http.response.status_code"] = Int(response.status.code)
+        if response.status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
+        return response
+    }
+
+    private func openScenePage(
+        _ sceneID: String, request: Request, context: SceneryRequestContext, viewer: String?, framed: Bool, format: PageSession.Format,
+        span: ServiceContext
     ) async -> Response {
         let signedIn = users.first { $0.id == viewer }
         let address = clientAddress(peer: context.peer, headers: request.headers)
@@ -118,7 +137,7 @@ extension SceneryServer {
         let session = PageSession(
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
             configuration: configuration, logger: logger, isPreview: framed, address: address, anonymousID: visitor,
-            armOverrides: overrides, format: format, locale: locale, metrics: metrics)
+            armOverrides: overrides, format: format, locale: locale, metrics: metrics, tracer: tracer, openedIn: span)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(sceneID, for: session.context, host: session.host, on: session.page)

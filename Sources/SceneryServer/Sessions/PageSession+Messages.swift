@@ -3,6 +3,7 @@ import Logging
 import NIOWebSocket
 import Scenery
 import SceneryPageProtocol
+import Tracing
 
 /// Page → scene: what the page sends, decoded once, checked, and run in order: a control
 /// activated, a window moved, an answer, a resync, a visibility report.
@@ -276,6 +277,11 @@ extension PageSession {
         defer { runningAction = nil }
         guard let scene, !hasEnded else { return }
         let started = ContinuousClock.now
+        // An event is a trace of its own (a page lives for hours), linked to its page's.
+        let span = tracer.startSpan("scenery.event", context: .topLevel, ofKind: .server)
+        defer { span.end() }
+        span.attributes["scenery.scene"] = sceneID
+        if let openedIn { span.addLink(SpanLink(context: openedIn, attributes: [:])) }
         // The ledger knows the key as this viewer's: another viewer's page may have used it.
         let recorded = key?.scoped(toViewer: viewer, visitor: anonymousID)
         if let key, let recorded, isResumed, await hasApplied(recorded) {
@@ -289,18 +295,24 @@ extension PageSession {
         // again) and sends the event, with the action's key bound for the store's ledger.
         // The closure names the session, so it runs on the page: a closure that does not is
         // no one's, and would hop off the page and back.
-        let activation = await ActionKey.run(as: recorded) { await self.activate(node, values: values, in: scene) }
+        // The event's work (a store's queries) runs under its span.
+        let activation = await ServiceContext.withValue(span.context) {
+            await ActionKey.run(as: recorded) { await self.activate(node, values: values, in: scene) }
+        }
         let outcome: EventOutcome
         switch activation {
         case .success(let sent):
             outcome = sent
         case .failure(.noControl):
+            span.setStatus(SpanStatus(code: .error, message: "no such control"))
             refuse("That control is not on this page.", logged: "unknown control \(node.rawValue.quoted)", action: key)
             return
         case .failure(.takesNoText):
+            span.setStatus(SpanStatus(code: .error, message: "text sent to a control that takes none"))
             refuse("That control takes no text.", logged: "text sent to control '\(node)', which takes none", action: key)
             return
         case .failure(.invalidText(let problems)):
+            span.setStatus(SpanStatus(code: .error, message: "a form refused"))
             let sample = (values ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.quoted(limit: 60))" }.joined(separator: " ")
             refuse("The form was not sent: \(problems)", logged: "form '\(node)' refused (\(problems)); it sent \(sample)", action: key)
             return

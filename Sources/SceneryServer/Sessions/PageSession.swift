@@ -3,6 +3,7 @@ import Logging
 import NIOWebSocket
 import Scenery
 import SceneryPageProtocol
+import Tracing
 
 /// One open page: its scene instance, the page's copy of the tree, and the socket to the
 /// browser while there is one.
@@ -54,6 +55,10 @@ actor PageSession {
     /// labels a series only after the registry made the scene: an address cannot add series).
     let metrics: ServerMetrics
     var sceneMetrics: ServerMetrics.SceneSeries?
+    /// The tracer the page's event spans start in, and the span of the page's first
+    /// response, which each event's span links to.
+    let tracer: any Tracer
+    let openedIn: ServiceContext?
 
     var scene: SceneInstance?
     /// The pending count of impressions a visibility report asked for, and when it runs.
@@ -126,9 +131,12 @@ actor PageSession {
         id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
         configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown",
         anonymousID: String? = nil, armOverrides: [String: String] = [:], format: Format = .html, locale: String? = nil,
-        page: PageIsolation = PageIsolation(), metrics: ServerMetrics = .none
+        page: PageIsolation = PageIsolation(), metrics: ServerMetrics = .none, tracer: any Tracer = NoOpTracer(),
+        openedIn: ServiceContext? = nil
     ) {
         self.metrics = metrics
+        self.tracer = tracer
+        self.openedIn = openedIn
         self.page = page
         self.format = format
         self.locale = locale

@@ -1,7 +1,9 @@
 import CoreMetrics
+import Tracing
 
 extension SceneryServer {
-    /// Where a server's metrics go, and whether it serves them to a scraper on this machine.
+    /// Where a server's metrics and spans go, and whether it serves its metrics to a scraper
+    /// on this machine.
     ///
     /// The server emits its series through swift-metrics, the metrics API of Swift servers:
     /// by default to whatever backend the application bootstrapped (`MetricsSystem`), so an
@@ -11,6 +13,13 @@ extension SceneryServer {
     /// `GET /metrics` with that text, to requests from this machine only (a loopback
     /// address, through a trusted proxy too): the way `scenery serve --metrics` exposes a
     /// Prometheus registry.
+    ///
+    /// Spans go through swift-distributed-tracing, to the tracer the application bootstrapped
+    /// (`InstrumentationSystem`) or to ``tracer``: `scenery.page` for a page's first
+    /// response, a child of the trace the request carried (its `traceparent`, as the
+    /// tracer reads it), and `scenery.event` for each control a page activates, linked to
+    /// its page's span and bound as `ServiceContext.current` while the event runs (so the
+    /// spans a traced store call starts are its children); a refused event's span is an error.
     ///
     /// ```swift
     /// import Prometheus
@@ -28,12 +37,16 @@ extension SceneryServer {
         /// The text `GET /metrics` answers with (Prometheus's text format, say), or `nil` for
         /// no such address.
         public var metricsPage: (@Sendable () -> String)?
+        /// The tracer the server's spans start in; `nil` takes `InstrumentationSystem.tracer`
+        /// when the server is made (a no-op until the application bootstraps one).
+        public var tracer: (any Tracer)?
 
-        /// Telemetry to `metrics` (the bootstrapped backend when `nil`), served at `/metrics`
-        /// as `metricsPage` says when it is given.
-        public init(metrics: (any MetricsFactory)? = nil, metricsPage: (@Sendable () -> String)? = nil) {
+        /// Telemetry to `metrics` and `tracer` (the bootstrapped ones when `nil`), with the
+        /// metrics served at `/metrics` as `metricsPage` says when it is given.
+        public init(metrics: (any MetricsFactory)? = nil, metricsPage: (@Sendable () -> String)? = nil, tracer: (any Tracer)? = nil) {
             self.metrics = metrics
             self.metricsPage = metricsPage
+            self.tracer = tracer
         }
     }
 }
