@@ -96,6 +96,20 @@ import Testing
         #expect(!result.output.contains("\u{1B}["), "no colour on a pipe")
     }
 
+    @Test func inspectNamesTheModuleItsSceneFileLineAndTheVariant() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(
+            ["interact", "user-profile", "--viewer", "1", "--arg", "user=1", "--actions", "ids"],
+            input: "inspect drafts/compose\ninspect nowhere/at.all\nquit\n")
+        #expect(result.status == 0, "\(result.error)")
+        let inspected = result.output.components(separatedBy: "drafts (DraftModule), ready\n")
+        try #require(inspected.count == 2, "\(result.output)")
+        #expect(inspected[1].hasPrefix("placed at "), "\(inspected[1])")
+        #expect(inspected[1].contains("Scenes/user-profile.json:19:9\nscene user-profile, variant 'owner'\n"), "\(inspected[1])")
+        #expect(inspected[1].contains("viewer '1', arguments user=1"), "\(inspected[1])")
+        #expect(result.output.contains("No module of this scene shows 'nowhere/at.all'; type ids for the controls' ids."), "\(result.output)")
+    }
+
     @Test func theWidthFollowsColumnsWhenNotATerminal() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["run", "user-profile", "--arg", "user=1"], environment: ["COLUMNS": "50"])

@@ -37,6 +37,8 @@ public actor SceneInstance {
     nonisolated let isPermanentFailure: @Sendable (any Error) -> Bool
     /// Module ids in layout order.
     nonisolated let moduleOrder: [ModuleID]
+    /// Where a JSON path of a scene file starts (the registry's source maps), for ``inspect(_:)``.
+    nonisolated let locateSource: @Sendable (_ file: String, _ path: String) -> SourcePosition?
 
     var slots: [ModuleID: ModuleSlot]
     /// The selected tab of each tab switch (what the next rendering shows).
@@ -130,9 +132,11 @@ public actor SceneInstance {
     init(
         sceneID: String, variant: String, assignments: [ExperimentAssignment] = [], context: SceneContext, layout: [LayoutItem], rules: [EventRule],
         slots: [ModuleSlot], host: any SceneHost, isPermanentFailure: @escaping @Sendable (any Error) -> Bool = { $0 is any PermanentError },
-        impressionSink: (any ImpressionSink)? = nil, impressionRule: ImpressionRule = .standard, page: PageIsolation = PageIsolation()
+        impressionSink: (any ImpressionSink)? = nil, impressionRule: ImpressionRule = .standard, page: PageIsolation = PageIsolation(),
+        locateSource: @escaping @Sendable (_ file: String, _ path: String) -> SourcePosition? = { _, _ in nil }
     ) {
         self.page = page
+        self.locateSource = locateSource
         self.impressionSink = impressionSink
         self.impressionRule = impressionRule
         self.modulesCountingRows = Set(slots.filter(\.descriptor.countsRowImpressions).map(\.instance.id))

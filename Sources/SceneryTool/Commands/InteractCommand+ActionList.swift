@@ -130,3 +130,29 @@ struct ActionNumbering {
         numbers.merge(printed.numbers) { _, new in new }
     }
 }
+
+extension InteractCommand {
+    /// Prints what `inspect ID` found: the module, where its scene file placed it, the
+    /// variant and arms; or that no module of the page shows that id.
+    static func printInspection(_ inspection: SceneInstance.Inspection?, of id: NodeID, json: Bool) {
+        guard let inspection else {
+            let message = "No module of this scene shows \(id.rawValue.quoted); type ids for the controls' ids."
+            if json {
+                StreamLine.write(["type": "error", "message": .string(message)])
+            } else {
+                Output.line(TerminalText.sanitized(message))
+            }
+            return
+        }
+        guard json else {
+            Output.line(TerminalText.sanitized(inspection.description))
+            return
+        }
+        StreamLine.write([
+            "type": "inspection", "module": .string(inspection.module.rawValue), "moduleType": .string(inspection.moduleType),
+            "file": .string(inspection.file), "line": inspection.position.map { .int($0.line) } ?? .null,
+            "column": inspection.position.map { .int($0.column) } ?? .null, "status": .string(inspection.status.rawValue),
+            "variant": .string(inspection.variant), "arms": .object(inspection.arms.mapValues { .string($0) }),
+        ])
+    }
+}

@@ -119,6 +119,9 @@ struct InteractCommand: AsyncParsableCommand {
                     stack.removeLast()
                     await stack[stack.count - 1].scene.appear()
                     numbering = await showWhole(stack[stack.count - 1])
+                case _ where command.lowercased().hasPrefix("inspect "):
+                    let id = NodeID(String(command.dropFirst("inspect ".count)).trimmingCharacters(in: .whitespaces))
+                    Self.printInspection(await page.scene.inspect(id), of: id, json: json)
                 case _ where command.hasPrefix("type "):
                     let message = Self.type(command.dropFirst(5), in: page.host.tree ?? .stack("", []), into: &typed)
                     if json {
@@ -183,6 +186,7 @@ struct InteractCommand: AsyncParsableCommand {
           type FIELD TEXT   fill a form's field (then the form's number submits it)
           show     print the whole scene
           ids      list the actions with their controls' ids
+          inspect ID   the module that shows a control or node: its scene file line, variant, arms
           back     return to the previous scene
           resync   send the whole tree again (--format json)
           help     this text

@@ -1,0 +1,63 @@
+extension SceneInstance {
+    /// What a development tool shows about a part of a running page: the module that shows
+    /// it, where the scene file placed that module, and why this page is what it is (the
+    /// variant its context chose, the experiments' arms).
+    ///
+    /// It holds the page's own bookkeeping, never data: the viewer's id is the page's own
+    /// context, and nothing a module fetched is in it.
+    ///
+    /// ```swift
+    /// if let inspection = scene.inspect("blogs/blog.26.like") {
+    ///     print(inspection)  // blogs (BlogModule), placed at Scenes/user-profile.json:23:9 …
+    /// }
+    /// ```
+    public struct Inspection: Sendable, Hashable, CustomStringConvertible {
+        /// The scene's id.
+        public var scene: String
+        /// The module whose part of the page holds the node, and its registered type.
+        public var module: ModuleID
+        public var moduleType: String
+        /// The scene file that placed the module (a parent's, when the scene inherits it),
+        /// as the registry loaded it, and where in it the module's entry starts.
+        public var file: String
+        public var position: SourcePosition?
+        /// Where the module is in its life: loading, ready, failed.
+        public var status: ModuleStatus
+        /// The variant the page's context chose.
+        public var variant: String
+        /// The arm of each experiment the page takes part in.
+        public var arms: [String: String]
+        /// The context the page was assembled for: its viewer (the page's own), arguments
+        /// and language.
+        public var viewer: String?
+        public var arguments: [String: JSONValue]
+        public var locale: String?
+
+        /// `file:line:column`, as compilers and editors write it, or the file alone.
+        public var placement: String { position.map { "\(file):\($0)" } ?? file }
+
+        public var description: String {
+            var lines = [
+                "\(module) (\(moduleType)), \(status.rawValue)", "placed at \(placement)",
+                "scene \(scene), variant \(variant.quoted)",
+            ]
+            if !arms.isEmpty { lines.append("arms: " + arms.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")) }
+            let given = arguments.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: " ")
+            let who = "viewer \(viewer.map(\.quoted) ?? "signed out")"
+            lines.append(who + (given.isEmpty ? "" : ", arguments \(given)") + (locale.map { ", language \($0)" } ?? ""))
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// The inspection of the module that shows the node with this id (`blogs/blog.26.like`,
+    /// or a module's id alone), or `nil` when no module of this page would show it.
+    public func inspect(_ node: NodeID) -> Inspection? {
+        guard let slot = slots[node.moduleComponent] else { return nil }
+        let instance = slot.instance
+        return Inspection(
+            scene: sceneID, module: instance.id, moduleType: instance.type, file: instance.file,
+            position: locateSource(instance.file, instance.path), status: slot.status, variant: variant,
+            arms: Dictionary(assignments.map { ($0.experiment, $0.arm) }, uniquingKeysWith: { first, _ in first }),
+            viewer: context.viewer, arguments: context.arguments, locale: context.locale)
+    }
+}
