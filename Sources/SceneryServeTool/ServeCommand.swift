@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Label each module's card with its id and type.")
     var debug = false
 
+    @Flag(help: "Add the page inspector to every scene page: the module, scene file line, variant and arms of any part (loopback --host only).")
+    var inspect = false
+
     @Flag(help: "Serve the server's metrics (series named scenery_...) in Prometheus's text format at /metrics, to this machine only.")
     var metrics = false
 
@@ -87,6 +90,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("'--port \(port)' is not a port; use 1–65535, or 0 for any free port.") }
+        if inspect, !SceneryServer.Configuration.isLoopback(host) {
+            throw ValidationError(
+                "--inspect shows how pages are made (scene files, variants, arms, events), so it is served on a loopback --host only (127.0.0.1 or ::1), not \(host.quoted); drop --inspect, or serve on 127.0.0.1."
+            )
+        }
         if preview, !SceneryServer.Configuration.isLoopback(host) {
             throw ValidationError(
                 "--preview shows scenes as their authors see them, so it is served on a loopback --host only (127.0.0.1 or ::1), not \(host.quoted); drop --preview, or serve on 127.0.0.1."
@@ -168,6 +176,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.showsModuleLabels = debug
             configuration.rowWindow = windowRows > 0 ? windowRows : nil
             configuration.enablesPreview = preview
+            configuration.enablesInspector = inspect
             configuration.firstResponseWait = .milliseconds(firstResponseWait)
             configuration.maxPagesPerViewer = maxPagesPerViewer
             configuration.maxPagesPerAddress = maxPagesPerAddress
@@ -192,10 +201,11 @@ struct ServeCommand: AsyncParsableCommand {
             let watcher = watch ? scenes.directory.map { SceneWatcher(directory: $0, services: session.services) } : nil
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    try await server.run { [preview, metrics] address in
+                    try await server.run { [preview, inspect, metrics] address in
                         Output.line("Listening on \(address)")
                         Output.line("Open \(address)/ for the scenes\(users.isEmpty ? "" : ", \(address)/sign-in to sign in as one of the data's accounts")")
                         if preview { Output.line("Variants side by side: \(address)/preview/<scene id>") }
+                        if inspect { Output.line("The Inspect button on each scene page shows how a part of it was made") }
                         if metrics { Output.line("Metrics for a scraper on this machine: \(address)/metrics") }
                     }
                 }

@@ -31,6 +31,13 @@ extension SceneryServer {
         /// signed-in author or signed out, never as someone else: private modules show the
         /// author's own data only.
         public var enablesPreview = false
+        /// Serve the page inspector, for authors: each scene page gets `/assets/inspector.js`,
+        /// whose Inspect button shows, for any part of the page, the module that shows it,
+        /// the scene file line that placed it, the variant and the experiments' arms, and the
+        /// page's recent events (`GET /inspect/{session}?node=ID`, answered for the page's own
+        /// viewer on this machine only). Off by default, and then not a byte of it is sent;
+        /// allowed only on a loopback ``host``, as the preview is.
+        public var enablesInspector = false
         /// How long a page's scene is kept while its socket is gone, so a reconnect resumes
         /// it (selected tab, pages loaded) instead of starting over.
         public var reconnectGrace: Duration = .seconds(60)
@@ -128,12 +135,17 @@ extension SceneryServer {
         }
 
         /// Checks that the settings can be served as they are.
-        /// - Throws: ``ConfigurationError`` when the preview is enabled on an address other
-        ///   machines can reach, or a limit is not positive.
+        /// - Throws: ``ConfigurationError`` when the preview or the inspector is enabled on an
+        ///   address other machines can reach, or a limit is not positive.
         public func validate() throws(ConfigurationError) {
             if enablesPreview, !Self.isLoopback(host) {
                 throw ConfigurationError(
                     "The preview shows scenes as their authors see them, so it is served on a loopback address only (127.0.0.1 or ::1), not \(host.quoted); serve authoring on 127.0.0.1, or turn the preview off for \(host.quoted)."
+                )
+            }
+            if enablesInspector, !Self.isLoopback(host) {
+                throw ConfigurationError(
+                    "The inspector shows how pages are made (scene files, variants, arms, events), so it is served on a loopback address only (127.0.0.1 or ::1), not \(host.quoted); inspect on 127.0.0.1, or turn the inspector off for \(host.quoted)."
                 )
             }
             if pingInterval <= .zero {

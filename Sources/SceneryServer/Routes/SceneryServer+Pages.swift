@@ -189,7 +189,8 @@ extension SceneryServer {
             snapshot.node, title: title, language: language, session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
             modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken(),
-            largestMessage: configuration.maxMessageSize, transitions: scene.transitions, languages: languages(of: sceneID))
+            largestMessage: configuration.maxMessageSize, transitions: scene.transitions, languages: languages(of: sceneID),
+            inspector: configuration.enablesInspector && isFromThisMachine(request, context: context))
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if let newVisitorCookie {
             response.setCookie(Self.visitorCookie(newVisitorCookie))

@@ -61,6 +61,12 @@ extension SceneryServer {
         if let metricsPage = configuration.telemetry.metricsPage {
             router.get("/metrics") { request, context in self.metricsResponse(metricsPage, request: request, context: context) }
         }
+        if configuration.enablesInspector {
+            router.get(RouterPath(InspectorScript.path)) { _, _ in Self.asset(InspectorScript.source, type: "text/javascript; charset=utf-8") }
+            router.get("/inspect/:session") { request, context in
+                await self.inspection(of: try context.parameters.require("session"), request: request, context: context)
+            }
+        }
         router.get("/preview/:id") { request, context in
             try await self.previewPage(try context.parameters.require("id"), request: request, context: context)
         }

@@ -12,7 +12,7 @@ enum Pages {
     /// A page: head, banner, and `main` holding `body`.
     static func page(
         title: String, language: String = "en", viewer: SignInUser?, returnTo: String, main body: String, mainAttributes: String = "",
-        showsBanner: Bool = true, languages: [String] = [], theme: ThemeChoice = .current
+        showsBanner: Bool = true, languages: [String] = [], theme: ThemeChoice = .current, inspector: Bool = false
     ) -> String {
         """
         <!DOCTYPE html>
@@ -23,7 +23,7 @@ enum Pages {
         <title>\(escape(title)) · Scenery</title>
         <link rel="stylesheet" href="\(SceneryServer.themeStylesheetPath)" id="scenery-theme">
         <link rel="stylesheet" href="/assets/scenery.css">
-        <script src="/assets/scenery.js" defer></script>
+        <script src="/assets/scenery.js" defer></script>\(inspector ? "\n<script src=\"\(InspectorScript.path)\" defer></script>" : "")
         </head>
         <body>
         \(showsBanner ? "<a class=\"skip\" href=\"#main\">Skip to content</a>\n" : "")\(showsBanner ? banner(viewer: viewer, returnTo: returnTo, language: language, languages: languages, theme: theme) : "")<main id="main"\(mainAttributes)>
@@ -116,7 +116,7 @@ enum Pages {
         _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
         renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = [],
         resumeToken: String? = nil, largestMessage: Int = 16 * 1024, transitions: [ModuleID: Transitions] = [:], languages: [String] = [],
-        theme: ThemeChoice = .current
+        theme: ThemeChoice = .current, inspector: Bool = false
     ) -> String {
         // What the page script observes for impressions: the threshold it reports crossing,
         // and the modules whose rows it watches too.
@@ -129,7 +129,7 @@ enum Pages {
                 + " data-largest-message=\"\(largestMessage)\""
                 + (transitions.isEmpty ? "" : " data-transitions=\"\(attribute(motion(transitions)))\"")
                 + (resumeToken.map { " data-resume=\"\(attribute($0))\"" } ?? ""),
-            showsBanner: showsBanner, languages: languages, theme: theme)
+            showsBanner: showsBanner, languages: languages, theme: theme, inspector: inspector)
     }
 
     /// The home page, where a visitor starts: who they are (sign in, or their own page),

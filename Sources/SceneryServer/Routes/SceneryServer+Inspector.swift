@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Scenery
+
+extension SceneryServer {
+    /// `GET /inspect/{session}?node=ID` (with ``Configuration/enablesInspector``): what
+    /// ``SceneInstance/inspect(_:)`` says of the node on that page, and the page's recent
+    /// events, as JSON. Answered to the page's own viewer on this machine only; any other
+    /// request gets 403 (another machine) or 404 (no such page of this viewer's, no module
+    /// showing the node), and learns nothing of the page.
+    func inspection(of sessionID: String, request: Request, context: SceneryRequestContext) async -> Response {
+        guard isFromThisMachine(request, context: context) else {
+            logger.notice("refused an inspector request from \(clientAddress(peer: context.peer, headers: request.headers))")
+            return apiRefusal("The inspector answers requests from this machine only (a loopback address).", status: .forbidden)
+        }
+        guard let node = request.uri.queryParameters["node"].map(String.init), !node.isEmpty, node.utf8.count <= 512 else {
+            return apiRefusal("Name the part of the page to inspect: ?node=ID, the element's id.", status: .badRequest)
+        }
+        guard let session = await sessions.session(String(sessionID.prefix(64))), session.viewer == viewer(of: request)?.id,
+            let (inspection, events) = await session.inspect(NodeID(node))
+        else {
+            return apiRefusal("No module of this page of yours shows \(node.quoted(limit: 60)).", status: .notFound)
+        }
+        var fields: [String: JSONValue] = [
+            "module": .string(inspection.module.rawValue), "moduleType": .string(inspection.moduleType),
+            "file": .string(inspection.file), "placement": .string(inspection.placement), "status": .string(inspection.status.rawValue),
+            "scene": .string(inspection.scene), "variant": .string(inspection.variant),
+            "arms": .object(inspection.arms.mapValues { .string($0) }),
+            "viewer": inspection.viewer.map { .string($0) } ?? .null, "locale": inspection.locale.map { .string($0) } ?? .null,
+            "arguments": .object(inspection.arguments),
+            "events": .array(events.map { .string($0) }),
+        ]
+        if let position = inspection.position {
+            fields["line"] = .int(position.line)
+            fields["column"] = .int(position.column)
+        }
+        let body = (try? JSONEncoder().encode(JSONValue.object(fields))) ?? Data("{}".utf8)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+extension PageSession {
+    /// How many of the page's recent events the inspector lists.
+    static let inspectedEvents = 20
+
+    /// The inspection of `node` on this page and its newest events, each as its route
+    /// (`blog.like from blogs/blog.26.like: module blogs: handled → …`), newest last.
+    func inspect(_ node: NodeID) async -> (SceneInstance.Inspection, [String])? {
+        guard let scene, let inspection = await scene.inspect(node) else { return nil }
+        let events = await scene.eventLog.suffix(Self.inspectedEvents).map { outcome in
+            "\(outcome.event.name) from \(outcome.event.source): " + outcome.route.map(\.description).joined(separator: " → ") + " (\(outcome.result))"
+        }
+        return (inspection, events)
+    }
+}

@@ -1,0 +1,92 @@
+"""The page inspector (`scenery serve --inspect`), in Chromium: press Inspect, click a part of
+the page, and read how it was made (the module, the scene file line that placed it, the
+variant, the experiment's arm) and the page's recent events; for the demo's profile and for
+the board app (Examples/Board, built as .ci/run does). Without the flag a page has none of it."""
+import os
+import pathlib
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import ROOT, Server, open_live, same_page, sign_in
+
+BOARD = pathlib.Path(os.environ.get("BOARD_BINARY", str(ROOT / "Examples" / "Board" / ".build" / "debug" / "board")))
+
+
+@pytest.fixture(scope="module")
+def inspected():
+    running = Server("--inspect")
+    yield running
+    running.stop()
+
+
+def inspect(page, selector):
+    """Presses Inspect, clicks the element, and returns the panel's text once it shows."""
+    page.locator("#scenery-inspect").click()
+    expect(page.locator("#scenery-inspect")).to_have_attribute("aria-pressed", "true")
+    page.locator(selector).click()
+    panel = page.locator("#scenery-inspector")
+    expect(panel).to_be_visible()
+    return panel.inner_text()
+
+
+def test_a_like_button_inspected_names_its_scene_line_variant_arm_and_the_likes_trace(context, inspected):
+    page = context.new_page()
+    sign_in(page, inspected, "Bob Chen")
+    open_live(page, inspected.url + "/scenes/user-profile?user=1")
+    like = page.locator("#blogs\\/blog\\.26\\.like")
+    like.click()
+    expect(page.locator("#blogs\\/blog\\.26\\.likes")).to_have_text("Likes: 1")
+
+    text = inspect(page, "#blogs\\/blog\\.26\\.like")
+    assert text.startswith("blogs/blog.26.like\nblogs (BlogModule), ready\n"), text
+    assert re.search(r"placed at \S*Scenes/user-profile\.json:12:5\n", text), text
+    assert re.search(r"scene user-profile, variant \S+\n", text) and "variant owner" not in text, text
+    assert re.search(r"arms: friends-layout = (carousel|compact)\n", text), text
+    assert "viewer 2, arguments user=1" in text, text
+    assert re.search(r"recent events:\n  blog\.like from blogs/blog\.26\.like: module blogs: handled", text), text
+    # The click while inspecting asked, and sent nothing: the like stands, its page has had
+    # one event, on the same page.
+    expect(page.locator("#blogs\\/blog\\.26\\.likes")).to_have_text("Likes: 1")
+    again = inspect(page, "#blogs\\/blog\\.26\\.title")
+    assert len(again.split("recent events:\n")[1].strip().splitlines()) == 1, again
+    assert same_page(page)
+    page.keyboard.press("Escape")
+    expect(page.locator("#scenery-inspector")).to_be_hidden()
+
+
+def test_the_owner_inspects_her_drafts_and_the_owner_variant(context, inspected):
+    page = context.new_page()
+    sign_in(page, inspected, "Alice Liddell")
+    open_live(page, inspected.url + "/scenes/user-profile?user=1")
+    page.get_by_role("tab", name="Drafts").click()
+    text = inspect(page, "#drafts\\/compose")
+    assert "drafts (DraftModule), ready" in text, text
+    assert re.search(r"placed at \S*Scenes/user-profile\.json:19:9\n", text), text
+    assert "variant owner" in text, text
+
+
+def test_a_page_served_without_the_flag_has_no_inspector(context, server):
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    expect(page.locator("#scenery-inspect")).to_have_count(0)
+    assert page.locator("script[src='/assets/inspector.js']").count() == 0
+
+
+def test_the_boards_task_inspected_names_its_module_and_scene_line(browser):
+    if not BOARD.is_file():
+        raise RuntimeError(f"{BOARD} is missing: build the example first, (cd Examples/Board && swift build), as .ci/run does.")
+    board = Server("--inspect", binary=str(BOARD), bundled_scenes=None)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        sign_in(page, board, "Ada")
+        open_live(page, board.url + "/scenes/board?owner=1")
+        text = inspect(page, "#tasks\\/task\\.2\\.title")
+        assert "tasks (TaskListModule), ready" in text, text
+        assert re.search(r"placed at \S*board\.json:8:5\n", text), text
+        assert re.search(r"arms: task-order = (newest-first|oldest-first)\n", text), text
+    finally:
+        context.close()
+        board.stop()

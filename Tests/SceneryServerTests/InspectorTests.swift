@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Scenery
+import Testing
+
+@testable import SceneryServer
+
+/// The page inspector: on only when asked for, on this machine only, for the page's own
+/// viewer only.
+@Suite(.timeLimit(.minutes(5))) struct InspectorTests {
+    let fixture: ServerFixture
+
+    init() throws {
+        fixture = try ServerFixture {
+            $0.enablesInspector = true
+            $0.trustedProxies = ["127.0.0.1", "::1"]
+        }
+    }
+
+    func headers(as viewer: String?, from client: String = "127.0.0.1") -> HTTPFields {
+        var fields: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: client]
+        if let viewer { fields[.cookie] = fixture.cookie(for: viewer) }
+        return fields
+    }
+
+    @Test func withoutTheFlagAPageCarriesNotAByteOfIt() async throws {
+        let plain = try ServerFixture()
+        try await plain.server.application().test(.live) { client in
+            let page = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get)
+            #expect(page.status == .ok)
+            #expect(!page.text.contains("inspector"), "no script tag, no button")
+            #expect(try await client.execute(uri: InspectorScript.path, method: .get).status == .notFound)
+            let session = try #require(page.text.sessionID)
+            #expect(try await client.execute(uri: "/inspect/\(session)?node=blogs", method: .get).status == .notFound)
+        }
+    }
+
+    @Test func thePagesOwnViewerLearnsTheModuleItsSceneLineAndVariant() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let page = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: headers(as: "2"))
+            #expect(page.text.contains(#"<script src="/assets/inspector.js" defer></script>"#))
+            let script = try await client.execute(uri: InspectorScript.path, method: .get)
+            #expect(script.status == .ok)
+            #expect(script.text == InspectorScript.source)
+            let session = try #require(page.text.sessionID)
+
+            let answer = try await client.execute(uri: "/inspect/\(session)?node=blogs/blog.26.like", method: .get, headers: headers(as: "2"))
+            #expect(answer.status == .ok)
+            let fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(buffer: answer.body))
+            #expect(fields["module"] == "blogs")
+            #expect(fields["moduleType"] == "BlogModule")
+            #expect(fields["placement"]?.stringValue?.hasSuffix("Scenes/user-profile.json:12:5") == true, "\(fields)")
+            #expect(fields["line"] == 12)
+            #expect(fields["viewer"] == "2")
+            #expect(fields["variant"]?.stringValue != "owner")
+            guard case .object(let arms)? = fields["arms"] else {
+                Issue.record("no arms: \(fields)")
+                return
+            }
+            #expect(arms["friends-layout"] == "carousel" || arms["friends-layout"] == "compact", "Bob's page is in the layout experiment")
+            #expect(fields["events"] == [], "nothing tapped yet")
+        }
+    }
+
+    @Test func anyoneButThePagesViewerOnThisMachineLearnsNothing() async throws {
+        try await fixture.server.application().test(.live) { client in
+            let page = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: headers(as: "1"))
+            let session = try #require(page.text.sessionID)
+            let uri = "/inspect/\(session)?node=drafts/compose"
+            #expect(try await client.execute(uri: uri, method: .get, headers: headers(as: "1")).status == .ok, "Alice, on her own page")
+            for (viewer, status) in [("2", HTTPResponse.Status.notFound), (nil, .notFound)] as [(String?, HTTPResponse.Status)] {
+                let answer = try await client.execute(uri: uri, method: .get, headers: headers(as: viewer))
+                #expect(answer.status == status, "\(viewer ?? "signed out")")
+                #expect(!answer.text.contains("DraftModule") && !answer.text.contains("user-profile.json"))
+            }
+            let remote = try await client.execute(uri: uri, method: .get, headers: headers(as: "1", from: "203.0.113.9"))
+            #expect(remote.status == .forbidden)
+            #expect(!remote.text.contains("DraftModule"))
+            let remotePage = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: headers(as: "1", from: "203.0.113.9"))
+            #expect(!remotePage.text.contains("inspector.js"), "a page served to another machine has no inspector")
+            let noNode = try await client.execute(uri: "/inspect/\(session)", method: .get, headers: headers(as: "1"))
+            #expect(noNode.status == .badRequest)
+            #expect(noNode.text.contains("?node=ID"))
+        }
+    }
+
+    @Test func theInspectorIsRefusedOnAnAddressOtherMachinesReach() {
+        var configuration = SceneryServer.Configuration(host: "0.0.0.0", port: 0, cookieSecret: Array(repeating: 1, count: 32))
+        configuration.enablesInspector = true
+        #expect(throws: SceneryServer.ConfigurationError.self) { try configuration.validate() }
+    }
+}
