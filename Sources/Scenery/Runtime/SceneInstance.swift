@@ -12,10 +12,10 @@ import Foundation
 /// await scene.leave()                           // cancels work; nothing updates after
 /// ```
 ///
-/// A scene lays its modules out, starts them concurrently, routes events
-/// (module → scene rules → host), and re-renders a module's subtree when the module says
-/// it changed, telling the host through ``SceneHost/sceneDidUpdate(_:)``. A module that
-/// fails or times out shows an error block with a retry control; the rest render as usual.
+/// A scene lays its modules out, starts them concurrently, routes events (module → scene rules → host),
+/// and re-renders a module's subtree when the module says it changed, telling the host through
+/// ``SceneHost/sceneDidUpdate(_:)``. A module that fails or times out shows an error block with a retry
+/// control; the rest render as usual. ``inspect(_:)`` says how a part of it was made.
 public actor SceneInstance {
     /// The scene's id (its file name).
     public nonisolated let sceneID: String
@@ -23,11 +23,9 @@ public actor SceneInstance {
     public nonisolated let variant: String
     /// The context the scene was assembled for.
     public nonisolated let context: SceneContext
-    /// The arm of each experiment that takes part for the context, in the scene file's order;
-    /// empty when none does. See <doc:Experiments>.
+    /// The arm of each experiment that takes part for the context, in the scene file's order; empty when none does (<doc:Experiments>).
     public nonisolated let assignments: [ExperimentAssignment]
-    /// The isolation the scene runs in, shared with the modules that name it and with the
-    /// host's page (see ``PageIsolation``).
+    /// The isolation the scene runs in, shared with the modules that name it and the host's page (``PageIsolation``).
     public nonisolated let page: PageIsolation
     public nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
 
@@ -69,8 +67,7 @@ public actor SceneInstance {
     /// The row windows hosts asked for, by module.
     var windows: [ModuleID: RowWindow] = [:]
     var nextWorkID = 0
-    /// The first loads (see `SceneInstance+Streaming`): how many have not ended, whether
-    /// they all ended, and who waits for that.
+    /// The first loads (see `SceneInstance+Streaming`): how many have not ended, whether they all ended, and who waits.
     var firstLoadsPending = 0
     var firstLoadsEnded = false
     var firstLoadWaiters: [Int: CheckedContinuation<Void, Never>] = [:]

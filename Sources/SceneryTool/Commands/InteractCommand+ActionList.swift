@@ -136,12 +136,7 @@ extension InteractCommand {
     /// variant and arms; or that no module of the page shows that id.
     static func printInspection(_ inspection: SceneInstance.Inspection?, of id: NodeID, json: Bool) {
         guard let inspection else {
-            let message = "No module of this scene shows \(id.rawValue.quoted); type ids for the controls' ids."
-            if json {
-                StreamLine.write(["type": "error", "message": .string(message)])
-            } else {
-                Output.line(TerminalText.sanitized(message))
-            }
+            printProblem("No module of this scene shows \(id.rawValue.quoted); type ids for the controls' ids.", json: json)
             return
         }
         guard json else {
@@ -154,5 +149,14 @@ extension InteractCommand {
             "column": inspection.position.map { .int($0.column) } ?? .null, "status": .string(inspection.status.rawValue),
             "variant": .string(inspection.variant), "arms": .object(inspection.arms.mapValues { .string($0) }),
         ])
+    }
+
+    /// Prints what went wrong with a command: an `error` line in JSON, else the text.
+    static func printProblem(_ message: String, json: Bool) {
+        if json {
+            StreamLine.write(["type": "error", "message": .string(message)])
+        } else {
+            Output.line(TerminalText.sanitized(message))
+        }
     }
 }

@@ -144,12 +144,7 @@ struct InteractCommand: AsyncParsableCommand {
                         switch submission {
                         case .success(let event): action.event = event
                         case .failure(let problems):
-                            let message = "Not sent: \(problems)"
-                            if json {
-                                StreamLine.write(["type": "error", "message": .string(message)])
-                            } else {
-                                Output.line(TerminalText.sanitized(message))
-                            }
+                            Self.printProblem("Not sent: \(problems)", json: json)
                             continue
                         }
                     }
