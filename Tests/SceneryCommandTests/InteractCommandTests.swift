@@ -110,6 +110,17 @@ import Testing
         #expect(result.output.contains("No module of this scene shows 'nowhere/at.all'; type ids for the controls' ids."), "\(result.output)")
     }
 
+    @Test func traceListsTheScenesEventsWithTheirRoutes() async throws {
+        defer { cli.cleanUp() }
+        let result = try await cli.run(
+            ["interact", "user-profile", "--viewer", "2", "--arg", "user=1", "--actions", "ids"], input: "trace\nblogs/blog.26.like\ntrace\nquit\n")
+        #expect(result.status == 0, "\(result.error)")
+        let traces = result.output.components(separatedBy: "> ")
+        #expect(traces.contains { $0.hasPrefix("No events yet.\n") }, "\(result.output)")
+        #expect(
+            result.output.contains("· blog.like from blogs/blog.26.like: module blogs: handled (handled by module blogs)\n"), "\(result.output)")
+    }
+
     @Test func theWidthFollowsColumnsWhenNotATerminal() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(["run", "user-profile", "--arg", "user=1"], environment: ["COLUMNS": "50"])

@@ -136,3 +136,11 @@ extension EventOutcome {
         }
     }
 }
+
+extension EventOutcome: CustomStringConvertible {
+    /// The event, where it came from, each step of its route and how it ended, on one line:
+    /// `blog.like from blogs/blog.26.like: module blogs: handled (handled by module blogs)`.
+    public var description: String {
+        "\(event.name) from \(event.source): " + route.map(\.description).joined(separator: " → ") + " (\(result))"
+    }
+}

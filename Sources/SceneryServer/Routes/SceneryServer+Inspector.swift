@@ -49,9 +49,6 @@ extension PageSession {
     /// (`blog.like from blogs/blog.26.like: module blogs: handled → …`), newest last.
     func inspect(_ node: NodeID) async -> (SceneInstance.Inspection, [String])? {
         guard let scene, let inspection = await scene.inspect(node) else { return nil }
-        let events = await scene.eventLog.suffix(Self.inspectedEvents).map { outcome in
-            "\(outcome.event.name) from \(outcome.event.source): " + outcome.route.map(\.description).joined(separator: " → ") + " (\(outcome.result))"
-        }
-        return (inspection, events)
+        return (inspection, await scene.eventLog.suffix(Self.inspectedEvents).map(\.description))
     }
 }

@@ -151,6 +151,15 @@ extension InteractCommand {
         ])
     }
 
+    /// Prints `trace`: the scene's recent events, oldest first, each on a line with its route.
+    static func printTrace(_ events: [EventOutcome], json: Bool) {
+        guard json else {
+            Output.line(events.isEmpty ? "No events yet." : events.map { TerminalText.sanitized("· \($0)") }.joined(separator: "\n"))
+            return
+        }
+        StreamLine.write(["type": "trace", "events": .array(events.map { .string($0.description) })])
+    }
+
     /// Prints what went wrong with a command: an `error` line in JSON, else the text.
     static func printProblem(_ message: String, json: Bool) {
         if json {

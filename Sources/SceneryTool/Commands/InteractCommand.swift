@@ -119,6 +119,8 @@ struct InteractCommand: AsyncParsableCommand {
                     stack.removeLast()
                     await stack[stack.count - 1].scene.appear()
                     numbering = await showWhole(stack[stack.count - 1])
+                case "trace":
+                    Self.printTrace(await page.scene.eventLog, json: json)
                 case _ where command.lowercased().hasPrefix("inspect "):
                     let id = NodeID(String(command.dropFirst("inspect ".count)).trimmingCharacters(in: .whitespaces))
                     Self.printInspection(await page.scene.inspect(id), of: id, json: json)
@@ -182,6 +184,7 @@ struct InteractCommand: AsyncParsableCommand {
           show     print the whole scene
           ids      list the actions with their controls' ids
           inspect ID   the module that shows a control or node: its scene file line, variant, arms
+          trace    this scene's recent events, each with its route and how it ended
           back     return to the previous scene
           resync   send the whole tree again (--format json)
           help     this text
