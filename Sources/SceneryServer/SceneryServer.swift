@@ -78,6 +78,7 @@ public final class SceneryServer: Sendable {
         renderer = HTMLRenderer(showsModuleLabels: configuration.showsModuleLabels, carriesEvents: false)
         self.logger = logger ?? Logger(label: "scenery.server")
         state = Locked(LibraryState(registry: registry, users: users, errors: nil))
+        state.withLock { $0.registry.observe(by: metrics) }
     }
 
     /// Puts a new list of people in place of ``users``, as the data changed (an import by
@@ -112,7 +113,10 @@ public final class SceneryServer: Sendable {
     public func reload(_ registry: SceneRegistry?, changed: Set<String>, errors: String?) async {
         let oldThemes = self.registry.themeStylesheet
         state.withLock { state in
-            if let registry { state.registry = registry }
+            if let registry {
+                state.registry = registry
+                state.registry.observe(by: metrics)
+            }
             state.errors = errors
         }
         // New themes restyle every open page in place.
@@ -207,5 +211,13 @@ public final class SceneryServer: Sendable {
                     pingInterval: pingInterval, closeTimeout: .seconds(5)),
                 limits: limits)
         }
+    }
+}
+
+extension SceneRegistry {
+    /// Adds the server's metrics to the registry's activity observers, once.
+    fileprivate mutating func observe(by metrics: ServerMetrics) {
+        guard !activityObservers.contains(where: { ($0 as? ServerMetrics) === metrics }) else { return }
+        activityObservers.append(metrics)
     }
 }

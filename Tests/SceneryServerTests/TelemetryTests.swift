@@ -38,12 +38,17 @@ import Tracing
             #expect(value(of: "scenery_pages_open") == 2)
             #expect(value(of: #"scenery_pages_opened_total{scene="user-profile"}"#) == 2)
             #expect(value(of: "scenery_sockets_open") == 2)
+            #expect(value(of: #"scenery_module_loads_total{module_type="BlogModule",outcome="finished"}"#) == 2)
+            #expect(value(of: #"scenery_module_loads_total{module_type="BlogModule",outcome="timed-out"}"#) == 0)
+            #expect(value(of: #"scenery_module_load_duration_seconds_count{module_type="UserInfoModule"}"#) == 2)
+            let rendersBefore = try #require(value(of: #"scenery_module_render_duration_seconds_count{module_type="BlogModule"}"#))
             let sentBefore = try #require(value(of: "scenery_messages_sent_total"))
             let bytesBefore = try #require(value(of: "scenery_message_bytes_sent_total"))
 
             _ = try await bob.waitForAnswer(to: try await bob.tap("blogs/blog.26.like"))
             #expect(value(of: #"scenery_events_total{scene="user-profile"}"#) == 1)
             #expect(value(of: #"scenery_event_duration_seconds_count{scene="user-profile"}"#) == 1)
+            #expect(try #require(value(of: #"scenery_module_render_duration_seconds_count{module_type="BlogModule"}"#)) > rendersBefore)
             #expect(try #require(value(of: "scenery_messages_sent_total")) > sentBefore, "the like's patch was written")
             #expect(try #require(value(of: "scenery_message_bytes_sent_total")) > bytesBefore)
 
@@ -65,9 +70,9 @@ import Tracing
         }
     }
 
-    /// Every label the server writes is a scene id (or a histogram's bucket): no viewer, no
-    /// address, no session, nothing a page shows, after the owner's page with its drafts and
-    /// another viewer's.
+    /// Every label the server writes is a scene id, a registered module type, a load's
+    /// outcome or a histogram's bucket: no viewer, no address, no session, nothing a page
+    /// shows, after the owner's page with its drafts and another viewer's.
     @Test func theMetricsNameNoPersonAndNothingAPageShows() async throws {
         try await fixture.server.test(.live) { client in
             let alice = try await client.open("user-profile", arguments: ["user": "1"], as: "1")
@@ -79,12 +84,15 @@ import Tracing
                 return line[line.index(after: open)..<close]
             }
             #expect(!labelSets.isEmpty)
-            let sceneIDs = Set(fixture.server.registry.sceneIDs)
+            let allowed: [String: Set<String>] = [
+                "scene": Set(fixture.server.registry.sceneIDs), "module_type": Set(fixture.server.registry.moduleDescriptors.map(\.type)),
+                "outcome": Set(SceneRegistry.LoadOutcome.allCases.map(\.rawValue)),
+            ]
             for labels in labelSets {
                 for pair in labels.split(separator: ",") {
                     let parts = pair.split(separator: "=", maxSplits: 1)
                     let (name, value) = (String(parts[0]), String(parts[1].dropFirst().dropLast()))
-                    #expect(name == "scene" && sceneIDs.contains(value) || name == "le", "label \(pair)")
+                    #expect(allowed[name]?.contains(value) == true || name == "le", "label \(pair)")
                 }
             }
             for shown in alice.tree.visibleTexts + bob.tree.visibleTexts where shown.count > 3 {

@@ -92,7 +92,10 @@ extension SceneRegistry {
             sceneID: sceneID, variant: chosen.name, assignments: assignments, context: context,
             layout: translation?.translated(variant.layout) ?? variant.layout, rules: translation?.translated(variant.rules) ?? variant.rules,
             slots: slots, host: host, isPermanentFailure: isPermanentFailure, impressionSink: impressionSink, impressionRule: impressionRule,
-            page: page, locateSource: { [definitions] file, path in definitions.values.first { $0.file == file }?.location(of: path) })
+            page: page,
+            tooling: SceneTooling(
+                locateSource: { [definitions] file, path in definitions.values.first { $0.file == file }?.location(of: path) },
+                observers: activityObservers))
         link.scene = scene
         scene.recordAssignments()
         return scene

@@ -104,6 +104,9 @@ public struct SceneRegistry: Sendable {
     public var impressionSink: (any ImpressionSink)?
     /// When a node reported visible counts as seen; half for one second by default.
     public var impressionRule = ImpressionRule.standard
+    /// What records the activity of the scenes this registry assembles (loads and renders, see
+    /// ``Activity``): a host's metrics, a development tool. None by default, and then nothing is timed.
+    public var activityObservers: [any ActivityObserver] = []
 
     /// Decides which load errors trying again cannot fix: a module that fails with one
     /// shows its error block without a retry control. The default recognises

@@ -56,7 +56,7 @@ extension SceneInstance {
         let instance = slot.instance
         return Inspection(
             scene: sceneID, module: instance.id, moduleType: instance.type, file: instance.file,
-            position: locateSource(instance.file, instance.path), status: slot.status, variant: variant,
+            position: tooling.locateSource(instance.file, instance.path), status: slot.status, variant: variant,
             arms: Dictionary(assignments.map { ($0.experiment, $0.arm) }, uniquingKeysWith: { first, _ in first }),
             viewer: context.viewer, arguments: context.arguments, locale: context.locale)
     }

@@ -73,7 +73,11 @@ extension SceneInstance {
         while phase != .left, let request = pendingRenders.removeValue(forKey: id) {
             let pass = passCount[id, default: 0] + 1
             passCount[id] = pass
+            let started = tooling.isObserved ? ContinuousClock.now : nil
             last = await renderPass(id, request)
+            if let started, let type = slots[id]?.instance.type {
+                tooling.record(.rendered(id, type: type, duration: .now - started), inScene: sceneID)
+            }
             resumePassWaiters(of: id, through: pass, sequence: last)
         }
         renderingModules.remove(id)

@@ -35,8 +35,8 @@ public actor SceneInstance {
     nonisolated let isPermanentFailure: @Sendable (any Error) -> Bool
     /// Module ids in layout order.
     nonisolated let moduleOrder: [ModuleID]
-    /// Where a JSON path of a scene file starts (the registry's source maps), for ``inspect(_:)``.
-    nonisolated let locateSource: @Sendable (_ file: String, _ path: String) -> SourcePosition?
+    /// Where scene files place things (for ``inspect(_:)``), and who records the scene's activity.
+    nonisolated let tooling: SceneTooling
 
     var slots: [ModuleID: ModuleSlot]
     /// The selected tab of each tab switch (what the next rendering shows).
@@ -130,10 +130,10 @@ public actor SceneInstance {
         sceneID: String, variant: String, assignments: [ExperimentAssignment] = [], context: SceneContext, layout: [LayoutItem], rules: [EventRule],
         slots: [ModuleSlot], host: any SceneHost, isPermanentFailure: @escaping @Sendable (any Error) -> Bool = { $0 is any PermanentError },
         impressionSink: (any ImpressionSink)? = nil, impressionRule: ImpressionRule = .standard, page: PageIsolation = PageIsolation(),
-        locateSource: @escaping @Sendable (_ file: String, _ path: String) -> SourcePosition? = { _, _ in nil }
+        tooling: SceneTooling = SceneTooling()
     ) {
         self.page = page
-        self.locateSource = locateSource
+        self.tooling = tooling
         self.impressionSink = impressionSink
         self.impressionRule = impressionRule
         self.modulesCountingRows = Set(slots.filter(\.descriptor.countsRowImpressions).map(\.instance.id))
@@ -255,98 +255,6 @@ public actor SceneInstance {
         tabSelection[tabSwitch]
     }
 
-    // MARK: Loading
-
-    /// Loads one module under its deadline and records the outcome.
-    func load(_ id: ModuleID, _ request: LoadRequest) async {
-        guard let load = await prepareLoad(id, request) else { return }
-        let outcome = await run(timeout: load.slot.timeout, load.work)
-        await finishLoad(id, request, load, outcome)
-    }
-
-    /// What a load needs after it ends: the module's slot and window when it started.
-    struct StartedLoad: Sendable {
-        let slot: ModuleSlot
-        let window: RowWindow?
-        let work: @Sendable () async throws -> Void
-    }
-
-    /// Marks the module loading (a retry shows its loading state at once) and returns the
-    /// load's work; `nil` when the scene does not load (not started, or left).
-    func prepareLoad(_ id: ModuleID, _ request: LoadRequest) async -> StartedLoad? {
-        guard phase == .started, let slot = slots[id] else { return nil }
-        if request == .initial || slot.status == .failed {
-            slots[id]?.status = .loading
-            slots[id]?.failure = nil
-            // A retry replaces the error block with the module's loading state at once.
-            if slot.status != .idle { await requestRender(id) }
-        }
-        let module = slot.module
-        let window = request == .nextPage ? nil : windows[id]
-        return StartedLoad(slot: slot, window: window) {
-            try await module.load(request)
-            // Fresh data: the rows of the window a host set are fetched before it renders.
-            // Their failure is the module's to tell (as a failed next page), not a failed load.
-            if let window { try? await module.load(window: window) }
-        }
-    }
-
-    /// Records how a load ended, and renders the module.
-    func finishLoad(_ id: ModuleID, _ request: LoadRequest, _ load: StartedLoad, _ outcome: LoadRace.Outcome) async {
-        guard phase == .started else { return }  // left: nothing updates
-        let slot = load.slot
-        switch outcome {
-        case .finished:
-            slots[id]?.status = .ready
-            // A host moved the window while the module loaded: fetch what the newest reaches.
-            if request != .nextPage, let latest = windows[id], latest != load.window, await !loadWindow(latest, of: slot) { return }
-        case .failed(let error):
-            if request == .nextPage && slot.status == .ready {
-                break  // the module keeps what it shows; its own state tells of the failure
-            }
-            slots[id]?.status = .failed
-            slots[id]?.failure = SceneryError.messageForViewers(of: error)
-            slots[id]?.isRetryable = !isPermanentFailure(error)
-        case .timedOut:
-            slots[id]?.status = .failed
-            slots[id]?.isRetryable = true
-            slots[id]?.failure = "This part of the page did not load within \(Self.describe(slot.timeout)); try again."
-        case .cancelled:
-            return
-        }
-        await requestRender(id)
-    }
-
-    static func describe(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
-    }
-
-    /// Asks a module to render only the rows inside `window` of its long list (or all rows
-    /// again for `nil`), and sends the host the change.
-    ///
-    /// The module first fetches what the window reaches (``Module/load(window:)``), under
-    /// the module's deadline. When windows come faster than they load (a person scrolling),
-    /// only the latest is rendered. Set before ``start()``, the window is what the first
-    /// load fetches and the first rendering shows.
-    public func setWindow(_ window: RowWindow?, for module: ModuleID) async {
-        guard let slot = slots[module], windows[module] != window else { return }
-        windows[module] = window
-        guard phase != .created else { return }  // the first load fetches it, the first render shows it
-        if let window, phase == .started, slot.status == .ready {
-            guard await loadWindow(window, of: slot), phase == .started, windows[module] == window else { return }
-        }
-        await requestRender(module)
-    }
-
-    /// Has a module fetch what a window reaches, under its deadline. A failure leaves the
-    /// module as it was (it says so in its own state); `false` when the scene was left.
-    private func loadWindow(_ window: RowWindow, of slot: ModuleSlot) async -> Bool {
-        let module = slot.module
-        if case .cancelled = await run(timeout: slot.timeout, { try await module.load(window: window) }) { return false }
-        return true
-    }
-
     /// A number no other load or wait of this scene has (the key of `inFlight` and of
     /// `firstLoadWaiters`).
     func newWorkID() -> Int {
@@ -356,7 +264,7 @@ public actor SceneInstance {
 
     /// Runs a module's work under a deadline, cancellable by ``leave()`` while it runs (and by
     /// cancelling the calling task).
-    private func run(timeout: Duration, _ work: @escaping @Sendable () async throws -> Void) async -> LoadRace.Outcome {
+    func run(timeout: Duration, _ work: @escaping @Sendable () async throws -> Void) async -> LoadRace.Outcome {
         let workID = newWorkID()
         let race = Locked<LoadRace?>(nil)
         let outcome = await withTaskCancellationHandler {

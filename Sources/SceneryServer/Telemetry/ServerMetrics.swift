@@ -24,6 +24,7 @@ final class ServerMetrics: Sendable {
     let wholeScenesSent: Counter
     private let factory: any MetricsFactory
     private let scenes = Locked<[String: SceneSeries]>([:])
+    private let modules = Locked<[String: ModuleSeries]>([:])
 
     /// The series of one scene's pages.
     struct SceneSeries: Sendable {
@@ -33,6 +34,15 @@ final class ServerMetrics: Sendable {
         /// page's message to the last patch it caused being written.
         let events: Counter
         let eventDuration: CoreMetrics.Timer
+    }
+
+    /// The series of one module type's loads and renders, on every page.
+    struct ModuleSeries: Sendable {
+        /// Loads ended, by outcome (`finished`, `failed`, `timed-out`), and how long each took.
+        let loads: [SceneRegistry.LoadOutcome: Counter]
+        let loadDuration: CoreMetrics.Timer
+        /// Render passes (render and diff) and how long each took.
+        let renderDuration: CoreMetrics.Timer
     }
 
     init(factory: any MetricsFactory) {
@@ -61,6 +71,36 @@ final class ServerMetrics: Sendable {
                 eventDuration: CoreMetrics.Timer(label: "scenery_event_duration_seconds", dimensions: labels, factory: factory))
             scenes[sceneID] = series
             return series
+        }
+    }
+}
+
+extension ServerMetrics: SceneRegistry.ActivityObserver {
+    /// The series of module type `type` (a type the registry registered), made on first use.
+    func module(_ type: String) -> ModuleSeries {
+        modules.withLock { modules in
+            if let series = modules[type] { return series }
+            let label = ("module_type", type)
+            let series = ModuleSeries(
+                loads: Dictionary(
+                    uniqueKeysWithValues: SceneRegistry.LoadOutcome.allCases.map { outcome in
+                        (outcome, Counter(label: "scenery_module_loads_total", dimensions: [label, ("outcome", outcome.rawValue)], factory: factory))
+                    }),
+                loadDuration: CoreMetrics.Timer(label: "scenery_module_load_duration_seconds", dimensions: [label], factory: factory),
+                renderDuration: CoreMetrics.Timer(label: "scenery_module_render_duration_seconds", dimensions: [label], factory: factory))
+            modules[type] = series
+            return series
+        }
+    }
+
+    func record(_ activity: SceneRegistry.Activity, inScene sceneID: String) {
+        switch activity {
+        case .loaded(_, let type, let duration, let outcome):
+            let series = module(type)
+            series.loads[outcome]?.increment()
+            series.loadDuration.record(duration)
+        case .rendered(_, let type, let duration):
+            module(type).renderDuration.record(duration)
         }
     }
 }
