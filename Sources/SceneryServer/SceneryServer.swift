@@ -215,9 +215,10 @@ public final class SceneryServer: Sendable {
 }
 
 extension SceneRegistry {
-    /// Adds the server's metrics to the registry's activity observers, once.
+    /// Adds the server's metrics to the registry's activity observers, once, when they go
+    /// anywhere (else nothing is timed).
     fileprivate mutating func observe(by metrics: ServerMetrics) {
-        guard !activityObservers.contains(where: { ($0 as? ServerMetrics) === metrics }) else { return }
+        guard metrics.isRecording, !activityObservers.contains(where: { ($0 as? ServerMetrics) === metrics }) else { return }
         activityObservers.append(metrics)
     }
 }

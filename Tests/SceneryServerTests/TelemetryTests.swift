@@ -158,6 +158,11 @@ import Tracing
         #expect(events.last?.status?.code == .error, "the control that is not on the page was refused")
     }
 
+    @Test func aServerWhoseMetricsGoNowhereTimesNothing() throws {
+        #expect(try ServerFixture().server.registry.activityObservers.isEmpty, "swift-metrics' no-op backend: no observer")
+        #expect(fixture.server.registry.activityObservers.count == 1, "Prometheus: the server's metrics observe its scenes")
+    }
+
     @Test func withoutAMetricsPageThereIsNoSuchAddress() async throws {
         let plain = try ServerFixture()
         try await plain.server.application().test(.router) { client in

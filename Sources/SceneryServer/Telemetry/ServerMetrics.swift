@@ -45,8 +45,13 @@ final class ServerMetrics: Sendable {
         let renderDuration: CoreMetrics.Timer
     }
 
+    /// Whether the series go anywhere (not to swift-metrics' no-op backend): only then does
+    /// the server time its scenes' loads and renders.
+    let isRecording: Bool
+
     init(factory: any MetricsFactory) {
         self.factory = factory
+        isRecording = !(factory is NOOPMetricsHandler)
         pagesOpen = Meter(label: "scenery_pages_open", factory: factory)
         socketsOpen = Meter(label: "scenery_sockets_open", factory: factory)
         pagesRefused = Counter(label: "scenery_pages_refused_total", factory: factory)
