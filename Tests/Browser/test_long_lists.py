@@ -87,14 +87,21 @@ def test_the_dom_holds_only_a_window_that_follows_the_scroll(long_list, context)
 def test_scrolling_row_by_row_moves_the_window_by_patches(long_list, context):
     page = context.new_page()
     frames = []
-    page.on("websocket", lambda socket: socket.on("framereceived", lambda frame: frames.append(frame)))
+    page.on("websocket", lambda socket: (socket.on("framereceived", lambda frame: frames.append(frame)), socket.on("framesent", lambda frame: frames.append("SENT " + frame))))
     open_live(page, long_list.url + "/scenes/user-profile?user=1")
     for _ in range(25):
         before = page.evaluate("window.scrollY")
         page.mouse.wheel(0, 600)
         page.wait_for_function(f"() => window.scrollY !== {before}", timeout=10_000)
     page.wait_for_function("() => " + SECTION + ".dataset.firstRow !== '0'", timeout=10_000)
-    page.wait_for_function(WINDOW_COVERS_VIEW, timeout=10_000)
+    try:
+        page.wait_for_function(WINDOW_COVERS_VIEW, timeout=10_000)
+    except Exception as error:
+        # What the page held, and the socket's last frames, for a failure that is rare.
+        held = page.evaluate("(() => { const s = " + SECTION + "; const l = s.querySelector(':scope > ul'); return { pitch: s.dataset.pitch, "
+                             "windowRows: s.dataset.windowRows, first: s.dataset.firstRow, total: s.dataset.totalRows, rows: l.children.length, "
+                             "scrollY: window.scrollY, listTop: l.getBoundingClientRect().top, height: window.innerHeight }; })()")
+        raise AssertionError(f"the window does not cover the view: {held}; last frames: {[frame[:200] for frame in frames[-10:]]}") from error
     state = window_state(page)
     assert state["first"] > 0 and state["rows"] <= WINDOW, state
     patches = [frame for frame in frames if '"type":"patch"' in frame]

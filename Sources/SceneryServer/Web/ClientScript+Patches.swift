@@ -120,9 +120,13 @@ extension ClientScript {
           // data-first-row and data-total-rows); padding stands in for the rows before and
           // after it, and scrolling asks the server to move the window, which answers with
           // patches like any other change.
+          // The start each module's window was last asked to move to, and when: a request the
+          // server did not answer with a window (refused as too fast, or already held there)
+          // is asked again after a second, as long as the screen still shows rows it lacks.
           const asked = new Map();
           let lastAsked = 0;
           let trailing = null;
+          let recheck = null;
           function windowedSections() { return main.querySelectorAll(".section[data-total-rows]"); }
           function rowsOf(section) { return section.querySelector(":scope > ul"); }
           function spaceWindows() {
@@ -163,9 +167,12 @@ extension ClientScript {
               const late = first + rows < total && lastSeen > first + rows - margin;
               if (!early && !late) continue;
               const start = Math.max(0, Math.min(total - size, Math.round(firstSeen - (size - (lastSeen - firstSeen)) / 2)));
-              if (asked.get(module) === start || start === first) continue;
-              asked.set(module, start);
+              const previous = asked.get(module);
+              if (start === first || (previous && previous.start === start && performance.now() - previous.at < 1000)) continue;
+              asked.set(module, { start, at: performance.now() });
               socket.send(JSON.stringify({ type: "window", module, start }));
+              clearTimeout(recheck);
+              recheck = setTimeout(followScroll, 1100);
             }
           }
           let scrollFrame = 0;

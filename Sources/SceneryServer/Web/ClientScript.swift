@@ -169,6 +169,8 @@ enum ClientScript {
                   restoreTyped(kept);
                 });
                 spaceWindows();
+                // The whole scene holds the server's windows: look whether they cover the screen.
+                setTimeout(followScroll, 0);
                 // New elements (perhaps of a new version of the scene): report them afresh.
                 visible.clear();
                 break;
