@@ -108,6 +108,11 @@ import Testing
         #expect(inspected[1].contains("Scenes/user-profile.json:19:9\nscene user-profile, variant 'owner'\n"), "\(inspected[1])")
         #expect(inspected[1].contains("viewer '1', arguments user=1"), "\(inspected[1])")
         #expect(result.output.contains("No module of this scene shows 'nowhere/at.all'; type ids for the controls' ids."), "\(result.output)")
+        let json = try await cli.run(
+            ["interact", "user-profile", "--viewer", "1", "--arg", "user=1", "--format", "json"], input: "inspect drafts/compose\nquit\n")
+        let line = try #require(json.output.split(separator: "\n").first { $0.contains(#""type":"inspection""#) }, "\(json.output)")
+        let fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(line.utf8))
+        #expect(fields["moduleType"] == "DraftModule" && fields["line"] == 19 && fields["column"] == 9 && fields["variant"] == "owner", "\(line)")
     }
 
     @Test func traceListsTheScenesEventsWithTheirRoutes() async throws {

@@ -42,8 +42,14 @@ extension SceneRegistry {
 /// What a registry gives the scenes it assembles for tools: where scene files place things
 /// (for ``SceneInstance/inspect(_:)``), and who records what they do.
 struct SceneTooling: Sendable {
-    var locateSource: @Sendable (_ file: String, _ path: String) -> SourcePosition? = { _, _ in nil }
+    /// The registry's scene definitions (shared, not copied), searched only when inspecting.
+    var definitions: [String: SceneDefinition] = [:]
     var observers: [any SceneRegistry.ActivityObserver] = []
+
+    /// Where the JSON path `path` of the scene file `file` starts, if a definition has it.
+    func position(in file: String, of path: String) -> SourcePosition? {
+        definitions.values.first { $0.file == file }?.location(of: path)
+    }
 
     /// Whether anyone records activity (when nobody does, nothing is timed).
     var isObserved: Bool { !observers.isEmpty }

@@ -93,9 +93,7 @@ extension SceneRegistry {
             layout: translation?.translated(variant.layout) ?? variant.layout, rules: translation?.translated(variant.rules) ?? variant.rules,
             slots: slots, host: host, isPermanentFailure: isPermanentFailure, impressionSink: impressionSink, impressionRule: impressionRule,
             page: page,
-            tooling: SceneTooling(
-                locateSource: { [definitions] file, path in definitions.values.first { $0.file == file }?.location(of: path) },
-                observers: activityObservers))
+            tooling: SceneTooling(definitions: definitions, observers: activityObservers))
         link.scene = scene
         scene.recordAssignments()
         return scene

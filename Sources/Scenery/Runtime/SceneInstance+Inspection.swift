@@ -56,8 +56,33 @@ extension SceneInstance {
         let instance = slot.instance
         return Inspection(
             scene: sceneID, module: instance.id, moduleType: instance.type, file: instance.file,
-            position: tooling.locateSource(instance.file, instance.path), status: slot.status, variant: variant,
+            position: tooling.position(in: instance.file, of: instance.path), status: slot.status, variant: variant,
             arms: Dictionary(assignments.map { ($0.experiment, $0.arm) }, uniquingKeysWith: { first, _ in first }),
             viewer: context.viewer, arguments: context.arguments, locale: context.locale)
+    }
+}
+
+extension SceneInstance.Inspection: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case scene, module, moduleType, file, line, column, placement, status, variant, arms, viewer, arguments, locale
+    }
+
+    /// Its fields as JSON, the position as `line` and `column` when known, and `placement`
+    /// (`file:line:column`): what `/inspect` answers and `interact --format json` prints.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scene, forKey: .scene)
+        try container.encode(module.rawValue, forKey: .module)
+        try container.encode(moduleType, forKey: .moduleType)
+        try container.encode(file, forKey: .file)
+        try container.encodeIfPresent(position?.line, forKey: .line)
+        try container.encodeIfPresent(position?.column, forKey: .column)
+        try container.encode(placement, forKey: .placement)
+        try container.encode(status, forKey: .status)
+        try container.encode(variant, forKey: .variant)
+        try container.encode(arms, forKey: .arms)
+        try container.encode(viewer, forKey: .viewer)
+        try container.encode(arguments, forKey: .arguments)
+        try container.encode(locale, forKey: .locale)
     }
 }

@@ -21,19 +21,10 @@ extension SceneryServer {
         else {
             return apiRefusal("No module of this page of yours shows \(node.quoted(limit: 60)).", status: .notFound)
         }
-        var fields: [String: JSONValue] = [
-            "module": .string(inspection.module.rawValue), "moduleType": .string(inspection.moduleType),
-            "file": .string(inspection.file), "placement": .string(inspection.placement), "status": .string(inspection.status.rawValue),
-            "scene": .string(inspection.scene), "variant": .string(inspection.variant),
-            "arms": .object(inspection.arms.mapValues { .string($0) }),
-            "viewer": inspection.viewer.map { .string($0) } ?? .null, "locale": inspection.locale.map { .string($0) } ?? .null,
-            "arguments": .object(inspection.arguments),
-            "events": .array(events.map { .string($0) }),
-        ]
-        if let position = inspection.position {
-            fields["line"] = .int(position.line)
-            fields["column"] = .int(position.column)
+        guard case .object(var fields)? = try? JSONValueEncoder().encode(inspection) else {
+            return apiRefusal("The inspection could not be written as JSON.", status: .internalServerError)
         }
+        fields["events"] = .array(events.map { .string($0) })
         let body = (try? JSONEncoder().encode(JSONValue.object(fields))) ?? Data("{}".utf8)
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],

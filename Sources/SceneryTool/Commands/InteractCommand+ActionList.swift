@@ -143,12 +143,11 @@ extension InteractCommand {
             Output.line(TerminalText.sanitized(inspection.description))
             return
         }
-        StreamLine.write([
-            "type": "inspection", "module": .string(inspection.module.rawValue), "moduleType": .string(inspection.moduleType),
-            "file": .string(inspection.file), "line": inspection.position.map { .int($0.line) } ?? .null,
-            "column": inspection.position.map { .int($0.column) } ?? .null, "status": .string(inspection.status.rawValue),
-            "variant": .string(inspection.variant), "arms": .object(inspection.arms.mapValues { .string($0) }),
-        ])
+        guard case .object(var fields)? = try? JSONValueEncoder().encode(inspection) else {
+            return printProblem("The inspection of \(id.rawValue.quoted) could not be written as JSON.", json: true)
+        }
+        fields["type"] = "inspection"
+        StreamLine.write(fields)
     }
 
     /// Prints `trace`: the scene's recent events, oldest first, each on a line with its route.
