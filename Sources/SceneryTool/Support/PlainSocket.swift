@@ -12,7 +12,9 @@ import Scenery
 /// URLSession (FoundationNetworking loads libcurl at every start on Linux). Reads happen on
 /// a thread of the client's own; writes are small and go out under a lock.
 final class PlainSocket: @unchecked Sendable {
-    private let descriptor: Int32
+    /// The connection's descriptor; its number is not given to another connection while
+    /// this socket exists.
+    let descriptor: Int32
     /// Held while a write goes out, so two writes never interleave.
     private let writing = Locked(())
     private let isClosed = Locked(false)
@@ -72,7 +74,7 @@ final class PlainSocket: @unchecked Sendable {
     /// Writes all of `bytes`; `false` when the connection is gone.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool {
-        writing.withLock { _ in writeAll(bytes) }
+        writing.withLock { _ in !isEnded && writeAll(bytes) }
     }
 
     private func writeAll(_ bytes: [UInt8]) -> Bool {
@@ -120,7 +122,14 @@ final class PlainSocket: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection (a read waiting on it ends); closing again does nothing.
+    /// Ends the connection: a read waiting on it ends, and later reads and writes fail;
+    /// ending it again does nothing.
+    ///
+    /// The descriptor itself is released only when nothing holds the socket any more
+    /// (`deinit`). Released here, its number would be free while another thread still held
+    /// the socket, about to read or write: the system hands the number to the next
+    /// connection opened, and a WebSocket's pong went out on the HTTP request made after it
+    /// (the server answered 400 to a page the client opened on navigating).
     func close() {
         let wasOpen = isClosed.withLock { closed in
             defer { closed = true }
@@ -128,10 +137,15 @@ final class PlainSocket: @unchecked Sendable {
         }
         guard wasOpen else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
-        closeDescriptor(descriptor)
     }
 
-    deinit { close() }
+    /// Whether ``close()`` was called.
+    private var isEnded: Bool { isClosed.withLock { $0 } }
+
+    deinit {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        closeDescriptor(descriptor)
+    }
 }
 
 private func closeDescriptor(_ descriptor: Int32) {
