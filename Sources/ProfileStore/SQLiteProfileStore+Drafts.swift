@@ -18,7 +18,7 @@ extension SQLiteProfileStore: DraftService {
         guard viewer == owner else {
             throw ProfileError.notPermitted("Drafts are private: only their owner can see them.")
         }
-        return try withConnection { connection throws(ProfileError) in
+        return try await withConnection { connection throws(ProfileError) in
             try Self.requireUser(owner, in: connection)
             let rows: [[SQLValue]]
             if let after = page.after?.draftPosition {
@@ -39,7 +39,7 @@ extension SQLiteProfileStore: DraftService {
 
     public func save(_ edit: DraftEdit, by owner: UserID) async throws -> Draft {
         let now = Date().timeIntervalSince1970
-        return try withConnection { connection throws(ProfileError) in
+        return try await withConnection { connection throws(ProfileError) in
             try committing([.drafts(of: owner)], in: connection) { () throws(ProfileError) -> Draft in
                 try Self.requireUser(owner, in: connection)
                 let id: Int64
@@ -61,7 +61,7 @@ extension SQLiteProfileStore: DraftService {
     }
 
     public func deleteDraft(_ id: Int64, version: Int, by owner: UserID) async throws {
-        try withConnection { connection throws(ProfileError) in
+        try await withConnection { connection throws(ProfileError) in
             try committing([.drafts(of: owner)], in: connection) { () throws(ProfileError) in
                 _ = try Self.storedDraft(id, at: version, of: owner, in: connection)
                 try connection.run("DELETE FROM drafts WHERE id = ?", [.integer(id)])
@@ -71,7 +71,7 @@ extension SQLiteProfileStore: DraftService {
 
     public func publishDraft(_ id: Int64, version: Int, by owner: UserID) async throws -> BlogID {
         let now = Date().timeIntervalSince1970
-        return try withConnection { connection throws(ProfileError) in
+        return try await withConnection { connection throws(ProfileError) in
             try committing([.drafts(of: owner), .blogs(of: owner), .profile(owner)], in: connection) { () throws(ProfileError) -> BlogID in
                 let draft = try Self.storedDraft(id, at: version, of: owner, in: connection)
                 try connection.run(

@@ -71,6 +71,12 @@ public final class SQLiteProfileStore: Sendable {
     func withConnection<T>(_ body: (SQLiteConnection) throws(ProfileError) -> T) throws(ProfileError) -> T {
         try site.withConnection(body)
     }
+
+    /// Runs `body` with the connection on the store's own thread, one caller at a time,
+    /// while the calling task waits holding no thread of Swift's pool.
+    func withConnection<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws(ProfileError) -> T) async throws(ProfileError) -> T {
+        try await site.withConnection(body)
+    }
 }
 
 // MARK: - Rows
@@ -112,7 +118,7 @@ extension SQLiteProfileStore: ProfileDatabase {
 
 extension SQLiteProfileStore: ProfileService {
     public func profile(of user: UserID, viewer: UserID?) async throws -> UserProfile {
-        try withConnection { connection throws(ProfileError) in
+        try await withConnection { connection throws(ProfileError) in
             guard let row = try connection.query("SELECT id, name, avatar_url, summary FROM users WHERE id = ?", [SQLValue(user)]).first
             else { throw .userNotFound(user) }
             let id = SQLValue(user)
@@ -134,7 +140,7 @@ extension SQLiteProfileStore: ProfileService {
 
     public func setSummary(_ summary: String, of user: UserID, by editor: UserID) async throws {
         if let problem = Self.problem(setting: summary, of: user, by: editor) { throw problem }
-        try withConnection { connection throws(ProfileError) in
+        try await withConnection { connection throws(ProfileError) in
             try committing([.profile(user)], in: connection) { () throws(ProfileError) in
                 try Self.requireUser(user, in: connection)
                 try connection.run("UPDATE users SET summary = ? WHERE id = ?", [SQLValue(summary), SQLValue(user)])
@@ -160,7 +166,7 @@ extension SQLiteProfileStore: BlogService {
     }
 
     public func blogs(by author: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<Blog> {
-        try withConnection { connection throws(ProfileError) in
+        try await withConnection { connection throws(ProfileError) in
             try Self.requireUser(author, in: connection)
             let rows: [[SQLValue]]
             if let after = page.after?.blogPosition {
@@ -179,7 +185,7 @@ extension SQLiteProfileStore: BlogService {
     }
 
     public func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
-        try withConnection { connection throws(ProfileError) in
+        try await withConnection { connection throws(ProfileError) in
             let read = { () throws(DataError) -> Blog? in
                 try connection.query("\(Self.blogColumns) WHERE b.id = ?", [SQLValue(viewer), SQLValue(id)]).first.map(Self.blog)
             }
@@ -191,7 +197,7 @@ extension SQLiteProfileStore: BlogService {
     }
 
     public func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int {
-        try withConnection { connection throws(ProfileError) in
+        try await withConnection { connection throws(ProfileError) in
             try committing([.blog(blog)], in: connection) { () throws(ProfileError) -> Int in
                 guard try !connection.query("SELECT 1 FROM blogs WHERE id = ?", [SQLValue(blog)]).isEmpty else {
                     throw .blogNotFound(blog)
@@ -212,7 +218,7 @@ extension SQLiteProfileStore: BlogService {
 
 extension SQLiteProfileStore: RelationshipService {
     public func users(_ list: UserListKind, of user: UserID, viewer: UserID?, page: PageRequest) async throws -> Page<UserListEntry> {
-        try withConnection { connection throws(ProfileError) in
+        try await withConnection { connection throws(ProfileError) in
             try Self.requireUser(user, in: connection)
             // Keyset when the request names the last user shown (by name, then id).
             let after = page.after?.userPosition
@@ -263,7 +269,7 @@ extension SQLiteProfileStore: RelationshipService {
     public func setFollowing(_ following: Bool, follower: UserID, followee: UserID) async throws {
         guard follower != followee else { throw ProfileError.notPermitted("You cannot follow yourself.") }
         let changes: [ProfileChange] = [.profile(follower), .profile(followee), .relationships(of: follower), .relationships(of: followee)]
-        try withConnection { connection throws(ProfileError) in
+        try await withConnection { connection throws(ProfileError) in
             try committing(changes, in: connection) { () throws(ProfileError) in
                 try Self.requireUser(follower, in: connection)
                 try Self.requireUser(followee, in: connection)
@@ -279,7 +285,7 @@ extension SQLiteProfileStore: RelationshipService {
     public func changeFriendship(_ change: FriendshipChange, from user: UserID, with other: UserID) async throws -> FriendState {
         guard user != other else { throw ProfileError.notPermitted("You cannot befriend yourself.") }
         let changes: [ProfileChange] = [.profile(user), .profile(other), .relationships(of: user), .relationships(of: other)]
-        return try withConnection { connection throws(ProfileError) in
+        return try await withConnection { connection throws(ProfileError) in
             try committing(changes, in: connection) { () throws(ProfileError) -> FriendState in
                 try Self.requireUser(user, in: connection)
                 try Self.requireUser(other, in: connection)

@@ -11,14 +11,14 @@ extension SQLiteSiteStore: ActionLedger {
     public static let appliedActionsKept: TimeInterval = 2 * 24 * 3600
 
     public func hasApplied(_ key: ActionKey) async throws -> Bool {
-        try withConnection { connection throws(DataError) in
+        try await withConnection { connection throws(DataError) in
             try !connection.query("SELECT 1 FROM applied_actions WHERE key = ?", [.text(key.rawValue)]).isEmpty
         }
     }
 
     @discardableResult
     public func claim(_ key: ActionKey) async throws -> Bool {
-        try withConnection { connection throws(DataError) in
+        try await withConnection { connection throws(DataError) in
             try connection.transaction { () throws(DataError) -> Bool in try Self.record(key, in: connection) }
         }
     }

@@ -32,7 +32,7 @@ extension SQLiteSiteStore {
         return SiteChangeFeed(store: self, hub: channel.hub)
     }
 
-    /// Runs `write` in a transaction of `connection` (from ``withConnection(_:)``) that
+    /// Runs `write` in a transaction of `connection` (from `withConnection(_:)`, either form) that
     /// records `changes` as `Entity`'s app's, then publishes them to this process's feeds of
     /// the app once committed (in this task, so a module writing through
     /// `LiveChanges.writing(_:)` is not told of its own write).

@@ -23,6 +23,8 @@ public final class SQLiteSiteStore: Sendable {
     /// Behind `Locked`, which the thread sanitizer sees: many pages read at once, and the
     /// connection keeps Swift state of its own (its kept statements).
     private let connection: Locked<SQLiteConnection>
+    /// The thread `async` calls run on, one at a time (the `async` form of `withConnection(_:)`).
+    private let calls = DispatchQueue(label: "scenery.sqlite-site-store")
     /// Where the watcher for other processes' writes stands.
     let watch: Locked<WatchState>
     /// The feeds made so far, by entity type.
@@ -132,5 +134,54 @@ public final class SQLiteSiteStore: Sendable {
         // `Locked` rethrows untyped errors: carry the typed one out in a `Result`.
         let result = connection.withLock { connection in Result { () throws(DataError) -> T in try body(connection) } }
         return try result.get()
+    }
+
+    /// Runs `body` with the connection on the store's own thread, one caller at a time,
+    /// while the calling task waits holding no thread.
+    ///
+    /// SQLite's calls block: a read, a write, a wait of up to 5 s for another process's
+    /// lock. Made from an `async` function on a thread of Swift's pool (two threads on a
+    /// two-core machine), one call held half of the pool, and a caller waiting for the
+    /// connection held the other half. Every `async` call of a store goes through here.
+    ///
+    /// `body` runs outside the calling task: of its task-local values, only
+    /// `WriteContext.current` (what ``commit(_:in:_:)`` reads) is bound there too.
+    ///
+    /// ```swift
+    /// let count = try await store.withConnection { connection throws(DataError) in
+    ///     try connection.query("SELECT count(*) FROM tasks").first?.first?.integer ?? 0
+    /// }
+    /// ```
+    @discardableResult
+    public func withConnection<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws(DataError) -> T) async throws(DataError) -> T {
+        let connection = self.connection
+        let calls = self.calls
+        // `body` runs on the store's thread while this task waits for it, and is let go of
+        // before the task goes on: it never outlives the call.
+        let result = await withoutActuallyEscaping(body) { body in
+            let call = PendingCall(body)
+            // The thread is not the task's: the write's context (its action key, page and
+            // writer) goes with the call.
+            let context = WriteContext.current
+            return await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, DataError>, Never>) in
+                calls.async { continuation.resume(returning: context.run { connection.withLock { call.run(on: $0) } }) }
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// A call waiting for the store's thread: its body, dropped as soon as it has run, before its
+/// caller resumes (`withoutActuallyEscaping` checks that nothing holds the body then).
+private final class PendingCall<T>: @unchecked Sendable {
+    /// Set once, read and cleared once, on the store's thread.
+    private var body: (@Sendable (SQLiteConnection) throws(DataError) -> T)?
+
+    init(_ body: @escaping @Sendable (SQLiteConnection) throws(DataError) -> T) { self.body = body }
+
+    func run(on connection: SQLiteConnection) -> Result<T, DataError> {
+        defer { body = nil }
+        guard let body else { return .failure(DataError(.storage, "A store call ran twice.")) }
+        return Result { () throws(DataError) -> T in try body(connection) }
     }
 }

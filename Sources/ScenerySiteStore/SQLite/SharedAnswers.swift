@@ -10,7 +10,7 @@ import Scenery
 /// name everything its answer depends on (the viewer too). At most `capacity` answers are
 /// kept; a full table starts again empty.
 ///
-/// Call it with the connection held (inside ``SQLiteSiteStore/withConnection(_:)``):
+/// Call it with the connection held (inside `SQLiteSiteStore.withConnection(_:)`, either form):
 ///
 /// ```swift
 /// let tasks = SharedAnswers<Int64, BoardTask>()

@@ -140,13 +140,13 @@ final class SharedBoardStore: ChangeFeed {
     func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
 
     func isDone(_ task: Int) async throws -> Bool {
-        try site.withConnection { connection throws(DataError) in
+        try await site.withConnection { connection throws(DataError) in
             try connection.query("SELECT done FROM tasks WHERE id = ?", [.integer(Int64(task))]).first?.first?.integer == 1
         }
     }
 
     func setDone(_ isDone: Bool, task: Int) async throws {
-        try site.withConnection { connection throws(DataError) in
+        try await site.withConnection { connection throws(DataError) in
             try site.commit([BoardChange.task(task)], in: connection) { () throws(DataError) in
                 let done: SQLValue = .integer(isDone ? 1 : 0)
                 try connection.run(

@@ -64,7 +64,7 @@ import Testing
         let server = try SQLiteProfileStore(path: path)
         let other = try SQLiteProfileStore(path: path)
         let recorder = ChangeRecorder(server, following: [.blog(26)])
-        try other.withConnection { connection throws(ProfileError) in
+        try await other.withConnection { connection throws(ProfileError) in
             _ = try connection.run("INSERT INTO changes (entity, key) VALUES ('blog', 'twenty-six')")
         }
         #expect(await recorder.wait(for: .everything))
@@ -86,7 +86,7 @@ import Testing
         }
         #expect(try await server.blog(26, viewer: nil).likes == likes + 2)
         #expect(await recorder.wait(for: .everything), "the feed started again: pages fetch what they show")
-        let last = try server.withConnection { connection throws(ProfileError) in try SQLiteProfileStore.lastChangeID(connection) }
+        let last = try await server.withConnection { connection throws(ProfileError) in try SQLiteProfileStore.lastChangeID(connection) }
         #expect(last < 100, "numbered from 1 again: \(last)")
         // Another process's write after the renumbering still reaches the server's pages.
         let watcher = ChangeRecorder(server, following: [.blog(28)])
@@ -114,7 +114,7 @@ import Testing
         let server = try SQLiteProfileStore(path: path)
         let recorder = ChangeRecorder(server, following: [.blog(26)])
         let likes = try await server.blog(26, viewer: nil).likes
-        try server.withConnection { connection throws(ProfileError) in try connection.execute("DROP TABLE changes") }
+        try await server.withConnection { connection throws(ProfileError) in try connection.execute("DROP TABLE changes") }
         do {
             _ = try await server.setLiked(true, blog: 26, by: "2")
             Issue.record("a write with no changes table must fail")

@@ -494,7 +494,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func makeMessages(on store: any ProfileDatabase) async throws {
         switch store {
         case let store as SQLiteProfileStore:
-            try store.withConnection { connection throws(ProfileError) in
+            try await store.withConnection { connection throws(ProfileError) in
                 try connection.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
             }
         case let store as PostgresProfileStore:
@@ -510,7 +510,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func append(_ text: String, on store: any ProfileDatabase) async throws {
         switch store {
         case let store as SQLiteProfileStore:
-            try store.withConnection { connection throws(ProfileError) in
+            try await store.withConnection { connection throws(ProfileError) in
                 try store.committing([], in: connection) { () throws(ProfileError) in
                     _ = try connection.run("INSERT INTO messages (text) VALUES (?)", [.text(text)])
                 }
@@ -528,7 +528,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         let text = "round \(round)"
         switch store {
         case let store as SQLiteProfileStore:
-            return try store.withConnection { connection throws(ProfileError) in
+            return try await store.withConnection { connection throws(ProfileError) in
                 Int(try connection.query("SELECT COUNT(*) FROM messages WHERE text = ?", [.text(text)]).first?.first?.integer ?? -1)
             }
         case let store as PostgresProfileStore:

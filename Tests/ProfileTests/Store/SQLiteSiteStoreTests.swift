@@ -83,7 +83,7 @@ import Testing
         let path = try temporaryPath()
         let server = try SQLiteSiteStore(path: path, schemas: [Self.board])
         let other = try SQLiteSiteStore(path: path, schemas: [Self.board])  // another process, as SQLite sees it
-        let count = try other.withConnection { connection throws(DataError) in try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer }
+        let count = try await other.withConnection { connection throws(DataError) in try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer }
         #expect(count == 2, "seeded once, not by each opening")
         let (log, task) = record(server.feed(of: Board.self), following: [.task(1)])
         defer { task.cancel() }
@@ -132,7 +132,7 @@ import Testing
             notesTask.cancel()
         }
         // A note whose row reads exactly like the board's task 1.
-        try other.withConnection { connection throws(DataError) in
+        try await other.withConnection { connection throws(DataError) in
             try other.commit([Notes.task(1)], in: connection) { () throws(DataError) in
                 try connection.run("INSERT INTO notes (text) VALUES ('hello')")
             }
@@ -151,7 +151,7 @@ import Testing
         let other = try SQLiteSiteStore(path: path, schemas: [Self.board])
         let (log, task) = record(server.feed(of: Board.self), following: [.task(1)])
         defer { task.cancel() }
-        try other.withConnection { connection throws(DataError) in
+        try await other.withConnection { connection throws(DataError) in
             try connection.run("INSERT INTO changes (app, entity, key) VALUES ('board', 'tsk', 'one')")
         }
         #expect(await log.wait { $0.contains(.everything) }, "its pages fetch what they show rather than miss a change")
@@ -192,8 +192,69 @@ import Testing
         try await ActionKey.run(as: key) { try addTask(on: first) }
         await #expect(throws: DataError.alreadyApplied(key)) { try await ActionKey.run(as: key) { try addTask(on: second) } }
         #expect(try await second.hasApplied(key))
-        let count = try first.withConnection { connection throws(DataError) in try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer }
+        let count = try await first.withConnection { connection throws(DataError) in try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer }
         #expect(count == 3, "the task was added once")
+    }
+
+    /// An `async` call runs on the store's own thread: while another holds the connection,
+    /// more callers than Swift's pool has threads wait for it, and the pool runs other work.
+    ///
+    /// The connection is held, and the pool watched, from a thread of the test's own: were
+    /// the callers holding the pool's threads, the test's task could not run to see it. The
+    /// 30-second bounds only end a failing run; a passing one waits on events alone.
+    @Test func callsWaitingForTheConnectionHoldNoThreadOfSwiftsPool() async throws {
+        let store = try SQLiteSiteStore(path: ":memory:", schemas: [Self.board])
+        let callers = ProcessInfo.processInfo.activeProcessorCount + 2
+        let started = DispatchSemaphore(value: 0)
+        let (holding, held) = AsyncStream.makeStream(of: Void.self)
+        let (verdicts, verdict) = AsyncStream.makeStream(of: String?.self)
+        Thread.detachNewThread {
+            try? store.withConnection { _ throws(DataError) in
+                held.finish()
+                for count in 0..<callers where started.wait(timeout: .now() + 30) == .timedOut {
+                    verdict.yield("only \(count) of \(callers) callers started: the others found no thread")
+                    return
+                }
+                let ran = DispatchSemaphore(value: 0)
+                Task.detached { ran.signal() }
+                verdict.yield(ran.wait(timeout: .now() + 30) == .success ? nil : "the pool ran nothing while the callers waited")
+            }
+            verdict.finish()
+        }
+        for await _ in holding {}
+        let calls = Task {
+            try await withThrowingTaskGroup(of: Int64.self) { group in
+                for _ in 0..<callers {
+                    group.addTask {
+                        started.signal()
+                        return try await store.withConnection { connection throws(DataError) in
+                            try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+        }
+        for await problem in verdicts { #expect(problem == nil, "\(problem ?? "")") }
+        #expect(try await calls.value == Int64(2 * callers), "every call ran once the connection was free")
+    }
+
+    /// The thread an `async` call runs on is not the caller's task: the action's key goes
+    /// with it, and the write is applied once.
+    @Test func anAsyncCallCarriesItsActionsKeyToTheStoresThread() async throws {
+        let store = try SQLiteSiteStore(path: ":memory:", schemas: [Self.board])
+        let key = ActionKey.random()
+        func addTask() async throws {
+            try await store.withConnection { connection throws(DataError) in
+                try store.commit([Board.everything], in: connection) { () throws(DataError) in
+                    try connection.run("INSERT INTO tasks (title) VALUES ('Again')")
+                }
+            }
+        }
+        try await ActionKey.run(as: key) { try await addTask() }
+        await #expect(throws: DataError.alreadyApplied(key)) { try await ActionKey.run(as: key) { try await addTask() } }
+        let count = try await store.withConnection { connection throws(DataError) in try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer }
+        #expect(count == 3)
     }
 
     @Test func anAppsNewMigrationsRunOnceAndADatabaseNewerThanTheProgramIsRefused() throws {

@@ -63,7 +63,7 @@ public final class SQLiteBoardStore: BoardDatabase {
     public func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
 
     public func tasks(on owner: String) async throws -> [BoardTask] {
-        try site.withConnection { connection throws(DataError) in
+        try await site.withConnection { connection throws(DataError) in
             try connection.query("SELECT id, title, done FROM tasks WHERE board = ? ORDER BY id", [.text(owner)]).map { row in
                 BoardTask(id: row[0].integer, title: row[1].text ?? "", isDone: row[2].integer == 1)
             }
@@ -71,26 +71,30 @@ public final class SQLiteBoardStore: BoardDatabase {
     }
 
     public func setDone(_ isDone: Bool, task: Int64, on owner: String) async throws {
-        try write(on: owner, "UPDATE tasks SET done = ? WHERE id = ? AND board = ?", [.integer(isDone ? 1 : 0), .integer(task), .text(owner)])
+        try await write(on: owner, "UPDATE tasks SET done = ? WHERE id = ? AND board = ?", [.integer(isDone ? 1 : 0), .integer(task), .text(owner)])
     }
 
     public func remove(task: Int64, from owner: String, by viewer: String) async throws {
         guard viewer == owner else { throw DataError.notPermitted("Only the board's owner removes its tasks.") }
-        try write(on: owner, "DELETE FROM tasks WHERE id = ? AND board = ?", [.integer(task), .text(owner)])
+        try await write(on: owner, "DELETE FROM tasks WHERE id = ? AND board = ?", [.integer(task), .text(owner)])
     }
 
     public func add(task title: String, to owner: String, by viewer: String) async throws -> BoardTask {
         guard viewer == owner else { throw DataError.notPermitted("Only the board's owner adds tasks.") }
-        return BoardTask(id: try addTask(title, on: owner), title: title)
+        let id = try await site.withConnection { connection throws(DataError) in try Self.insert(title, on: owner, site: site, in: connection) }
+        return BoardTask(id: id, title: title)
     }
 
     @discardableResult
     public func addTask(_ title: String, on owner: String) throws(DataError) -> Int64 {
-        try site.withConnection { connection throws(DataError) in
-            try site.commit([BoardChange.board(owner)], in: connection) { () throws(DataError) in
-                try connection.run("INSERT INTO tasks (board, title) VALUES (?, ?)", [.text(owner), .text(title)])
-                return try connection.query("SELECT last_insert_rowid()").first?.first?.integer ?? 0
-            }
+        try site.withConnection { connection throws(DataError) in try Self.insert(title, on: owner, site: site, in: connection) }
+    }
+
+    /// Adds a task to a board, announced to every page of it; returns its id.
+    private static func insert(_ title: String, on owner: String, site: SQLiteSiteStore, in connection: SQLiteConnection) throws(DataError) -> Int64 {
+        try site.commit([BoardChange.board(owner)], in: connection) { () throws(DataError) in
+            try connection.run("INSERT INTO tasks (board, title) VALUES (?, ?)", [.text(owner), .text(title)])
+            return try connection.query("SELECT last_insert_rowid()").first?.first?.integer ?? 0
         }
     }
 
@@ -112,8 +116,8 @@ public final class SQLiteBoardStore: BoardDatabase {
 
     /// One write on a board's task, announced to every page of that board; a task that is not
     /// on the board is `notFound`, and nothing is written.
-    private func write(on owner: String, _ statement: String, _ values: [SQLValue]) throws(DataError) {
-        try site.withConnection { connection throws(DataError) in
+    private func write(on owner: String, _ statement: String, _ values: [SQLValue]) async throws(DataError) {
+        try await site.withConnection { connection throws(DataError) in
             try site.commit([BoardChange.board(owner)], in: connection) { () throws(DataError) in
                 guard try connection.run(statement, values) == 1 else { throw DataError(.notFound, "That task is no longer on the board.") }
             }
