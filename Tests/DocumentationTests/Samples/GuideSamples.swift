@@ -77,6 +77,9 @@ func mirror(_ scene: SceneInstance, update: SceneUpdate, redraw: (ViewNode) -> V
         var registry = SceneRegistry()
         registry.registerProfileModules(ProfileServices(try SQLiteProfileStore(path: ":memory:")))
         try registry.addBundledScenes()
+        // A whole suite shares a small machine (and the thread sanitizer slows it): the
+        // default 10 s deadline for a module's load has run out there.
+        registry.defaultModuleTimeout = .seconds(120)
         return registry
     }
 

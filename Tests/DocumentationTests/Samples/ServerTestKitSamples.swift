@@ -18,6 +18,7 @@ import Testing
         var registry = SceneRegistry()
         registry.registerProfileModules(ProfileServices(store))
         try registry.addBundledScenes()
+        registry.defaultModuleTimeout = .seconds(120)  // a whole suite on a small machine
         let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
         server = SceneryServer(registry: registry, users: users)
     }
