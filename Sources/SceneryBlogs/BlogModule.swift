@@ -5,8 +5,9 @@ import SceneryLive
 /// An author's blogs, newest first, paged, with likes.
 ///
 /// A like updates the cell at once and rolls back if the write fails. Selecting a cell
-/// sends `blog.open` with the blog's id for the scene to navigate. Refresh and "Load more"
-/// are the runtime's `scenery.refresh` and `scenery.loadMore`.
+/// sends `blog.open` with the blog's id for the scene to navigate. Refresh (shown only
+/// without a change feed, or while a change could not be fetched) and "Load more" are the
+/// runtime's `scenery.refresh` and `scenery.loadMore`.
 ///
 /// When a host shows a window of the list (`SceneInstance/setWindow(_:for:)`, a browser
 /// scrolling), the module fetches the rows the window reaches and renders only those, with
@@ -210,12 +211,14 @@ public actor BlogModule: Module {
     private func render(window: RowWindow?) -> ViewNode {
         state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: emptyText) { _ in
             let section = list.section(id: "all", header: header, window: window, row: row)
-            var children: [ViewNode] = [
-                .button("refresh", title: refreshTitle, sends: EventDescriptor(.refresh(context.id))),
-                .list("list", sections: [section]),
-            ]
+            var children: [ViewNode] = [.list("list", sections: [section])]
             if let more = list.moreButton(title: moreTitle, module: context.id, window: window) { children.append(more) }
             if let notice { children.append(.text("notice", notice, role: .caption)) }
+            // A live list keeps itself true: Refresh only where nothing tells it of changes,
+            // or while a change could not be fetched.
+            if !liveRows.isLive || liveRows.staleNotice != nil {
+                children.append(.button("refresh", title: refreshTitle, sends: EventDescriptor(.refresh(context.id))))
+            }
             return .stack("content", children)
         }
     }

@@ -53,6 +53,10 @@ public final class LiveChanges<Entity: LiveEntity>: Sendable {
 
     deinit { current.withLock { $0?.changes.end() } }
 
+    /// Whether a feed tells it of changes: a module whose data is live needs no refresh
+    /// control of its own.
+    public var hasFeed: Bool { feed != nil }
+
     /// The feed's position now (`nil` without a feed): take it before a fetch and ask
     /// ``changed(_:since:)`` once the fetch is applied.
     public var mark: Int? { feed?.changeMark }

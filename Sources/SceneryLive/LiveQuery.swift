@@ -95,6 +95,11 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
     /// Whether it is following anything.
     public var isFollowing: Bool { live.isFollowing }
 
+    /// Whether a feed tells it of changes. A module shows a refresh control only when this
+    /// is `false`, or while ``staleNotice`` says a change could not be fetched: a live page
+    /// keeps itself true.
+    public var isLive: Bool { live.hasFeed }
+
     /// Whether a write of `entity` made through ``write(_:for:_:)`` is in flight.
     public func isWriting(_ entity: Entity) -> Bool { writes.withLock { $0.contains(entity) } }
 

@@ -71,6 +71,7 @@ def test_the_browsers_preferences_choose_until_the_visitor_does(themed, browser)
     assert page.locator("html").get_attribute("data-theme") is None
     assert background(page) == rgb(surface(themed, "dark"))
     # The visitor's choice wins over the preference, and is kept for the next page.
+    page.locator("summary", has_text="Display").click()  # the language and theme menu
     page.get_by_role("navigation", name="Theme").get_by_role("link", name="Light").click()
     page.wait_for_load_state()
     assert background(page) == rgb(surface(themed, "light"))

@@ -277,7 +277,7 @@ enum Step: Sendable {
         let fixture = try ServerFixture { $0.eventsPerSecond = 0.01 }
         try await fixture.server.test(.live) { client in
             let page = try await client.open("user-profile", arguments: ["user": "1"], format: .html)
-            for _ in 0..<60 { await page.send(.event(node: "blogs/refresh")) }
+            for _ in 0..<60 { await page.send(.event(node: "info/followers")) }
             let refused = try await page.waitUntil("30 refusals") { $0.refusals.count >= 30 }
             #expect(refused.refusals.count == 30, "a burst beyond the allowance is refused")
             #expect(refused.refusals.first == "Too many actions at once; wait a moment.")
@@ -341,7 +341,7 @@ enum Step: Sendable {
             #expect(invalid?.closeCode == .dataInconsistentWithMessage)
             // The same page carries on.
             let received = try await talk(
-                client, session: session, send: [.event(node: "sections#drafts"), .event(node: "blogs/refresh")]
+                client, session: session, send: [.event(node: "sections#drafts"), .event(node: "info/blogs")]
             ) {
                 !$0.of("refused").isEmpty
             }

@@ -171,7 +171,7 @@ actor QuickModule: Module {
             let page = try await client.execute(uri: "/scenes/streamed", method: .get).text
             #expect(page.contains("About Dinah the cat"))
             #expect(!page.contains("aria-busy"))
-            #expect(page.contains("<h1>Dinah the cat</h1>"))
+            #expect(page.contains(#"<h1 class="in-scene">Dinah the cat</h1>"#))
         }
     }
 }

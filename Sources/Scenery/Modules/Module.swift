@@ -112,7 +112,9 @@ public protocol Module: Actor {
     /// What the page is about, in a person's words, when this module names it (a profile's
     /// person, a blog's title): hosts use the first shown module's as the page's title and
     /// heading, instead of the scene's. `nil` (the default) when it names nothing, or has
-    /// not loaded.
+    /// not loaded. A module that names the page shows the name itself (a `.title` text):
+    /// the web host then keeps the page's `h1` for assistive technology only, so a person
+    /// reads the name once.
     func pageTitle() -> String?
 }
 

@@ -183,10 +183,11 @@ extension SceneryServer {
         }
         // The page names what it is about (the person, the blog) when a module says so; a
         // module still loading names it when it loads.
-        let title = await scene.pageTitle() ?? registry.title(of: sceneID, in: language) ?? sceneID
+        let moduleTitle = await scene.pageTitle()
+        let title = moduleTitle ?? registry.title(of: sceneID, in: language) ?? sceneID
         await session.showsTitle(title)
         let page = Pages.scene(
-            snapshot.node, title: title, language: language, session: session.id, viewer: signedIn,
+            snapshot.node, title: title, titleShownByModule: moduleTitle != nil, language: language, session: session.id, viewer: signedIn,
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
             modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken(),
             largestMessage: configuration.maxMessageSize, transitions: scene.transitions, languages: languages(of: sceneID),

@@ -176,9 +176,10 @@ enum ClientScript {
                 break;
               case "announce": announceLater(message.texts); break;
               case "title": {
-                // What the page is about, named by a module that loaded after the page came.
+                // What the page is about, named by a module that loaded after the page came
+                // (the module shows the name: the heading is for assistive technology).
                 const heading = main.querySelector(":scope > h1");
-                if (heading) heading.textContent = message.text;
+                if (heading) { heading.textContent = message.text; heading.classList.add("in-scene"); }
                 document.title = `${message.text} · Scenery`;
                 break;
               }

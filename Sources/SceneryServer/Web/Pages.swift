@@ -43,18 +43,26 @@ enum Pages {
         let account: String
         if let viewer {
             account = """
-                <span class="who">Signed in as <strong>\(escape(viewer.name))</strong></span>
+                <span class="who"><span class="label">Signed in as </span><strong>\(escape(viewer.name))</strong></span>
                 <form method="post" action="/sign-out"><input type="hidden" name="next" value="\(next)"><button type="submit">Sign out</button></form>
                 """
         } else {
-            account = #"<span class="who">Signed out</span> <a href="/sign-in?next=\#(attribute(percentEncoded(returnTo)))">Sign in</a>"#
+            account = #"<span class="who"><span class="label">Signed out</span></span> <a href="/sign-in?next=\#(attribute(percentEncoded(returnTo)))">Sign in</a>"#
         }
         return """
             <header class="bar"><a href="/" class="home">Scenery</a>
-            \(languageSwitch(language: language, languages: languages, returnTo: returnTo))\(themeSwitch(theme, returnTo: returnTo))\(account)
+            \(displayMenu(languageSwitch(language: language, languages: languages, returnTo: returnTo) + themeSwitch(theme, returnTo: returnTo)))\(account)
             </header>
 
             """
+    }
+
+    /// The page's languages and themes in one menu (a `details` disclosure, so it opens
+    /// without the script), keeping the bar one line on a phone; nothing when the page has
+    /// neither to choose.
+    static func displayMenu(_ choices: String) -> String {
+        guard !choices.isEmpty else { return "" }
+        return "<details class=\"display\"><summary>Display</summary><div class=\"choices\">\n\(choices)</div></details>\n"
     }
 
     /// Links to the page in each of its languages, each named in its own language; the
@@ -112,8 +120,10 @@ enum Pages {
     }
 
     /// A live scene: the rendered tree inside `main`, with the session the script connects to.
+    /// When a module names the page (`titleShownByModule`), the module shows the name and the
+    /// page's `h1` is for assistive technology only: a person reads the name once.
     static func scene(
-        _ tree: ViewNode, title: String, language: String, session: String, viewer: SignInUser?, returnTo: String,
+        _ tree: ViewNode, title: String, titleShownByModule: Bool = false, language: String, session: String, viewer: SignInUser?, returnTo: String,
         renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = [],
         resumeToken: String? = nil, largestMessage: Int = 16 * 1024, transitions: [ModuleID: Transitions] = [:], languages: [String] = [],
         theme: ThemeChoice = .current, inspector: Bool = false
@@ -123,7 +133,7 @@ enum Pages {
         let rows = modulesCountingRows.map(\.rawValue).sorted().joined(separator: " ")
         return page(
             title: title, language: language, viewer: viewer, returnTo: returnTo,
-            main: "<h1>\(escape(title))</h1>\n<div id=\"scene-root\">\n\(renderer.fragment(tree))</div>\n",
+            main: "<h1\(titleShownByModule ? " class=\"in-scene\"" : "")>\(escape(title))</h1>\n<div id=\"scene-root\">\n\(renderer.fragment(tree))</div>\n",
             mainAttributes:
                 " data-session=\"\(attribute(session))\" data-sequence=\"0\" data-impression-fraction=\"\(impressionFraction)\" data-row-impressions=\"\(attribute(rows))\""
                 + " data-largest-message=\"\(largestMessage)\""
@@ -255,9 +265,17 @@ enum Pages {
     /// The CSS of every page: the scene renderer's, plus the page furniture.
     static let stylesheet =
         HTMLRenderer.stylesheet + """
-            .bar{display:flex;gap:12px;align-items:center;flex-wrap:wrap;max-width:760px;margin:0 auto var(--scenery-spacing-large);padding:var(--scenery-spacing-medium) 0;border-bottom:1px solid var(--scenery-color-border)}\
+            .bar{display:flex;gap:12px;align-items:center;max-width:760px;margin:0 auto var(--scenery-spacing-large);padding:var(--scenery-spacing-medium) 0;border-bottom:1px solid var(--scenery-color-border)}\
             .bar .home{font-weight:600;color:var(--scenery-color-text);text-decoration:none;margin-inline-end:auto}.bar form{display:inline}\
-            .bar .languages,.bar .themes{display:flex;gap:var(--scenery-spacing-medium)}.bar nav a[aria-current]{font-weight:600;color:var(--scenery-color-text);text-decoration:none}\
+            main>h1.in-scene{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap;margin:0}\
+            .bar .who{min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\
+            .display{position:relative}.display>summary{cursor:pointer;padding:var(--scenery-spacing-small) var(--scenery-spacing-medium);border-radius:var(--scenery-radius-small);min-height:44px;box-sizing:border-box;display:flex;align-items:center;list-style:none}\
+            .display>summary::-webkit-details-marker{display:none}.display>summary::after{content:"▾";margin-inline-start:4px;font-size:12px}\
+            .display>summary:focus-visible{outline:2px solid var(--scenery-color-accent)}\
+            .display .choices{position:absolute;inset-inline-end:0;top:100%;z-index:5;display:grid;gap:var(--scenery-spacing-medium);min-width:12em;background:var(--scenery-color-surface-raised);border:1px solid var(--scenery-color-border);border-radius:var(--scenery-radius-medium);padding:var(--scenery-spacing-medium) var(--scenery-spacing-large);box-shadow:0 4px 16px rgba(0,0,0,.12)}\
+            .bar .languages,.bar .themes{display:flex;flex-wrap:wrap;gap:var(--scenery-spacing-small) var(--scenery-spacing-medium)}.bar nav a[aria-current]{font-weight:600;color:var(--scenery-color-text);text-decoration:none}\
+            .bar nav a{display:inline-block;padding:4px 0}\
+            @media (max-width:480px){.bar .who .label{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}}\
             a{color:var(--scenery-color-accent)}.scenes>li,.users>li{border:none;padding:4px 0}.scenes h2{font-size:18px}code{font-size:var(--scenery-font-size-caption);color:var(--scenery-color-text-muted)}\
             .problem{color:var(--scenery-color-danger)}\
             .skip{position:absolute;inset-inline-start:8px;top:-48px;background:var(--scenery-color-surface-raised);color:var(--scenery-color-accent);padding:6px 12px;border-radius:var(--scenery-radius-small);z-index:10}.skip:focus{top:8px}\
