@@ -60,7 +60,7 @@ public struct BlogCellPresenter: Sendable, Hashable {
                 .button(
                     id.part(.like), title: title,
                     sends: BlogEvents.like.descriptor(BlogEvents.Like(blog: blog.id, liked: !blog.likedByViewer)),
-                    style: blog.likedByViewer ? .secondary : .primary))
+                    style: .secondary))  // a quiet control beside its count: every row has one
         }
         var parts: [ViewNode] = [
             .text(id.part(.title), title, role: .headline),

@@ -73,7 +73,7 @@ def test_an_unfollow_changes_the_follower_count_on_every_open_card(people):
 
 def test_accepting_a_friend_request_updates_both_peoples_carousels(people):
     alice = people("Alice Liddell")
-    other = people("User 4", path="/scenes/user-profile?user=4")
+    other = people("Anonymous", path="/scenes/user-profile?user=4")
     expect(other.locator("#friends")).not_to_contain_text("Alice Liddell")
     alice.locator("#friends\\/user\\.4\\.action").click()
     expect(other.locator("#friends")).to_contain_text("Alice Liddell")

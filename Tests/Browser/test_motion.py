@@ -32,6 +32,14 @@ def moving_profile():
     return json.dumps(scene)
 
 
+def still_profile():
+    """The bundled profile with every transition taken out."""
+    scene = json.loads((ROOT / "Scenes" / "user-profile.json").read_text(encoding="utf-8"))
+    for module in scene["modules"] + [added for variant in scene["variants"] for added in variant.get("add", [])]:
+        module.pop("transitions", None)
+    return json.dumps(scene)
+
+
 def watch_bob_like(browser, server, path, reduced_motion="no-preference"):
     """Carol watches `path` while Bob likes blog 24 there; returns what moved on her page."""
     carol_context = browser.new_context(reduced_motion=reduced_motion)
@@ -74,9 +82,19 @@ def test_reduced_motion_plays_nothing(browser):
         server.stop()
 
 
-def test_a_scene_without_transitions_never_moves(browser, server):
-    played, running = watch_bob_like(browser, server, "/scenes/user-profile?user=1")
-    assert played == [] and running == 0, (played, running)
+def test_a_scene_without_transitions_never_moves(browser):
+    server = Server(scenes={"still-profile": still_profile()})
+    try:
+        played, running = watch_bob_like(browser, server, "/scenes/still-profile?user=1")
+        assert played == [] and running == 0, (played, running)
+    finally:
+        server.stop()
+
+
+def test_the_bundled_profile_shows_another_viewers_change(browser, server):
+    """The bundled scenes use the engine's transitions: a like by someone else flashes its row."""
+    played, _ = watch_bob_like(browser, server, "/scenes/user-profile?user=1")
+    assert any(name == "t-change-highlight" and "blog.24" in where for name, where in played), played
 
 
 def test_a_new_row_fades_in_and_a_removed_one_fades_out_of_reach(browser):

@@ -1,5 +1,6 @@
 /// The CSS of a rendered scene: a theme's custom properties (`--scenery-…`) drawn into the
-/// page's cards, lists, buttons, forms, tabs and placeholders. ``HTMLRenderer/stylesheet``
+/// page's cards, lists, buttons, forms, tabs and placeholders. A text a person can select
+/// (a count that opens a list, a name that opens a profile) reads as a link. ``HTMLRenderer/stylesheet``
 /// is its public face; a web host serves it with its own page furniture.
 enum PageStylesheet {
     /// The CSS.
@@ -40,6 +41,8 @@ enum PageStylesheet {
         @keyframes scenery-loading{from{background-position:100% 0}to{background-position:-100% 0}}\
         @media (prefers-reduced-motion:reduce){.module[data-status=loading]>[data-slot]{animation:none}}\
         [data-action]{cursor:pointer}\
+        p[role=button],h2[role=button],h3[role=button]{color:var(--scenery-color-accent);text-decoration:underline;text-decoration-thickness:1px;text-underline-offset:3px;cursor:pointer;width:fit-content}\
+        p[role=button]:hover,h2[role=button]:hover,h3[role=button]:hover{text-decoration-thickness:2px}\
         \(formRules)\
         p,h2,h3,label,li{unicode-bidi:plaintext}
         """

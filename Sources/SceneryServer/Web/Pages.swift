@@ -43,7 +43,7 @@ enum Pages {
         let account: String
         if let viewer {
             account = """
-                <span class="who"><span class="label">Signed in as </span><strong>\(escape(viewer.name))</strong></span>
+                <span class="who"><span class="label">Signed in as </span><strong>\(escape(name(of: viewer)))</strong></span>
                 <form method="post" action="/sign-out"><input type="hidden" name="next" value="\(next)"><button type="submit">Sign out</button></form>
                 """
         } else {
@@ -172,7 +172,9 @@ enum Pages {
         return Self.page(title: "Welcome", language: language, viewer: viewer, returnTo: "/", main: body)
     }
 
-    static func name(of user: SignInUser) -> String { user.name.isEmpty ? "User \(user.id)" : user.name }
+    /// A person's name on the site's pages; a nameless person is "Anonymous" here as in the
+    /// bundled modules (`UserInfoWording.emptyName`), one name everywhere.
+    static func name(of user: SignInUser) -> String { user.name.isEmpty ? "Anonymous" : user.name }
 
     /// The scene's transitions for the page script, as JSON: effect by change, by module.
     static func motion(_ transitions: [ModuleID: Transitions]) -> String {
@@ -198,7 +200,7 @@ enum Pages {
                 body += "<p>"
                 body += users.map { user in
                     let path = PageSession.path(of: id, arguments: [name: .string(user.id)])
-                    return "<a href=\"\(attribute(path))\">\(escape(user.name.isEmpty ? "User \(user.id)" : user.name))</a>"
+                    return "<a href=\"\(attribute(path))\">\(escape(Self.name(of: user)))</a>"
                 }.joined(separator: " · ")
                 if previews {
                     let preview = PageSession.path(of: id, arguments: [name: .string(users.first?.id ?? "1")]).replacingOccurrences(
@@ -226,7 +228,7 @@ enum Pages {
     static func signIn(users: [SignInUser], viewer: SignInUser?, next: String) -> String {
         var body = "<h1>Sign in</h1>\n<p>A demo sign-in: choose who you are. The choice is kept in a signed cookie.</p>\n<ul class=\"users\">\n"
         for user in users {
-            let name = user.name.isEmpty ? "User \(user.id)" : user.name
+            let name = Self.name(of: user)
             body += """
                 <li><form method="post" action="/sign-in"><input type="hidden" name="user" value="\(attribute(user.id))">\
                 <input type="hidden" name="next" value="\(attribute(next))"><button type="submit">Sign in as \(escape(name))</button></form></li>
@@ -272,10 +274,10 @@ enum Pages {
             .display{position:relative}.display>summary{cursor:pointer;padding:var(--scenery-spacing-small) var(--scenery-spacing-medium);border-radius:var(--scenery-radius-small);min-height:44px;box-sizing:border-box;display:flex;align-items:center;list-style:none}\
             .display>summary::-webkit-details-marker{display:none}.display>summary::after{content:"▾";margin-inline-start:4px;font-size:12px}\
             .display>summary:focus-visible{outline:2px solid var(--scenery-color-accent)}\
-            .display .choices{position:absolute;inset-inline-end:0;top:100%;z-index:5;display:grid;gap:var(--scenery-spacing-medium);min-width:12em;background:var(--scenery-color-surface-raised);border:1px solid var(--scenery-color-border);border-radius:var(--scenery-radius-medium);padding:var(--scenery-spacing-medium) var(--scenery-spacing-large);box-shadow:0 4px 16px rgba(0,0,0,.12)}\
+            .display .choices{position:absolute;inset-inline-start:0;top:100%;z-index:5;display:grid;gap:var(--scenery-spacing-medium);min-width:12em;background:var(--scenery-color-surface-raised);border:1px solid var(--scenery-color-border);border-radius:var(--scenery-radius-medium);padding:var(--scenery-spacing-medium) var(--scenery-spacing-large);box-shadow:0 4px 16px rgba(0,0,0,.12)}\
             .bar .languages,.bar .themes{display:flex;flex-wrap:wrap;gap:var(--scenery-spacing-small) var(--scenery-spacing-medium)}.bar nav a[aria-current]{font-weight:600;color:var(--scenery-color-text);text-decoration:none}\
             .bar nav a{display:inline-block;padding:4px 0}\
-            @media (max-width:480px){.bar .who .label{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}}\
+            @media (max-width:480px){.bar .who .label{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}.display .choices{position:fixed;inset-inline:var(--scenery-spacing-large);top:auto;min-width:0}}\
             a{color:var(--scenery-color-accent)}.scenes>li,.users>li{border:none;padding:4px 0}.scenes h2{font-size:18px}code{font-size:var(--scenery-font-size-caption);color:var(--scenery-color-text-muted)}\
             .problem{color:var(--scenery-color-danger)}\
             .skip{position:absolute;inset-inline-start:8px;top:-48px;background:var(--scenery-color-surface-raised);color:var(--scenery-color-accent);padding:6px 12px;border-radius:var(--scenery-radius-small);z-index:10}.skip:focus{top:8px}\
