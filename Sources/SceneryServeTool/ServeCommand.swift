@@ -12,8 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the scenes as live web pages: sign in as one of the data's accounts, tap, confirm, navigate.",
         discussion: """
-            Prints 'Listening on http://HOST:PORT' once it accepts connections, then the pages to open. Pages: / (the scenes), \
-            /scenes/ID?name=value (a scene), /sign-in, and with --preview /preview/ID?name=value (every variant \
+            Prints 'Listening on http://HOST:PORT' once it accepts connections, then the pages to open. Pages: / (the site's home: its people to visit), \
+            /scenes (every scene, for developers), /scenes/ID?name=value (a scene), /sign-in, and with --preview /preview/ID?name=value (every variant \
             side by side, for authors on this machine: a loopback --host only, and as yourself or signed out), and with --metrics \
             /metrics (Prometheus's text format, to this machine only). \
             With --watch, saving a scene file updates every open page of that scene; a file with errors \
@@ -203,7 +203,7 @@ struct ServeCommand: AsyncParsableCommand {
                 group.addTask {
                     try await server.run { [preview, inspect, metrics] address in
                         Output.line("Listening on \(address)")
-                        Output.line("Open \(address)/ for the scenes\(users.isEmpty ? "" : ", \(address)/sign-in to sign in as one of the data's accounts")")
+                        Output.line("Open \(address)/ for the home page, \(address)/scenes for every scene\(users.isEmpty ? "" : ", \(address)/sign-in to sign in as one of the data's accounts")")
                         if preview { Output.line("Variants side by side: \(address)/preview/<scene id>") }
                         if inspect { Output.line("The Inspect button on each scene page shows how a part of it was made") }
                         if metrics { Output.line("Metrics for a scraper on this machine: \(address)/metrics") }

@@ -6,7 +6,7 @@ import Scenery
 struct SceneryCLI: AsyncParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
-            commandName: "scenery",
+            commandName: ToolName.current,
             abstract: "Compose screens from self-managing modules: run, explore, validate and list scenes.",
             discussion: """
                 Exit codes: 0 success; 1 a scene or data file has errors; 2 unknown scene, bad \
@@ -33,7 +33,7 @@ struct SceneryCLI: AsyncParsableCommand {
             let names = configuration.subcommands.map { $0._commandName }
             if !names.contains(first) {
                 Output.error(
-                    "Unknown command \(first.quoted)\(didYouMean(first, in: names)); commands: \(names.joined(separator: ", ")). See 'scenery --help'."
+                    "Unknown command \(first.quoted)\(didYouMean(first, in: names)); commands: \(names.joined(separator: ", ")). See '\(ToolName.current) --help'."
                 )
                 Foundation.exit(CommandFailure.Code.usage.rawValue)
             }

@@ -32,7 +32,9 @@ public enum SceneryTool {
     ///   - databases: Databases beyond the catalog's, opened from a URL given to
     ///     `--database`, such as `.profilePostgres` from `ProfileToolPostgres`.
     public static func main(catalog: ModuleCatalog, adding commands: [ToolCommand] = [], databases: [ToolDatabase] = []) async {
-        await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()), adding: commands, databases: databases)
+        await ToolName.$current.withValue(ToolName.of(executable: CommandLine.arguments.first)) {
+            await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()), adding: commands, databases: databases)
+        }
     }
 
     /// Runs the tool with these arguments (the command name first, as in `["run", "user-profile"]`).
@@ -67,6 +69,8 @@ public enum SceneryTool {
         } else {
             arguments.insert("serve", at: 0)
         }
-        await main(catalog: catalog, arguments: arguments, adding: commands, databases: databases)
+        await ToolName.$current.withValue(ToolName.of(executable: CommandLine.arguments.first)) {
+            await main(catalog: catalog, arguments: arguments, adding: commands, databases: databases)
+        }
     }
 }

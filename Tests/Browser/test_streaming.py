@@ -30,7 +30,7 @@ def test_a_slow_module_is_a_busy_placeholder_first_then_streams_in(context):
         with urllib.request.urlopen(slow.url + "/scenes/patient-profile?user=1", timeout=30) as response:
             first = response.read().decode("utf-8")
         # The person and her friends come at once; the blogs are a busy, sized placeholder.
-        assert "<h1>Alice Liddell</h1>" in first
+        assert '<h1 class="in-scene">Alice Liddell</h1>' in first
         assert re.search(r'data-module="info"[^>]*data-status="ready"', first)
         assert re.search(r'data-module="blogs"[^>]*data-status="loading" aria-busy="true"', first)
         assert "The pool of tears" not in first

@@ -51,8 +51,12 @@ import Testing
             let fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(buffer: answer.body))
             #expect(fields["module"] == "blogs")
             #expect(fields["moduleType"] == "BlogModule")
-            #expect(fields["placement"]?.stringValue?.hasSuffix("Scenes/user-profile.json:12:5") == true, "\(fields)")
-            #expect(fields["line"] == 12)
+            // Where the scene file places the blogs module.
+            let file = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appending(path: "Scenes/user-profile.json")
+            let blogsLine = try #require(try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").firstIndex { $0.contains(#""id": "blogs""#) }) + 1
+            #expect(fields["placement"]?.stringValue?.hasSuffix("Scenes/user-profile.json:\(blogsLine):5") == true, "\(fields)")
+            #expect(fields["line"] == .int(blogsLine))
             #expect(fields["viewer"] == "2")
             #expect(fields["variant"]?.stringValue != "owner")
             guard case .object(let arms)? = fields["arms"] else {

@@ -155,7 +155,7 @@ enum Pages {
             if let own = page(of: viewer) { body += " <a href=\"\(attribute(own))\">Your page</a>" }
             body += "</p>\n"
         } else {
-            body += "<p><a href=\"/sign-in\">Sign in</a> to like, follow and write; or visit someone first.</p>\n"
+            body += "<p><a href=\"/sign-in\">Sign in</a>, or visit someone first.</p>\n"
         }
         body += "<section aria-labelledby=\"people\"><h2 id=\"people\">People</h2>\n"
         let visitable = users.filter { $0.id != viewer?.id }.compactMap { user in page(of: user).map { (user, $0) } }
@@ -226,7 +226,7 @@ enum Pages {
 
     /// The demo sign-in: a button per user.
     static func signIn(users: [SignInUser], viewer: SignInUser?, next: String) -> String {
-        var body = "<h1>Sign in</h1>\n<p>A demo sign-in: choose who you are. The choice is kept in a signed cookie.</p>\n<ul class=\"users\">\n"
+        var body = "<h1>Sign in</h1>\n<p>Choose who you are. The choice is kept in a signed cookie.</p>\n<ul class=\"users\">\n"
         for user in users {
             let name = Self.name(of: user)
             body += """

@@ -9,7 +9,7 @@ import SceneryPageProtocol
 struct ConnectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "connect",
-        abstract: "Open a scene on a running 'scenery serve' and use it live from the terminal (view-tree patches, not HTML).",
+        abstract: "Open a scene on a running '\(ToolName.current) serve' and use it live from the terminal (view-tree patches, not HTML).",
         discussion: """
             Signs in as --viewer, opens the scene, prints it with numbered actions, and prints what \
             changes as it happens: your taps, and what other people change on the server (marked \
@@ -23,7 +23,7 @@ struct ConnectCommand: AsyncParsableCommand {
             Example: printf '3\\ny\\nquit\\n' | scenery connect http://127.0.0.1:8080 user-profile --viewer 2 --arg user=1
             """)
 
-    @Argument(help: "The server's address, as 'scenery serve' prints it (http://HOST:PORT).")
+    @Argument(help: "The server's address, as '\(ToolName.current) serve' prints it (http://HOST:PORT).")
     var server: String
 
     @Argument(help: "The scene id.")
@@ -60,7 +60,7 @@ struct ConnectCommand: AsyncParsableCommand {
             throw ValidationError("--timeout \(timeout) must be from 1 to 3600 seconds.")
         }
         guard let url = URL(string: server), url.scheme == "http", url.host() != nil else {
-            throw ValidationError("\(server.quoted) is not a server address; give the one 'scenery serve' prints, such as http://127.0.0.1:8080.")
+            throw ValidationError("\(server.quoted) is not a server address; give the one '\(ToolName.current) serve' prints, such as http://127.0.0.1:8080.")
         }
     }
 
@@ -273,7 +273,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 reconnectsInARow += 1
                 guard reconnectsInARow <= Self.largestReconnectsInARow else {
                     throw CommandFailure(
-                        "The connection to \(client.origin) was lost, and \(Self.largestReconnectsInARow) tries to connect again failed; is the server running? Start 'scenery connect' again once it is.",
+                        "The connection to \(client.origin) was lost, and \(Self.largestReconnectsInARow) tries to connect again failed; is the server running? Start '\(ToolName.current) connect' again once it is.",
                         code: .sceneryError)
                 }
                 if reconnectsInARow == 1 { Output.line("· the connection was lost; connecting again…") }

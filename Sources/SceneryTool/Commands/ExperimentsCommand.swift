@@ -16,7 +16,7 @@ struct ExperimentsCommand: AsyncParsableCommand {
             commandName: "report",
             abstract: "Print each experiment's arms: units assigned and exposed, and a sample-ratio-mismatch check.",
             discussion: """
-                Reads what 'scenery serve' recorded in the database, or the JSON lines files given with --log \
+                Reads what '\(ToolName.current) serve' recorded in the database, or the JSON lines files given with --log \
                 (written by 'run', 'interact' or 'serve' with --impressions). A unit counts once per arm, however \
                 many pages it opened. Exposed: it saw a module its arm changes (half on screen for a second in a \
                 browser). The check is a chi-squared test of the assigned counts against the arms' weights; a p-value \

@@ -17,7 +17,7 @@ struct InteractCommand: AsyncParsableCommand {
             on a terminal unless NO_COLOR is set. Example: printf '3\\ny\\nquit\\n' | scenery interact user-profile --viewer 2 --arg user=1
 
             It runs the scene in this process, on this machine's database. To use a live page \
-            of a running 'scenery serve' instead, with other people's changes as they happen: \
+            of a running '\(ToolName.current) serve' instead, with other people's changes as they happen: \
             scenery connect http://HOST:PORT SCENE --viewer ID --arg name=value.
             """)
 

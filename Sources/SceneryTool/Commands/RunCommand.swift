@@ -27,7 +27,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("select"),
-        help: ArgumentHelp("Select a tab before printing, as switch=tab (see 'scenery list'); repeat for several.", valueName: "switch=tab"))
+        help: ArgumentHelp("Select a tab before printing, as switch=tab (see '\(ToolName.current) list'); repeat for several.", valueName: "switch=tab"))
     var selections: [String] = []
 
     @OptionGroup var width: WidthOption

@@ -11,11 +11,16 @@ import Foundation
 /// one with the same arguments (`scenery serve --port 9000` runs `scenery-serve --port 9000`),
 /// so running scenes never compiles a web server and serving them is still one command.
 struct ServeForwarder: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Serve the scenes as live web pages (runs the separate executable TOOL-serve; see its --help).")
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve the scenes as live web pages (runs the separate executable \(ToolName.current)\(executableSuffix); see its --help).")
+    }
 
-    @Argument(parsing: .captureForPassthrough, help: "The arguments of TOOL-serve.")
+    /// What the server's executable adds to the tool's name.
+    static let executableSuffix = "-serve"
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The arguments of \(ToolName.current)\(executableSuffix)."))
     var arguments: [String] = []
 
     func run() async throws {
@@ -32,7 +37,7 @@ struct ServeForwarder: AsyncParsableCommand {
     static func forward(_ arguments: [String], reason: String? = nil) -> Never {
         let executable = URL(filePath: Bundle.main.executablePath ?? CommandLine.arguments[0])
         let tool = executable.lastPathComponent
-        let server = executable.deletingLastPathComponent().appending(path: "\(tool)-serve").path
+        let server = executable.deletingLastPathComponent().appending(path: "\(tool)\(executableSuffix)").path
         guard FileManager.default.isExecutableFile(atPath: server) else {
             if let reason {
                 Output.error(

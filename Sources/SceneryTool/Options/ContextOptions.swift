@@ -18,7 +18,7 @@ struct ContextOptions: ParsableArguments {
     @Option(
         name: .customLong("arm"),
         help: ArgumentHelp(
-            "Put the viewer in an experiment's arm, as experiment=arm (see 'scenery list'); repeat for several. Only where the experiment applies.",
+            "Put the viewer in an experiment's arm, as experiment=arm (see '\(ToolName.current) list'); repeat for several. Only where the experiment applies.",
             valueName: "experiment=arm"))
     var arms: [String] = []
 
@@ -64,7 +64,7 @@ struct ContextOptions: ParsableArguments {
     func checkedContext(in session: SceneSession) async throws -> SceneContext {
         if let viewer, try await !session.hasAccount(viewer) {
             throw CommandFailure(
-                "No user with id \(viewer.quoted) exists in \(session.databaseDescription); sign in as an existing user (see 'scenery data export -'), or leave out --viewer to view signed out.",
+                "No user with id \(viewer.quoted) exists in \(session.databaseDescription); sign in as an existing user (see '\(ToolName.current) data export -'), or leave out --viewer to view signed out.",
                 code: .sceneryError)
         }
         let experiments = session.registry.experiments(of: scene).map(\.name)

@@ -8,7 +8,7 @@ package struct DatabaseOptions: ParsableArguments {
         help: ArgumentHelp(
             "The database file, or a PostgreSQL database's URL (postgres://USER@HOST:PORT/DB); created or seeded with demo data on first use.",
             discussion:
-                "Default: $SCENERY_DATABASE, else the app's file in $XDG_DATA_HOME/scenery/ (for scenery: demo.sqlite), else in ~/.local/share/scenery/. A PostgreSQL URL runs the command in TOOL-serve, which has the PostgreSQL client.",
+                "Default: $SCENERY_DATABASE, else the app's file in $XDG_DATA_HOME/scenery/ (for scenery: demo.sqlite), else in ~/.local/share/scenery/. A PostgreSQL URL runs the command in \(ToolName.current)\(ServeForwarder.executableSuffix), which has the PostgreSQL client.",
             valueName: "path-or-url"))
     var database: String?
 

@@ -22,7 +22,7 @@ struct LiveSceneClient: Sendable {
     init(server: URL) throws(CommandFailure) {
         guard server.scheme == "http", let host = server.host(), !host.isEmpty else {
             throw CommandFailure(
-                "\(server.absoluteString.quoted) is not a server address; give one such as http://127.0.0.1:8080 (what 'scenery serve' prints).",
+                "\(server.absoluteString.quoted) is not a server address; give one such as http://127.0.0.1:8080 (what '\(ToolName.current) serve' prints).",
                 code: .usage)
         }
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
@@ -59,12 +59,12 @@ struct LiveSceneClient: Sendable {
 
     private var tooSlow: CommandFailure {
         CommandFailure(
-            "The server at \(origin) did not answer in full within \(timeout.components.seconds) s; is it 'scenery serve', and is it overloaded? Try again, or give a longer --timeout.",
+            "The server at \(origin) did not answer in full within \(timeout.components.seconds) s; is it '\(ToolName.current) serve', and is it overloaded? Try again, or give a longer --timeout.",
             code: .sceneryError)
     }
 
     private var lost: CommandFailure {
-        CommandFailure("The server at \(origin) closed the connection without an answer; is it 'scenery serve'?", code: .sceneryError)
+        CommandFailure("The server at \(origin) closed the connection without an answer; is it '\(ToolName.current) serve'?", code: .sceneryError)
     }
 
     private var cookieHeader: String { cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
@@ -115,7 +115,7 @@ struct LiveSceneClient: Sendable {
             case .tree(let sequence, let document)? = try? JSONDecoder().decode(PageProtocol.ServerMessage.self, from: response.body)
         else {
             throw CommandFailure(
-                "The server at \(origin) did not send a view-tree scene for \(path.quoted); is it 'scenery serve' of this version?", code: .sceneryError)
+                "The server at \(origin) did not send a view-tree scene for \(path.quoted); is it '\(ToolName.current) serve' of this version?", code: .sceneryError)
         }
         return (session, sequence, document)
     }

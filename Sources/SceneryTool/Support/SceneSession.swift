@@ -12,7 +12,7 @@ package struct SessionOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Append experiment assignments, impressions and exposures to this file as JSON lines (read by 'scenery experiments report --log'); '-' writes them to standard output, among the rest. A module printed as text counts as seen.",
+            "Append experiment assignments, impressions and exposures to this file as JSON lines (read by '\(ToolName.current) experiments report --log'); '-' writes them to standard output, among the rest. A module printed as text counts as seen.",
             valueName: "path"))
     var impressions: String?
 

@@ -39,6 +39,18 @@ import Testing
         return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
     }
 
+    @Test func itsHelpAndMessagesSpeakTheToolsOwnName() throws {
+        let help = try board("--help")
+        #expect(help.status == 0, "\(help.output)")
+        #expect(help.output.contains("USAGE: board <subcommand>"), "\(help.output)")
+        #expect(!help.output.contains("scenery"), "an app's tool never speaks of scenery: \(help.output)")
+        let run = try board("run", "--help")
+        #expect(run.output.contains("USAGE: board run") && !run.output.contains("'scenery "), "\(run.output)")
+        let mistyped = try board("rn")
+        #expect(mistyped.status == 64)
+        #expect(mistyped.output.contains("See 'board --help'."), "\(mistyped.output)")
+    }
+
     @Test func theOwnerSeesHerTasksWithRemoveAndAMemberWithoutIt() throws {
         let owner = try board("run", "board", "--viewer", "1", "--arg", "owner=1", "--arm", "task-order=oldest-first")
         #expect(owner.status == 0, "\(owner.output)")
