@@ -203,7 +203,9 @@ struct ServeCommand: AsyncParsableCommand {
                 group.addTask {
                     try await server.run { [preview, inspect, metrics] address in
                         Output.line("Listening on \(address)")
-                        Output.line("Open \(address)/ for the home page, \(address)/scenes for every scene\(users.isEmpty ? "" : ", \(address)/sign-in to sign in as one of the data's accounts")")
+                        Output.line(
+                            "Open \(address)/ for the home page, \(address)/scenes for every scene\(users.isEmpty ? "" : ", \(address)/sign-in to sign in as one of the data's accounts")"
+                        )
                         if preview { Output.line("Variants side by side: \(address)/preview/<scene id>") }
                         if inspect { Output.line("The Inspect button on each scene page shows how a part of it was made") }
                         if metrics { Output.line("Metrics for a scraper on this machine: \(address)/metrics") }

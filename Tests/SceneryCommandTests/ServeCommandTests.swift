@@ -49,7 +49,10 @@ import Testing
         defer { cli.cleanUp() }
         let server = try await Server(cli, ["serve", "--port", "0", "--database", cli.database])
         defer { server.stop() }
-        #expect(server.opens == "Open \(server.address)/ for the home page, \(server.address)/scenes for every scene, \(server.address)/sign-in to sign in as one of the data's accounts")
+        #expect(
+            server.opens
+                == "Open \(server.address)/ for the home page, \(server.address)/scenes for every scene, \(server.address)/sign-in to sign in as one of the data's accounts"
+        )
     }
 
     @Test func metricsAreServedWithTheFlagAndNotWithout() async throws {

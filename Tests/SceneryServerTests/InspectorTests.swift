@@ -54,7 +54,8 @@ import Testing
             // Where the scene file places the blogs module.
             let file = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appending(path: "Scenes/user-profile.json")
-            let blogsLine = try #require(try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").firstIndex { $0.contains(#""id": "blogs""#) }) + 1
+            let blogsLine =
+                try #require(try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").firstIndex { $0.contains(#""id": "blogs""#) }) + 1
             #expect(fields["placement"]?.stringValue?.hasSuffix("Scenes/user-profile.json:\(blogsLine):5") == true, "\(fields)")
             #expect(fields["line"] == .int(blogsLine))
             #expect(fields["viewer"] == "2")

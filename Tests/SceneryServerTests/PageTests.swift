@@ -83,7 +83,9 @@ import Testing
                 #expect(response.status == .ok)
                 let page = response.text
                 #expect(page.contains(#"<html lang="zh-Hans">"#), "the scene's language")
-                #expect(page.contains(#"<h1 class="in-scene">李雷</h1>"#), "the page names the person it is about (the module shows the name: the heading is for assistive technology)")
+                #expect(
+                    page.contains(#"<h1 class="in-scene">李雷</h1>"#),
+                    "the page names the person it is about (the module shows the name: the heading is for assistive technology)")
                 #expect(page.contains("<title>李雷 · Scenery</title>"))
                 #expect(page.contains("李雷"))
                 #expect(page.contains(#"<script src="/assets/scenery.js" defer></script>"#))

@@ -47,7 +47,8 @@ enum Pages {
                 <form method="post" action="/sign-out"><input type="hidden" name="next" value="\(next)"><button type="submit">Sign out</button></form>
                 """
         } else {
-            account = #"<span class="who"><span class="label">Signed out</span></span> <a href="/sign-in?next=\#(attribute(percentEncoded(returnTo)))">Sign in</a>"#
+            account =
+                #"<span class="who"><span class="label">Signed out</span></span> <a href="/sign-in?next=\#(attribute(percentEncoded(returnTo)))">Sign in</a>"#
         }
         return """
             <header class="bar"><a href="/" class="home">Scenery</a>

@@ -115,7 +115,8 @@ struct LiveSceneClient: Sendable {
             case .tree(let sequence, let document)? = try? JSONDecoder().decode(PageProtocol.ServerMessage.self, from: response.body)
         else {
             throw CommandFailure(
-                "The server at \(origin) did not send a view-tree scene for \(path.quoted); is it '\(ToolName.current) serve' of this version?", code: .sceneryError)
+                "The server at \(origin) did not send a view-tree scene for \(path.quoted); is it '\(ToolName.current) serve' of this version?",
+                code: .sceneryError)
         }
         return (session, sequence, document)
     }

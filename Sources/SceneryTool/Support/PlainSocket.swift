@@ -68,7 +68,8 @@ final class PlainSocket: @unchecked Sendable {
             closeDescriptor(connection)
         }
         throw CommandFailure(
-            "Cannot reach \(host):\(port) (\(String(cString: strerror(lastError)).lowercased())); is '\(ToolName.current) serve' running there?", code: .sceneryError)
+            "Cannot reach \(host):\(port) (\(String(cString: strerror(lastError)).lowercased())); is '\(ToolName.current) serve' running there?",
+            code: .sceneryError)
     }
 
     /// Writes all of `bytes`; `false` when the connection is gone.
