@@ -106,7 +106,9 @@ let package = Package(
         // The site store on SQLite: connections, transactions and migrations an app uses for
         // its own tables (the profile store is one user of it).
         .target(name: "ScenerySiteStore", dependencies: ["Scenery", "SceneryLive", "SceneryExperiments", "CSQLite"]),
-        .target(name: "ProfileStore", dependencies: ["Scenery", "SceneryLive", "SceneryExperiments", "ScenerySiteStore", "ProfileDomain"]),
+        .target(
+            name: "ProfileStore", dependencies: ["Scenery", "SceneryLive", "SceneryExperiments", "ScenerySiteStore", "ProfileDomain"],
+            resources: [.copy("Pictures")]),
         // The same contract on PostgreSQL, for several servers on one database (LISTEN/NOTIFY
         // carries changes between them). Its own target: nothing that embeds modules, and
         // not `scenery`'s quick start, builds a PostgreSQL client.

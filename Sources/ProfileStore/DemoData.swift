@@ -9,7 +9,14 @@ import ProfileDomain
 /// - `3` 李雷 writes in Chinese.
 /// - `4` has an empty name and summary (the defaults show).
 /// - `5` Dana has no blogs (the empty state shows).
+///
+/// Alice, Bob, 李雷 and 韩梅梅 have pictures, shipped in this package (``pictures``) and named
+/// by path (`/pictures/alice.svg`), which `scenery serve` serves; Dana and Carol have none
+/// (their initials show).
 public enum DemoData {
+    /// The folder of the demo people's pictures (the package's resources).
+    public static var pictures: URL? { Bundle.module.url(forResource: "Pictures", withExtension: nil) }
+
     /// 2026-01-01 09:00 UTC; blog and draft dates count from here, so output is stable.
     static let epoch = Date(timeIntervalSince1970: 1_767_258_000)
 
@@ -20,12 +27,12 @@ public enum DemoData {
     /// The demo data set.
     public static let dataSet: ProfileDataSet = {
         let users = [
-            User(id: "1", name: "Alice Liddell", avatarURL: "https://example.com/avatars/alice.png", summary: "Writes about rabbits, clocks and tea."),
-            User(id: "2", name: "Bob Chen", avatarURL: "https://example.com/avatars/bob.png", summary: "Follows Alice for the tea reviews."),
-            User(id: "3", name: "李雷", avatarURL: "https://example.com/avatars/lilei.png", summary: "喜欢写代码，也喜欢写博客。"),
+            User(id: "1", name: "Alice Liddell", avatarURL: "/pictures/alice.svg", summary: "Writes about rabbits, clocks and tea."),
+            User(id: "2", name: "Bob Chen", avatarURL: "/pictures/bob.svg", summary: "Follows Alice for the tea reviews."),
+            User(id: "3", name: "李雷", avatarURL: "/pictures/lilei.svg", summary: "喜欢写代码，也喜欢写博客。"),
             User(id: "4", name: "", avatarURL: nil, summary: ""),
             User(id: "5", name: "Dana Quiet", avatarURL: nil, summary: "Reads everything, writes nothing."),
-            User(id: "6", name: "韩梅梅", avatarURL: "https://example.com/avatars/hanmeimei.png", summary: "周末去爬山。"),
+            User(id: "6", name: "韩梅梅", avatarURL: "/pictures/hanmeimei.svg", summary: "周末去爬山。"),
             User(id: "7", name: "Carol Mint", avatarURL: nil, summary: "Gardens, mostly."),
         ]
         let aliceTitles = [

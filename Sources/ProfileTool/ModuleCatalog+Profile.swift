@@ -1,3 +1,4 @@
+import ProfileStore
 import Scenery
 import SceneryFaults
 import SceneryProfile
@@ -21,4 +22,5 @@ extension ModuleCatalog {
     ) { registry, services in
         registry.registerProfileModules(try services.profileServices())
     }
+    .servingPictures(from: DemoData.pictures)
 }

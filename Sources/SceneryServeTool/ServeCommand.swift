@@ -184,6 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.trustedProxies = Set(trustedProxies)
             // Actions and resume tokens are recorded in the database every server shares.
             configuration.actionLedger = session.store
+            configuration.pictureFolders = ModuleCatalog.running.pictureFolders
             configuration.personScene = personScene ?? (registry.sceneIDs.contains("user-profile") ? "user-profile" : nil)
             if metrics { configuration.telemetry = PrometheusTelemetry.make() }
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)

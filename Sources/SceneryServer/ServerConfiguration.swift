@@ -63,6 +63,10 @@ extension SceneryServer {
         /// one `userID` argument (`"user-profile"` in the demo); `nil` picks the first scene
         /// that takes exactly one person. Without such a scene the home page lists nobody.
         public var personScene: String?
+        /// Folders whose pictures the server serves at `/pictures/NAME` (PNG, JPEG, GIF,
+        /// WebP, SVG; a name of letters, digits, `.`, `-` and `_`), for data that names a
+        /// picture by path (`"/pictures/alice.svg"`); the first folder holding NAME answers.
+        public var pictureFolders: [URL] = []
         /// How long a page's scene waits for its socket after the page was served.
         public var attachTimeout: Duration = .seconds(30)
         /// The largest WebSocket message a client may send, in bytes: 80 KiB by default, so

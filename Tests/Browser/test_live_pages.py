@@ -1,12 +1,15 @@
 """The live browser host, as a person uses it: every control works in place, and the page
 is never reloaded for it (a marker set on `window` survives)."""
 import json
+import pathlib
 import re
+import subprocess
+import tempfile
 import time
 
 from playwright.sync_api import expect
 
-from conftest import Server, forged_socket, open_live, same_page, sign_in
+from conftest import BINARY, Server, forged_socket, open_live, same_page, sign_in
 
 DRAFT_TITLES = ["Through the looking glass", "草稿：下一篇茶会"]
 
@@ -199,14 +202,36 @@ def test_another_viewer_never_receives_drafts_whatever_the_client_sends(server, 
         assert title not in everything
 
 
-def test_avatars_that_fail_to_load_show_the_persons_initials(server, context):
+def test_the_demo_peoples_pictures_load_from_the_server(server, context):
     page = context.new_page()
     open_live(page, server.url + "/scenes/user-profile?user=1")
-    avatar = page.locator("#info\\/avatar")
-    # example.com is not reachable here: the image fails, and Alice's initials take its place.
-    expect(avatar).to_have_class("symbol initials")
-    expect(avatar).to_have_text("AL")
-    expect(avatar).to_have_attribute("aria-label", "Avatar of Alice Liddell")
+    avatar = page.locator("img#info\\/avatar")
+    expect(avatar).to_have_attribute("src", "/pictures/alice.svg")
+    page.wait_for_function("document.getElementById('info/avatar').complete")
+    assert avatar.evaluate("(image) => image.naturalWidth") > 0, "Alice's picture loaded"
+    # A picture's name never reaches outside the server's picture folders.
+    for name in ["..%2FPackage.swift", "alice.txt", ".hidden.svg", "missing.svg"]:
+        assert page.request.get(server.url + "/pictures/" + name).status == 404, name
+
+
+def test_avatars_that_fail_to_load_show_the_persons_initials(context):
+    exported = subprocess.run([BINARY, "data", "export", "-", "--database", str(pathlib.Path(tempfile.mkdtemp()) / "demo.sqlite")],
+                              check=True, capture_output=True, text=True).stdout
+    data = json.loads(exported)
+    for user in data["users"]:
+        if user["id"] == "1":
+            user["avatarURL"] = "/pictures/gone.svg"  # a picture that is no longer there
+    broken = Server(data=json.dumps(data))
+    try:
+        page = context.new_page()
+        open_live(page, broken.url + "/scenes/user-profile?user=1")
+        avatar = page.locator("#info\\/avatar")
+        # The image fails, and Alice's initials take its place.
+        expect(avatar).to_have_class("symbol initials")
+        expect(avatar).to_have_text("AL")
+        expect(avatar).to_have_attribute("aria-label", "Avatar of Alice Liddell")
+    finally:
+        broken.stop()
 
 
 def test_the_chinese_profile_is_marked_chinese(server, context):

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import ProfileStore
 import Prometheus
 import Scenery
 import Testing
@@ -49,6 +50,7 @@ import Testing
             .get("/api/scenes/user-profile?user=1&as=1"), .get("/api/scenes/my-drafts?viewer=1"),
         ],
         "GET /metrics": [.get("/metrics")],
+        "GET /pictures/{name}": [.get("/pictures/alice.svg"), .get("/pictures/..%2F..%2Fdemo.sqlite"), .get("/pictures/drafts.json")],
         "GET /inspect/{session}": [.get("/inspect/{session}?node=drafts"), .get("/inspect/{session}?node=drafts/draft.1")],
         "GET /preview/{id}": [
             .get("/preview/user-profile?user=1"), .get("/preview/user-profile?user=1&as=1"), .get("/preview/my-drafts?as=1"),
@@ -76,6 +78,7 @@ import Testing
         let prometheus = PrometheusCollectorRegistry()
         fixture = try ServerFixture { configuration in
             configuration.enablesInspector = true
+            configuration.pictureFolders = [DemoData.pictures].compactMap { $0 }
             configuration.telemetry = .init(metrics: PrometheusMetricsFactory(registry: prometheus), metricsPage: { prometheus.emitToString() })
         } register: { registry in
             let problems = registry.addScene(id: "my-drafts", source: Self.myDrafts)

@@ -124,7 +124,9 @@ public struct HTMLRenderer: Sendable {
                     "<span id=\"\(id)\" class=\"symbol initials\"\(role) aria-label=\"\(Self.attribute(alt))\"\(selectable)><span aria-hidden=\"true\">\(Self.escape(String(initials.prefix(3))))</span></span>\n"
             } else {
                 let role = selectable.isEmpty ? " role=\"img\"" : ""
-                html += "<span id=\"\(id)\" class=\"symbol\"\(role) aria-label=\"\(Self.attribute(alt))\"\(selectable)></span>\n"
+                // A person with neither picture nor name is drawn as a figure, not a blank.
+                let person = if case .symbol(let name) = source, name.hasPrefix("person") { " person" } else { "" }
+                html += "<span id=\"\(id)\" class=\"symbol\(person)\"\(role) aria-label=\"\(Self.attribute(alt))\"\(selectable)></span>\n"
             }
         case .button(let title, let event, let style):
             html +=
@@ -292,9 +294,15 @@ public struct HTMLRenderer: Sendable {
         }
     }
 
-    /// Whether an image URL may be loaded: `http:` or `https:` only.
+    /// Whether an image URL may be loaded: `http:` or `https:`, or a path on the page's own
+    /// server (`/pictures/alice.svg`). A path is refused when a browser could read it as
+    /// another host's (`//host`, `/\host`, or a space or control character it would drop).
     public static func isSafeImageURL(_ url: String) -> Bool {
         let trimmed = url.drop { $0.isWhitespace || $0.unicodeScalars.allSatisfy { $0.value < 0x20 } }.lowercased()
+        if trimmed.hasPrefix("/") {
+            let rest = trimmed.dropFirst()
+            return !rest.isEmpty && !rest.hasPrefix("/") && !trimmed.unicodeScalars.contains { $0.value < 0x21 || $0 == "\\" || $0.value == 0x7F }
+        }
         return trimmed.hasPrefix("https://") || trimmed.hasPrefix("http://")
     }
 

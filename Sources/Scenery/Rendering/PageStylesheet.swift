@@ -24,6 +24,7 @@ enum PageStylesheet {
         button.danger{background:var(--scenery-color-danger);color:var(--scenery-color-on-danger);border-color:var(--scenery-color-danger)}\
         button:focus-visible,[data-node]:focus-visible{outline:2px solid var(--scenery-color-accent);outline-offset:2px}\
         img,.symbol{width:48px;height:48px;border-radius:50%;object-fit:cover;background:var(--scenery-color-border);display:inline-block;overflow:hidden;color:transparent}\
+        .symbol.person{background:radial-gradient(circle at 50% 38%,var(--scenery-color-on-avatar) 0 16%,transparent 17%),radial-gradient(ellipse 42% 30% at 50% 92%,var(--scenery-color-on-avatar) 0 99%,transparent 100%),var(--scenery-color-avatar)}\
         .symbol.initials{background:var(--scenery-color-avatar);color:var(--scenery-color-on-avatar);text-align:center;line-height:48px;font-weight:600;font-size:18px}\
         .tabs>[role=tablist]{display:flex;gap:var(--scenery-spacing-medium);margin:var(--scenery-spacing-medium) 0}.tabs>[role=tablist] button[aria-selected=true]{background:var(--scenery-color-selected);color:var(--scenery-color-on-selected)}\
         .tabs.document>input{position:absolute;opacity:0;width:1px;height:1px}.tabs.document>.tablabels{display:flex;gap:var(--scenery-spacing-medium);margin:var(--scenery-spacing-medium) 0}\

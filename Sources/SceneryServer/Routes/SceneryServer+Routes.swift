@@ -40,6 +40,7 @@ extension SceneryServer {
         router.get("/assets/theme.css") { _, _ in
             Self.asset(self.registry.themeStylesheet, type: "text/css; charset=utf-8")
         }
+        router.get("/pictures/:name") { _, context in try self.picture(named: try context.parameters.require("name")) }
         router.get("/sign-in") { request, _ in
             self.html(Pages.signIn(users: self.users, viewer: self.viewer(of: request), next: Self.localPath(request.uri.queryParameters["next"]) ?? "/"))
         }

@@ -46,6 +46,9 @@ public struct ModuleCatalog: Sendable {
     public private(set) var databases: [ToolDatabase]
     /// Subcommands of `data` beyond `import`, `export` and `reset` (the demo's `generate`).
     package private(set) var dataCommands: [ToolCommand] = []
+    /// Folders of pictures the data names by path (`/pictures/alice.svg`), which `serve`
+    /// serves at `/pictures/NAME`; a later part's folder is looked in after an earlier one's.
+    public private(set) var pictureFolders: [URL] = []
     private var sceneFolders: [SceneFolder]
     private var registrations: [Registration]
 
@@ -99,6 +102,22 @@ public struct ModuleCatalog: Sendable {
         self.dataCommands = dataCommands
     }
 
+    /// The catalog with a folder of pictures its data names by path (`/pictures/NAME`): a
+    /// demo's people, shipped with the package as resources and served by `serve`.
+    ///
+    /// ```swift
+    /// static let board = ModuleCatalog(modules: [TaskListModule.descriptor]) { _, _ in }
+    ///     .servingPictures(from: Bundle.module.url(forResource: "Pictures", withExtension: nil))
+    /// ```
+    public func servingPictures(from folder: URL?) -> ModuleCatalog {
+        var catalog = self
+        if let folder { catalog.pictureFolders.append(folder) }
+        return catalog
+    }
+
+    /// The catalog the running tool was given.
+    package static var running: ModuleCatalog { current }
+
     /// No modules, no scenes and no data: what a tool runs before it is given a catalog.
     static let empty = ModuleCatalog(modules: [], sceneFolders: [], services: [], hostEvents: [], databases: [], registrations: [])
 
@@ -111,6 +130,7 @@ public struct ModuleCatalog: Sendable {
         catalog.hostEvents += rhs.hostEvents
         catalog.databases += rhs.databases
         catalog.dataCommands += rhs.dataCommands
+        catalog.pictureFolders += rhs.pictureFolders
         catalog.sceneFolders += rhs.sceneFolders
         catalog.registrations += rhs.registrations
         return catalog

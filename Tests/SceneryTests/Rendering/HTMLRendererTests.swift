@@ -46,11 +46,19 @@ import Testing
         #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onmouseover=&#39;steal()"))
     }
 
-    @Test(arguments: ["javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<b>x</b>", "vbscript:x", "\u{1}javascript:x", "//evil.example/x.png"])
+    @Test(arguments: [
+        "javascript:alert(1)", " JavaScript:alert(1)", "data:text/html,<b>x</b>", "vbscript:x", "\u{1}javascript:x", "//evil.example/x.png",
+        "/\\evil.example/x.png", "/\t/evil.example/x.png", "/ /evil.example", "/",
+    ])
     func dropsUnsafeImageURLs(url: String) {
         let page = HTMLRenderer().render(.image("i", .url(url), alt: "Avatar"))
         #expect(!page.contains("<img"))
         #expect(page.contains(#"aria-label="Avatar""#))
+    }
+
+    @Test func keepsAPictureOnThePagesOwnServer() {
+        let page = HTMLRenderer().render(.image("i", .url("/pictures/alice.svg"), alt: "A"))
+        #expect(page.contains(#"<img id="i" src="/pictures/alice.svg" alt="A">"#))
     }
 
     @Test func keepsWebImages() {
