@@ -113,7 +113,9 @@ class Postgres:
 
 
 def stop_process(process, directory):
-    """Ends a process the tests started (killing it after 10 s) and removes its folder."""
+    """Ends a process the tests started (killing it after 10 s) and removes its folder. Pages
+    still open on it then say they reconnect: the guard lets that pass."""
+    GUARD.server_stopped()
     process.terminate()
     try:
         process.wait(timeout=10)
@@ -196,12 +198,111 @@ def server():
     running.stop()
 
 
+# --- The guard: every page of every test is watched for what a person should not meet ---
+# A toast that is not an announcement of someone else's change (a refusal, an error, a
+# connection notice) and every console error or uncaught exception fail the test that met
+# it, unless the test declares it: @pytest.mark.allows_toasts(r"pattern", …) and
+# @pytest.mark.allows_console(r"pattern", …) (regular expressions searched in the text).
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "allows_toasts(*patterns): toasts this test expects a page to show")
+    config.addinivalue_line("markers", "allows_console(*patterns): console errors this test expects a page to log")
+
+
+class Guard:
+    """What the pages of the running test showed and logged."""
+
+    def __init__(self):
+        self.toasts, self.console = [], []
+        self.stopped_at = None
+
+    def clear(self):
+        self.toasts.clear()
+        self.console.clear()
+        self.stopped_at = None
+
+    def server_stopped(self):
+        """A server the test started was stopped: from here its pages' lost connections are
+        what the test did, not something a person would meet."""
+        if self.stopped_at is None:
+            self.stopped_at = (len(self.toasts), len(self.console))
+
+    def unexpected(self, allowed_toasts, allowed_console):
+        """The toasts (other than announcements) and console errors no pattern allows; after
+        a server was stopped, its pages' reconnecting and failed sockets are allowed."""
+        toasts_from, console_from = self.stopped_at or (len(self.toasts), len(self.console))
+        toasts = [
+            text for index, (kind, text) in enumerate(self.toasts)
+            if kind != "announcement" and not any(p.search(text) for p in allowed_toasts)
+            and not (index >= toasts_from and text.startswith("Reconnecting"))
+        ]
+        console = [
+            text for index, text in enumerate(self.console)
+            if not any(p.search(text) for p in allowed_console) and not (index >= console_from and "WebSocket connection" in text)
+        ]
+        return toasts, console
+
+
+GUARD = Guard()
+
+# Reports each text the status line shows, with its kind, to the test (a binding).
+RECORD_TOASTS = """
+document.addEventListener("DOMContentLoaded", () => {
+  const status = document.getElementById("scenery-status");
+  if (!status || !window.__sceneryToast) return;
+  new MutationObserver(() => {
+    if (status.textContent) window.__sceneryToast(status.dataset.kind || "notice", status.textContent);
+  }).observe(status, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+
+def watch(context):
+    """Watches every page of a context: its toasts and its console errors go to GUARD."""
+    context.expose_binding("__sceneryToast", lambda source, kind, text: GUARD.toasts.append((kind, text)))
+    context.add_init_script(RECORD_TOASTS)
+
+    def on_page(page):
+        page.on("console", lambda message: message.type == "error" and GUARD.console.append(message.text))
+        page.on("pageerror", lambda error: GUARD.console.append(f"uncaught: {error}"))
+
+    context.on("page", on_page)
+    return context
+
+
+class WatchedBrowser:
+    """The session's Chromium, whose every new context is watched (tests use it as the
+    browser)."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, *arguments, **options):
+        return watch(self._browser.new_context(*arguments, **options))
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
+        yield WatchedBrowser(launched)
         launched.close()
+
+
+@pytest.fixture(autouse=True)
+def nothing_unexpected_reaches_a_person(request):
+    """Fails a test whose pages showed a toast or logged a console error it did not declare."""
+    GUARD.clear()
+    yield
+    allowed_toasts = [re.compile(pattern) for mark in request.node.iter_markers("allows_toasts") for pattern in mark.args]
+    allowed_console = [re.compile(pattern) for mark in request.node.iter_markers("allows_console") for pattern in mark.args]
+    toasts, console = GUARD.unexpected(allowed_toasts, allowed_console)
+    GUARD.clear()
+    if toasts or console:
+        pytest.fail(f"unexpected toasts: {toasts}; unexpected console errors: {console}", pytrace=False)
 
 
 @pytest.fixture

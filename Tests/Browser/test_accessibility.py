@@ -59,6 +59,7 @@ def test_the_drafts_tab_and_a_confirmation_have_no_violation(server, browser):
     context.close()
 
 
+@pytest.mark.allows_console(r"status of 404")  # the not-found page answers 404
 @pytest.mark.parametrize("path", ["/", "/scenes", "/sign-in", "/preview/user-profile?user=1", "/scenes/no-such-scene"])
 def test_the_servers_own_pages_have_no_violation(server, context, path):
     page = context.new_page()

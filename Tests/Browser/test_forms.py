@@ -65,6 +65,7 @@ def test_the_owner_types_a_task_submits_it_with_return_and_a_members_page_shows_
     assert same_page(ada) and same_page(grace), "in place, over the socket"
 
 
+@pytest.mark.allows_toasts(r"^Name the task first", r"^New task is 3 to 120")
 def test_an_empty_task_is_refused_next_to_the_field_and_announced(people):
     ada, _ = people
     field = ada.get_by_label("New task")
@@ -183,6 +184,7 @@ def test_a_search_typed_by_a_member_filters_her_list_as_she_pauses_and_no_one_el
     expect(grace.locator("#tasks\\/list")).to_contain_text("Plan the offsite")
 
 
+@pytest.mark.allows_toasts(r"control character")
 def test_a_bidi_override_pasted_into_a_task_is_refused_on_the_page_and_what_was_typed_stays(people):
     ada, _ = people
     field = ada.get_by_label("New task")

@@ -4,6 +4,7 @@ files. Nobody's drafts reach anybody else, and the server keeps working."""
 import json
 import os
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import forged_socket, open_live, sign_in
@@ -42,6 +43,7 @@ def test_another_viewer_previews_with_their_own_data_only(server, context):
             assert title not in text
 
 
+@pytest.mark.allows_console(r"status of 403")  # the refusal itself
 def test_a_forged_as_gets_a_refusal_not_a_page(server, context):
     page = context.new_page()
     for signed_in in (None, "Bob Chen"):

@@ -7,6 +7,7 @@ import subprocess
 import tempfile
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import BINARY, Server, forged_socket, open_live, same_page, sign_in
@@ -163,6 +164,7 @@ def test_rows_and_avatars_work_by_keyboard(server, context):
     expect(page).to_have_url(re.compile(r"/scenes/blog-detail\?blog=25$"))
 
 
+@pytest.mark.allows_toasts(r"^Reconnecting")
 def test_a_dropped_connection_resumes_the_same_scene_and_sends_what_was_done_meanwhile(server, context):
     page = context.new_page()
     sign_in(page, server, "Alice Liddell")
@@ -183,6 +185,7 @@ def test_a_dropped_connection_resumes_the_same_scene_and_sends_what_was_done_mea
     assert same_page(page)
 
 
+@pytest.mark.allows_toasts(r"^Reconnecting")  # its forged messages close the socket
 def test_another_viewer_never_receives_drafts_whatever_the_client_sends(server, context):
     page = context.new_page()
     sign_in(page, server, "Bob Chen")
@@ -214,6 +217,7 @@ def test_the_demo_peoples_pictures_load_from_the_server(server, context):
         assert page.request.get(server.url + "/pictures/" + name).status == 404, name
 
 
+@pytest.mark.allows_console(r"status of 404")  # the picture that is gone
 def test_avatars_that_fail_to_load_show_the_persons_initials(context):
     exported = subprocess.run([BINARY, "data", "export", "-", "--database", str(pathlib.Path(tempfile.mkdtemp()) / "demo.sqlite")],
                               check=True, capture_output=True, text=True).stdout
@@ -280,6 +284,7 @@ def test_saving_a_scene_file_updates_open_pages_and_errors_show_until_fixed(serv
         scene.write_text(original, encoding="utf-8")
 
 
+@pytest.mark.allows_toasts(r"injected fault")
 def test_error_and_empty_states_show_as_in_the_terminal(context):
     from conftest import Server
     failing = Server("--fail", "blogs")
@@ -299,6 +304,7 @@ def test_error_and_empty_states_show_as_in_the_terminal(context):
         failing.stop()
 
 
+@pytest.mark.allows_console(r"status of 404")  # the not-found page answers 404
 def test_a_missing_user_is_one_not_found_page_with_a_way_back(server, context):
     page = context.new_page()
     response = page.goto(server.url + "/scenes/user-profile?user=99")
@@ -315,6 +321,7 @@ def test_an_empty_list_says_so(server, context):
     expect(page.locator("#blogs\\/blogs\\.empty")).to_have_text("No blogs yet.")
 
 
+@pytest.mark.allows_toasts(r"injected fault")
 def test_a_like_that_fails_to_save_rolls_back_with_a_notice_next_to_its_button_announced(context):
     from conftest import Server
     failing = Server("--fail", "blogs:writes")

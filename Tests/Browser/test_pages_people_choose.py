@@ -4,7 +4,7 @@ control, a way back from a blog, and one name for a nameless person."""
 import pytest
 from playwright.sync_api import expect
 
-from conftest import open_live, sign_in
+from conftest import GUARD, Server, open_live, sign_in
 
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
@@ -103,3 +103,20 @@ def test_a_nameless_person_has_one_name_on_every_page(context, server):
     expect(page.get_by_role("button", name="Sign in as Anonymous")).to_be_visible()
     open_live(page, server.url + "/scenes/user-profile?user=4")
     expect(page.get_by_role("heading", level=1)).to_have_text("Anonymous")
+
+
+def test_the_guard_hears_a_notice_a_test_did_not_declare(context):
+    """Every test's pages are watched: a notice no test declared (here, a page losing its
+    server) is found, and would fail the test; an announcement of others' changes is not."""
+    lost = Server()
+    try:
+        page = context.new_page()
+        open_live(page, lost.url + "/scenes/user-profile?user=1")
+        lost.process.kill()  # not stop(): the guard is not told
+        expect(page.locator("#scenery-status")).to_contain_text("Reconnecting")
+        page.wait_for_function("true")  # let the binding's report arrive
+        toasts, _ = GUARD.unexpected([], [])
+        assert any(text.startswith("Reconnecting") for text in toasts), GUARD.toasts
+        GUARD.clear()  # what this test meant to meet
+    finally:
+        lost.stop()

@@ -6,6 +6,7 @@ import re
 import urllib.request
 
 from axe_playwright_python.sync_playwright import Axe
+import pytest
 from playwright.sync_api import expect
 
 from conftest import ROOT, Server, open_live
@@ -64,6 +65,7 @@ def test_the_heading_names_the_person_when_her_module_streams_in(context):
         slow.stop()
 
 
+@pytest.mark.allows_toasts(r"did not load within")
 def test_a_module_that_does_not_load_in_time_says_so_announced_with_a_retry(context, tmp_path):
     slow = Server("--latency", SLOW_BLOGS, first_response_wait=200,
                   scenes={"quick-profile": QUICK_PROFILE})

@@ -34,6 +34,7 @@ import Testing
         "GET /assets/scenery.js": [.get("/assets/scenery.js")],
         "GET /assets/scenery.css": [.get("/assets/scenery.css")],
         "GET /assets/theme.css": [.get("/assets/theme.css")],
+        "GET /assets/icon.svg": [.get("/assets/icon.svg")],
         "GET /assets/inspector.js": [.get("/assets/inspector.js")],
         "GET /sign-in": [.get("/sign-in?next=%2Fscenes%2Fuser-profile%3Fuser%3D1")],
         // Signing in as someone is the demo's sign-in (a user list); its answer is a redirect.

@@ -37,6 +37,9 @@ extension SceneryServer {
         router.get("/assets/scenery.css") { _, _ in
             Self.asset(Pages.stylesheet, type: "text/css; charset=utf-8")
         }
+        router.get(RouterPath(Pages.iconPath)) { _, _ in
+            Self.asset(Pages.icon, type: "image/svg+xml")
+        }
         router.get("/assets/theme.css") { _, _ in
             Self.asset(self.registry.themeStylesheet, type: "text/css; charset=utf-8")
         }

@@ -55,7 +55,10 @@ enum ClientScript {
             return node;
           }
 
-          function say(text, sticky) {
+          // The one line of status at the bottom. `kind` says what it is: "announcement" for
+          // other people's changes, else a notice about this page or the viewer's action.
+          function say(text, sticky, kind) {
+            status.dataset.kind = kind || "notice";
             status.textContent = text;
             clearTimeout(statusTimer);
             if (!sticky && text) statusTimer = setTimeout(() => { status.textContent = ""; }, 4000);
@@ -87,7 +90,7 @@ enum ClientScript {
             heardTimer = setTimeout(() => {
               heardTimer = null;
               const shown = heard.slice(0, 3).join(" · ");
-              say(heard.length > 3 ? `${shown} (+${heard.length - 3})` : shown);
+              say(heard.length > 3 ? `${shown} (+${heard.length - 3})` : shown, false, "announcement");
               heard = [];
             }, 1000);
           }

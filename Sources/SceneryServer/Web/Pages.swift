@@ -9,6 +9,16 @@ enum Pages {
 
     static func attribute(_ text: String) -> String { HTMLRenderer.escapeAttribute(text) }
 
+    /// Where the site's icon is (a browser asks for one; without it, every page logged a 404).
+    static let iconPath = "/assets/icon.svg"
+
+    /// The site's icon: a rounded square with three stacked blocks, a scene of modules.
+    static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0058d0"/>\
+        <rect x="7" y="7" width="18" height="5" rx="1.5" fill="#fff"/><rect x="7" y="14" width="18" height="5" rx="1.5" fill="#fff" opacity=".8"/>\
+        <rect x="7" y="21" width="11" height="4" rx="1.5" fill="#fff" opacity=".6"/></svg>
+        """
+
     /// A page: head, banner, and `main` holding `body`.
     static func page(
         title: String, language: String = "en", viewer: SignInUser?, returnTo: String, main body: String, mainAttributes: String = "",
@@ -23,6 +33,7 @@ enum Pages {
         <title>\(escape(title)) · Scenery</title>
         <link rel="stylesheet" href="\(SceneryServer.themeStylesheetPath)" id="scenery-theme">
         <link rel="stylesheet" href="/assets/scenery.css">
+        <link rel="icon" href="\(iconPath)" type="image/svg+xml">
         <script src="/assets/scenery.js" defer></script>\(inspector ? "\n<script src=\"\(InspectorScript.path)\" defer></script>" : "")
         </head>
         <body>
