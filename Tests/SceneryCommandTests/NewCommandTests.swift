@@ -29,6 +29,10 @@ import Testing
         let manifest = try String(contentsOf: package.appending(path: "Package.swift"), encoding: .utf8)
         #expect(manifest.contains(#".package(name: "Scenery", path: "\#(CommandRunner.packageRoot.standardizedFileURL.path)")"#), "\(manifest)")
         #expect(manifest.contains(#"plugins: [.plugin(name: "SceneryValidationPlugin", package: "Scenery")]"#))
+        // The tool serves out of the box (`.ci/run` serves the welcome scene and reads it back).
+        #expect(manifest.contains(#".product(name: "SceneryServeTool", package: "Scenery")"#), "\(manifest)")
+        let main = try String(contentsOf: package.appending(path: "Sources/Garden/main.swift"), encoding: .utf8)
+        #expect(main.contains("await SceneryTool.main(catalog: .garden, adding: [.serve])"), "\(main)")
         // The scene validates against the manifest the package ships, as the build plugin checks it.
         let validate = try await cli.run(["validate", package.appending(path: "Sources/GardenModules/Scenes").path])
         #expect(validate.status == 0 && validate.output == "1 scene file(s) valid.\n", "\(validate.output)\(validate.error)")

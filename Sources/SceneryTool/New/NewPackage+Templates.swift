@@ -27,10 +27,13 @@ extension NewPackage {
                     ],
                     resources: [.copy("Scenes")],
                     plugins: [.plugin(name: "SceneryValidationPlugin", package: "Scenery")]),
-                // The whole scenery tool with the app's modules: run, interact, validate, list…
+                // The whole scenery tool with the app's modules: run, interact, serve, validate, list…
                 .executableTarget(
                     name: "\#(name)",
-                    dependencies: ["\#(modules)", .product(name: "SceneryTool", package: "Scenery")]),
+                    dependencies: [
+                        "\#(modules)", .product(name: "SceneryTool", package: "Scenery"),
+                        .product(name: "SceneryServeTool", package: "Scenery"),
+                    ]),
                 .testTarget(
                     name: "\#(name)Tests",
                     dependencies: [
@@ -50,12 +53,13 @@ extension NewPackage {
         #"""
         # \#(name)
 
-        An app on [Scenery](https://github.com/): modules that each own their data and rendering,
-        assembled into scenes by data files.
+        An app on Scenery: modules that each own their data and rendering, assembled into
+        scenes by data files.
 
         ```sh
         swift run \#(name) run welcome --arg name=Ada   # the welcome scene, as text
         swift run \#(name) interact welcome --arg name=Ada
+        swift run \#(name) serve                         # live pages: http://127.0.0.1:8080/scenes/welcome?name=Ada
         swift test                                           # the tests
         ```
 
@@ -164,10 +168,12 @@ extension NewPackage {
 
     var toolMain: String {
         #"""
-        // The whole scenery tool with \#(name)'s modules (the catalog beside this file).
+        // The whole scenery tool with \#(name)'s modules (the catalog beside this file), and
+        // `serve` for live pages in a browser.
+        import SceneryServeTool
         import SceneryTool
 
-        await SceneryTool.main(catalog: .\#(catalogName))
+        await SceneryTool.main(catalog: .\#(catalogName), adding: [.serve])
 
         """#
     }
