@@ -45,9 +45,16 @@ build_modules() {  # module...
     local module
     for module in "$@"; do
         [[ "$built" == *" $module "* ]] && continue
+        # A target with resources reads them through `Bundle.module`, which SwiftPM writes and
+        # these builds (no SwiftPM) do not: the fuzzers read no resource, so it is the main bundle.
+        local accessor=()
+        if grep -rqs "Bundle.module" "Sources/$module"; then
+            printf 'import Foundation\nextension Foundation.Bundle { static var module: Bundle { Bundle.main } }\n' > "$modules/$module-resources.swift"
+            accessor=("$modules/$module-resources.swift")
+        fi
         swiftc "${flags[@]}" -parse-as-library -module-name "$module" -I "$modules" -I Sources/CSQLite -emit-module \
             -emit-module-path "$modules/$module.swiftmodule" -emit-library -static -o "$modules/lib$module.a" \
-            $(find "Sources/$module" -name '*.swift' | sort)
+            $(find "Sources/$module" -name '*.swift' | sort) "${accessor[@]}"
         built+="$module "
     done
 }
