@@ -13,6 +13,8 @@ import Testing
         var document: String
         var line: Int
         var lines: [String]
+        /// The last line above the block that is not blank.
+        var label: String
         var testDescription: String { "\(document):\(line)" }
     }
 
@@ -31,6 +33,19 @@ import Testing
             "a fragment of a package manifest; Tests/SceneFileToolingTests builds a real consumer package with the plugin"
     ]
 
+    /// Guides whose ```swift blocks are whole files of an app the reader makes, each under a
+    /// line naming its file (`` `Sources/…/X.swift`: ``): `.ci/follow-guide.py` writes them
+    /// into a package made by `scenery new` and builds it, in `.ci/run`.
+    static let wholeFileGuides: Set<String> = ["YourOwnApp.md"]
+
+    /// The file a whole-file block names on the line above it, if it names one.
+    static func fileName(labelling sample: Sample) -> String? {
+        let label = sample.label.trimmingCharacters(in: .whitespaces)
+        guard label.hasPrefix("`"), label.hasSuffix("`:"), label.count > 3 else { return nil }
+        let path = label.dropFirst().dropLast(2)
+        return path.contains("`") ? nil : String(path)
+    }
+
     /// The README and every article, with their ```swift blocks.
     static let samples: [Sample] = {
         let documents = [packageRoot.appending(path: "README.md")] + guides
@@ -38,14 +53,17 @@ import Testing
         for document in documents {
             guard let text = try? String(contentsOf: document, encoding: .utf8) else { continue }
             var current: Sample?
+            var label = ""
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
-                    current = Sample(document: document.lastPathComponent, line: index + 1, lines: [])
+                    current = Sample(document: document.lastPathComponent, line: index + 1, lines: [], label: label)
                 } else if let sample = current, line.trimmingCharacters(in: .whitespaces) == "```" {
                     found.append(sample)
                     current = nil
-                } else {
+                } else if current != nil {
                     current?.lines.append(String(line))
+                } else if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                    label = String(line)
                 }
             }
         }
@@ -92,6 +110,12 @@ import Testing
             return
         }
         if Self.notCompiled["\(sample.document): \(first)"] != nil { return }
+        if Self.wholeFileGuides.contains(sample.document) {
+            #expect(
+                Self.fileName(labelling: sample) != nil,
+                "\(sample.testDescription): a block of a whole-file guide needs the line `PATH`: above it (.ci/follow-guide.py writes it there)")
+            return
+        }
         let standsSomewhere = Self.compiledSources.contains { source in
             source.lines.indices.contains { start in
                 start + wanted.count <= source.lines.count && Array(source.lines[start..<start + wanted.count]) == wanted
@@ -104,6 +128,20 @@ import Testing
             Tests/DocumentationTests/Samples (inside a function where it is statements) and make that compile, or correct \
             the article to match the code that does. It starts: \(first)
             """)
+    }
+
+    /// The guide's app is whole: the package, the module, a store, the tool's catalog and a
+    /// test, each named once, and `.ci/run` follows the guide.
+    @Test func theWholeFileGuideGivesEachFileOnceAndIsFollowedByCI() throws {
+        for guide in Self.wholeFileGuides {
+            let files = Self.samples.filter { $0.document == guide }.compactMap(Self.fileName(labelling:))
+            #expect(files.contains("Package.swift"), "\(guide) gives no Package.swift")
+            #expect(files.contains { $0.hasPrefix("Tests/") }, "\(guide) gives no test")
+            #expect(Set(files).count == files.count, "\(guide) names a file twice: \(files)")
+            #expect(files.allSatisfy { $0 == "Package.swift" || $0.hasPrefix("Sources/") || $0.hasPrefix("Tests/") }, "\(files)")
+        }
+        let run = try String(contentsOf: Self.packageRoot.appending(path: ".ci/run"), encoding: .utf8)
+        #expect(run.contains("python3 .ci/follow-guide.py"))
     }
 
     @Test func everyExemptBlockStillExists() {

@@ -56,6 +56,16 @@ import Testing
         #expect(package.appending(path: String(written)).standardizedFileURL.path == checkout.path, "it leads from the package to the checkout")
     }
 
+    /// The README's commands keep their comments in one column, whatever the name's length.
+    @Test(arguments: ["Io", "Garden", "AVeryLongNameForAnApp"])
+    func theReadmesCommentsLineUpForAnyName(_ name: String) throws {
+        let readme = NewPackage(name: name, dependency: .path("../Scenery")).readme
+        let block = try #require(readme.firstMatch(of: /```sh\n([\s\S]*?)```/)?.output.1)
+        let columns = Set(block.split(separator: "\n").compactMap { line in line.firstRange(of: "   # ").map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+        #expect(columns.count == 1, "\(block)")
+        #expect(block.contains("swift run \(name) serve"), "\(block)")
+    }
+
     @Test func theWayFromOneFolderToAnotherIsDotsThenTheRest() {
         let path = NewPackage.Dependency.relativePath
         #expect(path(URL(filePath: "/work/main"), URL(filePath: "/work/Garden")) == "../main")

@@ -49,6 +49,21 @@ extension NewPackage {
         """#
     }
 
+    /// The README's commands, their comments aligned whatever the app's name.
+    private var readmeCommands: String {
+        let commands: [(command: String, comment: String?)] = [
+            ("swift run \(name) run welcome --arg name=Ada", "the welcome scene, as text"),
+            ("swift run \(name) interact welcome --arg name=Ada", nil),
+            ("swift run \(name) serve", "live pages: http://127.0.0.1:8080/scenes/welcome?name=Ada"),
+            ("swift test", "the tests"),
+        ]
+        let width = commands.filter { $0.comment != nil }.map(\.command.count).max() ?? 0
+        return commands.map { line in
+            guard let comment = line.comment else { return line.command }
+            return line.command + String(repeating: " ", count: width - line.command.count) + "   # " + comment
+        }.joined(separator: "\n")
+    }
+
     var readme: String {
         #"""
         # \#(name)
@@ -57,10 +72,7 @@ extension NewPackage {
         scenes by data files.
 
         ```sh
-        swift run \#(name) run welcome --arg name=Ada   # the welcome scene, as text
-        swift run \#(name) interact welcome --arg name=Ada
-        swift run \#(name) serve                         # live pages: http://127.0.0.1:8080/scenes/welcome?name=Ada
-        swift test                                           # the tests
+        \#(readmeCommands)
         ```
 
         - `Sources/\#(modules)/WelcomeModule.swift`: the first module. Write your own beside it
