@@ -25,6 +25,9 @@ public actor BlogModule: Module {
             ParameterSpec("pageSize", .int, default: 10, range: 1...100, summary: "Blogs per page."),
             .message("header", default: "Blogs", summary: "The list's header."),
             .message("emptyText", default: "No blogs yet.", summary: "Shown when there are none."),
+            .message(
+                "ownEmptyText", default: "No blogs yet: publish one from the drafts on your profile.",
+                summary: "Shown to the author when there are none: what they can do."),
             .message("moreTitle", default: "Load more", summary: "The load-more button."),
             .message("refreshTitle", default: "Refresh", summary: "The refresh button."),
         ] + BlogWording.parameters,
@@ -34,6 +37,8 @@ public actor BlogModule: Module {
     private let author: UserID
     private let header: String
     private let emptyText: String
+    /// What the author sees of an empty list: how to fill it.
+    private let ownEmptyText: String
     private let moreTitle: String
     private let refreshTitle: String
     private let wording: BlogWording
@@ -72,6 +77,7 @@ public actor BlogModule: Module {
         list = PagedList(pageSize: try parameters.int("pageSize"))
         header = try parameters.text("header")
         emptyText = try parameters.text("emptyText")
+        ownEmptyText = try parameters.text("ownEmptyText")
         moreTitle = try parameters.text("moreTitle")
         refreshTitle = try parameters.text("refreshTitle")
         wording = try BlogWording(parameters: parameters)
@@ -209,7 +215,8 @@ public actor BlogModule: Module {
     /// The list, whole or as a window: a window holds only its rows and the list's full
     /// size, and has no "Load more" (the host scrolls instead).
     private func render(window: RowWindow?) -> ViewNode {
-        state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: emptyText) { _ in
+        let empty = context.viewer == author.rawValue ? ownEmptyText : emptyText
+        return state.render(id: "blogs", loadingMessage: "Loading blogs…", emptyMessage: empty) { _ in
             let section = list.section(id: "all", header: header, window: window, row: row)
             var children: [ViewNode] = [.list("list", sections: [section])]
             if let more = list.moreButton(title: moreTitle, module: context.id, window: window) { children.append(more) }

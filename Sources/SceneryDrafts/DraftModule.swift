@@ -27,7 +27,7 @@ public actor DraftModule: Module {
             ParameterSpec("owner", .userID, summary: "Whose drafts; must be the viewer."),
             ParameterSpec("pageSize", .int, default: 20, range: 1...100, summary: "Drafts per page."),
             .message("header", default: "Drafts", summary: "The list's header."),
-            .message("emptyText", default: "No drafts.", summary: "Shown when there are none."),
+            .message("emptyText", default: "No drafts yet: start one above.", summary: "Shown when there are none: what to do."),
             .message("untitled", default: "Untitled draft", summary: "Title when empty."),
             .message(
                 "editedFormat", default: "Edited {date}", arguments: [MessageArgumentSpec("date", .text, summary: "When, as the page shows dates.")],

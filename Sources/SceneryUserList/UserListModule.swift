@@ -29,6 +29,12 @@ public actor UserListModule: Module {
                 "requestsHeader", default: "Requests",
                 summary: "The header of the section of people asking to be friends (a user's own friend list only)."),
             .message("emptyText", default: "Nobody here yet.", summary: "Shown when the list is empty."),
+            .message(
+                "ownEmptyText",
+                default:
+                    "{list, select, followers {Nobody follows you yet: share the address of your profile.} following {You follow nobody yet: choose Follow on a profile to see their new blogs.} other {No friends yet: choose Add friend beside someone in a list of people.}}",
+                arguments: [MessageArgumentSpec("list", .text, summary: "Which list: followers, following or friends.")],
+                summary: "Shown to the list's own person when it is empty: what they can do."),
             .message("moreTitle", default: "Load more", summary: "The load-more button."),
         ] + UserCellWording.parameters,
         sends: UserListModule.actions + [UserEvents.open],
@@ -47,6 +53,8 @@ public actor UserListModule: Module {
     private let header: String
     private let requestsHeader: String
     private let emptyText: String
+    /// What the list's own person sees of it empty: how to fill it.
+    private let ownEmptyText: String
     private let moreTitle: String
     private let relationships: any RelationshipService
     private let context: ModuleContext
@@ -86,6 +94,7 @@ public actor UserListModule: Module {
         self.header = header.isEmpty ? list.rawValue.prefix(1).uppercased() + list.rawValue.dropFirst() : header
         requestsHeader = try parameters.text("requestsHeader")
         emptyText = try parameters.text("emptyText")
+        ownEmptyText = try parameters.message("ownEmptyText")(["list": .text(list.rawValue)])
         moreTitle = try parameters.text("moreTitle")
         self.relationships = relationships
         self.context = context
@@ -134,7 +143,7 @@ public actor UserListModule: Module {
     }
 
     public func render() -> ViewNode {
-        state.render(id: "users", loadingMessage: "Loading…", emptyMessage: emptyText) { entries in
+        state.render(id: "users", loadingMessage: "Loading…", emptyMessage: viewer == user ? ownEmptyText : emptyText) { entries in
             var children: [ViewNode] = [.list("list", sections: sections(of: entries))]
             if let more = self.entries.moreButton(title: moreTitle, module: context.id) { children.append(more) }
             if let notice { children.append(.text("notice", notice, role: .caption)) }

@@ -315,10 +315,13 @@ def test_a_missing_user_is_one_not_found_page_with_a_way_back(server, context):
     expect(page).to_have_url(server.url + "/")
 
 
-def test_an_empty_list_says_so(server, context):
+def test_an_empty_list_says_so_and_tells_its_own_person_what_to_do(server, context):
     page = context.new_page()
     open_live(page, server.url + "/scenes/user-profile?user=5")
     expect(page.locator("#blogs\\/blogs\\.empty")).to_have_text("No blogs yet.")
+    sign_in(page, server, "Dana Quiet")
+    open_live(page, server.url + "/scenes/user-profile?user=5")
+    expect(page.locator("#blogs\\/blogs\\.empty")).to_have_text("No blogs yet: publish one from the drafts on your profile.")
 
 
 @pytest.mark.allows_toasts(r"injected fault")

@@ -91,6 +91,16 @@ import Testing
         #expect(await blogs.render() == .stack("blogs", [.empty("blogs.empty", "No blogs yet.")]))
     }
 
+    /// The author of an empty list is told how to fill it; everyone else, that it is empty.
+    @Test(arguments: StoreKind.allCases) func theAuthorsEmptyStateSaysWhatToDo(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        for (viewer, text) in [("5", "No blogs yet: publish one from the drafts on your profile."), ("1", "No blogs yet.")] {
+            let blogs = try module(on: backend, author: "5", viewer: viewer)
+            try await blogs.load(.initial)
+            #expect(await blogs.render() == .stack("blogs", [.empty("blogs.empty", text)]), "viewer \(viewer)")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func likeIsOptimisticAndRollsBackWhenTheWriteFails(kind: StoreKind) async throws {
         let backend = try await Backend(kind)
         let log = RenderLog()

@@ -36,6 +36,17 @@ final class CountingDrafts: DraftService {
         #expect(titles == ["草稿：下一篇茶会", "Through the looking glass", "Untitled draft"])
     }
 
+    /// User 2 has no drafts: the list says where to start one (the form above it).
+    @Test(arguments: StoreKind.allCases) func noDraftsSaysWhereToStartOne(kind: StoreKind) async throws {
+        let module = try module(owner: "2", viewer: "2", drafts: try await Backend(kind).services.drafts)
+        try await module.load(.initial)
+        let tree = await module.render()
+        #expect(tree.node(withID: "drafts.empty") == .empty("drafts.empty", "No drafts yet: start one above."), "\(tree.visibleTexts)")
+        let ids = tree.allNodes.map(\.id.rawValue)
+        let form = try #require(ids.firstIndex { $0.hasPrefix("compose") }, "\(ids)")
+        #expect(form < (ids.firstIndex(of: "drafts.empty") ?? -1), "the form is above the words that point to it: \(ids)")
+    }
+
     @Test(arguments: StoreKind.allCases, [Optional("2"), nil])
     func anyoneElseIsRefusedBeforeTheServiceIsAsked(kind: StoreKind, viewer: String?) async throws {
         let drafts = CountingDrafts(try await Backend(kind).services.drafts)

@@ -36,6 +36,24 @@ import Testing
         #expect(followTree.allNodes.map(\.id) == friendTree.allNodes.map(\.id))
     }
 
+    /// User 4 follows no one, and no one follows or befriends them: their own empty lists say
+    /// what they can do, each its own; anyone else's say only that they are empty.
+    @Test(arguments: StoreKind.allCases) func anEmptyListTellsItsOwnPersonWhatToDo(kind: StoreKind) async throws {
+        let backend = try await Backend(kind)
+        let own = [
+            "followers": "Nobody follows you yet: share the address of your profile.",
+            "following": "You follow nobody yet: choose Follow on a profile to see their new blogs.",
+            "friends": "No friends yet: choose Add friend beside someone in a list of people.",
+        ]
+        for (list, text) in own {
+            for (viewer, expected) in [("4", text), ("1", "Nobody here yet."), (nil, "Nobody here yet.")] {
+                let people = try module(on: backend, user: "4", list: list, presenter: "follow", viewer: viewer)
+                try await people.load(.initial)
+                #expect(await people.render() == .stack("users", [.empty("users.empty", expected)]), "\(list), viewer \(viewer ?? "none")")
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func followIsOptimisticAndRollsBackWhenTheWriteFails(kind: StoreKind) async throws {
         let backend = try await Backend(kind)
         let log = RenderLog()
