@@ -120,3 +120,26 @@ def test_the_guard_hears_a_notice_a_test_did_not_declare(context):
         GUARD.clear()  # what this test meant to meet
     finally:
         lost.stop()
+
+
+def test_a_focused_control_in_the_friends_carousel_is_shown_whole(context, server):
+    """Tabbing through the friends carousel on a wide page: each control that takes the focus
+    is scrolled wholly into the track's visible part (the third card's was cut off by 43 px)."""
+    page = context.new_page()
+    page.set_viewport_size(SIZES["desktop"])
+    sign_in(page, server, "Alice Liddell")  # her own profile: no experiment turns the carousel into rows
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    track = page.get_by_role("list", name="Friends, scrolls sideways")
+    expect(track).to_be_visible()
+    controls = track.locator("button, a[href], [tabindex='0']")
+    assert controls.count() >= 3, "the carousel has controls to tab through"
+    assert track.evaluate("t => t.scrollWidth > t.clientWidth"), "the track is wider than its box: some card is cut off"
+    for index in range(controls.count()):
+        control = controls.nth(index)
+        control.focus()
+        page.wait_for_function(
+            """([track, control]) => {
+              const outer = track.getBoundingClientRect(), inner = control.getBoundingClientRect();
+              return inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5;
+            }""",
+            arg=[track.element_handle(), control.element_handle()], timeout=2_000)

@@ -61,7 +61,10 @@ import Testing
     func theReadmesCommentsLineUpForAnyName(_ name: String) throws {
         let readme = NewPackage(name: name, dependency: .path("../Scenery")).readme
         let block = try #require(readme.firstMatch(of: /```sh\n([\s\S]*?)```/)?.output.1)
-        let columns = Set(block.split(separator: "\n").compactMap { line in line.firstRange(of: "   # ").map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+        let columns = Set(
+            block.split(separator: "\n").compactMap { line in
+                line.firstRange(of: "   # ").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+            })
         #expect(columns.count == 1, "\(block)")
         #expect(block.contains("swift run \(name) serve"), "\(block)")
     }
