@@ -167,3 +167,54 @@ def test_a_form_reads_as_made_with_care_labels_above_fields_a_proportional_text_
     probe = alice.evaluate("colour => { const p = document.createElement('p'); p.style.color = colour; document.body.append(p);"
                            " const c = getComputedStyle(p).color; p.remove(); return c }", danger)
     assert shown == probe, f"the error is in the danger colour {danger} ({probe}), not {shown}"
+
+
+
+LEAVE = "Leave this page? What you typed here has not been sent."
+
+
+def type_a_draft_title(page, text):
+    page.get_by_role("tab", name="Drafts").click()
+    title = page.locator("form[data-form='drafts/compose']").get_by_label("Title")
+    title.click()
+    page.keyboard.type(text)  # as a person types: the page counts it as their doing
+    return title
+
+
+def test_leaving_with_typed_text_not_sent_asks_once_and_staying_keeps_it(people):
+    """A draft's title typed and not saved: the scene sending Alice elsewhere (her followers'
+    count) asks once; she stays, the page live and her text in the field (she saves it). With
+    another title typed, asked again, she leaves, and is not asked again as the page unloads."""
+    alice = people("Alice Liddell")
+    title = type_a_draft_title(alice, "Half a thought")
+    with alice.expect_event("dialog") as asked:
+        alice.locator("#info\\/followers").click(no_wait_after=True)  # the question holds the page's script
+    assert (asked.value.type, asked.value.message) == ("confirm", LEAVE)
+    asked.value.dismiss()
+    expect(title).to_have_value("Half a thought")
+    assert same_page(alice), "she stayed"
+    # The page is still live: the draft she kept is saved.
+    alice.locator("form[data-form='drafts/compose']").get_by_role("button", name="Save draft").click()
+    expect(alice.locator("#drafts\\/list")).to_contain_text("Half a thought")
+    expect(title).to_have_value("")
+
+    title.click()
+    alice.keyboard.type("Second thought")
+    questions = []
+    alice.on("dialog", lambda dialog: (questions.append(dialog.type), dialog.accept()))
+    with alice.expect_navigation():
+        alice.locator("#info\\/followers").click()
+    assert "/scenes/follow-list" in alice.url, alice.url
+    assert questions == ["confirm"], f"asked once, not again as the page unloads: {questions}"
+
+
+def test_a_reload_with_typed_text_not_sent_asks_the_browsers_way_and_without_asks_nothing(people):
+    alice = people("Alice Liddell")
+    type_a_draft_title(alice, "Another")
+    questions = []
+    alice.on("dialog", lambda dialog: (questions.append(dialog.type), dialog.accept()))
+    alice.reload()
+    assert questions == ["beforeunload"], questions
+    expect(alice.get_by_role("tab", name="Blogs")).to_be_visible()
+    alice.reload()
+    assert questions == ["beforeunload"], f"nothing typed: nothing asked ({questions})"

@@ -153,6 +153,9 @@ import Testing
         #expect(await alice.line { $0.contains("⚠ Summary is at most 500 characters; it has 501.") } != nil)
         alice.type(save)
         #expect(await alice.line { $0.hasPrefix("· not sent: summary: Summary is at most 500 characters") } != nil)
+        // The refused text is still typed and unsent: leaving asks once.
+        alice.type("quit")
+        #expect(await alice.line { $0.contains("What you typed into Summary is not sent.") } != nil)
         await alice.quit()
         let store = try cli.store()
         let stored = try await store.drafts(of: "1", viewer: "1", page: .init(limit: 10)).items.first

@@ -147,6 +147,26 @@ import Testing
         #expect(result.output.contains("Through the looking glass"))
     }
 
+    /// Text typed into a form and not sent: the first quit says so and stays, the second
+    /// leaves; once the form is sent, quit leaves at once.
+    @Test func leavingWithTypedTextThatWasNotSentAsksOnce() async throws {
+        defer { cli.cleanUp() }
+        let warning = "What you typed into Title is not sent. Send its form (type its number) to keep it, or type 'quit' again to leave without it."
+        let left = try await cli.run(
+            ["interact", "user-profile", "--viewer", "1", "--arg", "user=1", "--actions", "ids"],
+            input: "sections#drafts\ntype drafts/compose.title Half a thought\nquit\nquit\n")
+        #expect(left.status == 0, "\(left.error)")
+        #expect(left.output.components(separatedBy: warning).count == 2, "said once: \(left.output.suffix(600))")
+        #expect(try await cli.store().drafts(of: "1", viewer: "1", page: .init(limit: 10)).items.count == 3, "nothing was sent")
+
+        let sent = try await cli.run(
+            ["interact", "user-profile", "--viewer", "1", "--arg", "user=1", "--actions", "ids"],
+            input: "sections#drafts\ntype drafts/compose.title Half a thought\ndrafts/compose\nquit\n")
+        #expect(sent.status == 0, "\(sent.error)")
+        #expect(!sent.output.contains("is not sent"), "\(sent.output.suffix(600))")
+        #expect(try await cli.store().drafts(of: "1", viewer: "1", page: .init(limit: 10)).items.map(\.title).contains("Half a thought"))
+    }
+
     @Test func aFailedWriteRollsBackAndLeavesTheDatabaseUnchanged() async throws {
         defer { cli.cleanUp() }
         let result = try await cli.run(

@@ -259,5 +259,26 @@ extension ClientScript {
             changeLater(event.target);
           });
 
+          // --- Leaving with typed text: a person who typed into a form and did not send it is
+          // asked once before the page goes (a link, a reload, closing the tab, or the scene
+          // sending them to another). A field that sends as it is typed has nothing unsent.
+          const LEAVE_QUESTION = "Leave this page? What you typed here has not been sent.";
+          let leaving = false;
+          function hasUnsentText() {
+            return Array.from(main.querySelectorAll("input[name], textarea[name]")).some((input) =>
+              input.type !== "radio" && input.type !== "checkbox" && input.dataset.changes === undefined && input.value !== input.defaultValue);
+          }
+          // Whether the page may go: nothing unsent, or the person said so (asked here once).
+          function mayLeave() {
+            if (leaving || !hasUnsentText()) return true;
+            leaving = confirm(LEAVE_QUESTION);
+            return leaving;
+          }
+          window.addEventListener("beforeunload", (event) => {
+            if (leaving || !hasUnsentText()) return;
+            event.preventDefault();
+            event.returnValue = "";
+          });
+
         """#
 }

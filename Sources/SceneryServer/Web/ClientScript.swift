@@ -187,7 +187,12 @@ enum ClientScript {
                 break;
               }
               case "confirm": ask(message); break;
-              case "navigate": closedForGood = true; location.assign(message.url); break;
+              case "navigate":
+                // Typed text not sent: the person chooses to stay with it (the scene stays live).
+                if (!mayLeave()) break;
+                closedForGood = true;
+                location.assign(message.url);
+                break;
               case "refused":
                 say(message.message);
                 // A submit the server refused: its fields keep what was typed, and the form says why.

@@ -171,7 +171,8 @@ struct ConnectCommand: AsyncParsableCommand {
           ids      list the actions with their controls' ids
           back     return to the previous scene
           help     this text
-          quit     leave, once the server answered what was sent
+          quit     leave, once the server answered what was sent (with typed text not sent, the
+                   first quit or back says so and stays)
         """
 
     /// Shows one scene until the person quits (`nil`), goes back, or the server navigates
@@ -197,6 +198,8 @@ struct ConnectCommand: AsyncParsableCommand {
         var unreadTypes: Set<String> = []
         // What was typed into each field, until its form is sent: it stays in this client.
         var typedText: [NodeID: String] = [:]
+        // Whether leaving was refused once for unsent typed text: the next quit or back leaves.
+        var warnedOfUnsentText = false
         // Set once the person quits (or their input ends) while actions wait for the server's
         // answer: the client leaves when the last is answered, as `interact` finishes an action.
         var quitting = false
@@ -227,18 +230,25 @@ struct ConnectCommand: AsyncParsableCommand {
                 let tree = page.mirror.tree ?? opened.document.root
                 switch command.lowercased() {
                 case "": continue
-                case "quit", "q", "exit":
+                case "quit", "q", "exit", "back", "b":
+                    let leaving = ["back", "b"].contains(command.lowercased()) ? "back" : "quit"
+                    if !warnedOfUnsentText, let warning = InteractCommand.unsentTextWarning(typedText, in: tree, leavingWith: leaving) {
+                        warnedOfUnsentText = true
+                        Output.line(TerminalText.sanitized(warning))
+                        continue
+                    }
+                    if leaving == "back" { return .back }
                     guard page.isWaitingForAnswers else { return nil }
                     quitting = true
                     Output.line("· waiting for the server's answer to \(page.pending.count) action(s) before leaving…")
                 case "help", "h", "?": Output.line(Self.help)
-                case "back", "b": return .back
                 case "show", "s":
                     numbering = printWhole(tree, scene: sceneName, variant: opened.document.variant)
                     InteractCommand.printFields(of: tree, typed: typedText)
                 case "ids":
                     numbering = InteractCommand.printActions(of: tree, in: tree, style: .ids)
                 case let typing where typing.hasPrefix("type "):
+                    warnedOfUnsentText = false
                     Output.line(InteractCommand.type(command.dropFirst(5), in: tree, into: &typedText))
                 default:
                     guard let action = InteractCommand.action(for: command, in: tree.actions, numbering: numbering) else {

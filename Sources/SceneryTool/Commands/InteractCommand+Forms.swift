@@ -44,6 +44,16 @@ extension InteractCommand {
         }
     }
 
+    /// What leaving the scene now would lose, said once before it does: the fields whose
+    /// typed text was not sent, and how to send it or leave it; `nil` when nothing typed is
+    /// unsent. `command` is what leaves (`quit`, `back`), to type again.
+    static func unsentTextWarning(_ typed: [NodeID: String], in tree: ViewNode, leavingWith command: String) -> String? {
+        let labels = tree.textFields.filter { entry in typed[entry.id].map { $0 != entry.field.value } ?? false }.map(\.field.label)
+        guard !labels.isEmpty else { return nil }
+        return
+            "What you typed into \(labels.joined(separator: ", ")) is not sent. Send its form (type its number) to keep it, or type '\(command)' again to leave without it."
+    }
+
     /// Prints the fields of `node`, with what they hold, for `type FIELD TEXT`.
     static func printFields(of node: ViewNode, typed: [NodeID: String]) {
         let fields = node.textFields

@@ -74,6 +74,8 @@ struct InteractCommand: AsyncParsableCommand {
             var prompts = true
             // What was typed into fields, by field id, until their form is submitted.
             var typed: [NodeID: String] = [:]
+            // Whether leaving was refused once for unsent typed text: the next quit or back leaves.
+            var warnedOfUnsentText = false
             while true {
                 if prompts, !json { Output.write("> ") }
                 prompts = true
@@ -102,6 +104,11 @@ struct InteractCommand: AsyncParsableCommand {
                 case "":
                     continue
                 case "quit", "q", "exit":
+                    if !warnedOfUnsentText, let warning = Self.unsentTextWarning(typed, in: page.host.tree ?? .stack("", []), leavingWith: "quit") {
+                        warnedOfUnsentText = true
+                        Self.printProblem(warning, json: json)
+                        continue
+                    }
                     for page in stack.reversed() { await page.scene.leave() }
                     return
                 case "help", "?", "h":
@@ -115,6 +122,12 @@ struct InteractCommand: AsyncParsableCommand {
                         Output.line("This is the first scene; there is nothing to go back to.")
                         continue
                     }
+                    if !warnedOfUnsentText, let warning = Self.unsentTextWarning(typed, in: page.host.tree ?? .stack("", []), leavingWith: "back") {
+                        warnedOfUnsentText = true
+                        Self.printProblem(warning, json: json)
+                        continue
+                    }
+                    warnedOfUnsentText = false
                     await page.scene.leave()
                     stack.removeLast()
                     await stack[stack.count - 1].scene.appear()
@@ -125,6 +138,7 @@ struct InteractCommand: AsyncParsableCommand {
                     let id = NodeID(String(command.dropFirst("inspect ".count)).trimmingCharacters(in: .whitespaces))
                     Self.printInspection(await page.scene.inspect(id), of: id, json: json)
                 case _ where command.hasPrefix("type "):
+                    warnedOfUnsentText = false
                     let message = Self.type(command.dropFirst(5), in: page.host.tree ?? .stack("", []), into: &typed)
                     if json {
                         StreamLine.write(["type": "typed", "message": .string(message)])
@@ -188,7 +202,7 @@ struct InteractCommand: AsyncParsableCommand {
           back     return to the previous scene
           resync   send the whole tree again (--format json)
           help     this text
-          quit     leave
+          quit     leave (with typed text not sent, the first quit or back says so and stays)
         """
 
     private func open(_ sceneID: String, for context: SceneContext, session: SceneSession, input: LineReader) async throws -> Page {

@@ -7,8 +7,7 @@ package struct DatabaseOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The database file, or a PostgreSQL database's URL (postgres://USER@HOST:PORT/DB); created or seeded with demo data on first use.",
-            discussion:
-                "Default: $SCENERY_DATABASE, else the app's file in $XDG_DATA_HOME/scenery/ (for scenery: demo.sqlite), else in ~/.local/share/scenery/. A PostgreSQL URL runs the command in \(ToolName.current)\(ServeForwarder.executableSuffix), which has the PostgreSQL client.",
+            discussion: DatabaseOptions.defaultsHelp,
             valueName: "path-or-url"))
     var database: String?
 
@@ -18,6 +17,18 @@ package struct DatabaseOptions: ParsableArguments {
     var lockTimeout: Double = 30
 
     package init() {}
+
+    /// Where the data is when `--database` is not given, and what a PostgreSQL URL does, for
+    /// this tool's own catalog (its file's name; whether it opens `postgres://` itself).
+    static var defaultsHelp: String {
+        let file = fileKind?.defaultFileName.map { "the app's file (\($0))" } ?? "memory (this app names no database file)"
+        let inFolder = fileKind == nil ? "" : " in $XDG_DATA_HOME/scenery/, else in ~/.local/share/scenery/"
+        let postgres =
+            ToolDatabase.added.contains { $0.schemes.contains("postgres") }
+            ? "A PostgreSQL URL opens that database."
+            : "A PostgreSQL URL runs the command in \(ToolName.current)\(ServeForwarder.executableSuffix), which has the PostgreSQL client."
+        return "Default: $SCENERY_DATABASE, else \(file)\(inFolder). \(postgres)"
+    }
 
     package func validate() throws {
         guard lockTimeout >= 0, lockTimeout <= 3600 else {

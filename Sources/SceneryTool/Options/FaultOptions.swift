@@ -7,14 +7,27 @@ struct FaultOptions: ParsableArguments {
     @Option(
         name: .customLong("fail"),
         help: ArgumentHelp(
-            "Make a service fail: \(ModuleCatalog.current.services.map(\.rawValue).joined(separator: ", ")); optionally :reads or :writes (e.g. blogs:writes). Repeatable.",
+            FaultOptions.failHelp,
             valueName: "service[:reads|writes]"))
     var failures: [String] = []
 
     @Option(
         name: .customLong("latency"),
-        help: ArgumentHelp("Slow a service down, e.g. blogs=300ms or profiles=1.5s. Repeatable.", valueName: "service=duration"))
+        help: ArgumentHelp(FaultOptions.latencyHelp, valueName: "service=duration"))
     var latencies: [String] = []
+
+    /// The services this tool's catalog names, with an example of the first.
+    static var failHelp: String {
+        let services = ModuleCatalog.current.services.map(\.rawValue)
+        guard let first = services.first else { return "Make a service fail (this app's catalog names none). Repeatable." }
+        return "Make a service fail: \(services.joined(separator: ", ")); optionally :reads or :writes (e.g. \(first):writes). Repeatable."
+    }
+
+    /// How to slow a service, with this tool's first service as the example.
+    static var latencyHelp: String {
+        guard let first = ModuleCatalog.current.services.first?.rawValue else { return "Slow a service down (this app's catalog names none). Repeatable." }
+        return "Slow a service down, e.g. \(first)=300ms or \(first)=1.5s. Repeatable."
+    }
 
     func validate() throws {
         _ = try plan()
@@ -41,7 +54,7 @@ struct FaultOptions: ParsableArguments {
         for latency in latencies {
             let parts = latency.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2 else {
-                throw ValidationError("'--latency \(latency)' must have the form service=duration, as in --latency blogs=300ms.")
+                throw ValidationError("'--latency \(latency)' must have the form service=duration, as in --latency \(ModuleCatalog.current.services.first?.rawValue ?? "service")=300ms.")
             }
             let service = try Self.service(parts[0], option: "--latency \(latency)")
             guard let duration = Self.duration(parts[1]) else {

@@ -46,6 +46,12 @@ import Testing
         #expect(!help.output.contains("scenery"), "an app's tool never speaks of scenery: \(help.output)")
         let run = try board("run", "--help")
         #expect(run.output.contains("USAGE: board run") && !run.output.contains("'scenery "), "\(run.output)")
+        // Its own database file and services, not the demo's; its own PostgreSQL kind.
+        let words = run.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("else the app's file (board.sqlite) in $XDG_DATA_HOME/scenery/"), "\(words)")
+        #expect(words.contains("A PostgreSQL URL opens that database."), "\(words)")
+        #expect(words.contains("Make a service fail: board; optionally :reads or :writes (e.g. board:writes)"), "\(words)")
+        #expect(!words.contains("blogs") && !words.contains("demo.sqlite"), "\(words)")
         let mistyped = try board("rn")
         #expect(mistyped.status == 64)
         #expect(mistyped.output.contains("See 'board --help'."), "\(mistyped.output)")
