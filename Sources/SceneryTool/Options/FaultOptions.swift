@@ -54,7 +54,8 @@ struct FaultOptions: ParsableArguments {
         for latency in latencies {
             let parts = latency.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2 else {
-                throw ValidationError("'--latency \(latency)' must have the form service=duration, as in --latency \(ModuleCatalog.current.services.first?.rawValue ?? "service")=300ms.")
+                let example = ModuleCatalog.current.services.first?.rawValue ?? "service"
+                throw ValidationError("'--latency \(latency)' must have the form service=duration, as in --latency \(example)=300ms.")
             }
             let service = try Self.service(parts[0], option: "--latency \(latency)")
             guard let duration = Self.duration(parts[1]) else {
