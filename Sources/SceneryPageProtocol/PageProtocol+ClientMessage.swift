@@ -23,6 +23,21 @@ extension PageProtocol {
         /// How much of a module (or of a row of a module that counts rows) is on screen now,
         /// from 0 to 1: sent when it crosses the impression threshold either way.
         case visibility(node: NodeID, fraction: Double)
+        /// Something went wrong in the client itself (its script, applying a patch, reading a
+        /// message), for the scene's author: the server logs it with the scene file's line of
+        /// the module that shows `node`, when the client knows the node. Nothing of it reaches
+        /// another page.
+        case problem(kind: ProblemKind, message: String, node: NodeID? = nil)
+
+        /// What went wrong in a client that reports a ``problem(kind:message:node:)``.
+        public enum ProblemKind: String, Codable, CaseIterable, Sendable {
+            /// The client's own code failed (a page script's uncaught error).
+            case script
+            /// A patch or a tree could not be drawn.
+            case render
+            /// A message from the server could not be read.
+            case decode
+        }
 
         /// The most fields a form's submit may carry.
         public static let largestFieldCount = 64
@@ -35,6 +50,7 @@ extension PageProtocol {
             case .answer: "answer"
             case .resync: "resync"
             case .visibility: "visibility"
+            case .problem: "problem"
             }
         }
 
@@ -52,7 +68,7 @@ extension PageProtocol {
         }
 
         private enum Key: String, CodingKey {
-            case type, node, module, start, question, accept, fraction, action, values
+            case type, node, module, start, question, accept, fraction, action, values, kind, message
             case legacyType = "t"
         }
 
@@ -87,6 +103,11 @@ extension PageProtocol {
                 case "visibility":
                     self = .visibility(
                         node: NodeID(try container.decode(String.self, forKey: .node)), fraction: try container.decode(Double.self, forKey: .fraction))
+                case "problem":
+                    guard let kind = ProblemKind(rawValue: try container.decode(String.self, forKey: .kind)) else { throw Refusal.incomplete(type) }
+                    self = .problem(
+                        kind: kind, message: try container.decode(String.self, forKey: .message),
+                        node: try container.decodeIfPresent(String.self, forKey: .node).map { NodeID($0) })
                 default: throw Refusal.unknownType(type)
                 }
             } catch is DecodingError {
@@ -113,6 +134,10 @@ extension PageProtocol {
             case .visibility(let node, let fraction):
                 try container.encode(node.rawValue, forKey: .node)
                 try container.encode(fraction, forKey: .fraction)
+            case .problem(let kind, let message, let node):
+                try container.encode(kind.rawValue, forKey: .kind)
+                try container.encode(message, forKey: .message)
+                try container.encodeIfPresent(node?.rawValue, forKey: .node)
             }
         }
 
@@ -144,6 +169,7 @@ extension PageProtocol {
                 case .incomplete("window"): "A window names a module of this page and a row (\"module\", \"start\")."
                 case .incomplete("answer"): "An answer names its \"question\" and whether to \"accept\"."
                 case .incomplete("visibility"): "A visibility report names a \"node\" of this page and the \"fraction\" of it on screen."
+                case .incomplete("problem"): "A problem report names its \"kind\" (script, render or decode) and its \"message\"."
                 case .incomplete(let type): "A \(type.quoted) message lacks a field."
                 }
             }

@@ -60,7 +60,8 @@ class Server:
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in self.process.stdout], daemon=True).start()
         self.log = []
-        threading.Thread(target=lambda: [self.log.append(line) for line in self.process.stderr], daemon=True).start()
+        self.logged = threading.Condition()
+        threading.Thread(target=self.read_log, daemon=True).start()
         try:
             first = lines.get(timeout=60)
         except queue.Empty:
@@ -68,6 +69,20 @@ class Server:
             raise RuntimeError("scenery serve did not start within 60 s: " + "".join(self.log))
         assert first.startswith("Listening on http://127.0.0.1:"), first
         self.url = first.strip().removeprefix("Listening on ")
+
+    def read_log(self):
+        for line in self.process.stderr:
+            with self.logged:
+                self.log.append(line)
+                self.logged.notify_all()
+
+    def wait_for_log(self, text, timeout=10):
+        """The first line of the server's log holding `text`, as soon as it is written; fails
+        after `timeout` seconds with the log so far."""
+        with self.logged:
+            if not self.logged.wait_for(lambda: any(text in line for line in self.log), timeout=timeout):
+                raise AssertionError(f"the server never logged {text!r}:\n" + "".join(self.log[-20:]))
+            return next(line for line in self.log if text in line)
 
     def stop(self):
         stop_process(self.process, self.directory)

@@ -3,6 +3,7 @@ page, a sign-in that leads off the site, and a scene folder full of files that a
 files. Nobody's drafts reach anybody else, and the server keeps working."""
 import json
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -111,3 +112,18 @@ def test_files_that_are_not_files_do_not_stop_other_scenes_reloading(server, con
         loop.unlink()
     expect(page.locator("#scenery-errors")).to_have_count(0, timeout=5000)
     expect(page.get_by_role("heading", name="Everyone I know")).to_have_count(0)
+
+
+@pytest.mark.allows_console(r"a bug in this page|Scenery page: script problem")  # the error the test makes
+def test_a_script_error_in_a_page_reaches_the_authors_log_and_no_one_else(server, context):
+    """An error in the page's own script is reported over its socket and logged by the server
+    as a warning, on one line, naming the scene; the page carries on."""
+    page = context.new_page()
+    open_live(page, server.url + "/scenes/user-profile?user=1")
+    page.evaluate("setTimeout(() => { throw new Error('a bug in this page\\nwarning: a forged line') }, 0)")
+    line = server.wait_for_log("a bug in this page")
+    assert "its script problem at scene user-profile: Error: a bug in this page warning: a forged line" in line, line
+    assert "warning" in line.split("its script problem")[0], line
+    with page.expect_websocket():  # the page still works: its followers' count leads on
+        page.locator("#info\\/followers").click()
+    expect(page).to_have_url(re.compile(r"/scenes/follow-list\?"))

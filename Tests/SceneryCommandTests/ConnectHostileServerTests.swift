@@ -1,4 +1,5 @@
 import Foundation
+import Scenery
 import Testing
 
 /// `scenery connect` does not trust the server: what it prints is stripped of terminal
@@ -20,6 +21,26 @@ import Testing
         #expect(result.status == 2)
         #expect(result.error.contains("cleared"), "the message is shown: \(result.error)")
         #expect(!result.error.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(result.error.debugDescription)")
+    }
+
+    /// A message of a newer server: said once on the terminal, and reported to the server as
+    /// the client's own problem (the scene's author hears of it).
+    @Test func aMessageItCannotReadIsReportedToTheServer() async throws {
+        defer { cli.cleanUp() }
+        let sent = Locked<[String]>([])
+        let server = try HostileServer.scene { connection in
+            let hologram = Array(#"{"type":"hologram","sequence":1}"#.utf8)
+            for _ in 0..<3 { connection.send([0x81, UInt8(hologram.count)] + hologram) }
+            let texts = connection.readTexts { $0.contains(#""type":"problem""#) }
+            sent.withLock { $0 = texts }
+            let reason = Array("Enough.".utf8)
+            connection.send([0x88, UInt8(2 + reason.count), 0x03, 0xF0] + reason)  // 1008: not worth reconnecting
+        }
+        defer { server.stop() }
+        let result = try await cli.run(["connect", server.address, "x"], keepingInputOpen: true)
+        #expect(result.output.components(separatedBy: "which page protocol 1 does not have").count == 2, "said once: \(result.output)")
+        let problem = try #require(sent.withLock { $0 }.last, "the client reported nothing")
+        #expect(problem.contains(#""kind":"decode""#) && problem.contains("hologram"), "\(problem)")
     }
 
     @Test func aServerThatClosesEverySocketWith4404IsFollowedAFewTimesThenLeft() async throws {

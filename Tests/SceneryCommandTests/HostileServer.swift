@@ -36,6 +36,41 @@ final class HostileServer: Sendable {
             )
         }
 
+        /// The client's text frames (unmasked), read until one satisfies `last`, the client
+        /// goes, or a minute passes.
+        func readTexts(until last: (String) -> Bool) -> [String] {
+            var bytes: [UInt8] = []
+            var texts: [String] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            while poll(&poller, 1, 60_000) > 0 {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                guard count > 0 else { return texts }
+                bytes += buffer[..<count]
+                // Whole frames: FIN+opcode, MASK+length (7, 16 or 64 bits), the mask, the payload.
+                while bytes.count >= 2 {
+                    var length = Int(bytes[1] & 0x7F)
+                    var offset = 2
+                    if length == 126, bytes.count >= 4 {
+                        length = Int(bytes[2]) << 8 | Int(bytes[3])
+                        offset = 4
+                    } else if length == 127 {
+                        return texts  // no client message here is that long
+                    }
+                    guard bytes.count >= offset + 4 + length else { break }
+                    let mask = Array(bytes[offset..<offset + 4])
+                    let payload = bytes[(offset + 4)..<(offset + 4 + length)].enumerated().map { $0.element ^ mask[$0.offset % 4] }
+                    let opcode = bytes[0] & 0x0F
+                    bytes.removeFirst(offset + 4 + length)
+                    guard opcode == 1 else { continue }
+                    let text = String(decoding: payload, as: UTF8.self)
+                    texts.append(text)
+                    if last(text) { return texts }
+                }
+            }
+            return texts
+        }
+
         /// Waits until the client closes the connection (or a minute passes).
         func waitForTheClientToLeave() {
             var buffer = [UInt8](repeating: 0, count: 4096)

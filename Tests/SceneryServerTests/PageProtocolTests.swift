@@ -20,6 +20,9 @@ import Testing
         #expect(try decode(#"{"type":"resync"}"#) == .resync)
         #expect(try decode(#"{"type":"visibility","node":"friends","fraction":0.75}"#) == .visibility(node: "friends", fraction: 0.75))
         #expect(
+            try decode(#"{"type":"problem","kind":"render","message":"No element","node":"blogs/list"}"#)
+                == .problem(kind: .render, message: "No element", node: "blogs/list"))
+        #expect(
             try decode(#"{"type":"event","node":"blogs/blog.26.like","action":"0f1e2d3c4b5a6978"}"#)
                 == .event(node: "blogs/blog.26.like", action: try ActionKey(validating: "0f1e2d3c4b5a6978")))
     }
@@ -32,6 +35,8 @@ import Testing
         (#"{"type":"window","module":"blogs"}"#, .incomplete("window")),
         (#"{"type":"answer","question":"three","accept":true}"#, .incomplete("answer")),
         (#"{"type":"visibility","node":"friends"}"#, .incomplete("visibility")),
+        (#"{"type":"problem","kind":"meltdown","message":"x"}"#, .incomplete("problem")),
+        (#"{"type":"problem","kind":"script"}"#, .incomplete("problem")),
         (#"{"type":"event","node":"blogs/blog.26.like","action":"short"}"#, .badActionKey),
         (#"{"type":"event","node":"blogs/blog.26.like","action":"has spaces in it"}"#, .badActionKey),
         (#"{"type":"event","node":"blogs/blog.26.like","action":7}"#, .incomplete("event")),
@@ -101,6 +106,7 @@ import Testing
             "answer": #"{"type":"answer","question":1,"accept":false}"#,
             "resync": #"{"type":"resync"}"#,
             "visibility": #"{"type":"visibility","node":"friends","fraction":0.5}"#,
+            "problem": #"{"type":"problem","kind":"script","message":"TypeError: x is undefined"}"#,
         ]
         #expect(sent == Set(samples.keys), "the script sends \(sent.sorted()); a new kind needs the server's decoder (and a sample here)")
         for (type, sample) in samples {
@@ -153,6 +159,7 @@ import Testing
         let messages: [PageProtocol.ClientMessage] = [
             .event(node: "blogs/blog.26.like"), .event(node: "tasks/new", action: .random(), values: ["title": "Send the invitations"]),
             .window(module: "blogs", start: 60), .answer(question: 3, accept: true), .resync, .visibility(node: "friends", fraction: 0.5),
+            .problem(kind: .render, message: "No element 'blogs/list'"), .problem(kind: .decode, message: "Bad JSON", node: "blogs/blog.26"),
         ]
         for message in messages {
             #expect(try PageProtocol.ClientMessage(jsonText: message.jsonText()) == message, "\(message.type)")

@@ -156,8 +156,35 @@ extension PageSession {
             } catch {
                 decline(logged: "visibility of \(node.rawValue.quoted): \(error.message)")
             }
+        case .problem(let kind, let text, let node):
+            await log(problem: kind, text, at: node)
         }
     }
+
+    /// A problem the page met itself, for the scene's author: logged as a warning with the
+    /// scene file's line of the module that shows `node`, its text cut to
+    /// ``largestLoggedProblem`` characters on one line. A few a page (``problemBucket``);
+    /// past them, dropped quietly. Never sent to any page.
+    func log(problem kind: PageProtocol.ClientMessage.ProblemKind, _ text: String, at node: NodeID?) async {
+        guard problemBucket.take() else {
+            decline(logged: "problem report flood")
+            return
+        }
+        metrics.clientProblems.increment()
+        var place = "scene \(sceneID)"
+        if let node, node.rawValue.utf8.count <= 512, let inspection = await scene?.inspect(node) {
+            place = "\(inspection.placement), module \(inspection.module) (\(inspection.moduleType))"
+        }
+        // One line, as written: no control, format (bidirectional overrides) or separator
+        // character of the page's reaches the log.
+        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
+        let scalars = text.unicodeScalars.prefix(Self.largestLoggedProblem).map { hidden.contains($0.properties.generalCategory) ? " " : $0 }
+        let oneLine = String(String.UnicodeScalarView(scalars))
+        logger.warning("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): its \(kind.rawValue) problem at \(place): \(oneLine)")
+    }
+
+    /// The most characters of a page's problem report that reach the log.
+    static let largestLoggedProblem = 500
 
     /// Whether the session has this action already: finished (the page did not hear back
     /// before its socket went; it is answered again), or waiting or running (it is answered

@@ -97,6 +97,9 @@ actor PageSession {
     /// whole scene, so one a second; visibility reports come in bursts as a list scrolls.
     var resyncBucket = TokenBucket(rate: 1, capacity: 3)
     var reportBucket = TokenBucket(rate: 20, capacity: 120)
+    /// A page's own problem reports: a few, then one a minute (a page in a loop of errors
+    /// costs the log a bounded number of lines).
+    var problemBucket = TokenBucket(rate: 1.0 / 60, capacity: 5)
     var refusedInARow = 0
     /// Controls the page activated, run one at a time in order; and where the page wants
     /// its long list's window (the newest move wins), run apart so a slow action never holds

@@ -22,6 +22,8 @@ final class ServerMetrics: Sendable {
     let bytesSent: Counter
     /// Whole scenes sent again to a page (a resync, a reconnect past the replay, a new scene file).
     let wholeScenesSent: Counter
+    /// Problems pages reported of their own (a script error, a patch not applied), logged.
+    let clientProblems: Counter
     private let factory: any MetricsFactory
     private let scenes = Locked<[String: SceneSeries]>([:])
     private let modules = Locked<[String: ModuleSeries]>([:])
@@ -60,6 +62,7 @@ final class ServerMetrics: Sendable {
         messagesSent = Counter(label: "scenery_messages_sent_total", factory: factory)
         bytesSent = Counter(label: "scenery_message_bytes_sent_total", factory: factory)
         wholeScenesSent = Counter(label: "scenery_whole_scenes_sent_total", factory: factory)
+        clientProblems = Counter(label: "scenery_client_problems_total", factory: factory)
     }
 
     /// Series that record nothing, for sessions made outside a server (tests).

@@ -154,16 +154,44 @@ enum ClientScript {
             return message.action || null;
           }
 
+          // What goes wrong in this page itself reaches the scene's author (the server logs it
+          // with the scene file's line of the module, when a node is known): at most
+          // MOST_PROBLEMS a page, each cut to 500 characters, never queued while offline.
+          const MOST_PROBLEMS = 5;
+          let problemsReported = 0;
+          function reportProblem(kind, error, node) {
+            const text = String((error && error.stack) || (error && error.message) || error).slice(0, 500);
+            console.error(`Scenery page: ${kind} problem: ${text}`);
+            if (problemsReported >= MOST_PROBLEMS || !socket || socket.readyState !== WebSocket.OPEN) return;
+            problemsReported += 1;
+            const message = { type: "problem", kind, message: text };
+            if (node) message.node = node;
+            socket.send(JSON.stringify(message));
+          }
+          window.addEventListener("error", (event) => reportProblem("script", event.error || event.message));
+          window.addEventListener("unhandledrejection", (event) => reportProblem("script", event.reason));
+
           function receive(text) {
             if (composing) { heldWhileComposing.push(text); return; }
             let message;
-            try { message = JSON.parse(text); } catch { return; }
+            try { message = JSON.parse(text); } catch (error) { reportProblem("decode", error); return; }
             if (typeof message.sequence === "number") {
               if (message.sequence <= sequence) return;
               if (message.sequence !== sequence + 1) { send({ type: "resync" }); return; }
             }
             switch (message.type) {
-              case "patch": keepingFocus(() => apply(message.operations)); announceStatus(); break;
+              case "patch":
+                try {
+                  keepingFocus(() => apply(message.operations));
+                } catch (error) {
+                  // A patch this page cannot apply: the author hears of it, and the page asks
+                  // for the whole scene, which puts it right.
+                  reportProblem("render", error);
+                  send({ type: "resync" });
+                  break;
+                }
+                announceStatus();
+                break;
               case "reset":
                 keepingFocus(() => {
                   const root = document.getElementById("scene-root");

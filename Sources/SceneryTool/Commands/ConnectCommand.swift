@@ -305,9 +305,14 @@ struct ConnectCommand: AsyncParsableCommand {
                 } catch let unknown as PageProtocol.ServerMessage.UnknownMessage {
                     if unreadTypes.count < 16, unreadTypes.insert(unknown.type ?? "").inserted {
                         Output.line("· \(TerminalText.sanitized(unknown.description))")
+                        // The scene's author hears of it too, once a type.
+                        page.send(.problem(kind: .decode, message: unknown.description))
                     }
                     continue
                 } catch {
+                    if unreadTypes.count < 16, unreadTypes.insert("").inserted {
+                        page.send(.problem(kind: .decode, message: "A message of the server could not be read: \(String(describing: error).prefix(300))"))
+                    }
                     continue
                 }
                 if case .resume = message { reconnectsInARow = 0 }
