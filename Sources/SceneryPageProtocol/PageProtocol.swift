@@ -70,7 +70,7 @@ public enum PageProtocol {
     ///
     /// - Parameter spoken: The version the client named, or `nil` when it named none.
     public static func versionMismatchReason(spoken: String?) -> String {
-        guard let spoken else { return "This page was made by an older version of the site; load it again." }
-        return "This page speaks page protocol \(spoken.prefix(8)), this server \(version); load the page again."
+        guard let spoken else { return "This page was updated: reload it to get the new version." }
+        return "This page was updated: reload it to get the new version (it speaks page protocol \(spoken.prefix(8)), the site \(version))."
     }
 }

@@ -179,8 +179,11 @@ import Testing
     }
 
     @Test func aClientOfAnotherVersionIsToldBothVersions() {
-        #expect(PageProtocol.versionMismatchReason(spoken: "2") == "This page speaks page protocol 2, this server 1; load the page again.")
-        #expect(PageProtocol.versionMismatchReason(spoken: nil) == "This page was made by an older version of the site; load it again.")
+        #expect(
+            PageProtocol.versionMismatchReason(spoken: "2")
+                == "This page was updated: reload it to get the new version (it speaks page protocol 2, the site 1).")
+        #expect(PageProtocol.versionMismatchReason(spoken: nil) == "This page was updated: reload it to get the new version.")
+        #expect(PageProtocol.versionMismatchReason(spoken: "12345678").utf8.count <= 123, "a close reason's limit")
         for spoken in [nil, String(repeating: "9", count: 500)] {
             #expect(PageProtocol.versionMismatchReason(spoken: spoken).utf8.count <= 123, "fits a close reason")
         }

@@ -64,6 +64,15 @@ enum ClientScript {
             if (!sticky && text) statusTimer = setTimeout(() => { status.textContent = ""; }, 4000);
           }
 
+          // A notice that stays, with a button that loads the page again (asking first when
+          // typed text was not sent).
+          function offerReload(text) {
+            say(text, true, "notice");
+            const button = element("button", { type: "button", class: "reload" }, "Reload");
+            button.addEventListener("click", () => location.reload());
+            status.append(" ", button);
+          }
+
           // A module's notice of what just happened to the viewer's action (a text of role
           // status, next to the control): announced once when it appears or changes.
           // A module that could not load (its error block, streamed in after the page) is
@@ -115,10 +124,11 @@ enum ClientScript {
             socket.addEventListener("close", (event) => {
               if (closedForGood) return;
               if (event.code === 4404) {
-                // The server no longer has this page's scene, or speaks another version of
-                // the page protocol: load the page afresh (with the server's own script).
-                say("This page expired; loading it again…", true);
-                location.reload();
+                // The site was updated (another version of the page protocol), or this page's
+                // scene ended and cannot be made again: say why and offer a reload. Never a
+                // reload by itself, so nothing typed here is lost.
+                closedForGood = true;
+                offerReload(event.reason || "This page was updated: reload it to get the new version.");
                 return;
               }
               attempts += 1;
