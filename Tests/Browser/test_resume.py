@@ -173,3 +173,36 @@ def test_pages_survive_a_rolling_restart_of_both_servers(browser, site):
     finally:
         alice_context.close()
         bob_context.close()
+
+
+def test_offline_the_page_marks_what_needs_the_server_and_the_action_taken_meanwhile_then_applies_it_once(browser, tmp_path):
+    """One server, stopped and started again on its port, key and database: while it is away
+    the page says so, keeps what it shows, marks its controls, and marks the like Bob takes
+    as pending; back, the like is applied once and every mark goes."""
+    key, port, database = signing_key_file(), free_port(), tmp_path / "demo.sqlite"
+    server = Server("--secret-file", str(key), port=port, database=database)
+    context = browser.new_context()
+    try:
+        bob = context.new_page()
+        sign_in(bob, server, "Bob Chen")
+        open_live(bob, server.url + PROFILE)
+        likes = count(bob.locator(LIKES_27).inner_text())
+        liked = bob.locator(LIKE_27).inner_text().strip() == "Unlike"
+        server.stop()
+        expect(bob.locator("body")).to_have_class(re.compile(r"\boffline\b"))
+        expect(bob.locator("#scenery-status")).to_contain_text("Reconnecting")
+        bob.locator(LIKE_27).click()
+        expect(bob.locator(LIKE_27)).to_have_attribute("aria-busy", "true")
+        expect(bob.locator(LIKE_27)).to_have_class(re.compile(r"\bpending\b"))
+        expect(bob.locator(LIKES_27)).to_have_text(re.compile(rf"\b{likes}\b"))  # shown as it was, to read
+        server = Server("--secret-file", str(key), port=port, database=database)
+        expected = likes - 1 if liked else likes + 1
+        expect(bob.locator(LIKES_27)).to_have_text(re.compile(rf"\b{expected}\b"), timeout=10_000)
+        expect(bob.locator(LIKE_27)).not_to_have_attribute("aria-busy", "true")
+        expect(bob.locator("body")).not_to_have_class(re.compile(r"\boffline\b"))
+        assert same_page(bob), "resumed in place"
+        assert likes_seen_by_someone_new(browser, server, LIKES_27) == expected, "applied once"
+    finally:
+        context.close()
+        server.stop()
+        shutil.rmtree(key.parent, ignore_errors=True)

@@ -110,6 +110,7 @@ enum ClientScript {
             socket = new WebSocket(`${scheme}//${location.host}/live?session=${encodeURIComponent(session)}&since=${sequence}&protocol=${PROTOCOL}${resume}`);
             socket.addEventListener("open", () => {
               attempts = 0;
+              document.body.classList.remove("offline");
               say("");
               asked.clear();
               setTimeout(followScroll, 0);
@@ -131,6 +132,9 @@ enum ClientScript {
                 offerReload(event.reason || "This page was updated: reload it to get the new version.");
                 return;
               }
+              // Away: what the page shows stays, to read; what needs the server is marked, and
+              // what the person does meanwhile waits, marked, to be sent once it is back.
+              document.body.classList.add("offline");
               attempts += 1;
               const delay = Math.min(250 * 2 ** (attempts - 1), 5000);
               say(pending.size ? "Reconnecting… your action will be sent when the connection is back." : "Reconnecting…", true);
@@ -142,6 +146,19 @@ enum ClientScript {
             return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
           }
 
+          // The controls whose actions wait for the server's answer (sent, or kept while the
+          // connection is away) are marked, after every patch too: `pending` and aria-busy.
+          function markPending() {
+            const waiting = new Set(Array.from(pending.values(), (text) => { try { return JSON.parse(text).node; } catch { return null; } }));
+            for (const control of main.querySelectorAll(".pending")) {
+              if (!waiting.has(control.id)) { control.classList.remove("pending"); control.removeAttribute("aria-busy"); }
+            }
+            for (const node of waiting) {
+              const control = node && byID(node);
+              if (control && main.contains(control)) { control.classList.add("pending"); control.setAttribute("aria-busy", "true"); }
+            }
+          }
+
           function send(message) {
             const open = socket && socket.readyState === WebSocket.OPEN;
             if (message.type === "event") {
@@ -151,6 +168,7 @@ enum ClientScript {
               }
               message.action = newKey();
               pending.set(message.action, JSON.stringify(message));
+              markPending();
               if (!open) say("Reconnecting… your action will be sent when the connection is back.", true);
             }
             const text = JSON.stringify(message);
@@ -249,6 +267,7 @@ enum ClientScript {
                 settleSubmitted(message.applied || []);
                 break;
             }
+            markPending();
             if (typeof message.sequence === "number") {
               sequence = message.sequence;
               main.dataset.sequence = String(sequence);

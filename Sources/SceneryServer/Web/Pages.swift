@@ -297,6 +297,8 @@ enum Pages {
             body.framed{max-width:none;margin:8px}\
             #scenery-status{position:fixed;bottom:12px;left:50%;transform:translateX(-50%);background:var(--scenery-color-selected);color:var(--scenery-color-on-selected);padding:6px 12px;border-radius:var(--scenery-radius-small);font-size:14px}\
             #scenery-status:empty{display:none}\
+            #scenery-status button{margin-inline-start:8px;min-height:32px}\
+            main .pending{opacity:.6;cursor:progress}body.offline main :is(button,[role=button],[role=tab]){border-style:dashed}\
             dialog{border:1px solid var(--scenery-color-control-border);border-radius:var(--scenery-radius-medium);padding:var(--scenery-spacing-large) 20px;max-width:420px;background:var(--scenery-color-surface-raised);color:var(--scenery-color-text)}dialog::backdrop{background:rgba(0,0,0,.3)}\
             dialog .actions{display:flex;gap:8px;justify-content:flex-end;margin-top:12px}\
             #scenery-errors{position:fixed;inset:auto 12px 12px 12px;background:var(--scenery-color-danger-surface);border:2px solid var(--scenery-color-danger);border-radius:var(--scenery-radius-small);padding:12px;max-height:50vh;overflow:auto}\
