@@ -51,7 +51,7 @@ import Testing
         #expect(words.contains("else the app's file (board.sqlite) in $XDG_DATA_HOME/scenery/"), "\(words)")
         #expect(words.contains("A PostgreSQL URL opens that database."), "\(words)")
         #expect(words.contains("Make a service fail: board; optionally :reads or :writes (e.g. board:writes)"), "\(words)")
-        #expect(!words.contains("blogs") && !words.contains("demo.sqlite"), "\(words)")
+        #expect(!words.contains("blogs:writes") && !words.contains("blogs=") && !words.contains("demo.sqlite"), "\(words)")
         let mistyped = try board("rn")
         #expect(mistyped.status == 64)
         #expect(mistyped.output.contains("See 'board --help'."), "\(mistyped.output)")
