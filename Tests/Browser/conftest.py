@@ -230,11 +230,18 @@ class Guard:
     def __init__(self):
         self.toasts, self.console = [], []
         self.stopped_at = None
+        self.ended_at = None
 
     def clear(self):
         self.toasts.clear()
         self.console.clear()
         self.stopped_at = None
+        self.ended_at = None
+
+    def test_ended(self):
+        """The test's own steps are over: what its pages show while its fixtures close them (a
+        page closed under an action that waits says it reconnects) is no one's to meet."""
+        self.ended_at = (len(self.toasts), len(self.console))
 
     def server_stopped(self):
         """A server the test started was stopped: from here its pages' lost connections are
@@ -246,13 +253,14 @@ class Guard:
         """The toasts (other than announcements) and console errors no pattern allows; after
         a server was stopped, its pages' reconnecting and failed sockets are allowed."""
         toasts_from, console_from = self.stopped_at or (len(self.toasts), len(self.console))
+        toasts_to, console_to = self.ended_at or (len(self.toasts), len(self.console))
         toasts = [
-            text for index, (kind, text) in enumerate(self.toasts)
+            text for index, (kind, text) in enumerate(self.toasts[:toasts_to])
             if kind != "announcement" and not any(p.search(text) for p in allowed_toasts)
             and not (index >= toasts_from and text.startswith("Reconnecting"))
         ]
         console = [
-            text for index, text in enumerate(self.console)
+            text for index, text in enumerate(self.console[:console_to])
             if not any(p.search(text) for p in allowed_console) and not (index >= console_from and "WebSocket connection" in text)
         ]
         return toasts, console
@@ -305,6 +313,12 @@ def browser():
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield WatchedBrowser(launched)
         launched.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    yield
+    GUARD.test_ended()
 
 
 @pytest.fixture(autouse=True)
