@@ -122,7 +122,7 @@ def test_a_script_error_in_a_page_reaches_the_authors_log_and_no_one_else(server
     open_live(page, server.url + "/scenes/user-profile?user=1")
     page.evaluate("setTimeout(() => { throw new Error('a bug in this page\\nwarning: a forged line') }, 0)")
     line = server.wait_for_log("a bug in this page")
-    assert "its script problem at scene user-profile: Error: a bug in this page warning: a forged line" in line, line
+    assert "its script problem at scene user-profile: 'Error: a bug in this page\\nwarning: a forged line" in line, line
     assert "warning" in line.split("its script problem")[0], line
     with page.expect_websocket():  # the page still works: its followers' count leads on
         page.locator("#info\\/followers").click()

@@ -21,17 +21,18 @@ import Testing
         let socket = RecordingSocket()
         _ = await page.attach(since: 0, socket: socket)
 
-        let forged = "TypeError: a is undefined\nwarning: a line the page made up " + String(repeating: "x", count: 900)
+        let forged = "TypeError: a is undefined\nwarning: a line the page made up \u{202E}" + String(repeating: "x", count: 900)
         await page.receive(.problem(kind: .script, message: forged, node: "t/title"))
         for number in 1...20 { await page.receive(.problem(kind: .render, message: "problem \(number)")) }
         let warnings = log.lines(at: .warning)
         #expect(warnings.count == 5, "a few a page, then dropped: \(warnings)")
         let first = try #require(warnings.first)
         #expect(first.contains("its script problem at x.json:2:"), "\(first)")
-        #expect(first.contains("module t (TextModule): TypeError: a is undefined warning: a line the page made up"), "\(first)")
+        #expect(first.contains(#"module t (TextModule): 'TypeError: a is undefined\nwarning: a line the page made up"#), "\(first)")
         #expect(!first.contains("\n"), "one line: a page cannot forge a line of the log")
+        #expect(!first.unicodeScalars.contains("\u{202E}"), "nor reorder what the log's reader sees")
         #expect(first.count < 800, "cut to \(PageSession.largestLoggedProblem) characters: \(first.count)")
-        #expect(warnings.dropFirst().allSatisfy { $0.contains("its render problem at scene x: problem") }, "\(warnings)")
+        #expect(warnings.dropFirst().allSatisfy { $0.contains("its render problem at scene x: 'problem") }, "\(warnings)")
         // Nothing was sent to the page for them: the next thing it hears answers its resync.
         await page.receive(.resync)
         let next = await socket.first(1)

@@ -162,9 +162,9 @@ extension PageSession {
     }
 
     /// A problem the page met itself, for the scene's author: logged as a warning with the
-    /// scene file's line of the module that shows `node`, its text cut to
-    /// ``largestLoggedProblem`` characters on one line. A few a page (``problemBucket``);
-    /// past them, dropped quietly. Never sent to any page.
+    /// scene file's line of the module that shows `node`, its text quoted on one line and cut
+    /// to ``largestLoggedProblem`` characters. A few a page (``problemBucket``); past them,
+    /// dropped quietly. Never sent to any page.
     func log(problem kind: PageProtocol.ClientMessage.ProblemKind, _ text: String, at node: NodeID?) async {
         guard problemBucket.take() else {
             decline(logged: "problem report flood")
@@ -175,12 +175,8 @@ extension PageSession {
         if let node, node.rawValue.utf8.count <= 512, let inspection = await scene?.inspect(node) {
             place = "\(inspection.placement), module \(inspection.module) (\(inspection.moduleType))"
         }
-        // One line, as written: no control, format (bidirectional overrides) or separator
-        // character of the page's reaches the log.
-        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
-        let scalars = text.unicodeScalars.prefix(Self.largestLoggedProblem).map { hidden.contains($0.properties.generalCategory) ? " " : $0 }
-        let oneLine = String(String.UnicodeScalarView(scalars))
-        logger.warning("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): its \(kind.rawValue) problem at \(place): \(oneLine)")
+        let quoted = text.quoted(limit: Self.largestLoggedProblem)
+        logger.warning("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): its \(kind.rawValue) problem at \(place): \(quoted)")
     }
 
     /// The most characters of a page's problem report that reach the log.
