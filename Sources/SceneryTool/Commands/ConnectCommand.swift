@@ -198,8 +198,7 @@ struct ConnectCommand: AsyncParsableCommand {
         var unreadTypes: Set<String> = []
         // What was typed into each field, until its form is sent: it stays in this client.
         var typedText: [NodeID: String] = [:]
-        // Whether leaving was refused once for unsent typed text: the next quit or back leaves.
-        var warnedOfUnsentText = false
+        var leave = InteractCommand.LeaveGuard()
         // Set once the person quits (or their input ends) while actions wait for the server's
         // answer: the client leaves when the last is answered, as `interact` finishes an action.
         var quitting = false
@@ -232,8 +231,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 case "": continue
                 case "quit", "q", "exit", "back", "b":
                     let leaving = ["back", "b"].contains(command.lowercased()) ? "back" : "quit"
-                    if !warnedOfUnsentText, let warning = InteractCommand.unsentTextWarning(typedText, in: tree, leavingWith: leaving) {
-                        warnedOfUnsentText = true
+                    if let warning = leave.warning(typedText, in: tree, leavingWith: leaving) {
                         Output.line(TerminalText.sanitized(warning))
                         continue
                     }
@@ -248,7 +246,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 case "ids":
                     numbering = InteractCommand.printActions(of: tree, in: tree, style: .ids)
                 case let typing where typing.hasPrefix("type "):
-                    warnedOfUnsentText = false
+                    leave.reset()
                     Output.line(InteractCommand.type(command.dropFirst(5), in: tree, into: &typedText))
                 default:
                     guard let action = InteractCommand.action(for: command, in: tree.actions, numbering: numbering) else {

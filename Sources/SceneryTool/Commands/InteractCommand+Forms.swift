@@ -44,14 +44,25 @@ extension InteractCommand {
         }
     }
 
-    /// What leaving the scene now would lose, said once before it does: the fields whose
-    /// typed text was not sent, and how to send it or leave it; `nil` when nothing typed is
-    /// unsent. `command` is what leaves (`quit`, `back`), to type again.
-    static func unsentTextWarning(_ typed: [NodeID: String], in tree: ViewNode, leavingWith command: String) -> String? {
-        let labels = tree.textFields.filter { entry in typed[entry.id].map { $0 != entry.field.value } ?? false }.map(\.field.label)
-        guard !labels.isEmpty else { return nil }
-        return
-            "What you typed into \(labels.joined(separator: ", ")) is not sent. Send its form (type its number) to keep it, or type '\(command)' again to leave without it."
+    /// Leaving a scene with typed text not sent (`interact`, `connect`): the first `quit` or
+    /// `back` says what would be lost and stays; the next leaves. Typing again asks again.
+    struct LeaveGuard {
+        private var hasWarned = false
+
+        /// What to print instead of leaving: the fields whose typed text was not sent, and
+        /// how to send it or leave it; `nil` to leave now (nothing unsent, or said already).
+        /// `command` is what leaves (`quit`, `back`), to type again.
+        mutating func warning(_ typed: [NodeID: String], in tree: ViewNode, leavingWith command: String) -> String? {
+            guard !hasWarned else { return nil }
+            let labels = tree.textFields.filter { entry in typed[entry.id].map { $0 != entry.field.value } ?? false }.map(\.field.label)
+            guard !labels.isEmpty else { return nil }
+            hasWarned = true
+            return
+                "What you typed into \(labels.joined(separator: ", ")) is not sent. Send its form (type its number) to keep it, or type '\(command)' again to leave without it."
+        }
+
+        /// Something was typed, or the scene changed: the next leave asks again.
+        mutating func reset() { hasWarned = false }
     }
 
     /// Prints the fields of `node`, with what they hold, for `type FIELD TEXT`.

@@ -74,8 +74,7 @@ struct InteractCommand: AsyncParsableCommand {
             var prompts = true
             // What was typed into fields, by field id, until their form is submitted.
             var typed: [NodeID: String] = [:]
-            // Whether leaving was refused once for unsent typed text: the next quit or back leaves.
-            var warnedOfUnsentText = false
+            var leave = LeaveGuard()
             while true {
                 if prompts, !json { Output.write("> ") }
                 prompts = true
@@ -104,8 +103,7 @@ struct InteractCommand: AsyncParsableCommand {
                 case "":
                     continue
                 case "quit", "q", "exit":
-                    if !warnedOfUnsentText, let warning = Self.unsentTextWarning(typed, in: page.host.tree ?? .stack("", []), leavingWith: "quit") {
-                        warnedOfUnsentText = true
+                    if let warning = leave.warning(typed, in: page.host.tree ?? .stack("", []), leavingWith: "quit") {
                         Self.printProblem(warning, json: json)
                         continue
                     }
@@ -122,12 +120,11 @@ struct InteractCommand: AsyncParsableCommand {
                         Output.line("This is the first scene; there is nothing to go back to.")
                         continue
                     }
-                    if !warnedOfUnsentText, let warning = Self.unsentTextWarning(typed, in: page.host.tree ?? .stack("", []), leavingWith: "back") {
-                        warnedOfUnsentText = true
+                    if let warning = leave.warning(typed, in: page.host.tree ?? .stack("", []), leavingWith: "back") {
                         Self.printProblem(warning, json: json)
                         continue
                     }
-                    warnedOfUnsentText = false
+                    leave.reset()
                     await page.scene.leave()
                     stack.removeLast()
                     await stack[stack.count - 1].scene.appear()
@@ -138,7 +135,7 @@ struct InteractCommand: AsyncParsableCommand {
                     let id = NodeID(String(command.dropFirst("inspect ".count)).trimmingCharacters(in: .whitespaces))
                     Self.printInspection(await page.scene.inspect(id), of: id, json: json)
                 case _ where command.hasPrefix("type "):
-                    warnedOfUnsentText = false
+                    leave.reset()
                     let message = Self.type(command.dropFirst(5), in: page.host.tree ?? .stack("", []), into: &typed)
                     if json {
                         StreamLine.write(["type": "typed", "message": .string(message)])

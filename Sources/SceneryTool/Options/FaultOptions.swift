@@ -16,16 +16,19 @@ struct FaultOptions: ParsableArguments {
         help: ArgumentHelp(FaultOptions.latencyHelp, valueName: "service=duration"))
     var latencies: [String] = []
 
+    /// The service the help and messages take as their example: this tool's catalog's first.
+    private static var exampleService: String? { ModuleCatalog.current.services.first?.rawValue }
+
     /// The services this tool's catalog names, with an example of the first.
     static var failHelp: String {
-        let services = ModuleCatalog.current.services.map(\.rawValue)
-        guard let first = services.first else { return "Make a service fail (this app's catalog names none). Repeatable." }
-        return "Make a service fail: \(services.joined(separator: ", ")); optionally :reads or :writes (e.g. \(first):writes). Repeatable."
+        guard let first = exampleService else { return "Make a service fail (this app's catalog names none). Repeatable." }
+        let services = ModuleCatalog.current.services.map(\.rawValue).joined(separator: ", ")
+        return "Make a service fail: \(services); optionally :reads or :writes (e.g. \(first):writes). Repeatable."
     }
 
     /// How to slow a service, with this tool's first service as the example.
     static var latencyHelp: String {
-        guard let first = ModuleCatalog.current.services.first?.rawValue else { return "Slow a service down (this app's catalog names none). Repeatable." }
+        guard let first = exampleService else { return "Slow a service down (this app's catalog names none). Repeatable." }
         return "Slow a service down, e.g. \(first)=300ms or \(first)=1.5s. Repeatable."
     }
 
@@ -54,8 +57,7 @@ struct FaultOptions: ParsableArguments {
         for latency in latencies {
             let parts = latency.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2 else {
-                let example = ModuleCatalog.current.services.first?.rawValue ?? "service"
-                throw ValidationError("'--latency \(latency)' must have the form service=duration, as in --latency \(example)=300ms.")
+                throw ValidationError("'--latency \(latency)' must have the form service=duration, as in --latency \(Self.exampleService ?? "service")=300ms.")
             }
             let service = try Self.service(parts[0], option: "--latency \(latency)")
             guard let duration = Self.duration(parts[1]) else {
