@@ -1,7 +1,7 @@
 import Scenery
 
 /// The page protocol, version 1: the messages a live page and `scenery serve` exchange
-/// over the page socket (`/live?session=ID&since=N&protocol=1`), typed for both ends.
+/// over the page socket (`/live?session=ID&since=N&protocol=1&kinds=…`), typed for both ends.
 ///
 /// One definition serves every party: the server encodes ``ServerMessage`` and decodes
 /// ``ClientMessage``; a client — `scenery connect`, the test kit, a native host — encodes
@@ -11,7 +11,10 @@ import Scenery
 ///
 /// A client announces the version it speaks in the socket's address: a client that names
 /// another version, or none (a page from before the protocol was versioned), is closed at
-/// once with ``reloadCloseCode`` and a reason that names both versions.
+/// once with ``reloadCloseCode`` and a reason that names both versions. It also names the
+/// view-tree node kinds it shows (``NodeKinds``, in the socket's address and a view-tree
+/// client's scene address): it is sent no other kind, each such node reaching it as a
+/// placeholder that says why.
 ///
 /// ```swift
 /// import SceneryPageProtocol

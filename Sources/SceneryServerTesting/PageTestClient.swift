@@ -49,14 +49,19 @@ public final class PageTestClient: Sendable {
     /// update), or as the HTML page a browser gets (``TestPage/State/html`` and the DOM
     /// operations of each update, ``TestPage/State/operations``).
     ///
+    /// `kinds` are the node kinds a view-tree page says it shows (every kind, by default):
+    /// the server sends it a placeholder in place of any other, as it would an older app.
+    ///
     /// ```swift
     /// let carol = try await client.open("user-profile", arguments: ["user": "1"], as: "7", format: .html)
+    /// let watch = try await client.open("user-profile", arguments: ["user": "1"], as: "1", kinds: noForms)
     /// ```
     ///
     /// - Throws: ``PageTestError`` when the viewer cannot sign in, the server refuses the
     ///   scene (its words), or refuses the socket.
     public func open(
-        _ scene: String, arguments: [String: String] = [:], as viewer: String? = nil, format: TestPage.Format = .viewTree
+        _ scene: String, arguments: [String: String] = [:], as viewer: String? = nil, format: TestPage.Format = .viewTree,
+        kinds: PageProtocol.NodeKinds = .every
     ) async throws -> TestPage {
         var headers = HTTPFields()
         headers[.origin] = origin(forSocket: false)
@@ -64,6 +69,7 @@ public final class PageTestClient: Sendable {
         if let viewer { headers[.cookie] = try await signIn(viewer) }
         var query = URLComponents()
         query.queryItems = arguments.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        if format == .viewTree { query.queryItems?.append(URLQueryItem(name: "kinds", value: kinds.query)) }
         let name = scene.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? scene
         let path = (format == .viewTree ? "/api/scenes/" : "/scenes/") + name + (query.percentEncodedQuery.map { "?\($0)" } ?? "")
         let response = try await http.execute(uri: path, method: .get, headers: headers)
@@ -75,7 +81,7 @@ public final class PageTestClient: Sendable {
                 "The server did not open \(scene) for \(viewer.map { "viewer \($0)" } ?? "a signed-out visitor") (status \(response.status.code)): \(fields?["message"]?.stringValue ?? body.prefix(300).description)"
             )
         }
-        let uri = "/live?session=\(page.session)&since=\(page.state.sequence)&protocol=\(PageProtocol.version)"
+        let uri = "/live?session=\(page.session)&since=\(page.state.sequence)&protocol=\(PageProtocol.version)&kinds=\(kinds.query)"
         headers[.accept] = nil
         headers[.origin] = origin(forSocket: true)
         switch transport {

@@ -206,3 +206,51 @@ def test_offline_the_page_marks_what_needs_the_server_and_the_action_taken_meanw
         context.close()
         server.stop()
         shutil.rmtree(key.parent, ignore_errors=True)
+
+
+# Holds a page's socket as if it were still connecting (it reports CONNECTING and its open
+# listeners wait) until `window.releaseSocket()`: what a person meets who acts on a page the
+# moment it shows, before its connection is up.
+HOLD_FIRST_CONNECTION = """
+(() => {
+  let held = true;
+  const waiting = [];
+  const state = Object.getOwnPropertyDescriptor(WebSocket.prototype, "readyState");
+  Object.defineProperty(WebSocket.prototype, "readyState", {
+    get() { const value = state.get.call(this); return held && value === WebSocket.OPEN ? WebSocket.CONNECTING : value; },
+  });
+  const listen = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "open") return listen.call(this, type, listener, options);
+    return listen.call(this, "open", (event) => { if (held) waiting.push(() => listener.call(this, event)); else listener.call(this, event); }, options);
+  };
+  window.releaseSocket = () => { held = false; for (const opened of waiting.splice(0)) opened(); };
+})();
+"""
+
+
+def test_an_action_taken_while_the_page_first_connects_waits_marked_and_says_nothing_of_reconnecting(browser, tmp_path):
+    """A like clicked before the page's connection is first up is not a reconnection: the
+    control is marked as waiting, the status line says nothing, and once the connection opens
+    the like is applied once."""
+    server = Server(database=tmp_path / "demo.sqlite")
+    context = browser.new_context()
+    try:
+        bob = context.new_page()
+        sign_in(bob, server, "Bob Chen")
+        bob.add_init_script(HOLD_FIRST_CONNECTION)
+        with bob.expect_websocket():
+            bob.goto(server.url + PROFILE)
+        likes = count(bob.locator(LIKES_27).inner_text())
+        liked = bob.locator(LIKE_27).inner_text().strip() == "Unlike"
+        bob.locator(LIKE_27).click()
+        expect(bob.locator(LIKE_27)).to_have_attribute("aria-busy", "true")
+        assert bob.locator("#scenery-status").inner_text() == "", "said at the click, as it was taken"
+        bob.evaluate("window.releaseSocket()")
+        expected = likes - 1 if liked else likes + 1
+        expect(bob.locator(LIKES_27)).to_have_text(re.compile(rf"\b{expected}\b"))
+        expect(bob.locator(LIKE_27)).not_to_have_attribute("aria-busy", "true")
+        assert likes_seen_by_someone_new(browser, server, LIKES_27) == expected, "applied once"
+    finally:
+        context.close()
+        server.stop()

@@ -122,7 +122,7 @@ enum Step: Sendable {
     /// server's test kit (`server.test(_:_:)`), as an outside team's tests would.
     func converse(
         _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
-        _ steps: [Step]
+        kinds: String? = nil, _ steps: [Step]
     ) async throws -> (received: Received, close: WebSocketCloseFrame?) {
         let received = Received()
         var headers = ServerFixture.headers(port: client.port, cookie: cookie)
@@ -130,7 +130,7 @@ enum Step: Sendable {
         var close: WebSocketCloseFrame?
         do {
             close = try await client.ws(
-                "/live?session=\(session)&since=\(since)&protocol=1\(resume.map { "&resume=\($0)" } ?? "")",
+                "/live?session=\(session)&since=\(since)&protocol=1\(resume.map { "&resume=\($0)" } ?? "")\(kinds.map { "&kinds=\($0)" } ?? "")",
                 configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers)
             ) { inbound, outbound, _ in
                 let reader = Task {
@@ -169,10 +169,11 @@ enum Step: Sendable {
     /// Sends `messages`, then waits until `until` holds (or the socket closes).
     func talk(
         _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
-        send messages: [PageProtocol.ClientMessage] = [], until: @escaping @Sendable (Received) -> Bool
+        kinds: String? = nil, send messages: [PageProtocol.ClientMessage] = [], until: @escaping @Sendable (Received) -> Bool
     ) async throws -> Received {
         try await converse(
-            client, session: session, since: since, cookie: cookie, origin: origin, resume: resume, messages.map(Step.send) + [.waitUntil(until)]
+            client, session: session, since: since, cookie: cookie, origin: origin, resume: resume, kinds: kinds,
+            messages.map(Step.send) + [.waitUntil(until)]
         ).received
     }
 

@@ -64,6 +64,15 @@ extension SceneryServer {
         guard spoken == String(PageProtocol.version) else {
             return close(reload, PageProtocol.versionMismatchReason(spoken: spoken))
         }
+        // And which node kinds it shows: a view-tree client is sent no other (a page's
+        // script names those of its version; the server draws its HTML).
+        let kinds: PageProtocol.NodeKinds
+        do {
+            kinds = try PageProtocol.NodeKinds(query: request.uri.queryParameters[Substring(Self.kindsParameter)])
+        } catch {
+            logger.notice("refused page \(id.prefix(64)): \(error.message)")
+            return close(.policyViolation, error.message)
+        }
         guard let session = await sessions.session(id), await !session.hasEnded else {
             // A page whose server went away (or that was away past the grace period) comes
             // back with its resume token: make its page again from it.
@@ -72,7 +81,7 @@ extension SceneryServer {
             }
             do {
                 let address = clientAddress(peer: peer, headers: request.headers)
-                let session = try await resumePage(id, token: token, since: since, request: request, address: address)
+                let session = try await resumePage(id, token: token, since: since, request: request, address: address, kinds: kinds)
                 return (session, await session.attach(since: since, socket: socket()))
             } catch {
                 // The page loads again: for whoever holds the socket's cookie now.
@@ -85,6 +94,12 @@ extension SceneryServer {
         guard session.viewer == viewer(of: request)?.id || (session.isPreview && session.viewer == nil) else {
             logger.notice("refused page \(id): the socket's viewer is not the page's")
             return close(.policyViolation, "This page belongs to another sign-in; load it again.")
+        }
+        // The scene was sent for the kinds its client named; a socket naming others would
+        // be sent patches of nodes it never had.
+        if case .viewTree(let named) = session.format, named != kinds {
+            logger.notice("refused page \(id): the socket names other node kinds than its scene's request")
+            return close(.policyViolation, "This socket names other node kinds than its scene; open the scene again naming the same.")
         }
         return (session, await session.attach(since: since, socket: socket()))
     }

@@ -108,18 +108,20 @@ extension SceneryServer {
         switch await reservePage(viewer: viewer, address: address) {
         case .success(let held): reservation = held
         case .failure(let reached):
-            guard format == .viewTree else { return tooManyPages(reached, signedIn: signedIn) }
+            guard format.readsViewTree else { return tooManyPages(reached, signedIn: signedIn) }
             return apiRefusal(
                 "You have as many live scenes of this site open as one person may hold; close some, then try again in a minute.",
                 status: .tooManyRequests)
         }
         let returnTo = request.uri.description
         var arguments = Self.arguments(of: request)
-        // The language switch's `?lang=` and the theme switch's `?theme=` (which
-        // ``ThemeMiddleware`` reads) are the page's, not the scene's, unless the scene has a
-        // parameter of that name; the scene is looked at only when the address has one.
+        // The language switch's `?lang=`, the theme switch's `?theme=` (which
+        // ``ThemeMiddleware`` reads) and a view-tree client's `?kinds=` are the page's, not
+        // the scene's, unless the scene has a parameter of that name; the scene is looked at
+        // only when the address has one.
         let (locale, chosenLanguage) = requestedLocale(of: request, sceneID: sceneID)
-        for name in [Self.languageParameter, Self.themeParameter] where arguments[name] != nil {
+        let pageParameters = [Self.languageParameter, Self.themeParameter] + (format.readsViewTree ? [Self.kindsParameter] : [])
+        for name in pageParameters where arguments[name] != nil {
             if !registry.parameters(of: sceneID).contains(where: { $0.name == name }) { arguments[name] = nil }
         }
         // A preview frame (an author on this machine) may put itself in an experiment's arm
@@ -144,7 +146,7 @@ extension SceneryServer {
         } catch {
             await sessions.release(reservation)
             let status: HTTPResponse.Status = error.code == .unknownScene ? .notFound : .badRequest
-            if format == .viewTree { return apiRefusal(error.description, status: status) }
+            if format.readsViewTree { return apiRefusal(error.description, status: status) }
             // A page's words for a page's visitor: its address, never a command's options.
             let message =
                 error.missingArgument.map { name in
@@ -176,8 +178,8 @@ extension SceneryServer {
         if let chosenLanguage, !registry.canShow(sceneID, in: chosenLanguage) {
             noteUnshownLanguage(chosenLanguage, sceneID: sceneID, shown: language)
         }
-        if format == .viewTree {
-            var response = apiScene(snapshot.node, scene: scene, session: session.id, visitorCookie: newVisitorCookie, language: language)
+        if format.readsViewTree {
+            var response = apiScene(await session.shown(snapshot.node), scene: scene, session: session.id, visitorCookie: newVisitorCookie, language: language)
             if let chosenLanguage { response.setCookie(Self.languageCookie(chosenLanguage)) }
             return response
         }
@@ -232,6 +234,10 @@ extension SceneryServer {
             status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: PageProtocol.ServerMessage.refused(message: message).text)))
     }
+
+    /// The query name a view-tree client names the node kinds it shows with
+    /// (``PageProtocol/NodeKinds``).
+    static let kindsParameter = "kinds"
 
     /// The query names a preview frame uses to choose an arm: `arm.friends-layout=compact`.
     static let armPrefix = "arm."

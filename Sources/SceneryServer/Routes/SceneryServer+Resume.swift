@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Scenery
+import SceneryPageProtocol
 
 extension SceneryServer {
     /// Why a page was not made again from its resume token.
@@ -36,7 +37,9 @@ extension SceneryServer {
     /// in the site's ledger (a token resumes one page once); then starts the scene, selects
     /// its tabs, loads its pages and windows, and continues the page's numbering after
     /// `since` with the whole scene.
-    func resumePage(_ id: String, token text: String, since: Int, request: Request, address: String) async throws(ResumeRefusal) -> PageSession {
+    func resumePage(
+        _ id: String, token text: String, since: Int, request: Request, address: String, kinds: PageProtocol.NodeKinds = .version1
+    ) async throws(ResumeRefusal) -> PageSession {
         let token: ResumeToken
         do {
             token = try ResumeToken.verify(text, secret: configuration.cookieSecret, lifetime: configuration.resumeTokenLifetime)
@@ -66,7 +69,7 @@ extension SceneryServer {
         let session = PageSession(
             id: id, viewer: viewer, sceneID: token.scene, arguments: token.arguments, renderer: renderer, configuration: configuration,
             logger: logger, address: address, anonymousID: viewer == nil ? token.visitor : nil,
-            format: token.readsViewTree == true ? .viewTree : .html, locale: token.locale, metrics: metrics, tracer: tracer)
+            format: token.readsViewTree == true ? .viewTree(kinds) : .html, locale: token.locale, metrics: metrics, tracer: tracer)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(token.scene, for: session.context, host: session.host, on: session.page)

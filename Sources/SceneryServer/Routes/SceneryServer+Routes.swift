@@ -58,9 +58,17 @@ extension SceneryServer {
         }
         // The same live scene for a client that reads the view tree (a native app, `scenery
         // connect`): the scene as a view-tree document with its session, then `/live`.
+        // It names the node kinds it shows (`?kinds=`); it is sent no other.
         router.get("/api/scenes/:id") { request, context in
-            await self.scenePage(
-                try context.parameters.require("id"), request: request, context: context, viewer: self.viewer(of: request)?.id, format: .viewTree)
+            let kinds: PageProtocol.NodeKinds
+            do throws(PageProtocol.BadNodeKinds) {
+                kinds = try PageProtocol.NodeKinds(query: request.uri.queryParameters[Substring(Self.kindsParameter)])
+            } catch {
+                return self.apiRefusal(error.message, status: .badRequest)
+            }
+            return await self.scenePage(
+                try context.parameters.require("id"), request: request, context: context, viewer: self.viewer(of: request)?.id,
+                format: .viewTree(kinds))
         }
         if let metricsPage = configuration.telemetry.metricsPage {
             router.get("/metrics") { request, context in self.metricsResponse(metricsPage, request: request, context: context) }

@@ -18,7 +18,7 @@ extension PageSession {
             pagesLoaded: Dictionary(uniqueKeysWithValues: pagesLoaded.map { ($0.key.rawValue, $0.value) }),
             windows: Dictionary(uniqueKeysWithValues: windowStarts.map { ($0.key.rawValue, $0.value) }),
             actions: finishedActions.newest(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
-            nonce: ActionKey.random().rawValue, locale: locale, readsViewTree: format == .viewTree ? true : nil)
+            nonce: ActionKey.random().rawValue, locale: locale, readsViewTree: format.readsViewTree ? true : nil)
     }
 
     /// The page's resume token as the page keeps it, signed with the site's key; `nil` for

@@ -81,7 +81,7 @@ extension PageSession {
     func patch(for update: SceneUpdate) throws -> Patch {
         switch format {
         case .html: .operations(try planner.operations(for: update))
-        case .viewTree: .update(update)
+        case .viewTree: .update(shown(update))
         }
     }
 
@@ -173,7 +173,7 @@ extension PageSession {
         metrics.wholeScenesSent.increment()
         switch format {
         case .html: send(.reset(sequence: pageSequence, html: planner.renderer.fragment(tree)))
-        case .viewTree: send(.tree(sequence: pageSequence, document: ViewTreeDocument(scene: sceneID, variant: scene?.variant, root: tree)))
+        case .viewTree: send(.tree(sequence: pageSequence, document: ViewTreeDocument(scene: sceneID, variant: scene?.variant, root: shown(tree))))
         }
     }
 

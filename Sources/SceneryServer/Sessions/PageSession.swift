@@ -20,9 +20,18 @@ import Tracing
 /// is internal to the module so that they share it; nothing outside the session touches it.
 actor PageSession {
     /// What the page's client reads: HTML and DOM operations (the page script), or the
-    /// view tree and its patches (a native or terminal client, `/api/scenes/ID`).
-    enum Format: Sendable {
-        case html, viewTree
+    /// view tree and its patches (a native or terminal client, `/api/scenes/ID`), with the
+    /// node kinds it named: it is sent no other kind.
+    enum Format: Sendable, Equatable {
+        case html
+        case viewTree(PageProtocol.NodeKinds)
+
+        /// A view-tree client of every kind of page protocol 1.
+        static let viewTree = Format.viewTree(.version1)
+
+        var readsViewTree: Bool {
+            if case .viewTree = self { true } else { false }
+        }
     }
 
     nonisolated let id: String
@@ -100,6 +109,8 @@ actor PageSession {
     /// A page's own problem reports: a few, then one a minute (a page in a loop of errors
     /// costs the log a bounded number of lines).
     var problemBucket = TokenBucket(rate: 1.0 / 60, capacity: 5)
+    /// The node kinds this page's client does not show that the log has named.
+    var unshownKindsLogged: Set<PageProtocol.NodeKind> = []
     var refusedInARow = 0
     /// Controls the page activated, run one at a time in order; and where the page wants
     /// its long list's window (the newest move wins), run apart so a slow action never holds

@@ -29,14 +29,19 @@ enum ClientScript {
           }, true);
           if (!main) return;
 
-          // The page protocol this script speaks (PageProtocol.version on the server).
+          // The page protocol this script speaks (PageProtocol.version on the server), and the
+          // node kinds it shows: all (the server draws them in HTML).
           const PROTOCOL = \#(PageProtocol.version);
+          const KINDS = "\#(PageProtocol.NodeKinds.every.query)";
           // The longest message the server takes, in bytes (a form's text must fit).
           const LARGEST_MESSAGE = Number(main.dataset.largestMessage || "16384");
           const session = main.dataset.session;
           let sequence = Number(main.dataset.sequence || "0");
           let socket = null;
           let attempts = 0;
+          // Whether the socket was ever open: an action taken while the page first connects
+          // waits, marked, with nothing said (it is not a reconnection).
+          let everOpened = false;
           // Actions not yet answered, by key, in the order taken; and the latest resume token.
           const pending = new Map();
           let resumeToken = main.dataset.resume || null;
@@ -107,9 +112,10 @@ enum ClientScript {
           function connect() {
             const scheme = location.protocol === "https:" ? "wss:" : "ws:";
             const resume = resumeToken ? `&resume=${encodeURIComponent(resumeToken)}` : "";
-            socket = new WebSocket(`${scheme}//${location.host}/live?session=${encodeURIComponent(session)}&since=${sequence}&protocol=${PROTOCOL}${resume}`);
+            socket = new WebSocket(`${scheme}//${location.host}/live?session=${encodeURIComponent(session)}&since=${sequence}&protocol=${PROTOCOL}&kinds=${KINDS}${resume}`);
             socket.addEventListener("open", () => {
               attempts = 0;
+              everOpened = true;
               document.body.classList.remove("offline");
               say("");
               asked.clear();
@@ -169,7 +175,7 @@ enum ClientScript {
               message.action = newKey();
               pending.set(message.action, JSON.stringify(message));
               markPending();
-              if (!open) say("Reconnecting… your action will be sent when the connection is back.", true);
+              if (!open && everOpened) say("Reconnecting… your action will be sent when the connection is back.", true);
             }
             const text = JSON.stringify(message);
             if (open) {

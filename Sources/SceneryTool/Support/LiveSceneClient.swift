@@ -95,12 +95,12 @@ struct LiveSceneClient: Sendable {
     mutating func open(_ path: String) throws(CommandFailure) -> (session: String, sequence: Int, document: ViewTreeDocument) {
         let response: (status: Int, headers: [String: [String]], body: Data)
         do {
-            response = try exchange("GET", "/api" + path)
+            response = try exchange("GET", "/api" + path + Self.kindsQuery(after: path))
         } catch {
             // A GET changes nothing: a server that dropped the connection without a word (an
             // overloaded one shedding it) is asked once more before the person is told.
             guard error.description == lost.description else { throw error }
-            response = try exchange("GET", "/api" + path)
+            response = try exchange("GET", "/api" + path + Self.kindsQuery(after: path))
         }
         keepCookies(from: response.headers)
         let message = try? JSONDecoder().decode(JSONValue.self, from: response.body)
@@ -121,6 +121,12 @@ struct LiveSceneClient: Sendable {
         return (session, sequence, document)
     }
 
+    /// The node kinds the terminal draws (every kind), named in a scene's address after
+    /// `path`'s own query.
+    static func kindsQuery(after path: String) -> String {
+        (path.contains("?") ? "&" : "?") + "kinds=" + PageProtocol.NodeKinds.every.query
+    }
+
     /// Connects to a session's page socket, having applied `since`; its messages arrive in
     /// order on the stream, which ends when the socket closes (with the close reason, if any).
     /// With the page's last `resume` token, a server that does not hold the session (it
@@ -130,7 +136,7 @@ struct LiveSceneClient: Sendable {
         var key = [UInt8](repeating: 0, count: 16)
         for index in key.indices { key[index] = UInt8.random(in: 0...255) }
         var path = "/live?session=\(session.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? session)&since=\(since)"
-        path += "&protocol=\(PageProtocol.version)"
+        path += "&protocol=\(PageProtocol.version)&kinds=\(PageProtocol.NodeKinds.every.query)"
         if let token { path += "&resume=\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token)" }
         var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         let encodedKey = Data(key).base64EncodedString()

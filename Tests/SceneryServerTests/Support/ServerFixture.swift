@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import ProfileDomain
 import ProfileStore
@@ -21,7 +22,8 @@ struct ServerFixture {
 
     /// - Parameter register: Adds modules and scenes of a test's own to the bundled ones.
     init(
-        configure: (inout SceneryServer.Configuration) -> Void = { _ in }, register: (inout SceneRegistry) throws -> Void = { _ in }
+        configure: (inout SceneryServer.Configuration) -> Void = { _ in }, register: (inout SceneRegistry) throws -> Void = { _ in },
+        logger: Logger? = nil
     ) throws {
         store = try SQLiteProfileStore.inMemory(seedDemoData: true)
         var registry = SceneRegistry()
@@ -46,7 +48,7 @@ struct ServerFixture {
         configuration.allowedOrigins = ["http://localhost"]
         configure(&configuration)
         let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
-        server = SceneryServer(registry: registry, users: users, configuration: configuration)
+        server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
     }
 
     /// A cookie header that signs in `user` (as the sign-in route would).
