@@ -1,6 +1,8 @@
 """The demo's own forms in Chromium: the owner writes a draft, publishes it, and a visitor's
 open page shows the new blog at once; the owner edits their summary inline, and visitors
 see it live; none of it (nor any keystroke) ever reaches another viewer's socket."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -218,3 +220,39 @@ def test_a_reload_with_typed_text_not_sent_asks_the_browsers_way_and_without_ask
     expect(alice.get_by_role("tab", name="Blogs")).to_be_visible()
     alice.reload()
     assert questions == ["beforeunload"], f"nothing typed: nothing asked ({questions})"
+
+
+TYPED_BACK = "What you typed before the page reloaded is back in its field; it has not been sent."
+
+
+def kept_in_the_tab(page):
+    return page.evaluate("sessionStorage.getItem('scenery-typed')")
+
+
+@pytest.mark.allows_toasts(rf"^{re.escape(TYPED_BACK)}$")
+def test_text_typed_and_not_sent_is_back_after_a_reload_once_its_field_is_shown_and_never_for_another_viewer(people):
+    """Alice types a draft's title and reloads (as after a deploy's Reload): the page comes back
+    on Blogs, and when she selects Drafts her title is in its field, said so, still unsent. Once
+    saved, nothing comes back. Typed again and reloaded, then signed out: the signed-out page
+    drops what she typed unread."""
+    alice = people("Alice Liddell")
+    alice.on("dialog", lambda dialog: dialog.accept())
+    type_a_draft_title(alice, "Kept across a reload")
+    alice.reload()
+    title = type_a_draft_title(alice, "")
+    expect(title).to_have_value("Kept across a reload")
+    expect(alice.locator("#scenery-status")).to_have_text(TYPED_BACK)
+    alice.locator("form[data-form='drafts/compose']").get_by_role("button", name="Save draft").click()
+    expect(alice.locator("#drafts\\/list")).to_contain_text("Kept across a reload")
+    expect(title).to_have_value("")
+    alice.reload()
+    assert kept_in_the_tab(alice) is None, "saved: nothing kept"
+    expect(type_a_draft_title(alice, "")).to_have_value("")
+
+    type_a_draft_title(alice, "Not for anyone else")
+    alice.reload()
+    assert "Not for anyone else" in (kept_in_the_tab(alice) or ""), "kept for her, in her tab"
+    with alice.expect_navigation():
+        alice.get_by_role("button", name="Sign out").click()
+    alice.wait_for_load_state()
+    assert kept_in_the_tab(alice) is None, "the signed-out page dropped it unread"

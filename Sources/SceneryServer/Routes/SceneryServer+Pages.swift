@@ -193,7 +193,7 @@ extension SceneryServer {
             returnTo: returnTo, renderer: renderer, showsBanner: !framed, impressionFraction: scene.impressionRule.minimumVisibleFraction,
             modulesCountingRows: scene.modulesCountingRows, resumeToken: await session.signedResumeToken(),
             largestMessage: configuration.maxMessageSize, transitions: scene.transitions, languages: languages(of: sceneID),
-            inspector: configuration.enablesInspector && isFromThisMachine(request, context: context))
+            inspector: configuration.enablesInspector && isFromThisMachine(request, context: context), typedKey: cookies.typedTextKey(for: viewer))
         var response = html(framed ? page.replacingOccurrences(of: "<body>", with: "<body class=\"framed\">") : page)
         if let newVisitorCookie {
             response.setCookie(Self.visitorCookie(newVisitorCookie))

@@ -264,9 +264,12 @@ extension ClientScript {
           // sending them to another). A field that sends as it is typed has nothing unsent.
           const LEAVE_QUESTION = "Leave this page? What you typed here has not been sent.";
           let leaving = false;
-          function hasUnsentText() {
-            return Array.from(main.querySelectorAll("input[name], textarea[name]")).some((input) =>
+          function unsentFields() {
+            return Array.from(main.querySelectorAll("input[name], textarea[name]")).filter((input) =>
               input.type !== "radio" && input.type !== "checkbox" && input.dataset.changes === undefined && input.value !== input.defaultValue);
+          }
+          function hasUnsentText() {
+            return unsentFields().length > 0;
           }
           // Whether the page may go: nothing unsent, or the person said so (asked here once).
           function mayLeave() {
@@ -278,6 +281,52 @@ extension ClientScript {
             if (leaving || !hasUnsentText()) return;
             event.preventDefault();
             event.returnValue = "";
+          });
+
+          // --- What was typed outlives a reload (the Reload button after a deploy, the
+          // browser's): text not sent when the page goes is kept in this tab's session storage
+          // with the page's address and its viewer's key (data-typed-key, naming no one), for
+          // an hour, and put back in its empty field when the field is on the page again (at
+          // once, or when its tab is selected or its module loads), saying so. One record: the
+          // latest page left with text. Another viewer's page drops it unread.
+          const TYPED_LIFETIME = 60 * 60 * 1000;
+          const here = location.pathname + location.search;
+          function savedTyped() {
+            try {
+              const saved = JSON.parse(sessionStorage.getItem(TYPED_STORE) || "null");
+              if (!saved) return null;
+              if (saved.viewer !== main.dataset.typedKey || !(Date.now() - saved.savedAt < TYPED_LIFETIME) || !Array.isArray(saved.fields)) {
+                sessionStorage.removeItem(TYPED_STORE);
+                return null;
+              }
+              return saved;
+            } catch { return null; }
+          }
+          const kept = savedTyped();
+          let unrestored = kept && kept.path === here ? kept.fields.filter((field) => typeof field.id === "string" && typeof field.value === "string") : [];
+          function putBackTyped() {
+            if (!unrestored.length) return;
+            let restored = 0;
+            unrestored = unrestored.filter((field) => {
+              const input = byID(field.id);
+              if (!input || !main.contains(input)) return true;
+              // A field the person typed into again keeps what they typed now.
+              if ("value" in input && input.value === input.defaultValue) { input.value = field.value; restored += 1; }
+              return false;
+            });
+            if (restored) say("What you typed before the page reloaded is back in its field; it has not been sent.");
+          }
+          putBackTyped();
+          window.addEventListener("pagehide", () => {
+            const typed = unsentFields().map((input) => ({ id: input.id, value: input.value })).filter((field) => field.id);
+            const fields = typed.concat(unrestored.filter((field) => !typed.some((other) => other.id === field.id)));
+            try {
+              if (fields.length) {
+                sessionStorage.setItem(TYPED_STORE, JSON.stringify({ viewer: main.dataset.typedKey, path: here, savedAt: Date.now(), fields }));
+              } else if ((savedTyped() || {}).path === here) {
+                sessionStorage.removeItem(TYPED_STORE);
+              }
+            } catch { /* storage full or refused: leaving asked first */ }
           });
 
         """#

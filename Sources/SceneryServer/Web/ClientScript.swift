@@ -27,7 +27,13 @@ enum ClientScript {
           document.addEventListener("error", (event) => {
             if (event.target instanceof HTMLImageElement) replaceImage(event.target);
           }, true);
-          if (!main) return;
+          // Where a scene page keeps unsent typed text across a reload (+Forms); a page that
+          // is no scene (signing in or out, the home page) lets go of it unread.
+          const TYPED_STORE = "scenery-typed";
+          if (!main) {
+            try { sessionStorage.removeItem(TYPED_STORE); } catch { /* storage refused: nothing kept */ }
+            return;
+          }
 
           // The page protocol this script speaks (PageProtocol.version on the server), and the
           // node kinds it shows: all (the server draws them in HTML).
@@ -274,6 +280,7 @@ enum ClientScript {
                 break;
             }
             markPending();
+            putBackTyped();
             if (typeof message.sequence === "number") {
               sequence = message.sequence;
               main.dataset.sequence = String(sequence);

@@ -138,7 +138,7 @@ enum Pages {
         _ tree: ViewNode, title: String, titleShownByModule: Bool = false, language: String, session: String, viewer: SignInUser?, returnTo: String,
         renderer: HTMLRenderer, showsBanner: Bool = true, impressionFraction: Double = 0.5, modulesCountingRows: Set<ModuleID> = [],
         resumeToken: String? = nil, largestMessage: Int = 16 * 1024, transitions: [ModuleID: Transitions] = [:], languages: [String] = [],
-        theme: ThemeChoice = .current, inspector: Bool = false
+        theme: ThemeChoice = .current, inspector: Bool = false, typedKey: String = ""
     ) -> String {
         // What the page script observes for impressions: the threshold it reports crossing,
         // and the modules whose rows it watches too.
@@ -148,7 +148,7 @@ enum Pages {
             main: "<h1\(titleShownByModule ? " class=\"in-scene\"" : "")>\(escape(title))</h1>\n<div id=\"scene-root\">\n\(renderer.fragment(tree))</div>\n",
             mainAttributes:
                 " data-session=\"\(attribute(session))\" data-sequence=\"0\" data-impression-fraction=\"\(impressionFraction)\" data-row-impressions=\"\(attribute(rows))\""
-                + " data-largest-message=\"\(largestMessage)\""
+                + " data-largest-message=\"\(largestMessage)\" data-typed-key=\"\(attribute(typedKey))\""
                 + (transitions.isEmpty ? "" : " data-transitions=\"\(attribute(motion(transitions)))\"")
                 + (resumeToken.map { " data-resume=\"\(attribute($0))\"" } ?? ""),
             showsBanner: showsBanner, languages: languages, theme: theme, inspector: inspector)

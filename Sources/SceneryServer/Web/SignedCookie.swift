@@ -22,6 +22,14 @@ struct SignedCookie: Sendable {
         return payload + "." + Self.hex(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key))
     }
 
+    /// The key a page keeps its viewer's unsent typed text under in the browser (the page
+    /// script's session storage, `data-typed-key`): the same on every page of one viewer,
+    /// another for anyone else (a signed-out visitor's is `nil`'s), and naming no one.
+    func typedTextKey(for viewer: String?) -> String {
+        let payload = "typed-text:" + (viewer.map(Self.encode) ?? "")
+        return Self.hex(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key).prefix(12))
+    }
+
     /// The user a value names, if it is intact and not expired at `now`.
     func user(from value: String, now: Date = Date()) -> String? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
