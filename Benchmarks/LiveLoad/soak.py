@@ -22,12 +22,15 @@ server) on the ten-row scene (Benchmarks/LiveLoad/Scenes/ten-rows.json).
   list of her followings (Scenes/soak-follows.json), nine pages besides --pages;
 - faults, one every --fault-every seconds at random: a server killed (SIGKILL) and started
   again on its port; PostgreSQL restarted (immediate stop); a client that upgrades a socket
-  and never reads; a burst of twenty watchers reconnecting at once.
+  and never reads; a burst of twenty watchers reconnecting at once; a rolling restart (each
+  server stopped with SIGTERM and started again, one after the other, as a deploy does); ten
+  acting pages offline for --offline-seconds (their network gone: what they do meanwhile
+  waits, under its action key, and is sent once they are back).
 
 At the end (exit 1 and the reasons when one fails):
 - every action a page was told is applied is in `applied_actions` (as its viewer's key),
   and each (viewer, blog) is liked exactly when its acknowledged toggles say so: nothing
-  lost, nothing applied twice;
+  lost, nothing applied twice (the actions taken offline counted apart);
 - each following page shows each person followed exactly when the database has the follow;
 - every draft save Alice was told is done is stored exactly once (one whose answer was lost,
   at most once), and no other page ever received one of her drafts;
@@ -35,7 +38,8 @@ At the end (exit 1 and the reasons when one fails):
   scene, get what a fresh load of the page renders for their viewer;
 - the server that was never killed holds memory within 10% of its level after warm-up, for
   as many open connections as it has at the end (the killed server's pages come over to it
-  and stay);
+  and stay); after a rolling restart, its new process is held to the same cost a connection
+  over its own bare memory;
 - no server died except those the soak killed.
 """
 import argparse
@@ -88,6 +92,9 @@ class Page:
         self.close_code = None
         self.last_error = None
         self.unanswered = 0
+        # While its network is gone (`go_offline`): until when, and the actions taken meanwhile.
+        self.offline_until = 0.0
+        self.taken_offline = []
 
     async def open(self):
         status, _, content, _ = await http("127.0.0.1", self.port, "GET", self.path, self.headers())
@@ -134,6 +141,12 @@ class Page:
             self.close_code = socket.close_code
             self.closed.set()
 
+    async def go_offline(self, seconds):
+        """The page's network goes for `seconds`: its socket closes, and it reconnects only
+        after; what it does meanwhile waits in `pending` and is sent once it is back."""
+        self.offline_until = time.monotonic() + seconds
+        await self.socket.close()
+
     async def stay_connected(self, stop):
         """Reconnects (with the resume token) whenever the socket closes, until `stop`; a
         page told to load again (4404: its token was used, or it was away too long) loads
@@ -142,6 +155,7 @@ class Page:
             await self.closed.wait()
             if stop.is_set():
                 return
+            await asyncio.sleep(max(0.0, self.offline_until - time.monotonic()))
             for attempt in range(400):
                 try:
                     if self.close_code == 4404:
@@ -168,6 +182,8 @@ class Page:
         done = asyncio.get_running_loop().create_future()
         message = json.dumps({"type": "event", "node": node, "action": key, **({"values": values} if values else {})})
         self.pending[key] = (message, done)
+        if time.monotonic() < self.offline_until:
+            self.taken_offline.append(key)
         try:
             await self.socket.send(message)
         except websockets.ConnectionClosed:
@@ -220,6 +236,14 @@ class Cluster:
         self.servers[index].wait(timeout=20)
         self.killed.add(index)
         self.servers[index] = self.start(self.ports[index])
+
+    def restart_gracefully(self, index):
+        """Stops a server as a deploy does (SIGTERM, waiting for it to exit) and starts it
+        again on its port; returns the new process's memory before pages come to it."""
+        self.servers[index].send_signal(signal.SIGTERM)
+        self.servers[index].wait(timeout=60)
+        self.servers[index] = self.start(self.ports[index])
+        return rss_kib(self.servers[index].pid)
 
     def restart_postgres(self):
         data = str(self.database.directory / "data")
@@ -308,8 +332,14 @@ async def soak(cluster, arguments):
             drafts["acknowledged" if answered else "unknown"].append(title)
             await asyncio.sleep(max(0, 0.5 - (time.monotonic() - started)))
 
+    async def act_offline(page, blog, pair):
+        key, answered = await page.act(f"blogs/blog.{blog}.like")
+        (acknowledged if answered else unknown)[pair].append(key)
+
+    taken_offline = []
     stalled = []
     connections = {}
+    baseline = {"bare": bare, "rolled": False}
     random_faults = random.Random(arguments.seed + 1)
 
     async def faults():
@@ -331,6 +361,19 @@ async def soak(cluster, arguments):
                 await asyncio.to_thread(cluster.kill_and_restart, 1 - never_killed)
             elif kind == "postgres":
                 await asyncio.to_thread(cluster.restart_postgres)
+            elif kind == "rolling":
+                # Both servers, one after the other; the measured one's new process starts
+                # from its own bare memory.
+                await asyncio.to_thread(cluster.restart_gracefully, 1 - never_killed)
+                baseline["bare"] = await asyncio.to_thread(cluster.restart_gracefully, never_killed)
+                baseline["rolled"] = True
+            elif kind == "offline":
+                # Ten acting pages lose their network; each person likes (or unlikes) once more
+                # meanwhile, as a person who does not notice would.
+                chosen = random_faults.sample(range(len(actors)), min(10, len(actors)))
+                for index in chosen:
+                    await actors[index][0].go_offline(arguments.offline_seconds)
+                taken_offline.extend(asyncio.create_task(act_offline(*actors[index], pairs[index])) for index in chosen)
             elif kind == "stall":
                 stalled.append(stalled_client(cluster.port, random_faults.choice(watchers or [actors[0][0]]).session))
             else:
@@ -339,6 +382,7 @@ async def soak(cluster, arguments):
 
     await asyncio.gather(faults(), write_drafts(), *(toggle(page, f"blogs/blog.{blog}.like", pair, 0.2) for (page, blog), pair in zip(actors, pairs)),
                          *(toggle(page, f"people/user.{followee}.action", pair, 0.3) for (page, followee), pair in zip(followers, follow_pairs)))
+    await asyncio.gather(*taken_offline)
     for connection in stalled:
         connection.close()
     await asyncio.sleep(3)
@@ -360,6 +404,15 @@ async def soak(cluster, arguments):
         counts["unknown, applied"] += sum(f"u{viewer}:{key}" in recorded for key in unknown[(viewer, target)])
     follow_count = sum(len(acknowledged[pair]) for pair in follow_pairs)
     print("actions: " + ", ".join(f"{value} {name}" for name, value in counts.items()))
+    # Actions taken while a page was offline: each sent once it was back, under its key.
+    offline = [(page.viewer, key) for page, _ in actors for key in page.taken_offline]
+    offline_answered = [(viewer, key) for viewer, key in offline if any(key in keys for keys in acknowledged.values())]
+    offline_recorded = sum(f"u{viewer}:{key}" in recorded for viewer, key in offline_answered)
+    print(f"offline: {len(offline)} action(s) taken offline, {len(offline_answered)} acknowledged once back, {offline_recorded} of them in the ledger")
+    if "offline" in arguments.faults and not offline:
+        failures.append("no action was taken offline: the offline part of the soak did not run")
+    if len(offline_answered) != offline_recorded and "postgres" not in arguments.faults:
+        failures.append(f"{len(offline_answered) - offline_recorded} action(s) taken offline were acknowledged and are not in the ledger")
     if counts["acknowledged, not in the ledger"] and "postgres" not in arguments.faults:
         failures.append(f"{counts['acknowledged, not in the ledger']} acknowledged action(s) are not in the ledger, with the database up throughout")
 
@@ -450,7 +503,9 @@ async def soak(cluster, arguments):
     # has), so the server holds more pages at the end than after warm-up: it is held to its
     # warm memory for as many connections as it has at the end.
     per_connection = (warm - bare) / max(1, connections["warm"])
-    expected = bare + per_connection * connections["end"]
+    expected = baseline["bare"] + per_connection * connections["end"]
+    if baseline["rolled"]:
+        print(f"server {never_killed} was restarted in a rolling restart: its new process started at {baseline['bare']} KiB")
     print(f"end: server {never_killed} holds {end} KiB ({(end - warm) / warm * 100:+.1f}% from warm) with {connections['end']} open connections "
           f"(pages that came over from the killed server stay); at its warm {per_connection:.0f} KiB a connection over {bare} KiB bare, "
           f"{expected:.0f} KiB: {(end - expected) / expected * 100:+.1f}%")
@@ -470,8 +525,9 @@ def main():
     parser.add_argument("--seconds", type=float, default=1800)
     parser.add_argument("--fault-every", type=float, default=60, help="seconds between faults, on average")
     parser.add_argument("--seed", type=int, default=int(time.time()))
-    parser.add_argument("--faults", nargs="+", default=["kill", "postgres", "stall", "burst"], choices=["kill", "postgres", "stall", "burst"],
+    parser.add_argument("--faults", nargs="+", default=["kill", "postgres", "stall", "burst", "rolling", "offline"], choices=["kill", "postgres", "stall", "burst", "rolling", "offline"],
                         help="the kinds of fault to inject, in turn and then at random")
+    parser.add_argument("--offline-seconds", type=float, default=30, help="how long an offline fault keeps its pages' network away")
     parser.add_argument("--memory-tolerance", type=float, default=0.10,
                         help="how far over its warm level the server that is never killed may end (a fraction)")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
