@@ -227,6 +227,40 @@ import Testing
         #expect(await refusal(token, cookie: cookie(for: "1")) == .token(.used))
     }
 
+    @Test func aStoppingServerLeavesTheTokenUnspentForTheNextServer() async throws {
+        let token = token(for: "1")
+        await second.sessions.endAll()  // the second server stops, as in a rolling restart
+        #expect(await refusal(token, cookie: cookie(for: "1")) == .serverClosing)
+        #expect(SceneryServer.ResumeRefusal.serverClosing.reason.utf8.count <= 123, "a close reason")
+        // The token was not spent: the next server makes the page again with it, once.
+        let page = try await first.resumePage(
+            "00112233445566778899aabbccddeeff", token: token, since: 0, request: request(cookie: cookie(for: "1")), address: "127.0.0.1")
+        await page.end()
+        await #expect(throws: SceneryServer.ResumeRefusal.token(.used)) {
+            try await first.resumePage(
+                "00112233445566778899aabbccddeeff", token: token, since: 0, request: request(cookie: cookie(for: "1")), address: "127.0.0.1")
+        }
+    }
+
+    @Test func aStoppingServerSendsAResumingPageOnToConnectAgain() async throws {
+        let alice = cookie(for: "1")
+        let (session, token) = try await first.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: alice)
+            let received = try await sockets.talk(client, session: session, cookie: alice, until: { !$0.of("resume").isEmpty })
+            return (session, try Self.token(in: received))
+        }
+        await second.sessions.endAll()
+        try await second.application().test(.live) { client in
+            let (received, close) = try await sockets.converse(
+                client, session: session, cookie: alice, resume: token, [.waitUntil { !$0.of("reset").isEmpty }])
+            #expect(received.all.isEmpty, "no page is made on a stopping server")
+            if let close {
+                #expect(close.closeCode == .goingAway, "not 4404: the page connects again rather than load afresh")
+                #expect(close.reason == SceneryServer.ResumeRefusal.serverClosing.reason)
+            }
+        }
+    }
+
     @Test func aForgedTokenIsRefused() async throws {
         let token = token(for: "1")
         var bytes = Array(token.utf8)

@@ -86,7 +86,9 @@ extension SceneryServer {
             } catch {
                 // The page loads again: for whoever holds the socket's cookie now.
                 logger.notice("did not resume page \(id.prefix(64)): \(error.logged)")
-                return close(reload, error.reason)
+                // A stopping server sends the page on (it connects again, elsewhere); any
+                // other refusal has it load again.
+                return close(error == .serverClosing ? .goingAway : reload, error.reason)
             }
         }
         // The socket belongs to the viewer the page was made for. A signed-out preview frame

@@ -9,6 +9,9 @@ extension SceneryServer {
         case token(ResumeToken.Refusal)
         case otherSession, otherViewer, tooManyPages
         case sceneGone(String)
+        /// The server is stopping (a deploy): the page connects again, to another server,
+        /// with its token unspent.
+        case serverClosing
 
         /// Why, for the page (a WebSocket close reason: at most 123 bytes).
         var reason: String {
@@ -18,6 +21,7 @@ extension SceneryServer {
             case .otherViewer: ResumeToken.Refusal.otherViewer.reason
             case .tooManyPages: "You have as many pages of this site open as one person may hold; close some, then load this one again."
             case .sceneGone: "This page's scene cannot open on this server; load the page again."
+            case .serverClosing: "This server is stopping; the page connects again."
             }
         }
 
@@ -37,6 +41,11 @@ extension SceneryServer {
     /// in the site's ledger (a token resumes one page once); then starts the scene, selects
     /// its tabs, loads its pages and windows, and continues the page's numbering after
     /// `since` with the whole scene.
+    ///
+    /// The token is claimed last, once the page is ready to attach, and not at all by a
+    /// server that is stopping: a server that goes away while it makes a page again (a
+    /// rolling restart) leaves the token to the next server, instead of a page that must load
+    /// afresh because its token was spent and the token that replaced it never reached it.
     func resumePage(
         _ id: String, token text: String, since: Int, request: Request, address: String, kinds: PageProtocol.NodeKinds = .version1
     ) async throws(ResumeRefusal) -> PageSession {
@@ -55,17 +64,8 @@ extension SceneryServer {
         } catch {
             throw .token(.malformed)
         }
+        guard await !sessions.isClosing else { throw .serverClosing }
         guard case .success(let reservation) = await reservePage(viewer: viewer, address: address) else { throw .tooManyPages }
-        do {
-            guard try await configuration.actionLedger.claim(nonce) else { throw ResumeRefusal.token(.used) }
-        } catch let refusal as ResumeRefusal {
-            await sessions.release(reservation)
-            throw refusal
-        } catch {
-            await sessions.release(reservation)
-            logger.warning("could not record the use of page \(id)'s resume token: \(error)")
-            throw .sceneGone("the ledger is unavailable")
-        }
         let session = PageSession(
             id: id, viewer: viewer, sceneID: token.scene, arguments: token.arguments, renderer: renderer, configuration: configuration,
             logger: logger, address: address, anonymousID: viewer == nil ? token.visitor : nil,
@@ -84,6 +84,18 @@ extension SceneryServer {
         await session.replay(token, on: scene)
         await scene.appear()
         await session.installResumed(scene, baseline: await scene.takeBaseline(), since: since)
+        do {
+            guard await !sessions.isClosing else { throw ResumeRefusal.serverClosing }
+            guard try await configuration.actionLedger.claim(nonce) else { throw ResumeRefusal.token(.used) }
+        } catch {
+            await session.end()
+            await sessions.release(reservation)
+            guard let refusal = error as? ResumeRefusal else {
+                logger.warning("could not record the use of page \(id)'s resume token: \(error)")
+                throw .sceneGone("the ledger is unavailable")
+            }
+            throw refusal
+        }
         await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }
         metrics.pagesResumed.increment()

@@ -85,8 +85,13 @@ actor SessionStore {
         return expired.count
     }
 
+    /// Whether the server is stopping (``endAll()`` ran): a page it made again now would end
+    /// at once, its resume token spent for nothing.
+    private(set) var isClosing = false
+
     /// Ends every session (the server stops).
     func endAll() async {
+        isClosing = true
         let all = Array(sessions.values)
         sessions = [:]
         metrics.pagesOpen.decrement(by: Double(all.count))
