@@ -76,6 +76,21 @@ def test_the_owner_inspects_her_drafts_and_the_owner_variant(context, inspected)
     assert "variant owner" in text, text
 
 
+@pytest.mark.allows_console(r"the widget broke")
+def test_a_problem_the_page_met_itself_is_listed_in_its_inspector(context, inspected):
+    """A script error on Bob's page reaches the server's log and, with the page's events, the
+    inspector of that page (the author sees it where they look, not only in the log)."""
+    page = context.new_page()
+    sign_in(page, inspected, "Bob Chen")
+    with page.expect_websocket() as socket:
+        page.goto(inspected.url + "/scenes/user-profile?user=1")
+    socket.value.wait_for_event("framereceived")  # connected: a problem is reported only then
+    page.evaluate("setTimeout(() => { throw new Error('the widget broke') }, 0)")
+    inspected.wait_for_log("the widget broke")
+    text = inspect(page, "#blogs\\/blog\\.26\\.title")
+    assert re.search(r"problems this page reported:\n  script problem at scene user-profile: '[^\n]*the widget broke", text), text
+
+
 def test_a_page_served_without_the_flag_has_no_inspector(context, server):
     page = context.new_page()
     open_live(page, server.url + "/scenes/user-profile?user=1")

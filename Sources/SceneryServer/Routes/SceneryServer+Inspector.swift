@@ -5,7 +5,8 @@ import Scenery
 extension SceneryServer {
     /// `GET /inspect/{session}?node=ID` (with ``Configuration/enablesInspector``): what
     /// ``SceneInstance/inspect(_:)`` says of the node on that page, and the page's recent
-    /// events, as JSON. Answered to the page's own viewer on this machine only; any other
+    /// events and the problems it reported itself (a script error, a patch it could not
+    /// apply), as JSON. Answered to the page's own viewer on this machine only; any other
     /// request gets 403 (another machine) or 404 (no such page of this viewer's, no module
     /// showing the node), and learns nothing of the page.
     func inspection(of sessionID: String, request: Request, context: SceneryRequestContext) async -> Response {
@@ -17,7 +18,7 @@ extension SceneryServer {
             return apiRefusal("Name the part of the page to inspect: ?node=ID, the element's id.", status: .badRequest)
         }
         guard let session = await sessions.session(String(sessionID.prefix(64))), session.viewer == viewer(of: request)?.id,
-            let (inspection, events) = await session.inspect(NodeID(node))
+            let (inspection, events, problems) = await session.inspect(NodeID(node))
         else {
             return apiRefusal("No module of this page of yours shows \(node.quoted(limit: 60)).", status: .notFound)
         }
@@ -25,6 +26,7 @@ extension SceneryServer {
             return apiRefusal("The inspection could not be written as JSON.", status: .internalServerError)
         }
         fields["events"] = .array(events.map { .string($0) })
+        fields["problems"] = .array(problems.map { .string($0) })
         let body = (try? JSONEncoder().encode(JSONValue.object(fields))) ?? Data("{}".utf8)
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
@@ -36,10 +38,11 @@ extension PageSession {
     /// How many of the page's recent events the inspector lists.
     static let inspectedEvents = 20
 
-    /// The inspection of `node` on this page and its newest events, each as its route
-    /// (`blog.like from blogs/blog.26.like: module blogs: handled → …`), newest last.
-    func inspect(_ node: NodeID) async -> (SceneInstance.Inspection, [String])? {
+    /// The inspection of `node` on this page, its newest events, each as its route
+    /// (`blog.like from blogs/blog.26.like: module blogs: handled → …`), and the problems it
+    /// reported (as logged), newest last.
+    func inspect(_ node: NodeID) async -> (SceneInstance.Inspection, [String], [String])? {
         guard let scene, let inspection = await scene.inspect(node) else { return nil }
-        return (inspection, await scene.eventLog.suffix(Self.inspectedEvents).map(\.description))
+        return (inspection, await scene.eventLog.suffix(Self.inspectedEvents).map(\.description), problemsReported)
     }
 }

@@ -177,7 +177,14 @@ extension PageSession {
         }
         let quoted = text.quoted(limit: Self.largestLoggedProblem)
         logger.warning("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): its \(kind.rawValue) problem at \(place): \(quoted)")
+        // The inspector (`serve --inspect`) lists the newest few with the page's events.
+        guard configuration.enablesInspector else { return }
+        problemsReported.append("\(kind.rawValue) problem at \(place): \(quoted)")
+        if problemsReported.count > Self.inspectedProblems { problemsReported.removeFirst() }
     }
+
+    /// How many of a page's own problem reports the inspector lists.
+    static let inspectedProblems = 5
 
     /// The most characters of a page's problem report that reach the log.
     static let largestLoggedProblem = 500

@@ -109,6 +109,8 @@ actor PageSession {
     /// A page's own problem reports: a few, then one a minute (a page in a loop of errors
     /// costs the log a bounded number of lines).
     var problemBucket = TokenBucket(rate: 1.0 / 60, capacity: 5)
+    /// The newest problems the page reported, as logged, for the inspector.
+    var problemsReported: [String] = []
     /// The node kinds this page's client does not show that the log has named.
     var unshownKindsLogged: Set<PageProtocol.NodeKind> = []
     var refusedInARow = 0

@@ -79,6 +79,7 @@ enum InspectorScript {
               ...(arms ? [`arms: ${arms}`] : []),
               `viewer ${answer.viewer ?? "signed out"}${given ? `, arguments ${given}` : ""}${answer.locale ? `, language ${answer.locale}` : ""}`,
               ...(answer.events.length ? ["recent events:", ...answer.events.map((line) => `  ${line}`)] : ["no events yet"]),
+              ...((answer.problems || []).length ? ["problems this page reported:", ...answer.problems.map((line) => `  ${line}`)] : []),
             ]);
           }, true);
           document.addEventListener("keydown", (event) => {
