@@ -254,3 +254,42 @@ def test_an_action_taken_while_the_page_first_connects_waits_marked_and_says_not
     finally:
         context.close()
         server.stop()
+
+
+FULL = "Too much is waiting to be sent while the connection is away: that action was not taken. Try it again once it is back."
+
+
+@pytest.mark.allows_toasts(rf"^{re.escape(FULL)}$")
+def test_offline_what_waits_is_bounded_in_bytes_and_the_page_says_so_then_applies_what_it_kept_once(browser, tmp_path):
+    """Alice saves a long draft five times while the server is away (about 60 KB each: what
+    waits may reach four of the largest messages the server takes, 320 KB); the sixth is not
+    taken, and the page says why. Back, the five saves are applied, each once."""
+    key, port, database = signing_key_file(), free_port(), tmp_path / "demo.sqlite"
+    server = Server("--secret-file", str(key), port=port, database=database)
+    context = browser.new_context()
+    try:
+        alice = context.new_page()
+        alice.on("dialog", lambda dialog: dialog.accept())
+        sign_in(alice, server, "Alice Liddell")
+        open_live(alice, server.url + PROFILE)
+        alice.get_by_role("tab", name="Drafts").click()
+        form = alice.locator("form[data-form='drafts/compose']")
+        expect(form).to_be_visible()
+        server.stop()
+        expect(alice.locator("body")).to_have_class(re.compile(r"\boffline\b"))
+        form.get_by_label("Title").fill("Written offline")
+        form.get_by_label("Text").fill("語" * 20_000)  # 60,000 bytes as UTF-8
+        save = form.get_by_role("button", name="Save draft")
+        for _ in range(5):
+            save.click()
+        expect(alice.locator("#scenery-status")).to_contain_text("Reconnecting")
+        save.click()
+        expect(alice.locator("#scenery-status")).to_have_text(FULL)
+        server = Server("--secret-file", str(key), port=port, database=database)
+        drafts = alice.locator("#drafts\\/list").get_by_text("Written offline", exact=True)
+        expect(drafts).to_have_count(5, timeout=15_000)
+        expect(alice.locator("body")).not_to_have_class(re.compile(r"\boffline\b"))
+    finally:
+        context.close()
+        server.stop()
+        shutil.rmtree(key.parent, ignore_errors=True)

@@ -171,14 +171,22 @@ enum ClientScript {
             }
           }
 
+          // What may wait for an answer (sent, or kept while the connection is away): at most
+          // MOST_PENDING actions and MOST_PENDING_BYTES bytes of them (four of the largest
+          // messages); past either, the action is not taken and the person is told.
+          const MOST_PENDING = 20;
+          const MOST_PENDING_BYTES = 4 * LARGEST_MESSAGE;
+          const bytesOf = (text) => new TextEncoder().encode(text).length;
           function send(message) {
             const open = socket && socket.readyState === WebSocket.OPEN;
             if (message.type === "event") {
-              if (pending.size >= 20) {
-                say(open ? "Too many actions are waiting; wait a moment." : "Not connected: that action was not sent. Try again in a moment.");
-                return;
-              }
               message.action = newKey();
+              const waiting = Array.from(pending.values()).reduce((total, text) => total + bytesOf(text), 0);
+              if (pending.size >= MOST_PENDING || waiting + bytesOf(JSON.stringify(message)) > MOST_PENDING_BYTES) {
+                say(open ? "Too many actions are waiting; wait a moment."
+                  : "Too much is waiting to be sent while the connection is away: that action was not taken. Try it again once it is back.");
+                return null;
+              }
               pending.set(message.action, JSON.stringify(message));
               markPending();
               if (!open && everOpened) say("Reconnecting… your action will be sent when the connection is back.", true);
