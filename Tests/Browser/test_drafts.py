@@ -222,7 +222,7 @@ def test_a_reload_with_typed_text_not_sent_asks_the_browsers_way_and_without_ask
     assert questions == ["beforeunload"], f"nothing typed: nothing asked ({questions})"
 
 
-TYPED_BACK = "What you typed before the page reloaded is back in its field; it has not been sent."
+TYPED_BACK = "What you typed is back in its field; it has not been sent."
 
 
 def kept_in_the_tab(page):

@@ -293,3 +293,43 @@ def test_offline_what_waits_is_bounded_in_bytes_and_the_page_says_so_then_applie
         context.close()
         server.stop()
         shutil.rmtree(key.parent, ignore_errors=True)
+
+
+EDITOR = "form[data-form='drafts/draft.1.editor']"
+FORM_GONE = "What you typed was not sent: its form closed when the page came back. It is kept; open the form again to send it."
+
+
+@pytest.mark.allows_toasts(r"^What you typed is back in its field; it has not been sent\.$", rf"^{re.escape(FORM_GONE)}$")
+def test_text_typed_offline_into_an_editor_the_restarted_server_closed_comes_back_when_it_is_opened_again(browser, tmp_path):
+    """Alice edits draft 1 while the only server is away and saves; the server comes back
+    (a new process: it makes her page again from its token, with its editors closed, so her
+    queued save has no form to go to). What she typed is not lost: opening the editor again
+    puts it back, said so, and saving it then saves it once."""
+    key, port, database = signing_key_file(), free_port(), tmp_path / "demo.sqlite"
+    server = Server("--secret-file", str(key), port=port, database=database)
+    context = browser.new_context()
+    try:
+        alice = context.new_page()
+        sign_in(alice, server, "Alice Liddell")
+        open_live(alice, server.url + PROFILE)
+        alice.get_by_role("tab", name="Drafts").click()
+        alice.locator("#drafts\\/draft\\.1\\.edit").click()
+        expect(alice.locator(EDITOR)).to_be_visible()
+        server.stop()
+        expect(alice.locator("body")).to_have_class(re.compile(r"\boffline\b"))
+        alice.locator(EDITOR).get_by_label("Title").fill("Edited while away")
+        alice.locator(EDITOR).get_by_role("button", name="Save draft").click()
+        server = Server("--secret-file", str(key), port=port, database=database)
+        expect(alice.locator("body")).not_to_have_class(re.compile(r"\boffline\b"), timeout=15_000)
+        expect(alice.locator(EDITOR)).to_have_count(0)  # made again: its editors closed
+        expect(alice.locator("#scenery-status")).to_have_text(FORM_GONE)
+        alice.locator("#drafts\\/draft\\.1\\.edit").click()
+        expect(alice.locator(EDITOR).get_by_label("Title")).to_have_value("Edited while away")
+        expect(alice.locator("#scenery-status")).to_contain_text("What you typed is back in its field")
+        alice.locator(EDITOR).get_by_role("button", name="Save draft").click()
+        expect(alice.locator("#drafts\\/list").get_by_text("Edited while away", exact=True)).to_have_count(1)
+        assert same_page(alice), "resumed in place"
+    finally:
+        context.close()
+        server.stop()
+        shutil.rmtree(key.parent, ignore_errors=True)

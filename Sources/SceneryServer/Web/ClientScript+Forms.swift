@@ -188,6 +188,7 @@ extension ClientScript {
             return inputs.filter((input) => input.id && (input.value !== input.defaultValue || input === document.activeElement)).map((input) => ({
               id: input.id, value: input.value, typed: input.value !== input.defaultValue,
               start: input.selectionStart, end: input.selectionEnd, focused: input === document.activeElement,
+              form: input.form && input.form.dataset.form ? input.form.dataset.form : null,
             }));
           }
           function restoreTyped(kept) {
@@ -202,12 +203,20 @@ extension ClientScript {
           }
           // A refused submit: nothing reached the module, so what was typed stays where it was,
           // and the refusal is shown with the form's own error.
+          // Returns whether it said why itself: a submit whose form the page no longer has (the
+          // page was made again with its editors closed) says where the text is, not the
+          // server's words about a control that is gone.
+          const FORM_GONE = "What you typed was not sent: its form closed when the page came back. It is kept; open the form again to send it.";
           function refuseSubmitted(key, text) {
             const formID = submitted.get(key);
-            if (formID === undefined) return;
+            if (formID === undefined) return false;
             submitted.delete(key);
             const form = byID(formID);
-            if (!form) return;
+            if (!form) {
+              if (!unrestored.some((field) => field.form === formID)) return false;
+              say(FORM_GONE);
+              return true;
+            }
             let error = form.querySelector(".form-error");
             if (!error) {
               error = document.createElement("p");
@@ -217,6 +226,7 @@ extension ClientScript {
               form.insertBefore(error, form.querySelector("button[type=submit]"));
             }
             error.textContent = text;
+            return false;
           }
           // An answered submit: its fields show what the module rendered.
           function settleSubmitted(keys) {
@@ -226,6 +236,8 @@ extension ClientScript {
               submitted.delete(key);
               const form = byID(formID);
               if (form) for (const input of fieldsOf(form)) input.value = input.defaultValue;
+              // What was kept of that form's text was sent and applied: nothing to put back.
+              unrestored = unrestored.filter((field) => field.form !== formID);
             }
           }
           // A field that sends changes (search as you type, a check as you type) sends its
@@ -284,7 +296,8 @@ extension ClientScript {
           });
 
           // --- What was typed outlives a reload (the Reload button after a deploy, the
-          // browser's): text not sent when the page goes is kept in this tab's session storage
+          // browser's) and a whole scene that no longer has its field (a page made again on
+          // a restarted server shows its editors closed): text not sent when the page goes is kept in this tab's session storage
           // with the page's address and its viewer's key (data-typed-key, naming no one), for
           // an hour, and put back in its empty field when the field is on the page again (at
           // once, or when its tab is selected or its module loads), saying so. One record: the
@@ -302,8 +315,8 @@ extension ClientScript {
               return saved;
             } catch { return null; }
           }
-          const kept = savedTyped();
-          let unrestored = kept && kept.path === here ? kept.fields.filter((field) => typeof field.id === "string" && typeof field.value === "string") : [];
+          const savedAtLoad = savedTyped();
+          let unrestored = savedAtLoad && savedAtLoad.path === here ? savedAtLoad.fields.filter((field) => typeof field.id === "string" && typeof field.value === "string") : [];
           function putBackTyped() {
             if (!unrestored.length) return;
             let restored = 0;
@@ -314,7 +327,15 @@ extension ClientScript {
               if ("value" in input && input.value === input.defaultValue) { input.value = field.value; restored += 1; }
               return false;
             });
-            if (restored) say("What you typed before the page reloaded is back in its field; it has not been sent.");
+            if (restored) say("What you typed is back in its field; it has not been sent.");
+          }
+          // Typed text whose field the whole scene just sent no longer has: kept, to come back
+          // with its field (the same editor opened again).
+          function keepUnplaced(kept) {
+            for (const typed of kept) {
+              if (!typed.typed || byID(typed.id) || unrestored.some((field) => field.id === typed.id)) continue;
+              unrestored.push({ id: typed.id, value: typed.value, form: typed.form });
+            }
           }
           putBackTyped();
           window.addEventListener("pagehide", () => {

@@ -246,6 +246,7 @@ enum ClientScript {
                   const kept = typedIn(root);
                   root.innerHTML = message.html;
                   restoreTyped(kept);
+                  keepUnplaced(kept);
                 });
                 spaceWindows();
                 // The whole scene holds the server's windows: look whether they cover the screen.
@@ -270,9 +271,9 @@ enum ClientScript {
                 location.assign(message.url);
                 break;
               case "refused":
-                say(message.message);
-                // A submit the server refused: its fields keep what was typed, and the form says why.
-                if (message.action) refuseSubmitted(message.action, message.message);
+                // A submit the server refused: its fields keep what was typed, and the form says
+                // why (or, its form gone, the page says where the text is).
+                if (!(message.action && refuseSubmitted(message.action, message.message))) say(message.message);
                 break;
               case "errors": showErrors(message.text); break;
               case "theme": {
