@@ -6,6 +6,7 @@ import HummingbirdWSTesting
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryLive
 import SceneryPageProtocol
 import SceneryProfile
 import Testing
@@ -261,6 +262,25 @@ import Testing
         }
     }
 
+    @Test func aSpentTokenIsRefusedBeforeThePageIsMadeAgain() async throws {
+        let ledger = CallRecordingLedger()
+        var registry = SceneRegistry()
+        registry.registerProfileModules(ProfileServices(store))
+        _ = try registry.loadScenes(in: ServerFixture.scenesDirectory)
+        var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
+        configuration.actionLedger = ledger
+        let server = SceneryServer(registry: registry, users: [SignInUser(id: "1", name: "Alice")], configuration: configuration)
+        let text = token(for: "1")
+        let request = request(cookie: cookie(for: "1"))
+        let resume = {
+            try await server.resumePage("00112233445566778899aabbccddeeff", token: text, since: 0, request: request, address: "127.0.0.1")
+        }
+        try await resume().end()
+        #expect(ledger.calls == ["hasApplied", "claim"], "made, then spent")
+        await #expect(throws: SceneryServer.ResumeRefusal.token(.used)) { try await resume() }
+        #expect(ledger.calls == ["hasApplied", "claim", "hasApplied"], "refused at the look-up: no scene made, nothing claimed")
+    }
+
     @Test func aForgedTokenIsRefused() async throws {
         let token = token(for: "1")
         var bytes = Array(token.utf8)
@@ -301,5 +321,24 @@ import Testing
         #expect(throws: ResumeToken.Refusal.expired) {
             try ResumeToken.verify(token(for: "1"), secret: Array(repeating: 7, count: 32), now: Date().addingTimeInterval(61), lifetime: .seconds(60))
         }
+    }
+}
+
+/// A ledger in memory that records which of its calls were made, in order.
+final class CallRecordingLedger: ActionLedger, @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+    private let keys = MemoryActionLedger()
+
+    var calls: [String] { lock.withLock { recorded } }
+
+    func hasApplied(_ key: ActionKey) async throws -> Bool {
+        lock.withLock { recorded.append("hasApplied") }
+        return try await keys.hasApplied(key)
+    }
+
+    func claim(_ key: ActionKey) async throws -> Bool {
+        lock.withLock { recorded.append("claim") }
+        return try await keys.claim(key)
     }
 }

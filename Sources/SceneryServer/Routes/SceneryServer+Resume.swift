@@ -65,6 +65,17 @@ extension SceneryServer {
             throw .token(.malformed)
         }
         guard await !sessions.isClosing else { throw .serverClosing }
+        // A spent token is refused before any work (one read); the claim that spends it comes
+        // last, atomically.
+        do {
+            guard try await !configuration.actionLedger.hasApplied(nonce) else { throw ResumeRefusal.token(.used) }
+        } catch {
+            guard let refusal = error as? ResumeRefusal else {
+                logger.warning("could not look up page \(id)'s resume token: \(error)")
+                throw .sceneGone("the ledger is unavailable")
+            }
+            throw refusal
+        }
         guard case .success(let reservation) = await reservePage(viewer: viewer, address: address) else { throw .tooManyPages }
         let session = PageSession(
             id: id, viewer: viewer, sceneID: token.scene, arguments: token.arguments, renderer: renderer, configuration: configuration,
