@@ -79,6 +79,11 @@ extension SceneryServer {
         /// Events a page may send per second, on average, and in a burst.
         public var eventsPerSecond = 10.0
         public var eventBurst = 30.0
+        /// Sockets a page may attach per second, on average, and in a burst: past them a
+        /// socket is closed with 1013 ("try again later"), so a client reconnecting in a
+        /// loop costs its own page a wait and no one else anything.
+        public var reconnectsPerSecond = 2.0
+        public var reconnectBurst = 10.0
         /// Messages queued for a page that is not reading; past this the socket is closed
         /// (the page reconnects and resynchronises), so a slow client cannot grow memory.
         public var maxQueuedMessages = 256

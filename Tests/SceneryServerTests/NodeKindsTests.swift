@@ -118,3 +118,47 @@ import Testing
         #expect(Self.noForms.shows(fitted))
     }
 }
+
+/// A client that reconnects in a loop is held back, page by page: its own page waits, and no
+/// other page notices.
+@Suite(.timeLimit(.minutes(5))) struct ReconnectLimitTests {
+    @Test func aPageReconnectingInALoopIsToldToWaitAndAnotherPageAttachesAsEver() async throws {
+        // Two sockets in a burst, and (for the test's length) none more after them.
+        let sockets = LiveSocketTests(
+            fixture: try ServerFixture { configuration in
+                configuration.reconnectBurst = 2
+                configuration.reconnectsPerSecond = 0.001
+            })
+        try await sockets.fixture.server.application().test(.live) { client in
+            let looping = try await sockets.openPage(client, "/scenes/user-profile?user=1")
+            let other = try await sockets.openPage(client, "/scenes/user-profile?user=1")
+            for _ in 0..<2 {
+                let attached = try await sockets.talk(client, session: looping) { !$0.of("resume").isEmpty }
+                #expect(!attached.of("resume").isEmpty, "within its burst, the page attaches")
+            }
+            let (received, close) = try await sockets.converse(client, session: looping, [.waitUntil { !$0.all.isEmpty }])
+            #expect(received.of("resume").isEmpty, "past its burst, it is not attached")
+            if let close {
+                #expect(close.closeCode == .unknown(1013))
+                #expect(close.reason == "This page reconnects too often; it connects again in a moment.")
+            }
+            let elsewhere = try await sockets.talk(client, session: other) { !$0.of("resume").isEmpty }
+            #expect(!elsewhere.of("resume").isEmpty, "another page attaches as ever")
+        }
+    }
+
+    @Test func aPagesAttachBucketRefillsAtItsRate() async throws {
+        let fixture = try ServerFixture { configuration in
+            configuration.reconnectBurst = 3
+            configuration.reconnectsPerSecond = 2
+        }
+        let page = PageSession(
+            id: "p", viewer: nil, sceneID: "user-profile", arguments: [:], renderer: HTMLRenderer(), configuration: fixture.server.configuration,
+            logger: Logger(label: "test"))
+        let start = ContinuousClock.now
+        for _ in 0..<3 { #expect(await page.mayAttach(now: start)) }
+        #expect(await !page.mayAttach(now: start), "past the burst")
+        #expect(await page.mayAttach(now: start + .milliseconds(500)), "one more each half second")
+        #expect(await !page.mayAttach(now: start + .milliseconds(500)))
+    }
+}

@@ -262,14 +262,45 @@ import Testing
         }
     }
 
-    @Test func aSpentTokenIsRefusedBeforeThePageIsMadeAgain() async throws {
-        let ledger = CallRecordingLedger()
+    /// A server of the site whose ledger records its calls.
+    func server(recordingIn ledger: CallRecordingLedger) throws -> SceneryServer {
         var registry = SceneRegistry()
         registry.registerProfileModules(ProfileServices(store))
         _ = try registry.loadScenes(in: ServerFixture.scenesDirectory)
         var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
         configuration.actionLedger = ledger
-        let server = SceneryServer(registry: registry, users: [SignInUser(id: "1", name: "Alice")], configuration: configuration)
+        return SceneryServer(registry: registry, users: [SignInUser(id: "1", name: "Alice")], configuration: configuration)
+    }
+
+    @Test func socketsOfOnePageInABurstMakeItAgainOnce() async throws {
+        let ledger = CallRecordingLedger()
+        let server = try server(recordingIn: ledger)
+        let text = token(for: "1")
+        let request = request(cookie: cookie(for: "1"))
+        let outcomes = await withTaskGroup(of: SceneryServer.ResumeRefusal?.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    do throws(SceneryServer.ResumeRefusal) {
+                        let page = try await server.resumePage(
+                            "00112233445566778899aabbccddeeff", token: text, since: 0, request: request, address: "127.0.0.1")
+                        await page.end()
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            return await group.reduce(into: [SceneryServer.ResumeRefusal?]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == nil }.count == 1, "\(outcomes)")
+        let expected: [SceneryServer.ResumeRefusal?] = [nil, .alreadyResuming, .token(.used)]
+        #expect(outcomes.allSatisfy { outcome in expected.contains(outcome) }, "\(outcomes)")
+        #expect(ledger.calls.filter { $0 == "claim" }.count == 1, "the page was made once: \(ledger.calls)")
+    }
+
+    @Test func aSpentTokenIsRefusedBeforeThePageIsMadeAgain() async throws {
+        let ledger = CallRecordingLedger()
+        let server = try server(recordingIn: ledger)
         let text = token(for: "1")
         let request = request(cookie: cookie(for: "1"))
         let resume = {

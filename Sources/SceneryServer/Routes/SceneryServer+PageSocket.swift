@@ -86,9 +86,13 @@ extension SceneryServer {
             } catch {
                 // The page loads again: for whoever holds the socket's cookie now.
                 logger.notice("did not resume page \(id.prefix(64)): \(error.logged)")
-                // A stopping server sends the page on (it connects again, elsewhere); any
-                // other refusal has it load again.
-                return close(error == .serverClosing ? .goingAway : reload, error.reason)
+                // A stopping server sends the page on (it connects again, elsewhere), a page
+                // being made already waits its turn; any other refusal has it load again.
+                switch error {
+                case .serverClosing: return close(.goingAway, error.reason)
+                case .alreadyResuming: return close(Self.tryAgainLater, error.reason)
+                default: return close(reload, error.reason)
+                }
             }
         }
         // The socket belongs to the viewer the page was made for. A signed-out preview frame
@@ -103,6 +107,13 @@ extension SceneryServer {
             logger.notice("refused page \(id): the socket names other node kinds than its scene's request")
             return close(.policyViolation, "This socket names other node kinds than its scene; open the scene again naming the same.")
         }
+        guard await session.mayAttach() else {
+            logger.notice("refused page \(id): its sockets reconnect too often")
+            return close(Self.tryAgainLater, "This page reconnects too often; it connects again in a moment.")
+        }
         return (session, await session.attach(since: since, socket: socket()))
     }
+
+    /// The close code that asks a client to connect again later (RFC 6455's registry: 1013).
+    static let tryAgainLater = WebSocketErrorCode(codeNumber: 1013)
 }

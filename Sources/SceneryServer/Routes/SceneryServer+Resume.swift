@@ -12,6 +12,8 @@ extension SceneryServer {
         /// The server is stopping (a deploy): the page connects again, to another server,
         /// with its token unspent.
         case serverClosing
+        /// Another socket of the page is making it again here now: this one waits its turn.
+        case alreadyResuming
 
         /// Why, for the page (a WebSocket close reason: at most 123 bytes).
         var reason: String {
@@ -22,6 +24,7 @@ extension SceneryServer {
             case .tooManyPages: "You have as many pages of this site open as one person may hold; close some, then load this one again."
             case .sceneGone: "This page's scene cannot open on this server; load the page again."
             case .serverClosing: "This server is stopping; the page connects again."
+            case .alreadyResuming: "This page is being made again here; it connects again in a moment."
             }
         }
 
@@ -48,6 +51,22 @@ extension SceneryServer {
     /// afresh because its token was spent and the token that replaced it never reached it.
     func resumePage(
         _ id: String, token text: String, since: Int, request: Request, address: String, kinds: PageProtocol.NodeKinds = .version1
+    ) async throws(ResumeRefusal) -> PageSession {
+        // One making of a page at a time: sockets of one page in a burst (or a forged flood
+        // of one token) make it at most once here.
+        guard await sessions.beginResuming(id) else { throw .alreadyResuming }
+        do {
+            let session = try await makePageAgain(id, token: text, since: since, request: request, address: address, kinds: kinds)
+            await sessions.endResuming(id)
+            return session
+        } catch {
+            await sessions.endResuming(id)
+            throw error
+        }
+    }
+
+    private func makePageAgain(
+        _ id: String, token text: String, since: Int, request: Request, address: String, kinds: PageProtocol.NodeKinds
     ) async throws(ResumeRefusal) -> PageSession {
         let token: ResumeToken
         do {

@@ -32,6 +32,11 @@ extension PageSession {
         return connection
     }
 
+    /// Whether another socket may attach now (a page reconnecting in a loop may not).
+    func mayAttach(now: ContinuousClock.Instant = .now) -> Bool {
+        attachBucket.take(now: now)
+    }
+
     /// The socket `connection` closed.
     func detach(_ connection: Int) {
         guard connection == self.connection, socket != nil else { return }

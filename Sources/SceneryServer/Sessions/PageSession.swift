@@ -109,6 +109,8 @@ actor PageSession {
     /// A page's own problem reports: a few, then one a minute (a page in a loop of errors
     /// costs the log a bounded number of lines).
     var problemBucket = TokenBucket(rate: 1.0 / 60, capacity: 5)
+    /// Sockets attached (``SceneryServer/Configuration/reconnectsPerSecond``).
+    var attachBucket: TokenBucket
     /// The newest problems the page reported, as logged, for the inspector.
     var problemsReported: [String] = []
     /// The node kinds this page's client does not show that the log has named.
@@ -169,6 +171,7 @@ actor PageSession {
         host = PageHost()
         planner = DOMPlanner(renderer: renderer)
         bucket = TokenBucket(rate: configuration.eventsPerSecond, capacity: configuration.eventBurst)
+        attachBucket = TokenBucket(rate: configuration.reconnectsPerSecond, capacity: configuration.reconnectBurst)
     }
 
     /// Installs the started scene and the baseline the page was rendered from; updates that

@@ -85,6 +85,19 @@ actor SessionStore {
         return expired.count
     }
 
+    /// The pages being made again from their tokens now: a second socket of one of them
+    /// waits instead of making the page a second time.
+    private var resuming: Set<String> = []
+
+    /// Marks page `id` as being made again; `false` when it already is.
+    func beginResuming(_ id: String) -> Bool {
+        resuming.insert(id).inserted
+    }
+
+    func endResuming(_ id: String) {
+        resuming.remove(id)
+    }
+
     /// Whether the server is stopping (``endAll()`` ran): a page it made again now would end
     /// at once, its resume token spent for nothing.
     private(set) var isClosing = false
