@@ -19,7 +19,7 @@ import Synchronization
 /// try await bob.answer(false)
 /// ```
 public final class TestPage: Sendable {
-    /// How a page reads the scene (``PageTestClient/open(_:arguments:as:format:)``).
+    /// How a page reads the scene (``PageTestClient/open(_:arguments:as:format:kinds:)``).
     public enum Format: Sendable, Hashable {
         /// As a view tree, the way an app or the terminal client does.
         case viewTree
