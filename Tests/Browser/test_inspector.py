@@ -29,7 +29,10 @@ def inspected():
 
 
 def inspect(page, selector):
-    """Presses Inspect, clicks the element, and returns the panel's text once it shows."""
+    """Presses Inspect, clicks the element, and returns the panel's text once it shows (an
+    earlier answer's panel is closed first, so the one that shows is this element's)."""
+    page.keyboard.press("Escape")
+    expect(page.locator("#scenery-inspector")).to_be_hidden()
     page.locator("#scenery-inspect").click()
     expect(page.locator("#scenery-inspect")).to_have_attribute("aria-pressed", "true")
     page.locator(selector).click()

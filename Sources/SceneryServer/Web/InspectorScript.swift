@@ -40,6 +40,9 @@ enum InspectorScript {
             document.documentElement.style.cursor = on ? "crosshair" : "";
           };
           button.addEventListener("click", () => pick(!picking));
+          // Each question is numbered: an answer that arrives after another question, or after
+          // the panel was closed, is dropped (it would open the panel again, or show the wrong part).
+          let asked = 0;
           const show = (lines) => {
             panel.textContent = lines.join("\n");
             panel.hidden = false;
@@ -56,12 +59,15 @@ enum InspectorScript {
               return;
             }
             const session = main.dataset.session;
+            const question = ++asked;
             let answer;
             try {
               const response = await fetch(`/inspect/${encodeURIComponent(session)}?node=${encodeURIComponent(element.id)}`,
                 { credentials: "same-origin", cache: "no-store" });
               answer = await response.json();
+              if (question !== asked) return;
             } catch {
+              if (question !== asked) return;
               show(["The inspector could not reach the server."]);
               return;
             }
@@ -85,6 +91,7 @@ enum InspectorScript {
           document.addEventListener("keydown", (event) => {
             if (event.key === "Escape" && (picking || !panel.hidden)) {
               pick(false);
+              asked += 1;
               panel.hidden = true;
             }
           });
