@@ -333,3 +333,37 @@ def test_text_typed_offline_into_an_editor_the_restarted_server_closed_comes_bac
         context.close()
         server.stop()
         shutil.rmtree(key.parent, ignore_errors=True)
+
+
+def test_fifty_open_pages_keep_their_place_and_typed_text_across_a_rolling_restart(browser, site):
+    """A deploy under 50 open pages: both servers stopped (SIGTERM) and started again, one
+    after the other. No page reloads or stays offline; each shows the like Bob makes after each
+    restart (applied once); Alice's page keeps its selected tab and the title she was typing."""
+    site.start(0)
+    site.start(1)
+    (alice_context, alice), (bob_context, bob) = open_pages(browser, site)
+    alice.locator("form[data-form='drafts/compose']").get_by_label("Title").fill("Typed before the deploy")
+    visitors_context = browser.new_context()
+    try:
+        visitors = [visitors_context.new_page() for _ in range(48)]
+        for page in visitors:
+            open_live(page, site.url + PROFILE)
+        before = count(bob.locator(LIKES).inner_text())
+        expected = before
+        for index in [0, 1]:
+            site.restart(index)
+            bob.locator(LIKE).click()
+            expected = before + 1 if expected == before else before
+            expect(bob.locator(LIKES)).to_have_text(re.compile(rf"\b{expected}\b"), timeout=30_000)
+        for page in [alice, bob, *visitors]:
+            expect(page.locator("body")).not_to_have_class(re.compile(r"\boffline\b"), timeout=30_000)
+            assert same_page(page), "resumed in place, not reloaded"
+        for page in visitors:
+            expect(page.locator(LIKES)).to_have_text(re.compile(rf"\b{expected}\b"), timeout=30_000)
+        expect_where_they_were(alice, bob)
+        expect(alice.locator("form[data-form='drafts/compose']").get_by_label("Title")).to_have_value("Typed before the deploy")
+        assert likes_seen_by_someone_new(browser, site) == expected, "each like applied once"
+    finally:
+        visitors_context.close()
+        alice_context.close()
+        bob_context.close()

@@ -107,6 +107,12 @@ import Testing
         #expect(Self.noForms.query == "text,image,button,stack,list,tabs,placeholder,module")
     }
 
+    /// What the handshake costs a page: the `&kinds=…` its socket's address adds (a budget).
+    @Test func theHandshakeOfEveryKindCostsAPageAtMost80Bytes() {
+        let handshake = "&kinds=" + PageProtocol.NodeKinds.every.query
+        #expect(handshake.utf8.count <= 80, "\(handshake.utf8.count) bytes: \(handshake)")
+    }
+
     @Test func aTreeIsFittedToTheKindsAClientShows() {
         let form = ViewNode.form(
             "compose", submit: .init(title: "Save", sends: "save"), [.textField("title", TextField(name: "title", label: "Title"))])
