@@ -99,6 +99,23 @@ import Testing
         }
     }
 
+    /// A client of page protocol 1 from before the handshake named kinds (its requests as it
+    /// made them): it is sent every kind of protocol 1 and its page works.
+    @Test func aClientFromBeforeTheHandshakeGetsAWorkingPage() async throws {
+        let sockets = LiveSocketTests(fixture: try ServerFixture())
+        let bob = sockets.fixture.cookie(for: "2")
+        try await sockets.fixture.server.application().test(.live) { client in
+            let response = try await client.execute(uri: "/api/scenes/user-profile?user=1", method: .get, headers: [.cookie: bob])
+            let opened = try JSONDecoder().decode(JSONValue.self, from: Data(response.text.utf8))
+            let session = try #require(opened["session"]?.stringValue)
+            #expect(response.text.contains(#""type":"tree""#))
+            let received = try await sockets.talk(
+                client, session: session, cookie: bob, send: [.event(node: "blogs/blog.26.like", action: .named("old-client-like"))]
+            ) { !$0.of("patches").isEmpty }
+            #expect(!received.of("patches").isEmpty, "its like came back as patches of its tree")
+        }
+    }
+
     @Test func aKindsListIsReadAsAClientWritesIt() throws {
         #expect(try PageProtocol.NodeKinds(query: nil) == .version1, "a client that names none shows protocol 1's")
         #expect(try PageProtocol.NodeKinds(query: Substring(PageProtocol.NodeKinds.every.query)) == .every)
