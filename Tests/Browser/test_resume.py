@@ -74,6 +74,44 @@ def site():
     running.close()
 
 
+class OneServer:
+    """The only server of a site, on a fixed port, key and database: stopped, and started
+    again, its pages come back to it."""
+
+    def __init__(self, tmp_path):
+        self.key, self.port, self.database = signing_key_file(), free_port(), tmp_path / "demo.sqlite"
+        self.start()
+
+    def start(self):
+        self.server = Server("--secret-file", str(self.key), port=self.port, database=self.database)
+
+    def stop(self):
+        self.server.stop()
+
+    @property
+    def url(self):
+        return self.server.url
+
+    def close(self):
+        self.server.stop()
+        shutil.rmtree(self.key.parent, ignore_errors=True)
+
+
+@pytest.fixture
+def only_server(tmp_path):
+    running = OneServer(tmp_path)
+    yield running
+    running.close()
+
+
+def profile_as(context, server, name):
+    """A page of Alice's profile, live, for `name` signed in."""
+    page = context.new_page()
+    sign_in(page, server, name)
+    open_live(page, server.url + PROFILE)
+    return page
+
+
 def count(text):
     return int(re.search(r"\d+", text).group())
 
@@ -175,17 +213,14 @@ def test_pages_survive_a_rolling_restart_of_both_servers(browser, site):
         bob_context.close()
 
 
-def test_offline_the_page_marks_what_needs_the_server_and_the_action_taken_meanwhile_then_applies_it_once(browser, tmp_path):
+def test_offline_the_page_marks_what_needs_the_server_and_the_action_taken_meanwhile_then_applies_it_once(browser, only_server):
     """One server, stopped and started again on its port, key and database: while it is away
     the page says so, keeps what it shows, marks its controls, and marks the like Bob takes
     as pending; back, the like is applied once and every mark goes."""
-    key, port, database = signing_key_file(), free_port(), tmp_path / "demo.sqlite"
-    server = Server("--secret-file", str(key), port=port, database=database)
+    server = only_server
     context = browser.new_context()
     try:
-        bob = context.new_page()
-        sign_in(bob, server, "Bob Chen")
-        open_live(bob, server.url + PROFILE)
+        bob = profile_as(context, server, "Bob Chen")
         likes = count(bob.locator(LIKES_27).inner_text())
         liked = bob.locator(LIKE_27).inner_text().strip() == "Unlike"
         server.stop()
@@ -195,7 +230,7 @@ def test_offline_the_page_marks_what_needs_the_server_and_the_action_taken_meanw
         expect(bob.locator(LIKE_27)).to_have_attribute("aria-busy", "true")
         expect(bob.locator(LIKE_27)).to_have_class(re.compile(r"\bpending\b"))
         expect(bob.locator(LIKES_27)).to_have_text(re.compile(rf"\b{likes}\b"))  # shown as it was, to read
-        server = Server("--secret-file", str(key), port=port, database=database)
+        server.start()
         expected = likes - 1 if liked else likes + 1
         expect(bob.locator(LIKES_27)).to_have_text(re.compile(rf"\b{expected}\b"), timeout=10_000)
         expect(bob.locator(LIKE_27)).not_to_have_attribute("aria-busy", "true")
@@ -204,8 +239,6 @@ def test_offline_the_page_marks_what_needs_the_server_and_the_action_taken_meanw
         assert likes_seen_by_someone_new(browser, server, LIKES_27) == expected, "applied once"
     finally:
         context.close()
-        server.stop()
-        shutil.rmtree(key.parent, ignore_errors=True)
 
 
 # Holds a page's socket as if it were still connecting (it reports CONNECTING and its open
@@ -229,11 +262,11 @@ HOLD_FIRST_CONNECTION = """
 """
 
 
-def test_an_action_taken_while_the_page_first_connects_waits_marked_and_says_nothing_of_reconnecting(browser, tmp_path):
+def test_an_action_taken_while_the_page_first_connects_waits_marked_and_says_nothing_of_reconnecting(browser, only_server):
     """A like clicked before the page's connection is first up is not a reconnection: the
     control is marked as waiting, the status line says nothing, and once the connection opens
     the like is applied once."""
-    server = Server(database=tmp_path / "demo.sqlite")
+    server = only_server
     context = browser.new_context()
     try:
         bob = context.new_page()
@@ -253,25 +286,21 @@ def test_an_action_taken_while_the_page_first_connects_waits_marked_and_says_not
         assert likes_seen_by_someone_new(browser, server, LIKES_27) == expected, "applied once"
     finally:
         context.close()
-        server.stop()
 
 
 FULL = "Too much is waiting to be sent while the connection is away: that action was not taken. Try it again once it is back."
 
 
 @pytest.mark.allows_toasts(rf"^{re.escape(FULL)}$")
-def test_offline_what_waits_is_bounded_in_bytes_and_the_page_says_so_then_applies_what_it_kept_once(browser, tmp_path):
+def test_offline_what_waits_is_bounded_in_bytes_and_the_page_says_so_then_applies_what_it_kept_once(browser, only_server):
     """Alice saves a long draft five times while the server is away (about 60 KB each: what
     waits may reach four of the largest messages the server takes, 320 KB); the sixth is not
     taken, and the page says why. Back, the five saves are applied, each once."""
-    key, port, database = signing_key_file(), free_port(), tmp_path / "demo.sqlite"
-    server = Server("--secret-file", str(key), port=port, database=database)
+    server = only_server
     context = browser.new_context()
     try:
-        alice = context.new_page()
+        alice = profile_as(context, server, "Alice Liddell")
         alice.on("dialog", lambda dialog: dialog.accept())
-        sign_in(alice, server, "Alice Liddell")
-        open_live(alice, server.url + PROFILE)
         alice.get_by_role("tab", name="Drafts").click()
         form = alice.locator("form[data-form='drafts/compose']")
         expect(form).to_be_visible()
@@ -285,14 +314,12 @@ def test_offline_what_waits_is_bounded_in_bytes_and_the_page_says_so_then_applie
         expect(alice.locator("#scenery-status")).to_contain_text("Reconnecting")
         save.click()
         expect(alice.locator("#scenery-status")).to_have_text(FULL)
-        server = Server("--secret-file", str(key), port=port, database=database)
+        server.start()
         drafts = alice.locator("#drafts\\/list").get_by_text("Written offline", exact=True)
         expect(drafts).to_have_count(5, timeout=15_000)
         expect(alice.locator("body")).not_to_have_class(re.compile(r"\boffline\b"))
     finally:
         context.close()
-        server.stop()
-        shutil.rmtree(key.parent, ignore_errors=True)
 
 
 EDITOR = "form[data-form='drafts/draft.1.editor']"
@@ -300,18 +327,15 @@ FORM_GONE = "What you typed was not sent: its form closed when the page came bac
 
 
 @pytest.mark.allows_toasts(r"^What you typed is back in its field; it has not been sent\.$", rf"^{re.escape(FORM_GONE)}$")
-def test_text_typed_offline_into_an_editor_the_restarted_server_closed_comes_back_when_it_is_opened_again(browser, tmp_path):
+def test_text_typed_offline_into_an_editor_the_restarted_server_closed_comes_back_when_it_is_opened_again(browser, only_server):
     """Alice edits draft 1 while the only server is away and saves; the server comes back
     (a new process: it makes her page again from its token, with its editors closed, so her
     queued save has no form to go to). What she typed is not lost: opening the editor again
     puts it back, said so, and saving it then saves it once."""
-    key, port, database = signing_key_file(), free_port(), tmp_path / "demo.sqlite"
-    server = Server("--secret-file", str(key), port=port, database=database)
+    server = only_server
     context = browser.new_context()
     try:
-        alice = context.new_page()
-        sign_in(alice, server, "Alice Liddell")
-        open_live(alice, server.url + PROFILE)
+        alice = profile_as(context, server, "Alice Liddell")
         alice.get_by_role("tab", name="Drafts").click()
         alice.locator("#drafts\\/draft\\.1\\.edit").click()
         expect(alice.locator(EDITOR)).to_be_visible()
@@ -319,7 +343,7 @@ def test_text_typed_offline_into_an_editor_the_restarted_server_closed_comes_bac
         expect(alice.locator("body")).to_have_class(re.compile(r"\boffline\b"))
         alice.locator(EDITOR).get_by_label("Title").fill("Edited while away")
         alice.locator(EDITOR).get_by_role("button", name="Save draft").click()
-        server = Server("--secret-file", str(key), port=port, database=database)
+        server.start()
         expect(alice.locator("body")).not_to_have_class(re.compile(r"\boffline\b"), timeout=15_000)
         expect(alice.locator(EDITOR)).to_have_count(0)  # made again: its editors closed
         expect(alice.locator("#scenery-status")).to_have_text(FORM_GONE)
@@ -331,8 +355,6 @@ def test_text_typed_offline_into_an_editor_the_restarted_server_closed_comes_bac
         assert same_page(alice), "resumed in place"
     finally:
         context.close()
-        server.stop()
-        shutil.rmtree(key.parent, ignore_errors=True)
 
 
 def test_fifty_open_pages_keep_their_place_and_typed_text_across_a_rolling_restart(browser, site):
