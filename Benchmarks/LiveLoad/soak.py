@@ -370,10 +370,11 @@ async def soak(cluster, arguments):
             elif kind == "offline":
                 # Ten acting pages lose their network; each person likes (or unlikes) once more
                 # meanwhile, as a person who does not notice would.
+                # (`actor`, not `index`: the fault's turn must survive this loop.)
                 chosen = random_faults.sample(range(len(actors)), min(10, len(actors)))
-                for index in chosen:
-                    await actors[index][0].go_offline(arguments.offline_seconds)
-                taken_offline.extend(asyncio.create_task(act_offline(*actors[index], pairs[index])) for index in chosen)
+                for actor in chosen:
+                    await actors[actor][0].go_offline(arguments.offline_seconds)
+                taken_offline.extend(asyncio.create_task(act_offline(*actors[actor], pairs[actor])) for actor in chosen)
             elif kind == "stall":
                 stalled.append(stalled_client(cluster.port, random_faults.choice(watchers or [actors[0][0]]).session))
             else:
