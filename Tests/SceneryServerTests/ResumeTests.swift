@@ -24,20 +24,22 @@ import Testing
     init() throws {
         let store = try SQLiteProfileStore.inMemory(seedDemoData: true)
         self.store = store
-        func server() throws -> SceneryServer {
-            var registry = SceneRegistry()
-            registry.registerProfileModules(ProfileServices(store))
-            _ = try registry.loadScenes(in: ServerFixture.scenesDirectory)
-            var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
-            configuration.allowedOrigins = ["http://localhost"]
-            configuration.actionLedger = store
-            configuration.firstResponseWait = .seconds(60)  // whole pages, as in ServerFixture
-            let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
-            return SceneryServer(registry: registry, users: users, configuration: configuration)
-        }
-        first = try server()
-        second = try server()
+        first = try Self.server(of: store, ledger: store)
+        second = try Self.server(of: store, ledger: store)
         sockets = LiveSocketTests(fixture: try ServerFixture())
+    }
+
+    /// A server of the site (its store, its key), recording actions and tokens in `ledger`.
+    static func server(of store: SQLiteProfileStore, ledger: any ActionLedger) throws -> SceneryServer {
+        var registry = SceneRegistry()
+        registry.registerProfileModules(ProfileServices(store))
+        _ = try registry.loadScenes(in: ServerFixture.scenesDirectory)
+        var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
+        configuration.allowedOrigins = ["http://localhost"]
+        configuration.actionLedger = ledger
+        configuration.firstResponseWait = .seconds(60)  // whole pages, as in ServerFixture
+        let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
+        return SceneryServer(registry: registry, users: users, configuration: configuration)
     }
 
     func cookie(for user: String) -> String {
@@ -262,19 +264,9 @@ import Testing
         }
     }
 
-    /// A server of the site whose ledger records its calls.
-    func server(recordingIn ledger: CallRecordingLedger) throws -> SceneryServer {
-        var registry = SceneRegistry()
-        registry.registerProfileModules(ProfileServices(store))
-        _ = try registry.loadScenes(in: ServerFixture.scenesDirectory)
-        var configuration = SceneryServer.Configuration(host: "127.0.0.1", port: 0, cookieSecret: Array(repeating: 7, count: 32))
-        configuration.actionLedger = ledger
-        return SceneryServer(registry: registry, users: [SignInUser(id: "1", name: "Alice")], configuration: configuration)
-    }
-
     @Test func socketsOfOnePageInABurstMakeItAgainOnce() async throws {
         let ledger = CallRecordingLedger()
-        let server = try server(recordingIn: ledger)
+        let server = try Self.server(of: store, ledger: ledger)
         let text = token(for: "1")
         let request = request(cookie: cookie(for: "1"))
         let outcomes = await withTaskGroup(of: SceneryServer.ResumeRefusal?.self) { group in
@@ -300,7 +292,7 @@ import Testing
 
     @Test func aSpentTokenIsRefusedBeforeThePageIsMadeAgain() async throws {
         let ledger = CallRecordingLedger()
-        let server = try server(recordingIn: ledger)
+        let server = try Self.server(of: store, ledger: ledger)
         let text = token(for: "1")
         let request = request(cookie: cookie(for: "1"))
         let resume = {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Scenery
+import SceneryLive
 import SceneryPageProtocol
 
 extension SceneryServer {
@@ -86,15 +87,7 @@ extension SceneryServer {
         guard await !sessions.isClosing else { throw .serverClosing }
         // A spent token is refused before any work (one read); the claim that spends it comes
         // last, atomically.
-        do {
-            guard try await !configuration.actionLedger.hasApplied(nonce) else { throw ResumeRefusal.token(.used) }
-        } catch {
-            guard let refusal = error as? ResumeRefusal else {
-                logger.warning("could not look up page \(id)'s resume token: \(error)")
-                throw .sceneGone("the ledger is unavailable")
-            }
-            throw refusal
-        }
+        guard try await !askLedger("look up", id, { try await $0.hasApplied(nonce) }) else { throw .token(.used) }
         guard case .success(let reservation) = await reservePage(viewer: viewer, address: address) else { throw .tooManyPages }
         let session = PageSession(
             id: id, viewer: viewer, sceneID: token.scene, arguments: token.arguments, renderer: renderer, configuration: configuration,
@@ -114,22 +107,32 @@ extension SceneryServer {
         await session.replay(token, on: scene)
         await scene.appear()
         await session.installResumed(scene, baseline: await scene.takeBaseline(), since: since)
-        do {
-            guard await !sessions.isClosing else { throw ResumeRefusal.serverClosing }
-            guard try await configuration.actionLedger.claim(nonce) else { throw ResumeRefusal.token(.used) }
+        do throws(ResumeRefusal) {
+            guard await !sessions.isClosing else { throw .serverClosing }
+            guard try await askLedger("record the use of", id, { try await $0.claim(nonce) }) else { throw .token(.used) }
         } catch {
             await session.end()
             await sessions.release(reservation)
-            guard let refusal = error as? ResumeRefusal else {
-                logger.warning("could not record the use of page \(id)'s resume token: \(error)")
-                throw .sceneGone("the ledger is unavailable")
-            }
-            throw refusal
+            throw error
         }
         await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }
         metrics.pagesResumed.increment()
         logger.info("resumed page \(id) (\(token.scene)) from its token")
         return session
+    }
+
+    /// A call of the site's ledger for page `id`'s resume token; a failure is logged (`doing`
+    /// names the call: "look up", "record the use of") and is the page's scene being out of
+    /// reach, so the page loads again.
+    private func askLedger(
+        _ doing: String, _ id: String, _ call: (any ActionLedger) async throws -> Bool
+    ) async throws(ResumeRefusal) -> Bool {
+        do {
+            return try await call(configuration.actionLedger)
+        } catch {
+            logger.warning("could not \(doing) page \(id)'s resume token: \(error)")
+            throw .sceneGone("the ledger is unavailable")
+        }
     }
 }

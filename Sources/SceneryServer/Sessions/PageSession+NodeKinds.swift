@@ -21,8 +21,8 @@ extension PageSession {
         logUnshown(unshown)
         var fitted = update
         fitted.node = kinds.fitting(update.node)
-        fitted.patches = update.previous.map { ViewTreeDiff(from: kinds.fitting($0), to: fitted.node).patches } ?? []
         fitted.previous = update.previous.map(kinds.fitting)
+        fitted.patches = fitted.previous.map { ViewTreeDiff(from: $0, to: fitted.node).patches } ?? []
         return fitted
     }
 

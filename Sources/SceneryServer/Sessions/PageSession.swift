@@ -26,9 +26,6 @@ actor PageSession {
         case html
         case viewTree(PageProtocol.NodeKinds)
 
-        /// A view-tree client of every kind of page protocol 1.
-        static let viewTree = Format.viewTree(.version1)
-
         var readsViewTree: Bool {
             if case .viewTree = self { true } else { false }
         }

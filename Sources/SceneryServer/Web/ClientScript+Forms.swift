@@ -297,11 +297,12 @@ extension ClientScript {
 
           // --- What was typed outlives a reload (the Reload button after a deploy, the
           // browser's) and a whole scene that no longer has its field (a page made again on
-          // a restarted server shows its editors closed): text not sent when the page goes is kept in this tab's session storage
-          // with the page's address and its viewer's key (data-typed-key, naming no one), for
-          // an hour, and put back in its empty field when the field is on the page again (at
-          // once, or when its tab is selected or its module loads), saying so. One record: the
-          // latest page left with text. Another viewer's page drops it unread.
+          // a restarted server shows its editors closed): text not sent when the page goes is
+          // kept in this tab's session storage with the page's address and its viewer's key
+          // (data-typed-key, naming no one), for an hour, and put back in its empty field when
+          // the field is on the page again (at once, or when its tab is selected or its module
+          // loads), saying so. One record: the latest page left with text. Another viewer's
+          // page drops it unread.
           const TYPED_LIFETIME = 60 * 60 * 1000;
           const here = location.pathname + location.search;
           function savedTyped() {

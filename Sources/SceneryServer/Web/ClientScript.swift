@@ -179,19 +179,19 @@ enum ClientScript {
           const bytesOf = (text) => new TextEncoder().encode(text).length;
           function send(message) {
             const open = socket && socket.readyState === WebSocket.OPEN;
+            if (message.type === "event") message.action = newKey();
+            const text = JSON.stringify(message);
             if (message.type === "event") {
-              message.action = newKey();
-              const waiting = Array.from(pending.values()).reduce((total, text) => total + bytesOf(text), 0);
-              if (pending.size >= MOST_PENDING || waiting + bytesOf(JSON.stringify(message)) > MOST_PENDING_BYTES) {
+              const waiting = Array.from(pending.values()).reduce((total, kept) => total + bytesOf(kept), 0);
+              if (pending.size >= MOST_PENDING || waiting + bytesOf(text) > MOST_PENDING_BYTES) {
                 say(open ? "Too many actions are waiting; wait a moment."
                   : "Too much is waiting to be sent while the connection is away: that action was not taken. Try it again once it is back.");
                 return null;
               }
-              pending.set(message.action, JSON.stringify(message));
+              pending.set(message.action, text);
               markPending();
               if (!open && everOpened) say("Reconnecting… your action will be sent when the connection is back.", true);
             }
-            const text = JSON.stringify(message);
             if (open) {
               socket.send(text);
             } else if (message.type === "visibility") {
