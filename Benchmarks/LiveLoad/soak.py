@@ -34,6 +34,8 @@ At the end (exit 1 and the reasons when one fails):
 - each following page shows each person followed exactly when the database has the follow;
 - every draft save Alice was told is done is stored exactly once (one whose answer was lost,
   at most once), and no other page ever received one of her drafts;
+- no page was refused its resume token as used (a deploy or a kill that lost a page's place:
+  its tabs, pages loaded and windows);
 - a sample of open pages (every actor's viewer and twenty watchers), asked for the whole
   scene, get what a fresh load of the page renders for their viewer;
 - the server that was never killed holds memory within 10% of its level after warm-up, for
@@ -44,6 +46,7 @@ At the end (exit 1 and the reasons when one fails):
 """
 import argparse
 import asyncio
+from collections import Counter
 import json
 import os
 import pathlib
@@ -92,6 +95,8 @@ class Page:
         self.close_code = None
         self.last_error = None
         self.unanswered = 0
+        # Why the page was told to load afresh (4404), each time it was.
+        self.loaded_afresh = []
         # While its network is gone (`go_offline`): until when, and the actions taken meanwhile.
         self.offline_until = 0.0
         self.taken_offline = []
@@ -103,13 +108,15 @@ class Page:
         assert status == 200, f"a page did not load: {status}"
         self.session = re.search(rb'data-session="([0-9a-f]+)"', content).group(1).decode()
         self.token = re.search(rb'data-resume="([^"]+)"', content).group(1).decode()
-        await self.connect(resume=False)
+        # With its token from the first socket on, as the page script: a server that stops
+        # between the page's load and its socket leaves it to the other.
+        await self.connect()
 
     def headers(self):
         return {"Cookie": self.cookie} if self.cookie else {}
 
-    async def connect(self, resume=True):
-        query = f"session={self.session}&since={self.sequence}&protocol=1" + (f"&resume={self.token}" if resume and self.token else "")
+    async def connect(self):
+        query = f"session={self.session}&since={self.sequence}&protocol=1" + (f"&resume={self.token}" if self.token else "")
         headers = {"Origin": f"http://127.0.0.1:{self.port}", **self.headers()}
         self.closed = asyncio.Event()
         self.socket = await websockets.connect(f"ws://127.0.0.1:{self.port}/live?{query}", additional_headers=headers, max_queue=None,
@@ -139,6 +146,8 @@ class Page:
             pass
         finally:
             self.close_code = socket.close_code
+            if self.close_code == 4404:
+                self.loaded_afresh.append(socket.close_reason or "")
             self.closed.set()
 
     async def go_offline(self, seconds):
@@ -460,6 +469,14 @@ async def soak(cluster, arguments):
     leaked = [page.viewer or "signed out" for page in [*(page for page, _ in actors), *watchers, snoop, *(page for page, _ in followers)] if page.heard_forbidden]
     if leaked:
         failures.append(f"pages of other viewers received Alice's drafts: {sorted(set(leaked))}")
+    # A page told to load afresh lost what a resume keeps (its tabs, pages, windows): a
+    # spent token means a restart or a kill lost a page's state. (A ledger away while a page
+    # resumes, a PostgreSQL restart, is told so too, and is not a lost token.)
+    reasons = Counter(reason for page in every_page for reason in page.loaded_afresh)
+    print(f"loaded afresh: {sum(reasons.values())} time(s)" + "".join(f"; {count}× {reason!r}" for reason, count in reasons.items()))
+    spent = sum(count for reason, count in reasons.items() if "used before" in reason)
+    if spent:
+        failures.append(f"{spent} page(s) were refused their resume token as used, and loaded afresh")
     unanswered = sum(page.unanswered for page, _ in [*actors, *followers]) + author.unanswered
     if unanswered:
         failures.append(f"{unanswered} action(s) had no answer within 120 s, though the page stayed or came back")

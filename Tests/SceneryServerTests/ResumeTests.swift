@@ -224,10 +224,30 @@ import Testing
         }
     }
 
-    @Test func aTokenResumesOnePageOnce() async throws {
-        let token = token(for: "1")
-        #expect(await refusal(token, cookie: cookie(for: "1")) == nil)
-        #expect(await refusal(token, cookie: cookie(for: "1")) == .token(.used))
+    /// Makes the page of `token` again on the second server as Alice, and ends it; returns
+    /// the token the page would have been sent next.
+    func useAndEnd(_ token: String, on server: SceneryServer? = nil) async throws(SceneryServer.ResumeRefusal) -> String? {
+        let page = try await (server ?? second).resumePage(
+            "00112233445566778899aabbccddeeff", token: token, since: 0, request: request(cookie: cookie(for: "1")), address: "127.0.0.1")
+        let next = await page.signedResumeToken()
+        await page.end()
+        return next
+    }
+
+    @Test func aUsedTokenMakesItsPageAgainOnlyWhileThePageNeverMovedOn() async throws {
+        // Nothing ever used the tokens these pages were sent (their servers stopped first):
+        // the token makes the page again, as often as the ledger allows.
+        let lost = token(for: "1")
+        for use in 0...ResumeTokenUses.retries {
+            #expect(try await useAndEnd(lost) != nil, "use \(use)")
+        }
+        await #expect(throws: SceneryServer.ResumeRefusal.token(.used), "spent after its retries") { try await useAndEnd(lost) }
+
+        // A page that moved on (it resumed with the token it was sent) leaves its old token spent.
+        let older = token(for: "1")
+        let newer = try #require(try await useAndEnd(older))
+        #expect(try await useAndEnd(newer) != nil)
+        await #expect(throws: SceneryServer.ResumeRefusal.token(.used)) { try await useAndEnd(older) }
     }
 
     @Test func aStoppingServerLeavesTheTokenUnspentForTheNextServer() async throws {
@@ -235,14 +255,10 @@ import Testing
         await second.sessions.endAll()  // the second server stops, as in a rolling restart
         #expect(await refusal(token, cookie: cookie(for: "1")) == .serverClosing)
         #expect(SceneryServer.ResumeRefusal.serverClosing.reason.utf8.count <= 123, "a close reason")
-        // The token was not spent: the next server makes the page again with it, once.
-        let page = try await first.resumePage(
-            "00112233445566778899aabbccddeeff", token: token, since: 0, request: request(cookie: cookie(for: "1")), address: "127.0.0.1")
-        await page.end()
-        await #expect(throws: SceneryServer.ResumeRefusal.token(.used)) {
-            try await first.resumePage(
-                "00112233445566778899aabbccddeeff", token: token, since: 0, request: request(cookie: cookie(for: "1")), address: "127.0.0.1")
-        }
+        // The token was not spent: the next server makes the page again with it.
+        let calls = CallRecordingLedger()
+        #expect(try await useAndEnd(token, on: try Self.server(of: store, ledger: calls)) != nil)
+        #expect(calls.calls == ["hasApplied", "claim"], "its first use")
     }
 
     @Test func aStoppingServerSendsAResumingPageOnToConnectAgain() async throws {
@@ -269,20 +285,29 @@ import Testing
         let server = try Self.server(of: store, ledger: ledger)
         let text = token(for: "1")
         let request = request(cookie: cookie(for: "1"))
-        let outcomes = await withTaskGroup(of: SceneryServer.ResumeRefusal?.self) { group in
+        // The pages stay open until every socket was answered, as on a server: a socket that
+        // comes after the page was made finds it.
+        let results = await withTaskGroup(of: Result<PageSession, SceneryServer.ResumeRefusal>.self) { group in
             for _ in 0..<12 {
                 group.addTask {
                     do throws(SceneryServer.ResumeRefusal) {
-                        let page = try await server.resumePage(
-                            "00112233445566778899aabbccddeeff", token: text, since: 0, request: request, address: "127.0.0.1")
-                        await page.end()
-                        return nil
+                        return .success(
+                            try await server.resumePage("00112233445566778899aabbccddeeff", token: text, since: 0, request: request, address: "127.0.0.1"))
                     } catch {
-                        return error
+                        return .failure(error)
                     }
                 }
             }
-            return await group.reduce(into: [SceneryServer.ResumeRefusal?]()) { $0.append($1) }
+            return await group.reduce(into: [Result<PageSession, SceneryServer.ResumeRefusal>]()) { $0.append($1) }
+        }
+        var outcomes: [SceneryServer.ResumeRefusal?] = []
+        for result in results {
+            switch result {
+            case .success(let page):
+                await page.end()
+                outcomes.append(nil)
+            case .failure(let refusal): outcomes.append(refusal)
+            }
         }
         #expect(outcomes.filter { $0 == nil }.count == 1, "\(outcomes)")
         let expected: [SceneryServer.ResumeRefusal?] = [nil, .alreadyResuming, .token(.used)]
@@ -293,15 +318,47 @@ import Testing
     @Test func aSpentTokenIsRefusedBeforeThePageIsMadeAgain() async throws {
         let ledger = CallRecordingLedger()
         let server = try Self.server(of: store, ledger: ledger)
-        let text = token(for: "1")
-        let request = request(cookie: cookie(for: "1"))
-        let resume = {
-            try await server.resumePage("00112233445566778899aabbccddeeff", token: text, since: 0, request: request, address: "127.0.0.1")
-        }
-        try await resume().end()
+        let older = token(for: "1")
+        let newer = try #require(try await useAndEnd(older, on: server))
         #expect(ledger.calls == ["hasApplied", "claim"], "made, then spent")
-        await #expect(throws: SceneryServer.ResumeRefusal.token(.used)) { try await resume() }
-        #expect(ledger.calls == ["hasApplied", "claim", "hasApplied"], "refused at the look-up: no scene made, nothing claimed")
+        _ = try await useAndEnd(newer, on: server)
+        #expect(ledger.calls.suffix(3) == ["hasApplied", "claim", "claim"], "the newer token's use, and the page moved on")
+        let before = ledger.calls.count
+        await #expect(throws: SceneryServer.ResumeRefusal.token(.used)) { try await useAndEnd(older, on: server) }
+        #expect(ledger.calls.dropFirst(before) == ["hasApplied", "hasApplied"], "refused at the look-ups: no scene made, nothing claimed")
+    }
+
+    @Test func aPageWhoseServerStoppedBeforeItsNewTokenArrivedResumesWithTheOldOne() async throws {
+        // The rolling restart's race, at the socket: the second server makes the page again
+        // and writes it a new token, then stops before the page reads it.
+        let alice = cookie(for: "1")
+        let (session, token) = try await first.application().test(.live) { client in
+            let session = try await sockets.openPage(client, "/scenes/user-profile?user=1", cookie: alice)
+            let received = try await sockets.talk(client, session: session, cookie: alice, until: { !$0.of("resume").isEmpty })
+            return (session, try Self.token(in: received))
+        }
+        let resumed: @Sendable (Received) -> Bool = { !$0.of("reset").isEmpty && !$0.of("resume").isEmpty }
+        try await second.application().test(.live) { client in
+            _ = try await sockets.talk(client, session: session, since: 0, cookie: alice, resume: token, until: resumed)
+        }
+        let third = try Self.server(of: store, ledger: store)
+        let newer = try await third.application().test(.live) { client in
+            let received = try await sockets.talk(client, session: session, since: 0, cookie: alice, resume: token, until: resumed)
+            #expect(received.of("reset").first?["html"]?.stringValue?.contains("Alice") == true, "made again with the token it used")
+            return try Self.token(in: received)
+        }
+        // This time the page got its new token and uses it: the old one is spent for good.
+        let fourth = try Self.server(of: store, ledger: store)
+        try await fourth.application().test(.live) { client in
+            _ = try await sockets.talk(client, session: session, since: 0, cookie: alice, resume: newer, until: resumed)
+        }
+        try await Self.server(of: store, ledger: store).application().test(.live) { client in
+            let (received, close) = try await sockets.converse(
+                client, session: session, since: 0, cookie: alice, resume: token, [.waitUntil { !$0.of("reset").isEmpty }])
+            #expect(received.all.isEmpty, "nothing made from a token the page moved on from")
+            #expect(close?.closeCode == .unknown(4404))
+            #expect(close?.reason == ResumeToken.Refusal.used.reason)
+        }
     }
 
     @Test func aForgedTokenIsRefused() async throws {

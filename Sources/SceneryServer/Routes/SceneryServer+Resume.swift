@@ -50,12 +50,20 @@ extension SceneryServer {
     /// server that is stopping: a server that goes away while it makes a page again (a
     /// rolling restart) leaves the token to the next server, instead of a page that must load
     /// afresh because its token was spent and the token that replaced it never reached it.
+    /// A server that stops just after its claim, before its new token reached the page,
+    /// leaves a token the page may use again while it never moved on (``ResumeTokenUses``).
     func resumePage(
         _ id: String, token text: String, since: Int, request: Request, address: String, kinds: PageProtocol.NodeKinds = .version1
     ) async throws(ResumeRefusal) -> PageSession {
         // One making of a page at a time: sockets of one page in a burst (or a forged flood
         // of one token) make it at most once here.
         guard await sessions.beginResuming(id) else { throw .alreadyResuming }
+        // A socket that found no page as another made it: the page is here now, and this
+        // socket finds it when it connects again (making it again would spend a use).
+        if let made = await sessions.session(id), await !made.hasEnded {
+            await sessions.endResuming(id)
+            throw .alreadyResuming
+        }
         do {
             let session = try await makePageAgain(id, token: text, since: since, request: request, address: address, kinds: kinds)
             await sessions.endResuming(id)
@@ -78,16 +86,16 @@ extension SceneryServer {
         guard token.session == id else { throw .otherSession }
         let viewer = self.viewer(of: request)?.id
         guard token.viewer == viewer else { throw .otherViewer }
-        let nonce: ActionKey
+        let uses: ResumeTokenUses
         do {
-            nonce = try ActionKey(validating: token.nonce)
+            uses = try ResumeTokenUses(nonce: token.nonce)
         } catch {
             throw .token(.malformed)
         }
         guard await !sessions.isClosing else { throw .serverClosing }
-        // A spent token is refused before any work (one read); the claim that spends it comes
-        // last, atomically.
-        guard try await !askLedger("look up", id, { try await $0.hasApplied(nonce) }) else { throw .token(.used) }
+        // A spent token is refused before any work (reads only); the claim that spends a use
+        // comes last, atomically.
+        guard let use = try await askLedger("look up", id, { try await uses.nextUse(in: $0) }) else { throw .token(.used) }
         guard case .success(let reservation) = await reservePage(viewer: viewer, address: address) else { throw .tooManyPages }
         let session = PageSession(
             id: id, viewer: viewer, sceneID: token.scene, arguments: token.arguments, renderer: renderer, configuration: configuration,
@@ -109,7 +117,7 @@ extension SceneryServer {
         await session.installResumed(scene, baseline: await scene.takeBaseline(), since: since)
         do throws(ResumeRefusal) {
             guard await !sessions.isClosing else { throw .serverClosing }
-            guard try await askLedger("record the use of", id, { try await $0.claim(nonce) }) else { throw .token(.used) }
+            guard try await askLedger("record the use of", id, { try await $0.claim(use) }) else { throw .token(.used) }
         } catch {
             await session.end()
             await sessions.release(reservation)
@@ -117,17 +125,22 @@ extension SceneryServer {
         }
         await sessions.add(session, in: reservation)
         if let errors = currentErrors { await session.showErrors(errors) }
+        // The page moved on from the token it was made from before this one: that one makes
+        // nothing again.
+        if let origin = token.origin, let earlier = try? ResumeTokenUses(nonce: origin) {
+            _ = try? await askLedger("record the successor of", id, { try await $0.claim(earlier.movedOn) })
+        }
         metrics.pagesResumed.increment()
-        logger.info("resumed page \(id) (\(token.scene)) from its token")
+        logger.info("resumed page \(id) (\(token.scene)) from its token\(use == uses.first ? "" : " again (\(use))")")
         return session
     }
 
     /// A call of the site's ledger for page `id`'s resume token; a failure is logged (`doing`
     /// names the call: "look up", "record the use of") and is the page's scene being out of
     /// reach, so the page loads again.
-    private func askLedger(
-        _ doing: String, _ id: String, _ call: (any ActionLedger) async throws -> Bool
-    ) async throws(ResumeRefusal) -> Bool {
+    private func askLedger<Answer>(
+        _ doing: String, _ id: String, _ call: (any ActionLedger) async throws -> Answer
+    ) async throws(ResumeRefusal) -> Answer {
         do {
             return try await call(configuration.actionLedger)
         } catch {

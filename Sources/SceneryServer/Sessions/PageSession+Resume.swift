@@ -18,7 +18,7 @@ extension PageSession {
             pagesLoaded: Dictionary(uniqueKeysWithValues: pagesLoaded.map { ($0.key.rawValue, $0.value) }),
             windows: Dictionary(uniqueKeysWithValues: windowStarts.map { ($0.key.rawValue, $0.value) }),
             actions: finishedActions.newest(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
-            nonce: ActionKey.random().rawValue, locale: locale, readsViewTree: format.readsViewTree ? true : nil)
+            nonce: ActionKey.random().rawValue, origin: resumedFrom, locale: locale, readsViewTree: format.readsViewTree ? true : nil)
     }
 
     /// The page's resume token as the page keeps it, signed with the site's key; `nil` for
@@ -29,7 +29,7 @@ extension PageSession {
 
     /// Takes in what a resume token kept (before the scene is made again from it).
     func restore(from token: ResumeToken) {
-        isResumed = true
+        resumedFrom = token.nonce
         selectedTabs = token.tabs
         pagesLoaded = Dictionary(uniqueKeysWithValues: token.pagesLoaded.map { (ModuleID($0.key), $0.value) })
         windowStarts = Dictionary(uniqueKeysWithValues: token.windows.map { (ModuleID($0.key), $0.value) })

@@ -129,9 +129,11 @@ actor PageSession {
     /// again is answered, not run again), and those the page has not heard of yet.
     var finishedActions = RecentKeys<ActionKey>(capacity: 256)
     var unannouncedActions: [ActionKey] = []
-    /// Whether the session was made again from a resume token: an action the page sends
-    /// may have been applied by the server that went away, so the ledger is asked first.
-    var isResumed = false
+    /// The nonce of the resume token the session was made again from, if it was: an action
+    /// the page sends may have been applied by the server that went away, so the ledger is
+    /// asked first; and the tokens it issues name it (``ResumeToken/origin``).
+    var resumedFrom: String?
+    var isResumed: Bool { resumedFrom != nil }
     /// The action running now, if it has a key.
     var runningAction: ActionKey?
     var confirmations: [Int: CheckedContinuation<Bool, Never>] = [:]

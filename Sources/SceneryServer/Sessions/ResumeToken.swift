@@ -30,8 +30,12 @@ struct ResumeToken: Codable, Equatable, Sendable {
     /// When the token was made (seconds since 1970).
     var issued: Int
     /// Makes each token one of a kind: a server that resumes a page claims it, so it
-    /// resumes a page once.
+    /// resumes a page once (``ResumeTokenUses``).
     var nonce: String
+    /// The nonce of the token this page was last made again from, if it was: a server that
+    /// uses this token records that the page moved on from that one, which then makes
+    /// nothing again. Absent for a page never made again.
+    var origin: String? = nil
     /// The language the page was asked in: the page comes back in it on another server.
     var locale: String? = nil
     /// Whether the page reads view trees and their patches (`scenery connect`, a native

@@ -1,0 +1,55 @@
+import Scenery
+import SceneryLive
+
+/// How the uses of one resume token are kept in the site's ledger, so that a token makes
+/// its page again once — and again only while the page cannot have moved on.
+///
+/// A server that makes a page again from a token claims the token's nonce, then sends the
+/// page a new token. If that server stops in between (a rolling restart: it wrote the new
+/// token to a socket its stopping HTTP side closed), the page comes back with the token it
+/// already used. So a used token is accepted again, up to ``retries`` more times, while no
+/// token made after it was used; once one was (the page resumed with its new token: it
+/// moved on), the old one makes nothing again.
+///
+/// Every use is an atomic claim of its own key (`<nonce>-again-<n>` for the retries), so
+/// servers racing for one token make its page at most once per use; the key
+/// `<nonce>-moved-on` records that the page moved on. No key holds a `:`, so none is ever a
+/// page's action key (those are scoped to their viewer: ``ActionKey/scoped(toViewer:visitor:)``).
+///
+/// ```swift
+/// let uses = try ResumeTokenUses(nonce: token.nonce)
+/// guard let use = try await uses.nextUse(in: ledger) else { /* spent */ }
+/// // … make the page …
+/// guard try await ledger.claim(use) else { /* another server took this use */ }
+/// ```
+struct ResumeTokenUses: Sendable {
+    /// How many more times a used token makes its page again while the page never moved on.
+    static let retries = 3
+
+    /// The token's first use: its nonce.
+    let first: ActionKey
+    /// Claimed when a token made after this one is used.
+    let movedOn: ActionKey
+    /// The keys of the later uses, in order.
+    let later: [ActionKey]
+
+    /// The uses of the token whose nonce is `nonce`; throws when the nonce cannot be one
+    /// (a server of the site makes 32 hex digits).
+    init(nonce: String) throws(ActionKey.Invalid) {
+        first = try ActionKey(validating: nonce)
+        movedOn = try ActionKey(validating: nonce + "-moved-on")  // throws for a nonce of over 55 bytes
+        var later: [ActionKey] = []
+        for number in 1...Self.retries { later.append(try ActionKey(validating: "\(nonce)-again-\(number)")) }
+        self.later = later
+    }
+
+    /// The key the token's next use would claim; `nil` when the token is spent (its page
+    /// moved on, or it was used as often as it may be). Reads only: the use is claimed once
+    /// the page is made.
+    func nextUse(in ledger: any ActionLedger) async throws -> ActionKey? {
+        guard try await ledger.hasApplied(first) else { return first }
+        guard try await !ledger.hasApplied(movedOn) else { return nil }
+        for key in later where try await !ledger.hasApplied(key) { return key }
+        return nil
+    }
+}
