@@ -10,7 +10,7 @@ extension PageProtocol {
     ///
     /// ```swift
     /// let message = try PageProtocol.ServerMessage(jsonText: text)
-    /// if case .confirm(let question, let confirmation) = message {
+    /// if case .confirm(let question, let confirmation, _) = message {
     ///     let accept = ask(confirmation.title)
     ///     socket.send(try PageProtocol.ClientMessage.answer(question: question, accept: accept).jsonText())
     /// }
@@ -21,7 +21,11 @@ extension PageProtocol {
         /// The whole scene as HTML, numbered (after a resync, or a scene file changed).
         case reset(sequence: Int, html: String)
         /// A question for the person; answer with ``ClientMessage/answer(question:accept:)``.
-        case confirm(question: Int, Confirmation)
+        /// `action` is the key of the action the question holds up: a server that went away
+        /// took its question with it, and the next one, sent the action again, asks again —
+        /// a client that kept the person's answer (or their open dialog) for that key answers
+        /// with it, so the person answers once. `nil` from servers before it was sent.
+        case confirm(question: Int, Confirmation, action: ActionKey? = nil)
         /// Go to another page.
         case navigate(url: String)
         /// A scene file has errors (the text `scenery validate` prints), or no longer (`nil`).
@@ -160,7 +164,8 @@ extension PageProtocol {
                     title: try container.decode(String.self, forKey: .title), message: try container.decodeIfPresent(String.self, forKey: .message),
                     confirmLabel: try container.decode(String.self, forKey: .confirm), cancelLabel: try container.decode(String.self, forKey: .cancel),
                     isDestructive: try container.decodeIfPresent(Bool.self, forKey: .destructive) ?? false)
-                self = .confirm(question: try container.decode(Int.self, forKey: .question), confirmation)
+                let action = try container.decodeIfPresent(String.self, forKey: .action).map { try keys([$0])[0] }
+                self = .confirm(question: try container.decode(Int.self, forKey: .question), confirmation, action: action)
             case "navigate": self = .navigate(url: try container.decode(String.self, forKey: .url))
             case "errors": self = .errors(try container.decodeIfPresent(String.self, forKey: .text))
             case "refused":
@@ -191,8 +196,9 @@ extension PageProtocol {
             case .reset(let sequence, let html):
                 try container.encode(sequence, forKey: .sequence)
                 try container.encode(html, forKey: .html)
-            case .confirm(let question, let confirmation):
+            case .confirm(let question, let confirmation, let action):
                 try container.encode(question, forKey: .question)
+                try container.encodeIfPresent(action?.rawValue, forKey: .action)
                 try container.encode(confirmation.title, forKey: .title)
                 try container.encode(confirmation.message, forKey: .message)
                 try container.encode(confirmation.confirmLabel, forKey: .confirm)

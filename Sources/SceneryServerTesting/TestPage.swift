@@ -270,7 +270,7 @@ public final class TestPage: Sendable {
             inner.mirror.attach(tree: document.root, sequence: sequence)
         case .reset(_, let html):
             inner.state.html = html
-        case .confirm(let number, let confirmation):
+        case .confirm(let number, let confirmation, _):
             inner.questionNumber = number
             inner.state.question = confirmation
         case .announce(let texts):

@@ -220,6 +220,87 @@ def test_offline_the_page_marks_what_needs_the_server_and_the_action_taken_meanw
         context.close()
 
 
+# Counts the questions ("confirm" messages) the page's sockets received, whichever server
+# sent them: `window.questionsAsked`.
+COUNT_QUESTIONS = """
+(() => {
+  window.questionsAsked = 0;
+  const listen = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "message") return listen.call(this, type, listener, options);
+    return listen.call(this, type, (event) => {
+      if (typeof event.data === "string" && event.data.includes('"type":"confirm"')) window.questionsAsked += 1;
+      listener.call(this, event);
+    }, options);
+  };
+})();
+"""
+FOLLOW = "#info\\/follow"
+
+
+def asked_to_unfollow(context, server):
+    """Bob on Alice's profile, asked "Unfollow Alice Liddell?" (he follows her)."""
+    context.add_init_script(COUNT_QUESTIONS)
+    bob = profile_as(context, server, "Bob Chen")
+    expect(bob.locator(FOLLOW)).to_have_text("Unfollow")
+    bob.locator(FOLLOW).click()
+    dialog = bob.get_by_role("dialog", name="Unfollow Alice Liddell?")
+    expect(dialog).to_be_visible()
+    return bob, dialog
+
+
+def follows_alice(context, server):
+    """Whether a fresh page of Bob's shows him following Alice (the database's word)."""
+    page = context.new_page()
+    try:
+        page.goto(server.url + PROFILE)
+        return page.locator(FOLLOW).inner_text().strip() == "Unfollow"
+    finally:
+        page.close()
+
+
+def test_a_question_open_when_the_server_restarts_stays_one_dialog_and_one_answer_does_it(browser, only_server):
+    """The server restarts while Bob's dialog is open. The restarted server, sent the unfollow
+    again under its key, asks again: the page keeps its one dialog for that question (not a
+    second on top), and Bob's one answer unfollows."""
+    context = browser.new_context()
+    try:
+        bob, dialog = asked_to_unfollow(context, only_server)
+        only_server.stop()
+        expect(bob.locator("body")).to_have_class(re.compile(r"\boffline\b"))
+        only_server.start()
+        bob.wait_for_function("() => window.questionsAsked >= 2")  # the restarted server asked again
+        expect(bob.locator("dialog")).to_have_count(1)
+        expect(dialog).to_be_visible()
+        dialog.get_by_role("button", name="Unfollow").click()
+        expect(bob.locator(FOLLOW)).to_have_text("Follow", timeout=10_000)
+        expect(bob.locator("dialog")).to_have_count(0)
+        assert same_page(bob), "resumed in place"
+        assert not follows_alice(context, only_server)
+    finally:
+        context.close()
+
+
+def test_a_question_answered_while_the_server_is_away_is_answered_when_it_asks_again(browser, only_server):
+    """Bob answers while the server is down: the page keeps his answer, and when the server
+    is back and asks again for the same unfollow, it is answered — no second dialog."""
+    context = browser.new_context()
+    try:
+        bob, dialog = asked_to_unfollow(context, only_server)
+        only_server.stop()
+        expect(bob.locator("body")).to_have_class(re.compile(r"\boffline\b"))
+        dialog.get_by_role("button", name="Unfollow").click()
+        expect(bob.locator("dialog")).to_have_count(0)
+        only_server.start()
+        expect(bob.locator(FOLLOW)).to_have_text("Follow", timeout=10_000)
+        assert bob.evaluate("window.questionsAsked") == 2, "asked again, and answered without a dialog"
+        expect(bob.locator("dialog")).to_have_count(0)
+        expect(bob.locator("#scenery-status")).not_to_contain_text("Not connected")
+        assert not follows_alice(context, only_server)
+    finally:
+        context.close()
+
+
 # Holds a page's socket as if it were still connecting (it reports CONNECTING and its open
 # listeners wait) until `window.releaseSocket()`: what a person meets who acts on a page the
 # moment it shows, before its connection is up.

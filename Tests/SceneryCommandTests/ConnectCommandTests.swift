@@ -200,6 +200,27 @@ import Testing
         #expect(try await store.blog(26, viewer: "2").likes == 1, "applied once, on the second server")
     }
 
+    @Test func aQuestionAnsweredWhileTheServerIsAwayIsAnsweredWhenTheRestartedServerAsksAgain() async throws {
+        defer { cli.cleanUp() }
+        let secret = cli.directory.appending(path: "secret")
+        try Data(repeating: 7, count: 48).write(to: secret)
+        let first = try await Server(cli, ["serve", "--port", "0", "--secret-file", secret.path, "--impression-seconds", "0"])
+        var bob = try Terminal(cli, [first.address, "user-profile", "--viewer", "2", "--arg", "user=1"])
+        let unfollow = try #require(await bob.number(of: "info/follow"))
+        bob.type(unfollow)
+        #expect(await bob.line { $0.hasPrefix("? Unfollow Alice Liddell?") } != nil)
+        await first.stopped()
+        #expect(await bob.line { $0 == "· the connection was lost; connecting again…" } != nil)
+        bob.type("y")  // answered while no server runs: kept for the unfollow it holds up
+        let port = try #require(first.address.split(separator: ":").last.map(String.init))
+        let second = try await Server(cli, ["serve", "--port", port, "--secret-file", secret.path, "--impression-seconds", "0"])
+        defer { second.stop() }
+        #expect(await bob.line { $0 == "· asked again after reconnecting: answered yes, as before" } != nil)
+        #expect(await bob.line { $0.contains("[ Follow ]") } != nil, "unfollowed on the restarted server")
+        await bob.quit()
+        #expect(try await cli.store().profile(of: "1", viewer: "2").viewerFollows == false)
+    }
+
     @Test func helpListsTheCommandsAndBackReturnsToTheSceneBefore() async throws {
         defer { cli.cleanUp() }
         let server = try await Server(cli, ["serve", "--port", "0"])

@@ -61,6 +61,10 @@ import Testing
         #expect(
             PageProtocol.ServerMessage.confirm(question: 2, question).text
                 == #"{"cancel":"Cancel","confirm":"Unfollow","message":null,"question":2,"title":"Unfollow Alice?","type":"confirm"}"#)
+        #expect(
+            PageProtocol.ServerMessage.confirm(question: 3, question, action: try ActionKey(validating: "unfollow-1")).text
+                == #"{"action":"unfollow-1","cancel":"Cancel","confirm":"Unfollow","message":null,"question":3,"title":"Unfollow Alice?","type":"confirm"}"#,
+            "with the key of the action it holds up")
         #expect(PageProtocol.ServerMessage.navigate(url: "/scenes/blog-detail?blog=27").text == #"{"type":"navigate","url":"/scenes/blog-detail?blog=27"}"#)
         #expect(PageProtocol.ServerMessage.errors(nil).text == #"{"text":null,"type":"errors"}"#)
         #expect(PageProtocol.ServerMessage.refused(message: "No.").text == #"{"message":"No.","type":"refused"}"#)
@@ -135,7 +139,9 @@ import Testing
                     .replace("d", html: "<p>2</p>"), .window("e", firstRow: 11, totalRows: nil),
                 ]),
             .reset(sequence: 5, html: "<div></div>"),
-            .confirm(question: 2, Confirmation(title: "Unfollow Alice?", message: "You can follow her again.", confirmLabel: "Unfollow", isDestructive: true)),
+            .confirm(
+                question: 2, Confirmation(title: "Unfollow Alice?", message: "You can follow her again.", confirmLabel: "Unfollow", isDestructive: true),
+                action: key),
             .navigate(url: "/scenes/blog-detail?blog=27"),
             .errors("Scenes/x.json:1:1: error"),
             .refused(message: "No.", action: key),

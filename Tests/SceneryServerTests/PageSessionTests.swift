@@ -50,6 +50,20 @@ import Testing
         #expect(order == Array(0..<20), "messages reach the socket in the order they were sent")
     }
 
+    @Test func anOpenQuestionOutlivesItsSocketAndOnlyThePagesEndAnswersItNo() async {
+        let page = session(maxQueued: 256)
+        let socket = RecordingSocket()
+        let connection = await page.attach(since: 0, socket: socket)
+        let answer = Task { await page.confirm(Confirmation(title: "Unfollow Alice Liddell?", message: nil, confirmLabel: "Unfollow")) }
+        #expect(await socket.first(1).first?.contains(#""type":"confirm""#) == true)
+        await page.detach(connection)
+        let again = RecordingSocket()
+        _ = await page.attach(since: 0, socket: again)
+        #expect(await again.first(1).first?.contains(#""title":"Unfollow Alice Liddell?""#) == true, "asked again on the new socket")
+        await page.end()
+        #expect(await answer.value == false, "nobody is left to answer")
+    }
+
     @Test func aSocketThatANewerOneReplacedIsClosedAndReadNoMore() async {
         let page = session(maxQueued: 256)
         let first = RecordingSocket()

@@ -28,6 +28,9 @@ extension PageSession {
             // number): give it the whole scene.
             Task { await resetPage() }
         }
+        // What the page was asked and has not answered, asked again (the page keeps its open
+        // dialog for it, by the action it holds up).
+        for asked in questions.asked { write(asked.text) }
         sendResumeToken()
         return connection
     }
@@ -43,8 +46,7 @@ extension PageSession {
         socket = nil
         metrics.socketsOpen.decrement()
         detachedSince = .now
-        for (_, waiting) in confirmations { waiting.resume(returning: false) }
-        confirmations = [:]
+        // A question stays open: the page, back within the grace period, is asked again.
     }
 
     /// What socket `connection` sent; returns `false`, reading nothing, when that socket
@@ -132,11 +134,10 @@ extension PageSession {
                 }
             }
         case .answer(let question, let accept):
-            guard let waiting = confirmations.removeValue(forKey: question) else {
+            guard questions.answer(question, accept: accept) else {
                 refuse("No question is waiting for that answer.", logged: "answer to no confirmation")
                 return
             }
-            waiting.resume(returning: accept)
         case .resync:
             guard resyncBucket.take() else {
                 refuse("Too many requests for the whole page; wait a moment.", logged: "resync flood")

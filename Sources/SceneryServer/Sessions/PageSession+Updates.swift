@@ -179,10 +179,12 @@ extension PageSession {
 
     func confirm(_ confirmation: Confirmation) async -> Bool {
         guard socket != nil, !hasEnded else { return false }
-        let number = nextConfirmation
-        nextConfirmation += 1
-        send(.confirm(question: number, confirmation))
-        return await withCheckedContinuation { confirmations[number] = $0 }
+        let number = questions.nextNumber()
+        // With the action it holds up: a server the page resumes on after this one went away
+        // asks again for that action, and the page answers once.
+        let asked = PageProtocol.ServerMessage.confirm(question: number, confirmation, action: runningAction)
+        send(asked)
+        return await withCheckedContinuation { questions.wait(number, asked: asked, for: $0) }
     }
 
     func navigate(to intent: NavigationIntent) {

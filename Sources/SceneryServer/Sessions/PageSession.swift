@@ -136,8 +136,9 @@ actor PageSession {
     var isResumed: Bool { resumedFrom != nil }
     /// The action running now, if it has a key.
     var runningAction: ActionKey?
-    var confirmations: [Int: CheckedContinuation<Bool, Never>] = [:]
-    var nextConfirmation = 1
+    /// The questions asked and not answered yet (they outlive a socket: a page that
+    /// reconnects is asked again).
+    var questions = OpenQuestions()
     private(set) var hasEnded = false
     /// Whether the page is being sent the whole scene again, and whether another reset was
     /// asked for meanwhile.
@@ -215,8 +216,7 @@ actor PageSession {
         letGoOfSocket()
         queuedEvents = []
         pendingMove = nil
-        for (_, waiting) in confirmations { waiting.resume(returning: false) }
-        confirmations = [:]
+        questions.declineAll()
         impressionTimer?.cancel()
         impressionTimer = nil
         await scene?.leave()

@@ -1,34 +1,7 @@
 extension ClientScript {
-    /// Confirmations as a real dialog, controls that send their id, and forms that keep what is
-    /// typed until it is submitted.
-    static let dialogsAndForms = #"""
-          // --- Confirmations: a real dialog, keyboard accessible; Esc cancels.
-          function ask(message) {
-            const dialog = element("dialog", { "aria-labelledby": "scenery-confirm-title" });
-            dialog.appendChild(element("h2", { id: "scenery-confirm-title" }, message.title));
-            if (message.message) dialog.appendChild(element("p", {}, message.message));
-            const actions = element("div", { class: "actions" });
-            const cancel = element("button", { type: "button" }, message.cancel);
-            // A choice that destroys or ends something looks so; Cancel keeps the focus.
-            const confirm = element("button", { type: "button", class: message.destructive ? "danger" : "primary" }, message.confirm);
-            actions.append(cancel, confirm);
-            dialog.appendChild(actions);
-            document.body.appendChild(dialog);
-            let answered = false;
-            const answer = (accept) => {
-              if (answered) return;
-              answered = true;
-              send({ type: "answer", question: message.question, accept });
-              dialog.close();
-              dialog.remove();
-            };
-            cancel.addEventListener("click", () => answer(false));
-            confirm.addEventListener("click", () => answer(true));
-            dialog.addEventListener("cancel", (event) => { event.preventDefault(); answer(false); });
-            dialog.showModal();
-            cancel.focus();
-          }
-
+    /// Scene file errors, controls that send their id, and forms that keep what is typed
+    /// until it is submitted.
+    static let forms = #"""
           function showErrors(text) {
             let overlay = byID("scenery-errors");
             if (text === null || text === undefined) { if (overlay) overlay.remove(); return; }

@@ -14,9 +14,9 @@ import SceneryPageProtocol
 enum ClientScript {
     /// The script, in the order it runs: its parts are in files by what they do (this one:
     /// the socket, sending and receiving; `+Patches`: applying operations, motion and long
-    /// lists; `+Forms`: confirmations, controls and forms; `+Visibility`: impressions, the
-    /// page hidden or offline, and fallback images).
-    static let source = [opening, patches, dialogsAndForms, visibility].joined(separator: "\n")
+    /// lists; `+Questions`: confirmations; `+Forms`: controls and forms; `+Visibility`:
+    /// impressions, the page hidden or offline, and fallback images).
+    static let source = [opening, patches, questions, forms, visibility].joined(separator: "\n")
 
     /// The script's opening: its state, the socket, sending and receiving.
     static let opening = #"""
@@ -274,6 +274,7 @@ enum ClientScript {
                 // A submit the server refused: its fields keep what was typed, and the form says
                 // why (or, its form gone, the page says where the text is).
                 if (!(message.action && refuseSubmitted(message.action, message.message))) say(message.message);
+                if (message.action) settleQuestions([message.action]);
                 break;
               case "errors": showErrors(message.text); break;
               case "theme": {
@@ -286,6 +287,7 @@ enum ClientScript {
                 resumeToken = message.token;
                 for (const key of message.applied || []) pending.delete(key);
                 settleSubmitted(message.applied || []);
+                settleQuestions(message.applied || []);
                 break;
             }
             markPending();

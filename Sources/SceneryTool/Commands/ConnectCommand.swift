@@ -192,7 +192,7 @@ struct ConnectCommand: AsyncParsableCommand {
         reportShownModules(of: opened.document.root, on: &page)
         var reading = loop.listen(to: page.socket)
         defer { reading.cancel() }
-        var question: Int?
+        var question: OpenQuestion?
         var reconnectsInARow = 0
         // Message types of a newer server this client cannot read, said once each.
         var unreadTypes: Set<String> = []
@@ -213,7 +213,7 @@ struct ConnectCommand: AsyncParsableCommand {
                     // Nobody is left to answer: no, as an unanswered question means.
                     question = nil
                     Output.line("· leaving: answered no")
-                    page.send(.answer(question: asked, accept: false))
+                    page.answer(asked.number, accept: false, for: asked.action)
                 }
             case .line(_) where quitting:
                 continue
@@ -223,7 +223,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 defer { prompt() }
                 if let asked = question {
                     question = nil
-                    page.send(.answer(question: asked, accept: ["y", "yes"].contains(command.lowercased())))
+                    page.answer(asked.number, accept: ["y", "yes"].contains(command.lowercased()), for: asked.action)
                     continue
                 }
                 let tree = page.mirror.tree ?? opened.document.root
@@ -331,16 +331,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 case .announce(let texts):
                     // Other people's changes, as the modules word them: labelled as such.
                     for text in texts.prefix(8) { Output.line("» \(TerminalText.sanitized(String(text.prefix(300))))") }
-                case .confirm(let asked, let confirmation):
-                    let detail = confirmation.message.map { " " + TerminalText.sanitized($0) } ?? ""
-                    Output.line("? \(TerminalText.sanitized(confirmation.title))\(detail) [y/N]")
-                    if quitting {
-                        // Nobody is left to answer: no, as an unanswered question means.
-                        Output.line("· leaving: answered no")
-                        page.send(.answer(question: asked, accept: false))
-                    } else {
-                        question = asked
-                    }
+                case .confirm(let asked, let confirmation, let action):
+                    question = Self.ask(asked, confirmation, holdingUp: action, on: &page, leaving: quitting)
                 case .navigate(let url):
                     guard url.hasPrefix("/scenes/") else { continue }
                     Output.line("→ \(TerminalText.sanitized(url))")

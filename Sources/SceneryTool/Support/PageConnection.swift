@@ -17,6 +17,10 @@ struct PageConnection {
     private(set) var pending: [(key: ActionKey, message: PageProtocol.ClientMessage)] = []
     /// The socket in use.
     private(set) var socket: WebSocketClient
+    /// The person's answers to the server's questions, by the action each held up, until
+    /// the server finishes with the action: a server that went away took its question, and
+    /// the next one, sent the action again, asks again.
+    private var answers: [ActionKey: Bool] = [:]
 
     /// The most actions that may wait for an answer at once (the page script's bound).
     static let largestPending = 20
@@ -47,6 +51,18 @@ struct PageConnection {
         }
         if let text = try? message.jsonText() { socket.send(text) }
         return true
+    }
+
+    /// Answers the server's question `question`, which held up `action`; the answer is kept
+    /// for `action` (``answer(for:)``).
+    mutating func answer(_ question: Int, accept: Bool, for action: ActionKey?) {
+        if let action { answers[action] = accept }
+        send(.answer(question: question, accept: accept))
+    }
+
+    /// The answer the person already gave to the question holding up `action`, if any.
+    func answer(for action: ActionKey?) -> Bool? {
+        action.flatMap { answers[$0] }
     }
 
     /// What a message from the server means for the tree.
@@ -83,9 +99,11 @@ struct PageConnection {
             resumeToken = token
             let finished = Set(applied)
             pending.removeAll { finished.contains($0.key) }
+            for key in applied { answers[key] = nil }
             return .none
         case .refused(_, let action?):
             pending.removeAll { $0.key == action }
+            answers[action] = nil
             return .none
         default:
             return .none
