@@ -420,11 +420,16 @@ def test_text_typed_offline_into_an_editor_the_restarted_server_closed_comes_bac
 def test_fifty_open_pages_keep_their_place_and_typed_text_across_a_rolling_restart(browser, site):
     """A deploy under 50 open pages: both servers stopped (SIGTERM) and started again, one
     after the other. No page reloads or stays offline; each shows the like Bob makes after each
-    restart (applied once); Alice's page keeps its selected tab and the title she was typing."""
+    restart (applied once); Alice's page keeps its selected tab, the title she was typing, its
+    focus (the title field, caret where it was) and where she had scrolled to."""
     site.start(0)
     site.start(1)
     (alice_context, alice), (bob_context, bob) = open_pages(browser, site)
-    alice.locator("form[data-form='drafts/compose']").get_by_label("Title").fill("Typed before the deploy")
+    title = alice.locator("form[data-form='drafts/compose']").get_by_label("Title")
+    title.fill("Typed before the deploy")
+    alice.evaluate("() => { const field = document.activeElement; field.setSelectionRange(5, 5); window.scrollTo(0, 200); }")
+    place = alice.evaluate("() => [window.scrollY, document.activeElement.name, document.activeElement.selectionStart]")
+    assert place[0] > 0 and place[1], f"scrolled, with the title focused: {place}"
     visitors_context = browser.new_context()
     try:
         visitors = [visitors_context.new_page() for _ in range(48)]
@@ -446,7 +451,9 @@ def test_fifty_open_pages_keep_their_place_and_typed_text_across_a_rolling_resta
             assert same_page(page), "resumed in place, not reloaded"
         for page in visitors:
             expect(page.locator(LIKES)).to_have_text(re.compile(rf"\b{expected}\b"), timeout=30_000)
-        expect(alice.locator("form[data-form='drafts/compose']").get_by_label("Title")).to_have_value("Typed before the deploy")
+        expect(title).to_have_value("Typed before the deploy")
+        expect(title).to_be_focused()
+        assert alice.evaluate("() => [window.scrollY, document.activeElement.name, document.activeElement.selectionStart]") == place
     finally:
         visitors_context.close()
         alice_context.close()
