@@ -29,8 +29,7 @@ extension SceneInstance {
         }
         let outcome = trace.outcome
         if phase != .left {
-            eventLog.append(outcome)
-            if eventLog.count > Self.keptEventOutcomes { eventLog.removeFirst(eventLog.count - Self.keptEventOutcomes) }
+            recentEvents.append(outcome)
         }
         return outcome
     }

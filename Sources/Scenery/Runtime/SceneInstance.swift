@@ -91,13 +91,18 @@ public actor SceneInstance {
     /// long list starts with at most this many rows, as the scene file asks, and moves a
     /// larger window as the person scrolls.
     public nonisolated let pageSizes: [ModuleID: Int]
-    /// The outcomes of the most recent routed events (at most ``keptEventOutcomes``),
-    /// oldest first: what a test or a debugging host looks at, bounded so that a page open
-    /// for a day does not grow with every tap.
-    public internal(set) var eventLog: [EventOutcome] = []
+    /// The outcomes of the most recent routed events (at most ``keptEventOutcomes``, about
+    /// ``keptEventBytes`` of their text), oldest first: what a test or a debugging host looks
+    /// at, bounded so that a page open for a day does not grow with every tap. A payload's
+    /// texts longer than 120 characters are cut here (``send(_:)`` returns the whole outcome).
+    public var eventLog: [EventOutcome] { recentEvents.outcomes }
+    var recentEvents = EventLog(mostOutcomes: keptEventOutcomes, mostBytes: keptEventBytes)
 
     /// How many event outcomes ``eventLog`` keeps.
     public static let keptEventOutcomes = 64
+
+    /// About how many bytes of text ``eventLog`` keeps (names, payload texts, routes).
+    public static let keptEventBytes = 16_384
 
     enum Phase: Sendable { case created, started, left }
 

@@ -18,8 +18,8 @@ extension PageSession {
         detachedSince = nil
         refusedInARow = 0
         if since < pageSequence {
-            if let first = recent.first, first.sequence <= since + 1 || first.isWholeScene, since >= 0 {
-                for message in recent where message.sequence > since { write(message.text) }
+            if let missed = replay.missed(since: since) {
+                for text in missed { write(text) }
             } else {
                 Task { await resetPage() }
             }
@@ -37,7 +37,7 @@ extension PageSession {
 
     /// Whether another socket may attach now (a page reconnecting in a loop may not).
     func mayAttach(now: ContinuousClock.Instant = .now) -> Bool {
-        attachBucket.take(now: now)
+        rates.allows(.attach, now: now)
     }
 
     /// The socket `connection` closed.
@@ -96,24 +96,23 @@ extension PageSession {
                 refuse("An event must name a control.", logged: "event with an overlong node", action: action)
                 return
             }
-            guard bucket.take() else {
+            guard rates.allows(.event) else {
                 refuse("Too many actions at once; wait a moment.", logged: "event flood", action: action)
                 return
             }
             if let action, isKnown(action) { return }
             // Whether the control is on the page is asked when the event runs, against the
             // tree as it is then: once per event, in the same call that sends it.
-            guard queuedEvents.count < Self.queuedActions else {
+            switch actions.add(ActionQueue.Event(node: node, action: action, values: values)) {
+            case .full:
                 refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full", action: action)
-                return
-            }
-            queuedEvents.append((node, action, values))
-            if !isRunningEvents {
-                isRunningEvents = true
+            case .startsRunner:
                 // On the page (the task holds the session only while events wait).
                 Task { [self] in
-                    while let (node, action, values) = nextQueuedEvent() { await run(node, action: action, values: values) }
+                    while let event = nextQueuedEvent() { await run(event.node, action: event.action, values: event.values) }
                 }
+            case .queued:
+                break
             }
         case .window(let module, let start):
             // The page scrolled a long list: where its window should start now.
@@ -121,14 +120,12 @@ extension PageSession {
                 refuse("A window names a module of this page and a row.", logged: "bad window message")
                 return
             }
-            guard bucket.take() else {
+            guard rates.allows(.event) else {
                 refuse("Too many actions at once; wait a moment.", logged: "window flood")
                 return
             }
             refusedInARow = 0
-            pendingMove = (module, start)
-            if !isMovingWindow {
-                isMovingWindow = true
+            if windowMoves.put((module, start)) {
                 Task { [self] in
                     while let (module, start) = nextWindowMove() { await moveWindow(of: module, to: start) }
                 }
@@ -139,7 +136,7 @@ extension PageSession {
                 return
             }
         case .resync:
-            guard resyncBucket.take() else {
+            guard rates.allows(.resync) else {
                 refuse("Too many requests for the whole page; wait a moment.", logged: "resync flood")
                 return
             }
@@ -152,7 +149,7 @@ extension PageSession {
                 decline(logged: "visibility report with an overlong node")
                 return
             }
-            guard reportBucket.take() else {
+            guard rates.allows(.report) else {
                 decline(logged: "visibility flood")
                 return
             }
@@ -172,7 +169,7 @@ extension PageSession {
     /// to ``largestLoggedProblem`` characters. A few a page (``problemBucket``); past them,
     /// dropped quietly. Never sent to any page.
     func log(problem kind: PageProtocol.ClientMessage.ProblemKind, _ text: String, at node: NodeID?) async {
-        guard problemBucket.take() else {
+        guard rates.allows(.problem) else {
             decline(logged: "problem report flood")
             return
         }
@@ -199,11 +196,11 @@ extension PageSession {
     /// before its socket went; it is answered again), or waiting or running (it is answered
     /// when done). A copy of an action is never queued beside it.
     func isKnown(_ action: ActionKey) -> Bool {
-        if finishedActions.contains(action) {
+        if place.hasFinished(action) {
             acknowledge(action)
             return true
         }
-        return runningAction == action || queuedEvents.contains(where: { $0.action == action })
+        return actions.contains(action)
     }
 
     /// Counts impressions at the scene's next deadline (one timer at a time, the earliest).
@@ -259,26 +256,22 @@ extension PageSession {
         for module in scene.modules {
             // A new page shows a list's first page, as the scene asks; scrolling moves a
             // window of `rows`. A page made again at a scrolled place keeps its window.
-            let first = windowStarts[module] == nil ? min(rows, scene.pageSizes[module] ?? rows) : rows
-            await scene.setWindow(RowWindow(start: windowStarts[module] ?? 0, count: first), for: module)
+            let start = place.windowStart(of: module)
+            let first = start == nil ? min(rows, scene.pageSizes[module] ?? rows) : rows
+            await scene.setWindow(RowWindow(start: start ?? 0, count: first), for: module)
         }
     }
 
     /// Where the page last asked a long list's window to be, or `nil` (and no task moving
     /// windows) when no move waits.
-    func nextWindowMove() -> (ModuleID, Int)? {
-        guard let move = pendingMove, !hasEnded else {
-            isMovingWindow = false
-            return nil
-        }
-        pendingMove = nil
-        return move
+    func nextWindowMove() -> (module: ModuleID, start: Int)? {
+        hasEnded ? nil : windowMoves.take()
     }
 
     /// Moves the window of a module's long list; the change reaches the page as patches.
     func moveWindow(of module: ModuleID, to start: Int) async {
         guard let scene, !hasEnded, let rows = configuration.rowWindow else { return }
-        windowStarts[module] = start
+        place.moveWindow(of: module, to: start)
         await scene.setWindow(RowWindow(start: start, count: rows), for: module)
         sendResumeToken()
     }
@@ -289,14 +282,8 @@ extension PageSession {
     ///
     /// The event counts as running from the moment it leaves the queue: a copy of its action
     /// that arrives before ``run(_:action:values:)`` starts finds it running, not gone.
-    func nextQueuedEvent() -> (NodeID, ActionKey?, [String: String]?)? {
-        guard !queuedEvents.isEmpty, !hasEnded else {
-            isRunningEvents = false
-            return nil
-        }
-        let next = queuedEvents.removeFirst()
-        runningAction = next.action
-        return next
+    func nextQueuedEvent() -> ActionQueue.Event? {
+        hasEnded ? nil : actions.next()
     }
 
     /// Finds the control in `scene`'s current tree and sends its event.
@@ -310,7 +297,7 @@ extension PageSession {
     /// key bound (a store records it with the action's writes); then tells the page it is
     /// done, with a resume token that includes what the event changed.
     func run(_ node: NodeID, action key: ActionKey?, values: [String: String]? = nil) async {
-        defer { runningAction = nil }
+        defer { actions.finishRunning() }
         guard let scene, !hasEnded else { return }
         let started = ContinuousClock.now
         // An event is a trace of its own (a page lives for hours), linked to its page's.
@@ -320,7 +307,7 @@ extension PageSession {
         if let openedIn { span.addLink(SpanLink(context: openedIn, attributes: [:])) }
         // The ledger knows the key as this viewer's: another viewer's page may have used it.
         let recorded = key?.scoped(toViewer: viewer, visitor: anonymousID)
-        if let key, let recorded, isResumed, await hasApplied(recorded) {
+        if let key, let recorded, place.isResumed, await hasApplied(recorded) {
             // The server that went away applied it before the page heard back.
             logger.info("page \(id): action \(key) was applied before the page resumed here; not applied again")
             acknowledge(key)
@@ -356,7 +343,7 @@ extension PageSession {
         refusedInARow = 0
         sceneMetrics?.events.increment()
         sceneMetrics?.eventDuration.record(ContinuousClock.now - started)
-        let moved = remember(outcome.event)
+        let moved = place.remember(outcome.event)
         if let key {
             acknowledge(key)
         } else if moved {

@@ -13,12 +13,9 @@ extension PageSession {
 
     /// What the page would need to be made again on another server, now.
     var resumeToken: ResumeToken {
-        ResumeToken(
-            session: id, viewer: viewer, visitor: anonymousID, scene: sceneID, arguments: arguments, tabs: selectedTabs,
-            pagesLoaded: Dictionary(uniqueKeysWithValues: pagesLoaded.map { ($0.key.rawValue, $0.value) }),
-            windows: Dictionary(uniqueKeysWithValues: windowStarts.map { ($0.key.rawValue, $0.value) }),
-            actions: finishedActions.newest(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
-            nonce: ActionKey.random().rawValue, origin: resumedFrom, locale: locale, readsViewTree: format.readsViewTree ? true : nil)
+        place.token(
+            session: id, viewer: viewer, visitor: anonymousID, scene: sceneID, arguments: arguments, locale: locale,
+            readsViewTree: format.readsViewTree)
     }
 
     /// The page's resume token as the page keeps it, signed with the site's key; `nil` for
@@ -29,13 +26,7 @@ extension PageSession {
 
     /// Takes in what a resume token kept (before the scene is made again from it).
     func restore(from token: ResumeToken) {
-        resumedFrom = token.nonce
-        selectedTabs = token.tabs
-        pagesLoaded = Dictionary(uniqueKeysWithValues: token.pagesLoaded.map { (ModuleID($0.key), $0.value) })
-        windowStarts = Dictionary(uniqueKeysWithValues: token.windows.map { (ModuleID($0.key), $0.value) })
-        for text in token.actions {
-            if let key = try? ActionKey(validating: text) { finishedActions.insert(key) }
-        }
+        place = PagePlace(resumingFrom: token)
     }
 
     /// Brings a new scene to where the token's page was: its tabs selected, its pages
@@ -54,23 +45,6 @@ extension PageSession {
     /// The most pages of one module a resumed page loads again.
     static let largestPagesReplayed = 50
 
-    /// Keeps what an event that ran changed of the page's place (a tab, a page loaded);
-    /// returns whether it was such an event.
-    func remember(_ event: Event) -> Bool {
-        switch event.builtIn {
-        case .selectTab(let tab, let switchID)?:
-            selectedTabs[switchID] = tab
-        case .loadMore(let module)?:
-            pagesLoaded[module] = (pagesLoaded[module] ?? 0) + 1
-        case .refresh(let module)?, .retry(let module)?:
-            // A refresh or a retry starts the list again from its first page.
-            pagesLoaded[module] = nil
-        case nil:
-            return false
-        }
-        return true
-    }
-
     /// Whether the site's ledger recorded the action (a failure to ask counts as not: the
     /// store's own record refuses nothing, so the action runs, as it would have before).
     func hasApplied(_ key: ActionKey) async -> Bool {
@@ -86,15 +60,14 @@ extension PageSession {
     /// a new resume token; the session remembers the key, so a page that sends it again is
     /// answered without running it.
     func acknowledge(_ key: ActionKey) {
-        finishedActions.insert(key)
-        if !unannouncedActions.contains(key) { unannouncedActions.append(key) }
+        place.finish(key)
         sendResumeToken()
     }
 
     /// Sends the attached page a fresh resume token and the actions finished since the last.
     func sendResumeToken() {
         guard socket != nil, !hasEnded else { return }
-        if let token = signedResumeToken() { write(PageProtocol.ServerMessage.resume(token: token, applied: unannouncedActions).text) }
-        unannouncedActions = []
+        let applied = place.takeUnannounced()
+        if let token = signedResumeToken() { write(PageProtocol.ServerMessage.resume(token: token, applied: applied).text) }
     }
 }

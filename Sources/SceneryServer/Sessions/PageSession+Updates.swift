@@ -98,31 +98,9 @@ extension PageSession {
     /// Sends a message to the page; numbered messages are kept for replay after a reconnect.
     func send(_ message: PageProtocol.ServerMessage) {
         let text = message.text
-        if let sequence = message.sequence {
-            keepForReplay(sequence: sequence, text: text, isWholeScene: message.isWholeScene)
-        }
+        // Kept for replay: the newest, within `replayedUpdates` messages and `replayedBytes`.
+        if let sequence = message.sequence { replay.keep(sequence: sequence, text: text, isWholeScene: message.isWholeScene) }
         write(text)
-    }
-
-    /// Keeps a numbered message for replay: the newest ones, within
-    /// ``SceneryServer/Configuration/replayedUpdates`` messages and
-    /// ``SceneryServer/Configuration/replayedBytes`` bytes. A message of the whole scene
-    /// makes everything before it needless.
-    func keepForReplay(sequence: Int, text: String, isWholeScene: Bool) {
-        if isWholeScene {
-            recent = []
-            recentBytes = 0
-        }
-        recent.append(KeptMessage(sequence: sequence, text: text, isWholeScene: isWholeScene, sentAt: .now))
-        recentBytes += text.utf8.count
-        var dropped = 0
-        while recent.count - dropped > 1,
-            recent.count - dropped > configuration.replayedUpdates || recentBytes > configuration.replayedBytes
-        {
-            recentBytes -= recent[dropped].text.utf8.count
-            dropped += 1
-        }
-        recent.removeFirst(dropped)
     }
 
     /// Lets go of the kept messages sent to an attached socket longer than
@@ -131,15 +109,12 @@ extension PageSession {
     /// them is sent the whole scene). A page without a socket keeps what it was sent, for
     /// its reconnect.
     func letGoOfOldMessages(now: ContinuousClock.Instant) {
-        guard socket != nil, let first = recent.first, now - first.sentAt > configuration.replayedAge else { return }
-        let kept = recent.drop { now - $0.sentAt > configuration.replayedAge }
-        // A new array, so the old one's storage goes too.
-        recent = Array(kept)
-        recentBytes = recent.reduce(0) { $0 + $1.text.utf8.count }
+        guard socket != nil else { return }
+        replay.letGo(olderThan: configuration.replayedAge, now: now)
     }
 
     /// How many messages the session keeps for replay (for tests).
-    var keptMessageCount: Int { recent.count }
+    var keptMessageCount: Int { replay.count }
 
     /// Writes a message to the attached socket, if any. A page that does not read has its
     /// socket let go past ``SceneryServer/Configuration/maxQueuedMessages`` or
@@ -182,7 +157,7 @@ extension PageSession {
         let number = questions.nextNumber()
         // With the action it holds up: a server the page resumes on after this one went away
         // asks again for that action, and the page answers once.
-        let asked = PageProtocol.ServerMessage.confirm(question: number, confirmation, action: runningAction)
+        let asked = PageProtocol.ServerMessage.confirm(question: number, confirmation, action: actions.running)
         send(asked)
         return await withCheckedContinuation { questions.wait(number, asked: asked, for: $0) }
     }

@@ -16,8 +16,11 @@ import Tracing
 ///
 /// The session's jobs are in extensions by direction: `PageSession+Updates` (scene → page:
 /// numbered messages, replay, confirmations), `PageSession+Messages` (page → scene: what the
-/// page sends, checked and run in order) and `PageSession+Resume` (resume tokens). Its state
-/// is internal to the module so that they share it; nothing outside the session touches it.
+/// page sends, checked and run in order) and `PageSession+Resume` (resume tokens). What has
+/// rules of its own is a small value type with private state, tested on its own:
+/// ``ReplayBuffer`` (messages kept for a reconnect), ``PagePlace`` (where the page is, as a
+/// resume token keeps it), ``ActionQueue`` (events run in order), ``NewestRequest`` (window
+/// moves), ``OpenQuestions`` (confirmations awaiting an answer) and ``PageRates``.
 actor PageSession {
     /// What the page's client reads: HTML and DOM operations (the page script), or the
     /// view tree and its patches (a native or terminal client, `/api/scenes/ID`), with the
@@ -80,34 +83,15 @@ actor PageSession {
     var pageSequence = 0
     /// The heading the page shows, while modules that may name the page still load.
     var shownTitle: String?
-    /// Each kept with whether it is the whole scene (a replay may start there) and when it
-    /// was sent, its bytes counted, so what a page keeps for replay is bounded in count, bytes
-    /// and age.
-    var recent: [KeptMessage] = []
-    var recentBytes = 0
-
-    /// A numbered message kept to replay after a reconnect.
-    struct KeptMessage {
-        let sequence: Int
-        let text: String
-        let isWholeScene: Bool
-        let sentAt: ContinuousClock.Instant
-    }
+    /// The recent numbered messages, kept to replay after a reconnect.
+    var replay: ReplayBuffer
     /// The open socket, if any.
     var socket: (any PageSocket)?
     var connection = 0
     var detachedSince: ContinuousClock.Instant?
     let created = ContinuousClock.now
-    var bucket: TokenBucket
-    /// Every other kind of message a page sends has a rate of its own: a resync costs a
-    /// whole scene, so one a second; visibility reports come in bursts as a list scrolls.
-    var resyncBucket = TokenBucket(rate: 1, capacity: 3)
-    var reportBucket = TokenBucket(rate: 20, capacity: 120)
-    /// A page's own problem reports: a few, then one a minute (a page in a loop of errors
-    /// costs the log a bounded number of lines).
-    var problemBucket = TokenBucket(rate: 1.0 / 60, capacity: 5)
-    /// Sockets attached (``SceneryServer/Configuration/reconnectsPerSecond``).
-    var attachBucket: TokenBucket
+    /// How often the page may act, ask for the whole scene, report, attach a socket.
+    var rates: PageRates
     /// The newest problems the page reported, as logged, for the inspector.
     var problemsReported: [String] = []
     /// The node kinds this page's client does not show that the log has named.
@@ -116,26 +100,11 @@ actor PageSession {
     /// Controls the page activated, run one at a time in order; and where the page wants
     /// its long list's window (the newest move wins), run apart so a slow action never holds
     /// a scroll back. Each queue has a task only while it has work: an idle page holds none.
-    var queuedEvents: [(node: NodeID, action: ActionKey?, values: [String: String]?)] = []
-    var isRunningEvents = false
-    var pendingMove: (module: ModuleID, start: Int)?
-    var isMovingWindow = false
-    /// Where the page's window of each long list starts (kept for a scene replaced by a new version).
-    var windowStarts: [ModuleID: Int] = [:]
-    /// What a resume token keeps of the page: the tabs it selected, the pages it loaded.
-    var selectedTabs: [String: String] = [:]
-    var pagesLoaded: [ModuleID: Int] = [:]
-    /// The keys of the 256 newest actions this session finished with (a page that sends one
-    /// again is answered, not run again), and those the page has not heard of yet.
-    var finishedActions = RecentKeys<ActionKey>(capacity: 256)
-    var unannouncedActions: [ActionKey] = []
-    /// The nonce of the resume token the session was made again from, if it was: an action
-    /// the page sends may have been applied by the server that went away, so the ledger is
-    /// asked first; and the tokens it issues name it (``ResumeToken/origin``).
-    var resumedFrom: String?
-    var isResumed: Bool { resumedFrom != nil }
-    /// The action running now, if it has a key.
-    var runningAction: ActionKey?
+    var actions: ActionQueue
+    var windowMoves = NewestRequest<(module: ModuleID, start: Int)>()
+    /// Where the page is (its tabs, pages loaded, windows, finished actions), as a resume
+    /// token keeps it.
+    var place = PagePlace()
     /// The questions asked and not answered yet (they outlive a socket: a page that
     /// reconnects is asked again).
     var questions = OpenQuestions()
@@ -170,8 +139,9 @@ actor PageSession {
         self.logger = logger
         host = PageHost()
         planner = DOMPlanner(renderer: renderer)
-        bucket = TokenBucket(rate: configuration.eventsPerSecond, capacity: configuration.eventBurst)
-        attachBucket = TokenBucket(rate: configuration.reconnectsPerSecond, capacity: configuration.reconnectBurst)
+        rates = PageRates(configuration)
+        actions = ActionQueue(capacity: Self.queuedActions)
+        replay = ReplayBuffer(mostMessages: configuration.replayedUpdates, mostBytes: configuration.replayedBytes)
     }
 
     /// Installs the started scene and the baseline the page was rendered from; updates that
@@ -214,8 +184,8 @@ actor PageSession {
         guard !hasEnded else { return }
         hasEnded = true
         letGoOfSocket()
-        queuedEvents = []
-        pendingMove = nil
+        actions.removeAll()
+        windowMoves.removeAll()
         questions.declineAll()
         impressionTimer?.cancel()
         impressionTimer = nil

@@ -132,6 +132,28 @@ import Testing
         #expect(log.last?.event.name == "nobody.listens.\(total - 1)")
     }
 
+    @Test func theEventLogCutsLongTextsAndStaysWithinItsBytes() async throws {
+        let scene = try await registry.assemble("profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: RecordingHost())
+        let body = String(repeating: "a draft's body ", count: 4_000)  // 60 KB, as a form may send
+        let sent = await scene.send(Event("nobody.listens", from: "info/none", payload: ["body": .string(body)]))
+        #expect(sent.event.payload["body"]?.stringValue == body, "the outcome sent back is whole")
+        let kept = try #require(await scene.eventLog.last?.event.payload["body"]?.stringValue)
+        #expect(kept.count == 121 && kept.hasSuffix("…"), "the log keeps its first 120 characters")
+        for _ in 0..<SceneInstance.keptEventOutcomes {
+            await scene.send(Event("nobody.listens", from: "info/none", payload: ["body": .string(body), "more": .array(Array(repeating: .string(body), count: 100))]))
+        }
+        let log = await scene.eventLog
+        var sizes = EventLog(mostOutcomes: .max, mostBytes: .max)
+        for outcome in log { sizes.append(outcome) }
+        #expect(sizes.byteCount <= SceneInstance.keptEventBytes, "within its bytes: \(sizes.byteCount)")
+        #expect(log.count < SceneInstance.keptEventOutcomes, "fewer outcomes, as each is large")
+        guard case .array(let more)? = log.last?.event.payload["more"] else {
+            Issue.record("the array is kept, cut")
+            return
+        }
+        #expect(more.count == EventLog.mostEntries)
+    }
+
     @Test func eventRuleConditionsSeeThePayload() async throws {
         var registry = registry
         registry.addScene(
