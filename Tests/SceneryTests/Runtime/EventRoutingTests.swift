@@ -140,7 +140,8 @@ import Testing
         let kept = try #require(await scene.eventLog.last?.event.payload["body"]?.stringValue)
         #expect(kept.count == 121 && kept.hasSuffix("…"), "the log keeps its first 120 characters")
         for _ in 0..<SceneInstance.keptEventOutcomes {
-            await scene.send(Event("nobody.listens", from: "info/none", payload: ["body": .string(body), "more": .array(Array(repeating: .string(body), count: 100))]))
+            let payload: [String: JSONValue] = ["body": .string(body), "more": .array(Array(repeating: .string(body), count: 100))]
+            await scene.send(Event("nobody.listens", from: "info/none", payload: payload))
         }
         let log = await scene.eventLog
         var sizes = EventLog(mostOutcomes: .max, mostBytes: .max)
