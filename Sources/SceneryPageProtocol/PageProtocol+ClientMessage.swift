@@ -16,7 +16,7 @@ extension PageProtocol {
         case event(node: NodeID, action: ActionKey? = nil, values: [String: String]? = nil)
         /// A long list was scrolled: where its window of rows should start now.
         case window(module: ModuleID, start: Int)
-        /// The answer to a question the server asked (``ServerMessage/confirm(question:_:)``).
+        /// The answer to a question the server asked (``ServerMessage/confirm(question:_:action:)``).
         case answer(question: Int, accept: Bool)
         /// The page's copy is off: send the whole scene.
         case resync
@@ -28,6 +28,10 @@ extension PageProtocol {
         /// the module that shows `node`, when the client knows the node. Nothing of it reaches
         /// another page.
         case problem(kind: ProblemKind, message: String, node: NodeID? = nil)
+        /// Asks for the page's recent events, each with its route and how it ended — what the
+        /// inspector lists. A server started for development (`scenery serve --inspect`)
+        /// answers with ``ServerMessage/trace(events:)``; any other refuses it.
+        case trace
 
         /// What went wrong in a client that reports a ``problem(kind:message:node:)``.
         public enum ProblemKind: String, Codable, CaseIterable, Sendable {
@@ -51,6 +55,7 @@ extension PageProtocol {
             case .resync: "resync"
             case .visibility: "visibility"
             case .problem: "problem"
+            case .trace: "trace"
             }
         }
 
@@ -100,6 +105,7 @@ extension PageProtocol {
                 case "answer":
                     self = .answer(question: try container.decode(Int.self, forKey: .question), accept: try container.decode(Bool.self, forKey: .accept))
                 case "resync": self = .resync
+                case "trace": self = .trace
                 case "visibility":
                     self = .visibility(
                         node: NodeID(try container.decode(String.self, forKey: .node)), fraction: try container.decode(Double.self, forKey: .fraction))
@@ -129,7 +135,7 @@ extension PageProtocol {
             case .answer(let question, let accept):
                 try container.encode(question, forKey: .question)
                 try container.encode(accept, forKey: .accept)
-            case .resync:
+            case .resync, .trace:
                 break
             case .visibility(let node, let fraction):
                 try container.encode(node.rawValue, forKey: .node)

@@ -56,9 +56,14 @@ extension PageProtocol {
         /// For a view-tree client: one update of the scene as view-tree patches, numbered;
         /// `node` is the updated subtree's root (a module frame, a tab switch).
         case patches(sequence: Int, module: ModuleID?, node: NodeID, patches: [ViewPatch])
+        /// The page's recent events, oldest first, each on one line with its route and how it
+        /// ended (`blog.like from blogs/blog.26.like: module blogs: handled (handled by module
+        /// blogs)`): the answer to ``ClientMessage/trace``, from a server started for
+        /// development. The page's own, for its own viewer. Not numbered.
+        case trace(events: [String])
 
         /// Every message type's name on the wire, in the order of the cases.
-        public static let types = ["patch", "reset", "confirm", "navigate", "errors", "refused", "tree", "resume", "title", "announce", "theme", "patches"]
+        public static let types = ["patch", "reset", "confirm", "navigate", "errors", "refused", "tree", "resume", "title", "announce", "theme", "patches", "trace"]
 
         /// The message type's name on the wire (`"patches"`, `"confirm"`, …).
         public var type: String {
@@ -75,6 +80,7 @@ extension PageProtocol {
             case .announce: "announce"
             case .theme: "theme"
             case .patches: "patches"
+            case .trace: "trace"
             }
         }
 
@@ -140,7 +146,7 @@ extension PageProtocol {
 
         private enum Key: String, CodingKey {
             case type, sequence, operations, html, question, title, message, confirm, cancel, url, text, action, destructive
-            case format, version, scene, variant, root, module, node, patches, token, applied, texts, href
+            case format, version, scene, variant, root, module, node, patches, token, applied, texts, href, events
         }
 
         public init(from decoder: any Decoder) throws {
@@ -181,6 +187,7 @@ extension PageProtocol {
                 self = .patches(
                     sequence: try sequence(), module: try container.decodeIfPresent(String.self, forKey: .module).map { ModuleID($0) },
                     node: NodeID(try container.decode(String.self, forKey: .node)), patches: try container.decode([ViewPatch].self, forKey: .patches))
+            case "trace": self = .trace(events: try container.decode([String].self, forKey: .events))
             default:
                 throw UnknownMessage(type: type)
             }
@@ -233,6 +240,8 @@ extension PageProtocol {
                 try container.encode(module, forKey: .module)
                 try container.encode(node, forKey: .node)
                 try container.encode(patches, forKey: .patches)
+            case .trace(let events):
+                try container.encode(events, forKey: .events)
             }
         }
     }

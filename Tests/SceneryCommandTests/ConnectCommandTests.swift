@@ -221,6 +221,19 @@ import Testing
         #expect(try await cli.store().profile(of: "1", viewer: "2").viewerFollows == false)
     }
 
+    @Test func traceListsThePagesRecentEventsFromADevelopmentServer() async throws {
+        defer { cli.cleanUp() }
+        let server = try await Server(cli, ["serve", "--port", "0", "--inspect", "--impression-seconds", "0"])
+        defer { server.stop() }
+        var bob = try Terminal(cli, [server.address, "user-profile", "--viewer", "2", "--arg", "user=1"])
+        let like = try #require(await bob.number(of: "blogs/blog.26.like"))
+        bob.type(like)
+        #expect(await bob.line { $0 == "Likes: 1  [ Unlike ]" } != nil)
+        bob.type("trace")
+        #expect(await bob.line { $0.hasPrefix("· blog.like from blogs/blog.26.like: module blogs: ") } != nil, "the like and its route")
+        await bob.quit()
+    }
+
     @Test func helpListsTheCommandsAndBackReturnsToTheSceneBefore() async throws {
         defer { cli.cleanUp() }
         let server = try await Server(cli, ["serve", "--port", "0"])

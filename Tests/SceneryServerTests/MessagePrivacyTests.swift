@@ -28,6 +28,7 @@ import Testing
         "resume": "The page's own resume token, signed for its viewer (ResumeTests).",
         "title": "The scene's title; asked below for all.",
         "theme": "A stylesheet's address; asked below for all.",
+        "trace": "The page's own recent events, to its own socket, from a development server only (TraceMessageTests).",
     ]
 
     let fixture: ServerFixture

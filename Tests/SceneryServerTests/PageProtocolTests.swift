@@ -119,9 +119,10 @@ import Testing
     }
 
     @Test func thePageScriptHandlesEveryMessageTheServerSends() {
-        // Each type the server sends an HTML page has its case in the script's receive.
-        let viewTreeOnly: Set = ["tree", "patches"]
-        for type in PageProtocol.ServerMessage.types where !viewTreeOnly.contains(type) {
+        // Each type the server sends an HTML page has its case in the script's receive: not
+        // the view tree's, nor a trace (an answer to a request the script never makes).
+        let neverSentToTheScript: Set = ["tree", "patches", "trace"]
+        for type in PageProtocol.ServerMessage.types where !neverSentToTheScript.contains(type) {
             #expect(ClientScript.source.contains("case \"\(type)\":"), "\(type)")
         }
     }
@@ -151,6 +152,7 @@ import Testing
             .announce(texts: ["New like on “Tea”"]),
             .theme(href: "/assets/theme.css?v=2"),
             .patches(sequence: 9, module: "info", node: "scene", patches: patches),
+            .trace(events: ["blog.like from blogs/blog.26.like: module blogs: handled (handled by module blogs)"]),
         ]
     }()
 
@@ -165,12 +167,13 @@ import Testing
         let messages: [PageProtocol.ClientMessage] = [
             .event(node: "blogs/blog.26.like"), .event(node: "tasks/new", action: .random(), values: ["title": "Send the invitations"]),
             .window(module: "blogs", start: 60), .answer(question: 3, accept: true), .resync, .visibility(node: "friends", fraction: 0.5),
-            .problem(kind: .render, message: "No element 'blogs/list'"), .problem(kind: .decode, message: "Bad JSON", node: "blogs/blog.26"),
+            .problem(kind: .render, message: "No element 'blogs/list'"), .problem(kind: .decode, message: "Bad JSON", node: "blogs/blog.26"), .trace,
         ]
         for message in messages {
             #expect(try PageProtocol.ClientMessage(jsonText: message.jsonText()) == message, "\(message.type)")
         }
         #expect(try PageProtocol.ClientMessage.resync.jsonText() == #"{"type":"resync"}"#)
+        #expect(try PageProtocol.ClientMessage.trace.jsonText() == #"{"type":"trace"}"#)
     }
 
     @Test func aServerMessageOfAnotherVersionSaysSo() {

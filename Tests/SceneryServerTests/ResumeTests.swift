@@ -29,8 +29,11 @@ import Testing
         sockets = LiveSocketTests(fixture: try ServerFixture())
     }
 
-    /// A server of the site (its store, its key), recording actions and tokens in `ledger`.
-    static func server(of store: SQLiteProfileStore, ledger: any ActionLedger) throws -> SceneryServer {
+    /// A server of the site (its store, its key), recording actions and tokens in `ledger`,
+    /// configured further by `configure`.
+    static func server(
+        of store: SQLiteProfileStore, ledger: any ActionLedger, configure: (inout SceneryServer.Configuration) -> Void = { _ in }
+    ) throws -> SceneryServer {
         var registry = SceneRegistry()
         registry.registerProfileModules(ProfileServices(store))
         _ = try registry.loadScenes(in: ServerFixture.scenesDirectory)
@@ -38,6 +41,7 @@ import Testing
         configuration.allowedOrigins = ["http://localhost"]
         configuration.actionLedger = ledger
         configuration.firstResponseWait = .seconds(60)  // whole pages, as in ServerFixture
+        configure(&configuration)
         let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
         return SceneryServer(registry: registry, users: users, configuration: configuration)
     }

@@ -108,9 +108,9 @@ import Testing
         let like = try ActionKey(validating: "like-26-once")
         let follow = try ActionKey(validating: "follow-1-once")
         let added = [
-            actions.add(.init(node: "blogs/blog.26.like", action: like, values: nil)),
-            actions.add(.init(node: "info/follow", action: follow, values: nil)),
-            actions.add(.init(node: "info/follow", action: nil, values: nil)),
+            actions.add(.control(node: "blogs/blog.26.like", action: like, values: nil)),
+            actions.add(.control(node: "info/follow", action: follow, values: nil)),
+            actions.add(.control(node: "info/follow", action: nil, values: nil)),
         ]
         #expect(added == [.startsRunner, .queued, .full], "one task runs them; the third finds the queue full")
         let first = actions.next()
@@ -120,8 +120,8 @@ import Testing
         #expect(!actions.contains(like))
         let second = actions.next()
         let third = actions.next()
-        #expect(second?.node == "info/follow" && third == nil, "in order, then the task's turn ends")
-        let again = actions.add(.init(node: "blogs/blog.26.like", action: nil, values: nil))
+        #expect(second == .control(node: "info/follow", action: follow, values: nil) && third == nil, "in order, then the task's turn ends")
+        let again = actions.add(.control(node: "blogs/blog.26.like", action: nil, values: nil))
         #expect(again == .startsRunner, "the next one starts a task again")
     }
 

@@ -43,6 +43,11 @@ extension PageSession {
     /// reported (as logged), newest last.
     func inspect(_ node: NodeID) async -> (SceneInstance.Inspection, [String], [String])? {
         guard let scene, let inspection = await scene.inspect(node) else { return nil }
-        return (inspection, await scene.eventLog.suffix(Self.inspectedEvents).map(\.description), problemsReported)
+        return (inspection, await recentEvents(of: scene), problemsReported)
+    }
+
+    /// The page's newest events (at most ``inspectedEvents``), each as its route, oldest first.
+    func recentEvents(of scene: SceneInstance) async -> [String] {
+        await scene.eventLog.suffix(Self.inspectedEvents).map(\.description)
     }
 }

@@ -1,7 +1,7 @@
 import Scenery
 
-/// The controls a page activated, run one at a time in the order the page sent them, and
-/// the action running now.
+/// What a page asked the scene to do — controls activated, a trace — run one at a time in the
+/// order the page sent them, and the action running now.
 ///
 /// Events run apart from the socket, so that a confirmation's answer can arrive while an
 /// event waits for it. A task runs them only while some wait: ``add(_:)`` says when one must
@@ -10,16 +10,22 @@ import Scenery
 ///
 /// ```swift
 /// var actions = ActionQueue(capacity: 32)
-/// if actions.add(.init(node: "blogs/blog.26.like", action: key, values: nil)) == .startsRunner {
+/// if actions.add(.control(node: "blogs/blog.26.like", action: key, values: nil)) == .startsRunner {
 ///     Task { while let event = actions.next() { await run(event) } }
 /// }
 /// ```
 struct ActionQueue {
-    /// One control activated, with the page's key for the action and a form's text.
-    struct Event {
-        let node: NodeID
-        let action: ActionKey?
-        let values: [String: String]?
+    /// One thing the page asked.
+    enum Event: Equatable {
+        /// A control activated, with the page's key for the action and a form's text.
+        case control(node: NodeID, action: ActionKey?, values: [String: String]?)
+        /// The page's recent events: answered after the events it sent before.
+        case trace
+
+        /// The action's key, for a control activated under one.
+        var action: ActionKey? {
+            if case .control(_, let action, _) = self { action } else { nil }
+        }
     }
 
     /// What became of an event added.

@@ -103,17 +103,7 @@ extension PageSession {
             if let action, isKnown(action) { return }
             // Whether the control is on the page is asked when the event runs, against the
             // tree as it is then: once per event, in the same call that sends it.
-            switch actions.add(ActionQueue.Event(node: node, action: action, values: values)) {
-            case .full:
-                refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full", action: action)
-            case .startsRunner:
-                // On the page (the task holds the session only while events wait).
-                Task { [self] in
-                    while let event = nextQueuedEvent() { await run(event.node, action: event.action, values: event.values) }
-                }
-            case .queued:
-                break
-            }
+            queue(.control(node: node, action: action, values: values))
         case .window(let module, let start):
             // The page scrolled a long list: where its window should start now.
             guard configuration.rowWindow != nil, (0...Self.largestRowIndex).contains(start), let scene, scene.modules.contains(module) else {
@@ -161,12 +151,44 @@ extension PageSession {
             }
         case .problem(let kind, let text, let node):
             await log(problem: kind, text, at: node)
+        case .trace:
+            // What the inspector lists, for a terminal client: on a development server only,
+            // after the events the page sent before it.
+            guard configuration.enablesInspector else {
+                refuse("This server shows no traces: start it with --inspect (development only).", logged: "trace asked of a server without the inspector")
+                return
+            }
+            guard rates.allows(.resync) else {
+                refuse("Too many requests for the trace; wait a moment.", logged: "trace flood")
+                return
+            }
+            queue(.trace)
+        }
+    }
+
+    /// Queues what the page asked, behind what it asked before; a task runs the queue while
+    /// it has work (on the page: it holds the session only while something waits).
+    private func queue(_ event: ActionQueue.Event) {
+        switch actions.add(event) {
+        case .full:
+            refuse("Too many actions are waiting; wait for them to finish, then try again.", logged: "action queue full", action: event.action)
+        case .startsRunner:
+            Task { [self] in
+                while let event = nextQueuedEvent() {
+                    switch event {
+                    case .control(let node, let action, let values): await run(node, action: action, values: values)
+                    case .trace: if let scene { send(.trace(events: await recentEvents(of: scene))) }
+                    }
+                }
+            }
+        case .queued:
+            break
         }
     }
 
     /// A problem the page met itself, for the scene's author: logged as a warning with the
     /// scene file's line of the module that shows `node`, its text quoted on one line and cut
-    /// to ``largestLoggedProblem`` characters. A few a page (``problemBucket``); past them,
+    /// to ``largestLoggedProblem`` characters. A few a page (``PageRates``); past them,
     /// dropped quietly. Never sent to any page.
     func log(problem kind: PageProtocol.ClientMessage.ProblemKind, _ text: String, at node: NodeID?) async {
         guard rates.allows(.problem) else {
@@ -174,15 +196,15 @@ extension PageSession {
             return
         }
         metrics.clientProblems.increment()
-        var place = "scene \(sceneID)"
+        var whereFound = "scene \(sceneID)"
         if let node, node.rawValue.utf8.count <= 512, let inspection = await scene?.inspect(node) {
-            place = "\(inspection.placement), module \(inspection.module) (\(inspection.moduleType))"
+            whereFound = "\(inspection.placement), module \(inspection.module) (\(inspection.moduleType))"
         }
         let quoted = text.quoted(limit: Self.largestLoggedProblem)
-        logger.warning("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): its \(kind.rawValue) problem at \(place): \(quoted)")
+        logger.warning("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): its \(kind.rawValue) problem at \(whereFound): \(quoted)")
         // The inspector (`serve --inspect`) lists the newest few with the page's events.
         guard configuration.enablesInspector else { return }
-        problemsReported.append("\(kind.rawValue) problem at \(place): \(quoted)")
+        problemsReported.append("\(kind.rawValue) problem at \(whereFound): \(quoted)")
         if problemsReported.count > Self.inspectedProblems { problemsReported.removeFirst() }
     }
 

@@ -15,7 +15,7 @@ struct ConnectCommand: AsyncParsableCommand {
             changes as it happens: your taps, and what other people change on the server (marked \
             '· changed elsewhere', and '»' for what it means). Commands: a number (or a control's id) \
             taps it; 'type FIELD TEXT' fills a form's field, and the form's number submits it (checked by \
-            the field's rules first, as a browser does); 'show' prints the whole scene; 'ids' lists the actions with their controls' ids; 'back' returns to \
+            the field's rules first, as a browser does); 'show' prints the whole scene; 'ids' lists the actions with their controls' ids; 'trace' the page's recent events (a server started with --inspect); 'back' returns to \
             the scene before; 'help'; 'quit' (which, like the end of piped input, waits for the \
             server's answers to what was sent; a question left to answer is answered no). A confirmation is asked as '? Unfollow Alice Liddell? [y/N]'. \
             A lost connection is opened again by itself, with the page's resume token, and an action not \
@@ -169,6 +169,7 @@ struct ConnectCommand: AsyncParsableCommand {
           type FIELD TEXT   fill a form's field (then the form's number submits it)
           show     print the whole scene
           ids      list the actions with their controls' ids
+          trace    the page's recent events and their routes (a server started with --inspect)
           back     return to the previous scene
           help     this text
           quit     leave, once the server answered what was sent (with typed text not sent, the
@@ -245,6 +246,7 @@ struct ConnectCommand: AsyncParsableCommand {
                     InteractCommand.printFields(of: tree, typed: typedText)
                 case "ids":
                     numbering = InteractCommand.printActions(of: tree, in: tree, style: .ids)
+                case "trace": page.send(.trace)
                 case let typing where typing.hasPrefix("type "):
                     leave.reset()
                     Output.line(InteractCommand.type(command.dropFirst(5), in: tree, into: &typedText))
@@ -331,6 +333,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 case .announce(let texts):
                     // Other people's changes, as the modules word them: labelled as such.
                     for text in texts.prefix(8) { Output.line("» \(TerminalText.sanitized(String(text.prefix(300))))") }
+                case .trace(let events):
+                    InteractCommand.printTrace(events, json: false)
                 case .confirm(let asked, let confirmation, let action):
                     question = Self.ask(asked, confirmation, holdingUp: action, on: &page, leaving: quitting)
                 case .navigate(let url):

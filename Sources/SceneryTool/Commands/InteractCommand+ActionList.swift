@@ -150,13 +150,14 @@ extension InteractCommand {
         StreamLine.write(fields)
     }
 
-    /// Prints `trace`: the scene's recent events, oldest first, each on a line with its route.
-    static func printTrace(_ events: [EventOutcome], json: Bool) {
+    /// Prints `trace`: the scene's recent events, oldest first, each on a line with its route
+    /// (an ``EventOutcome``'s description: `interact`'s own scene, or what a server sent `connect`).
+    static func printTrace(_ events: [String], json: Bool) {
         guard json else {
             Output.line(events.isEmpty ? "No events yet." : events.map { TerminalText.sanitized("· \($0)") }.joined(separator: "\n"))
             return
         }
-        StreamLine.write(["type": "trace", "events": .array(events.map { .string($0.description) })])
+        StreamLine.write(["type": "trace", "events": .array(events.map { .string($0) })])
     }
 
     /// Prints what went wrong with a command: an `error` line in JSON, else the text.
