@@ -63,7 +63,9 @@ extension PageProtocol {
         case trace(events: [String])
 
         /// Every message type's name on the wire, in the order of the cases.
-        public static let types = ["patch", "reset", "confirm", "navigate", "errors", "refused", "tree", "resume", "title", "announce", "theme", "patches", "trace"]
+        public static let types = [
+            "patch", "reset", "confirm", "navigate", "errors", "refused", "tree", "resume", "title", "announce", "theme", "patches", "trace",
+        ]
 
         /// The message type's name on the wire (`"patches"`, `"confirm"`, …).
         public var type: String {
