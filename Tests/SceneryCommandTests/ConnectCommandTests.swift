@@ -178,20 +178,24 @@ import Testing
         #expect(unknown.error.contains("did you mean 'user-profile'?"), "\(unknown.error)")
     }
 
+    /// A server on `port` signing with the test's site key (written once to a file): a server
+    /// started after it on its port resumes its pages, as the servers of one site do.
+    func server(signingWithTheSiteKeyOn port: String) async throws -> Server {
+        let secret = cli.directory.appending(path: "secret")
+        if !FileManager.default.fileExists(atPath: secret.path) { try Data(repeating: 7, count: 48).write(to: secret) }
+        return try await Server(cli, ["serve", "--port", port, "--secret-file", secret.path, "--impression-seconds", "0"])
+    }
+
     @Test func aLostConnectionResumesWithItsTokenOnARestartedServerAndAnActionTypedMeanwhileIsAppliedOnce() async throws {
         defer { cli.cleanUp() }
-        // Both servers sign with one key, as the servers of one site do.
-        let secret = cli.directory.appending(path: "secret")
-        try Data(repeating: 7, count: 48).write(to: secret)
-        let first = try await Server(cli, ["serve", "--port", "0", "--secret-file", secret.path, "--impression-seconds", "0"])
+        let first = try await server(signingWithTheSiteKeyOn: "0")
         var bob = try Terminal(cli, [first.address, "user-profile", "--viewer", "2", "--arg", "user=1"])
         #expect(await bob.number(of: "blogs/blog.26.like") != nil, "the scene is printed")
         await first.stopped()
         #expect(await bob.line { $0 == "· the connection was lost; connecting again…" } != nil)
         // Typed while no server runs: kept under its key until one answers.
         bob.type("blogs/blog.26.like")
-        let port = try #require(first.address.split(separator: ":").last.map(String.init))
-        let second = try await Server(cli, ["serve", "--port", port, "--secret-file", secret.path, "--impression-seconds", "0"])
+        let second = try await server(signingWithTheSiteKeyOn: try #require(first.address.split(separator: ":").last.map(String.init)))
         defer { second.stop() }
         #expect(await bob.line { $0.hasPrefix("· connected again") } != nil)
         #expect(await bob.line { $0 == "Likes: 1  [ Unlike ]" } != nil)
@@ -202,9 +206,7 @@ import Testing
 
     @Test func aQuestionAnsweredWhileTheServerIsAwayIsAnsweredWhenTheRestartedServerAsksAgain() async throws {
         defer { cli.cleanUp() }
-        let secret = cli.directory.appending(path: "secret")
-        try Data(repeating: 7, count: 48).write(to: secret)
-        let first = try await Server(cli, ["serve", "--port", "0", "--secret-file", secret.path, "--impression-seconds", "0"])
+        let first = try await server(signingWithTheSiteKeyOn: "0")
         var bob = try Terminal(cli, [first.address, "user-profile", "--viewer", "2", "--arg", "user=1"])
         let unfollow = try #require(await bob.number(of: "info/follow"))
         bob.type(unfollow)
@@ -212,8 +214,7 @@ import Testing
         await first.stopped()
         #expect(await bob.line { $0 == "· the connection was lost; connecting again…" } != nil)
         bob.type("y")  // answered while no server runs: kept for the unfollow it holds up
-        let port = try #require(first.address.split(separator: ":").last.map(String.init))
-        let second = try await Server(cli, ["serve", "--port", port, "--secret-file", secret.path, "--impression-seconds", "0"])
+        let second = try await server(signingWithTheSiteKeyOn: try #require(first.address.split(separator: ":").last.map(String.init)))
         defer { second.stop() }
         #expect(await bob.line { $0 == "· asked again after reconnecting: answered yes, as before" } != nil)
         #expect(await bob.line { $0.contains("[ Follow ]") } != nil, "unfollowed on the restarted server")

@@ -13,18 +13,14 @@ import Testing
 /// the page's socket, and a server that went away with it is asked for by the next one, for
 /// the same action, so the person answers once.
 @Suite(.timeLimit(.minutes(5))) struct OpenQuestionTests {
-    let store: SQLiteProfileStore
-    let first: SceneryServer
-    let second: SceneryServer
-    let sockets: LiveSocketTests
+    /// Two servers of one site, as `ResumeTests` makes them.
+    let site: ResumeTests
+    var store: SQLiteProfileStore { site.store }
+    var first: SceneryServer { site.first }
+    var second: SceneryServer { site.second }
+    var sockets: LiveSocketTests { site.sockets }
 
-    init() throws {
-        let store = try SQLiteProfileStore.inMemory(seedDemoData: true)
-        self.store = store
-        first = try ResumeTests.server(of: store, ledger: store)
-        second = try ResumeTests.server(of: store, ledger: store)
-        sockets = LiveSocketTests(fixture: try ServerFixture())
-    }
+    init() throws { site = try ResumeTests() }
 
     var bob: String {
         "\(SceneryServer.cookieName)=\(first.cookies.value(for: "2", expiry: Date().addingTimeInterval(3600)))"
