@@ -209,8 +209,8 @@ let package = Package(
         .target(
             name: "ProfileTool",
             dependencies: [
-                "SceneryTool", "Scenery", "SceneryExperiments", "SceneryFaults", "SceneryScenes", "SceneryProfile", "ProfileStore", "ProfileDomain",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SceneryTool", "Scenery", "SceneryExperiments", "SceneryFaults", "SceneryLive", "SceneryScenes", "SceneryProfile", "ProfileStore",
+                "ProfileDomain", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The profile demo on PostgreSQL as a kind the tool opens (ToolDatabase.profilePostgres):
         // the only part of the demo's tool that builds the PostgreSQL client.

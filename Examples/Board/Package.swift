@@ -64,6 +64,7 @@ let package = Package(
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryExperiments", package: "Scenery"),
                 .product(name: "SceneryFaults", package: "Scenery"),
+                .product(name: "SceneryLive", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
                 .product(name: "SceneryServeTool", package: "Scenery"),
             ]),

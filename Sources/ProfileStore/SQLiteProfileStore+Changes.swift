@@ -26,6 +26,8 @@ extension SQLiteProfileStore: ChangeFeed {
 
     public func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
 
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { feed.observeFanOuts(observer) }
+
     /// Runs a write that records `changes` (and first the action's key), then publishes them
     /// once it committed; called with the connection held (see `SQLiteSiteStore.commit`).
     func committing<T>(

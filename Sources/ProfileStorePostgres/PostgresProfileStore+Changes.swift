@@ -19,6 +19,8 @@ extension PostgresProfileStore {
     public var changeMark: Int? { feed.changeMark }
 
     public func hasChanged(_ entities: Set<ProfileChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
+
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { feed.observeFanOuts(observer) }
 }
 
 extension PostgresProfileStore: ActionLedger {

@@ -3,6 +3,7 @@ import ProfileDomain
 import ProfileStore
 import Scenery
 import SceneryExperiments
+import SceneryLive
 import SceneryTool
 
 /// The profile demo's database as the tool sees it: the accounts of its users, the actions
@@ -51,6 +52,10 @@ public struct ProfileToolStore: ToolStore {
     /// or another): the feed's `everything`.
     public func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async {
         for await _ in database.changeFeed.changes(to: []) { await accountsChanged() }
+    }
+
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) {
+        database.changeFeed.observeFanOuts(observer)
     }
 
     public func record(_ records: [ImpressionRecord]) async throws(DataError) { try await database.insert(records) }

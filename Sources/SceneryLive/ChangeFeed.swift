@@ -29,6 +29,11 @@ public protocol ChangeFeed<Entity>: Sendable {
     /// since `mark`; `true` when the feed no longer knows. A module that loaded before it
     /// followed anything (in a tab not yet shown) asks when it first follows.
     func hasChanged(_ entities: Set<Entity>, since mark: Int) -> Bool
+
+    /// Reports each hand-over of changes to subscribers to `observer` from now on (replacing
+    /// an observer given before): what a server's telemetry records. A feed that does not
+    /// report them ignores it (the default).
+    func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void)
 }
 
 extension ChangeFeed {
@@ -37,6 +42,9 @@ extension ChangeFeed {
 
     /// No history: `nil`.
     public var changeMark: Int? { nil }
+
+    /// Reports nothing.
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) {}
 
     /// No history: `true`.
     public func hasChanged(_ entities: Set<Entity>, since mark: Int) -> Bool { true }

@@ -56,12 +56,17 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
     public static var rememberedChanges: Int { 4096 }
 
     private let state = Locked(State())
+    private let fanOutObserver = Locked<(@Sendable (FanOut) -> Void)?>(nil)
 
     /// Creates a hub with no subscribers.
     public init() {}
 
     /// How many subscriptions are open.
     public var subscriptionCount: Int { state.withLock { $0.subscribers.count } }
+
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) {
+        fanOutObserver.withLock { $0 = observer }
+    }
 
     /// How many open subscriptions follow `entity`.
     public func subscriptionCount(for entity: Entity) -> Int { state.withLock { $0.byEntity[entity]?.count ?? 0 } }
@@ -142,9 +147,13 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
         // The page whose person's action this write is: the change reaches subscribers
         // under it, so that page does not announce its own doing (see ChangeSource).
         let origin = WriteContext.current.page
-        let (now, startsDraining) = state.withLock { state -> ([Delivery], Bool) in
+        let observer = fanOutObserver.withLock { $0 }
+        let started = observer == nil ? nil : ContinuousClock.now
+        let (now, count, startsDraining) = state.withLock { state -> ([Delivery], Int, Bool) in
             var deliveries: [Delivery] = []
+            var count = 0
             for change in changes {
+                count += 1
                 state.published += 1
                 state.recent.append((state.published, change))
                 let isEverything = change == Entity.everything
@@ -157,21 +166,29 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
             }
             if state.recent.count > 2 * Self.rememberedChanges { state.recent.removeFirst(state.recent.count - Self.rememberedChanges) }
             // Few subscribers and nothing waiting: handed over now, in this task.
-            guard state.isDraining || deliveries.count > Self.waveSize else { return (deliveries, false) }
+            guard state.isDraining || deliveries.count > Self.waveSize else { return (deliveries, count, false) }
             state.backlog += deliveries
             let startsDraining = !state.isDraining
             if startsDraining { state.drainsStarted += 1 }
             state.isDraining = true
-            return ([], startsDraining)
+            return ([], count, startsDraining)
         }
         for delivery in now { delivery.subscription.deliver(delivery.change, origin: delivery.origin) }
+        if let observer, let started, !now.isEmpty {
+            observer(FanOut(changes: count, deliveries: now.count, duration: .now - started, isInWaves: false))
+        }
         if startsDraining {
             Task(priority: .utility) { [weak self] in await self?.drainBacklog() }
         }
     }
 
-    /// Hands the backlog over a wave at a time, yielding between waves, until it is empty.
+    /// Hands the backlog over a wave at a time, yielding between waves, until it is empty;
+    /// reports what it handed over as one fan-out.
     private func drainBacklog() async {
+        let started = ContinuousClock.now
+        let isObserved = fanOutObserver.withLock { $0 != nil }
+        var delivered = 0
+        var changes = Set<Entity>()
         while true {
             let wave = state.withLock { state -> [Delivery] in
                 let end = min(state.backlogStart + Self.waveSize, state.backlog.count)
@@ -184,8 +201,15 @@ public final class ChangeHub<Entity: LiveEntity>: ChangeFeed {
                 }
                 return wave
             }
-            if wave.isEmpty { return }
+            if wave.isEmpty {
+                if let observer = fanOutObserver.withLock({ $0 }), delivered > 0 {
+                    observer(FanOut(changes: changes.count, deliveries: delivered, duration: .now - started, isInWaves: true))
+                }
+                return
+            }
             for delivery in wave { delivery.subscription.deliver(delivery.change, origin: delivery.origin) }
+            delivered += wave.count
+            if isObserved { for delivery in wave { changes.insert(delivery.change) } }
             await Task.yield()
         }
     }

@@ -18,6 +18,8 @@ public struct PostgresChangeFeed<Entity: RecordedEntity>: ChangeFeed {
 
     public func hasChanged(_ entities: Set<Entity>, since mark: Int) -> Bool { hub.hasChanged(entities, since: mark) }
 
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { hub.observeFanOuts(observer) }
+
     /// How many subscriptions are open (modules that show something live).
     public var subscriptionCount: Int { hub.subscriptionCount }
 

@@ -70,6 +70,7 @@ import Testing
         #expect(metrics.body.contains(#"scenery_pages_opened_total{scene="user-profile"} 1"#), "\(metrics.body)")
         // Buckets from 100 µs (Prometheus's own start at 5 ms), and no event has run yet.
         #expect(metrics.body.contains(#"scenery_event_duration_seconds_bucket{scene="user-profile",le="0.0001"} 0"#), "\(metrics.body)")
+        #expect(metrics.body.contains("# TYPE scenery_fanouts_total counter"), "the store's fan-outs are connected: \(metrics.body)")
 
         let plain = try await Server(cli, ["serve", "--port", "0", "--database", cli.database])
         let none = try await plain.request("GET /metrics")

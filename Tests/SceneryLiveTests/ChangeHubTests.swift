@@ -95,6 +95,23 @@ import Testing
         #expect(subscriptions.allSatisfy { $0.subscription.waitingCount == 1 }, "each holds the change already")
     }
 
+    @Test func eachFanOutIsReportedWithWhatItReachedAtOnceOrInWaves() async {
+        let hub = ChangeHub<BoardChange>()
+        let reported = AsyncStream.makeStream(of: FanOut.self)
+        hub.observeFanOuts { reported.continuation.yield($0) }
+        var fanOuts = reported.stream.makeAsyncIterator()
+        hub.publish([.task(5)])  // nobody follows it: nothing handed over, nothing reported
+        let few = (0..<3).map { _ in hub.changes(to: [.task(1), .task(2)]) }
+        hub.publish([.task(1), .task(2)])
+        let atOnce = await fanOuts.next()
+        #expect(atOnce?.changes == 2 && atOnce?.deliveries == 6 && atOnce?.isInWaves == false, "\(String(describing: atOnce))")
+        let many = (0..<ChangeHub<BoardChange>.waveSize * 2).map { _ in hub.changes(to: [.task(3)]) }
+        hub.publish([.task(3)])
+        let inWaves = await fanOuts.next()
+        #expect(inWaves?.deliveries == many.count && inWaves?.changes == 1 && inWaves?.isInWaves == true, "reported once the waves are handed over")
+        #expect(few.count + many.count == hub.subscriptionCount)
+    }
+
     @Test func cancellingTheIteratingTaskEndsTheSubscription() async {
         let hub = ChangeHub<BoardChange>()
         let changes = hub.changes(to: [.task(1)])

@@ -158,6 +158,31 @@ import Tracing
         #expect(events.last?.status?.code == .error, "the control that is not on the page was refused")
     }
 
+    /// A like another viewer's page shows is handed over to it: a fan-out in the series, and
+    /// a span of its own with what it reached.
+    @Test func aChangeHandedOverToOtherPagesIsAFanOutInTheSeriesAndUnderItsEventsSpan() async throws {
+        let tracer = InMemoryTracer()
+        let prometheus = PrometheusCollectorRegistry()
+        let traced = try ServerFixture {
+            $0.telemetry = .init(metrics: PrometheusMetricsFactory(registry: prometheus), tracer: tracer)
+        }
+        traced.store.observeFanOuts(traced.server.record)
+        try await traced.server.test(.inProcess) { client in
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2")
+            let carol = try await client.open("user-profile", arguments: ["user": "1"], as: "7")
+            _ = try await bob.waitForAnswer(to: try await bob.tap("blogs/blog.26.like"))
+            _ = try await carol.waitUntil("Bob's like") { $0.text(of: "blogs/blog.26.likes") == "Likes: 1" }
+        }
+        let emitted = prometheus.emitToString()
+        #expect(emitted.contains("scenery_fanouts_total "), "\(emitted)")
+        #expect(emitted.contains("scenery_fanout_deliveries"), "how many subscriptions each reached")
+        #expect(emitted.contains("scenery_fanout_duration_seconds"))
+        let fanOut = try #require(tracer.finishedSpans.first { $0.operationName == "scenery.fanout" })
+        #expect(fanOut.attributes["scenery.fanout.deliveries"]?.toSpanAttribute() == 1, "Carol's page: Bob's own is skipped")
+        #expect(fanOut.attributes["scenery.fanout.changes"]?.toSpanAttribute() == 1)
+        #expect(fanOut.attributes["scenery.fanout.waves"]?.toSpanAttribute() == false)
+    }
+
     @Test func aServerWhoseMetricsGoNowhereTimesNothing() throws {
         #expect(try ServerFixture().server.registry.activityObservers.isEmpty, "swift-metrics' no-op backend: no observer")
         #expect(fixture.server.registry.activityObservers.count == 1, "Prometheus: the server's metrics observe its scenes")

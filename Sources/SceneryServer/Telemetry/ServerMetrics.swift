@@ -24,6 +24,11 @@ final class ServerMetrics: Sendable {
     let wholeScenesSent: Counter
     /// Problems pages reported of their own (a script error, a patch not applied), logged.
     let clientProblems: Counter
+    /// Fan-outs of a change feed (``SceneryServer/record(_:)``): how many, how many
+    /// subscriptions each reached, and how long each took.
+    let fanOuts: Counter
+    let fanOutDeliveries: Recorder
+    let fanOutDuration: CoreMetrics.Timer
     private let factory: any MetricsFactory
     private let scenes = Locked<[String: SceneSeries]>([:])
     private let modules = Locked<[String: ModuleSeries]>([:])
@@ -63,6 +68,9 @@ final class ServerMetrics: Sendable {
         bytesSent = Counter(label: "scenery_message_bytes_sent_total", factory: factory)
         wholeScenesSent = Counter(label: "scenery_whole_scenes_sent_total", factory: factory)
         clientProblems = Counter(label: "scenery_client_problems_total", factory: factory)
+        fanOuts = Counter(label: "scenery_fanouts_total", factory: factory)
+        fanOutDeliveries = Recorder(label: "scenery_fanout_deliveries", factory: factory)
+        fanOutDuration = CoreMetrics.Timer(label: "scenery_fanout_duration_seconds", factory: factory)
     }
 
     /// Series that record nothing, for sessions made outside a server (tests).

@@ -59,6 +59,12 @@ public protocol ToolStore: ActionLedger {
     /// The default returns at once: the accounts are read once, when `serve` starts.
     func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async
 
+    /// Reports each fan-out of the store's changes to open pages to `observer`
+    /// (`ChangeFeed.observeFanOuts(_:)`); `serve --metrics` records them.
+    ///
+    /// The default reports nothing (a store without a change feed).
+    func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void)
+
     /// Appends experiments' records (assignments, impressions, exposures), in one transaction.
     func record(_ records: [ImpressionRecord]) async throws(DataError)
 
@@ -104,6 +110,8 @@ extension ToolStore {
     public func listen() async throws(DataError) {}
 
     public func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async {}
+
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) {}
 
     public func exportJSON(to write: (String) throws -> Void) async throws {
         throw DataError(.storage, "The data of \(location.quoted) cannot be exported: this app's store has no data set format.")

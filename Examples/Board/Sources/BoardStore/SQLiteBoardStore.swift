@@ -62,6 +62,8 @@ public final class SQLiteBoardStore: BoardDatabase {
 
     public func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
 
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { feed.observeFanOuts(observer) }
+
     public func tasks(on owner: String) async throws -> [BoardTask] {
         try await site.withConnection { connection throws(DataError) in
             try connection.query("SELECT id, title, done FROM tasks WHERE board = ? ORDER BY id", [.text(owner)]).map { row in

@@ -56,6 +56,8 @@ public final class PostgresBoardStore: BoardDatabase {
 
     public func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
 
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { feed.observeFanOuts(observer) }
+
     public func tasks(on owner: String) async throws -> [BoardTask] {
         try await boardReads.value(of: owner, at: feed.changeMark ?? 0) { try await self.readTasks(on: owner) }
     }

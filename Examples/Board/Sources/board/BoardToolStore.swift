@@ -2,6 +2,7 @@ import BoardStore
 import Foundation
 import Scenery
 import SceneryExperiments
+import SceneryLive
 import SceneryTool
 
 /// The board's database as the tool sees it: its members sign in, the site store keeps the
@@ -22,6 +23,8 @@ public struct BoardToolStore: ToolStore {
     }
 
     public func listen() async throws(DataError) { try await board.listen() }
+
+    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { board.observeFanOuts(observer) }
 
     public func record(_ records: [ImpressionRecord]) async throws(DataError) { try await board.record(records) }
 

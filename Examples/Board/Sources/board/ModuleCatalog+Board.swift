@@ -50,6 +50,8 @@ struct FaultyBoard: BoardService {
 
     func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { base.hasChanged(entities, since: mark) }
 
+    func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { base.observeFanOuts(observer) }
+
     func tasks(on owner: String) async throws -> [BoardTask] {
         try await faults.apply(.board, .read)
         return try await base.tasks(on: owner)
