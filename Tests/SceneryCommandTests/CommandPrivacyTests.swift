@@ -38,7 +38,7 @@ import Testing
         // Asked of a running `scenery serve` (started by the test); `{server}` is its address.
         "connect": .asked(
             [
-                (["connect", "{server}"] + profile + ["--viewer", "2", "--actions", "ids"], "sections#drafts\nshow\nquit\n"),
+                (["connect", "{server}"] + profile + ["--viewer", "2", "--actions", "ids"], "sections#drafts\nshow\ntrace\nquit\n"),
                 (["connect", "{server}"] + profile, "show\nquit\n"),
             ]),
         "serve": .operatorOnly("Its answers are routes and page messages: RoutePrivacyTests asks every route, LiveSocketTests every socket."),
@@ -95,7 +95,8 @@ import Testing
         // The secrets are real: Alice, on her own drafts tab, sees them.
         let own = try await cli.run(["run"] + Self.profile + ["--viewer", "1", "--select", "sections=drafts"])
         #expect(own.output.contains("Through the looking glass"), "\(own.error)")
-        let server = try await Server(cli, ["serve", "--port", "0"])
+        // With the inspector, so that `connect`'s `trace` is answered.
+        let server = try await Server(cli, ["serve", "--port", "0", "--inspect"])
         defer { server.stop() }
         for (command, check) in Self.commands.sorted(by: { $0.key < $1.key }) {
             guard case .asked(let runs) = check else { continue }
