@@ -54,7 +54,7 @@ public struct ProfileToolStore: ToolStore {
         for await _ in database.changeFeed.changes(to: []) { await accountsChanged() }
     }
 
-    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) {
+    public func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void) {
         database.changeFeed.observeFanOuts(observer)
     }
 

@@ -189,7 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
             if metrics { configuration.telemetry = PrometheusTelemetry.make() }
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
             // What each change costs to hand over to open pages, with the server's other series.
-            if metrics { session.store.observeFanOuts(server.record) }
+            if metrics { session.store.reportFanOuts(to: server.record) }
             // The people who may sign in follow the data (a removed person cannot sign in).
             let accounts = Task { [store = session.store, logger] in
                 await store.followAccounts {

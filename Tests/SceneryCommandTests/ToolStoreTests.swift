@@ -1,6 +1,7 @@
 import Foundation
 import Scenery
 import SceneryExperiments
+import SceneryLive
 import Testing
 
 @testable import SceneryTool
@@ -69,6 +70,44 @@ import Testing
         let error = #expect(throws: SceneryError.self) { try services.store(as: BoardStore.self) }
         #expect(error?.message.contains("need a BoardStore, but the tool opened MemoryToolStore at 'memory'") == true, "\(String(describing: error))")
         #expect(try ToolServices(store: BoardStore()).store(as: BoardStore.self).location == "board")
+    }
+
+    /// An app's store that is its own change feed (as `scenery new`'s is), nothing more written.
+    final class FeedStore: ToolStore, ChangeFeed {
+        let hub = ChangeHub<BoardLikeChange>()
+        let memory = MemoryToolStore(accounts: [])
+        var location: String { "feed" }
+        func signInAccounts() async throws(DataError) -> [ToolAccount] { [] }
+        func record(_ records: [ImpressionRecord]) async throws(DataError) {}
+        func experimentTallies() async throws(DataError) -> [ExperimentTally] { [] }
+        func hasApplied(_ key: ActionKey) async throws -> Bool { try await memory.hasApplied(key) }
+        func claim(_ key: ActionKey) async throws -> Bool { try await memory.claim(key) }
+        func changes(to entities: Set<BoardLikeChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardLikeChange> {
+            hub.changes(to: entities, ignoringWritesOf: writer)
+        }
+        func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { hub.observeFanOuts(observer) }
+    }
+
+    enum BoardLikeChange: LiveEntity {
+        case card(Int), everything
+        var description: String {
+            switch self {
+            case .card(let id): "card \(id)"
+            case .everything: "everything"
+            }
+        }
+    }
+
+    @Test func aStoreThatIsItsOwnChangeFeedReportsItsFanOutsWithNothingMoreWritten() async throws {
+        let store = FeedStore()
+        let reported = Locked<[FanOut]>([])
+        store.reportFanOuts { fanOut in reported.withLock { $0.append(fanOut) } }
+        let following = store.changes(to: [.card(1)])
+        store.hub.publish([.card(1)])
+        #expect(reported.withLock { $0.map(\.deliveries) } == [1], "what `serve --metrics` records")
+        _ = following
+        let memory: any ToolStore = MemoryToolStore(accounts: [])
+        memory.reportFanOuts { _ in Issue.record("a store with no feed reports nothing") }
     }
 
     @Test func aStoreWithoutADataSetSaysSoForExportImportAndReset() async throws {

@@ -62,8 +62,9 @@ public protocol ToolStore: ActionLedger {
     /// Reports each fan-out of the store's changes to open pages to `observer`
     /// (`ChangeFeed.observeFanOuts(_:)`); `serve --metrics` records them.
     ///
-    /// The default reports nothing (a store without a change feed).
-    func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void)
+    /// The default asks the store itself when it is a `ChangeFeed` (an app's store usually
+    /// is), and reports nothing otherwise; a store that keeps its feed apart forwards to it.
+    func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void)
 
     /// Appends experiments' records (assignments, impressions, exposures), in one transaction.
     func record(_ records: [ImpressionRecord]) async throws(DataError)
@@ -111,7 +112,9 @@ extension ToolStore {
 
     public func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async {}
 
-    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) {}
+    public func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void) {
+        (self as? any ChangeFeed)?.observeFanOuts(observer)
+    }
 
     public func exportJSON(to write: (String) throws -> Void) async throws {
         throw DataError(.storage, "The data of \(location.quoted) cannot be exported: this app's store has no data set format.")

@@ -24,7 +24,7 @@ public struct BoardToolStore: ToolStore {
 
     public func listen() async throws(DataError) { try await board.listen() }
 
-    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { board.observeFanOuts(observer) }
+    public func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void) { board.observeFanOuts(observer) }
 
     public func record(_ records: [ImpressionRecord]) async throws(DataError) { try await board.record(records) }
 
