@@ -89,7 +89,8 @@ import Testing
     }
 
     enum BoardLikeChange: LiveEntity {
-        case card(Int), everything
+        case card(Int)
+        case everything
         var description: String {
             switch self {
             case .card(let id): "card \(id)"
