@@ -254,6 +254,19 @@ import Testing
         await #expect(throws: SceneryServer.ResumeRefusal.token(.used)) { try await useAndEnd(older) }
     }
 
+    @Test func aUseAnotherServerTookMeanwhilePassesToTheNextUse() async throws {
+        // Between this server's look-up and its claim, another server makes the page from the
+        // same token (its first use): this one takes the next use instead of refusing.
+        let ledger = CallRecordingLedger()
+        let server = try Self.server(of: store, ledger: ledger)
+        let text = token(for: "1")
+        let nonce = try ResumeToken.verify(text, secret: Array(repeating: 7, count: 32), lifetime: .seconds(60)).nonce
+        ledger.beforeFirstClaim = { try await $0.claim(ActionKey(validating: nonce)) }
+        #expect(try await useAndEnd(text, on: server) != nil)
+        #expect(ledger.calls == ["hasApplied", "claim", "hasApplied", "claim"], "the first use was taken; the page moved on from nothing, so the next")
+        #expect(try await ledger.hasApplied(ActionKey(validating: nonce + "-again-1")))
+    }
+
     @Test func aStoppingServerLeavesTheTokenUnspentForTheNextServer() async throws {
         let token = token(for: "1")
         await second.sessions.endAll()  // the second server stops, as in a rolling restart
@@ -413,6 +426,9 @@ final class CallRecordingLedger: ActionLedger, @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [String] = []
     private let keys = MemoryActionLedger()
+    /// Runs once, before the first claim is answered (on the inner ledger, unrecorded):
+    /// another server's doing meanwhile.
+    var beforeFirstClaim: (@Sendable (MemoryActionLedger) async throws -> Bool)?
 
     var calls: [String] { lock.withLock { recorded } }
 
@@ -422,7 +438,12 @@ final class CallRecordingLedger: ActionLedger, @unchecked Sendable {
     }
 
     func claim(_ key: ActionKey) async throws -> Bool {
-        lock.withLock { recorded.append("claim") }
+        let meanwhile = lock.withLock { () -> (@Sendable (MemoryActionLedger) async throws -> Bool)? in
+            recorded.append("claim")
+            defer { beforeFirstClaim = nil }
+            return beforeFirstClaim
+        }
+        if let meanwhile { _ = try await meanwhile(keys) }
         return try await keys.claim(key)
     }
 }

@@ -115,9 +115,12 @@ extension SceneryServer {
         await session.replay(token, on: scene)
         await scene.appear()
         await session.installResumed(scene, baseline: await scene.takeBaseline(), since: since)
+        let claimed: ActionKey
         do throws(ResumeRefusal) {
             guard await !sessions.isClosing else { throw .serverClosing }
-            guard try await askLedger("record the use of", id, { try await $0.claim(use) }) else { throw .token(.used) }
+            // The use found at first, or (another server took it meanwhile) the next one.
+            guard let next = try await askLedger("record the use of", id, { try await uses.claim(from: use, in: $0) }) else { throw .token(.used) }
+            claimed = next
         } catch {
             await session.end()
             await sessions.release(reservation)
@@ -131,7 +134,7 @@ extension SceneryServer {
             _ = try? await askLedger("record the successor of", id, { try await $0.claim(earlier.movedOn) })
         }
         metrics.pagesResumed.increment()
-        logger.info("resumed page \(id) (\(token.scene)) from its token\(use == uses.first ? "" : " again (\(use))")")
+        logger.info("resumed page \(id) (\(token.scene)) from its token\(claimed == uses.first ? "" : " again (\(claimed))")")
         return session
     }
 

@@ -20,7 +20,7 @@ import SceneryLive
 /// let uses = try ResumeTokenUses(nonce: token.nonce)
 /// guard let use = try await uses.nextUse(in: ledger) else { /* spent */ }
 /// // … make the page …
-/// guard try await ledger.claim(use) else { /* another server took this use */ }
+/// guard let claimed = try await uses.claim(from: use, in: ledger) else { /* spent meanwhile */ }
 /// ```
 struct ResumeTokenUses: Sendable {
     /// How many more times a used token makes its page again while the page never moved on.
@@ -50,6 +50,18 @@ struct ResumeTokenUses: Sendable {
         guard try await ledger.hasApplied(first) else { return first }
         guard try await !ledger.hasApplied(movedOn) else { return nil }
         for key in later where try await !ledger.hasApplied(key) { return key }
+        return nil
+    }
+
+    /// Claims the token's next use, starting at `use` (what ``nextUse(in:)`` found): a use
+    /// another server claimed meanwhile passes to the one after it, while the page has not
+    /// moved on. Returns the use claimed; `nil` when none is left.
+    func claim(from use: ActionKey, in ledger: any ActionLedger) async throws -> ActionKey? {
+        let uses = [first] + later
+        for key in uses[(uses.firstIndex(of: use) ?? 0)...] {
+            if key != first, try await ledger.hasApplied(movedOn) { return nil }
+            if try await ledger.claim(key) { return key }
+        }
         return nil
     }
 }
