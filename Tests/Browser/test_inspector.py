@@ -56,12 +56,17 @@ def test_a_like_button_inspected_names_its_scene_line_variant_arm_and_the_likes_
     assert re.search(r"scene user-profile, variant \S+\n", text) and "variant owner" not in text, text
     assert re.search(r"arms: friends-layout = (carousel|compact)\n", text), text
     assert "viewer 2, arguments user=1" in text, text
-    assert re.search(r"recent events:\n  blog\.like from blogs/blog\.26\.like: module blogs: handled", text), text
+    # The like's line: its route, its time and the patch it wrote (Bob's row, at once), after
+    # any updates the page had before it (modules that finished loading once it was shown).
+    assert re.search(
+        r"recent events:\n(  update: [^\n]*\n)*  blog\.like from blogs/blog\.26\.like: module blogs: handled "
+        r"\(handled by module blogs\) · \d+ µs · patches: blogs \(blogs/blog\.26\) \d+ ops? \d+ B \+\d+ µs(\n|$)", text), text
     # The click while inspecting asked, and sent nothing: the like stands, its page has had
     # one event, on the same page.
     expect(page.locator("#blogs\\/blog\\.26\\.likes")).to_have_text("Likes: 1")
     again = inspect(page, "#blogs\\/blog\\.26\\.title")
-    assert len(again.split("recent events:\n")[1].strip().splitlines()) == 1, again
+    events = again.split("recent events:\n")[1].strip().splitlines()
+    assert [line for line in events if not line.startswith("update: ")] == [events[-1]] and "blog.like" in events[-1], again
     assert same_page(page)
     page.keyboard.press("Escape")
     expect(page.locator("#scenery-inspector")).to_be_hidden()

@@ -44,7 +44,10 @@ import Testing
                 Issue.record("no trace: \(received.all)")
                 return
             }
-            #expect(events.last?.stringValue?.hasPrefix("blog.like from blogs/blog.26.like: module blogs:") == true, "\(events)")
+            let like = try #require(events.last?.stringValue, "\(events)")
+            #expect(like.hasPrefix("blog.like from blogs/blog.26.like: module blogs:"), "\(events)")
+            // With its time and the patch it wrote: Bob's row, at once (the like is optimistic).
+            #expect(like.firstMatch(of: /\(handled by module blogs\) · \d+ µs · patches: blogs \(blogs\/blog\.26\) \d+ ops? \d+ B \+\d+ µs/) != nil, "\(like)")
         }
     }
 

@@ -46,8 +46,11 @@ extension PageSession {
         return (inspection, await recentEvents(of: scene), problemsReported)
     }
 
-    /// The page's newest events (at most ``inspectedEvents``), each as its route, oldest first.
+    /// The page's newest events and updates (at most ``inspectedEvents``), oldest first: with
+    /// the inspector on, as its ``PageTrace`` has them (routes, µs, patches); otherwise each
+    /// event's route.
     func recentEvents(of scene: SceneInstance) async -> [String] {
-        await scene.eventLog.suffix(Self.inspectedEvents).map(\.description)
+        if let trace { return Array(trace.lines.suffix(Self.inspectedEvents)) }
+        return await scene.eventLog.suffix(Self.inspectedEvents).map(\.description)
     }
 }

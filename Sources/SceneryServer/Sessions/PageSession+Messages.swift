@@ -322,6 +322,10 @@ extension PageSession {
         defer { actions.finishRunning() }
         guard let scene, !hasEnded else { return }
         let started = ContinuousClock.now
+        // The inspector's trace (when on): the event's route, time and patches.
+        var route: String?
+        if trace != nil { trace?.beginEvent(at: started) }
+        defer { if trace != nil { trace?.endEvent(route, at: .now) } }
         // An event is a trace of its own (a page lives for hours), linked to its page's.
         let span = tracer.startSpan("scenery.event", context: .topLevel, ofKind: .server)
         defer { span.end() }
@@ -363,6 +367,7 @@ extension PageSession {
             return
         }
         refusedInARow = 0
+        route = trace == nil ? nil : outcome.description
         sceneMetrics?.events.increment()
         sceneMetrics?.eventDuration.record(ContinuousClock.now - started)
         let moved = place.remember(outcome.event)

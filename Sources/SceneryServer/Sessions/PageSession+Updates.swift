@@ -9,9 +9,9 @@ import SceneryPageProtocol
 extension PageSession {
     func sceneDidUpdate(_ update: SceneUpdate) async {
         guard !hasEnded else { return }
-        var patches: [Patch] = []
-        let outcome = mirror.receive(update) { patches.append(try patch(for: $0)) }
-        for patch in patches { sendPatch(patch) }
+        var patches: [(Patch, of: SceneUpdate)] = []
+        let outcome = mirror.receive(update) { patches.append((try patch(for: $0), of: $0)) }
+        for (patch, update) in patches { sendPatch(patch, of: update) }
         if case .needsBaseline(let reason) = outcome {
             logger.warning("page \(id): \(reason) Sending the whole scene.")
             await resetPage()
@@ -65,10 +65,10 @@ extension PageSession {
     /// rendered from this baseline), then the updates that arrived meanwhile and are newer.
     /// Returns `false` when one of those did not apply (the page needs another baseline).
     func takeIn(_ baseline: SceneSnapshot, sendingWholeScene: Bool) -> Bool {
-        var patches: [Patch] = []
-        let outcome = mirror.attach(baseline) { patches.append(try patch(for: $0)) }
+        var patches: [(Patch, of: SceneUpdate)] = []
+        let outcome = mirror.attach(baseline) { patches.append((try patch(for: $0), of: $0)) }
         if sendingWholeScene { self.sendWholeScene(baseline.node) }
-        for patch in patches { sendPatch(patch) }
+        for (patch, update) in patches { sendPatch(patch, of: update) }
         return outcome == .applied
     }
 
@@ -85,22 +85,29 @@ extension PageSession {
         }
     }
 
-    /// Sends the page one update, numbered: its DOM operations, or its view-tree patches.
-    func sendPatch(_ patch: Patch) {
+    /// Sends the page one update, numbered: its DOM operations, or its view-tree patches;
+    /// the inspector's trace (when on) notes what it re-rendered and what it cost.
+    func sendPatch(_ patch: Patch, of update: SceneUpdate) {
         pageSequence += 1
-        switch patch {
-        case .operations(let operations): send(.patch(sequence: pageSequence, operations: operations))
-        case .update(let update):
-            send(.patches(sequence: pageSequence, module: update.module, node: update.node.id, patches: update.patches))
-        }
+        let (bytes, operations) =
+            switch patch {
+            case .operations(let operations): (send(.patch(sequence: pageSequence, operations: operations)), operations.count)
+            case .update(let shown):
+                (send(.patches(sequence: pageSequence, module: shown.module, node: shown.node.id, patches: shown.patches)), shown.patches.count)
+            }
+        guard trace != nil else { return }
+        trace?.record(PageTrace.Patch(module: update.module, node: update.node.id, operations: operations, bytes: bytes), at: .now)
     }
 
     /// Sends a message to the page; numbered messages are kept for replay after a reconnect.
-    func send(_ message: PageProtocol.ServerMessage) {
+    /// Returns the message's size in bytes.
+    @discardableResult
+    func send(_ message: PageProtocol.ServerMessage) -> Int {
         let text = message.text
         // Kept for replay: the newest, within `replayedUpdates` messages and `replayedBytes`.
         if let sequence = message.sequence { replay.keep(sequence: sequence, text: text, isWholeScene: message.isWholeScene) }
         write(text)
+        return text.utf8.count
     }
 
     /// Lets go of the kept messages sent to an attached socket longer than

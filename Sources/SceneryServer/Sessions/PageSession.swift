@@ -94,6 +94,9 @@ actor PageSession {
     var rates: PageRates
     /// The newest problems the page reported, as logged, for the inspector.
     var problemsReported: [String] = []
+    /// The page's recent events with their timings and patches, and the updates between
+    /// them: kept (and timed) only while the inspector is on.
+    var trace: PageTrace?
     /// The node kinds this page's client does not show that the log has named.
     var unshownKindsLogged: Set<PageProtocol.NodeKind> = []
     var refusedInARow = 0
@@ -142,6 +145,7 @@ actor PageSession {
         rates = PageRates(configuration)
         actions = ActionQueue(capacity: Self.queuedActions)
         replay = ReplayBuffer(mostMessages: configuration.replayedUpdates, mostBytes: configuration.replayedBytes)
+        trace = configuration.enablesInspector ? PageTrace() : nil
     }
 
     /// Installs the started scene and the baseline the page was rendered from; updates that
