@@ -208,6 +208,15 @@ public actor BlogModule: Module {
         return row(blog)
     }
 
+    /// For the inspector: the list, what it follows, whether it is shown, the window and
+    /// the blog whose like could not be saved.
+    public func inspectableState() -> [String: JSONValue] {
+        var facts = list.inspectableState.merging(liveRows.inspectableState) { list, _ in list }
+        facts["visible"] = .bool(isVisible)
+        if let failedLike { facts["failedLike"] = .string("\(failedLike.blog)") }
+        return facts
+    }
+
     public func render() -> ViewNode { render(window: nil) }
 
     public func render(window: RowWindow) -> ViewNode { render(window: Optional(window)) }

@@ -143,6 +143,16 @@ public actor DraftModule: Module {
         await context.setNeedsRender()
     }
 
+    /// For the inspector: the list, what it follows, and the draft being edited (its id and
+    /// version; its text stays in the form).
+    public func inspectableState() -> [String: JSONValue] {
+        var facts = list.inspectableState.merging(liveDrafts.inspectableState) { list, _ in list }
+        facts["editing"] =
+            editing.map { .object(["draft": $0.draft.map { .int(Int($0)) } ?? .null, "version": $0.version.map { .int($0) } ?? .null]) } ?? .null
+        facts["composing"] = .bool(!compose.title.isEmpty || !compose.body.isEmpty)
+        return facts
+    }
+
     public func render() -> ViewNode {
         // Belt and braces: whatever the state, a non-owner sees no draft.
         guard viewerIsOwner else { return .error("drafts", Self.privacyMessage) }

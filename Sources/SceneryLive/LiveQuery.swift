@@ -100,6 +100,17 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
     /// keeps itself true.
     public var isLive: Bool { live.hasFeed }
 
+    /// What the query follows, for a module's `inspectableState()`: `following` (how
+    /// many entities, while shown), `live` (whether it has a feed) and `stale` (whether a
+    /// change could not be fetched and is being tried again).
+    ///
+    /// ```swift
+    /// func inspectableState() -> [String: JSONValue] { list.inspectableState.merging(liveRows.inspectableState) { $1 } }
+    /// ```
+    public var inspectableState: [String: JSONValue] {
+        ["following": .int(isFollowing ? entities.count : 0), "live": .bool(isLive), "stale": .bool(staleNotice != nil)]
+    }
+
     /// Whether a write of `entity` made through ``write(_:for:_:)`` is in flight.
     public func isWriting(_ entity: Entity) -> Bool { writes.withLock { $0.contains(entity) } }
 

@@ -80,6 +80,15 @@ public actor UserInfoModule: Module {
     }
 
     /// The page is about this person: their name (or the wording for an empty one).
+    /// For the inspector: whether the profile loaded, what it follows, and whether the
+    /// summary's editor is open.
+    public func inspectableState() -> [String: JSONValue] {
+        var facts = liveProfile.inspectableState
+        facts["loaded"] = .bool(state.value != nil)
+        facts["editingSummary"] = .bool(summaryEditor != nil)
+        return facts
+    }
+
     public func pageTitle() -> String? {
         state.value.map { UserInfoPresenter(profile: $0, viewer: viewer, wording: wording).name }
     }

@@ -142,6 +142,14 @@ public actor UserListModule: Module {
         await context.setNeedsRender()
     }
 
+    /// For the inspector: the list, what it follows, and how many people the viewer acted
+    /// on here (followed, unfollowed, answered).
+    public func inspectableState() -> [String: JSONValue] {
+        var facts = entries.inspectableState.merging(liveEntries.inspectableState) { list, _ in list }
+        facts["actedOn"] = .int(actedOn.count)
+        return facts
+    }
+
     public func render() -> ViewNode {
         state.render(id: "users", loadingMessage: "Loading…", emptyMessage: viewer == user ? ownEmptyText : emptyText) { entries in
             var children: [ViewNode] = [.list("list", sections: sections(of: entries))]

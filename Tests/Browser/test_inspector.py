@@ -56,11 +56,18 @@ def test_a_like_button_inspected_names_its_scene_line_variant_arm_and_the_likes_
     assert re.search(r"scene user-profile, variant \S+\n", text) and "variant owner" not in text, text
     assert re.search(r"arms: friends-layout = (carousel|compact)\n", text), text
     assert "viewer 2, arguments user=1" in text, text
+    # The module's parameters as the scene file wrote them, and its state as it says it.
+    assert re.search(r'parameters: [^\n]*author="\$user"', text), text
+    assert re.search(r"state: [^\n]*following=[1-9]\d* [^\n]*rows=[1-9]\d* [^\n]*status=\"loaded\" [^\n]*visible=true", text), text
     # The like's line: its route, its time and the patch it wrote (Bob's row, at once), after
     # any updates the page had before it (modules that finished loading once it was shown).
     assert re.search(
         r"recent events:\n(  update: [^\n]*\n)*  blog\.like from blogs/blog\.26\.like: module blogs: handled "
         r"\(handled by module blogs\) · \d+ µs · patches: blogs \(blogs/blog\.26\) \d+ ops? \d+ B \+\d+ µs(\n|$)", text), text
+    # The guide's picture (Inspecting a page) is of this run, taken when asked:
+    # SCENERY_SCREENSHOTS=Sources/SceneryServer/SceneryServer.docc/Resources (DEVELOPING.md).
+    if os.environ.get("SCENERY_SCREENSHOTS"):
+        page.screenshot(path=str(pathlib.Path(os.environ["SCENERY_SCREENSHOTS"]) / "inspector-panel.png"))
     # The click while inspecting asked, and sent nothing: the like stands, its page has had
     # one event, on the same page.
     expect(page.locator("#blogs\\/blog\\.26\\.likes")).to_have_text("Likes: 1")
@@ -119,6 +126,7 @@ def test_the_boards_task_inspected_names_its_module_and_scene_line(browser):
         assert "tasks (TaskListModule), ready" in text, text
         assert re.search(r"placed at \S*board\.json:8:5\n", text), text
         assert re.search(r"arms: task-order = (newest-first|oldest-first)\n", text), text
+        assert re.search(r'state: filter="" following=1 live=true stale=false tasks=[1-9]\d*\n', text), text
     finally:
         context.close()
         board.stop()

@@ -116,6 +116,22 @@ public protocol Module: Actor {
     /// the web host then keeps the page's `h1` for assistive technology only, so a person
     /// reads the name once.
     func pageTitle() -> String?
+
+    /// What development tools show of the module's state, as named facts: how many rows it
+    /// holds, how far it has paged, whether an editor is open. The page inspector
+    /// (`scenery serve --inspect`) and `scenery interact`'s `inspect` show them with the
+    /// module's parameters; the default is none.
+    ///
+    /// It describes this page's module for this page's viewer, and only that viewer's own
+    /// page shows it. Tools cut long texts and lists (``SceneInstance/Inspection/state``), so
+    /// prefer counts and ids to rows.
+    ///
+    /// ```swift
+    /// func inspectableState() -> [String: JSONValue] {
+    ///     ["rows": .int(rows.count), "editing": editing.map { .string($0) } ?? .null]
+    /// }
+    /// ```
+    func inspectableState() -> [String: JSONValue]
 }
 
 extension Module {
@@ -126,5 +142,6 @@ extension Module {
     public func perform(_ event: Event) async throws {}
     public func appear() async {}
     public func pageTitle() -> String? { nil }
+    public func inspectableState() -> [String: JSONValue] { [:] }
     public func disappear() async {}
 }

@@ -54,6 +54,30 @@ public struct PagedList<Item: Identifiable & Sendable>: Sendable where Item.ID: 
     public private(set) var total: Int?
     /// How many rows a page fetches.
     public let pageSize: Int
+
+    /// What the list holds, for a module's ``Module/inspectableState()``: `rows` (how many it
+    /// holds), `pageSize`, `hasMore`, `total` when the service said, and `status` (`idle`,
+    /// `loading`, `loaded`, `paging`, `empty`, `failed`).
+    ///
+    /// ```swift
+    /// func inspectableState() -> [String: JSONValue] { list.inspectableState }
+    /// ```
+    public var inspectableState: [String: JSONValue] {
+        let status: String =
+            switch state {
+            case .idle: "idle"
+            case .loading: "loading"
+            case .loaded: "loaded"
+            case .paging: "paging"
+            case .empty: "empty"
+            case .failed: "failed"
+            }
+        var facts: [String: JSONValue] = [
+            "rows": .int(state.value?.count ?? 0), "pageSize": .int(pageSize), "hasMore": .bool(hasMore), "status": .string(status),
+        ]
+        if let total { facts["total"] = .int(total) }
+        return facts
+    }
     private var generation = 0
 
     /// An empty list that fetches `pageSize` rows a page.

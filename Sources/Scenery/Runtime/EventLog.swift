@@ -50,18 +50,8 @@ struct EventLog {
     }
 
     private static func cut(_ payload: [String: JSONValue]) -> [String: JSONValue] {
-        guard case .object(let kept) = cut(.object(payload)) else { return [:] }
+        guard case .object(let kept) = JSONValue.object(payload).abridged(longestText: longestText, mostEntries: mostEntries) else { return [:] }
         return kept
-    }
-
-    private static func cut(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .string(let text) where text.count > longestText: .string(text.prefix(longestText) + "…")
-        case .array(let values): .array(values.prefix(mostEntries).map(cut))
-        case .object(let entries):
-            .object(Dictionary(uniqueKeysWithValues: entries.sorted { $0.key < $1.key }.prefix(mostEntries).map { ($0.key, cut($0.value)) }))
-        default: value
-        }
     }
 
     /// About the bytes of an outcome's text: its names, its payloads' texts, its route.

@@ -3,11 +3,12 @@ extension SceneInstance {
     /// it, where the scene file placed that module, and why this page is what it is (the
     /// variant its context chose, the experiments' arms).
     ///
-    /// It holds the page's own bookkeeping, never data: the viewer's id is the page's own
-    /// context, and nothing a module fetched is in it.
+    /// It holds the page's own bookkeeping and what the module says of its state
+    /// (``Module/inspectableState()``), for this page's viewer: the viewer's id is the page's
+    /// own context, and the state is cut to a bound whatever the module holds.
     ///
     /// ```swift
-    /// if let inspection = scene.inspect("blogs/blog.26.like") {
+    /// if let inspection = await scene.inspect("blogs/blog.26.like") {
     ///     print(inspection)  // blogs (BlogModule), placed at Scenes/user-profile.json:23:9 …
     /// }
     /// ```
@@ -23,6 +24,14 @@ extension SceneInstance {
         public var position: SourcePosition?
         /// Where the module is in its life: loading, ready, failed.
         public var status: ModuleStatus
+        /// The module's parameters as its scene file wrote them (`$references` unresolved).
+        public var parameters: [String: JSONValue]
+        /// The rows of its long list the page shows, when the host windows it.
+        public var window: RowWindow?
+        /// What the module says of its state (``Module/inspectableState()``), its texts cut to
+        /// ``longestStateText`` characters and its lists and objects to ``mostStateEntries``
+        /// entries at every depth: a module of 10,000 rows inspects in a few kilobytes.
+        public var state: [String: JSONValue]
         /// The variant the page's context chose.
         public var variant: String
         /// The arm of each experiment the page takes part in.
@@ -33,6 +42,11 @@ extension SceneInstance {
         public var arguments: [String: JSONValue]
         public var locale: String?
 
+        /// The longest text of a module's state an inspection keeps, and how many entries of
+        /// each list or object.
+        public static let longestStateText = 120
+        public static let mostStateEntries = 16
+
         /// `file:line:column`, as compilers and editors write it, or the file alone.
         public var placement: String { position.map { "\(file):\($0)" } ?? file }
 
@@ -42,21 +56,42 @@ extension SceneInstance {
                 "scene \(scene), variant \(variant.quoted)",
             ]
             if !arms.isEmpty { lines.append("arms: " + arms.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")) }
+            if !parameters.isEmpty { lines.append("parameters: " + Self.facts(parameters)) }
+            if let window { lines.append("window: rows \(window.start)–\(window.start + window.count - 1)") }
+            if !state.isEmpty { lines.append("state: " + Self.facts(state)) }
             let given = arguments.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: " ")
             let who = "viewer \(viewer.map(\.quoted) ?? "signed out")"
             lines.append(who + (given.isEmpty ? "" : ", arguments \(given)") + (locale.map { ", language \($0)" } ?? ""))
             return lines.joined(separator: "\n")
         }
+
+        /// `name=value` pairs by name, a list as `[a, b]` and an object as `{k: v}`.
+        private static func facts(_ entries: [String: JSONValue]) -> String {
+            func text(_ value: JSONValue) -> String {
+                switch value {
+                case .null: "null"
+                case .string(let string): string.quoted
+                case .array(let values): "[" + values.map(text).joined(separator: ", ") + "]"
+                case .object(let fields): "{" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ") + "}"
+                default: value.plainText
+                }
+            }
+            return entries.sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }.joined(separator: " ")
+        }
     }
 
     /// The inspection of the module that shows the node with this id (`blogs/blog.26.like`,
     /// or a module's id alone), or `nil` when no module of this page would show it.
-    public func inspect(_ node: NodeID) -> Inspection? {
+    public func inspect(_ node: NodeID) async -> Inspection? {
         guard let slot = slots[node.moduleComponent] else { return nil }
         let instance = slot.instance
+        let abridged = JSONValue.object(await slot.module.inspectableState())
+            .abridged(longestText: Inspection.longestStateText, mostEntries: Inspection.mostStateEntries)
+        guard case .object(let state) = abridged else { return nil }
         return Inspection(
             scene: sceneID, module: instance.id, moduleType: instance.type, file: instance.file,
-            position: tooling.position(in: instance.file, of: instance.path), status: slot.status, variant: variant,
+            position: tooling.position(in: instance.file, of: instance.path), status: slot.status, parameters: instance.parameters,
+            window: windows[instance.id], state: state, variant: variant,
             arms: Dictionary(assignments.map { ($0.experiment, $0.arm) }, uniquingKeysWith: { first, _ in first }),
             viewer: context.viewer, arguments: context.arguments, locale: context.locale)
     }
@@ -64,10 +99,11 @@ extension SceneInstance {
 
 extension SceneInstance.Inspection: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case scene, module, moduleType, file, line, column, placement, status, variant, arms, viewer, arguments, locale
+        case scene, module, moduleType, file, line, column, placement, status, parameters, window, state, variant, arms, viewer, arguments, locale
     }
 
-    /// Its fields as JSON, the position as `line` and `column` when known, and `placement`
+    /// Its fields as JSON, the position as `line` and `column` when known, `window` when set,
+    /// and `placement`
     /// (`file:line:column`): what `/inspect` answers and `interact --format json` prints.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -79,6 +115,9 @@ extension SceneInstance.Inspection: Encodable {
         try container.encodeIfPresent(position?.column, forKey: .column)
         try container.encode(placement, forKey: .placement)
         try container.encode(status, forKey: .status)
+        try container.encode(parameters, forKey: .parameters)
+        try container.encodeIfPresent(window, forKey: .window)
+        try container.encode(state, forKey: .state)
         try container.encode(variant, forKey: .variant)
         try container.encode(arms, forKey: .arms)
         try container.encode(viewer, forKey: .viewer)

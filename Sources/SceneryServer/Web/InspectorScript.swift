@@ -5,7 +5,8 @@
 /// It adds an Inspect button; pressed, the next click on the page is not an action but a
 /// question: the script asks `/inspect/{session}?node=ID` about the nearest element with an
 /// id and shows the answer in a panel, as text (never as HTML): the module, the scene file
-/// line that placed it, the variant, the arms and the page's recent events. Styles are set
+/// line that placed it, the variant, the arms, the module's parameters, window and state, and
+/// the page's recent events. Styles are set
 /// through the DOM, which the page's Content-Security-Policy allows.
 enum InspectorScript {
     /// Where the server serves it.
@@ -76,6 +77,8 @@ enum InspectorScript {
               return;
             }
             const arms = Object.entries(answer.arms).map(([name, arm]) => `${name} = ${arm}`).join(", ");
+            const facts = (entries) => Object.keys(entries || {}).sort().map((name) => `${name}=${JSON.stringify(entries[name])}`).join(" ");
+            const parameters = facts(answer.parameters), state = facts(answer.state), window = answer.window;
             const given = Object.entries(answer.arguments).map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
             show([
               `${element.id}`,
@@ -83,6 +86,9 @@ enum InspectorScript {
               `placed at ${answer.placement}`,
               `scene ${answer.scene}, variant ${answer.variant}`,
               ...(arms ? [`arms: ${arms}`] : []),
+              ...(parameters ? [`parameters: ${parameters}`] : []),
+              ...(window ? [`window: rows ${window.start}–${window.start + window.count - 1}`] : []),
+              ...(state ? [`state: ${state}`] : []),
               `viewer ${answer.viewer ?? "signed out"}${given ? `, arguments ${given}` : ""}${answer.locale ? `, language ${answer.locale}` : ""}`,
               ...(answer.events.length ? ["recent events:", ...answer.events.map((line) => `  ${line}`)] : ["no events yet"]),
               ...((answer.problems || []).length ? ["problems this page reported:", ...answer.problems.map((line) => `  ${line}`)] : []),

@@ -32,6 +32,11 @@ import Testing
         #expect(inspection.status == .ready)
         #expect(inspection.viewer == "1")
         #expect(inspection.arguments == ["user": "1"])
+        // The module's state as it says it: her drafts' list, nothing being edited.
+        #expect(inspection.parameters["owner"] == "$user", "as the scene file wrote it")
+        #expect(inspection.state["status"] == "loaded" && inspection.state["editing"] == .null, "\(inspection.state)")
+        #expect(inspection.state["rows"]?.intValue ?? 0 > 0, "\(inspection.state)")
+        #expect(inspection.description.contains("state: composing=false editing=null following="), "\(inspection.description)")
         await scene.leave()
     }
 

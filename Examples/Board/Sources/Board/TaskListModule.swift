@@ -207,6 +207,15 @@ public actor TaskListModule: Module {
         }
     }
 
+    /// For the inspector (`board serve --inspect`): how many tasks it holds and shows, the
+    /// filter the viewer typed, and what it follows.
+    public func inspectableState() -> [String: JSONValue] {
+        var facts = liveTasks.inspectableState
+        facts["tasks"] = .int(state.value?.count ?? 0)
+        facts["filter"] = .string(shownFilter)
+        return facts
+    }
+
     public func render() -> ViewNode {
         let (isOwner, signedIn) = (context.viewer == owner, context.viewer != nil)
         let board = renderBoard(isOwner: isOwner, signedIn: signedIn)
