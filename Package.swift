@@ -262,6 +262,7 @@ let package = Package(
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         .testTarget(
             name: "SceneryRemoteTests",

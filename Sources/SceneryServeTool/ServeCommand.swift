@@ -35,7 +35,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Label each module's card with its id and type.")
     var debug = false
 
-    @Flag(help: "Add the page inspector to every scene page: the module, scene file line, variant and arms of any part (loopback --host only).")
+    @Flag(
+        help:
+            "Add the page inspector to every scene page (the module, scene file line, variant, arms and state of any part; the page's events with their times) and the live page /scenes/scenery-stats (loopback --host only)."
+    )
     var inspect = false
 
     @Flag(help: "Serve the server's metrics (series named scenery_...) in Prometheus's text format at /metrics, to this machine only.")
@@ -189,7 +192,7 @@ struct ServeCommand: AsyncParsableCommand {
             if metrics { configuration.telemetry = PrometheusTelemetry.make() }
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
             // What each change costs to hand over to open pages, with the server's other series.
-            if metrics { session.store.reportFanOuts(to: server.record) }
+            if metrics || inspect { session.store.reportFanOuts(to: server.record) }
             // The people who may sign in follow the data (a removed person cannot sign in).
             let accounts = Task { [store = session.store, logger] in
                 await store.followAccounts {
@@ -210,7 +213,10 @@ struct ServeCommand: AsyncParsableCommand {
                             "Open \(address)/ for the home page, \(address)/scenes for every scene\(users.isEmpty ? "" : ", \(address)/sign-in to sign in as one of the data's accounts")"
                         )
                         if preview { Output.line("Variants side by side: \(address)/preview/<scene id>") }
-                        if inspect { Output.line("The Inspect button on each scene page shows how a part of it was made") }
+                        if inspect {
+                            Output.line("The Inspect button on each scene page shows how a part of it was made")
+                            Output.line("This server's figures, live: \(address)/scenes/scenery-stats")
+                        }
                         if metrics { Output.line("Metrics for a scraper on this machine: \(address)/metrics") }
                     }
                 }

@@ -34,6 +34,8 @@ public final class SceneryServer: Sendable {
     public var users: [SignInUser] { state.withLock { $0.users } }
     let sessions: SessionStore
     let metrics: ServerMetrics
+    /// The figures of the inspector's live page, kept only with the inspector on.
+    let inspectorStats: InspectorStats?
     let tracer: any Tracer
     let cookies: SignedCookie
     let visitors: VisitorIssuer
@@ -78,7 +80,17 @@ public final class SceneryServer: Sendable {
         renderer = HTMLRenderer(showsModuleLabels: configuration.showsModuleLabels, carriesEvents: false)
         self.logger = logger ?? Logger(label: "scenery.server")
         state = Locked(LibraryState(registry: registry, users: users, errors: nil))
+        inspectorStats = configuration.enablesInspector ? InspectorStats() : nil
         state.withLock { $0.registry.observe(by: metrics) }
+        addInspectorPage()
+    }
+
+    /// With the inspector on, adds its live page (`/scenes/scenery-stats`) to the registry.
+    private func addInspectorPage() {
+        guard let inspectorStats else { return }
+        let sessions = sessions
+        let added = state.withLock { $0.registry.addInspectorPage(inspectorStats) { await sessions.count } }
+        if !added { logger.notice("The app has a scene named \(ServerStatsModule.sceneID.quoted): the inspector's live page is not served.") }
     }
 
     /// Puts a new list of people in place of ``users``, as the data changed (an import by
@@ -119,6 +131,7 @@ public final class SceneryServer: Sendable {
             }
             state.errors = errors
         }
+        if registry != nil { addInspectorPage() }
         // New themes restyle every open page in place.
         let newThemes = self.registry.themeStylesheet
         let restyle = newThemes == oldThemes ? nil : "\(Self.themeStylesheetPath)?v=\(Self.themeVersion(of: newThemes))"

@@ -130,3 +130,23 @@ def test_the_boards_task_inspected_names_its_module_and_scene_line(browser):
     finally:
         context.close()
         board.stop()
+
+
+def test_the_live_page_shows_a_like_made_on_another_page(context, inspected):
+    """`/scenes/scenery-stats` on an inspecting server: a scene of its own, kept true by the
+    page protocol; a like on Bob's page reaches it as the event's times."""
+    stats = context.new_page()
+    open_live(stats, inspected.url + "/scenes/scenery-stats")
+    expect(stats.get_by_role("heading", level=1)).to_have_text("This server, live")
+    before = re.search(r"of the newest (\d+) event", stats.locator("#stats\\/first-patch").inner_text())
+    count = int(before.group(1)) + 1 if before else 1
+    bob = context.new_page()
+    sign_in(bob, inspected, "Bob Chen")
+    open_live(bob, inspected.url + "/scenes/user-profile?user=1")
+    bob.locator("#blogs\\/blog\\.25\\.like").click()
+    expect(bob.locator("#blogs\\/blog\\.25\\.like")).to_have_text("Unlike")
+    # The page that was open all along shows the like without a reload.
+    expect(stats.locator("#stats\\/first-patch")).to_have_text(
+        re.compile(rf"^Event → first patch: p50 \d+ µs · p99 \d+ µs \(of the newest {count} events?\)$"))
+    expect(stats.locator("#stats\\/load\\.BlogModule")).to_have_text(re.compile(r"^BlogModule: p99 \d+ µs \(\d+ loads?\)$"))
+    assert same_page(stats)

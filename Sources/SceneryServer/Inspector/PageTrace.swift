@@ -53,11 +53,13 @@ struct PageTrace {
     }
 
     /// The event ended: its line is kept, with its route (`nil`: it was refused before it ran,
-    /// and no line is kept), its duration and its patches.
-    mutating func endEvent(_ route: String?, at instant: ContinuousClock.Instant) {
-        guard let (started, patches) = running else { return }
+    /// and no line is kept), its duration and its patches. Returns how long it took and when
+    /// its first patch was written, for an event that ran.
+    @discardableResult
+    mutating func endEvent(_ route: String?, at instant: ContinuousClock.Instant) -> (duration: Duration, firstPatch: Duration?)? {
+        guard let (started, patches) = running else { return nil }
         running = nil
-        guard let route else { return }
+        guard let route else { return nil }
         var line = "\(route) · \(Self.microseconds(instant - started))"
         if !patches.isEmpty {
             let named = patches.prefix(Self.namedPatches).map(\.description).joined(separator: ", ")
@@ -67,6 +69,7 @@ struct PageTrace {
             line += " · no patches"
         }
         keep(line)
+        return (instant - started, patches.first?.after)
     }
 
     /// A message of patches was written at `instant`: the running event's, or an update's of

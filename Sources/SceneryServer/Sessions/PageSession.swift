@@ -97,6 +97,9 @@ actor PageSession {
     /// The page's recent events with their timings and patches, and the updates between
     /// them: kept (and timed) only while the inspector is on.
     var trace: PageTrace?
+    /// Where the inspector's live page gathers events' times (the server's, with the
+    /// inspector on).
+    let inspectorStats: InspectorStats?
     /// The node kinds this page's client does not show that the log has named.
     var unshownKindsLogged: Set<PageProtocol.NodeKind> = []
     var refusedInARow = 0
@@ -122,8 +125,9 @@ actor PageSession {
         configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown",
         anonymousID: String? = nil, armOverrides: [String: String] = [:], format: Format = .html, locale: String? = nil,
         page: PageIsolation = PageIsolation(), metrics: ServerMetrics = .none, tracer: any Tracer = NoOpTracer(),
-        openedIn: ServiceContext? = nil
+        openedIn: ServiceContext? = nil, inspectorStats: InspectorStats? = nil
     ) {
+        self.inspectorStats = inspectorStats
         self.metrics = metrics
         self.tracer = tracer
         self.openedIn = openedIn

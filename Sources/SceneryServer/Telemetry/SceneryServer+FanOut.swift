@@ -9,6 +9,7 @@ extension SceneryServer {
     /// `scenery.fanout` with the same figures: the child of `ServiceContext.current` when the
     /// feed reports in a traced task, else a trace of its own (the bundled SQLite and
     /// PostgreSQL stores publish on their connection's thread, where no context is bound).
+    /// With the inspector on, the live page (`/scenes/scenery-stats`) shows them too.
     ///
     /// Give it to the feed of the store the server's modules read:
     ///
@@ -17,6 +18,7 @@ extension SceneryServer {
     /// store.observeFanOuts(server.record)
     /// ```
     public func record(_ fanOut: FanOut) {
+        inspectorStats?.record(fanOut)
         metrics.fanOuts.increment()
         metrics.fanOutDeliveries.record(fanOut.deliveries)
         metrics.fanOutDuration.record(fanOut.duration)
