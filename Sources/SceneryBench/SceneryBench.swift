@@ -101,7 +101,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
     case coldStart = "cold-start"
     case memory, events, experiments
     case fanOut = "fan-out"
-    case forms, languages, click
+    case forms, languages, click, inspect
 
     var summary: String {
         switch self {
@@ -119,6 +119,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .forms: "memory per idle page with a form (target: 2 KiB more), bytes per change event and submit"
         case .languages: "loading 1,000 scenes with 3 catalogs and 3 themes (target: +20%); the profile in a language"
         case .click: "a like click on a 60-row list: time and allocations per click"
+        case .inspect: "resolving a part of a page to its scene file line (the inspector)"
         }
     }
 
@@ -138,6 +139,7 @@ enum Benchmark: String, CaseIterable, ExpressibleByArgument {
         case .forms: try FormBenchmark.run(options)
         case .languages: try await LanguagesBenchmark.run(options)
         case .click: try await ClickBenchmark.run(options)
+        case .inspect: try await InspectBenchmark.run(options)
         }
     }
 }

@@ -150,3 +150,5 @@ def test_the_live_page_shows_a_like_made_on_another_page(context, inspected):
         re.compile(rf"^Event → first patch: p50 \d+ µs · p99 \d+ µs \(of the newest {count} events?\)$"))
     expect(stats.locator("#stats\\/load\\.BlogModule")).to_have_text(re.compile(r"^BlogModule: p99 \d+ µs \(\d+ loads?\)$"))
     assert same_page(stats)
+    if os.environ.get("SCENERY_SCREENSHOTS"):
+        stats.screenshot(path=str(pathlib.Path(os.environ["SCENERY_SCREENSHOTS"]) / "inspector-live-page.png"))
