@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// The public surface of each library target, held to a budget: the type names it declares
+/// `public` (at any depth: a nested type is as reachable as a top-level one) and its `public`
+/// declarations in all. Nothing else checks the surface, so it grew unnoticed round after
+/// round; a declaration made public from now on fails here, with the target and the names,
+/// until it is made `internal` or `package`, moved to the product that needs it, or the
+/// budget is raised in this file with the reason.
+///
+/// Counted from the sources, a declaration per line that starts with `public` (after its
+/// attributes): what a reader of the code sees, not the compiler's symbol graph (`.ci/docs`
+/// checks that every public type of `Scenery` is documented).
+@Suite struct PublicSurfaceBudgetTests {
+    /// Per library target: the most public type names, and the most public declarations.
+    /// Issue 63's goal for `Scenery` is at most 80 type names reachable from `import Scenery`;
+    /// it is not met yet (the layering that would meet it is not done): the budget holds what
+    /// there is until then.
+    static let budgets: [String: (types: Int, declarations: Int)] = [
+        "Scenery": (133, 874),
+        "SceneryPageProtocol": (12, 58),
+        "SceneryLive": (13, 67),
+        "SceneryServer": (7, 72),
+        "SceneryServerTesting": (7, 36),
+        "SceneryTesting": (23, 153),
+        "SceneryTool": (12, 67),
+        "SceneryRemote": (14, 68),
+        "SceneryURLSession": (1, 3),
+        "ScenerySiteStore": (9, 63),
+        "ScenerySiteStorePostgres": (6, 47),
+        "SceneryExperiments": (4, 28),
+        "SceneryFaults": (7, 30),
+        "SceneryServeTool": (0, 1),
+        "SceneryProfile": (1, 10),
+        "SceneryBlogs": (9, 70),
+        "SceneryDrafts": (2, 25),
+        "SceneryUserInfo": (3, 45),
+        "SceneryUserList": (7, 48),
+        "ProfileDomain": (28, 149),
+        "ProfileStore": (10, 81),
+        "ProfileStorePostgres": (1, 35),
+        "ProfileTool": (1, 19),
+        "ProfileToolPostgres": (0, 1),
+    ]
+
+    /// A public type's declaration: `public struct Name`, `public final class Name`, …
+    static var typeDeclaration: Regex<(Substring, Substring)> {
+        /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*public\s+(?:final\s+)?(?:indirect\s+)?(?:struct|enum|class|actor|protocol|typealias)\s+(\w+)/
+    }
+    /// Any public declaration but an extension or an import.
+    static var declaration: Regex<Substring> { /^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:nonisolated\s+)?public\s+(?!extension\b|import\b)/ }
+
+    struct Surface {
+        var typeNames: [String] = []
+        var declarations = 0
+    }
+
+    /// Each target's public surface, by the folder under `Sources/` it is in.
+    static func surfaces() throws -> [String: Surface] {
+        let sources = DocumentationSampleTests.packageRoot.appending(path: "Sources")
+        var surfaces: [String: Surface] = [:]
+        let (typeDeclaration, declaration) = (Self.typeDeclaration, Self.declaration)
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for file in files where file.pathExtension == "swift" {
+            let target = file.path.dropFirst(sources.path.count + 1).prefix { $0 != "/" }
+            var surface = surfaces[String(target)] ?? Surface()
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                if let match = line.firstMatch(of: typeDeclaration) { surface.typeNames.append(String(match.1)) }
+                if line.firstMatch(of: declaration) != nil { surface.declarations += 1 }
+            }
+            surfaces[String(target)] = surface
+        }
+        return surfaces
+    }
+
+    @Test func noLibraryGrowsItsPublicSurfacePastItsBudget() throws {
+        let surfaces = try Self.surfaces()
+        #expect((surfaces["Scenery"]?.typeNames.count ?? 0) > 100, "found the sources: \(surfaces.keys.sorted())")
+        for (target, surface) in surfaces.sorted(by: { $0.key < $1.key }) where surface.declarations > 0 {
+            guard let budget = Self.budgets[target] else {
+                Issue.record(
+                    "\(target) has a public surface (\(surface.typeNames.count) types, \(surface.declarations) declarations) and no budget: add it to PublicSurfaceBudgetTests.budgets."
+                )
+                continue
+            }
+            #expect(
+                surface.typeNames.count <= budget.types,
+                "\(target) declares \(surface.typeNames.count) public type names, over its budget of \(budget.types): \(surface.typeNames.sorted().joined(separator: ", ")). Make the new ones internal or package, nest them where they belong, or raise the budget saying why."
+            )
+            #expect(
+                surface.declarations <= budget.declarations,
+                "\(target) has \(surface.declarations) public declarations, over its budget of \(budget.declarations): make what only the package uses `package`, or raise the budget saying why."
+            )
+        }
+    }
+
+    @Test func theCountSeesEveryKindOfPublicDeclaration() {
+        let lines = [
+            "public struct Plain {", "    public final class Nested {", "@MainActor public protocol Acting {", "public typealias Alias = Int",
+            "    @inlinable public func work() {}", "public extension Plain {", "public import Foundation", "    nonisolated public var x: Int",
+            "internal struct Hidden {",
+        ]
+        #expect(lines.compactMap { $0.firstMatch(of: Self.typeDeclaration).map { String($0.1) } } == ["Plain", "Nested", "Acting", "Alias"])
+        #expect(lines.filter { $0.firstMatch(of: Self.declaration) != nil }.count == 6, "neither the extension, the import nor the internal type")
+    }
+}
