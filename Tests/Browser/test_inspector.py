@@ -54,6 +54,8 @@ def test_a_like_button_inspected_names_its_scene_line_variant_arm_and_the_likes_
     line = line_of('"id": "blogs"')
     assert re.search(rf"placed at \S*Scenes/user-profile\.json:{line}:5\n", text), text
     assert re.search(r"scene user-profile, variant \S+\n", text) and "variant owner" not in text, text
+    # Why Bob's page has no drafts: the owner's variant, with its condition, did not hold.
+    assert "passed over: owner (when viewer == user)\n" in text, text
     assert re.search(r"arms: friends-layout = (carousel|compact)\n", text), text
     assert "viewer 2, arguments user=1" in text, text
     # The module's parameters as the scene file wrote them, and its state as it says it.
@@ -88,7 +90,8 @@ def test_the_owner_inspects_her_drafts_and_the_owner_variant(context, inspected)
     assert "drafts (DraftModule), ready" in text, text
     line = line_of('"id": "drafts"')
     assert re.search(rf"placed at \S*Scenes/user-profile\.json:{line}:9\n", text), text
-    assert "variant owner" in text, text
+    assert "variant owner (when viewer == user)\n" in text and "passed over" not in text, text
+    assert ", theme the system's (light or dark)" in text, text
 
 
 @pytest.mark.allows_console(r"the widget broke")

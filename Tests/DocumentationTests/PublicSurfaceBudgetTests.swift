@@ -17,7 +17,9 @@ import Testing
     /// it is not met yet (the layering that would meet it is not done): the budget holds what
     /// there is until then.
     static let budgets: [String: (types: Int, declarations: Int)] = [
-        "Scenery": (133, 874),
+        // +1 type, +6 declarations: the inspection's variant condition and the variants passed
+        // over (`SceneInstance.Inspection.PassedVariant`), issue 65's "why".
+        "Scenery": (134, 880),
         "SceneryPageProtocol": (12, 58),
         "SceneryLive": (13, 67),
         "SceneryServer": (7, 72),

@@ -108,7 +108,8 @@ import Testing
         let inspected = result.output.components(separatedBy: "drafts (DraftModule), ready\n")
         try #require(inspected.count == 2, "\(result.output)")
         #expect(inspected[1].hasPrefix("placed at "), "\(inspected[1])")
-        #expect(inspected[1].contains("Scenes/user-profile.json:\(draftsLine):9\nscene user-profile, variant 'owner'\n"), "\(inspected[1])")
+        #expect(inspected[1].contains("Scenes/user-profile.json:\(draftsLine):9\nscene user-profile, variant 'owner' (when viewer == user)\n"), "\(inspected[1])")
+        #expect(inspected[1].contains("state: composing=false editing=null following="), "the module's state: \(inspected[1])")
         #expect(inspected[1].contains("viewer '1', arguments user=1"), "\(inspected[1])")
         #expect(result.output.contains("No module of this scene shows 'nowhere/at.all'; type ids for the controls' ids."), "\(result.output)")
         let json = try await cli.run(
@@ -116,6 +117,7 @@ import Testing
         let line = try #require(json.output.split(separator: "\n").first { $0.contains(#""type":"inspection""#) }, "\(json.output)")
         let fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(line.utf8))
         #expect(fields["moduleType"] == "DraftModule" && fields["line"] == .int(draftsLine) && fields["column"] == 9 && fields["variant"] == "owner", "\(line)")
+        #expect(fields["variantCondition"] == "viewer == user" && fields["state"]?["status"] == "loaded", "\(line)")
     }
 
     @Test func traceListsTheScenesEventsWithTheirRoutes() async throws {

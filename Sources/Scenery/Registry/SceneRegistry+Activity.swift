@@ -45,6 +45,10 @@ struct SceneTooling: Sendable {
     /// The registry's scene definitions (shared, not copied), searched only when inspecting.
     var definitions: [String: SceneDefinition] = [:]
     var observers: [any SceneRegistry.ActivityObserver] = []
+    /// Why the page is the variant it is: the chosen variant's condition (`nil`: always), and
+    /// the variants tried before it whose conditions did not hold, with their conditions.
+    var variantCondition: String?
+    var variantsPassedOver: [(name: String, condition: String)] = []
 
     /// Where the JSON path `path` of the scene file `file` starts, if a definition has it.
     func position(in file: String, of path: String) -> SourcePosition? {

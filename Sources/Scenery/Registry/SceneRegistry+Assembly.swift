@@ -40,10 +40,11 @@ extension SceneRegistry {
         var context = context
         context.arguments = arguments
         let environment = context.environment()
-        guard let chosen = resolved.variants.first(where: { $0.condition?.evaluate(in: environment) ?? true }) else {
+        guard let chosenIndex = resolved.variants.firstIndex(where: { $0.condition?.evaluate(in: environment) ?? true }) else {
             // Unreachable: resolution always ends with an unconditional variant.
             throw SceneryError(.invalidScene, "No variant of \(sceneID.quoted) applies to this context.")
         }
+        let chosen = resolved.variants[chosenIndex]
         let (variant, assignments) = try applyExperiments(of: resolved, to: chosen, for: context)
 
         // The viewer's language, when a catalog has it; else the scene's own.
@@ -93,7 +94,9 @@ extension SceneRegistry {
             layout: translation?.translated(variant.layout) ?? variant.layout, rules: translation?.translated(variant.rules) ?? variant.rules,
             slots: slots, host: host, isPermanentFailure: isPermanentFailure, impressionSink: impressionSink, impressionRule: impressionRule,
             page: page,
-            tooling: SceneTooling(definitions: definitions, observers: activityObservers))
+            tooling: SceneTooling(
+                definitions: definitions, observers: activityObservers, variantCondition: chosen.condition?.source,
+                variantsPassedOver: resolved.variants[..<chosenIndex].map { ($0.name, $0.condition?.source ?? "") }))
         link.scene = scene
         scene.recordAssignments()
         return scene

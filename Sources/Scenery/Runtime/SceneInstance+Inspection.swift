@@ -32,8 +32,14 @@ extension SceneInstance {
         /// ``longestStateText`` characters and its lists and objects to ``mostStateEntries``
         /// entries at every depth: a module of 10,000 rows inspects in a few kilobytes.
         public var state: [String: JSONValue]
-        /// The variant the page's context chose.
+        /// The variant the page's context chose, and its condition as the scene file wrote it
+        /// (`nil`: it applies always).
         public var variant: String
+        public var variantCondition: String?
+        /// The variants tried before it, whose conditions did not hold for this page, each
+        /// with its condition: why what they would show is not on this page (the reason,
+        /// never what they hold).
+        public var variantsPassedOver: [PassedVariant]
         /// The arm of each experiment the page takes part in.
         public var arms: [String: String]
         /// The context the page was assembled for: its viewer (the page's own), arguments
@@ -41,6 +47,18 @@ extension SceneInstance {
         public var viewer: String?
         public var arguments: [String: JSONValue]
         public var locale: String?
+
+        /// A variant whose condition did not hold for the page.
+        public struct PassedVariant: Sendable, Hashable, Encodable {
+            /// The variant's name, and its condition as the scene file wrote it.
+            public var name: String
+            public var condition: String
+
+            public init(name: String, condition: String) {
+                self.name = name
+                self.condition = condition
+            }
+        }
 
         /// The longest text of a module's state an inspection keeps, and how many entries of
         /// each list or object.
@@ -53,8 +71,11 @@ extension SceneInstance {
         public var description: String {
             var lines = [
                 "\(module) (\(moduleType)), \(status.rawValue)", "placed at \(placement)",
-                "scene \(scene), variant \(variant.quoted)",
+                "scene \(scene), variant \(variant.quoted)" + (variantCondition.map { " (when \($0))" } ?? ""),
             ]
+            if !variantsPassedOver.isEmpty {
+                lines.append("passed over: " + variantsPassedOver.map { "\($0.name.quoted) (when \($0.condition))" }.joined(separator: ", "))
+            }
             if !arms.isEmpty { lines.append("arms: " + arms.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")) }
             if !parameters.isEmpty { lines.append("parameters: " + Self.facts(parameters)) }
             if let window { lines.append("window: rows \(window.start)–\(window.start + window.count - 1)") }
@@ -91,7 +112,8 @@ extension SceneInstance {
         return Inspection(
             scene: sceneID, module: instance.id, moduleType: instance.type, file: instance.file,
             position: tooling.position(in: instance.file, of: instance.path), status: slot.status, parameters: instance.parameters,
-            window: windows[instance.id], state: state, variant: variant,
+            window: windows[instance.id], state: state, variant: variant, variantCondition: tooling.variantCondition,
+            variantsPassedOver: tooling.variantsPassedOver.map { Inspection.PassedVariant(name: $0.name, condition: $0.condition) },
             arms: Dictionary(assignments.map { ($0.experiment, $0.arm) }, uniquingKeysWith: { first, _ in first }),
             viewer: context.viewer, arguments: context.arguments, locale: context.locale)
     }
@@ -99,7 +121,8 @@ extension SceneInstance {
 
 extension SceneInstance.Inspection: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case scene, module, moduleType, file, line, column, placement, status, parameters, window, state, variant, arms, viewer, arguments, locale
+        case scene, module, moduleType, file, line, column, placement, status, parameters, window, state, variant, variantCondition
+        case variantsPassedOver, arms, viewer, arguments, locale
     }
 
     /// Its fields as JSON, the position as `line` and `column` when known, `window` when set,
@@ -119,6 +142,8 @@ extension SceneInstance.Inspection: Encodable {
         try container.encodeIfPresent(window, forKey: .window)
         try container.encode(state, forKey: .state)
         try container.encode(variant, forKey: .variant)
+        try container.encodeIfPresent(variantCondition, forKey: .variantCondition)
+        try container.encode(variantsPassedOver, forKey: .variantsPassedOver)
         try container.encode(arms, forKey: .arms)
         try container.encode(viewer, forKey: .viewer)
         try container.encode(arguments, forKey: .arguments)

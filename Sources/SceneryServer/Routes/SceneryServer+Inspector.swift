@@ -4,8 +4,8 @@ import Scenery
 
 extension SceneryServer {
     /// `GET /inspect/{session}?node=ID` (with ``Configuration/enablesInspector``): what
-    /// ``SceneInstance/inspect(_:)`` says of the node on that page, and the page's recent
-    /// events and the problems it reported itself (a script error, a patch it could not
+    /// ``SceneInstance/inspect(_:)`` says of the node on that page, the theme the request's
+    /// cookie chose, and the page's recent events and the problems it reported itself (a script error, a patch it could not
     /// apply), as JSON. Answered to the page's own viewer on this machine only; any other
     /// request gets 403 (another machine) or 404 (no such page of this viewer's, no module
     /// showing the node), and learns nothing of the page.
@@ -25,6 +25,8 @@ extension SceneryServer {
         guard case .object(var fields)? = try? JSONValueEncoder().encode(inspection) else {
             return apiRefusal("The inspection could not be written as JSON.", status: .internalServerError)
         }
+        // The page's theme, as this request's cookie has it (the page's own choice).
+        fields["theme"] = requestedTheme(of: request).choice.chosen.map { .string($0) } ?? .null
         fields["events"] = .array(events.map { .string($0) })
         fields["problems"] = .array(problems.map { .string($0) })
         let body = (try? JSONEncoder().encode(JSONValue.object(fields))) ?? Data("{}".utf8)

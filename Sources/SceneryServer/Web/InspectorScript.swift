@@ -84,12 +84,15 @@ enum InspectorScript {
               `${element.id}`,
               `${answer.module} (${answer.moduleType}), ${answer.status}`,
               `placed at ${answer.placement}`,
-              `scene ${answer.scene}, variant ${answer.variant}`,
+              `scene ${answer.scene}, variant ${answer.variant}${answer.variantCondition ? ` (when ${answer.variantCondition})` : ""}`,
+              ...((answer.variantsPassedOver || []).length
+                ? [`passed over: ${answer.variantsPassedOver.map((passed) => `${passed.name} (when ${passed.condition})`).join(", ")}`] : []),
               ...(arms ? [`arms: ${arms}`] : []),
               ...(parameters ? [`parameters: ${parameters}`] : []),
               ...(window ? [`window: rows ${window.start}–${window.start + window.count - 1}`] : []),
               ...(state ? [`state: ${state}`] : []),
-              `viewer ${answer.viewer ?? "signed out"}${given ? `, arguments ${given}` : ""}${answer.locale ? `, language ${answer.locale}` : ""}`,
+              `viewer ${answer.viewer ?? "signed out"}${given ? `, arguments ${given}` : ""}${answer.locale ? `, language ${answer.locale}` : ""}`
+                + `, theme ${answer.theme ?? "the system's (light or dark)"}`,
               ...(answer.events.length ? ["recent events:", ...answer.events.map((line) => `  ${line}`)] : ["no events yet"]),
               ...((answer.problems || []).length ? ["problems this page reported:", ...answer.problems.map((line) => `  ${line}`)] : []),
             ]);

@@ -28,6 +28,7 @@ import Testing
         #expect(inspection.position == (try position(of: #"{ "id": "drafts", "type": "DraftModule""#, in: "user-profile.json")))
         #expect(inspection.placement == "\(inspection.file):\(try #require(inspection.position))")
         #expect(inspection.variant == "owner")
+        #expect(inspection.variantCondition == "viewer == user" && inspection.variantsPassedOver.isEmpty)
         #expect(inspection.arms.isEmpty, "the owner takes part in no experiment of the profile")
         #expect(inspection.status == .ready)
         #expect(inspection.viewer == "1")
@@ -47,6 +48,9 @@ import Testing
         #expect(blogs.module == "blogs")
         #expect(blogs.position == (try position(of: #"{ "id": "blogs", "type": "BlogModule""#, in: "user-profile.json")))
         #expect(blogs.variant != "owner")
+        // Why Bob's page has no drafts: the owner's variant did not hold (its reason, not its drafts).
+        #expect(blogs.variantsPassedOver.contains(.init(name: "owner", condition: "viewer == user")), "\(blogs.variantsPassedOver)")
+        #expect(blogs.description.contains("passed over: 'owner' (when viewer == user)"), "\(blogs.description)")
         let arm = try #require(scene.assignments.first { $0.experiment == "friends-layout" }?.arm)
         #expect(blogs.arms == ["friends-layout": arm])
         #expect(blogs.description.contains("arms: friends-layout = \(arm)"), "\(blogs.description)")
