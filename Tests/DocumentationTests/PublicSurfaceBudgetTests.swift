@@ -17,9 +17,11 @@ import Testing
     /// it is not met yet (the layering that would meet it is not done): the budget holds what
     /// there is until then.
     static let budgets: [String: (types: Int, declarations: Int)] = [
-        // +1 type, +6 declarations: the inspection's variant condition and the variants passed
-        // over (`SceneInstance.Inspection.PassedVariant`), issue 65's "why".
-        "Scenery": (134, 880),
+        // +2 types, +13 declarations over the first count (133, 874), for issue 65's "why":
+        // the inspection's variant condition and the variants passed over
+        // (`SceneInstance.Inspection.PassedVariant`), and the rule that decided an event
+        // (`EventOutcome.Rule`).
+        "Scenery": (135, 887),
         "SceneryPageProtocol": (12, 58),
         "SceneryLive": (13, 67),
         "SceneryServer": (7, 72),

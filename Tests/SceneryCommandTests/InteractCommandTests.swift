@@ -108,7 +108,8 @@ import Testing
         let inspected = result.output.components(separatedBy: "drafts (DraftModule), ready\n")
         try #require(inspected.count == 2, "\(result.output)")
         #expect(inspected[1].hasPrefix("placed at "), "\(inspected[1])")
-        #expect(inspected[1].contains("Scenes/user-profile.json:\(draftsLine):9\nscene user-profile, variant 'owner' (when viewer == user)\n"), "\(inspected[1])")
+        #expect(
+            inspected[1].contains("Scenes/user-profile.json:\(draftsLine):9\nscene user-profile, variant 'owner' (when viewer == user)\n"), "\(inspected[1])")
         #expect(inspected[1].contains("state: composing=false editing=null following="), "the module's state: \(inspected[1])")
         #expect(inspected[1].contains("viewer '1', arguments user=1"), "\(inspected[1])")
         #expect(result.output.contains("No module of this scene shows 'nowhere/at.all'; type ids for the controls' ids."), "\(result.output)")

@@ -43,6 +43,9 @@ public struct EventOutcome: Sendable, Hashable {
     public var result: Result
     /// Navigation intents the event led to.
     public var navigations: [NavigationIntent]
+    /// The scene rule whose `on` and `when` matched the event, if one did: where the scene's
+    /// decision (a question, a block, a navigation, letting it through) was written.
+    public var rule: Rule? = nil
 }
 
 extension EventOutcome {
@@ -134,6 +137,31 @@ extension EventOutcome {
                 }
             }
         }
+    }
+}
+
+extension EventOutcome {
+    /// A scene rule, as the inspector and `interact`'s `trace` name it: its `on` and where its
+    /// scene file wrote it.
+    ///
+    /// ```swift
+    /// outcome.rule?.description  // rule 'user.unfollow' at Scenes/user-profile.json:41:5
+    /// ```
+    public struct Rule: Sendable, Hashable, CustomStringConvertible {
+        /// The event name (or pattern) the rule is `on`.
+        public var on: String
+        /// The scene file that wrote it (a parent's or a variant's file, when inherited), and
+        /// where in it the rule starts.
+        public var file: String
+        public var position: SourcePosition?
+
+        public init(on: String, file: String, position: SourcePosition?) {
+            self.on = on
+            self.file = file
+            self.position = position
+        }
+
+        public var description: String { "rule \(on.quoted) at \(file)" + (position.map { ":\($0)" } ?? "") }
     }
 }
 

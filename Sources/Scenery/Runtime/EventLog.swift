@@ -67,6 +67,7 @@ struct EventLog {
         let events = [outcome.event, outcome.finalEvent].reduce(0) {
             $0 + $1.name.utf8.count + $1.source.rawValue.utf8.count + size(.object($1.payload))
         }
-        return events + outcome.route.reduce(0) { $0 + $1.description.utf8.count } + 64
+        let rule = outcome.rule.map { $0.on.utf8.count + $0.file.utf8.count } ?? 0
+        return events + rule + outcome.route.reduce(0) { $0 + $1.description.utf8.count } + 64
     }
 }

@@ -41,6 +41,7 @@ extension SceneInstance {
         var steps: [EventOutcome.Step] = []
         var navigations: [NavigationIntent] = []
         var result: EventOutcome.Result = .delivered
+        var rule: EventOutcome.Rule?
 
         init(event: Event) {
             self.event = event
@@ -57,7 +58,7 @@ extension SceneInstance {
         }
 
         var outcome: EventOutcome {
-            EventOutcome(event: event, finalEvent: current, route: steps, result: result, navigations: navigations)
+            EventOutcome(event: event, finalEvent: current, route: steps, result: result, navigations: navigations, rule: rule)
         }
     }
 
@@ -101,6 +102,8 @@ extension SceneInstance {
             await letThrough(origin: origin, trace: &trace)
             return
         }
+        // Where the deciding rule was written (looked up only for an event a rule matched).
+        trace.rule = EventOutcome.Rule(on: rule.on, file: rule.file, position: tooling.position(in: rule.file, of: rule.path))
         var delivered = false
         for step in rule.steps {
             guard phase != .left else { return }

@@ -371,7 +371,7 @@ extension PageSession {
             return
         }
         refusedInARow = 0
-        route = trace == nil ? nil : outcome.description
+        route = trace == nil ? nil : outcome.description + (outcome.rule.map { " · \($0)" } ?? "")
         sceneMetrics?.events.increment()
         sceneMetrics?.eventDuration.record(ContinuousClock.now - started)
         let moved = place.remember(outcome.event)

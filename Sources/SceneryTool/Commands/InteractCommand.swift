@@ -130,7 +130,7 @@ struct InteractCommand: AsyncParsableCommand {
                     await stack[stack.count - 1].scene.appear()
                     numbering = await showWhole(stack[stack.count - 1])
                 case "trace":
-                    Self.printTrace(await page.scene.eventLog.map(\.description), json: json)
+                    Self.printTrace(await page.scene.eventLog.map { $0.description + ($0.rule.map { " · \($0)" } ?? "") }, json: json)
                 case _ where command.lowercased().hasPrefix("inspect "):
                     let id = NodeID(String(command.dropFirst("inspect ".count)).trimmingCharacters(in: .whitespaces))
                     Self.printInspection(await page.scene.inspect(id), of: id, json: json)

@@ -58,6 +58,23 @@ import Testing
         await scene.leave()
     }
 
+    /// The rule that decided an event, among two `on` the same event: the first whose `when`
+    /// holds, named with its scene file line.
+    @Test func anEventsOutcomeNamesTheRuleThatDecidedAndWhereItIsWritten() async throws {
+        let scene = try await registry.assemble("user-profile", for: SceneContext(viewer: "2", arguments: ["user": "1"]), host: RecordingHost())
+        let someoneElse = await scene.send(Event("user.open", from: "friends/user.3", payload: ["user": "3"]))
+        let sameUser = await scene.send(Event("user.open", from: "friends/user.1", payload: ["user": "1"]))
+        let passed = await scene.send(Event("user.nothing", from: "info/follow"))
+        let first = try position(of: #"{ "on": "user.open", "when""#, in: "user-profile.json")
+        let second = try position(of: #"{ "on": "user.open", "navigate": { "scene": "follow-list""#, in: "user-profile.json")
+        #expect(someoneElse.rule?.position == first && someoneElse.rule?.on == "user.open", "\(String(describing: someoneElse.rule))")
+        #expect(sameUser.rule?.position == second, "the first rule's `when` did not hold: \(String(describing: sameUser.rule))")
+        #expect(sameUser.rule?.file.hasSuffix("Scenes/user-profile.json") == true)
+        #expect(sameUser.rule?.description.hasSuffix("user-profile.json:\(second)") == true)
+        #expect(passed.rule == nil, "no rule matched")
+        await scene.leave()
+    }
+
     @Test func aModuleAChildSceneInheritsIsPlacedInItsParentsFile() async throws {
         var registry = registry
         let problems = registry.addScene(
