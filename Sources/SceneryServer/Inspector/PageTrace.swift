@@ -45,6 +45,13 @@ struct PageTrace {
     private(set) var lines: [String] = []
     private var bytes = 0
     private var running: (started: ContinuousClock.Instant, patches: [Patch])?
+    /// Where each event's time and first patch go as well: the server's live page.
+    private let stats: InspectorStats?
+
+    /// An empty trace; each event that runs is reported to `stats` too, when given.
+    init(reportingTo stats: InspectorStats? = nil) {
+        self.stats = stats
+    }
 
     /// The page started running an event: patches written from now until ``endEvent(_:at:)``
     /// are the event's.
@@ -54,7 +61,8 @@ struct PageTrace {
 
     /// The event ended: its line is kept, with its route (`nil`: it was refused before it ran,
     /// and no line is kept), its duration and its patches. Returns how long it took and when
-    /// its first patch was written, for an event that ran.
+    /// its first patch was written, for an event that ran (reported to the live page's figures
+    /// too).
     @discardableResult
     mutating func endEvent(_ route: String?, at instant: ContinuousClock.Instant) -> (duration: Duration, firstPatch: Duration?)? {
         guard let (started, patches) = running else { return nil }
@@ -69,6 +77,7 @@ struct PageTrace {
             line += " · no patches"
         }
         keep(line)
+        stats?.recordEvent(duration: instant - started, firstPatch: patches.first?.after)
         return (instant - started, patches.first?.after)
     }
 

@@ -325,11 +325,7 @@ extension PageSession {
         // The inspector's trace (when on): the event's route, time and patches.
         var route: String?
         if trace != nil { trace?.beginEvent(at: started) }
-        defer {
-            if trace != nil, let timing = trace?.endEvent(route, at: .now) {
-                inspectorStats?.recordEvent(duration: timing.duration, firstPatch: timing.firstPatch)
-            }
-        }
+        defer { if trace != nil { trace?.endEvent(route, at: .now) } }
         // An event is a trace of its own (a page lives for hours), linked to its page's.
         let span = tracer.startSpan("scenery.event", context: .topLevel, ofKind: .server)
         defer { span.end() }

@@ -97,9 +97,6 @@ actor PageSession {
     /// The page's recent events with their timings and patches, and the updates between
     /// them: kept (and timed) only while the inspector is on.
     var trace: PageTrace?
-    /// Where the inspector's live page gathers events' times (the server's, with the
-    /// inspector on).
-    let inspectorStats: InspectorStats?
     /// The node kinds this page's client does not show that the log has named.
     var unshownKindsLogged: Set<PageProtocol.NodeKind> = []
     var refusedInARow = 0
@@ -127,7 +124,6 @@ actor PageSession {
         page: PageIsolation = PageIsolation(), metrics: ServerMetrics = .none, tracer: any Tracer = NoOpTracer(),
         openedIn: ServiceContext? = nil, inspectorStats: InspectorStats? = nil
     ) {
-        self.inspectorStats = inspectorStats
         self.metrics = metrics
         self.tracer = tracer
         self.openedIn = openedIn
@@ -149,7 +145,8 @@ actor PageSession {
         rates = PageRates(configuration)
         actions = ActionQueue(capacity: Self.queuedActions)
         replay = ReplayBuffer(mostMessages: configuration.replayedUpdates, mostBytes: configuration.replayedBytes)
-        trace = configuration.enablesInspector ? PageTrace() : nil
+        // With the inspector on, its events' times go to the server's live page too.
+        trace = configuration.enablesInspector ? PageTrace(reportingTo: inspectorStats) : nil
     }
 
     /// Installs the started scene and the baseline the page was rendered from; updates that
