@@ -103,6 +103,15 @@ extension SceneInstance {
 
     /// The inspection of the module that shows the node with this id (`blogs/blog.26.like`,
     /// or a module's id alone), or `nil` when no module of this page would show it.
+    /// Where the module that shows `node` was placed, `file:line:column`, with its id and type
+    /// (`Scenes/user-profile.json:13:5, module blogs (BlogModule)`), or `nil`: what a log line
+    /// names, without asking the module anything (``inspect(_:)`` asks it for its state).
+    package func placement(of node: NodeID) -> String? {
+        guard let instance = slots[node.moduleComponent]?.instance else { return nil }
+        let position = tooling.position(in: instance.file, of: instance.path)
+        return (position.map { "\(instance.file):\($0)" } ?? instance.file) + ", module \(instance.id) (\(instance.type))"
+    }
+
     public func inspect(_ node: NodeID) async -> Inspection? {
         guard let slot = slots[node.moduleComponent] else { return nil }
         let instance = slot.instance

@@ -197,8 +197,9 @@ extension PageSession {
         }
         metrics.clientProblems.increment()
         var whereFound = "scene \(sceneID)"
-        if let node, node.rawValue.utf8.count <= 512, let inspection = await scene?.inspect(node) {
-            whereFound = "\(inspection.placement), module \(inspection.module) (\(inspection.moduleType))"
+        // Where the module was placed: a look-up, no call into the module.
+        if let node, node.rawValue.utf8.count <= 512, let placement = await scene?.placement(of: node) {
+            whereFound = placement
         }
         let quoted = text.quoted(limit: Self.largestLoggedProblem)
         logger.warning("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): its \(kind.rawValue) problem at \(whereFound): \(quoted)")
