@@ -26,21 +26,21 @@ struct ResumeTokenUses: Sendable {
     /// How many more times a used token makes its page again while the page never moved on.
     static let retries = 3
 
-    /// The token's first use: its nonce.
-    let first: ActionKey
+    /// The token's uses in order: its nonce first, then `<nonce>-again-1…`.
+    private let uses: [ActionKey]
     /// Claimed when a token made after this one is used.
     let movedOn: ActionKey
-    /// The keys of the later uses, in order.
-    let later: [ActionKey]
+
+    /// The token's first use: its nonce.
+    var first: ActionKey { uses[0] }
 
     /// The uses of the token whose nonce is `nonce`; throws when the nonce cannot be one
     /// (a server of the site makes 32 hex digits).
     init(nonce: String) throws(ActionKey.Invalid) {
-        first = try ActionKey(validating: nonce)
+        var uses = [try ActionKey(validating: nonce)]
         movedOn = try ActionKey(validating: nonce + "-moved-on")  // throws for a nonce of over 55 bytes
-        var later: [ActionKey] = []
-        for number in 1...Self.retries { later.append(try ActionKey(validating: "\(nonce)-again-\(number)")) }
-        self.later = later
+        for number in 1...Self.retries { uses.append(try ActionKey(validating: "\(nonce)-again-\(number)")) }
+        self.uses = uses
     }
 
     /// The key the token's next use would claim; `nil` when the token is spent (its page
@@ -49,7 +49,7 @@ struct ResumeTokenUses: Sendable {
     func nextUse(in ledger: any ActionLedger) async throws -> ActionKey? {
         guard try await ledger.hasApplied(first) else { return first }
         guard try await !ledger.hasApplied(movedOn) else { return nil }
-        for key in later where try await !ledger.hasApplied(key) { return key }
+        for key in uses.dropFirst() where try await !ledger.hasApplied(key) { return key }
         return nil
     }
 
@@ -57,7 +57,6 @@ struct ResumeTokenUses: Sendable {
     /// another server claimed meanwhile passes to the one after it, while the page has not
     /// moved on. Returns the use claimed; `nil` when none is left.
     func claim(from use: ActionKey, in ledger: any ActionLedger) async throws -> ActionKey? {
-        let uses = [first] + later
         for key in uses[(uses.firstIndex(of: use) ?? 0)...] {
             if key != first, try await ledger.hasApplied(movedOn) { return nil }
             if try await ledger.claim(key) { return key }
