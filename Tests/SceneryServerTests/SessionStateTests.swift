@@ -89,8 +89,9 @@ import Testing
         place.finish(like)
         let token = place.token(
             session: "00112233445566778899aabbccddeeff", viewer: "2", visitor: nil, scene: "user-profile", arguments: ["user": "1"], locale: nil,
-            readsViewTree: false)
+            readsViewTree: false, issuedAt: Date(timeIntervalSince1970: 1_790_000_000))
         #expect(token.origin == nil, "a page never made again")
+        #expect(token.issued == 1_790_000_000, "issued at the time given")
         let back = PagePlace(resumingFrom: token)
         #expect(back.isResumed && back.resumedFrom == token.nonce)
         #expect(back.tabs == place.tabs && back.pagesLoaded == place.pagesLoaded)

@@ -88,15 +88,16 @@ struct PagePlace {
     }
 
     /// The place as a resume token for page `session` (signed by the caller), with a nonce of
-    /// its own.
+    /// its own, issued at `now`.
     func token(
-        session: String, viewer: String?, visitor: String?, scene: String, arguments: [String: JSONValue], locale: String?, readsViewTree: Bool
+        session: String, viewer: String?, visitor: String?, scene: String, arguments: [String: JSONValue], locale: String?, readsViewTree: Bool,
+        issuedAt now: Date = Date()
     ) -> ResumeToken {
         ResumeToken(
             session: session, viewer: viewer, visitor: visitor, scene: scene, arguments: arguments, tabs: tabs,
             pagesLoaded: Dictionary(uniqueKeysWithValues: pagesLoaded.map { ($0.key.rawValue, $0.value) }),
             windows: Dictionary(uniqueKeysWithValues: windowStarts.map { ($0.key.rawValue, $0.value) }),
-            actions: finished.newest(ResumeToken.keptActions).map(\.rawValue), issued: Int(Date().timeIntervalSince1970),
+            actions: finished.newest(ResumeToken.keptActions).map(\.rawValue), issued: Int(now.timeIntervalSince1970),
             nonce: ActionKey.random().rawValue, origin: resumedFrom, locale: locale, readsViewTree: readsViewTree ? true : nil)
     }
 }
