@@ -368,7 +368,7 @@ extension PageSession {
             return
         }
         refusedInARow = 0
-        route = trace == nil ? nil : outcome.description + (outcome.rule.map { " · \($0)" } ?? "")
+        route = trace == nil ? nil : outcome.traceDescription
         sceneMetrics?.events.increment()
         sceneMetrics?.eventDuration.record(ContinuousClock.now - started)
         let moved = place.remember(outcome.event)

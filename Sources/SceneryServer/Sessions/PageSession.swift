@@ -146,7 +146,11 @@ actor PageSession {
         actions = ActionQueue(capacity: Self.queuedActions)
         replay = ReplayBuffer(mostMessages: configuration.replayedUpdates, mostBytes: configuration.replayedBytes)
         // With the inspector on, its events' times go to the server's live page too.
-        trace = configuration.enablesInspector ? PageTrace(reportingTo: inspectorStats) : nil
+        if configuration.enablesInspector {
+            var report: (@Sendable (Duration, Duration?) -> Void)?
+            if let inspectorStats { report = { inspectorStats.recordEvent(duration: $0, firstPatch: $1) } }
+            trace = PageTrace(reporting: report)
+        }
     }
 
     /// Installs the started scene and the baseline the page was rendered from; updates that

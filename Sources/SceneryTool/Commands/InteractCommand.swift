@@ -130,7 +130,7 @@ struct InteractCommand: AsyncParsableCommand {
                     await stack[stack.count - 1].scene.appear()
                     numbering = await showWhole(stack[stack.count - 1])
                 case "trace":
-                    Self.printTrace(await page.scene.eventLog.map { $0.description + ($0.rule.map { " · \($0)" } ?? "") }, json: json)
+                    Self.printTrace(page.host.traceLines, json: json)
                 case _ where command.lowercased().hasPrefix("inspect "):
                     let id = NodeID(String(command.dropFirst("inspect ".count)).trimmingCharacters(in: .whitespaces))
                     Self.printInspection(await page.scene.inspect(id), of: id, json: json)
@@ -161,7 +161,9 @@ struct InteractCommand: AsyncParsableCommand {
                             continue
                         }
                     }
+                    page.host.beginEvent()
                     let outcome = await page.scene.send(action.event)
+                    page.host.endEvent(outcome)
                     if json {
                         StreamLine.route(outcome)
                     } else {

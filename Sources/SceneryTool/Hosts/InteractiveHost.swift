@@ -10,6 +10,9 @@ final class InteractiveHost: SceneHost, Sendable {
     private struct State {
         var mirror = SceneMirror()
         var unprinted: [SceneUpdate] = []
+        /// The scene's recent events with their times and patches, and the updates between
+        /// them (`trace`).
+        var trace = PageTrace()
     }
 
     let input: LineReader
@@ -55,10 +58,26 @@ final class InteractiveHost: SceneHost, Sendable {
     /// while it waits for input (another viewer's like, another process's import).
     func sceneDidUpdate(_ update: SceneUpdate) async {
         state.withLock { state in
-            if state.mirror.receive(update) == .applied { state.unprinted.append(update) }
+            guard state.mirror.receive(update) == .applied else { return }
+            state.unprinted.append(update)
+            state.trace.record(.init(module: update.module, node: update.node.id, operations: update.patches.count, bytes: nil), at: .now)
         }
         input.wake()
     }
+
+    /// An event starts: the updates until ``endEvent(_:)`` are its.
+    func beginEvent() {
+        state.withLock { $0.trace.beginEvent(at: .now) }
+    }
+
+    /// The event ended as `outcome`.
+    func endEvent(_ outcome: EventOutcome) {
+        state.withLock { $0.trace.endEvent(outcome.traceDescription, at: .now) }
+    }
+
+    /// The trace's lines, oldest first: each event's route, rule, µs and patches, and the
+    /// updates between events.
+    var traceLines: [String] { state.withLock { $0.trace.lines } }
 
     func confirm(_ confirmation: Confirmation) async -> Bool {
         if json {
