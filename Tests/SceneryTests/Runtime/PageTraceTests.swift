@@ -1,7 +1,6 @@
-import Scenery
 import Testing
 
-@testable import SceneryServer
+@testable import Scenery
 
 /// The inspector's trace of a page (``PageTrace``): what each event took and wrote, what was
 /// written between events, and its bounds.
