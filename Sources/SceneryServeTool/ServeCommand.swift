@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Add the page inspector to every scene page (the module, scene file line, variant, arms and state of any part; the page's events with their times) and the live page /scenes/scenery-stats (loopback --host only)."
+            "Add the page inspector to every scene page (the module, scene file line, variant, arms and state of any part; the page's events with their times) and the live page /scenes/scenery-stats (loopback --host only). SCENERY_EDITOR='vscode://file/{file}:{line}:{column}' adds a link to the scene file's line."
     )
     var inspect = false
 
@@ -180,6 +180,14 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.rowWindow = windowRows > 0 ? windowRows : nil
             configuration.enablesPreview = preview
             configuration.enablesInspector = inspect
+            // The inspector's "Open in editor" link, for the editor this machine uses: to the
+            // scene folder served (the bundled scenes are edited in ./Scenes, when there is one).
+            if inspect, let template = ProcessInfo.processInfo.environment["SCENERY_EDITOR"], !template.isEmpty, scenes.server == nil {
+                let folder = URL(filePath: scenes.directory ?? "Scenes")
+                if FileManager.default.fileExists(atPath: folder.path) {
+                    configuration.editorLink = SceneryServer.Configuration.editorLink(template, sceneFolder: folder)
+                }
+            }
             configuration.firstResponseWait = .milliseconds(firstResponseWait)
             configuration.maxPagesPerViewer = maxPagesPerViewer
             configuration.maxPagesPerAddress = maxPagesPerAddress

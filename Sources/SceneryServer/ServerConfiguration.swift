@@ -38,6 +38,16 @@ extension SceneryServer {
         /// viewer on this machine only). Off by default, and then not a byte of it is sent;
         /// allowed only on a loopback ``host``, as the preview is.
         public var enablesInspector = false
+        /// With the inspector on, the link its panel offers to open the scene file where a
+        /// module was placed, given the file as the registry names it
+        /// (`Scenes/user-profile.json`) and the position; `nil` (the default, or returned):
+        /// no link. ``editorLink(_:sceneFolder:)`` makes one for a folder of scene files;
+        /// `scenery serve` makes one from the `SCENERY_EDITOR` environment variable.
+        ///
+        /// ```swift
+        /// configuration.editorLink = Configuration.editorLink("vscode://file/{file}:{line}:{column}", sceneFolder: scenes)
+        /// ```
+        public var editorLink: (@Sendable (_ file: String, _ position: SourcePosition) -> String?)?
         /// How long a page's scene is kept while its socket is gone, so a reconnect resumes
         /// it (selected tab, pages loaded) instead of starting over.
         public var reconnectGrace: Duration = .seconds(60)

@@ -23,7 +23,12 @@ BOARD = pathlib.Path(os.environ.get("BOARD_BINARY", str(ROOT / "Examples" / "Boa
 
 @pytest.fixture(scope="module")
 def inspected():
-    running = Server("--inspect")
+    # The editor this machine uses: the panel links the scene file's line with it.
+    os.environ["SCENERY_EDITOR"] = "vscode://file/{file}:{line}:{column}"
+    try:
+        running = Server("--inspect")
+    finally:
+        del os.environ["SCENERY_EDITOR"]
     yield running
     running.stop()
 
@@ -53,6 +58,8 @@ def test_a_like_button_inspected_names_its_scene_line_variant_arm_and_the_likes_
     assert text.startswith("blogs/blog.26.like\nblogs (BlogModule), ready\n"), text
     line = line_of('"id": "blogs"')
     assert re.search(rf"placed at \S*Scenes/user-profile\.json:{line}:5\n", text), text
+    expect(page.locator("#scenery-inspector-editor")).to_have_attribute(
+        "href", re.compile(rf"^vscode://file/\S+/Scenes/user-profile\.json:{line}:5$"))
     assert re.search(r"scene user-profile, variant \S+\n", text) and "variant owner" not in text, text
     # Why Bob's page has no drafts: the owner's variant, with its condition, did not hold.
     assert "passed over: owner (when viewer == user)\n" in text, text
@@ -74,7 +81,7 @@ def test_a_like_button_inspected_names_its_scene_line_variant_arm_and_the_likes_
     # one event, on the same page.
     expect(page.locator("#blogs\\/blog\\.26\\.likes")).to_have_text("Likes: 1")
     again = inspect(page, "#blogs\\/blog\\.26\\.title")
-    events = again.split("recent events:\n")[1].strip().splitlines()
+    events = [line for line in again.split("recent events:\n")[1].strip().splitlines() if line != "Open in editor"]
     assert [line for line in events if not line.startswith("update: ")] == [events[-1]] and "blog.like" in events[-1], again
     assert same_page(page)
     page.keyboard.press("Escape")
@@ -128,6 +135,7 @@ def test_the_boards_task_inspected_names_its_module_and_scene_line(browser):
         text = inspect(page, "#tasks\\/task\\.2\\.title")
         assert "tasks (TaskListModule), ready" in text, text
         assert re.search(r"placed at \S*board\.json:8:5\n", text), text
+        expect(page.locator("#scenery-inspector-editor")).to_have_count(0)  # no SCENERY_EDITOR: no link
         assert re.search(r"arms: task-order = (newest-first|oldest-first)\n", text), text
         assert re.search(r'state: filter="" following=1 live=true stale=false tasks=[1-9]\d*\n', text), text
     finally:

@@ -24,7 +24,8 @@ import Testing
         "Scenery": (135, 887),
         "SceneryPageProtocol": (12, 58),
         "SceneryLive": (13, 67),
-        "SceneryServer": (7, 72),
+        // +2 declarations: the inspector's editor link (`Configuration.editorLink` and its maker).
+        "SceneryServer": (7, 74),
         "SceneryServerTesting": (7, 36),
         "SceneryTesting": (23, 153),
         "SceneryTool": (12, 67),

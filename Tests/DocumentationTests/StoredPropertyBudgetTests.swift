@@ -14,13 +14,14 @@ import Testing
 @Suite struct StoredPropertyBudgetTests {
     static let mostStoredProperties = 15
 
-    /// The types over the bound, and their counts now. Issue 59 asks for the scene's and the
+    /// The types over the bound, and their counts now (the server's `Configuration` 36 when
+    /// listed, 37 with the inspector's editor link). Issue 59 asks for the scene's and the
     /// session's state in small value types; the configuration and the commands are lists of
     /// settings and options.
     static let larger: [String: Int] = [
         "SceneInstance": 43,
         "PageSession": 42,
-        "Configuration": 36,
+        "Configuration": 37,
         "ServeCommand": 19,
         "SceneRegistry": 17,
         "BlogModule": 16,

@@ -19,9 +19,9 @@ import Testing
         }
     }
 
-    func headers(as viewer: String?, from client: String = "127.0.0.1") -> HTTPFields {
+    func headers(as viewer: String?, from client: String = "127.0.0.1", on server: ServerFixture? = nil) -> HTTPFields {
         var fields: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: client]
-        if let viewer { fields[.cookie] = fixture.cookie(for: viewer) }
+        if let viewer { fields[.cookie] = (server ?? fixture).cookie(for: viewer) }
         return fields
     }
 
@@ -66,6 +66,29 @@ import Testing
             }
             #expect(arms["friends-layout"] == "carousel" || arms["friends-layout"] == "compact", "Bob's page is in the layout experiment")
             #expect(fields["events"] == [], "nothing tapped yet")
+            #expect(fields["editorLink"] == nil, "no editor configured, no link")
+        }
+    }
+
+    @Test func theEditorLinkOpensTheSceneFileAtTheModulesLine() async throws {
+        let linked = try ServerFixture {
+            $0.enablesInspector = true
+            $0.editorLink = SceneryServer.Configuration.editorLink("vscode://file/{file}:{line}:{column}", sceneFolder: ServerFixture.scenesDirectory)
+        }
+        try await linked.server.application().test(.live) { client in
+            let page = try await client.execute(uri: "/scenes/user-profile?user=1", method: .get, headers: headers(as: "2", on: linked))
+            let session = try #require(page.text.sessionID)
+            let answer = try await client.execute(uri: "/inspect/\(session)?node=blogs/blog.26.like", method: .get, headers: headers(as: "2", on: linked))
+            let fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(buffer: answer.body))
+            let file = try #require(fields["file"]?.stringValue)
+            let (line, column) = (try #require(fields["line"]?.intValue), try #require(fields["column"]?.intValue))
+            let path = ServerFixture.scenesDirectory.appending(path: "user-profile.json").standardizedFileURL.path
+            #expect(file == "Scenes/user-profile.json")
+            #expect(fields["editorLink"] == .string("vscode://file/\(path):\(line):\(column)"), "\(fields)")
+            // A file of another folder, or fetched from a server, gets no link.
+            let link = try #require(linked.server.configuration.editorLink)
+            #expect(link("Elsewhere/user-profile.json", SourcePosition(line: 1, column: 1)) == nil)
+            #expect(link("http://example.com/Scenes/x.json", SourcePosition(line: 1, column: 1)) == nil)
         }
     }
 

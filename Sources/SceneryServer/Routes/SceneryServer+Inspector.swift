@@ -25,6 +25,9 @@ extension SceneryServer {
         guard case .object(var fields)? = try? JSONValueEncoder().encode(inspection) else {
             return apiRefusal("The inspection could not be written as JSON.", status: .internalServerError)
         }
+        if let position = inspection.position, let link = configuration.editorLink?(inspection.file, position) {
+            fields["editorLink"] = .string(link)
+        }
         // The page's theme, as this request's cookie has it (the page's own choice).
         fields["theme"] = requestedTheme(of: request).choice.chosen.map { .string($0) } ?? .null
         fields["events"] = .array(events.map { .string($0) })

@@ -44,8 +44,16 @@ enum InspectorScript {
           // Each question is numbered: an answer that arrives after another question, or after
           // the panel was closed, is dropped (it would open the panel again, or show the wrong part).
           let asked = 0;
-          const show = (lines) => {
+          const show = (lines, editorLink) => {
             panel.textContent = lines.join("\n");
+            // The server's own link (serve --inspect with SCENERY_EDITOR), never a script URL.
+            if (editorLink && !/^\s*(javascript|data|vbscript):/i.test(editorLink)) {
+              const link = document.createElement("a");
+              link.id = "scenery-inspector-editor";
+              link.href = editorLink;
+              link.textContent = "Open in editor";
+              panel.append("\n", link);
+            }
             panel.hidden = false;
           };
           // In the capture phase, before the page script: a click while picking asks, and acts on nothing.
@@ -95,7 +103,7 @@ enum InspectorScript {
                 + `, theme ${answer.theme ?? "the system's (light or dark)"}`,
               ...(answer.events.length ? ["recent events:", ...answer.events.map((line) => `  ${line}`)] : ["no events yet"]),
               ...((answer.problems || []).length ? ["problems this page reported:", ...answer.problems.map((line) => `  ${line}`)] : []),
-            ]);
+            ], answer.editorLink);
           }, true);
           document.addEventListener("keydown", (event) => {
             if (event.key === "Escape" && (picking || !panel.hidden)) {
