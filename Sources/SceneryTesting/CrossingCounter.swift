@@ -1,6 +1,5 @@
 import Dispatch
 import Scenery
-import Synchronization
 
 /// A page whose executor counts what crosses onto it, and named domains around it (a
 /// socket's event loop, a store) whose crossings it records in order: for a test or a bench
@@ -119,8 +118,12 @@ public final class CrossingDomain: SerialExecutor, Sendable {
 }
 
 /// The crossings of one counter's domains, and the key that tells a domain's threads apart.
+///
+/// Behind an `NSLock` (`Locked`), not Synchronization's `Mutex`: the thread sanitizer sees a
+/// pthread lock's ordering, and did not see the `Mutex`'s on Linux (it reported the appends of
+/// two domains' threads as a race, in CI).
 private final class CrossingTrace: Sendable {
-    let crossings = Mutex<[Crossing]>([])
+    let crossings = Locked<[Crossing]>([])
     let key = DispatchSpecificKey<String>()
 }
 
