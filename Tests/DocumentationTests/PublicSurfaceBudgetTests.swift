@@ -65,8 +65,7 @@ import Testing
         let sources = DocumentationSampleTests.packageRoot.appending(path: "Sources")
         var surfaces: [String: Surface] = [:]
         let (typeDeclaration, declaration) = (Self.typeDeclaration, Self.declaration)
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-        for file in files where file.pathExtension == "swift" {
+        for file in SourceSizeBudgetTests.swiftFiles(under: ["Sources"]) {
             let target = file.path.dropFirst(sources.path.count + 1).prefix { $0 != "/" }
             var surface = surfaces[String(target)] ?? Surface()
             for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {

@@ -63,13 +63,9 @@ import Testing
     }
 
     @Test func noTypeKeepsMoreStoredPropertiesThanItsBudget() throws {
-        let root = DocumentationSampleTests.packageRoot
         var counts: [String: Int] = [:]
-        for folder in ["Sources", "Examples/Board/Sources", "Examples/RecycleBin/Sources"] {
-            let files = FileManager.default.enumerator(at: root.appending(path: folder), includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-            for file in files where file.pathExtension == "swift" && !file.path.contains("/.build/") {
-                counts.merge(Self.storedProperties(in: try String(contentsOf: file, encoding: .utf8))) { max($0, $1) }
-            }
+        for file in SourceSizeBudgetTests.swiftFiles(under: ["Sources", "Examples/Board/Sources", "Examples/RecycleBin/Sources"]) {
+            counts.merge(Self.storedProperties(in: try String(contentsOf: file, encoding: .utf8))) { max($0, $1) }
         }
         #expect(counts.count > 200, "found the types (\(counts.count))")
         for (name, count) in counts.sorted(by: { $0.key < $1.key }) {

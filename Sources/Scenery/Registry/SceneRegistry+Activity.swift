@@ -48,7 +48,7 @@ struct SceneTooling: Sendable {
     /// Why the page is the variant it is: the chosen variant's condition (`nil`: always), and
     /// the variants tried before it whose conditions did not hold, with their conditions.
     var variantCondition: String?
-    var variantsPassedOver: [(name: String, condition: String)] = []
+    var variantsPassedOver: [SceneInstance.Inspection.PassedVariant] = []
 
     /// Where the JSON path `path` of the scene file `file` starts, if a definition has it.
     func position(in file: String, of path: String) -> SourcePosition? {

@@ -96,7 +96,7 @@ extension SceneRegistry {
             page: page,
             tooling: SceneTooling(
                 definitions: definitions, observers: activityObservers, variantCondition: chosen.condition?.source,
-                variantsPassedOver: resolved.variants[..<chosenIndex].map { ($0.name, $0.condition?.source ?? "") }))
+                variantsPassedOver: resolved.variants[..<chosenIndex].map { .init(name: $0.name, condition: $0.condition?.source ?? "") }))
         link.scene = scene
         scene.recordAssignments()
         return scene

@@ -122,7 +122,7 @@ extension SceneInstance {
             scene: sceneID, module: instance.id, moduleType: instance.type, file: instance.file,
             position: tooling.position(in: instance.file, of: instance.path), status: slot.status, parameters: instance.parameters,
             window: windows[instance.id], state: state, variant: variant, variantCondition: tooling.variantCondition,
-            variantsPassedOver: tooling.variantsPassedOver.map { Inspection.PassedVariant(name: $0.name, condition: $0.condition) },
+            variantsPassedOver: tooling.variantsPassedOver,
             arms: Dictionary(assignments.map { ($0.experiment, $0.arm) }, uniquingKeysWith: { first, _ in first }),
             viewer: context.viewer, arguments: context.arguments, locale: context.locale)
     }

@@ -48,14 +48,11 @@ extension PageSession {
     /// reported (as logged), newest last.
     func inspect(_ node: NodeID) async -> (SceneInstance.Inspection, [String], [String])? {
         guard let scene, let inspection = await scene.inspect(node) else { return nil }
-        return (inspection, await recentEvents(of: scene), problemsReported)
+        return (inspection, recentEvents, problemsReported)
     }
 
-    /// The page's newest events and updates (at most ``inspectedEvents``), oldest first: with
-    /// the inspector on, as its ``PageTrace`` has them (routes, µs, patches); otherwise each
-    /// event's route.
-    func recentEvents(of scene: SceneInstance) async -> [String] {
-        if let trace { return Array(trace.lines.suffix(Self.inspectedEvents)) }
-        return await scene.eventLog.suffix(Self.inspectedEvents).map(\.description)
-    }
+    /// The page's newest events and updates (at most ``inspectedEvents``), oldest first, as its
+    /// ``PageTrace`` has them (routes, rules, µs, patches). Only an inspecting server asks (the
+    /// inspector's route, `trace`), and its pages keep a trace.
+    var recentEvents: [String] { Array(trace?.lines.suffix(Self.inspectedEvents) ?? []) }
 }

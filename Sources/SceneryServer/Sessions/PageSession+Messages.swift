@@ -177,7 +177,7 @@ extension PageSession {
                 while let event = nextQueuedEvent() {
                     switch event {
                     case .control(let node, let action, let values): await run(node, action: action, values: values)
-                    case .trace: if let scene { send(.trace(events: await recentEvents(of: scene))) }
+                    case .trace: if scene != nil { send(.trace(events: recentEvents)) }
                     }
                 }
             }
