@@ -25,29 +25,18 @@ extension SceneInstance {
     }
 
     /// Whether every module's first load has ended (loaded, failed or timed out).
-    public var hasFinishedFirstLoads: Bool { firstLoadsEnded }
+    public var hasFinishedFirstLoads: Bool { firstLoads.haveEnded }
 
     /// Waits until every module's first load has ended, or at most `budget` (`nil`: until
     /// they have).
     func waitForFirstLoads(atMost budget: Duration? = nil) async {
-        guard !firstLoadsEnded, phase == .started else { return }
-        let number = newWorkID()
-        let timer = budget.map { budget in
-            DeadlineTimer(after: budget) { [weak self] in Task { await self?.resumeFirstLoadWaiter(number) } }
-        }
-        await withCheckedContinuation { firstLoadWaiters[number] = $0 }
-        timer?.cancel()
+        guard phase == .started else { return }
+        let loads = firstLoads
+        await loads.wait(atMost: budget)
     }
 
-    private func resumeFirstLoadWaiter(_ number: Int) {
-        firstLoadWaiters.removeValue(forKey: number)?.resume()
-    }
-
-    /// The first loads ended (or the scene was left): everyone waiting for them goes on.
+    /// The first loads ended (or the scene was left): the starter goes on.
     func endFirstLoads() {
-        firstLoadsEnded = true
-        let waiting = firstLoadWaiters.values
-        firstLoadWaiters.removeAll()
-        for waiter in waiting { waiter.resume() }
+        firstLoads.end()
     }
 }

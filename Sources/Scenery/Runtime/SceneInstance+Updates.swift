@@ -4,22 +4,24 @@
 /// last ``SceneInstance/takeBaseline()`` plus every update made since. Three rules make every
 /// update apply to the host's copy in the order delivered:
 ///
-/// 1. **Render, then commit without suspending.** Rendering a module is an `await` (a hop
-///    to the module's actor), and other work may run meanwhile. The diff is therefore taken
-///    only after the rendering returns, against the model as it is *then*, and the model,
-///    the sequence number and the outbox change together in one synchronous step.
-/// 2. **One render pass per module at a time.** A change while a pass runs marks the module
-///    again; the pass loop renders once more, after the change, so the last rendering shows
-///    the last state (changes are coalesced, never lost, never reordered).
+/// 1. **Render, then commit without suspending.** A module on its page renders in line; one
+///    that is an actor of its own renders across a hop, and other work may run meanwhile. The
+///    diff is therefore taken only after the rendering returns, against the model as it is
+///    *then*, and the model, the sequence number and the outbox change together in one
+///    synchronous step.
+/// 2. **The newest rendering wins.** Each change renders its module in a pass of its own
+///    (``RenderPasses``); a pass that comes back after a pass begun later committed is
+///    dropped, so the last rendering shows the last state (changes are never lost, and the
+///    host never goes back to an older rendering).
 /// 3. **One delivery loop.** Updates leave the outbox in sequence order through a single
 ///    loop; whoever finds it idle runs it, everyone else waits for their sequence number.
 extension SceneInstance {
-    /// What a module asked to render next: all of it, or some of its nodes.
+    /// What a pass renders: all of the module, or some of its nodes.
     struct RenderRequest: Sendable {
         var whole = false
         var nodes: [NodeID] = []
 
-        mutating func add(_ nodes: [NodeID]?) {
+        init(_ nodes: [NodeID]?) {
             guard let nodes, !nodes.isEmpty else {
                 whole = true
                 return
@@ -53,52 +55,26 @@ extension SceneInstance {
         guard phase != .left, slots[id] != nil else { return }
         changeCount[id, default: 0] += 1
         guard frames[id] != nil else { return }  // not in the host's tree; a later rendering shows it
-        pendingRenders[id, default: RenderRequest()].add(nodes)
-        let sequence: Int
-        if renderingModules.contains(id) {
-            // The running pass loop renders again after this change; wait for that pass.
-            let target = passCount[id, default: 0] + 1
-            sequence = await withCheckedContinuation { passWaiters[id, default: []].append((target, $0)) }
-        } else {
-            sequence = await runRenderPasses(id)
+        let pass = passes.begin(id)
+        // A pass that begins while an older one is away renders everything: the older one's
+        // rendering may be dropped, and with it the nodes it was to show.
+        let request = RenderRequest(pass.overlapped ? nil : nodes)
+        let started = tooling.isObserved ? ContinuousClock.now : nil
+        let sequence = await renderPass(pass, request)
+        if let started, let type = slots[id]?.instance.type {
+            tooling.record(.rendered(id, type: type, duration: .now - started), inScene: sceneID)
         }
+        passes.end(pass)
+        // The last pass of a change has shown what the change meant, or changed nothing to announce.
+        if !passes.isRendering(id) { pendingAnnouncements[id] = nil }
         await deliver(through: sequence)
     }
 
-    /// Renders a module until no change is pending. Returns the sequence number after its
-    /// last commit.
-    private func runRenderPasses(_ id: ModuleID) async -> Int {
-        renderingModules.insert(id)
-        var last = sequence
-        while phase != .left, let request = pendingRenders.removeValue(forKey: id) {
-            let pass = passCount[id, default: 0] + 1
-            passCount[id] = pass
-            let started = tooling.isObserved ? ContinuousClock.now : nil
-            last = await renderPass(id, request)
-            if let started, let type = slots[id]?.instance.type {
-                tooling.record(.rendered(id, type: type, duration: .now - started), inScene: sceneID)
-            }
-            resumePassWaiters(of: id, through: pass, sequence: last)
-        }
-        renderingModules.remove(id)
-        pendingRenders[id] = nil
-        pendingAnnouncements[id] = nil  // the rendering changed nothing to announce
-        resumePassWaiters(of: id, through: .max, sequence: last)
-        return last
-    }
-
-    private func resumePassWaiters(of id: ModuleID, through pass: Int, sequence: Int) {
-        guard let waiters = passWaiters[id], !waiters.isEmpty else { return }
-        var kept: [(pass: Int, continuation: CheckedContinuation<Int, Never>)] = []
-        for waiter in waiters {
-            if waiter.pass <= pass { waiter.continuation.resume(returning: sequence) } else { kept.append(waiter) }
-        }
-        passWaiters[id] = kept.isEmpty ? nil : kept
-    }
-
     /// One pass: the requested nodes alone when the module can render them and the host
-    /// shows them, else the whole frame.
-    private func renderPass(_ id: ModuleID, _ request: RenderRequest) async -> Int {
+    /// shows them, else the whole frame. Returns the sequence number after its commit (the
+    /// current one when it commits nothing).
+    private func renderPass(_ pass: RenderPasses.Pass, _ request: RenderRequest) async -> Int {
+        let id = pass.module
         guard let slot = slots[id] else { return sequence }
         if !request.whole, slot.status == .ready {
             var rendered: [ViewNode] = []
@@ -106,18 +82,20 @@ extension SceneInstance {
                 guard let node = await slot.module.render(local) else { break }
                 rendered.append(node.qualified(by: id))
             }
-            if rendered.count == request.nodes.count, let committed = commitNodes(rendered, of: id) {
+            if rendered.count == request.nodes.count, let committed = commitNodes(rendered, in: pass) {
                 return committed
             }
         }
         let frame = await makeFrame(id)
-        return commitFrame(frame, of: id)
+        return commitFrame(frame, in: pass)
     }
 
     /// Puts a module's new frame into the host's copy and queues the update. Synchronous:
     /// the diff is against the copy as it is now.
-    private func commitFrame(_ frame: ViewNode, of id: ModuleID) -> Int {
-        guard phase != .left, let previous = frames[id]?.node else { return sequence }
+    private func commitFrame(_ frame: ViewNode, in pass: RenderPasses.Pass) -> Int {
+        let id = pass.module
+        guard phase != .left, passes.mayCommit(pass), let previous = frames[id]?.node else { return sequence }
+        passes.commit(pass)
         frames[id] = RenderedFrame(node: frame, rows: nil)
         let diff = ViewTreeDiff(from: previous, to: frame)
         return enqueue(SceneUpdate(node: frame, module: id, patches: diff.patches, diagnostics: diff.diagnostics, previous: previous))
@@ -126,8 +104,10 @@ extension SceneInstance {
     /// Puts single nodes into the host's copy of a module's frame, each in place, and queues
     /// one update per node. Returns `nil` when a node is not in the frame (the caller then
     /// renders the whole module).
-    private func commitNodes(_ nodes: [ViewNode], of id: ModuleID) -> Int? {
-        guard phase != .left, frames[id] != nil else { return sequence }
+    private func commitNodes(_ nodes: [ViewNode], in pass: RenderPasses.Pass) -> Int? {
+        let id = pass.module
+        guard phase != .left, passes.mayCommit(pass), frames[id] != nil else { return sequence }
+        passes.commit(pass)
         var last = sequence
         for node in nodes {
             guard let path = path(of: node.id, inFrameOf: id), let old = frames[id]?.node.node(at: path[...]) else { return nil }
@@ -234,10 +214,6 @@ extension SceneInstance {
         outbox.removeAll()
         for waiter in deliveryWaiters { waiter.continuation.resume() }
         deliveryWaiters.removeAll()
-        for (id, waiters) in passWaiters {
-            for waiter in waiters { waiter.continuation.resume(returning: sequence) }
-            passWaiters[id] = nil
-        }
         endFirstLoads()
     }
 
@@ -268,6 +244,8 @@ extension SceneInstance {
         let rendered = await renderTree()
         // The host's copy is now this tree; queued updates are part of it already.
         frames = rendered.frames
+        // A pass begun before the tree rendered its module must not put an older rendering back.
+        for (id, pass) in rendered.passes { passes.supersede(id, through: pass) }
         shownTabs = rendered.selections
         hostHasTree = phase != .left
         outbox.removeAll()
@@ -313,6 +291,7 @@ extension SceneInstance {
     /// A module's frame, noting its change count before rendering and the frame after.
     private func frame(of id: ModuleID, into rendered: inout RenderedTree) async -> ViewNode {
         rendered.counts[id] = changeCount[id, default: 0]
+        rendered.passes[id] = passes.latest(of: id)
         let frame = await makeFrame(id)
         rendered.frames[id] = RenderedFrame(node: frame, rows: nil)
         return frame
@@ -322,6 +301,8 @@ extension SceneInstance {
     struct RenderedTree {
         var node: ViewNode = .stack("scene", [])
         var counts: [ModuleID: Int] = [:]
+        /// The latest render pass of each module begun before the tree rendered it.
+        var passes: [ModuleID: Int] = [:]
         var frames: [ModuleID: RenderedFrame] = [:]
         var selections: [String: String] = [:]
     }

@@ -56,21 +56,15 @@ public actor SceneInstance {
     var outbox: [SceneUpdate] = []
     var isDelivering = false
     var deliveryWaiters: [(sequence: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    /// Render passes: what each module asked to render next, which modules are being
-    /// rendered, how many passes each has started, and who waits for which pass.
-    var pendingRenders: [ModuleID: RenderRequest] = [:]
-    var renderingModules: Set<ModuleID> = []
-    var passCount: [ModuleID: Int] = [:]
-    var passWaiters: [ModuleID: [(pass: Int, continuation: CheckedContinuation<Int, Never>)]] = [:]
+    /// The render passes of each module: which run, and which may still commit.
+    var passes = RenderPasses()
     /// How often each module said it changed: a rendering that raced a change is redone.
     var changeCount: [ModuleID: Int] = [:]
     /// The row windows hosts asked for, by module.
     var windows: [ModuleID: RowWindow] = [:]
     var nextWorkID = 0
-    /// The first loads (see `SceneInstance+Streaming`): how many have not ended, whether they all ended, and who waits.
-    var firstLoadsPending = 0
-    var firstLoadsEnded = false
-    var firstLoadWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// The first loads (see `SceneInstance+Streaming`): how many run, and the starter's signal.
+    var firstLoads = FirstLoads()
     /// What modules said their latest changes mean, waiting for their next update.
     var pendingAnnouncements: [ModuleID: [String]] = [:]
     /// This scene's page, for the changes its person's actions make (``ChangeSource``).
@@ -260,8 +254,7 @@ public actor SceneInstance {
         tabSelection[tabSwitch]
     }
 
-    /// A number no other load or wait of this scene has (the key of `inFlight` and of
-    /// `firstLoadWaiters`).
+    /// A number no other load of this scene has (the key of `inFlight`).
     func newWorkID() -> Int {
         defer { nextWorkID += 1 }
         return nextWorkID
@@ -286,16 +279,15 @@ public actor SceneInstance {
         return outcome
     }
 
-    /// Starts every module's first load, each in its own task under its deadline, and calls
-    /// ``endFirstLoads()`` when the last one ends. The load's own task records its outcome:
+    /// Starts every module's first load, each in its own task under its deadline; the last
+    /// one to end ends the first loads (`firstLoads`). The load's own task records its outcome:
     /// no task waits for it.
     func startFirstLoads() async {
         var loads: [(ModuleID, StartedLoad)] = []
         for id in moduleOrder {
             if let load = await prepareLoad(id, .initial) { loads.append((id, load)) }
         }
-        firstLoadsPending = loads.count
-        guard !loads.isEmpty else { return endFirstLoads() }
+        firstLoads.begin(loads.count)
         for (id, load) in loads {
             let workID = newWorkID()
             inFlight[workID] = LoadRace.start(timeout: load.slot.timeout, load.work) { outcome in
@@ -307,7 +299,6 @@ public actor SceneInstance {
     private func endFirstLoad(_ id: ModuleID, _ load: StartedLoad, _ outcome: LoadRace.Outcome, workID: Int) async {
         inFlight[workID] = nil
         await finishLoad(id, .initial, load, outcome)
-        firstLoadsPending -= 1
-        if firstLoadsPending == 0 { endFirstLoads() }
+        firstLoads.oneEnded()
     }
 }
