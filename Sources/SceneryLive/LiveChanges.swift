@@ -113,16 +113,25 @@ public final class LiveChanges<Entity: LiveEntity>: Sendable {
     /// publishes reach every other subscriber, not this one, which shows the write's result
     /// already. Another writer's change to the same entity still arrives.
     ///
+    /// Write from the task the runtime runs the module's event, load or live change in: it
+    /// says what the write is for (``WriteContext/isBound``). Debug builds stop at a write
+    /// from a task that lost it (a `Task.detached`); a write nobody's action makes says so
+    /// with ``WriteContext/outsideAnyAction(isolation:_:)``.
+    ///
     /// ```swift
     /// let count = try await live.writing { try await blogs.setLiked(true, blog: id, by: viewer) }
     /// ```
     public func writing<Value>(
         isolation: isolated (any Actor)? = #isolation, _ write: () async throws -> Value
     ) async rethrows -> Value {
+        assert(
+            WriteContext.current.isBound,
+            "A module wrote from a task that lost its write context (a Task.detached?): write from the task that runs its event, load or live change, or wrap a write nobody's action makes in WriteContext.outsideAnyAction."
+        )
         // The closure names `isolation` (in its body: a capture list would copy it), so it
         // runs there; one that names no actor runs on none, a hop off the module's page and
         // back for every write.
-        try await WriteContext.current.writing(as: writer).run {
+        return try await WriteContext.current.writing(as: writer).run {
             _ = isolation
             return try await write()
         }

@@ -56,7 +56,8 @@ public enum StoreConformance {
         }
         do {
             // The writer's own write of `first`, then another's write of `second`.
-            try await writerLive.writing { try await write(first) }
+            // As a module's write for its viewer's action (``WriteContext/isBound``).
+            try await ActionKey.run(as: nil) { try await writerLive.writing { try await write(first) } }
             try await write(second)
         } catch {
             return ["A write failed: \(SceneryError.message(for: error)); the checks need two writes that succeed."]

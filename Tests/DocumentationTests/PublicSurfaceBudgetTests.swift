@@ -20,8 +20,9 @@ import Testing
         // +2 types, +13 declarations over the first count (133, 874), for issue 65's "why":
         // the inspection's variant condition and the variants passed over
         // (`SceneInstance.Inspection.PassedVariant`), and the rule that decided an event
-        // (`EventOutcome.Rule`).
-        "Scenery": (135, 887),
+        // (`EventOutcome.Rule`). +1 declaration for issue 59: `WriteContext.isBound`, what a
+        // debug build checks before a module's write.
+        "Scenery": (135, 888),
         "SceneryPageProtocol": (12, 58),
         "SceneryLive": (13, 67),
         // +2 declarations: the inspector's editor link (`Configuration.editorLink` and its maker).

@@ -40,12 +40,12 @@ import Testing
         let heardByOnlooker = AwaitableLog<BoardChange>()
         writer.follow([.task(1), .task(2)]) { heardByWriter.append($0) }
         onlooker.follow([.task(1), .task(2)]) { heardByOnlooker.append($0) }
-        await writer.writing { hub.publish([.task(1)]) }
+        await ActionKey.run(as: nil) { await writer.writing { hub.publish([.task(1)]) } }
         hub.publish([.task(2)])  // another writer's
         #expect(await heardByWriter.wait { $0.contains(.task(2)) })
         #expect(heardByWriter.elements == [.task(2)], "its own change to task 1 did not come back (changes arrive in order)")
         #expect(await heardByOnlooker.wait { $0 == [.task(1), .task(2)] }, "everyone else hears both")
-        await writer.writing { hub.publish([.everything]) }
+        await ActionKey.run(as: nil) { await writer.writing { hub.publish([.everything]) } }
         #expect(await heardByWriter.wait { $0.last == .everything }, "everything reaches the writer too")
     }
 

@@ -28,6 +28,19 @@ public struct WriteContext: Sendable {
     public private(set) var writer: ChangeSource?
     /// Counts the writes of one run of ``action``.
     private var writes: WriteCounter?
+    /// Whether the task's writes were said to be for something: an action or none
+    /// (``carryingOut(_:)``, ``ActionKey/run(as:isolation:_:)``), a page (``onPage(_:)``), or
+    /// nobody's action (``outsideAnyAction(isolation:_:)``). The runtime binds it for every
+    /// event, load and live change it runs for a module; a task that lost it (a
+    /// `Task.detached` a module started) has the unbound default, and a module's write
+    /// there would lose exactly-once, the echo skip and the announcement's origin: debug
+    /// builds stop at such a write (`SceneryLive`'s `LiveChanges.writing`, which `LiveQuery`
+    /// writes through).
+    ///
+    /// ```swift
+    /// assert(WriteContext.current.isBound, "write from the task that handles the event")
+    /// ```
+    public private(set) var isBound = false
 
     /// No action, no page, no writer.
     public init() {}
@@ -38,6 +51,7 @@ public struct WriteContext: Sendable {
     /// This context carrying out `action` (`nil`: none), its writes counted from the first.
     public func carryingOut(_ action: ActionKey?) -> WriteContext {
         var context = self
+        context.isBound = true
         context.action = action
         context.writes = action.map { _ in WriteCounter() }
         return context
@@ -46,6 +60,7 @@ public struct WriteContext: Sendable {
     /// This context on `page`'s behalf.
     public func onPage(_ page: ChangeSource?) -> WriteContext {
         var context = self
+        context.isBound = true
         context.page = page
         return context
     }
@@ -86,7 +101,7 @@ public struct WriteContext: Sendable {
     public static func outsideAnyAction<Value>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Value
     ) async rethrows -> Value {
-        try await WriteContext().run(body)
+        try await WriteContext().carryingOut(nil).run(body)
     }
 
     /// Counts the writes of one run of an action.

@@ -29,11 +29,15 @@ extension SceneInstance {
         }
         let module = slot.module
         let window = request == .nextPage ? nil : windows[id]
+        // A load is made for this page: what it writes is on the page's behalf.
+        let context = WriteContext.current.onPage(origin)
         return StartedLoad(slot: slot, window: window) {
-            try await module.load(request)
-            // Fresh data: the rows of the window a host set are fetched before it renders.
-            // Their failure is the module's to tell (as a failed next page), not a failed load.
-            if let window { try? await module.load(window: window) }
+            try await context.run {
+                try await module.load(request)
+                // Fresh data: the rows of the window a host set are fetched before it renders.
+                // Their failure is the module's to tell (as a failed next page), not a failed load.
+                if let window { try? await module.load(window: window) }
+            }
         }
     }
 
@@ -92,7 +96,8 @@ extension SceneInstance {
     /// module as it was (it says so in its own state); `false` when the scene was left.
     private func loadWindow(_ window: RowWindow, of slot: ModuleSlot) async -> Bool {
         let module = slot.module
-        if case .cancelled = await run(timeout: slot.timeout, { try await module.load(window: window) }) { return false }
+        let context = WriteContext.current.onPage(origin)
+        if case .cancelled = await run(timeout: slot.timeout, { try await context.run { try await module.load(window: window) } }) { return false }
         return true
     }
 }

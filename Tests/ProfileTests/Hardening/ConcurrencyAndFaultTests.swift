@@ -85,7 +85,7 @@ final class SlowBlogs: BlogService {
 
     /// On SQLite only: the runtime's path is the same on both stores, and on PostgreSQL a
     /// like may fail when the store is busy (see `atOnce`), which a module shows as a notice.
-    @Test func aHundredModulesLikingAtOnceThroughTheRuntime() async throws {
+    @Test(.drivesModulesAsAHost) func aHundredModulesLikingAtOnceThroughTheRuntime() async throws {
         let store = try await Self.crowd(on: .sqlite)
         let modules = try (1...100).map { user in
             try BlogModule(

@@ -7,7 +7,7 @@ import SceneryTesting
 import Testing
 
 /// The blog list module, on either store.
-@Suite struct BlogModuleTests {
+@Suite(.drivesModulesAsAHost) struct BlogModuleTests {
     func module(on backend: Backend, author: String, viewer: String?, pageSize: Int = 10, log: RenderLog = RenderLog()) throws -> BlogModule {
         let module = try BlogModule(
             parameters: parameters(for: BlogModule.descriptor, ["author": .string(author), "pageSize": .int(pageSize)]),
@@ -207,7 +207,7 @@ import Testing
     }
 }
 
-@Suite struct BlogPostModuleTests {
+@Suite(.drivesModulesAsAHost) struct BlogPostModuleTests {
     @Test func showsOneBlogInFullAndLinksItsAuthor() async throws {
         let backend = try Backend()
         let post = try BlogPostModule(

@@ -10,7 +10,7 @@ import SceneryUserList
 import Testing
 
 /// Every bundled module, driven through every state it has, renders each id once.
-@Suite struct ModuleStateIDTests {
+@Suite(.drivesModulesAsAHost) struct ModuleStateIDTests {
     let backend: Backend
 
     init() throws { backend = try Backend() }

@@ -5,7 +5,7 @@ import SceneryProfile
 import SceneryUserInfo
 import Testing
 
-@Suite struct UserInfoModuleTests {
+@Suite(.drivesModulesAsAHost) struct UserInfoModuleTests {
 
     func module(on backend: Backend, user: String, viewer: String?, log: RenderLog = RenderLog(), params: [String: JSONValue] = [:]) throws -> UserInfoModule {
         var values: [String: JSONValue] = ["user": .string(user)]

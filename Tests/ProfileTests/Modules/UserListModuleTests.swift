@@ -6,7 +6,7 @@ import SceneryTesting
 import SceneryUserList
 import Testing
 
-@Suite struct UserListModuleTests {
+@Suite(.drivesModulesAsAHost) struct UserListModuleTests {
 
     func module(on backend: Backend, user: String, list: String, presenter: String, viewer: String?, log: RenderLog = RenderLog()) throws -> UserListModule {
         let module = try UserListModule(

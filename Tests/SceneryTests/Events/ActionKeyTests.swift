@@ -33,6 +33,20 @@ import Testing
         #expect(outside.action == nil && outside.nextWriteKey() == nil, "a write outside any action says so, and records no key")
     }
 
+    @Test func aContextIsBoundOnlyWhereSomeoneSaidWhatItsWritesAreFor() async {
+        #expect(!WriteContext.current.isBound, "a task nobody bound")
+        #expect(!WriteContext.current.writing(as: ChangeSource()).isBound, "a writer alone says nothing of the action")
+        #expect(await ActionKey.run(as: nil) { WriteContext.current.isBound }, "as no action, said")
+        #expect(await ActionKey.run(as: .random()) { WriteContext.current.isBound })
+        #expect(WriteContext.current.onPage(ChangeSource()).isBound)
+        #expect(await WriteContext.outsideAnyAction { WriteContext.current.isBound })
+        let (child, detached) = await ActionKey.run(as: .random()) {
+            (await Task { WriteContext.current.isBound }.value, await Task.detached { WriteContext.current.isBound }.value)
+        }
+        #expect(child, "a child task keeps it")
+        #expect(!detached, "a detached task loses it: debug builds stop at a module's write there")
+    }
+
     @Test func eachWriteOfAnActionTakesAKeyOfItsOwnAndARunAgainStartsFromTheFirst() async {
         let key = ActionKey.random()
         #expect(WriteContext.current.nextWriteKey() == nil, "no action: no key")

@@ -139,3 +139,33 @@ extension ViewNode.Kind {
         return nil
     }
 }
+
+/// A module that notes the write context each of its loads runs in.
+private actor ContextNotingModule: Module {
+    static let descriptor = ModuleDescriptor(type: "ContextNotingModule", summary: "Notes its loads' write context.")
+    static let seen = Locked<[WriteContext]>([])
+
+    func load(_ request: LoadRequest) async throws { Self.seen.withLock { $0.append(WriteContext.current) } }
+    func load(window: RowWindow) async throws { Self.seen.withLock { $0.append(WriteContext.current) } }
+    func render() -> ViewNode { .text("noted", "Noted") }
+}
+
+@Suite(.serialized) struct LoadContextTests {
+    @Test func aModuleLoadsOnItsPagesBehalfSoItsWritesThereAreBound() async throws {
+        var registry = SceneRegistry()
+        registry.register(ContextNotingModule.self) { _, _ in ContextNotingModule() }
+        #expect(registry.addScene(id: "noting", source: #"{"modules": [{"id": "noting", "type": "ContextNotingModule"}]}"#).isEmpty)
+        ContextNotingModule.seen.withLock { $0 = [] }
+        let scene = try await registry.assemble("noting", for: SceneContext(viewer: "1"), host: RecordingHost())
+        #expect(!WriteContext.current.isBound, "the test binds nothing")
+        await scene.start()
+        await scene.setWindow(RowWindow(start: 0, count: 5), for: "noting")
+        let seen = ContextNotingModule.seen.withLock { $0 }
+        #expect(seen.count == 2, "the first load and the window's")
+        for context in seen {
+            #expect(context.isBound)
+            #expect(context.page == scene.origin, "a load's writes are on its page's behalf")
+            #expect(context.action == nil)
+        }
+    }
+}
