@@ -35,6 +35,9 @@ public final class ModuleHarness<M: Module>: Sendable {
     /// What the test typed, by field id, since the field's form was last submitted (see
     /// ``type(_:into:)``).
     let typed: Locked<[NodeID: String]> = Locked([:])
+    /// The page the harness stands for: loads and events run on its behalf, as a scene runs
+    /// them (``WriteContext/isBound``), so the module's writes are bound as on a page.
+    private let page = ChangeSource()
 
     /// Makes the module from parameters, with the defaults of its descriptor filled in.
     ///
@@ -83,7 +86,8 @@ public final class ModuleHarness<M: Module>: Sendable {
     ///   tree with no `assert`.
     public func load(_ request: LoadRequest = .initial, _ assert: ((ViewNode) throws -> Void)? = nil) async throws {
         try checkNothingPending(before: "load(.\(request.rawValue))")
-        try await module.load(request)
+        let module = module
+        try await WriteContext.current.onPage(page).run { try await module.load(request) }
         try await checkTree(after: "load(.\(request.rawValue))", assert)
     }
 
@@ -99,7 +103,9 @@ public final class ModuleHarness<M: Module>: Sendable {
         _ event: Event, letThrough: Bool = true, confirming: Bool = true, _ assert: ((ViewNode) throws -> Void)? = nil
     ) async throws -> EventDisposition {
         try checkNothingPending(before: "sending '\(event.name)'")
-        let disposition = await module.handle(event)
+        let module = module
+        let onPage = WriteContext.current.onPage(page)
+        let disposition = await onPage.run { await module.handle(event) }
         var up: Event?
         switch disposition {
         case .handled: break
@@ -115,7 +121,7 @@ public final class ModuleHarness<M: Module>: Sendable {
                 effects.append(.refusal("only the user named by '\(owner.parameter)' may take this action", up))
             } else if letThrough {
                 do {
-                    try await module.perform(up)
+                    try await onPage.run { try await module.perform(up) }
                 } catch {
                     effects.append(.failure(SceneryError.message(for: error), up))
                 }
