@@ -114,9 +114,9 @@ public final class LiveChanges<Entity: LiveEntity>: Sendable {
     /// already. Another writer's change to the same entity still arrives.
     ///
     /// Write from the task the runtime runs the module's event, load or live change in: it
-    /// says what the write is for (``WriteContext/isBound``). Debug builds stop at a write
+    /// says what the write is for (`WriteContext.isBound`). Debug builds stop at a write
     /// from a task that lost it (a `Task.detached`); a write nobody's action makes says so
-    /// with ``WriteContext/outsideAnyAction(isolation:_:)``.
+    /// with `WriteContext.outsideAnyAction`.
     ///
     /// ```swift
     /// let count = try await live.writing { try await blogs.setLiked(true, blog: id, by: viewer) }

@@ -135,7 +135,7 @@ public struct LiveModuleCheck<M: Module>: Sendable {
     /// Sends `event` as the scene would: `handle(_:)` first; passed on, `perform(_:)` when the
     /// module performs it.
     private func perform(_ event: Event, on module: M) async throws {
-        // As a host: the event is the viewer's action (``WriteContext/isBound``).
+        // As a host: the event is the viewer's action (`WriteContext.isBound`).
         try await ActionKey.run(as: nil) {
             guard await module.handle(event) == .pass, M.descriptor.defaultActions.contains(event.name) else { return }
             try await module.perform(event)

@@ -36,7 +36,7 @@ public final class ModuleHarness<M: Module>: Sendable {
     /// ``type(_:into:)``).
     let typed: Locked<[NodeID: String]> = Locked([:])
     /// The page the harness stands for: loads and events run on its behalf, as a scene runs
-    /// them (``WriteContext/isBound``), so the module's writes are bound as on a page.
+    /// them (`WriteContext.isBound`), so the module's writes are bound as on a page.
     private let page = ChangeSource()
 
     /// Makes the module from parameters, with the defaults of its descriptor filled in.

@@ -56,7 +56,7 @@ public enum StoreConformance {
         }
         do {
             // The writer's own write of `first`, then another's write of `second`.
-            // As a module's write for its viewer's action (``WriteContext/isBound``).
+            // As a module's write for its viewer's action (`WriteContext.isBound`).
             try await ActionKey.run(as: nil) { try await writerLive.writing { try await write(first) } }
             try await write(second)
         } catch {
