@@ -19,7 +19,7 @@ import Testing
     /// session's state in small value types; the configuration and the commands are lists of
     /// settings and options.
     static let larger: [String: Int] = [
-        "SceneInstance": 38,
+        "SceneInstance": 35,
         "PageSession": 42,
         "Configuration": 37,
         "ServeCommand": 19,

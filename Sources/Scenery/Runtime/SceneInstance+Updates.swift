@@ -13,8 +13,9 @@
 ///    (``RenderPasses``); a pass that comes back after a pass begun later committed is
 ///    dropped, so the last rendering shows the last state (changes are never lost, and the
 ///    host never goes back to an older rendering).
-/// 3. **One delivery loop.** Updates leave the outbox in sequence order through a single
-///    loop; whoever finds it idle runs it, everyone else waits for their sequence number.
+/// 3. **One delivery loop.** Updates leave the outbox (``SceneOutbox``) in sequence order
+///    through a single loop; whoever finds none running starts one, everyone else awaits
+///    the running one's end and looks again. No list of waiters: the loop is a task.
 extension SceneInstance {
     /// What a pass renders: all of the module, or some of its nodes.
     struct RenderRequest: Sendable {
@@ -75,7 +76,7 @@ extension SceneInstance {
     /// current one when it commits nothing).
     private func renderPass(_ pass: RenderPasses.Pass, _ request: RenderRequest) async -> Int {
         let id = pass.module
-        guard let slot = slots[id] else { return sequence }
+        guard let slot = slots[id] else { return outbox.sequence }
         if !request.whole, slot.status == .ready {
             var rendered: [ViewNode] = []
             for local in request.nodes {
@@ -94,7 +95,7 @@ extension SceneInstance {
     /// the diff is against the copy as it is now.
     private func commitFrame(_ frame: ViewNode, in pass: RenderPasses.Pass) -> Int {
         let id = pass.module
-        guard phase != .left, passes.mayCommit(pass), let previous = frames[id]?.node else { return sequence }
+        guard phase != .left, passes.mayCommit(pass), let previous = frames[id]?.node else { return outbox.sequence }
         passes.commit(pass)
         frames[id] = RenderedFrame(node: frame, rows: nil)
         let diff = ViewTreeDiff(from: previous, to: frame)
@@ -106,9 +107,9 @@ extension SceneInstance {
     /// renders the whole module).
     private func commitNodes(_ nodes: [ViewNode], in pass: RenderPasses.Pass) -> Int? {
         let id = pass.module
-        guard phase != .left, passes.mayCommit(pass), frames[id] != nil else { return sequence }
+        guard phase != .left, passes.mayCommit(pass), frames[id] != nil else { return outbox.sequence }
         passes.commit(pass)
-        var last = sequence
+        var last = outbox.sequence
         for node in nodes {
             guard let path = path(of: node.id, inFrameOf: id), let old = frames[id]?.node.node(at: path[...]) else { return nil }
             let diff = ViewTreeDiff(from: old, to: node)
@@ -168,52 +169,51 @@ extension SceneInstance {
     /// Gives an update the next sequence number and queues it for the host. Updates
     /// without patches are not sent: the host's copy already shows them.
     private func enqueue(_ update: SceneUpdate) -> Int {
-        guard !update.patches.isEmpty else { return sequence }
-        sequence += 1
+        guard !update.patches.isEmpty else { return outbox.sequence }
         var update = update
         if let module = update.module, let announcements = pendingAnnouncements.removeValue(forKey: module) {
             update.announcements = announcements
         }
-        update.sequence = sequence
-        outbox.append(update)
-        return sequence
+        return outbox.enqueue(update)
     }
 
     /// Hands queued updates to the host in sequence order until `target` was delivered.
+    ///
+    /// One loop hands them over (`delivery`), so the host gets one at a time, in order.
+    /// Whoever finds none running starts one in line, on the page (`Task.immediate`: no hop,
+    /// and a host that does not suspend has been told when it returns); whoever finds one
+    /// running awaits its end, then looks again. Called from inside the host's own
+    /// `sceneDidUpdate`, it returns at once: the running loop hands the update over next, and
+    /// waiting here would wait for itself.
     func deliver(through target: Int) async {
-        guard phase != .left, deliveredSequence < target else { return }
-        if isDelivering {
-            // Inside the host's own sceneDidUpdate: waiting here would wait for itself.
-            if UpdateDelivery.scene == ObjectIdentifier(self) { return }
-            await withCheckedContinuation { deliveryWaiters.append((target, $0)) }
-            return
+        while phase != .left, !outbox.hasDelivered(through: target) {
+            if outbox.isHandingOver, UpdateDelivery.scene == ObjectIdentifier(self) { return }
+            if let running = delivery {
+                await running.value
+                if delivery == running { delivery = nil }
+            } else {
+                let loop = Task.immediate { await self.handOverQueued() }
+                delivery = loop
+                await loop.value
+                if delivery == loop { delivery = nil }
+            }
         }
-        isDelivering = true
+    }
+
+    /// The delivery loop: hands every queued update to the host, oldest first.
+    private func handOverQueued() async {
+        outbox.isHandingOver = true
         let token = ObjectIdentifier(self)
-        while phase != .left, !outbox.isEmpty {
-            let update = outbox.removeFirst()
+        while phase != .left, let update = outbox.next() {
             await UpdateDelivery.$scene.withValue(token) { await host.sceneDidUpdate(update) }
-            markDelivered(through: update.sequence)
+            outbox.markDelivered(through: update.sequence)
         }
-        isDelivering = false
-        if phase == .left { releaseWaiters() }
+        outbox.isHandingOver = false
     }
 
-    func markDelivered(through sequence: Int) {
-        deliveredSequence = max(deliveredSequence, sequence)
-        guard !deliveryWaiters.isEmpty else { return }
-        var kept: [(sequence: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        for waiter in deliveryWaiters {
-            if waiter.sequence <= deliveredSequence { waiter.continuation.resume() } else { kept.append(waiter) }
-        }
-        deliveryWaiters = kept
-    }
-
-    /// Ends every wait after the scene was left: nothing is delivered any more.
-    func releaseWaiters() {
-        outbox.removeAll()
-        for waiter in deliveryWaiters { waiter.continuation.resume() }
-        deliveryWaiters.removeAll()
+    /// After the scene was left: nothing is delivered any more, and the starter goes on.
+    func endDeliveries() {
+        outbox.takeBaseline()
         endFirstLoads()
     }
 
@@ -248,9 +248,8 @@ extension SceneInstance {
         for (id, pass) in rendered.passes { passes.supersede(id, through: pass) }
         shownTabs = rendered.selections
         hostHasTree = phase != .left
-        outbox.removeAll()
-        markDelivered(through: sequence)
-        let snapshot = SceneSnapshot(node: rendered.node, sequence: sequence)
+        outbox.takeBaseline()
+        let snapshot = SceneSnapshot(node: rendered.node, sequence: outbox.sequence)
         // A module that changed, or a tab selected, while this tree was being rendered sends
         // that change next.
         let stale = rendered.counts.filter { changeCount[$0.key, default: 0] != $0.value }.map(\.key)

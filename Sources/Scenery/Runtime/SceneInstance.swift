@@ -49,13 +49,10 @@ public actor SceneInstance {
     var frames: [ModuleID: RenderedFrame] = [:]
     var shownTabs: [String: String] = [:]
     var hostHasTree = false
-    /// The last sequence number given to an update, and the last one delivered.
-    var sequence = 0
-    var deliveredSequence = 0
-    /// Updates made but not yet handed to the host, oldest first.
-    var outbox: [SceneUpdate] = []
-    var isDelivering = false
-    var deliveryWaiters: [(sequence: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Updates made but not yet handed to the host, numbered, oldest first.
+    var outbox = SceneOutbox()
+    /// The delivery loop while it runs (see `SceneInstance+Updates`).
+    var delivery: Task<Void, Never>?
     /// The render passes of each module: which run, and which may still commit.
     var passes = RenderPasses()
     /// How often each module said it changed: a rendering that raced a change is redone.
@@ -192,7 +189,7 @@ public actor SceneInstance {
         phase = .left
         for race in inFlight.values { race.cancel() }
         inFlight.removeAll()
-        releaseWaiters()
+        endDeliveries()
     }
 
     /// Whether ``leave()`` was called.
