@@ -4,17 +4,28 @@
 /// The starter goes on when the last load ends, when its budget passes, or when its task is
 /// cancelled, whichever comes first; loads still running then go on, each one's outcome
 /// reaching the host as an update. The starter waits on a stream that ending the loads (or
-/// the budget's timer) finishes: no list of waiters, no task per wait. A scene starts once,
-/// so one starter waits.
+/// the budget's timer) finishes: no list of waiters, no task per wait, and nothing kept once
+/// the loads ended. A scene starts once, so one starter waits.
 struct FirstLoads: Sendable {
+    /// What the starter waits on.
+    struct Signal: Sendable {
+        fileprivate let stream: AsyncStream<Never>
+        fileprivate let release: AsyncStream<Never>.Continuation
+
+        /// Returns when the loads ended, when `budget` passed (`nil`: no budget), or when the
+        /// calling task is cancelled.
+        func wait(atMost budget: Duration?) async {
+            let release = release
+            let timer = budget.map { DeadlineTimer(after: $0) { release.finish() } }
+            for await _ in stream {}
+            timer?.cancel()
+        }
+    }
+
     private var running = 0
     private(set) var haveEnded = false
-    private let starterMayGoOn: AsyncStream<Never>
-    private let release: AsyncStream<Never>.Continuation
-
-    init() {
-        (starterMayGoOn, release) = AsyncStream<Never>.makeStream()
-    }
+    /// Ends the starter's wait, while it may wait.
+    private var release: AsyncStream<Never>.Continuation?
 
     /// `count` first loads began; with none, they have ended.
     mutating func begin(_ count: Int) {
@@ -31,16 +42,15 @@ struct FirstLoads: Sendable {
     /// The loads ended, or the scene was left: the starter goes on.
     mutating func end() {
         haveEnded = true
-        release.finish()
+        release?.finish()
+        release = nil
     }
 
-    /// Returns when the loads ended, when `budget` passed (`nil`: no budget), or when the
-    /// calling task is cancelled.
-    func wait(atMost budget: Duration?) async {
-        guard !haveEnded else { return }
-        let release = release
-        let timer = budget.map { DeadlineTimer(after: $0) { release.finish() } }
-        for await _ in starterMayGoOn {}
-        timer?.cancel()
+    /// The signal for the starter to wait on; `nil` when the loads have ended.
+    mutating func startWaiting() -> Signal? {
+        guard !haveEnded else { return nil }
+        let (stream, release) = AsyncStream<Never>.makeStream()
+        self.release = release
+        return Signal(stream: stream, release: release)
     }
 }

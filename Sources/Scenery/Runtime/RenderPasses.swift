@@ -20,50 +20,59 @@ struct RenderPasses: Sendable {
         let overlapped: Bool
     }
 
-    private var begun: [ModuleID: Int] = [:]
-    private var running: [ModuleID: Int] = [:]
-    /// The oldest pass of each module that may still commit.
-    private var oldestCommitting: [ModuleID: Int] = [:]
+    /// One module's passes: how many began, how many run, the oldest that may still commit.
+    private struct ModulePasses: Sendable {
+        var begun = 0
+        var running = 0
+        var oldestCommitting = 0
+    }
+
+    /// One entry per module that rendered (a page keeps one dictionary, not three).
+    private var modules: [ModuleID: ModulePasses] = [:]
 
     /// Begins a pass of `module`.
     mutating func begin(_ module: ModuleID) -> Pass {
-        let number = begun[module, default: 0] + 1
-        begun[module] = number
-        let overlapped = running[module, default: 0] > 0
-        running[module, default: 0] += 1
-        return Pass(module: module, number: number, overlapped: overlapped)
+        var state = modules[module, default: ModulePasses()]
+        state.begun += 1
+        let pass = Pass(module: module, number: state.begun, overlapped: state.running > 0)
+        state.running += 1
+        modules[module] = state
+        return pass
     }
 
     /// The pass ended, committed or dropped.
     mutating func end(_ pass: Pass) {
-        let left = running[pass.module, default: 1] - 1
-        running[pass.module] = left > 0 ? left : nil
+        modules[pass.module]?.running -= 1
     }
 
     /// Whether a pass of `module` runs.
     func isRendering(_ module: ModuleID) -> Bool {
-        running[module] != nil
+        (modules[module]?.running ?? 0) > 0
     }
 
     /// Whether `pass` may commit its rendering: no pass begun after it committed one (a pass
     /// may commit more than once: some nodes, then its whole module).
     func mayCommit(_ pass: Pass) -> Bool {
-        pass.number >= oldestCommitting[pass.module, default: 0]
+        pass.number >= (modules[pass.module]?.oldestCommitting ?? 0)
     }
 
     /// `pass` put its rendering in the host's copy.
     mutating func commit(_ pass: Pass) {
-        oldestCommitting[pass.module] = max(oldestCommitting[pass.module, default: 0], pass.number)
+        raiseOldestCommitting(of: pass.module, to: pass.number)
     }
 
     /// The number of the latest pass of `module` begun so far (0 before the first).
     func latest(of module: ModuleID) -> Int {
-        begun[module, default: 0]
+        modules[module]?.begun ?? 0
     }
 
     /// A rendering made after pass `number` began replaced the host's copy of `module` (a
     /// baseline): passes begun up to it may no longer commit.
     mutating func supersede(_ module: ModuleID, through number: Int) {
-        oldestCommitting[module] = max(oldestCommitting[module, default: 0], number + 1)
+        raiseOldestCommitting(of: module, to: number + 1)
+    }
+
+    private mutating func raiseOldestCommitting(of module: ModuleID, to number: Int) {
+        modules[module, default: ModulePasses()].oldestCommitting = max(modules[module]?.oldestCommitting ?? 0, number)
     }
 }

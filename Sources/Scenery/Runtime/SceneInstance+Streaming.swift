@@ -30,9 +30,8 @@ extension SceneInstance {
     /// Waits until every module's first load has ended, or at most `budget` (`nil`: until
     /// they have).
     func waitForFirstLoads(atMost budget: Duration? = nil) async {
-        guard phase == .started else { return }
-        let loads = firstLoads
-        await loads.wait(atMost: budget)
+        guard phase == .started, let signal = firstLoads.startWaiting() else { return }
+        await signal.wait(atMost: budget)
     }
 
     /// The first loads ended (or the scene was left): the starter goes on.
