@@ -73,6 +73,8 @@ struct RenderPasses: Sendable {
     }
 
     private mutating func raiseOldestCommitting(of module: ModuleID, to number: Int) {
-        modules[module, default: ModulePasses()].oldestCommitting = max(modules[module]?.oldestCommitting ?? 0, number)
+        var state = modules[module, default: ModulePasses()]
+        state.oldestCommitting = max(state.oldestCommitting, number)
+        modules[module] = state
     }
 }

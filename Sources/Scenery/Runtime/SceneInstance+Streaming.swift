@@ -33,9 +33,4 @@ extension SceneInstance {
         guard phase == .started, let signal = firstLoads.startWaiting() else { return }
         await signal.wait(atMost: budget)
     }
-
-    /// The first loads ended (or the scene was left): the starter goes on.
-    func endFirstLoads() {
-        firstLoads.end()
-    }
 }

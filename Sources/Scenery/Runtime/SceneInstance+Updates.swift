@@ -188,16 +188,18 @@ extension SceneInstance {
     func deliver(through target: Int) async {
         while phase != .left, !outbox.hasDelivered(through: target) {
             if outbox.isHandingOver, UpdateDelivery.scene == ObjectIdentifier(self) { return }
-            if let running = delivery {
-                await running.value
-                if delivery == running { delivery = nil }
-            } else {
-                let loop = Task.immediate { await self.handOverQueued() }
-                delivery = loop
-                await loop.value
-                if delivery == loop { delivery = nil }
-            }
+            let loop = delivery ?? startDelivery()
+            await loop.value
+            if delivery == loop { delivery = nil }
         }
+    }
+
+    /// Starts the delivery loop in line, on the page, and keeps it as `delivery` (a loop that
+    /// ends without suspending has ended when this returns).
+    private func startDelivery() -> Task<Void, Never> {
+        let loop = Task.immediate { await self.handOverQueued() }
+        delivery = loop
+        return loop
     }
 
     /// The delivery loop: hands every queued update to the host, oldest first.
@@ -209,12 +211,6 @@ extension SceneInstance {
             outbox.markDelivered(through: update.sequence)
         }
         outbox.isHandingOver = false
-    }
-
-    /// After the scene was left: nothing is delivered any more, and the starter goes on.
-    func endDeliveries() {
-        outbox.takeBaseline()
-        endFirstLoads()
     }
 
     /// Takes the whole tree as the host's new baseline: later updates are diffed against

@@ -189,7 +189,8 @@ public actor SceneInstance {
         phase = .left
         for race in inFlight.values { race.cancel() }
         inFlight.removeAll()
-        endDeliveries()
+        outbox.takeBaseline()  // nothing is delivered any more
+        firstLoads.end()  // the starter goes on
     }
 
     /// Whether ``leave()`` was called.
