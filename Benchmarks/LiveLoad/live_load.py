@@ -29,6 +29,7 @@ import os
 import pathlib
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -144,10 +145,11 @@ def probe(host, port, stop, results):
     results.put(latencies)
 
 
-async def fanout(host, port, pid, count, rounds, settle=0, probing=False):
+async def fanout(host, port, pid, count, rounds, settle=0, probing=False, record=None):
     """One like reaching `count` open pages that show its row; with `settle`, also the
     server's RSS that many seconds after the last like (memory returning once changes stop);
-    with `probing`, the longest a small request waited while the likes fanned out."""
+    with `probing`, the longest a small request waited while the likes fanned out; with
+    `record`, a `perf record` of the server over the likes alone, written to that path."""
     cookies = [await sign_in(host, port, user) for user in ("3", "5", "6", "7")] + [None]
     before = rss_kib(pid)
     listeners = []
@@ -164,6 +166,10 @@ async def fanout(host, port, pid, count, rounds, settle=0, probing=False):
     prober = multiprocessing.Process(target=probe, args=(host, port, stop, results)) if probing else None
     if prober:
         prober.start()
+    recorder = subprocess.Popen(["perf", "record", "-q", "-F", "1999", "-g", "-p", str(pid), "-o", record],
+                                stderr=subprocess.DEVNULL) if record else None
+    if recorder:
+        await asyncio.sleep(0.5)  # perf attaches before the first like
     for _ in range(rounds):
         loop = asyncio.get_running_loop()
         for listener in listeners:
@@ -175,6 +181,9 @@ async def fanout(host, port, pid, count, rounds, settle=0, probing=False):
         per_page += latencies
         last.append(max(latencies))
     cpu = cpu_seconds(pid) - cpu_before
+    if recorder:
+        recorder.send_signal(signal.SIGINT)
+        recorder.wait(timeout=60)
     if prober:
         stop.set()
         probed = results.get()
@@ -328,6 +337,8 @@ def main():
     parser.add_argument("--postgres", action="store_true",
                         help="with --fanout: keep the data in a PostgreSQL server of the benchmark's own (Debian's programs) instead of SQLite")
     parser.add_argument("--keystrokes", action="store_true", help="measure a search field's change events on the board example (--binary board)")
+    parser.add_argument("--perf-record", metavar="PATH",
+                        help="with --fanout: record the server with `perf record -g` over the likes alone (read it with `perf report -i PATH`)")
     parser.add_argument("--metrics-overhead", type=int, default=0, metavar="PAIRS",
                         help="with --fanout: run each page count PAIRS times without and with `serve --metrics` in turn "
                              "(a server each), and print the server CPU per page per change of both and their ratio")
@@ -380,7 +391,8 @@ def measure(arguments, count, options):
                 f"{result['errors']} errors; change ({result['change_bytes']} B) → patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms")
             return
         if arguments.fanout:
-            result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds, arguments.settle, arguments.probe))
+            result = asyncio.run(fanout(parsed.hostname, parsed.port, server.pid, count, arguments.rounds, arguments.settle, arguments.probe,
+                                       arguments.perf_record))
             print(
                 f"{result['sessions']:>5} pages: idle {result['idle_kib_per_session']:.1f} KiB/session; {result['rounds']} likes; "
                 f"like → each page's patch p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms; "

@@ -185,15 +185,11 @@ extension SQLiteProfileStore: BlogService {
     }
 
     public func blog(_ id: BlogID, viewer: UserID?) async throws -> Blog {
-        try await withConnection { connection throws(ProfileError) in
-            let read = { () throws(DataError) -> Blog? in
-                try connection.query("\(Self.blogColumns) WHERE b.id = ?", [SQLValue(viewer), SQLValue(id)]).first.map(Self.blog)
-            }
-            guard let blog = try blogAnswers.answer(to: BlogQuestion(blog: id, viewer: viewer), in: connection, read: read) else {
-                throw .blogNotFound(id)
-            }
-            return blog
+        let blog = try await blogAnswers.answer(to: BlogQuestion(blog: id, viewer: viewer), from: site) { connection throws(DataError) in
+            try connection.query("\(Self.blogColumns) WHERE b.id = ?", [SQLValue(viewer), SQLValue(id)]).first.map(Self.blog)
         }
+        guard let blog else { throw ProfileError.blogNotFound(id) }
+        return blog
     }
 
     public func setLiked(_ liked: Bool, blog: BlogID, by user: UserID) async throws -> Int {

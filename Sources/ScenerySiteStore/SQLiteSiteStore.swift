@@ -136,6 +136,15 @@ public final class SQLiteSiteStore: Sendable {
         return try result.get()
     }
 
+    /// Runs `body` with the connection on the caller's thread if no one holds it, or returns
+    /// `nil` at once: for what is quick and never waits on a file lock (reading
+    /// ``SharedAnswers``' kept answers), where a hop to the store's thread would cost more
+    /// than the work.
+    func withConnectionIfFree<T>(_ body: (SQLiteConnection) throws(DataError) -> T) throws(DataError) -> T? {
+        let result = connection.withLockIfAvailable { connection in Result { () throws(DataError) -> T in try body(connection) } }
+        return try result?.get()
+    }
+
     /// Runs `body` with the connection on the store's own thread, one caller at a time,
     /// while the calling task waits holding no thread.
     ///

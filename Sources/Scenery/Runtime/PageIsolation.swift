@@ -27,20 +27,25 @@
 public final class PageIsolation: Sendable {
     private let anchor: any Actor
 
+    /// The page's executor, for an actor to run on the page:
+    /// `nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }`.
+    ///
+    /// Read once, when the page is made: Swift asks an actor for its executor each time a
+    /// job comes onto it, so every module on every page asks again at each change. The
+    /// anchor it belongs to lives as long as the page.
+    public let unownedExecutor: UnownedSerialExecutor
+
     /// A page of its own.
-    public init() {
-        anchor = PageAnchor()
+    public convenience init() {
+        self.init(sharing: PageAnchor())
     }
 
     /// A page that runs on `actor`'s executor: `MainActor.shared` for a host that shows its
     /// pages on the main thread, or an actor of a test that counts what crosses onto the page.
     public init(sharing actor: any Actor) {
         anchor = actor
+        unownedExecutor = actor.unownedExecutor
     }
-
-    /// The page's executor, for an actor to run on the page:
-    /// `nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }`.
-    public var unownedExecutor: UnownedSerialExecutor { anchor.unownedExecutor }
 
     /// Stops the program, naming the caller, unless it runs on this page (a check for a
     /// debug build: code that must not run off its page).

@@ -10,14 +10,18 @@ import Scenery
 /// name everything its answer depends on (the viewer too). At most `capacity` answers are
 /// kept; a full table starts again empty.
 ///
-/// Call it with the connection held (inside `SQLiteSiteStore.withConnection(_:)`, either form):
+/// From an `async` store call, ask it of the store: a kept answer is returned on the
+/// caller's thread, with no hop to the store's thread, when the connection is free.
 ///
 /// ```swift
 /// let tasks = SharedAnswers<Int64, BoardTask>()
-/// try store.withConnection { connection throws(DataError) in
-///     try tasks.answer(to: 7, in: connection) { () throws(DataError) in try readTask(7, connection) }
+/// let task = try await tasks.answer(to: 7, from: store) { connection throws(DataError) in
+///     try readTask(7, connection)
 /// }
 /// ```
+///
+/// With the connection already held (inside `SQLiteSiteStore.withConnection(_:)`, either
+/// form), ask it of the connection: ``answer(to:in:read:)``.
 public final class SharedAnswers<Question: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Table {
         var version: SQLiteConnection.DataVersion?
@@ -39,7 +43,7 @@ public final class SharedAnswers<Question: Hashable & Sendable, Value: Sendable>
         to question: Question, in connection: SQLiteConnection, read: () throws(DataError) -> Value
     ) throws(DataError) -> Value {
         guard let version = try connection.dataVersion() else { return try read() }
-        if let answer = table.withLock({ $0.version == version ? $0.answers[question] : nil }) { return answer }
+        if let answer = keptAnswer(to: question, at: version) { return answer }
         let answer = try read()
         table.withLock { table in
             if table.version != version || table.answers.count >= capacity {
@@ -49,6 +53,32 @@ public final class SharedAnswers<Question: Hashable & Sendable, Value: Sendable>
             table.answers[question] = answer
         }
         return answer
+    }
+
+    /// The answer to `question` from `store`: the kept one, on the caller's thread, when the
+    /// connection is free and the database has not changed since it was read; otherwise
+    /// `read`'s, on the store's thread (as `SQLiteSiteStore.withConnection(_:)`'s `async`
+    /// form runs a call), kept for the callers after it.
+    ///
+    /// A page per person showing one row, each asking for it again after a change, makes the
+    /// one read and a thousand look-ups, not a thousand hops to the store's thread and back.
+    /// A look-up never waits: if another call holds the connection, it hops as a read would.
+    public func answer(
+        to question: Question, from store: SQLiteSiteStore, read: @escaping @Sendable (SQLiteConnection) throws(DataError) -> Value
+    ) async throws(DataError) -> Value {
+        let kept = try store.withConnectionIfFree { connection throws(DataError) -> Value? in
+            guard let version = try connection.dataVersion() else { return nil }
+            return keptAnswer(to: question, at: version)
+        }
+        if case .some(.some(let answer)) = kept { return answer }
+        return try await store.withConnection { connection throws(DataError) in
+            try self.answer(to: question, in: connection) { () throws(DataError) in try read(connection) }
+        }
+    }
+
+    /// The answer kept for `question`, if the table is at `version`.
+    private func keptAnswer(to question: Question, at version: SQLiteConnection.DataVersion) -> Value? {
+        table.withLock { $0.version == version ? $0.answers[question] : nil }
     }
 
     /// How many answers are kept now.

@@ -239,6 +239,63 @@ import Testing
         #expect(try await calls.value == Int64(2 * callers), "every call ran once the connection was free")
     }
 
+    /// A page per person asking again for the row that changed: the first asks the database,
+    /// the rest get its answer, and none of them waits holding a thread of the pool while
+    /// another call holds the connection.
+    @Test func aSharedAnswerAskedOfTheStoreIsReadOnceAndWaitsForNoThread() async throws {
+        let store = try SQLiteSiteStore(path: ":memory:", schemas: [Self.board])
+        let answers = SharedAnswers<Int64, Int64>()
+        let reads = Atomic(0)
+        let count: @Sendable () async throws -> Int64 = {
+            try await answers.answer(to: 1, from: store) { connection throws(DataError) in
+                reads.add(1, ordering: .relaxed)
+                return try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer
+            }
+        }
+        #expect(try await count() == 2)
+        #expect(try await count() == 2)
+        #expect(reads.load(ordering: .relaxed) == 1, "asked again while nothing changed, the answer is kept")
+        try await store.withConnection { connection throws(DataError) in
+            try connection.run("INSERT INTO tasks (title) VALUES ('Tea')")
+        }
+        #expect(try await count() == 3, "a write makes the next caller read again")
+        #expect(reads.load(ordering: .relaxed) == 2)
+
+        // Another call holds the connection: every caller waits for it without a thread.
+        let callers = ProcessInfo.processInfo.activeProcessorCount + 2
+        let started = DispatchSemaphore(value: 0)
+        let (holding, held) = AsyncStream.makeStream(of: Void.self)
+        let (verdicts, verdict) = AsyncStream.makeStream(of: String?.self)
+        Thread.detachNewThread {
+            try? store.withConnection { _ throws(DataError) in
+                held.finish()
+                for index in 0..<callers where started.wait(timeout: .now() + 30) == .timedOut {
+                    verdict.yield("only \(index) of \(callers) callers started: the others found no thread")
+                    return
+                }
+                let ran = DispatchSemaphore(value: 0)
+                Task.detached { ran.signal() }
+                verdict.yield(ran.wait(timeout: .now() + 30) == .success ? nil : "the pool ran nothing while the callers waited")
+            }
+            verdict.finish()
+        }
+        for await _ in holding {}
+        let calls = Task {
+            try await withThrowingTaskGroup(of: Int64.self) { group in
+                for _ in 0..<callers {
+                    group.addTask {
+                        started.signal()
+                        return try await count()
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+        }
+        for await problem in verdicts { #expect(problem == nil, "\(problem ?? "")") }
+        #expect(try await calls.value == Int64(3 * callers), "every caller got the kept answer once the connection was free")
+        #expect(reads.load(ordering: .relaxed) == 2, "and none read it again")
+    }
+
     /// The thread an `async` call runs on is not the caller's task: the action's key goes
     /// with it, and the write is applied once.
     @Test func anAsyncCallCarriesItsActionsKeyToTheStoresThread() async throws {
