@@ -5,7 +5,8 @@ import Testing
 @testable import SceneryServer
 
 /// The small value types a page session keeps its state in, each on its own: what is kept
-/// for replay, and where the page is.
+/// for replay, where the page is, its socket's attachment, its resets and its impression
+/// timer.
 @Suite struct SessionStateTests {
     // MARK: ReplayBuffer
 
@@ -49,6 +50,96 @@ import Testing
         #expect(!early && late)
         #expect(replay.missed(since: 1) == ["new"])
         #expect(replay.missed(since: 0) == nil, "the old one went")
+    }
+
+    // MARK: PageAttachment
+
+    @Test func aPageWithoutASocketExpiresAfterItsGracePeriodOrTheAttachTimeout() {
+        let opened = ContinuousClock.now
+        var attachment = PageAttachment(opened: opened)
+        let (grace, timeout) = (Duration.seconds(30), Duration.seconds(10))
+        #expect(!attachment.isExpired(now: opened + .seconds(9), grace: grace, attachTimeout: timeout))
+        #expect(attachment.isExpired(now: opened + .seconds(11), grace: grace, attachTimeout: timeout), "never attached")
+
+        let connection = attachment.attach(SilentSocket())
+        #expect(!attachment.isExpired(now: opened + .seconds(600), grace: grace, attachTimeout: timeout), "attached: never")
+        let wasThePages = attachment.detach(connection, now: opened + .seconds(600))
+        #expect(wasThePages)
+        #expect(!attachment.isExpired(now: opened + .seconds(629), grace: grace, attachTimeout: timeout), "within the grace period")
+        #expect(attachment.isExpired(now: opened + .seconds(631), grace: grace, attachTimeout: timeout))
+    }
+
+    @Test func onlyTheNewestSocketIsThePagesAndAnOlderOnesCloseChangesNothing() {
+        var attachment = PageAttachment(opened: .now)
+        let first = attachment.attach(SilentSocket())
+        let letGo = attachment.letGo()
+        #expect(letGo != nil, "the caller closes the first socket")
+        let second = attachment.attach(SilentSocket())
+        #expect(first != second)
+        #expect(!attachment.isCurrent(first) && attachment.isCurrent(second))
+        let firstClosed = attachment.detach(first, now: .now)
+        #expect(!firstClosed, "the old socket's close is not the page's")
+        #expect(attachment.socket != nil)
+        let secondClosed = attachment.detach(second, now: .now)
+        #expect(secondClosed)
+        #expect(attachment.socket == nil && !attachment.isCurrent(second))
+    }
+
+    @Test func refusalsInARowMakeAPageAbusiveUntilOneIsAcceptedOrItAttachesAgain() {
+        var attachment = PageAttachment(opened: .now)
+        _ = attachment.attach(SilentSocket())
+        for _ in 0..<PageAttachment.mostRefusedInARow { attachment.refused() }
+        #expect(!attachment.isAbusive, "at the bound")
+        attachment.refused()
+        #expect(attachment.isAbusive)
+        attachment.accepted()
+        #expect(!attachment.isAbusive)
+        for _ in 0...PageAttachment.mostRefusedInARow { attachment.refused() }
+        _ = attachment.attach(SilentSocket())
+        #expect(!attachment.isAbusive, "a new socket starts again")
+    }
+
+    // MARK: PageResets
+
+    @Test func aResetAskedForWhileOneRunsMakesItGoRoundAgainInsteadOfRunningBeside() {
+        var resets = PageResets()
+        var runs = [resets.ask(), resets.ask(), resets.ask()]
+        #expect(runs == [true, false, false], "the first asker runs it; the others run nothing of their own")
+        var rounds = [resets.finishRound(pageEnded: false), resets.finishRound(pageEnded: false)]
+        #expect(rounds == [true, false], "asked again (twice): one more round, then done")
+        runs = [resets.ask(), resets.ask()]
+        #expect(runs == [true, false], "the next asker runs one again")
+        rounds = [resets.finishRound(pageEnded: true)]
+        #expect(rounds == [false], "a page that ended goes round no more")
+        runs = [resets.ask()]
+        #expect(runs == [true], "nor is a reset left running")
+    }
+
+    // MARK: ImpressionTimer
+
+    @Test func anImpressionTimerKeepsTheEarliestDeadline() async {
+        var timer = ImpressionTimer()
+        let start = ContinuousClock.now
+        let (fired, fire) = AsyncStream.makeStream(of: Int.self)
+        let started = [
+            timer.schedule(at: start + .seconds(3600)) { fire.yield(1) },
+            timer.schedule(at: start + .seconds(7200)) { fire.yield(2) },  // later: the earlier stands
+            timer.schedule(at: start) { fire.yield(3) },  // earlier: takes its place
+        ]
+        #expect(started == [true, false, true])
+        #expect(timer.deadline == start)
+        var firedFirst: Int?
+        for await number in fired {
+            firedFirst = number
+            break
+        }
+        #expect(firedFirst == 3, "the timer due now fired, the hour-long one was cancelled")
+        timer.fired()
+        #expect(timer.deadline == nil)
+        let startedAgain = timer.schedule(at: start + .seconds(3600)) { fire.yield(4) }
+        #expect(startedAgain, "after firing, any deadline")
+        timer.cancel()
+        #expect(timer.deadline == nil)
     }
 
     // MARK: PagePlace
@@ -148,4 +239,12 @@ import Testing
         let later = rates.allows(.event, now: now + .seconds(1))
         #expect(later, "events come back with time")
     }
+}
+
+/// A socket that takes what it is sent and shows nothing: for the attachment's own rules.
+private final class SilentSocket: PageSocket {
+    var unwritten: Int { 0 }
+    var unwrittenBytes: Int { 0 }
+    func send(_ text: String) {}
+    func close() {}
 }

@@ -97,13 +97,13 @@ extension SceneryServer {
         }
         // The socket belongs to the viewer the page was made for. A signed-out preview frame
         // (public data only) also serves its signed-in author's socket.
-        guard session.viewer == viewer(of: request)?.id || (session.isPreview && session.viewer == nil) else {
+        guard session.viewer == viewer(of: request)?.id || (session.opening.isPreview && session.viewer == nil) else {
             logger.notice("refused page \(id): the socket's viewer is not the page's")
             return close(.policyViolation, "This page belongs to another sign-in; load it again.")
         }
         // The scene was sent for the kinds its client named; a socket naming others would
         // be sent patches of nodes it never had.
-        if case .viewTree(let named) = session.format, named != kinds {
+        if case .viewTree(let named) = session.opening.format, named != kinds {
             logger.notice("refused page \(id): the socket names other node kinds than its scene's request")
             return close(.policyViolation, "This socket names other node kinds than its scene; open the scene again naming the same.")
         }

@@ -12,11 +12,8 @@ extension PageSession {
     /// since `since`, or the whole scene. Returns the connection's number.
     func attach(since: Int, socket newSocket: any PageSocket) -> Int {
         letGoOfSocket()
-        connection += 1
-        socket = newSocket
+        let connection = attachment.attach(newSocket)
         metrics.socketsOpen.increment()
-        detachedSince = nil
-        refusedInARow = 0
         if since < pageSequence {
             if let missed = replay.missed(since: since) {
                 for text in missed { write(text) }
@@ -42,17 +39,15 @@ extension PageSession {
 
     /// The socket `connection` closed.
     func detach(_ connection: Int) {
-        guard connection == self.connection, socket != nil else { return }
-        socket = nil
+        guard attachment.detach(connection, now: .now) else { return }
         metrics.socketsOpen.decrement()
-        detachedSince = .now
         // A question stays open: the page, back within the grace period, is asked again.
     }
 
     /// What socket `connection` sent; returns `false`, reading nothing, when that socket
     /// is no longer the page's (a newer one took over, or it was let go).
     func receive(_ text: String, from connection: Int) async -> Bool {
-        guard connection == self.connection, socket != nil else { return false }
+        guard attachment.isCurrent(connection) else { return false }
         await receive(text)
         return true
     }
@@ -63,7 +58,7 @@ extension PageSession {
     /// as a policy violation when the page keeps sending what is refused; `nil` to read on.
     func take(_ text: String, from connection: Int) async -> (code: WebSocketErrorCode, reason: String?)? {
         guard await receive(text, from: connection) else { return (.normalClosure, nil) }
-        return isAbusive ? (.policyViolation, "Too many refused messages.") : nil
+        return attachment.isAbusive ? (.policyViolation, "Too many refused messages.") : nil
     }
 
     /// What the page sent (``PageProtocol/ClientMessage``). Anything but a known control,
@@ -114,7 +109,7 @@ extension PageSession {
                 refuse("Too many actions at once; wait a moment.", logged: "window flood")
                 return
             }
-            refusedInARow = 0
+            attachment.accepted()
             if windowMoves.put((module, start)) {
                 Task { [self] in
                     while let (module, start) = nextWindowMove() { await moveWindow(of: module, to: start) }
@@ -228,28 +223,17 @@ extension PageSession {
 
     /// Counts impressions at the scene's next deadline (one timer at a time, the earliest).
     func scheduleImpressions(at deadline: ContinuousClock.Instant) {
-        if let scheduled = impressionDeadline, scheduled <= deadline { return }
-        impressionTimer?.cancel()
-        impressionDeadline = deadline
-        impressionTimer = Task { [weak self] in
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            guard !Task.isCancelled else { return }
-            await self?.countImpressions()
-        }
+        impressions.schedule(at: deadline) { [weak self] in await self?.countImpressions() }
     }
 
     func countImpressions() async {
-        impressionDeadline = nil
-        impressionTimer = nil
+        impressions.fired()
         guard let scene, !hasEnded else { return }
         if let next = await scene.recordImpressions(dueAt: .now) { scheduleImpressions(at: next) }
     }
 
     /// Whether a socket is attached.
-    var isAttached: Bool { socket != nil }
-
-    /// Whether a page that keeps sending what is refused should be disconnected.
-    var isAbusive: Bool { refusedInARow > 100 }
+    var isAttached: Bool { attachment.socket != nil }
 
     /// Drops a report the page made on its own (not something the person did), logged at
     /// debug level: the page is told nothing.
@@ -258,7 +242,7 @@ extension PageSession {
     }
 
     func refuse(_ reason: String, logged: String, action: ActionKey? = nil) {
-        refusedInARow += 1
+        attachment.refused()
         metrics.messagesRefused.increment()
         logger.notice("page \(id) (\(sceneID), viewer \(viewer ?? "signed out")): refused \(logged)")
         send(.refused(message: reason, action: action))
@@ -333,7 +317,7 @@ extension PageSession {
         span.attributes["scenery.scene"] = sceneID
         if let openedIn { span.addLink(SpanLink(context: openedIn, attributes: [:])) }
         // The ledger knows the key as this viewer's: another viewer's page may have used it.
-        let recorded = key?.scoped(toViewer: viewer, visitor: anonymousID)
+        let recorded = key?.scoped(toViewer: viewer, visitor: opening.anonymousID)
         if let key, let recorded, place.isResumed, await hasApplied(recorded) {
             // The server that went away applied it before the page heard back.
             logger.info("page \(id): action \(key) was applied before the page resumed here; not applied again")
@@ -367,7 +351,7 @@ extension PageSession {
             refuse("The form was not sent: \(problems)", logged: "form '\(node)' refused (\(problems)); it sent \(sample)", action: key)
             return
         }
-        refusedInARow = 0
+        attachment.accepted()
         route = trace == nil ? nil : outcome.traceDescription
         sceneMetrics?.events.increment()
         sceneMetrics?.eventDuration.record(ContinuousClock.now - started)

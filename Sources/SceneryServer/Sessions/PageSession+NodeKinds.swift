@@ -6,7 +6,7 @@ import SceneryPageProtocol
 extension PageSession {
     /// `tree` as this page's client is sent it.
     func shown(_ tree: ViewNode) -> ViewNode {
-        guard case .viewTree(let kinds) = format, !kinds.showsEveryKind else { return tree }
+        guard case .viewTree(let kinds) = opening.format, !kinds.showsEveryKind else { return tree }
         logUnshown(kinds.unshown(in: tree))
         return kinds.fitting(tree)
     }
@@ -15,7 +15,7 @@ extension PageSession {
     /// the client does not show, its patches are those between the two subtrees as the
     /// client is sent them.
     func shown(_ update: SceneUpdate) -> SceneUpdate {
-        guard case .viewTree(let kinds) = format, !kinds.showsEveryKind else { return update }
+        guard case .viewTree(let kinds) = opening.format, !kinds.showsEveryKind else { return update }
         let unshown = kinds.unshown(in: update.node).union(update.previous.map(kinds.unshown(in:)) ?? [])
         guard !unshown.isEmpty else { return update }
         logUnshown(unshown)

@@ -9,13 +9,13 @@ import SceneryPageProtocol
 extension PageSession {
     /// Whether the page gets resume tokens: any page but a preview frame (an HTML page and a
     /// view-tree client alike resume from them on a server that lost their session).
-    var issuesResumeTokens: Bool { !isPreview }
+    var issuesResumeTokens: Bool { !opening.isPreview }
 
     /// What the page would need to be made again on another server, now.
     var resumeToken: ResumeToken {
         place.token(
-            session: id, viewer: viewer, visitor: anonymousID, scene: sceneID, arguments: arguments, locale: locale,
-            readsViewTree: format.readsViewTree)
+            session: id, viewer: viewer, visitor: opening.anonymousID, scene: sceneID, arguments: opening.arguments,
+            locale: opening.locale, readsViewTree: opening.format.readsViewTree)
     }
 
     /// The page's resume token as the page keeps it, signed with the site's key; `nil` for
@@ -66,7 +66,7 @@ extension PageSession {
 
     /// Sends the attached page a fresh resume token and the actions finished since the last.
     func sendResumeToken() {
-        guard socket != nil, !hasEnded else { return }
+        guard isAttached, !hasEnded else { return }
         let applied = place.takeUnannounced()
         if let token = signedResumeToken() { write(PageProtocol.ServerMessage.resume(token: token, applied: applied).text) }
     }

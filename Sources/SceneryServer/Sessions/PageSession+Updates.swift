@@ -32,7 +32,7 @@ extension PageSession {
     /// Sends the page its heading when it changed, until every module's first load ended
     /// (then the heading is settled: following it costs nothing per update).
     func followTitle() async {
-        guard format == .html, let shown = shownTitle, let scene, !hasEnded else { return }
+        guard opening.format == .html, let shown = shownTitle, let scene, !hasEnded else { return }
         let settled = await scene.hasFinishedFirstLoads
         if let title = await scene.pageTitle(), title != shown {
             shownTitle = title
@@ -47,18 +47,12 @@ extension PageSession {
     /// meanwhile runs after the first instead of beside it.
     func resetPage() async {
         guard let scene, !hasEnded else { return }
-        guard !isResetting else {
-            resetAgain = true
-            return
-        }
-        isResetting = true
+        guard resets.ask() else { return }
         repeat {
-            resetAgain = false
             mirror.prepareToAttach()
             let baseline = await scene.takeBaseline()
-            if !takeIn(baseline, sendingWholeScene: true) { resetAgain = true }
-        } while resetAgain && !hasEnded
-        isResetting = false
+            if !takeIn(baseline, sendingWholeScene: true) { resets.ask() }
+        } while resets.finishRound(pageEnded: hasEnded)
     }
 
     /// Takes a baseline in as the page's copy; sends the page the whole scene (unless it was
@@ -79,7 +73,7 @@ extension PageSession {
     }
 
     func patch(for update: SceneUpdate) throws -> Patch {
-        switch format {
+        switch opening.format {
         case .html: .operations(try planner.operations(for: update))
         case .viewTree: .update(shown(update))
         }
@@ -116,7 +110,7 @@ extension PageSession {
     /// them is sent the whole scene). A page without a socket keeps what it was sent, for
     /// its reconnect.
     func letGoOfOldMessages(now: ContinuousClock.Instant) {
-        guard socket != nil else { return }
+        guard isAttached else { return }
         replay.letGo(olderThan: configuration.replayedAge, now: now)
     }
 
@@ -127,13 +121,12 @@ extension PageSession {
     /// socket let go past ``SceneryServer/Configuration/maxQueuedMessages`` or
     /// ``SceneryServer/Configuration/maxQueuedBytes`` unwritten.
     func write(_ text: String) {
-        guard let socket else { return }
+        guard let socket = attachment.socket else { return }
         guard socket.unwritten < configuration.maxQueuedMessages, socket.unwrittenBytes + text.utf8.count <= configuration.maxQueuedBytes else {
             // The page does not read: close its socket; it reconnects and catches up.
             logger.notice(
                 "page \(id): more than \(configuration.maxQueuedMessages) messages or \(configuration.maxQueuedBytes) bytes unread; closing its socket")
-            letGoOfSocket()
-            detachedSince = .now
+            letGoOfSocket(detachedAt: .now)
             return
         }
         socket.send(text)
@@ -141,11 +134,11 @@ extension PageSession {
         metrics.bytesSent.increment(by: text.utf8.count)
     }
 
-    /// Closes the attached socket, if any, and forgets it.
-    func letGoOfSocket() {
-        guard let socket else { return }
+    /// Closes the attached socket, if any, and forgets it; the page's grace period starts at
+    /// `now` when given (the server let go of a page that is still open).
+    func letGoOfSocket(detachedAt now: ContinuousClock.Instant? = nil) {
+        guard let socket = attachment.letGo(detachedAt: now) else { return }
         socket.close()
-        self.socket = nil
         metrics.socketsOpen.decrement()
     }
 
@@ -153,14 +146,14 @@ extension PageSession {
     func sendWholeScene(_ tree: ViewNode) {
         pageSequence += 1
         metrics.wholeScenesSent.increment()
-        switch format {
+        switch opening.format {
         case .html: send(.reset(sequence: pageSequence, html: planner.renderer.fragment(tree)))
         case .viewTree: send(.tree(sequence: pageSequence, document: ViewTreeDocument(scene: sceneID, variant: scene?.variant, root: shown(tree))))
         }
     }
 
     func confirm(_ confirmation: Confirmation) async -> Bool {
-        guard socket != nil, !hasEnded else { return false }
+        guard isAttached, !hasEnded else { return false }
         let number = questions.nextNumber()
         // With the action it holds up: a server the page resumes on after this one went away
         // asks again for that action, and the page answers once.
@@ -192,7 +185,7 @@ extension PageSession {
     /// Tells an HTML page to load its themes again (``PageProtocol/ServerMessage/theme(href:)``);
     /// a view-tree client draws with its own colours and is told nothing.
     func restyle(href: String) {
-        guard format == .html else { return }
+        guard opening.format == .html else { return }
         send(.theme(href: href))
     }
 }

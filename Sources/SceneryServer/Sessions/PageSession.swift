@@ -22,42 +22,17 @@ import Tracing
 /// resume token keeps it), ``ActionQueue`` (events run in order), ``NewestRequest`` (window
 /// moves), ``OpenQuestions`` (confirmations awaiting an answer) and ``PageRates``.
 actor PageSession {
-    /// What the page's client reads: HTML and DOM operations (the page script), or the
-    /// view tree and its patches (a native or terminal client, `/api/scenes/ID`), with the
-    /// node kinds it named: it is sent no other kind.
-    enum Format: Sendable, Equatable {
-        case html
-        case viewTree(PageProtocol.NodeKinds)
-
-        var readsViewTree: Bool {
-            if case .viewTree = self { true } else { false }
-        }
-    }
+    /// What the page's client reads (``PageOpening/Format``).
+    typealias Format = PageOpening.Format
 
     nonisolated let id: String
+    /// What the page was opened for: viewer, scene, arguments, language, format, address.
+    nonisolated let opening: PageOpening
     /// The page's one isolation: the session, its scene and the scene's modules run in it,
     /// so a tap reaches a module and its patch the socket without a hop in between.
     nonisolated let page: PageIsolation
     nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
-    nonisolated let format: Format
-    nonisolated let viewer: String?
-    nonisolated let sceneID: String
-    nonisolated let arguments: [String: JSONValue]
     nonisolated let host: PageHost
-
-    /// The context the page's scene is assembled for.
-    nonisolated var context: SceneContext {
-        SceneContext(viewer: viewer, arguments: arguments, anonymousID: anonymousID, armOverrides: armOverrides, locale: locale)
-    }
-    /// The language the viewer asked for (`?lang=`, the language cookie, `Accept-Language`).
-    nonisolated let locale: String?
-    /// A preview's page: its viewer was chosen by the server, not by a sign-in.
-    nonisolated let isPreview: Bool
-    /// The address the page was requested from (for the per-address page limit).
-    nonisolated let address: String
-    /// The signed-out visitor's id (for experiments), and the arms a preview frame chose.
-    nonisolated let anonymousID: String?
-    nonisolated let armOverrides: [String: String]
     let configuration: SceneryServer.Configuration
     let logger: Logger
     /// The server's series, and those of this page's scene once it is installed (a scene id
@@ -70,9 +45,8 @@ actor PageSession {
     let openedIn: ServiceContext?
 
     var scene: SceneInstance?
-    /// The pending count of impressions a visibility report asked for, and when it runs.
-    var impressionTimer: Task<Void, Never>?
-    var impressionDeadline: ContinuousClock.Instant?
+    /// When the scene next counts impressions a visibility report asked for.
+    var impressions = ImpressionTimer()
     let planner: DOMPlanner
     /// The scene's update stream, kept in order for the page; it holds the updates that
     /// come before the scene is installed or while the page is being reset. It keeps no copy
@@ -85,11 +59,8 @@ actor PageSession {
     var shownTitle: String?
     /// The recent numbered messages, kept to replay after a reconnect.
     var replay: ReplayBuffer
-    /// The open socket, if any.
-    var socket: (any PageSocket)?
-    var connection = 0
-    var detachedSince: ContinuousClock.Instant?
-    let created = ContinuousClock.now
+    /// The socket, while the page has one, and how long it has had none.
+    var attachment = PageAttachment(opened: .now)
     /// How often the page may act, ask for the whole scene, report, attach a socket.
     var rates: PageRates
     /// The newest problems the page reported, as logged, for the inspector.
@@ -99,7 +70,6 @@ actor PageSession {
     var trace: PageTrace?
     /// The node kinds this page's client does not show that the log has named.
     var unshownKindsLogged: Set<PageProtocol.NodeKind> = []
-    var refusedInARow = 0
     /// Controls the page activated, run one at a time in order; and where the page wants
     /// its long list's window (the newest move wins), run apart so a slow action never holds
     /// a scroll back. Each queue has a task only while it has work: an idle page holds none.
@@ -112,10 +82,15 @@ actor PageSession {
     /// reconnects is asked again).
     var questions = OpenQuestions()
     private(set) var hasEnded = false
-    /// Whether the page is being sent the whole scene again, and whether another reset was
-    /// asked for meanwhile.
-    var isResetting = false
-    var resetAgain = false
+    /// Resets of the page (the whole scene sent again), one at a time.
+    var resets = PageResets()
+
+    /// The page's viewer, `nil` when signed out.
+    nonisolated var viewer: String? { opening.viewer }
+    /// The scene the page shows.
+    nonisolated var sceneID: String { opening.sceneID }
+    /// The context the page's scene is assembled for.
+    nonisolated var context: SceneContext { opening.context }
 
     init(
         id: String, viewer: String?, sceneID: String, arguments: [String: JSONValue], renderer: HTMLRenderer,
@@ -128,16 +103,10 @@ actor PageSession {
         self.tracer = tracer
         self.openedIn = openedIn
         self.page = page
-        self.format = format
-        self.locale = locale
-        self.anonymousID = anonymousID
-        self.armOverrides = armOverrides
-        self.isPreview = isPreview
-        self.address = address
         self.id = id
-        self.viewer = viewer
-        self.sceneID = sceneID
-        self.arguments = arguments
+        opening = PageOpening(
+            viewer: viewer, sceneID: sceneID, arguments: arguments, locale: locale, isPreview: isPreview, address: address,
+            anonymousID: anonymousID, armOverrides: armOverrides, format: format)
         self.configuration = configuration
         self.logger = logger
         host = PageHost()
@@ -183,9 +152,7 @@ actor PageSession {
 
     /// Whether the session has outlived its socket's grace period or never got one.
     private func isExpired(now: ContinuousClock.Instant) -> Bool {
-        if socket != nil { return false }
-        if let detachedSince { return now - detachedSince > configuration.reconnectGrace }
-        return now - created > configuration.attachTimeout
+        attachment.isExpired(now: now, grace: configuration.reconnectGrace, attachTimeout: configuration.attachTimeout)
     }
 
     /// Ends the session: the scene is left and the socket closed.
@@ -196,8 +163,7 @@ actor PageSession {
         actions.removeAll()
         windowMoves.removeAll()
         questions.declineAll()
-        impressionTimer?.cancel()
-        impressionTimer = nil
+        impressions.cancel()
         await scene?.leave()
     }
 

@@ -64,7 +64,7 @@ actor SessionStore {
     func openPages(viewer: String?, address: String) -> (byViewer: Int, byAddress: Int) {
         var byViewer = 0
         var byAddress = 0
-        for page in sessions.values.map({ ($0.viewer, $0.address) }) + reservations.values.map({ ($0.viewer, $0.address) }) {
+        for page in sessions.values.map({ ($0.viewer, $0.opening.address) }) + reservations.values.map({ ($0.viewer, $0.address) }) {
             if let viewer, page.0 == viewer { byViewer += 1 }
             if page.1 == address { byAddress += 1 }
         }
