@@ -36,15 +36,10 @@ extension SceneInstance {
         // What a change means is said to other people's pages only: not to the page whose
         // person's action made it (the hub hands it over under that page's origin).
         if let announcement = change.announcement, WriteContext.current.page != origin, frames[change.module] != nil {
-            var waiting = pendingAnnouncements[change.module, default: []]
-            if !waiting.contains(announcement) { waiting.append(announcement) }
-            pendingAnnouncements[change.module] = Array(waiting.suffix(Self.keptAnnouncements))
+            changes.announce(announcement, for: change.module)
         }
         await requestRender(change.module, nodes: change.nodes)
     }
-
-    /// How many announcements of one module wait for its next update at most (the newest).
-    static let keptAnnouncements = 8
 
     /// Renders a module again (or some of its nodes) and tells the host, with patches from
     /// the frame it has. Returns once the host has been told (or immediately when called
@@ -54,7 +49,7 @@ extension SceneInstance {
     /// ``takeBaseline()``, there is nothing to update, and a long list is not rendered for nobody.
     func requestRender(_ id: ModuleID, nodes: [NodeID]? = nil) async {
         guard phase != .left, slots[id] != nil else { return }
-        changeCount[id, default: 0] += 1
+        changes.changed(id)
         guard frames[id] != nil else { return }  // not in the host's tree; a later rendering shows it
         let pass = passes.begin(id)
         // A pass that begins while an older one is away renders everything: the older one's
@@ -67,7 +62,7 @@ extension SceneInstance {
         }
         passes.end(pass)
         // The last pass of a change has shown what the change meant, or changed nothing to announce.
-        if !passes.isRendering(id) { pendingAnnouncements[id] = nil }
+        if !passes.isRendering(id) { changes.dropAnnouncements(of: id) }
         await deliver(through: sequence)
     }
 
@@ -141,7 +136,7 @@ extension SceneInstance {
         var counts: [ModuleID: Int] = [:]
         var content: [ViewNode] = []
         for id in tab.modules {
-            counts[id] = changeCount[id, default: 0]
+            counts[id] = changes.count(of: id)
             content.append(await makeFrame(id))
         }
         // Another switch may have happened meanwhile; it commits its own selection.
@@ -155,7 +150,7 @@ extension SceneInstance {
         let diff = ViewTreeDiff(from: before, to: after)
         let committed = enqueue(SceneUpdate(node: after, module: nil, patches: diff.patches, diagnostics: diff.diagnostics, previous: before))
         // A module that changed while it was rendered for the switch is rendered again.
-        for (id, count) in counts where changeCount[id, default: 0] != count { await requestRender(id) }
+        for (id, count) in counts where changes.count(of: id) != count { await requestRender(id) }
         await deliver(through: committed)
     }
 
@@ -171,7 +166,7 @@ extension SceneInstance {
     private func enqueue(_ update: SceneUpdate) -> Int {
         guard !update.patches.isEmpty else { return outbox.sequence }
         var update = update
-        if let module = update.module, let announcements = pendingAnnouncements.removeValue(forKey: module) {
+        if let module = update.module, let announcements = changes.takeAnnouncements(of: module) {
             update.announcements = announcements
         }
         return outbox.enqueue(update)
@@ -248,7 +243,7 @@ extension SceneInstance {
         let snapshot = SceneSnapshot(node: rendered.node, sequence: outbox.sequence)
         // A module that changed, or a tab selected, while this tree was being rendered sends
         // that change next.
-        let stale = rendered.counts.filter { changeCount[$0.key, default: 0] != $0.value }.map(\.key)
+        let stale = rendered.counts.filter { changes.count(of: $0.key) != $0.value }.map(\.key)
         let switched = rendered.selections.filter { tabSelection[$0.key] != $0.value }.map(\.key)
         for switchID in switched { await commitSelectedTab(of: switchID) }
         for id in stale { await requestRender(id) }
@@ -285,7 +280,7 @@ extension SceneInstance {
 
     /// A module's frame, noting its change count before rendering and the frame after.
     private func frame(of id: ModuleID, into rendered: inout RenderedTree) async -> ViewNode {
-        rendered.counts[id] = changeCount[id, default: 0]
+        rendered.counts[id] = changes.count(of: id)
         rendered.passes[id] = passes.latest(of: id)
         let frame = await makeFrame(id)
         rendered.frames[id] = RenderedFrame(node: frame, rows: nil)

@@ -34,7 +34,7 @@ public actor SceneInstance {
     nonisolated let host: any SceneHost
     nonisolated let isPermanentFailure: @Sendable (any Error) -> Bool
     /// Module ids in layout order.
-    nonisolated let moduleOrder: [ModuleID]
+    private nonisolated let moduleOrder: [ModuleID]
     /// Where scene files place things (for ``inspect(_:)``), and who records the scene's activity.
     nonisolated let tooling: SceneTooling
 
@@ -43,7 +43,8 @@ public actor SceneInstance {
     var tabSelection: [String: String] = [:]
     var phase: Phase = .created
     var isShown = false
-    var inFlight: [Int: LoadRace] = [:]
+    /// The module work running under deadlines, which leaving cancels.
+    private var work = WorkInFlight()
     /// The host's copy of the scene, which every update is diffed against: the frame of
     /// each module it shows, and the tab each switch shows (see `SceneInstance+Updates`).
     var frames: [ModuleID: RenderedFrame] = [:]
@@ -55,15 +56,13 @@ public actor SceneInstance {
     var delivery: Task<Void, Never>?
     /// The render passes of each module: which run, and which may still commit.
     var passes = RenderPasses()
-    /// How often each module said it changed: a rendering that raced a change is redone.
-    var changeCount: [ModuleID: Int] = [:]
+    /// How often each module said it changed (a rendering that raced a change is redone),
+    /// and what its changes mean, waiting for its next update.
+    var changes = ModuleChanges()
     /// The row windows hosts asked for, by module.
     var windows: [ModuleID: RowWindow] = [:]
-    var nextWorkID = 0
     /// The first loads (see `SceneInstance+Streaming`): how many run, and the starter's signal.
     var firstLoads = FirstLoads()
-    /// What modules said their latest changes mean, waiting for their next update.
-    var pendingAnnouncements: [ModuleID: [String]] = [:]
     /// This scene's page, for the changes its person's actions make (``ChangeSource``).
     public nonisolated let origin = ChangeSource()
     /// What was seen, for impressions and exposures (see `SceneInstance+Impressions`).
@@ -187,8 +186,7 @@ public actor SceneInstance {
         guard phase != .left else { return }
         await disappear()
         phase = .left
-        for race in inFlight.values { race.cancel() }
-        inFlight.removeAll()
+        work.cancelAll()
         outbox.takeBaseline()  // nothing is delivered any more
         firstLoads.end()  // the starter goes on
     }
@@ -252,28 +250,22 @@ public actor SceneInstance {
         tabSelection[tabSwitch]
     }
 
-    /// A number no other load of this scene has (the key of `inFlight`).
-    func newWorkID() -> Int {
-        defer { nextWorkID += 1 }
-        return nextWorkID
-    }
-
     /// Runs a module's work under a deadline, cancellable by ``leave()`` while it runs (and by
     /// cancelling the calling task).
     func run(timeout: Duration, _ work: @escaping @Sendable () async throws -> Void) async -> LoadRace.Outcome {
-        let workID = newWorkID()
+        let workID = self.work.reserve()
         let race = Locked<LoadRace?>(nil)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<LoadRace.Outcome, Never>) in
                 let started = LoadRace.start(timeout: timeout, work) { continuation.resume(returning: $0) }
                 race.withLock { $0 = started }
-                inFlight[workID] = started
+                self.work.add(started, as: workID)
                 if Task.isCancelled { started.cancel() }
             }
         } onCancel: {
             race.withLock { $0 }?.cancel()
         }
-        inFlight[workID] = nil
+        self.work.remove(workID)
         return outcome
     }
 
@@ -287,15 +279,16 @@ public actor SceneInstance {
         }
         firstLoads.begin(loads.count)
         for (id, load) in loads {
-            let workID = newWorkID()
-            inFlight[workID] = LoadRace.start(timeout: load.slot.timeout, load.work) { outcome in
+            let workID = work.reserve()
+            let race = LoadRace.start(timeout: load.slot.timeout, load.work) { outcome in
                 await self.endFirstLoad(id, load, outcome, workID: workID)
             }
+            work.add(race, as: workID)
         }
     }
 
     private func endFirstLoad(_ id: ModuleID, _ load: StartedLoad, _ outcome: LoadRace.Outcome, workID: Int) async {
-        inFlight[workID] = nil
+        work.remove(workID)
         await finishLoad(id, .initial, load, outcome)
         firstLoads.oneEnded()
     }
