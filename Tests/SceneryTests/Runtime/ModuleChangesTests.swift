@@ -48,8 +48,9 @@ import Testing
         let first = work.reserve()
         let second = work.reserve()
         #expect(first != second)
-        let hanging = LoadRace.start(timeout: .seconds(3600), { try await Task.sleep(for: .seconds(3600)) }) { end.yield($0) }
-        let quick = LoadRace.start(timeout: .seconds(3600), {}) { _ in }
+        let hanging = LoadRace.start(
+            timeout: .seconds(3600), { try await Task.sleep(for: .seconds(3600)) }, onEnd: { end.yield($0) })
+        let quick = LoadRace.start(timeout: .seconds(3600), {}, onEnd: { _ in })
         work.add(hanging, as: first)
         work.add(quick, as: second)
         work.remove(second)
