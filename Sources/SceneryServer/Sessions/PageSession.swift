@@ -18,9 +18,11 @@ import Tracing
 /// numbered messages, replay, confirmations), `PageSession+Messages` (page → scene: what the
 /// page sends, checked and run in order) and `PageSession+Resume` (resume tokens). What has
 /// rules of its own is a small value type with private state, tested on its own:
-/// ``ReplayBuffer`` (messages kept for a reconnect), ``PagePlace`` (where the page is, as a
-/// resume token keeps it), ``ActionQueue`` (events run in order), ``NewestRequest`` (window
-/// moves), ``OpenQuestions`` (confirmations awaiting an answer) and ``PageRates``.
+/// ``PageOpening`` (what the page was opened for), ``PageAttachment`` (its socket and grace
+/// period), ``ReplayBuffer`` (messages kept for a reconnect), ``PagePlace`` (where the page
+/// is, as a resume token keeps it), ``ActionQueue`` (events run in order), ``NewestRequest``
+/// (window moves), ``OpenQuestions`` (confirmations awaiting an answer), ``PageResets``
+/// (whole-scene resets, one at a time), ``ImpressionTimer`` and ``PageRates``.
 actor PageSession {
     /// What the page's client reads (``PageOpening/Format``).
     typealias Format = PageOpening.Format
