@@ -205,6 +205,20 @@ import Testing
     @Test func callsWaitingForTheConnectionHoldNoThreadOfSwiftsPool() async throws {
         let store = try SQLiteSiteStore(path: ":memory:", schemas: [Self.board])
         let callers = ProcessInfo.processInfo.activeProcessorCount + 2
+        let total = try await Self.callWhileTheConnectionIsHeld(store, by: callers) {
+            try await store.withConnection { connection throws(DataError) in
+                try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer
+            }
+        }
+        #expect(total == Int64(2 * callers), "every call ran once the connection was free")
+    }
+
+    /// Holds `store`'s connection on a thread of the test's own while `callers` tasks make
+    /// `call`, and checks that they all started and that the pool still ran other work while
+    /// they waited; returns the sum of their answers, once the connection was let go.
+    static func callWhileTheConnectionIsHeld(
+        _ store: SQLiteSiteStore, by callers: Int, _ call: @escaping @Sendable () async throws -> Int64
+    ) async throws -> Int64 {
         let started = DispatchSemaphore(value: 0)
         let (holding, held) = AsyncStream.makeStream(of: Void.self)
         let (verdicts, verdict) = AsyncStream.makeStream(of: String?.self)
@@ -227,16 +241,14 @@ import Testing
                 for _ in 0..<callers {
                     group.addTask {
                         started.signal()
-                        return try await store.withConnection { connection throws(DataError) in
-                            try connection.query("SELECT COUNT(*) FROM tasks")[0][0].integer
-                        }
+                        return try await call()
                     }
                 }
                 return try await group.reduce(0, +)
             }
         }
         for await problem in verdicts { #expect(problem == nil, "\(problem ?? "")") }
-        #expect(try await calls.value == Int64(2 * callers), "every call ran once the connection was free")
+        return try await calls.value
     }
 
     /// A page per person asking again for the row that changed: the first asks the database,
@@ -263,36 +275,8 @@ import Testing
 
         // Another call holds the connection: every caller waits for it without a thread.
         let callers = ProcessInfo.processInfo.activeProcessorCount + 2
-        let started = DispatchSemaphore(value: 0)
-        let (holding, held) = AsyncStream.makeStream(of: Void.self)
-        let (verdicts, verdict) = AsyncStream.makeStream(of: String?.self)
-        Thread.detachNewThread {
-            try? store.withConnection { _ throws(DataError) in
-                held.finish()
-                for index in 0..<callers where started.wait(timeout: .now() + 30) == .timedOut {
-                    verdict.yield("only \(index) of \(callers) callers started: the others found no thread")
-                    return
-                }
-                let ran = DispatchSemaphore(value: 0)
-                Task.detached { ran.signal() }
-                verdict.yield(ran.wait(timeout: .now() + 30) == .success ? nil : "the pool ran nothing while the callers waited")
-            }
-            verdict.finish()
-        }
-        for await _ in holding {}
-        let calls = Task {
-            try await withThrowingTaskGroup(of: Int64.self) { group in
-                for _ in 0..<callers {
-                    group.addTask {
-                        started.signal()
-                        return try await count()
-                    }
-                }
-                return try await group.reduce(0, +)
-            }
-        }
-        for await problem in verdicts { #expect(problem == nil, "\(problem ?? "")") }
-        #expect(try await calls.value == Int64(3 * callers), "every caller got the kept answer once the connection was free")
+        let total = try await Self.callWhileTheConnectionIsHeld(store, by: callers, count)
+        #expect(total == Int64(3 * callers), "every caller got the kept answer once the connection was free")
         #expect(reads.load(ordering: .relaxed) == 2, "and none read it again")
     }
 
