@@ -59,8 +59,14 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
     private let context: ModuleContext
     private let catchUp: Refresh
     private let touches: @Sendable (Entity) -> Set<Entity>?
-    private let writes = Locked(WritesInFlight<Entity>())
-    private let stale = Locked<String?>(nil)
+    /// The writes in flight and the stale notice, behind one lock: a page keeps a query per
+    /// live module, so each lock is memory every open page holds.
+    private let state = Locked(State())
+
+    private struct State {
+        var writes = WritesInFlight<Entity>()
+        var staleNotice: String?
+    }
 
     /// How many times in a row a refresh runs again because what it touched changed while
     /// it ran; past that, the next change refreshes again.
@@ -87,7 +93,7 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
 
     /// Says that what the module shows may be out of date, and why, while a change could
     /// not be fetched (it is tried again); `nil` otherwise.
-    public var staleNotice: String? { stale.withLock { $0 } }
+    public var staleNotice: String? { state.withLock { $0.staleNotice } }
 
     /// What the query follows now (empty when stopped).
     public var entities: Set<Entity> { live.entities }
@@ -112,7 +118,7 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
     }
 
     /// Whether a write of `entity` made through ``write(_:for:_:)`` is in flight.
-    public func isWriting(_ entity: Entity) -> Bool { writes.withLock { $0.contains(entity) } }
+    public func isWriting(_ entity: Entity) -> Bool { state.withLock { $0.writes.contains(entity) } }
 
     /// Follows `entities` from now on (replacing what was followed), handing each change to
     /// `refresh` in `module`'s isolation. When changes may have been missed (the module was
@@ -133,7 +139,7 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
     /// while what it touched changed during the fetch, tried again later if it fails.
     public func refresh(_ change: Entity, for module: isolated Owner) async {
         for attempt in 1...Self.fetchesWhileChanging {
-            if writes.withLock({ $0.hold(change) }) { return }
+            if state.withLock({ $0.writes.hold(change) }) { return }
             let mark = live.mark
             do {
                 try await catchUp(module, change)
@@ -164,26 +170,26 @@ public final class LiveQuery<Owner: Actor, Entity: LiveEntity>: Sendable {
     public func write<Value, Failure: Error>(
         _ entity: Entity, for module: isolated Owner, _ body: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value? {
-        guard writes.withLock({ $0.begin(entity) }) else { return nil }
+        guard state.withLock({ $0.writes.begin(entity) }) else { return nil }
         let outcome = await writing(isolation: module, body)
-        for held in writes.withLock({ $0.end(entity) }) { await refresh(held, for: module) }
+        for held in state.withLock({ $0.writes.end(entity) }) { await refresh(held, for: module) }
         return try outcome.get()
     }
 
     /// Makes a write that names no one entity (a form saved), as ``write(_:for:_:)`` does:
     /// never refused; changes arriving meanwhile wait for it.
     public func write<Value, Failure: Error>(for module: isolated Owner, _ body: () async throws(Failure) -> Value) async throws(Failure) -> Value {
-        writes.withLock { $0.beginUnnamed() }
+        state.withLock { $0.writes.beginUnnamed() }
         let outcome = await writing(isolation: module, body)
-        for held in writes.withLock({ $0.endUnnamed() }) { await refresh(held, for: module) }
+        for held in state.withLock({ $0.writes.endUnnamed() }) { await refresh(held, for: module) }
         return try outcome.get()
     }
 
     /// Sets the stale notice; whether it changed (the module renders it then).
     private func setStaleNotice(_ text: String?) -> Bool {
-        stale.withLock { notice in
-            defer { notice = text }
-            return notice != text
+        state.withLock { state in
+            defer { state.staleNotice = text }
+            return state.staleNotice != text
         }
     }
 
