@@ -39,7 +39,4 @@ struct PageOpening: Sendable {
     var context: SceneContext {
         SceneContext(viewer: viewer, arguments: arguments, anonymousID: anonymousID, armOverrides: armOverrides, locale: locale)
     }
-
-    /// How the log names the page: its scene and viewer.
-    var logName: String { "\(sceneID), viewer \(viewer ?? "signed out")" }
 }
