@@ -28,6 +28,10 @@ public final class SQLiteBoardStore: BoardDatabase {
     /// The site store the tables live on (for the ledger and experiments' records).
     public let site: SQLiteSiteStore
     private let feed: SiteChangeFeed<BoardChange>
+    /// Each board's tasks, read once while the database does not change: every open page of
+    /// a board asking for them again after a change shares one read (a board shows everyone
+    /// the same tasks, so the owner names the answer).
+    private let boardTasks = SharedAnswers<String, [BoardTask]>()
 
     public var location: String { site.path }
 
@@ -65,7 +69,7 @@ public final class SQLiteBoardStore: BoardDatabase {
     public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { feed.observeFanOuts(observer) }
 
     public func tasks(on owner: String) async throws -> [BoardTask] {
-        try await site.withConnection { connection throws(DataError) in
+        try await boardTasks.answer(to: owner, from: site) { connection throws(DataError) in
             try connection.query("SELECT id, title, done FROM tasks WHERE board = ? ORDER BY id", [.text(owner)]).map { row in
                 BoardTask(id: row[0].integer, title: row[1].text ?? "", isDone: row[2].integer == 1)
             }
