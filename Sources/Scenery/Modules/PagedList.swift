@@ -155,10 +155,18 @@ public struct PagedList<Item: Identifiable & Sendable>: Sendable where Item.ID: 
     /// Puts `item` in place of the loaded item with its id (an optimistic change, or its
     /// rollback); nothing happens when it is not loaded.
     public mutating func replace(_ item: Item) {
-        func swapped(_ items: [Item]) -> [Item] { items.map { $0.id == item.id ? item : $0 } }
+        // The state lets go of its array before the item is put in, so that the array is
+        // changed in place, not copied whole: a change reaching a thousand pages replaces one
+        // row on each.
         switch state {
-        case .loaded(let items): state = .loaded(swapped(items))
-        case .paging(let items): state = .paging(swapped(items))
+        case .loaded(var items):
+            state = .idle
+            items.replaceItems(withID: item)
+            state = .loaded(items)
+        case .paging(var items):
+            state = .idle
+            items.replaceItems(withID: item)
+            state = .paging(items)
         default: break
         }
     }
@@ -180,5 +188,12 @@ public struct PagedList<Item: Identifiable & Sendable>: Sendable where Item.ID: 
     public func moreButton(title: String, module: ModuleID, window: RowWindow? = nil) -> ViewNode? {
         guard hasMore, window == nil else { return nil }
         return .button("more", title: title, sends: EventDescriptor(.loadMore(module)))
+    }
+}
+
+extension Array where Element: Identifiable {
+    /// Puts `item` in place of each element with its id.
+    fileprivate mutating func replaceItems(withID item: Element) {
+        for index in indices where self[index].id == item.id { self[index] = item }
     }
 }
