@@ -285,6 +285,22 @@ enum Step: Sendable {
         }
     }
 
+    /// A scroll through a long list sends window moves in bursts: none is refused with a
+    /// message (the page would show it while the person only scrolled), a flood of them is
+    /// dropped without a word, and they leave the person's allowance for controls whole.
+    @Test func scrollingIsNeitherRefusedNorSpendsTheAllowanceForControls() async throws {
+        let fixture = try ServerFixture {
+            $0.eventsPerSecond = 0.01
+            $0.eventBurst = 2
+        }
+        try await fixture.server.test(.live) { client in
+            let page = try await client.open("user-profile", arguments: ["user": "1"], format: .html)
+            for start in 0..<100 { await page.send(.window(module: "blogs", start: start)) }
+            let answered = try await page.waitForAnswer(to: try await page.tap("info/followers"))
+            #expect(answered.refusals.isEmpty, "\(answered.refusals)")
+        }
+    }
+
     @Test func aPageThatAnswersNoPingIsDisconnected() async throws {
         let fixture = try ServerFixture { $0.pingInterval = .milliseconds(100) }
         let sockets = LiveSocketTests(fixture: fixture)

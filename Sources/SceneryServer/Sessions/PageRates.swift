@@ -8,9 +8,12 @@
 struct PageRates {
     /// What a page does that is rationed.
     enum Kind {
-        /// A control activated, a window moved (``SceneryServer/Configuration/eventsPerSecond``,
+        /// A control activated (``SceneryServer/Configuration/eventsPerSecond``,
         /// ``SceneryServer/Configuration/eventBurst``).
         case event
+        /// A long list's window moved: they come in bursts as a list scrolls (the newest
+        /// wins), and a scroll must not spend what a person's controls may do.
+        case windowMove
         /// A request for the whole scene: it costs a whole render, so one a second.
         case resync
         /// A visibility report: they come in bursts as a list scrolls.
@@ -26,6 +29,7 @@ struct PageRates {
     private var events: TokenBucket
     private var resyncs = TokenBucket(rate: 1, capacity: 3)
     private var reports = TokenBucket(rate: 20, capacity: 120)
+    private var windowMoves = TokenBucket(rate: 30, capacity: 60)
     private var problems = TokenBucket(rate: 1.0 / 60, capacity: 5)
     private var attaches: TokenBucket
 
@@ -41,6 +45,7 @@ struct PageRates {
         case .event: events.take(now: now)
         case .resync: resyncs.take(now: now)
         case .report: reports.take(now: now)
+        case .windowMove: windowMoves.take(now: now)
         case .problem: problems.take(now: now)
         case .attach: attaches.take(now: now)
         }

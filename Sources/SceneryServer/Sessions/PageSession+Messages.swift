@@ -105,8 +105,11 @@ extension PageSession {
                 refuse("A window names a module of this page and a row.", logged: "bad window message")
                 return
             }
-            guard rates.allows(.event) else {
-                refuse("Too many actions at once; wait a moment.", logged: "window flood")
+            // A scroll sends moves in bursts, not a person's actions: over their own rate they
+            // are dropped without a word (the page asks again for a window it was not sent),
+            // and they never spend the allowance a person's controls have.
+            guard rates.allows(.windowMove) else {
+                decline(logged: "window flood")
                 return
             }
             attachment.accepted()
