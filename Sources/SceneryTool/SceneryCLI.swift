@@ -47,6 +47,15 @@ struct SceneryCLI: AsyncParsableCommand {
         {
             ServeForwarder.forward([ServeForwarder.toolFlag] + arguments, reason: "a \(scheme):// database")
         }
+        // `run` as people type it, read without the argument parser's reflection (a cold start).
+        if arguments.first == RunCommand.configuration.commandName, let command = QuickRunParsing.command(from: arguments.dropFirst()) {
+            do {
+                try await command.run()
+            } catch {
+                exit(withError: error)
+            }
+            return
+        }
         await main(arguments)
     }
 

@@ -37,7 +37,10 @@ public struct ModuleCatalog: Sendable {
     public typealias Registration = @Sendable (inout SceneRegistry, ToolServices) throws -> Void
 
     /// The module types, for commands that need no data (`validate`, `list`).
-    public private(set) var modules: [ModuleDescriptor]
+    ///
+    /// Made when first asked for: a command that runs scenes registers its module types
+    /// through the catalog's registrations and never builds this list.
+    public var modules: [ModuleDescriptor] { moduleLists.flatMap(\.value) }
     /// The names `--fail` and `--latency` accept.
     public private(set) var services: [ServiceName]
     /// Events the catalog's hosts handle (see `SceneRegistry/declareHostEvents(_:)`).
@@ -48,22 +51,24 @@ public struct ModuleCatalog: Sendable {
     package private(set) var dataCommands: [ToolCommand] = []
     /// Folders of pictures the data names by path (`/pictures/alice.svg`), which `serve`
     /// serves at `/pictures/NAME`; a later part's folder is looked in after an earlier one's.
-    public private(set) var pictureFolders: [URL] = []
-    private var sceneFolders: [SceneFolder]
+    public var pictureFolders: [URL] { pictureFolderLookups.compactMap(\.value) }
+    private var moduleLists: [Deferred<[ModuleDescriptor]>]
+    private var sceneFolders: [Deferred<SceneFolder?>]
+    private var pictureFolderLookups: [Deferred<URL?>] = []
     private var registrations: [Registration]
 
-    /// The scene files of a folder (listed once, when the catalog is made), and the name
-    /// diagnostics give the folder.
+    /// The scene files of a folder (listed once, when a command first needs them), and the
+    /// name diagnostics give the folder.
     private struct SceneFolder: Sendable {
         var files: [URL]
         var displayRoot: URL
     }
 
     private init(
-        modules: [ModuleDescriptor], sceneFolders: [SceneFolder], services: [ServiceName], hostEvents: [String], databases: [ToolDatabase],
-        registrations: [Registration]
+        moduleLists: [Deferred<[ModuleDescriptor]>], sceneFolders: [Deferred<SceneFolder?>], services: [ServiceName], hostEvents: [String],
+        databases: [ToolDatabase], registrations: [Registration]
     ) {
-        self.modules = modules
+        self.moduleLists = moduleLists
         self.sceneFolders = sceneFolders
         self.services = services
         self.hostEvents = hostEvents
@@ -72,6 +77,9 @@ public struct ModuleCatalog: Sendable {
     }
 
     /// Creates a catalog part.
+    ///
+    /// `modules` and `scenes` are evaluated when a command first needs them, not when the
+    /// catalog is made: `TOOL --version` builds no descriptor and lists no folder.
     ///
     /// - Parameters:
     ///   - modules: The descriptors of the module types `register` registers.
@@ -83,22 +91,25 @@ public struct ModuleCatalog: Sendable {
     ///     kind), if the part owns the tool's data.
     ///   - register: Registers each module type with its services, when a command runs scenes.
     public init(
-        modules: [ModuleDescriptor], scenes: URL? = nil, services: [ServiceName] = [], hostEvents: [String] = [],
-        databases: [ToolDatabase] = [], register: @escaping Registration
+        modules: @autoclosure @escaping @Sendable () -> [ModuleDescriptor], scenes: @autoclosure @escaping @Sendable () -> URL? = nil,
+        services: [ServiceName] = [], hostEvents: [String] = [], databases: [ToolDatabase] = [], register: @escaping Registration
     ) {
         self.init(
-            modules: modules, sceneFiles: scenes.map { ((try? SceneRegistry.sceneFiles(in: $0)) ?? [], $0) }, services: services,
+            modules: modules(), sceneFiles: scenes().map { ((try? SceneRegistry.sceneFiles(in: $0)) ?? [], $0) }, services: services,
             hostEvents: hostEvents, databases: databases, register: register)
     }
 
     /// A catalog part whose scene files are listed already (`displayRoot` names their folder
     /// in diagnostics), with subcommands of `data` of its own.
     package init(
-        modules: [ModuleDescriptor], sceneFiles: (files: [URL], displayRoot: URL)?, services: [ServiceName], hostEvents: [String] = [],
+        modules: @autoclosure @escaping @Sendable () -> [ModuleDescriptor],
+        sceneFiles: @autoclosure @escaping @Sendable () -> (files: [URL], displayRoot: URL)?, services: [ServiceName], hostEvents: [String] = [],
         databases: [ToolDatabase], dataCommands: [ToolCommand] = [], register: @escaping Registration
     ) {
-        let folders = sceneFiles.map { [SceneFolder(files: $0.files, displayRoot: $0.displayRoot)] } ?? []
-        self.init(modules: modules, sceneFolders: folders, services: services, hostEvents: hostEvents, databases: databases, registrations: [register])
+        let folder = Deferred { sceneFiles().map { SceneFolder(files: $0.files, displayRoot: $0.displayRoot) } }
+        self.init(
+            moduleLists: [Deferred(modules)], sceneFolders: [folder], services: services, hostEvents: hostEvents, databases: databases,
+            registrations: [register])
         self.dataCommands = dataCommands
     }
 
@@ -109,9 +120,11 @@ public struct ModuleCatalog: Sendable {
     /// static let board = ModuleCatalog(modules: [TaskListModule.descriptor]) { _, _ in }
     ///     .servingPictures(from: Bundle.module.url(forResource: "Pictures", withExtension: nil))
     /// ```
-    public func servingPictures(from folder: URL?) -> ModuleCatalog {
+    ///
+    /// The folder is looked up when `serve` first needs it.
+    public func servingPictures(from folder: @autoclosure @escaping @Sendable () -> URL?) -> ModuleCatalog {
         var catalog = self
-        if let folder { catalog.pictureFolders.append(folder) }
+        catalog.pictureFolderLookups.append(Deferred(folder))
         return catalog
     }
 
@@ -119,26 +132,26 @@ public struct ModuleCatalog: Sendable {
     package static var running: ModuleCatalog { current }
 
     /// No modules, no scenes and no data: what a tool runs before it is given a catalog.
-    static let empty = ModuleCatalog(modules: [], sceneFolders: [], services: [], hostEvents: [], databases: [], registrations: [])
+    static let empty = ModuleCatalog(moduleLists: [], sceneFolders: [], services: [], hostEvents: [], databases: [], registrations: [])
 
     /// Both catalogs: the module types, services and host events of each, and the scenes of
     /// `rhs` over those of `lhs`.
     public static func + (lhs: ModuleCatalog, rhs: ModuleCatalog) -> ModuleCatalog {
         var catalog = lhs
-        catalog.modules += rhs.modules
+        catalog.moduleLists += rhs.moduleLists
         catalog.services += rhs.services.filter { !lhs.services.contains($0) }
         catalog.hostEvents += rhs.hostEvents
         catalog.databases += rhs.databases
         catalog.dataCommands += rhs.dataCommands
-        catalog.pictureFolders += rhs.pictureFolders
+        catalog.pictureFolderLookups += rhs.pictureFolderLookups
         catalog.sceneFolders += rhs.sceneFolders
         catalog.registrations += rhs.registrations
         return catalog
     }
 
-    /// The ids of the catalog's scenes, sorted (from the folders listed when it was made).
+    /// The ids of the catalog's scenes, sorted (from its folders, listed once).
     public var sceneIDs: [String] {
-        Set(sceneFolders.flatMap(\.files).map { $0.deletingPathExtension().lastPathComponent }).sorted()
+        Set(sceneFolders.compactMap(\.value).flatMap(\.files).map { $0.deletingPathExtension().lastPathComponent }).sorted()
     }
 
     /// A registry with the catalog's module types and scenes (read, not yet validated).
@@ -147,6 +160,13 @@ public struct ModuleCatalog: Sendable {
     ///   validation only.
     /// - Throws: `SceneryError` if a scene folder cannot be read, or what a registration throws.
     public func registry(services: ToolServices?) throws -> SceneRegistry {
+        try registry(services: services, including: .all)
+    }
+
+    /// A registry with the catalog's module types and scenes, and of the files beside the
+    /// scenes only the kinds in `resources`: a command that shows nothing in colour or in
+    /// another language reads no theme and no message catalog.
+    package func registry(services: ToolServices?, including resources: SceneResources) throws -> SceneRegistry {
         var registry = SceneRegistry()
         if let services {
             for register in registrations { try register(&registry, services) }
@@ -154,16 +174,34 @@ public struct ModuleCatalog: Sendable {
             for descriptor in modules { registry.declare(descriptor) }
         }
         registry.declareHostEvents(hostEvents)
-        for folder in sceneFolders {
+        for case let folder? in sceneFolders.map(\.value) {
             // The message catalogs and themes beside the folder's scene files come with them.
             if let directory = folder.files.first?.deletingLastPathComponent() {
-                registry.addMessageCatalogs(files: (try? SceneRegistry.messageCatalogFiles(in: directory)) ?? [], displayRoot: folder.displayRoot)
-                registry.addThemes(files: (try? SceneRegistry.themeFiles(in: directory)) ?? [], displayRoot: folder.displayRoot)
+                if resources.contains(.translations) {
+                    registry.addMessageCatalogs(files: (try? SceneRegistry.messageCatalogFiles(in: directory)) ?? [], displayRoot: folder.displayRoot)
+                }
+                if resources.contains(.themes) {
+                    registry.addThemes(files: (try? SceneRegistry.themeFiles(in: directory)) ?? [], displayRoot: folder.displayRoot)
+                }
             }
             try registry.addScenes(files: folder.files, displayRoot: folder.displayRoot)
         }
         return registry
     }
+}
+
+/// The files beside a catalog's scenes a command reads: themes (`*.tokens.json`) and
+/// translations (`*.messages.json`).
+package struct SceneResources: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The themes, for a page in colour (`serve`, `run --format html --theme NAME`).
+    package static let themes = SceneResources(rawValue: 1 << 0)
+    /// The message catalogs, for a scene shown in another language (`--locale`).
+    package static let translations = SceneResources(rawValue: 1 << 1)
+    /// Both.
+    package static let all: SceneResources = [.themes, .translations]
 }
 
 extension ModuleCatalog {

@@ -44,7 +44,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try await options.session()
+            let session = try await options.session(including: resources)
             let scene = try await session.open(context.scene, for: try context.checkedContext(in: session), host: BatchHost())
             let language = session.registry.language(of: scene.sceneID, for: context.locale)
             let theme = try self.theme.map { name in
@@ -78,6 +78,15 @@ struct RunCommand: AsyncParsableCommand {
             await scene.leave()
             if let failures { throw CommandFailure(failures.description, code: .sceneryError) }
         }
+    }
+
+    /// The files beside the scenes this run shows: themes only for `--theme`, translations only
+    /// for `--locale` (a scene in its own language with the standard look reads neither).
+    var resources: SceneResources {
+        var resources: SceneResources = []
+        if theme != nil { resources.insert(.themes) }
+        if context.locale != nil { resources.insert(.translations) }
+        return resources
     }
 
     /// Selects the tabs `--select` names, or explains which exist.

@@ -6,7 +6,9 @@ import Scenery
 struct ContextOptions: ParsableArguments {
     @Argument(
         help: "The scene id: a file name in the scene directory, without .json.",
-        completion: .list(ModuleCatalog.current.sceneIDs))
+        // Asked when a shell completes, not each time the command is parsed (listing the
+        // scenes is part of a cold start).
+        completion: .custom { _, _, _ in ModuleCatalog.current.sceneIDs })
     var scene: String
 
     @Option(help: "The signed-in user's id; leave out for a signed-out viewer.")
@@ -35,7 +37,7 @@ struct ContextOptions: ParsableArguments {
         for pair in arms where pair.split(separator: "=", omittingEmptySubsequences: false).count != 2 || pair.hasPrefix("=") || pair.hasSuffix("=") {
             throw ValidationError("--arm \(pair.quoted) must have the form experiment=arm, for example --arm friends-layout=compact.")
         }
-        if let viewer, viewer.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let viewer, viewer.allSatisfy(\.isWhitespace) {
             throw ValidationError("'--viewer' needs a user id, for example --viewer 1; leave it out to view signed out.")
         }
         for pair in arguments where !pair.contains("=") || pair.hasPrefix("=") {

@@ -57,10 +57,10 @@ package struct SceneOptions: ParsableArguments {
     ///
     /// - Parameter services: The data for the catalog's modules; `nil` declares them for
     ///   validation only.
-    package func loadRegistry(services: ToolServices?) async throws -> SceneRegistry {
-        guard let server else { return try Self.loadRegistry(directory: directory, services: services) }
+    package func loadRegistry(services: ToolServices?, including resources: SceneResources = .all) async throws -> SceneRegistry {
+        guard let server else { return try Self.loadRegistry(directory: directory, services: services, including: resources) }
         let remote = RemoteScenes(
-            server: server, registry: try Self.loadRegistry(directory: nil, services: services), transport: SocketSceneTransport(),
+            server: server, registry: try Self.loadRegistry(directory: nil, services: services, including: resources), transport: SocketSceneTransport(),
             cache: SceneCache(directory: cacheDirectory),
             limits: .init(timeout: .seconds(5)))
         let problems = await remote.loadCache() + remote.refresh()
@@ -69,8 +69,8 @@ package struct SceneOptions: ParsableArguments {
     }
 
     /// A registry with the built-in scenes and those of `directory` over them.
-    package static func loadRegistry(directory: String?, services: ToolServices?) throws -> SceneRegistry {
-        var registry = try ModuleCatalog.current.toolRegistry(services: services)
+    package static func loadRegistry(directory: String?, services: ToolServices?, including resources: SceneResources = .all) throws -> SceneRegistry {
+        var registry = try ModuleCatalog.current.toolRegistry(services: services, including: resources)
         guard let directory else { return registry }
         let contents = try SceneDirectory(path: directory, option: "--scenes")
         try contents.declareManifests(in: &registry)
@@ -78,8 +78,8 @@ package struct SceneOptions: ParsableArguments {
             // Read, not validated: a scene is validated when it runs, so one broken or costly
             // file never costs the others.
             let root = URL(filePath: directory, directoryHint: .isDirectory)
-            registry.addMessageCatalogs(files: contents.messageCatalogs, displayRoot: root)
-            registry.addThemes(files: contents.themes, displayRoot: root)
+            if resources.contains(.translations) { registry.addMessageCatalogs(files: contents.messageCatalogs, displayRoot: root) }
+            if resources.contains(.themes) { registry.addThemes(files: contents.themes, displayRoot: root) }
             try registry.addScenes(files: contents.sceneFiles, displayRoot: root)
         } catch {
             throw CommandFailure("\(error.description) (--scenes \(directory))", code: .sceneryError)
@@ -90,9 +90,9 @@ package struct SceneOptions: ParsableArguments {
 
 extension ModuleCatalog {
     /// ``registry(services:)``, with a failure worded for the command line.
-    func toolRegistry(services: ToolServices?) throws -> SceneRegistry {
+    func toolRegistry(services: ToolServices?, including resources: SceneResources = .all) throws -> SceneRegistry {
         do {
-            return try registry(services: services)
+            return try registry(services: services, including: resources)
         } catch let error as SceneryError {
             throw CommandFailure("The tool's own scenes cannot be read: \(error.description) Reinstall the tool with its resources.", code: .sceneryError)
         }

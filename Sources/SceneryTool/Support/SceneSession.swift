@@ -18,9 +18,10 @@ package struct SessionOptions: ParsableArguments {
 
     package init() {}
 
-    /// Opens the store (with the faults) and loads the scenes.
-    package func session() async throws -> SceneSession {
-        try await SceneSession(scenes: scenes, database: database, faults: faults, impressions: impressions)
+    /// Opens the store (with the faults) and loads the scenes, with the files beside them
+    /// that are in `resources`.
+    package func session(including resources: SceneResources = .all) async throws -> SceneSession {
+        try await SceneSession(scenes: scenes, database: database, faults: faults, impressions: impressions, including: resources)
     }
 }
 
@@ -34,11 +35,13 @@ package struct SceneSession {
     /// Where `--impressions` asked records to go, if it did.
     package var impressionSink: (any ImpressionSink)? { registry.impressionSink }
 
-    init(scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions, impressions: String? = nil) async throws {
+    init(
+        scenes: SceneOptions, database: DatabaseOptions, faults: FaultOptions, impressions: String? = nil, including resources: SceneResources = .all
+    ) async throws {
         store = try await database.openStore()
         let injector = FaultInjector(try faults.plan())
         services = ToolServices(store: store, faults: injector)
-        var registry = try await scenes.loadRegistry(services: services)
+        var registry = try await scenes.loadRegistry(services: services, including: resources)
         // A developer's tool: `--locale en-XA` shows the pseudo-locale.
         registry.offersPseudoLocale = true
         if let impressions {
