@@ -28,19 +28,21 @@ import ScenerySiteStorePostgres
 /// ``changes(to:ignoringWritesOf:)``. A lost connection is `connectionLost`;
 /// the pool connects again for the next call.
 ///
-/// The same read asked for by several callers at once (every open page showing a blog
-/// after a like, or a profile after a follow, to the same viewer) is one query, never one
-/// that started before the change its caller heard of was published.
+/// The same read asked for by several callers after a change (every open page showing a
+/// blog after a like, or a profile after a follow, to the same viewer) is one query, never
+/// one that started before the change its caller heard of was published: while the store
+/// listens, each answer is kept until the next change (`SharedReads(keeping:)`).
 public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// The site store the profile tables live on.
     public let site: PostgresSiteStore
     /// The site store's feed of profile changes.
     let feed: PostgresChangeFeed<ProfileChange>
-    /// Reads running now, shared by the callers asking the same at once (`SharedReads`).
-    let profileReads = SharedReads<ReadQuestion, UserProfile>()
-    let blogReads = SharedReads<ReadQuestion, Blog>()
-    let blogPageReads = SharedReads<ReadQuestion, Page<Blog>>()
-    let userListReads = SharedReads<ReadQuestion, Page<UserListEntry>>()
+    /// Reads shared by the callers asking the same at the same change mark, answers kept
+    /// until the next change while the store listens (`SharedReads`).
+    let profileReads = SharedReads<ReadQuestion, UserProfile>(keeping: 1_024)
+    let blogReads = SharedReads<ReadQuestion, Blog>(keeping: 1_024)
+    let blogPageReads = SharedReads<ReadQuestion, Page<Blog>>(keeping: 256)
+    let userListReads = SharedReads<ReadQuestion, Page<UserListEntry>>(keeping: 256)
 
     /// The database's URL (with its password: print ``location`` or `url.redacted`).
     public var url: PostgresURL { site.url }

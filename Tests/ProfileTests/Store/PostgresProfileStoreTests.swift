@@ -153,6 +153,35 @@ import Testing
         #expect(await recorder.wait(for: .blog(26)), "and hears changes again")
     }
 
+    /// While the store listens, a read is made once per change: a write nobody announces
+    /// (made behind the store's back) is not seen until the next change is heard, and then
+    /// it is. What this shows is that the answer was kept, not read again.
+    @Test func whileListeningABlogIsReadOncePerChangeAndAgainAfterEachChange() async throws {
+        let server = try await TestPostgres.sharedServer()
+        let store = try await StoreKind.postgres.seededStore() as! PostgresProfileStore
+        let other = try await PostgresProfileStore.connect(to: store.url)
+        let recorder = ChangeRecorder(store, following: [.blog(26)])
+        try await store.listen()
+        let before = try await store.blog(26, viewer: nil)
+        try await server.execute("UPDATE blogs SET title = 'Written behind its back' WHERE id = 26", in: store.url.database)
+        #expect(try await store.blog(26, viewer: nil).title == before.title, "the answer kept since the last change")
+        #expect(try await store.blog(26, viewer: "2").title == "Written behind its back", "another viewer's question is read")
+        let likes = try await other.setLiked(true, blog: 26, by: "5")
+        #expect(await recorder.wait(for: .blog(26)))
+        let after = try await store.blog(26, viewer: nil)
+        #expect(after.title == "Written behind its back" && after.likes == likes && likes == before.likes + 1)
+        await other.close()
+    }
+
+    @Test func aStoreThatDoesNotListenReadsEveryTime() async throws {
+        // It would not hear another server's change, so it keeps no answer.
+        let server = try await TestPostgres.sharedServer()
+        let store = try await StoreKind.postgres.seededStore() as! PostgresProfileStore
+        _ = try await store.blog(26, viewer: nil)
+        try await server.execute("UPDATE blogs SET title = 'Written behind its back' WHERE id = 26", in: store.url.database)
+        #expect(try await store.blog(26, viewer: nil).title == "Written behind its back")
+    }
+
     /// PostgreSQL itself goes away (killed) and comes back: a call meanwhile is a
     /// `connectionLost` error, not a crash or a hang; afterwards calls work again and the
     /// subscribers fetch everything once the listener is back.

@@ -79,4 +79,64 @@ import Testing
         await #expect(throws: Failure.self) { try await second.value }
         #expect(try await reads.value(of: "blog", at: 0) { "read again" } == "read again")
     }
+
+    /// A read that counts how often it ran and answers with that count.
+    final class CountedRead: Sendable {
+        let runs = Locked(0)
+        func read() -> Int { runs.withLock { $0 += 1; return $0 } }
+    }
+
+    @Test func aKeptAnswerIsGivenWithoutReadingUntilTheMarkMoves() async throws {
+        // Pages of a fan-out ask one after another: one read per change, not one per page.
+        let reads = SharedReads<String, Int>(keeping: 8)
+        let counted = CountedRead()
+        for _ in 0..<5 { #expect(try await reads.value(of: "blog 1", at: 4) { counted.read() } == 1) }
+        #expect(counted.runs.withLock { $0 } == 1)
+        // A change: the mark moves, and the next caller reads again.
+        #expect(try await reads.value(of: "blog 1", at: 5) { counted.read() } == 2)
+        #expect(try await reads.value(of: "blog 1", at: 5) { counted.read() } == 2)
+        #expect(counted.runs.withLock { $0 } == 2)
+    }
+
+    @Test func noAnswerIsKeptOrGivenWhileTheMarkMayStandStill() async throws {
+        // A store that does not listen does not hear other servers' changes: its mark
+        // would not move, so every caller reads.
+        let reads = SharedReads<String, Int>(keeping: 8)
+        let counted = CountedRead()
+        #expect(try await reads.value(of: "blog 1", at: 1, keep: false) { counted.read() } == 1)
+        #expect(try await reads.value(of: "blog 1", at: 1, keep: false) { counted.read() } == 2)
+        #expect(reads.keptAnswers == 0)
+        // One kept while listening is not given to a caller that may not have one.
+        #expect(try await reads.value(of: "blog 1", at: 1) { counted.read() } == 3)
+        #expect(try await reads.value(of: "blog 1", at: 1, keep: false) { counted.read() } == 4)
+        #expect(try await reads.value(of: "blog 1", at: 1) { counted.read() } == 3)
+    }
+
+    @Test func answersAreKeptForTheLatestMarkOnlyAndUpToTheCapacity() async throws {
+        let reads = SharedReads<String, Int>(keeping: 2)
+        let counted = CountedRead()
+        for question in ["a", "b", "c"] { _ = try await reads.value(of: question, at: 1) { counted.read() } }
+        #expect(reads.keptAnswers == 2, "the third answer is past the capacity")
+        #expect(try await reads.value(of: "c", at: 1) { counted.read() } == 4, "so it is read again")
+        // The first answer at a later mark drops every answer of the earlier one.
+        _ = try await reads.value(of: "a", at: 2) { counted.read() }
+        #expect(reads.keptAnswers == 1)
+        // A read that began at an earlier mark and ends after a later one's is not kept.
+        _ = try await reads.value(of: "b", at: 1) { counted.read() }
+        #expect(reads.keptAnswers == 1)
+    }
+
+    @Test func aFailedReadIsNotKept() async throws {
+        let reads = SharedReads<String, String>(keeping: 8)
+        await #expect(throws: Failure.self) { try await reads.value(of: "blog", at: 0) { throw Failure() } }
+        #expect(reads.keptAnswers == 0)
+        #expect(try await reads.value(of: "blog", at: 0) { "read again" } == "read again")
+    }
+
+    @Test func aTableMadeWithoutCapacityKeepsNothing() async throws {
+        let reads = SharedReads<String, Int>()
+        let counted = CountedRead()
+        _ = try await reads.value(of: "blog", at: 0) { counted.read() }
+        #expect(try await reads.value(of: "blog", at: 0) { counted.read() } == 2)
+    }
 }
