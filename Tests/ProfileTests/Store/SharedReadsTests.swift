@@ -83,7 +83,12 @@ import Testing
     /// A read that counts how often it ran and answers with that count.
     final class CountedRead: Sendable {
         let runs = Locked(0)
-        func read() -> Int { runs.withLock { $0 += 1; return $0 } }
+        func read() -> Int {
+            runs.withLock { runs in
+                runs += 1
+                return runs
+            }
+        }
     }
 
     @Test func aKeptAnswerIsGivenWithoutReadingUntilTheMarkMoves() async throws {
