@@ -4,6 +4,11 @@ Python port of Phoenix LiveView), reading its rows from SQLite and writing each 
 as Scenery's demo store does. Run by `compare_peers.py` under uvicorn; not part of Scenery.
 
     uvicorn --app-dir Benchmarks/LiveLoad/Peer ten_rows:app --port 8000
+
+With `PEER_PUBSUB=1` (`fanout_floor.py`), every connected page subscribes to the blogs'
+topic with pyview-web's PubSub, and a like is broadcast to them: each page takes the new
+count into its row and sends its diff, as Scenery's live data shows a like on every open
+page of the blog.
 """
 import itertools
 import os
@@ -13,6 +18,9 @@ import threading
 from dataclasses import dataclass, field
 
 from pyview import LiveView, LiveViewSocket, PyView
+from pyview.live_socket import is_connected
+
+PUBSUB = os.environ.get("PEER_PUBSUB") == "1"
 
 
 @dataclass
@@ -88,6 +96,8 @@ class TenRowsView(LiveView[TenRows]):
     async def mount(self, socket: LiveViewSocket[TenRows], session):
         viewer = next(viewers)  # each page likes as a person of its own
         socket.context = TenRows(viewer=viewer, rows=store.rows(viewer))
+        if PUBSUB and is_connected(socket):
+            await socket.subscribe("blogs")
 
     async def handle_event(self, event, payload, socket: LiveViewSocket[TenRows]):
         if event == "like":
@@ -96,6 +106,13 @@ class TenRowsView(LiveView[TenRows]):
                 if row.id == wanted:
                     row.liked = not row.liked
                     row.likes = store.set_liked(row.liked, row.id, socket.context.viewer)
+                    if PUBSUB:
+                        await socket.broadcast("blogs", {"id": row.id, "likes": row.likes})
+
+    async def handle_info(self, event, socket: LiveViewSocket[TenRows]):
+        for row in socket.context.rows:
+            if row.id == event.payload["id"]:
+                row.likes = event.payload["likes"]
 
 
 app = PyView()
