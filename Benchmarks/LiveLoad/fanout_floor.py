@@ -21,6 +21,7 @@ import json
 import os
 import pathlib
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -71,7 +72,7 @@ async def rounds_of(listeners, rounds, pid, act):
             "bytes": statistics.median([size for listener in listeners for size in listener.sizes])}
 
 
-async def scenery(host, port, pid, pages, rounds):
+async def scenery(host, port, pid, pages, rounds, record=None):
     cookies = [await sign_in(host, port, user) for user in ("3", "5", "6", "7")] + [None]
 
     async def open_page(cookie):
@@ -90,7 +91,14 @@ async def scenery(host, port, pid, pages, rounds):
     async def like(_):
         await liker.send(json.dumps({"type": "event", "node": "blogs/blog.26.like"}))  # like, then unlike: the count changes each round
 
+    recorder = subprocess.Popen(["perf", "record", "-q", "-F", "1999", "-g", "-p", str(pid), "-o", record],
+                                stderr=subprocess.DEVNULL) if record else None
+    if recorder:
+        await asyncio.sleep(0.5)  # perf attaches before the first like
     result = await rounds_of(listeners, rounds, pid, like)
+    if recorder:
+        recorder.send_signal(signal.SIGINT)
+        recorder.wait(timeout=60)
     for listener in listeners:
         await listener.socket.close()
     await liker.close()
@@ -168,12 +176,13 @@ def main():
     parser.add_argument("--peer-ws", default="wsproto", help="uvicorn's WebSocket implementation for the peer (wsproto or websockets)")
     parser.add_argument("--floor-port", type=int, default=8790)
     parser.add_argument("--skip-peer", action="store_true", help="Scenery and the floor only")
+    parser.add_argument("--perf-record", metavar="PATH", help="record Scenery's server with `perf record -g` over the likes alone")
     arguments = parser.parse_args()
     print_machine()
     for pages in arguments.pages:
         server, address = start_server(arguments.binary, pages, "--scenes", str(HERE / "Scenes"))
         try:
-            ours = asyncio.run(scenery(address.hostname, address.port, server.pid, pages, arguments.rounds))
+            ours = asyncio.run(scenery(address.hostname, address.port, server.pid, pages, arguments.rounds, arguments.perf_record))
         finally:
             server.terminate()
             server.wait(timeout=10)
