@@ -68,7 +68,7 @@ let package = Package(
         // Experiments' records kept and read: a JSON lines file, batched writes to a store,
         // per-arm counts and the sample-ratio check. The core assigns arms and counts
         // impressions; where they go and the statistics on them are an app's choice.
-        .target(name: "SceneryExperiments", dependencies: ["Scenery"]),
+        .target(name: "SceneryExperiments", dependencies: ["Scenery", "SceneryLive"]),
         // The bundled scene files (top-level Scenes/) as package resources, so that a
         // dependency's scenes can extend them without a checkout on disk.
         // Listed one by one (SwiftPM copies no folder it is itself in); a test checks that

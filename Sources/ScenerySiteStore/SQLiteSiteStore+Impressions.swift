@@ -49,3 +49,12 @@ extension SQLiteSiteStore {
         }
     }
 }
+
+extension SQLiteSiteStore: SiteStore {
+    /// The database file's path (``path``), for messages.
+    public var location: String { path }
+
+    /// Nothing to start: the store watches for other processes' writes from its first
+    /// subscriber on, from the `changes` table, which keeps what they wrote meanwhile.
+    public func listen() {}
+}

@@ -37,3 +37,5 @@ extension PostgresSiteStore {
         return ExperimentTally.tallies(ofCounts: rows.map { ($0.0, $0.1, $0.2, Int($0.3)) })
     }
 }
+
+extension PostgresSiteStore: SiteStore {}

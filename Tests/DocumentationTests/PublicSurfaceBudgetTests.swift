@@ -24,19 +24,25 @@ import Testing
         // debug build checks before a module's write.
         "Scenery": (135, 888),
         "SceneryPageProtocol": (12, 58),
-        "SceneryLive": (13, 67),
+        // +1 type, +5 declarations for issue 64's stores with nothing to forward:
+        // `ForwardingChangeFeed` and its defaults.
+        "SceneryLive": (14, 72),
         // +2 declarations: the inspector's editor link (`Configuration.editorLink` and its maker).
         "SceneryServer": (7, 74),
         "SceneryServerTesting": (7, 36),
         "SceneryTesting": (23, 153),
-        "SceneryTool": (12, 67),
+        // +2 declarations: a `ToolStore` that is `SiteStoreBacked` listens and reports fan-outs
+        // through the store it wraps (issue 64).
+        "SceneryTool": (12, 69),
         "SceneryRemote": (14, 68),
         "SceneryURLSession": (1, 3),
         // +1 declaration: `SharedAnswers.answer(to:from:read:)`, a kept answer without a hop to
         // the store's thread (the fan-out's reads, issue 59).
-        "ScenerySiteStore": (9, 64),
+        // +2 declarations: `SQLiteSiteStore` is a `SiteStore` (`location`, `listen()`).
+        "ScenerySiteStore": (9, 66),
         "ScenerySiteStorePostgres": (6, 47),
-        "SceneryExperiments": (4, 28),
+        // +2 types, +8 declarations: `SiteStore` and `SiteStoreBacked` with its defaults (issue 64).
+        "SceneryExperiments": (6, 36),
         "SceneryFaults": (7, 30),
         "SceneryServeTool": (0, 1),
         "SceneryProfile": (1, 10),

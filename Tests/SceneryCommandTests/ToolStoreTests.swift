@@ -135,4 +135,52 @@ import Testing
         #expect(try await store.hasApplied(key))
         #expect(try await !store.hasAccount("1"), "a store given no accounts lets nobody sign in")
     }
+
+    /// An app's entities, for a feed.
+    enum Note: LiveEntity {
+        case note(Int)
+        case everything
+        var description: String { "\(self)" }
+    }
+
+    /// A site store that is also its app's change feed, noting when it is asked to listen;
+    /// its ledger and records are a memory store's.
+    final class ListeningSite: SiteStore, ForwardingChangeFeed {
+        typealias Entity = Note
+        let memory = MemoryToolStore()
+        let hub = ChangeHub<Note>()
+        let listened = Locked(0)
+        var forwardedFeed: any ChangeFeed<Note> { hub }
+        var location: String { "the listening site" }
+        func listen() { listened.withLock { $0 += 1 } }
+        func record(_ records: [ImpressionRecord]) async throws(DataError) { try await memory.record(records) }
+        func experimentTallies() async throws(DataError) -> [ExperimentTally] { try await memory.experimentTallies() }
+        func hasApplied(_ key: ActionKey) async throws -> Bool { try await memory.hasApplied(key) }
+        func claim(_ key: ActionKey) async throws -> Bool { try await memory.claim(key) }
+    }
+
+    /// An app's tool store that names the store it wraps, and forwards nothing itself.
+    struct BackedToolStore: ToolStore, SiteStoreBacked {
+        let site: ListeningSite
+        var backingSiteStore: any SiteStore { site }
+        func signInAccounts() async throws(DataError) -> [ToolAccount] { [] }
+    }
+
+    @Test func aToolStoreBuiltOnASiteStoreListensAndReportsFanOutsThroughIt() async throws {
+        let site = ListeningSite()
+        let store = BackedToolStore(site: site)
+        #expect(store.location == "the listening site")
+        try await store.listen()
+        #expect(site.listened.withLock { $0 } == 1, "serve's listen reaches the site store (not the tool store's do-nothing default)")
+        let (fanOuts, reported) = AsyncStream.makeStream(of: Int.self)
+        store.reportFanOuts { reported.yield($0.deliveries) }
+        var changes = site.hub.changes(to: [.note(1)]).makeAsyncIterator()
+        site.hub.publish([.note(1)])
+        #expect(await changes.next() == .note(1))
+        var deliveries = fanOuts.makeAsyncIterator()
+        #expect(await deliveries.next() == 1, "the site store's fan-outs reach serve's metrics")
+        let key = ActionKey.random()
+        #expect(try await store.claim(key))
+        #expect(try await site.memory.hasApplied(key), "claimed in the site store's ledger")
+    }
 }

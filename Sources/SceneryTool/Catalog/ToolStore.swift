@@ -14,31 +14,24 @@ import SceneryLive
 /// impressions here, `experiments report` reads ``experimentTallies()``, and `data
 /// export|import|reset` use the data set requirements.
 ///
+/// A store of an app built on a site store names the store it wraps
+/// (`SiteStoreBacked`): its location, listening, ledger and experiments' records are then
+/// that store's, and so are the fan-outs `serve --metrics` records when it is a change feed.
+///
 /// ```swift
-/// struct BoardToolStore: ToolStore {
-///     let board: BoardStore
-///     var location: String { board.path }
+/// struct BoardToolStore: ToolStore, SiteStoreBacked {
+///     let board: any BoardDatabase          // a SiteStore: SQLite or PostgreSQL
+///     var backingSiteStore: any SiteStore { board }
 ///
 ///     func signInAccounts() async throws(DataError) -> [ToolAccount] {
 ///         try await board.members().map { ToolAccount(id: $0.id, name: $0.name) }
 ///     }
-///     func record(_ records: [ImpressionRecord]) async throws(DataError) {
-///         try await board.insert(records)
-///     }
-///     func experimentTallies() async throws(DataError) -> [ExperimentTally] {
-///         try await board.experimentTallies()
-///     }
-///     func hasApplied(_ key: ActionKey) async throws -> Bool { try await board.hasApplied(key) }
-///     func claim(_ key: ActionKey) async throws -> Bool { try await board.claim(key) }
 /// }
 /// ```
 ///
 /// Errors are `DataError` values, whose message the tool prints as it is: say what went
 /// wrong and what to do.
-public protocol ToolStore: ActionLedger {
-    /// Where the data lives, for messages: a file path, or a URL without its password.
-    var location: String { get }
-
+public protocol ToolStore: SiteStore {
     /// The people `serve`'s sign-in page offers (at most a page's worth, in a stable order).
     func signInAccounts() async throws(DataError) -> [ToolAccount]
 
@@ -46,11 +39,6 @@ public protocol ToolStore: ActionLedger {
     ///
     /// The default looks `id` up in ``signInAccounts()``.
     func hasAccount(_ id: String) async throws(DataError) -> Bool
-
-    /// Starts hearing other processes' writes now; `serve` calls it before taking pages.
-    ///
-    /// The default does nothing (a store that only this process writes).
-    func listen() async throws(DataError)
 
     /// Calls `accountsChanged` each time ``signInAccounts()`` may answer otherwise (a `data
     /// import` by another process, a new account), until the calling task is cancelled;
@@ -65,12 +53,6 @@ public protocol ToolStore: ActionLedger {
     /// The default asks the store itself when it is a `ChangeFeed` (an app's store usually
     /// is), and reports nothing otherwise; a store that keeps its feed apart forwards to it.
     func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void)
-
-    /// Appends experiments' records (assignments, impressions, exposures), in one transaction.
-    func record(_ records: [ImpressionRecord]) async throws(DataError)
-
-    /// How many distinct units each arm of each experiment was assigned and exposed.
-    func experimentTallies() async throws(DataError) -> [ExperimentTally]
 
     /// What `data export` writes: the whole data set as JSON, in chunks handed to `write`
     /// in order.
@@ -108,6 +90,8 @@ extension ToolStore {
         try await signInAccounts().contains { $0.id == id }
     }
 
+    /// Does nothing: a store that only this process writes has nothing to hear. `serve`
+    /// calls ``SiteStore/listen()`` before taking pages.
     public func listen() async throws(DataError) {}
 
     public func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async {}
@@ -126,5 +110,16 @@ extension ToolStore {
 
     public func resetToDemoData() async throws(DataError) -> String {
         throw DataError(.storage, "\(location.quoted) cannot be reset: this app has no demo data.")
+    }
+}
+
+extension ToolStore where Self: SiteStoreBacked {
+    /// The site store's: it hears other processes' writes.
+    public func listen() async throws(DataError) { try await backingSiteStore.listen() }
+
+    /// The fan-outs of the store itself when it is a change feed, else of the site store it
+    /// wraps when that is one.
+    public func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void) {
+        ((self as? any ChangeFeed) ?? (backingSiteStore as? any ChangeFeed))?.observeFanOuts(observer)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import SceneryExperiments
 import SceneryLive
 import ScenerySiteStore
 import SceneryTesting
@@ -313,4 +314,28 @@ import Testing
     }
 
     static let boardSteps = ["CREATE TABLE tasks (id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0)"]
+
+    /// An app's store that names the site store it is built on, and forwards nothing itself.
+    struct BackedStore: SiteStoreBacked {
+        let site: SQLiteSiteStore
+        var backingSiteStore: any SiteStore { site }
+    }
+
+    @Test func aStoreBackedByTheSiteStoreRecordsTalliesAndClaimsThroughIt() async throws {
+        let site = try SQLiteSiteStore(path: ":memory:", schemas: [Self.board])
+        let store = BackedStore(site: site)
+        #expect(store.location == site.path)
+        try await store.listen()
+        try await store.record([
+            ImpressionRecord(kind: .assignment, scene: "board", variant: "default", unit: "1", module: "tasks", experiment: "task-order", arm: "a")
+        ])
+        #expect(try site.experimentTallies().first?.assigned == ["a": 1], "recorded in the site store")
+        let tallies = try site.experimentTallies()
+        #expect(try await store.experimentTallies() == tallies)
+        let key = ActionKey.random()
+        #expect(try await store.claim(key), "a new key")
+        #expect(try await site.hasApplied(key), "claimed in the site store's ledger")
+        #expect(try await !store.claim(key))
+        #expect(try await store.hasApplied(key))
+    }
 }

@@ -5,11 +5,9 @@ import SceneryLive
 
 /// Where the board app keeps its data, on SQLite (``SQLiteBoardStore``) or PostgreSQL
 /// (`PostgresBoardStore`, several servers on one database): the service its module calls,
-/// and what its tool does with the whole database.
-public protocol BoardDatabase: BoardService, ActionLedger {
-    /// Where the data lives, for messages: a file path, or a URL without its password.
-    var location: String { get }
-
+/// and what its tool does with the whole database. A site store too: its ledger,
+/// experiments' records and listening are its site store's.
+public protocol BoardDatabase: BoardService, SiteStore {
     /// Everyone who may sign in, by id.
     func members() async throws(DataError) -> [BoardMember]
 
@@ -22,13 +20,4 @@ public protocol BoardDatabase: BoardService, ActionLedger {
 
     /// Replaces everything with `dataSet` in one transaction; every page fetches again.
     func importData(_ dataSet: BoardDataSet) async throws(DataError)
-
-    /// Appends experiments' records, in one transaction.
-    func record(_ records: [ImpressionRecord]) async throws(DataError)
-
-    /// How many distinct units each arm of each experiment was assigned and exposed.
-    func experimentTallies() async throws(DataError) -> [ExperimentTally]
-
-    /// Starts hearing other processes' writes now (a server calls it before taking pages).
-    func listen() async throws(DataError)
 }

@@ -24,16 +24,16 @@ public struct BoardMember: Sendable, Hashable, Codable {
 /// let store = try SQLiteBoardStore(path: "board.sqlite")
 /// try await store.setDone(true, task: 1, on: "1")   // every page of board 1 hears it
 /// ```
-public final class SQLiteBoardStore: BoardDatabase {
-    /// The site store the tables live on (for the ledger and experiments' records).
+public final class SQLiteBoardStore: BoardDatabase, SiteStoreBacked, ForwardingChangeFeed {
+    /// The site store the tables live on: the ledger, experiments' records and the feed.
     public let site: SQLiteSiteStore
     private let feed: SiteChangeFeed<BoardChange>
+    public var backingSiteStore: any SiteStore { site }
+    public var forwardedFeed: any ChangeFeed<BoardChange> { feed }
     /// Each board's tasks, read once while the database does not change: every open page of
     /// a board asking for them again after a change shares one read (a board shows everyone
     /// the same tasks, so the owner names the answer).
     private let boardTasks = SharedAnswers<String, [BoardTask]>()
-
-    public var location: String { site.path }
 
     /// The app's tables, and the demo data a new database gets when `seeding`.
     public static func schema(seeding: Bool) -> SiteSchema {
@@ -57,16 +57,6 @@ public final class SQLiteBoardStore: BoardDatabase {
             lockTimeout: lockTimeout, whileLocked: whileLocked)
         feed = site.feed(of: BoardChange.self)
     }
-
-    public func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
-        feed.changes(to: entities, ignoringWritesOf: writer)
-    }
-
-    public var changeMark: Int? { feed.changeMark }
-
-    public func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
-
-    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { feed.observeFanOuts(observer) }
 
     public func tasks(on owner: String) async throws -> [BoardTask] {
         try await boardTasks.answer(to: owner, from: site) { connection throws(DataError) in
@@ -109,16 +99,6 @@ public final class SQLiteBoardStore: BoardDatabase {
             try connection.query("SELECT id, name FROM members ORDER BY id").map { BoardMember(id: $0[0].text ?? "", name: $0[1].text ?? "") }
         }
     }
-
-    public func record(_ records: [ImpressionRecord]) throws(DataError) { try site.record(records) }
-
-    public func experimentTallies() throws(DataError) -> [ExperimentTally] { try site.experimentTallies() }
-
-    public func listen() {}
-
-    public func hasApplied(_ key: ActionKey) async throws -> Bool { try await site.hasApplied(key) }
-
-    public func claim(_ key: ActionKey) async throws -> Bool { try await site.claim(key) }
 
     /// One write on a board's task, announced to every page of that board; a task that is not
     /// on the board is `notFound`, and nothing is written.

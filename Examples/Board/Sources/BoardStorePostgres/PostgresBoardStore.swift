@@ -15,10 +15,12 @@ import ScenerySiteStorePostgres
 /// let store = try await PostgresBoardStore.connect(to: PostgresURL("postgres://board@127.0.0.1/board"))
 /// try await store.listen()    // hear the other servers' writes
 /// ```
-public final class PostgresBoardStore: BoardDatabase {
+public final class PostgresBoardStore: BoardDatabase, SiteStoreBacked, ForwardingChangeFeed {
     /// The site store the tables live on.
     public let site: PostgresSiteStore
     private let feed: PostgresChangeFeed<BoardChange>
+    public var backingSiteStore: any SiteStore { site }
+    public var forwardedFeed: any ChangeFeed<BoardChange> { feed }
     /// A board's tasks read once for all the pages asking at once (after a tick, every page
     /// of the board on this server).
     private let boardReads = SharedReads<String, [BoardTask]>()
@@ -45,18 +47,6 @@ public final class PostgresBoardStore: BoardDatabase {
     {
         PostgresBoardStore(site: try await PostgresSiteStore.connect(to: url, schemas: [schema(seeding: seedDemoData)], timeout: timeout))
     }
-
-    public var location: String { site.location }
-
-    public func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
-        feed.changes(to: entities, ignoringWritesOf: writer)
-    }
-
-    public var changeMark: Int? { feed.changeMark }
-
-    public func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { feed.hasChanged(entities, since: mark) }
-
-    public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { feed.observeFanOuts(observer) }
 
     public func tasks(on owner: String) async throws -> [BoardTask] {
         try await boardReads.value(of: owner, at: feed.changeMark ?? 0) { try await self.readTasks(on: owner) }
@@ -128,16 +118,6 @@ public final class PostgresBoardStore: BoardDatabase {
             try await connection.query("SELECT setval('tasks_id_seq', GREATEST((SELECT MAX(id) FROM tasks), 1))", logger: logger)
         }
     }
-
-    public func record(_ records: [ImpressionRecord]) async throws(DataError) { try await site.record(records) }
-
-    public func experimentTallies() async throws(DataError) -> [ExperimentTally] { try await site.experimentTallies() }
-
-    public func listen() async throws(DataError) { try await site.listen() }
-
-    public func hasApplied(_ key: ActionKey) async throws -> Bool { try await site.hasApplied(key) }
-
-    public func claim(_ key: ActionKey) async throws -> Bool { try await site.claim(key) }
 
     /// One write on a board's task, announced to every server's pages of that board; a task
     /// that is not on the board is `notFound`, and nothing is written.

@@ -37,20 +37,15 @@ extension ModuleCatalog {
     }
 }
 
-/// The board's service with the tool's faults in front of it.
-struct FaultyBoard: BoardService {
+/// The board's service with the tool's faults in front of it (its changes are the base's).
+struct FaultyBoard: BoardService, ForwardingChangeFeed {
     let base: any BoardDatabase
     let faults: FaultInjector
+    var forwardedFeed: any ChangeFeed<BoardChange> { Self.feed(of: base) }
 
-    func changes(to entities: Set<BoardChange>, ignoringWritesOf writer: ChangeSource?) -> ChangeStream<BoardChange> {
-        base.changes(to: entities, ignoringWritesOf: writer)
-    }
-
-    var changeMark: Int? { base.changeMark }
-
-    func hasChanged(_ entities: Set<BoardChange>, since mark: Int) -> Bool { base.hasChanged(entities, since: mark) }
-
-    func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { base.observeFanOuts(observer) }
+    /// The base as its feed (opened first: converting the existential itself crashes the
+    /// type checker of Swift 6.3).
+    private static func feed(of base: some BoardDatabase) -> any ChangeFeed<BoardChange> { base }
 
     func tasks(on owner: String) async throws -> [BoardTask] {
         try await faults.apply(.board, .read)
