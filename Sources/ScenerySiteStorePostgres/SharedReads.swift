@@ -59,9 +59,13 @@ public final class SharedReads<Question: Hashable & Sendable, Value: Sendable>: 
     /// The answer of `read` to `question` at `mark`: an answer kept for both, of a read
     /// already running for both, or of a new one.
     ///
-    /// - Parameter keep: Whether an answer kept at `mark` may be given, and this read's
-    ///   answer kept (when the table keeps answers): pass whether the mark moves with every
-    ///   change now (the store is listening).
+    /// - Parameters:
+    ///   - question: What is read: everything the answer depends on (the viewer too).
+    ///   - mark: How recent the answer must be: the change feed's position now.
+    ///   - keep: Whether an answer kept at `mark` may be given, and this read's answer kept
+    ///     (when the table keeps answers): pass whether the mark moves with every change now
+    ///     (the store is listening).
+    ///   - read: The read, run when no answer is kept and no read for both runs.
     public func value(
         of question: Question, at mark: Int, keep: Bool = true, read: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {

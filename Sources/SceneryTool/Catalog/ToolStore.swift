@@ -11,7 +11,7 @@ import SceneryLive
 /// it with ``ToolServices/store(as:)``. `run`, `interact` and `serve` check `--viewer`
 /// against ``hasAccount(_:)``, `serve` lists ``signInAccounts()`` (again after each
 /// ``followAccounts(_:)`` call) and records actions and
-/// impressions here, `experiments report` reads ``experimentTallies()``, and `data
+/// impressions here, `experiments report` reads `experimentTallies()`, and `data
 /// export|import|reset` use the data set requirements.
 ///
 /// A store of an app built on a site store names the store it wraps
@@ -91,7 +91,7 @@ extension ToolStore {
     }
 
     /// Does nothing: a store that only this process writes has nothing to hear. `serve`
-    /// calls ``SiteStore/listen()`` before taking pages.
+    /// calls `listen()` before taking pages.
     public func listen() async throws(DataError) {}
 
     public func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async {}
