@@ -47,11 +47,16 @@ HERE = pathlib.Path(__file__).resolve().parent
 SEVERAL = ROOT / "Examples" / "Deploying" / "nginx-several.conf"
 
 
+# How many pages a server lets one address and one viewer open (all the benchmark's pages
+# come from loopback): raised by `--fanout-pages` when it asks for more.
+PAGES_ALLOWED = 5000
+
+
 def start(binary, database, key, port=0, scenes=HERE / "Scenes"):
     """A release server on `database` (a path or a postgres:// URL), with the ten-row scene
     (`scenes=None`: the app's own); returns (process, host, port)."""
     options = ["--scenes", str(scenes)] if scenes else []
-    process, address = start_server(binary, 5000, "--database", str(database), "--secret-file", str(key), *options, port=port)
+    process, address = start_server(binary, PAGES_ALLOWED, "--database", str(database), "--secret-file", str(key), *options, port=port)
     return process, address.hostname, address.port
 
 
@@ -222,6 +227,8 @@ def main():
     parser.add_argument("--resume", type=int, default=100, help="pages resumed after a kill")
     parser.add_argument("--binary", default=str(ROOT / ".build" / "release" / "scenery"))
     arguments = parser.parse_args()
+    global PAGES_ALLOWED
+    PAGES_ALLOWED = max(PAGES_ALLOWED, arguments.fanout_pages + arguments.pages + arguments.resume)
     print_machine()
     key = signing_key_file()
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="scenery-several-"))
