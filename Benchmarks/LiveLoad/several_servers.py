@@ -50,6 +50,9 @@ SEVERAL = ROOT / "Examples" / "Deploying" / "nginx-several.conf"
 # How many pages a server lets one address and one viewer open (all the benchmark's pages
 # come from loopback): raised by `--fanout-pages` when it asks for more.
 PAGES_ALLOWED = 5000
+# Every server started, stopped at the end whatever happened (a server left running keeps
+# the output's pipe open, and its PostgreSQL connections, after the benchmark fails).
+STARTED = []
 
 
 def start(binary, database, key, port=0, scenes=HERE / "Scenes"):
@@ -57,6 +60,7 @@ def start(binary, database, key, port=0, scenes=HERE / "Scenes"):
     (`scenes=None`: the app's own); returns (process, host, port)."""
     options = ["--scenes", str(scenes)] if scenes else []
     process, address = start_server(binary, PAGES_ALLOWED, "--database", str(database), "--secret-file", str(key), *options, port=port)
+    STARTED.append(process)
     return process, address.hostname, address.port
 
 
@@ -272,6 +276,9 @@ def main():
         stop(second[0][0])
         proxy.stop()
     finally:
+        for process in STARTED:
+            if process.poll() is None:
+                stop(process, kill=True)
         database.stop()
         subprocess.run(["rm", "-rf", str(scratch), str(key.parent)])
 
