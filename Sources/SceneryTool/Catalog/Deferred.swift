@@ -18,11 +18,6 @@ struct Deferred<Value: Sendable>: Sendable {
         state = Locked(.pending(make))
     }
 
-    /// A value made already.
-    init(made value: Value) {
-        state = Locked(.made(value))
-    }
-
     /// The value, made now if no one asked for it before.
     var value: Value {
         state.withLock { state in
@@ -34,13 +29,6 @@ struct Deferred<Value: Sendable>: Sendable {
                 state = .made(value)
                 return value
             }
-        }
-    }
-
-    /// Whether the value was made (for tests: what a command did not pay for).
-    var isMade: Bool {
-        state.withLock { state in
-            if case .made = state { true } else { false }
         }
     }
 }
