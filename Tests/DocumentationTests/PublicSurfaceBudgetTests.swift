@@ -31,9 +31,9 @@ import Testing
         "SceneryServer": (7, 74),
         "SceneryServerTesting": (7, 36),
         "SceneryTesting": (23, 153),
-        // +2 declarations: a `ToolStore` that is `SiteStoreBacked` listens and reports fan-outs
-        // through the store it wraps (issue 64).
-        "SceneryTool": (12, 69),
+        // +1 declaration: a `ToolStore` that is `SiteStoreBacked` listens through the store it
+        // wraps (issue 64).
+        "SceneryTool": (12, 68),
         "SceneryRemote": (14, 68),
         "SceneryURLSession": (1, 3),
         // +1 declaration: `SharedAnswers.answer(to:from:read:)`, a kept answer without a hop to

@@ -51,7 +51,8 @@ public protocol ToolStore: SiteStore {
     /// (`ChangeFeed.observeFanOuts(_:)`); `serve --metrics` records them.
     ///
     /// The default asks the store itself when it is a `ChangeFeed` (an app's store usually
-    /// is), and reports nothing otherwise; a store that keeps its feed apart forwards to it.
+    /// is), else the site store it wraps (`SiteStoreBacked`) when that is one, and reports
+    /// nothing otherwise; a store that keeps its feed apart forwards to it.
     func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void)
 
     /// What `data export` writes: the whole data set as JSON, in chunks handed to `write`
@@ -97,7 +98,8 @@ extension ToolStore {
     public func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async {}
 
     public func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void) {
-        (self as? any ChangeFeed)?.observeFanOuts(observer)
+        let wrapped = (self as? any SiteStoreBacked)?.backingSiteStore
+        ((self as? any ChangeFeed) ?? (wrapped as? any ChangeFeed))?.observeFanOuts(observer)
     }
 
     public func exportJSON(to write: (String) throws -> Void) async throws {
@@ -116,10 +118,4 @@ extension ToolStore {
 extension ToolStore where Self: SiteStoreBacked {
     /// The site store's: it hears other processes' writes.
     public func listen() async throws(DataError) { try await backingSiteStore.listen() }
-
-    /// The fan-outs of the store itself when it is a change feed, else of the site store it
-    /// wraps when that is one.
-    public func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void) {
-        ((self as? any ChangeFeed) ?? (backingSiteStore as? any ChangeFeed))?.observeFanOuts(observer)
-    }
 }
