@@ -152,16 +152,21 @@ async def first_bytes(scenery, peer, requests, pids):
     return timings, {kind: cpu_seconds(pid) - cpu[kind] for kind, pid in pids.items()}
 
 
+def wait_until_listening(port):
+    """Returns once a server on loopback `port` answers a GET (or after ten seconds)."""
+    for _ in range(100):
+        try:
+            asyncio.run(http("127.0.0.1", port, "GET", "/"))
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def start_peer(arguments):
     """pyview-web's ten-row page under uvicorn, once it accepts connections."""
     peer = subprocess.Popen([sys.executable, "-m", "uvicorn", "--app-dir", str(HERE / "Peer"), "ten_rows:app", "--port", str(arguments.peer_port),
                              "--log-level", "warning", "--ws", arguments.peer_ws])
-    for _ in range(100):
-        try:
-            asyncio.run(http("127.0.0.1", arguments.peer_port, "GET", "/"))
-            break
-        except OSError:
-            time.sleep(0.1)
+    wait_until_listening(arguments.peer_port)
     return peer
 
 

@@ -30,25 +30,8 @@ import time
 import websockets
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from compare_peers import HERE, PeerPage, start_peer  # noqa: E402
-from live_load import ROOT, cpu_seconds, http, percentile, print_machine, sign_in, start_server  # noqa: E402
-
-
-class Listener:
-    """A page's socket read until the end: the arrival of each message that shows a change."""
-
-    def __init__(self, socket, shows_change):
-        self.socket, self.shows_change, self.arrived, self.sizes = socket, shows_change, None, []
-        self.reader = asyncio.create_task(self.read())
-
-    async def read(self):
-        try:
-            async for message in self.socket:
-                if self.arrived and not self.arrived.done() and self.shows_change(message):
-                    self.sizes.append(len(message.encode() if isinstance(message, str) else message))
-                    self.arrived.set_result(time.perf_counter())
-        except websockets.ConnectionClosed:
-            pass
+from compare_peers import HERE, PeerPage, start_peer, wait_until_listening  # noqa: E402
+from live_load import ROOT, Listener, cpu_seconds, http, percentile, print_machine, sign_in, start_server  # noqa: E402
 
 
 async def rounds_of(listeners, rounds, pid, act):
@@ -146,15 +129,6 @@ async def floor(port, pid, pages, rounds, size):
         listener.reader.cancel()
         await listener.socket.close()
     return result
-
-
-def wait_until_listening(port):
-    for _ in range(100):
-        try:
-            asyncio.run(http("127.0.0.1", port, "GET", "/"))
-            return
-        except OSError:
-            time.sleep(0.1)
 
 
 def line(name, result, floor_result=None):

@@ -112,18 +112,27 @@ class Page:
         return finished - started
 
 
-class Listener:
-    """A page that only watches: the time each round's patch of blog 26's row arrived."""
+def patches_blog_26(message):
+    return '"type":"patch"' in message and "blogs/blog.26.likes" in message
 
-    def __init__(self, socket):
-        self.socket = socket
-        self.arrived = None
+
+class Listener:
+    """A page that only watches, read until its socket closes: when each round's change
+    arrived (a message `shows_change` accepts: by default a patch of blog 26's row), and the
+    size of each such message."""
+
+    def __init__(self, socket, shows_change=patches_blog_26):
+        self.socket, self.shows_change, self.arrived, self.sizes = socket, shows_change, None, []
         self.reader = asyncio.create_task(self.read())
 
     async def read(self):
-        async for message in self.socket:
-            if '"type":"patch"' in message and "blogs/blog.26.likes" in message and self.arrived and not self.arrived.done():
-                self.arrived.set_result(time.perf_counter())
+        try:
+            async for message in self.socket:
+                if self.arrived and not self.arrived.done() and self.shows_change(message):
+                    self.sizes.append(len(message.encode() if isinstance(message, str) else message))
+                    self.arrived.set_result(time.perf_counter())
+        except websockets.ConnectionClosed:
+            pass
 
 
 def probe(host, port, stop, results):
