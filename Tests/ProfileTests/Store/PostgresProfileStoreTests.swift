@@ -135,15 +135,22 @@ import Testing
         for blog in 1...10 { #expect(try await burst.blog(BlogID(Int64(blog)), viewer: nil).likes == users.count) }
     }
 
-    /// The listening connection is cut (as a network blip or a server-side kill would): the
-    /// store listens again by itself, tells its subscribers to fetch everything (what changed
-    /// meanwhile is unknown), and later changes arrive as before.
-    @Test func aDroppedListeningConnectionResynchronisesItsSubscribers() async throws {
+    /// A seeded store that listens, a recorder of its changes to blog 26, another server's
+    /// store on the same database, and the PostgreSQL server they share.
+    private func listeningStoreBesideAnother() async throws -> (TestPostgres, PostgresProfileStore, PostgresProfileStore, ChangeRecorder) {
         let server = try await TestPostgres.sharedServer()
         let store = try await StoreKind.postgres.seededStore() as! PostgresProfileStore
         let other = try await PostgresProfileStore.connect(to: store.url)
         let recorder = ChangeRecorder(store, following: [.blog(26)])
         try await store.listen()
+        return (server, store, other, recorder)
+    }
+
+    /// The listening connection is cut (as a network blip or a server-side kill would): the
+    /// store listens again by itself, tells its subscribers to fetch everything (what changed
+    /// meanwhile is unknown), and later changes arrive as before.
+    @Test func aDroppedListeningConnectionResynchronisesItsSubscribers() async throws {
+        let (server, store, other, recorder) = try await listeningStoreBesideAnother()
         try await server.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
             in: store.url.database)
@@ -157,11 +164,7 @@ import Testing
     /// (made behind the store's back) is not seen until the next change is heard, and then
     /// it is. What this shows is that the answer was kept, not read again.
     @Test func whileListeningABlogIsReadOncePerChangeAndAgainAfterEachChange() async throws {
-        let server = try await TestPostgres.sharedServer()
-        let store = try await StoreKind.postgres.seededStore() as! PostgresProfileStore
-        let other = try await PostgresProfileStore.connect(to: store.url)
-        let recorder = ChangeRecorder(store, following: [.blog(26)])
-        try await store.listen()
+        let (server, store, other, recorder) = try await listeningStoreBesideAnother()
         let before = try await store.blog(26, viewer: nil)
         try await server.execute("UPDATE blogs SET title = 'Written behind its back' WHERE id = 26", in: store.url.database)
         #expect(try await store.blog(26, viewer: nil).title == before.title, "the answer kept since the last change")
