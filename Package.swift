@@ -210,7 +210,7 @@ let package = Package(
             name: "ProfileTool",
             dependencies: [
                 "SceneryTool", "Scenery", "SceneryExperiments", "SceneryFaults", "SceneryLive", "SceneryScenes", "SceneryProfile", "ProfileStore",
-                "ProfileDomain", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ScenerySiteStore", "ProfileDomain", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The profile demo on PostgreSQL as a kind the tool opens (ToolDatabase.profilePostgres):
         // the only part of the demo's tool that builds the PostgreSQL client.

@@ -60,6 +60,7 @@ let package = Package(
             name: "board",
             dependencies: [
                 "Board", "BoardStore", "BoardStorePostgres",
+                .product(name: "ScenerySiteStore", package: "Scenery"),
                 .product(name: "ScenerySiteStorePostgres", package: "Scenery"),
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryExperiments", package: "Scenery"),

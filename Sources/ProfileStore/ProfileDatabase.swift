@@ -18,7 +18,10 @@ import SceneryLive
 /// }
 /// ```
 ///
-/// A store is also the `ActionLedger` of the actions it wrote: a write made for an action
+/// A store is built on a site store (`SiteStoreBacked`: ``SQLiteProfileStore/site``,
+/// `PostgresProfileStore.site`), whose location, listening, experiments' records and action
+/// ledger are the store's, and on which the parts of an app keep their own tables. It is
+/// the `ActionLedger` of the actions it wrote: a write made for an action
 /// (`ActionKey.run(as:_:)`) records its key (`WriteContext.current.nextWriteKey()`) first, in the same
 /// transaction, and throws `alreadyApplied`, writing nothing, when the key was recorded
 /// already: an action is applied once even when two servers run it at the same moment.
@@ -26,11 +29,8 @@ import SceneryLive
 /// Errors are `ProfileError` values whose `kind` says what a caller can do:
 /// `notFound`, `notPermitted`, `conflict` (try again), `connectionLost` (the database went
 /// away; try again later), `storage` and `invalidData`.
-public protocol ProfileDatabase: ProfileService, BlogService, DraftService, RelationshipService, ChangeFeed, ActionLedger
+public protocol ProfileDatabase: ProfileService, BlogService, DraftService, RelationshipService, ChangeFeed, SiteStoreBacked
 where Entity == ProfileChange {
-    /// Where the data lives, for messages: a file path, or a URL without its password.
-    var location: String { get }
-
     /// Every user, numeric ids in numeric order, at most `limit`: for sign-in pages.
     func allUsers(limit: Int) async throws(ProfileError) -> [User]
 
@@ -51,20 +51,6 @@ where Entity == ProfileChange {
     /// in one transaction, and returns their ids.
     @discardableResult
     func addGeneratedBlogs(count: Int, author: UserID) async throws(ProfileError) -> ClosedRange<Int64>
-
-    /// Appends experiments' records (assignments, impressions, exposures), in one transaction.
-    func insert(_ records: [ImpressionRecord]) async throws(ProfileError)
-
-    /// How many distinct units each arm of each experiment was assigned and exposed.
-    func experimentTallies() async throws(ProfileError) -> [ExperimentTally]
-
-    /// Starts hearing other processes' writes now, not at the first subscription, and
-    /// returns once changes committed from then on reach this store's subscribers. A
-    /// server calls it before it takes requests.
-    ///
-    /// - Throws: `ProfileError` of kind `connectionLost` when the database cannot be
-    ///   listened to now.
-    func listen() async throws(ProfileError)
 
     /// How many subscriptions to changes are open in this process (modules that show
     /// something live).

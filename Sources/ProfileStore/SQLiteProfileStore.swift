@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import SceneryExperiments
 import SceneryLive
 import ScenerySiteStore
 
@@ -17,8 +18,8 @@ import ScenerySiteStore
 /// not at all. One connection serves all calls, one at a time.
 public final class SQLiteProfileStore: Sendable {
     /// The site store the profile tables live on: the connection, the change feed, the
-    /// action ledger.
-    let site: SQLiteSiteStore
+    /// action ledger, experiments' records, and the tables of the app's other parts.
+    public let site: SQLiteSiteStore
     /// The site store's feed of profile changes.
     let feed: SiteChangeFeed<ProfileChange>
     /// Blogs as each viewer sees them, read once while the database does not change: a
@@ -45,15 +46,21 @@ public final class SQLiteProfileStore: Sendable {
     /// `lockTimeout`, calling `whileLocked` once when it starts waiting (a command prints a
     /// notice there), then fails with a message that names the database and what to do.
     ///
-    /// - Throws: `ProfileError/storage(_:)` if it cannot be opened or migrated, its
-    ///   directory does not exist and `createsDirectory` is false, it stays locked, or it is
-    ///   read-only and `requiresWriting` is true (or it would need changes to be read).
+    /// `parts` are the tables other parts of the app keep in the same database (a
+    /// guestbook beside the profile): they are brought up to date after the profile's, in
+    /// the same transaction, and reached through ``site``.
+    ///
+    /// - Throws: `ProfileError/storage(_:)` if it cannot be opened or migrated (naming the
+    ///   part whose step failed), two parts have one name, its directory does not exist and
+    ///   `createsDirectory` is false, it stays locked, or it is read-only and
+    ///   `requiresWriting` is true (or it would need changes to be read).
     public init(
-        path: String, seedDemoData: Bool = true, createsDirectory: Bool = false, requiresWriting: Bool = false,
+        path: String, seedDemoData: Bool = true, parts: [SiteSchema] = [], createsDirectory: Bool = false, requiresWriting: Bool = false,
         lockTimeout: Duration = .seconds(30), whileLocked: () -> Void = {}
     ) throws(ProfileError) {
         site = try SQLiteSiteStore(
-            path: path, schemas: [Migrations.schema(seeding: seedDemoData)], createsDirectory: createsDirectory, requiresWriting: requiresWriting,
+            path: path, schemas: [Migrations.schema(seeding: seedDemoData)] + parts, createsDirectory: createsDirectory,
+            requiresWriting: requiresWriting,
             lockTimeout: lockTimeout, whileLocked: whileLocked)
         feed = site.feed(of: ProfileChange.self)
     }
@@ -97,12 +104,7 @@ extension SQLiteProfileStore {
 }
 
 extension SQLiteProfileStore: ProfileDatabase {
-    /// The database file's path (``path``).
-    public var location: String { path }
-
-    /// Nothing to start: the store watches for other processes' writes from the first
-    /// subscription on, from the `changes` table, which keeps what they wrote meanwhile.
-    public func listen() {}
+    public var backingSiteStore: any SiteStore { site }
 
     /// Every user, by id (numeric ids in numeric order), at most `limit`: for sign-in pages.
     public func allUsers(limit: Int = 100) throws(ProfileError) -> [User] {

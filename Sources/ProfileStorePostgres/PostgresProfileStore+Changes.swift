@@ -23,9 +23,3 @@ extension PostgresProfileStore {
     public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { feed.observeFanOuts(observer) }
 }
 
-extension PostgresProfileStore: ActionLedger {
-    public func hasApplied(_ key: ActionKey) async throws -> Bool { try await site.hasApplied(key) }
-
-    @discardableResult
-    public func claim(_ key: ActionKey) async throws -> Bool { try await site.claim(key) }
-}

@@ -164,8 +164,4 @@ extension PostgresProfileStore {
             return firstID...(firstID + Int64(count) - 1)
         }
     }
-
-    public func insert(_ records: [ImpressionRecord]) async throws(ProfileError) { try await site.record(records) }
-
-    public func experimentTallies() async throws(ProfileError) -> [ExperimentTally] { try await site.experimentTallies() }
 }

@@ -4,6 +4,7 @@ import PostgresNIO
 import ProfileDomain
 import ProfileStore
 import Scenery
+import SceneryExperiments
 import SceneryLive
 import ScenerySiteStorePostgres
 
@@ -47,7 +48,7 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// The database's URL (with its password: print ``location`` or `url.redacted`).
     public var url: PostgresURL { site.url }
 
-    public var location: String { site.location }
+    public var backingSiteStore: any SiteStore { site }
 
     private init(site: PostgresSiteStore) {
         self.site = site
@@ -60,6 +61,9 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// - Parameters:
     ///   - url: The database's address (`PostgresURL("postgres://USER@HOST:PORT/DB")`).
     ///   - seedDemoData: Whether a database without the schema gets the demo data too.
+    ///   - parts: The tables other parts of the app keep in the same database (a guestbook
+    ///     beside the profile), brought up to date after the profile's in the same
+    ///     transaction, and reached through ``site``.
     ///   - timeout: How long to wait for the server to answer: to connect, and for each call
     ///     to get a connection (then it fails with `connectionLost`). While other calls finish
     ///     on connections, the server is there and busy: a call waits on for its turn.
@@ -70,11 +74,11 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     ///   cannot be reached (its message names the URL, without the password, and what to
     ///   check), `storage` when the schema is newer than this program's or cannot be made.
     public static func connect(
-        to url: PostgresURL, seedDemoData: Bool = true, timeout: Duration = .seconds(10), maximumConnections: Int = 8,
+        to url: PostgresURL, seedDemoData: Bool = true, parts: [PostgresSiteSchema] = [], timeout: Duration = .seconds(10), maximumConnections: Int = 8,
         logger: Logger = Logger(label: "scenery.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(ProfileError) -> PostgresProfileStore {
         let site = try await PostgresSiteStore.connect(
-            to: url, schemas: [PostgresSchema.schema(seed: seedDemoData ? DemoData.dataSet : nil)], timeout: timeout,
+            to: url, schemas: [PostgresSchema.schema(seed: seedDemoData ? DemoData.dataSet : nil)] + parts, timeout: timeout,
             maximumConnections: maximumConnections, logger: logger)
         return PostgresProfileStore(site: site)
     }
@@ -82,12 +86,6 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// Closes the pool and the listening connection. Calls after this fail.
     public func close() async { await site.close() }
 
-    /// Starts the listening connection if it is not running, and waits until it listens
-    /// (see `PostgresSiteStore.listen()`).
-    ///
-    /// - Throws: `connectionLost` when the first attempt to listen fails (the listener keeps
-    ///   trying).
-    public func listen() async throws(ProfileError) { try await site.listen() }
 
     /// Whether the listening connection is up: `false` before anyone subscribed and while
     /// it reconnects.

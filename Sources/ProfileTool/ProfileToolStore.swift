@@ -18,7 +18,7 @@ import SceneryTool
 /// let services = ToolServices(store: store)
 /// registry.registerProfileModules(try services.profileServices())
 /// ```
-public struct ProfileToolStore: ToolStore {
+public struct ProfileToolStore: ToolStore, SiteStoreBacked {
     /// The profile database.
     public let database: any ProfileDatabase
 
@@ -27,7 +27,9 @@ public struct ProfileToolStore: ToolStore {
         self.database = database
     }
 
-    public var location: String { database.location }
+    /// The profile database's: its location, listening, experiments' records and action
+    /// ledger are the tool's, and the app's other parts keep their tables on its site store.
+    public var backingSiteStore: any SiteStore { database }
 
     public func signInAccounts() async throws(DataError) -> [ToolAccount] {
         try await database.allUsers().map { ToolAccount(id: $0.id.rawValue, name: $0.name) }
@@ -46,21 +48,11 @@ public struct ProfileToolStore: ToolStore {
         }
     }
 
-    public func listen() async throws(DataError) { try await database.listen() }
-
     /// Accounts change only with the whole data set (an import or a reset, in this process
     /// or another): the feed's `everything`.
     public func followAccounts(_ accountsChanged: @escaping @Sendable () async -> Void) async {
         for await _ in database.changeFeed.changes(to: []) { await accountsChanged() }
     }
-
-    public func reportFanOuts(to observer: @escaping @Sendable (FanOut) -> Void) {
-        database.changeFeed.observeFanOuts(observer)
-    }
-
-    public func record(_ records: [ImpressionRecord]) async throws(DataError) { try await database.insert(records) }
-
-    public func experimentTallies() async throws(DataError) -> [ExperimentTally] { try await database.experimentTallies() }
 
     public func exportJSON(to write: (String) throws -> Void) async throws { try await database.exportJSON(to: write) }
 
@@ -74,11 +66,6 @@ public struct ProfileToolStore: ToolStore {
         try await database.importData(DemoData.dataSet)
         return Self.contents(of: DemoData.dataSet)
     }
-
-    public func hasApplied(_ key: ActionKey) async throws -> Bool { try await database.hasApplied(key) }
-
-    @discardableResult
-    public func claim(_ key: ActionKey) async throws -> Bool { try await database.claim(key) }
 
     /// What a data set holds, in words.
     static func contents(of dataSet: ProfileDataSet) -> String {

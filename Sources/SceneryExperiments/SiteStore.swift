@@ -50,3 +50,38 @@ extension SiteStoreBacked {
 
     public func claim(_ key: ActionKey) async throws -> Bool { try await backingSiteStore.claim(key) }
 }
+
+/// An app's tables on one kind of site store: what a part of an app (a feature package,
+/// the app itself) declares so that the store of the app's database makes and migrates
+/// them beside every other part's, in one transaction.
+///
+/// `SiteSchema` (SQLite) and `PostgresSiteSchema` (PostgreSQL) are part schemas; a part
+/// that runs on both declares one of each under the same ``app`` name. A catalog of the
+/// `scenery` tool hands its parts' schemas to the database it opens
+/// (`ModuleCatalog.addingTables(_:)`):
+///
+/// ```swift
+/// static let guestbook = ModuleCatalog(modules: [GuestbookModule.descriptor]) { registry, services in
+///     let site = try services.siteStore()        // the app's database, with the tables below
+///     registry.register(GuestbookModule.self) { parameters, context in
+///         try GuestbookModule(parameters: parameters, context: context, book: Guestbook(site))
+///     }
+/// }
+/// .addingTables(
+///     SiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (…)"]),
+///     PostgresSiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (…)"]))
+/// ```
+public protocol PartSchema: Sendable {
+    /// The name the part's tables are versioned under (as its entities' `RecordedEntity.app`):
+    /// unique among the parts on one database.
+    var app: String { get }
+}
+
+extension Sequence where Element == String {
+    /// The first name that occurs twice, if any: two parts that declare the tables of one
+    /// app would each migrate them.
+    package func firstRepeated() -> String? {
+        var seen = Set<String>()
+        return first { !seen.insert($0).inserted }
+    }
+}

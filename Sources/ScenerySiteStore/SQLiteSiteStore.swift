@@ -48,14 +48,17 @@ public final class SQLiteSiteStore: Sendable {
     /// message that names the database and what to do. `reportProblem` receives what goes
     /// wrong outside any call (the standard error by default).
     ///
-    /// - Throws: `DataError` of kind `storage` if it cannot be opened or migrated, its
-    ///   directory does not exist and `createsDirectory` is false, it stays locked, or it is
-    ///   read-only and `requiresWriting` is true (or it would need changes to be read).
+    /// - Throws: `DataError` of kind `storage` if it cannot be opened or migrated (naming the
+    ///   part whose step failed; no part's tables change then), two schemas have one app's
+    ///   name, its directory does not exist and `createsDirectory` is false, it stays
+    ///   locked, or it is read-only and `requiresWriting` is true (or it would need changes
+    ///   to be read).
     public init(
         path: String, schemas: [SiteSchema], createsDirectory: Bool = false, requiresWriting: Bool = false,
         lockTimeout: Duration = .seconds(30), whileLocked: () -> Void = {},
         reportProblem: @escaping @Sendable (String) -> Void = SQLiteSiteStore.reportToStandardError
     ) throws(DataError) {
+        try SiteSchema.requireDistinctApps(schemas, in: path)
         if path != ":memory:" {
             let directory = URL(filePath: path).deletingLastPathComponent()
             if createsDirectory {
@@ -96,7 +99,7 @@ public final class SQLiteSiteStore: Sendable {
                 // then each app's, then the site's again: an app that made a table of the
                 // same name before the site store existed (the profile demo) adds to it.
                 try opened.execute("CREATE TABLE IF NOT EXISTS site_schema (app TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL)")
-                for schema in schemas { try schema.prepare(opened) }
+                try SiteSchema.prepare(schemas, on: opened)
                 try SiteTables.prepare(opened)
             }
         }

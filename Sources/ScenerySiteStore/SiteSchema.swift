@@ -1,4 +1,6 @@
+import Foundation
 import Scenery
+import SceneryExperiments
 
 /// An app's tables on a site store: its name and how to bring them up to date.
 ///
@@ -14,7 +16,7 @@ import Scenery
 /// ])
 /// let store = try SQLiteSiteStore(path: "board.sqlite", schemas: [board])
 /// ```
-public struct SiteSchema: Sendable {
+public struct SiteSchema: PartSchema {
     /// The app's name (as its entities' `RecordedEntity.app`).
     public let app: String
     /// Whether the app's tables are up to date: nothing to write.
@@ -71,5 +73,33 @@ public struct SiteSchema: Sendable {
     static func version(of app: String, in connection: SQLiteConnection) throws(DataError) -> Int {
         guard try SiteTables.exists("site_schema", in: connection) else { return 0 }
         return Int(try connection.query("SELECT version FROM site_schema WHERE app = ?", [.text(app)]).first?.first?.integer ?? 0)
+    }
+}
+
+extension SiteSchema {
+    /// Brings every schema's tables up to date inside the caller's transaction, naming the
+    /// part whose step fails (the transaction then rolls back every part's steps).
+    static func prepare(_ schemas: [SiteSchema], on connection: SQLiteConnection) throws(DataError) {
+        for schema in schemas {
+            do {
+                try schema.prepare(connection)
+            } catch {
+                let reason = error.message.replacingOccurrences(of: "The database failed: ", with: "")
+                throw DataError(
+                    .storage,
+                    "The tables of the part '\(schema.app)' could not be brought up to date in the database \(connection.path.quoted): \(reason). Nothing was changed, in any part's tables. Correct the part's schema steps, or use another database."
+                )
+            }
+        }
+    }
+
+    /// Refuses schemas of which two have one app's name: each would migrate its tables.
+    static func requireDistinctApps(_ schemas: [SiteSchema], in path: String) throws(DataError) {
+        if let app = schemas.map(\.app).firstRepeated() {
+            throw DataError(
+                .storage,
+                "Two parts declare the tables of the app '\(app)' for the database \(path.quoted); nothing was opened. Give each part's SiteSchema a name of its own."
+            )
+        }
     }
 }

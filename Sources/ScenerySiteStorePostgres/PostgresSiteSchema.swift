@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import Scenery
+import SceneryExperiments
 
 /// An app's tables on a ``PostgresSiteStore``: its name and how to bring them up to date.
 ///
@@ -14,7 +15,7 @@ import Scenery
 ///     "CREATE TABLE tasks (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL, done BOOLEAN NOT NULL DEFAULT false)"
 /// ])
 /// ```
-public struct PostgresSiteSchema: Sendable {
+public struct PostgresSiteSchema: PartSchema {
     /// The app's name (as its entities' `RecordedEntity.app`).
     public let app: String
     /// Brings the app's tables up to date inside the store's transaction; `location` names
@@ -71,17 +72,42 @@ public struct PostgresSiteSchema: Sendable {
         "CREATE INDEX IF NOT EXISTS impressions_by_experiment ON impressions (experiment, arm, kind, unit)",
     ]
 
+    /// What went wrong in a part's step, in a sentence: the server's message for a
+    /// statement it refused.
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? DataError { return error.message.replacingOccurrences(of: "The database failed: ", with: "") }
+        if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
+            return "the server refused a step (\(message), SQLSTATE \(error.serverInfo?[.sqlState] ?? "unknown"))."
+        }
+        return "\(error)."
+    }
+
     /// The advisory lock key that serialises migrations ("scenery" in ASCII).
     static let migrationLock: Int64 = 0x7363_656E_6572_79
 
     /// Creates or upgrades the site store's tables and every app's in `schemas`, in one
     /// transaction under the migration lock.
     static func prepare(_ schemas: [PostgresSiteSchema], on connection: PostgresConnection, location: String, logger: Logger) async throws {
+        if let app = schemas.map(\.app).firstRepeated() {
+            throw DataError(
+                .storage,
+                "Two parts declare the tables of the app '\(app)' for the PostgreSQL database \(location.quoted); nothing was changed. Give each part's PostgresSiteSchema a name of its own."
+            )
+        }
         try await connection.query("BEGIN", logger: logger)
         do {
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             try await connection.query("CREATE TABLE IF NOT EXISTS site_schema (app TEXT PRIMARY KEY, version INTEGER NOT NULL)", logger: logger)
-            for schema in schemas { try await schema.prepare(connection, location, logger) }
+            for schema in schemas {
+                do {
+                    try await schema.prepare(connection, location, logger)
+                } catch {
+                    throw DataError(
+                        .storage,
+                        "The tables of the part '\(schema.app)' could not be brought up to date in the PostgreSQL database \(location.quoted): \(reason(error)) Nothing was changed, in any part's tables. Correct the part's schema steps, or use another database."
+                    )
+                }
+            }
             for statement in siteTables { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
             try await connection.query("COMMIT", logger: logger)
         } catch {

@@ -96,7 +96,7 @@ import Testing
         // writes its records as they come; wait for them, not for a time).
         var exposed = 0
         for _ in 0..<200 where exposed < 2 {
-            exposed = try store.experimentTallies().first { $0.experiment == "friends-layout" }?.exposed.values.reduce(0, +) ?? 0
+            exposed = try store.site.experimentTallies().first { $0.experiment == "friends-layout" }?.exposed.values.reduce(0, +) ?? 0
             if exposed < 2 { try await Task.sleep(for: .milliseconds(25)) }
         }
         #expect(exposed == 2)

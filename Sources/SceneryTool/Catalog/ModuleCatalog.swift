@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import SceneryExperiments
 import SceneryFaults
 
 /// The module types, scenes and services a `scenery` tool knows, composed from parts.
@@ -55,6 +56,8 @@ public struct ModuleCatalog: Sendable {
     private var moduleLists: [Deferred<[ModuleDescriptor]>]
     private var sceneFolders: [Deferred<SceneFolder?>]
     private var pictureFolderLookups: [Deferred<URL?>] = []
+    /// The tables the parts keep in the app's database, for every kind of store.
+    package private(set) var partSchemas: [any PartSchema] = []
     private var registrations: [Registration]
 
     /// The scene files of a folder (listed once, when a command first needs them), and the
@@ -128,6 +131,32 @@ public struct ModuleCatalog: Sendable {
         return catalog
     }
 
+    /// The catalog with tables its part keeps in the app's database: one schema for each
+    /// kind of database the part runs on (`SiteSchema` for SQLite files,
+    /// `PostgresSiteSchema` for PostgreSQL), all under the part's name.
+    ///
+    /// ```swift
+    /// static let guestbook = ModuleCatalog(modules: [GuestbookModule.descriptor]) { registry, services in
+    ///     let site = try services.siteStore()
+    ///     registry.register(GuestbookModule.self) { parameters, context in
+    ///         try GuestbookModule(parameters: parameters, context: context, book: Guestbook(on: site))
+    ///     }
+    /// }
+    /// .addingTables(
+    ///     SiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"]),
+    ///     PostgresSiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (id BIGSERIAL PRIMARY KEY, text TEXT NOT NULL)"]))
+    /// ```
+    ///
+    /// The database the tool opens (``ToolDatabase``) brings every part's tables up to date
+    /// with its own, in one transaction, when it opens: a step that fails names its part and
+    /// changes no part's tables. Its kind takes the schemas of its own kind with
+    /// ``ToolDatabase/OpenOptions/schemas(of:)``.
+    public func addingTables(_ schemas: any PartSchema...) -> ModuleCatalog {
+        var catalog = self
+        catalog.partSchemas += schemas
+        return catalog
+    }
+
     /// The catalog the running tool was given.
     package static var running: ModuleCatalog { current }
 
@@ -144,6 +173,7 @@ public struct ModuleCatalog: Sendable {
         catalog.databases += rhs.databases
         catalog.dataCommands += rhs.dataCommands
         catalog.pictureFolderLookups += rhs.pictureFolderLookups
+        catalog.partSchemas += rhs.partSchemas
         catalog.sceneFolders += rhs.sceneFolders
         catalog.registrations += rhs.registrations
         return catalog

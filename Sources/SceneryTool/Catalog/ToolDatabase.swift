@@ -1,5 +1,6 @@
 import Foundation
 import Scenery
+import SceneryExperiments
 
 /// How the tool opens an app's database from `--database` (or `$SCENERY_DATABASE`): a file
 /// path, or a URL of one of ``schemes``.
@@ -37,16 +38,48 @@ public struct ToolDatabase: Sendable {
         /// Called when the database is locked by another process and opening waits, so the
         /// tool can say so.
         public var onLockWait: @Sendable () -> Void
+        /// The tables the catalog's parts keep in the database
+        /// (`ModuleCatalog.addingTables(_:)`), of every kind: open the store with
+        /// ``schemas(of:)``.
+        public var partSchemas: [any PartSchema]
 
         public init(
             seedDemoData: Bool = true, requiresWriting: Bool = false, timeout: Duration = .seconds(30), createsDirectory: Bool = false,
-            onLockWait: @escaping @Sendable () -> Void = {}
+            onLockWait: @escaping @Sendable () -> Void = {}, partSchemas: [any PartSchema] = []
         ) {
             self.seedDemoData = seedDemoData
             self.requiresWriting = requiresWriting
             self.timeout = timeout
             self.createsDirectory = createsDirectory
             self.onLockWait = onLockWait
+            self.partSchemas = partSchemas
+        }
+
+        /// The parts' schemas for a store of one kind, in the catalog's order: what a kind's
+        /// `open` passes to its store with the app's own schema.
+        ///
+        /// ```swift
+        /// static let boardFiles = ToolDatabase.files(named: "board.sqlite") { path, options in
+        ///     try BoardToolStore(board: SQLiteBoardStore(path: path, parts: options.schemas(of: SiteSchema.self)))
+        /// }
+        /// ```
+        ///
+        /// - Throws: `DataError` of kind `storage` naming the part when a part keeps tables but
+        ///   declares none of this kind (it runs on another kind of database only), or when two
+        ///   parts declare the tables of one app.
+        public func schemas<Schema: PartSchema>(of kind: Schema.Type) throws(DataError) -> [Schema] {
+            let ofKind = partSchemas.compactMap { $0 as? Schema }
+            if let app = ofKind.map(\.app).firstRepeated() {
+                throw DataError(.storage, "Two parts of this tool declare the tables of the app '\(app)'; give each part's \(Schema.self) a name of its own.")
+            }
+            let apps = Set(ofKind.map(\.app))
+            if let other = partSchemas.first(where: { !apps.contains($0.app) }) {
+                throw DataError(
+                    .storage,
+                    "The part '\(other.app)' keeps its tables in \(Swift.type(of: other)) only, not in a \(Schema.self): it cannot run on this kind of database. Add a \(Schema.self) to its addingTables(_:), or use a database of the kind it supports."
+                )
+            }
+            return ofKind
         }
     }
 

@@ -1,4 +1,5 @@
 import Scenery
+import SceneryExperiments
 import SceneryFaults
 
 /// What the tool hands a ``ModuleCatalog`` when a command runs scenes: the store it opened,
@@ -42,5 +43,30 @@ public struct ToolServices: Sendable {
             )
         }
         return store
+    }
+
+    /// The site store under the tool's store (its `SiteStoreBacked` chain followed to the
+    /// end): the app's database, where a part keeps the tables it declares with
+    /// ``ModuleCatalog/addingTables(_:)``.
+    ///
+    /// ```swift
+    /// let book: any GuestbookStore = switch try services.siteStore() {
+    /// case let site as SQLiteSiteStore: SQLiteGuestbook(site)
+    /// case let site as PostgresSiteStore: PostgresGuestbook(site)
+    /// case let other: throw GuestbookError.unsupported(other.location)
+    /// }
+    /// ```
+    ///
+    /// - Throws: `SceneryError` when the tool's store is built on no site store (a tool
+    ///   whose catalog names no database keeps its data in memory).
+    public func siteStore() throws -> any SiteStore {
+        guard var site = (store as? any SiteStoreBacked)?.backingSiteStore else {
+            throw SceneryError(
+                .moduleCreationFailed,
+                "A part needs the app's database, but the tool's store (\(Swift.type(of: store)) at \(store.location.quoted)) is built on no site store; name a database kind built on SQLiteSiteStore or PostgresSiteStore in the catalog (ModuleCatalog(databases:))."
+            )
+        }
+        while let backed = site as? any SiteStoreBacked { site = backed.backingSiteStore }
+        return site
     }
 }

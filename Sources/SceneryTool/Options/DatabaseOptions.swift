@@ -72,7 +72,8 @@ package struct DatabaseOptions: ParsableArguments {
         let path = self.path
         let timeout = lockTimeout
         var options = ToolDatabase.OpenOptions(
-            seedDemoData: seedDemoData, requiresWriting: requiresWriting, timeout: .milliseconds(Int64(timeout * 1000)))
+            seedDemoData: seedDemoData, requiresWriting: requiresWriting, timeout: .milliseconds(Int64(timeout * 1000)),
+            partSchemas: ModuleCatalog.running.partSchemas)
         let kind: ToolDatabase
         if let scheme = ToolDatabase.scheme(of: path) {
             guard let driver = ToolDatabase.added.first(where: { $0.schemes.contains(scheme) }) else {

@@ -191,4 +191,44 @@ import Testing
         await server.close()
         await other.close()
     }
+
+    /// Whether `table` exists in the database `store` is on.
+    func tableExists(_ table: String, on store: PostgresSiteStore) async throws -> Bool {
+        try await store.reading("look for a table") { connection, logger in
+            var found = false
+            for try await _ in try await connection.query("SELECT 1 FROM pg_tables WHERE tablename = \(table)", logger: logger) { found = true }
+            return found
+        }
+    }
+
+    @Test func aPartsFailingStepNamesThePartAndChangesNoPartsTables() async throws {
+        let url = try await TestPostgres.sharedServer().newDatabase()
+        let guestbook = PostgresSiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (id BIGSERIAL PRIMARY KEY)", "CREATE TABLE oops ("])
+        do {
+            _ = try await PostgresSiteStore.connect(to: url, schemas: Self.schemas + [guestbook])
+            Issue.record("a part whose step fails must fail the connection")
+        } catch {
+            #expect(error.message.contains("The tables of the part 'guestbook' could not be brought up to date"), "\(error.message)")
+            #expect(error.message.contains("SQLSTATE 42601"), "the server's reason: \(error.message)")
+        }
+        let fixed = PostgresSiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (id BIGSERIAL PRIMARY KEY)"])
+        let before = try await PostgresSiteStore.connect(to: url, schemas: [])
+        #expect(try await !tableExists("tasks", on: before), "the board's step, made before the guestbook's failed, is rolled back")
+        #expect(try await !tableExists("guestbook_messages", on: before), "the guestbook's first step is rolled back")
+        await before.close()
+        let store = try await PostgresSiteStore.connect(to: url, schemas: Self.schemas + [fixed])
+        #expect(try await tableExists("tasks", on: store))
+        #expect(try await tableExists("guestbook_messages", on: store))
+        await store.close()
+    }
+
+    @Test func twoPartsDeclaringOneAppsTablesAreRefused() async throws {
+        let url = try await TestPostgres.sharedServer().newDatabase()
+        do {
+            _ = try await PostgresSiteStore.connect(to: url, schemas: Self.schemas + [PostgresSiteSchema(app: "notes", steps: ["CREATE TABLE cards (id BIGINT)"])])
+            Issue.record("two schemas of one app must be refused")
+        } catch {
+            #expect(error.message.contains("Two parts declare the tables of the app 'notes'"), "\(error.message)")
+        }
+    }
 }

@@ -431,7 +431,7 @@ import Testing
                 kind: kind, time: Date(timeIntervalSince1970: 1_767_258_000), scene: "user-profile", variant: "visitor", unit: unit,
                 experiment: "friends-layout", arm: arm)
         }
-        try await store.insert([
+        try await store.record([
             record(.assignment, "2", "carousel"), record(.assignment, "2", "carousel"), record(.assignment, "3", "rows"),
             record(.exposure, "3", "rows"),
         ])

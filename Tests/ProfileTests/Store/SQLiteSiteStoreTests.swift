@@ -338,4 +338,38 @@ import Testing
         #expect(try await !store.claim(key))
         #expect(try await store.hasApplied(key))
     }
+
+    /// The tables of `table` in the database at `path`, read apart from any store.
+    func tableExists(_ table: String, at path: String) throws -> Bool {
+        let connection = try SQLiteConnection(path: path)
+        return try !connection.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]).isEmpty
+    }
+
+    @Test func aPartsFailingStepNamesThePartAndChangesNoPartsTables() throws {
+        let path = try temporaryPath()
+        let guestbook = SiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (id INTEGER PRIMARY KEY)", "CREATE TABLE oops ("])
+        do {
+            _ = try SQLiteSiteStore(path: path, schemas: [Self.board, guestbook])
+            Issue.record("a part whose step fails must fail the opening")
+        } catch {
+            #expect(error.message.contains("The tables of the part 'guestbook' could not be brought up to date"), "\(error.message)")
+            #expect(error.message.contains("Nothing was changed, in any part's tables."), "\(error.message)")
+        }
+        #expect(try !tableExists("tasks", at: path), "the board's step, made before the guestbook's failed, is rolled back")
+        #expect(try !tableExists("guestbook_messages", at: path), "the guestbook's first step is rolled back")
+        let fixed = SiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (id INTEGER PRIMARY KEY)"])
+        _ = try SQLiteSiteStore(path: path, schemas: [Self.board, fixed])
+        #expect(try tableExists("tasks", at: path) && tableExists("guestbook_messages", at: path), "both parts' tables once the step is right")
+    }
+
+    @Test func twoPartsDeclaringOneAppsTablesAreRefusedBeforeAnythingIsOpened() throws {
+        let path = try temporaryPath()
+        do {
+            _ = try SQLiteSiteStore(path: path, schemas: [Self.board, SiteSchema(app: "board", steps: ["CREATE TABLE cards (id INTEGER)"])])
+            Issue.record("two schemas of one app must be refused")
+        } catch {
+            #expect(error.message.contains("Two parts declare the tables of the app 'board'"), "\(error.message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path), "no database was made")
+    }
 }

@@ -46,14 +46,14 @@ public final class SQLiteBoardStore: BoardDatabase, SiteStoreBacked, ForwardingC
         return SiteSchema(app: BoardChange.app, steps: steps) { connection throws(DataError) in try insert(.demo, in: connection) }
     }
 
-    /// Opens (creating and migrating) the database at `path`; see `SQLiteSiteStore` for
-    /// read-only and locked databases.
+    /// Opens (creating and migrating) the database at `path`, with the tables of the app's
+    /// other `parts`; see `SQLiteSiteStore` for read-only and locked databases.
     public init(
-        path: String, seedDemoData: Bool = true, createsDirectory: Bool = false, requiresWriting: Bool = false,
+        path: String, seedDemoData: Bool = true, parts: [SiteSchema] = [], createsDirectory: Bool = false, requiresWriting: Bool = false,
         lockTimeout: Duration = .seconds(30), whileLocked: () -> Void = {}
     ) throws(DataError) {
         site = try SQLiteSiteStore(
-            path: path, schemas: [Self.schema(seeding: seedDemoData)], createsDirectory: createsDirectory, requiresWriting: requiresWriting,
+            path: path, schemas: [Self.schema(seeding: seedDemoData)] + parts, createsDirectory: createsDirectory, requiresWriting: requiresWriting,
             lockTimeout: lockTimeout, whileLocked: whileLocked)
         feed = site.feed(of: BoardChange.self)
     }

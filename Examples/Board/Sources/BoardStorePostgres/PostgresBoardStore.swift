@@ -41,11 +41,12 @@ public final class PostgresBoardStore: BoardDatabase, SiteStoreBacked, Forwardin
         feed = site.feed(of: BoardChange.self)
     }
 
-    /// Connects to the database at `url`, making (and seeding) the tables on first use.
-    public static func connect(to url: PostgresURL, seedDemoData: Bool = true, timeout: Duration = .seconds(10)) async throws(DataError)
-        -> PostgresBoardStore
-    {
-        PostgresBoardStore(site: try await PostgresSiteStore.connect(to: url, schemas: [schema(seeding: seedDemoData)], timeout: timeout))
+    /// Connects to the database at `url`, making (and seeding) the tables, and those of the
+    /// app's other `parts`, on first use.
+    public static func connect(
+        to url: PostgresURL, seedDemoData: Bool = true, parts: [PostgresSiteSchema] = [], timeout: Duration = .seconds(10)
+    ) async throws(DataError) -> PostgresBoardStore {
+        PostgresBoardStore(site: try await PostgresSiteStore.connect(to: url, schemas: [schema(seeding: seedDemoData)] + parts, timeout: timeout))
     }
 
     public func tasks(on owner: String) async throws -> [BoardTask] {

@@ -4,23 +4,28 @@ import BoardStorePostgres
 import Scenery
 import SceneryFaults
 import SceneryLive
+import ScenerySiteStore
 import ScenerySiteStorePostgres
 import SceneryTool
 
 extension ToolDatabase {
     /// The board's SQLite files (`board.sqlite` in the tool's data folder by default), created
-    /// and seeded with the demo members and tasks on first use.
+    /// and seeded with the demo members and tasks on first use, with the tables of the tool's
+    /// other parts.
     public static let boardFiles = ToolDatabase.files(named: "board.sqlite") { path, options in
         BoardToolStore(
             board: try SQLiteBoardStore(
-                path: path, seedDemoData: options.seedDemoData, createsDirectory: options.createsDirectory, requiresWriting: options.requiresWriting,
+                path: path, seedDemoData: options.seedDemoData, parts: options.schemas(of: SiteSchema.self), createsDirectory: options.createsDirectory, requiresWriting: options.requiresWriting,
                 lockTimeout: options.timeout, whileLocked: options.onLockWait))
     }
 
     /// The board on PostgreSQL (`postgres://USER@HOST:PORT/DB`): several servers on one
-    /// database, made and seeded on first use.
+    /// database, made and seeded on first use, with the tables of the tool's other parts.
     public static let boardPostgres = ToolDatabase(schemes: ["postgres", "postgresql"]) { url, options in
-        BoardToolStore(board: try await PostgresBoardStore.connect(to: PostgresURL(url), seedDemoData: options.seedDemoData, timeout: options.timeout))
+        BoardToolStore(
+            board: try await PostgresBoardStore.connect(
+                to: PostgresURL(url), seedDemoData: options.seedDemoData, parts: options.schemas(of: PostgresSiteSchema.self),
+                timeout: options.timeout))
     }
 }
 
