@@ -177,6 +177,11 @@ public struct ProfileDataSet: Sendable, Hashable, Codable {
         return problems
     }
 
+    /// What the data set holds, in words: "3 users, 2 blogs, 1 drafts".
+    public var contentsInWords: String {
+        "\(users.count) users, \(blogs.count) blogs, \(drafts.count) drafts"
+    }
+
     /// Reads a data set from JSON.
     /// - Throws: `ProfileError/invalidData(_:)` with the JSON path of the problem.
     public static func decode(from data: Data) throws(ProfileError) -> ProfileDataSet {

@@ -47,6 +47,10 @@ where Entity == ProfileChange {
     ///   nothing is changed then.
     func importData(_ dataSet: ProfileDataSet) async throws(ProfileError)
 
+    /// The profile's data as a part of the database's data (the store's `dataSet`): how
+    /// `data export`, `import` and `reset` hold it with the data of the app's other parts.
+    var partData: any PartData { get }
+
     /// Adds `count` generated blogs by `author`, an hour apart before the author's newest,
     /// in one transaction, and returns their ids.
     @discardableResult

@@ -1,6 +1,7 @@
 import Foundation
 import ProfileDomain
 import Scenery
+import SceneryExperiments
 import ScenerySiteStore
 
 extension SQLiteProfileStore {
@@ -43,25 +44,52 @@ extension SQLiteProfileStore {
 
     private func exportJSON(with writer: StreamingJSONWriter) throws {
         var writer = writer
-        try withConnection { connection throws(ProfileError) in
-            let reader = RecordReader(connection: connection, path: path)
-            // In key order, as a sorted-keys encoder writes them.
-            do {
-                try writer.open()
-                try writer.array("blogs") { record throws(ProfileError) in try reader.blogs(record) }
-                try writer.array("drafts") { record throws(ProfileError) in try reader.drafts(record) }
-                try writer.array("follows") { record throws(ProfileError) in try reader.follows(record) }
-                try writer.scalar("format", #""scenery.profile-data""#)
-                try writer.array("friendships") { record throws(ProfileError) in try reader.friendships(record) }
-                try writer.array("likes") { record throws(ProfileError) in try reader.likes(record) }
-                try writer.array("users") { record throws(ProfileError) in try reader.users(record) }
-                try writer.scalar("version", "1")
-                try writer.close()
-            } catch {
-                writer.failure = writer.failure ?? error
-            }
-        }
+        try withConnection { connection throws(ProfileError) in Self.exportJSON(from: connection, with: &writer) }
         if let failure = writer.failure { throw failure }
+    }
+
+    /// Writes the data set read from `connection`, keeping the first failure in `writer`.
+    private static func exportJSON(from connection: SQLiteConnection, with writer: inout StreamingJSONWriter) {
+        let reader = RecordReader(connection: connection, path: connection.path)
+        // In key order, as a sorted-keys encoder writes them.
+        do {
+            try writer.open()
+            try writer.array("blogs") { record throws(ProfileError) in try reader.blogs(record) }
+            try writer.array("drafts") { record throws(ProfileError) in try reader.drafts(record) }
+            try writer.array("follows") { record throws(ProfileError) in try reader.follows(record) }
+            try writer.scalar("format", #""scenery.profile-data""#)
+            try writer.array("friendships") { record throws(ProfileError) in try reader.friendships(record) }
+            try writer.array("likes") { record throws(ProfileError) in try reader.likes(record) }
+            try writer.array("users") { record throws(ProfileError) in try reader.users(record) }
+            try writer.scalar("version", "1")
+            try writer.close()
+        } catch {
+            writer.failure = writer.failure ?? error
+        }
+    }
+
+    /// The profile's data as a part of the database's data: what `data export` writes, and
+    /// `data import` and `reset` replace, with the data of the app's other parts
+    /// (`ModuleCatalog.addingData(_:)`), in one file and one transaction. Its section is a
+    /// profile data file (``ProfileDataSet``); a file without one empties the profile.
+    public var partData: any PartData { dataSet }
+
+    public var dataSet: SiteDataSet {
+        SiteDataSet(
+            app: ProfileChange.app,
+            export: { connection, write in
+                try withoutActuallyEscaping(write) { write in
+                    var writer = StreamingJSONWriter(write: write)
+                    Self.exportJSON(from: connection, with: &writer)
+                    if let failure = writer.failure { throw failure }
+                }
+            },
+            replace: { section, connection throws(DataError) in
+                let dataSet = try section.map(ProfileDataSet.decode) ?? ProfileDataSet(users: [])
+                try Self.replaceAll(with: dataSet, in: connection)
+                return dataSet.contentsInWords
+            },
+            demo: { DemoData.dataSet.encoded() })
     }
 }
 

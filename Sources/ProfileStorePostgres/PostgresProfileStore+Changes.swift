@@ -22,4 +22,3 @@ extension PostgresProfileStore {
 
     public func observeFanOuts(_ observer: @escaping @Sendable (FanOut) -> Void) { feed.observeFanOuts(observer) }
 }
-

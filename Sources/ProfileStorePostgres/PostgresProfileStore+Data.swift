@@ -5,6 +5,7 @@ import ProfileDomain
 import ProfileStore
 import Scenery
 import SceneryExperiments
+import ScenerySiteStorePostgres
 
 // The whole data set (export, import, generated blogs) and the experiments' records.
 
@@ -14,36 +15,7 @@ extension PostgresProfileStore {
             // One snapshot of every table.
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             do {
-                var dataSet = ProfileDataSet(users: [])
-                dataSet.users = try await connection.query("SELECT id, name, avatar_url, summary FROM users ORDER BY id COLLATE \"C\"", logger: logger)
-                    .collect().map(Self.user)
-                dataSet.blogs = try await connection.query("SELECT id, author, title, body, created_at FROM blogs ORDER BY id", logger: logger)
-                    .collect().map { row in
-                        let (id, author, title, body, created) = try row.decode((Int64, String, String, String, Double).self)
-                        return ProfileDataSet.BlogRecord(
-                            id: id, author: UserID(author), title: title, body: body, createdAt: Date(timeIntervalSince1970: created))
-                    }
-                dataSet.likes = try await connection.query("SELECT blog, user_id FROM likes ORDER BY blog, user_id COLLATE \"C\"", logger: logger)
-                    .collect().map { row in
-                        let (blog, user) = try row.decode((Int64, String).self)
-                        return ProfileDataSet.LikeRecord(blog: blog, user: UserID(user))
-                    }
-                dataSet.drafts = try await connection.query("SELECT id, owner, title, body, edited_at, version FROM drafts ORDER BY id", logger: logger)
-                    .collect().map(Self.draft)
-                dataSet.follows = try await connection.query(
-                    "SELECT follower, followee FROM follows ORDER BY follower COLLATE \"C\", followee COLLATE \"C\"", logger: logger
-                ).collect().map { row in
-                    let (follower, followee) = try row.decode((String, String).self)
-                    return ProfileDataSet.FollowRecord(follower: UserID(follower), followee: UserID(followee))
-                }
-                dataSet.friendships = try await connection.query(
-                    "SELECT requester, addressee, status FROM friendships ORDER BY requester COLLATE \"C\", addressee COLLATE \"C\"", logger: logger
-                ).collect().map { row in
-                    let (requester, addressee, status) = try row.decode((String, String, String).self)
-                    return ProfileDataSet.FriendshipRecord(
-                        requester: UserID(requester), addressee: UserID(addressee),
-                        status: ProfileDataSet.FriendshipRecord.Status(rawValue: status) ?? .pending)
-                }
+                let dataSet = try await Self.readDataSet(on: connection, logger: logger)
                 try await connection.query("COMMIT", logger: logger)
                 return dataSet
             } catch {
@@ -51,6 +23,41 @@ extension PostgresProfileStore {
                 throw error
             }
         }
+    }
+
+    /// Every row of the profile's tables, read on `connection` (in the caller's snapshot).
+    static func readDataSet(on connection: PostgresConnection, logger: Logger) async throws -> ProfileDataSet {
+        var dataSet = ProfileDataSet(users: [])
+        dataSet.users = try await connection.query("SELECT id, name, avatar_url, summary FROM users ORDER BY id COLLATE \"C\"", logger: logger)
+            .collect().map(Self.user)
+        dataSet.blogs = try await connection.query("SELECT id, author, title, body, created_at FROM blogs ORDER BY id", logger: logger)
+            .collect().map { row in
+                let (id, author, title, body, created) = try row.decode((Int64, String, String, String, Double).self)
+                return ProfileDataSet.BlogRecord(
+                    id: id, author: UserID(author), title: title, body: body, createdAt: Date(timeIntervalSince1970: created))
+            }
+        dataSet.likes = try await connection.query("SELECT blog, user_id FROM likes ORDER BY blog, user_id COLLATE \"C\"", logger: logger)
+            .collect().map { row in
+                let (blog, user) = try row.decode((Int64, String).self)
+                return ProfileDataSet.LikeRecord(blog: blog, user: UserID(user))
+            }
+        dataSet.drafts = try await connection.query("SELECT id, owner, title, body, edited_at, version FROM drafts ORDER BY id", logger: logger)
+            .collect().map(Self.draft)
+        dataSet.follows = try await connection.query(
+            "SELECT follower, followee FROM follows ORDER BY follower COLLATE \"C\", followee COLLATE \"C\"", logger: logger
+        ).collect().map { row in
+            let (follower, followee) = try row.decode((String, String).self)
+            return ProfileDataSet.FollowRecord(follower: UserID(follower), followee: UserID(followee))
+        }
+        dataSet.friendships = try await connection.query(
+            "SELECT requester, addressee, status FROM friendships ORDER BY requester COLLATE \"C\", addressee COLLATE \"C\"", logger: logger
+        ).collect().map { row in
+            let (requester, addressee, status) = try row.decode((String, String, String).self)
+            return ProfileDataSet.FriendshipRecord(
+                requester: UserID(requester), addressee: UserID(addressee),
+                status: ProfileDataSet.FriendshipRecord.Status(rawValue: status) ?? .pending)
+        }
+        return dataSet
     }
 
     /// Writes the data set as JSON: the text of `exportData().encoded()`, in chunks of
@@ -74,9 +81,34 @@ extension PostgresProfileStore {
         let problems = dataSet.problems + Self.unstorableText(in: dataSet)
         guard problems.isEmpty else { throw .invalidData(problems) }
         try await writing("import the data", announcing: [.everything]) { connection, logger in
-            try await connection.query("TRUNCATE likes, friendships, follows, drafts, blogs, users", logger: logger)
-            try await Self.insertAll(dataSet, on: connection, logger: logger)
+            try await Self.replaceAll(with: dataSet, on: connection, logger: logger)
         }
+    }
+
+    /// Replaces every row with the data set's, inside the caller's transaction.
+    static func replaceAll(with dataSet: ProfileDataSet, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("TRUNCATE likes, friendships, follows, drafts, blogs, users", logger: logger)
+        try await insertAll(dataSet, on: connection, logger: logger)
+    }
+
+    /// The profile's data as a part of the database's data: what `data export` writes, and
+    /// `data import` and `reset` replace, with the data of the app's other parts
+    /// (`ModuleCatalog.addingData(_:)`), in one file and one transaction. Its section is a
+    /// profile data file (`ProfileDataSet`); a file without one empties the profile.
+    public var partData: any PartData { dataSet }
+
+    public var dataSet: PostgresDataSet {
+        PostgresDataSet(
+            app: ProfileChange.app,
+            export: { connection, logger in try await Self.readDataSet(on: connection, logger: logger).encoded() },
+            replace: { section, connection, logger in
+                let dataSet = try section.map(ProfileDataSet.decode) ?? ProfileDataSet(users: [])
+                let problems = dataSet.problems + Self.unstorableText(in: dataSet)
+                guard problems.isEmpty else { throw DataError.invalidData(problems) }
+                try await Self.replaceAll(with: dataSet, on: connection, logger: logger)
+                return dataSet.contentsInWords
+            },
+            demo: { DemoData.dataSet.encoded() })
     }
 
     /// The places of text with a NUL character, which a PostgreSQL `text` cannot hold.

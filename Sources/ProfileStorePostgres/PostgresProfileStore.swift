@@ -86,7 +86,6 @@ public final class PostgresProfileStore: ProfileDatabase, Sendable {
     /// Closes the pool and the listening connection. Calls after this fail.
     public func close() async { await site.close() }
 
-
     /// Whether the listening connection is up: `false` before anyone subscribed and while
     /// it reconnects.
     public var isListening: Bool { site.isListening }

@@ -59,16 +59,15 @@ public struct ProfileToolStore: ToolStore, SiteStoreBacked {
     public func importJSON(_ document: Data) async throws(DataError) -> String {
         let dataSet = try ProfileDataSet.decode(from: document)
         try await database.importData(dataSet)
-        return Self.contents(of: dataSet)
+        return dataSet.contentsInWords
     }
+
+    /// The profile's data, which joins the data of the tool's other parts in one file.
+    public var appDataSet: (any PartData)? { database.partData }
 
     public func resetToDemoData() async throws(DataError) -> String {
         try await database.importData(DemoData.dataSet)
-        return Self.contents(of: DemoData.dataSet)
+        return DemoData.dataSet.contentsInWords
     }
 
-    /// What a data set holds, in words.
-    static func contents(of dataSet: ProfileDataSet) -> String {
-        "\(dataSet.users.count) users, \(dataSet.blogs.count) blogs, \(dataSet.drafts.count) drafts"
-    }
 }

@@ -9,7 +9,8 @@ extension ToolDatabase {
     public static let profileFiles = ToolDatabase.files(named: "demo.sqlite") { path, options in
         ProfileToolStore(
             try SQLiteProfileStore(
-                path: path, seedDemoData: options.seedDemoData, parts: options.schemas(of: SiteSchema.self), createsDirectory: options.createsDirectory, requiresWriting: options.requiresWriting,
+                path: path, seedDemoData: options.seedDemoData, parts: options.schemas(of: SiteSchema.self), createsDirectory: options.createsDirectory,
+                requiresWriting: options.requiresWriting,
                 lockTimeout: options.timeout, whileLocked: options.onLockWait))
     }
 }

@@ -14,7 +14,8 @@ extension ToolDatabase {
     /// ```
     public static var profilePostgres: ToolDatabase {
         ToolDatabase(schemes: ["postgres", "postgresql"]) { url, options in
-            ProfileToolStore(try await PostgresProfileStore.connect(
+            ProfileToolStore(
+                try await PostgresProfileStore.connect(
                     to: PostgresURL(url), seedDemoData: options.seedDemoData, parts: options.schemas(of: PostgresSiteSchema.self),
                     timeout: options.timeout))
         }

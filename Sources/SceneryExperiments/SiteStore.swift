@@ -1,3 +1,4 @@
+import Foundation
 import Scenery
 import SceneryLive
 
@@ -19,6 +20,32 @@ public protocol SiteStore: ActionLedger {
 
     /// How many distinct units each arm of each experiment was assigned and exposed.
     func experimentTallies() async throws(DataError) -> [ExperimentTally]
+
+    /// Writes the data of `parts` (those of this store's kind) as one JSON document, read
+    /// in one snapshot: `{"format": "scenery.site-data", "version": 1, "parts": {NAME: …}}`,
+    /// each part's section in its own format, in chunks handed to `write` in order.
+    ///
+    /// The default throws: the store keeps no parts' data.
+    func exportData(of parts: [any PartData], to write: (String) throws -> Void) async throws
+
+    /// Replaces the data of every part in `parts` with its section in `sections` (by the
+    /// part's name; a part without one is emptied), in one transaction, and tells every
+    /// app's pages to fetch again. Returns what each part now holds, in words, in order.
+    ///
+    /// - Throws: `DataError` of kind `invalidData` listing every problem of every section,
+    ///   each path under `parts.NAME`; nothing is changed in any part then, nor when one
+    ///   part's rows fail to write. The default throws: the store keeps no parts' data.
+    func replaceData(of parts: [any PartData], with sections: [String: Data]) async throws(DataError) -> [String]
+}
+
+extension SiteStore {
+    public func exportData(of parts: [any PartData], to write: (String) throws -> Void) async throws {
+        throw DataError(.storage, "The data of \(location.quoted) cannot be exported with its parts: this store keeps no parts' data.")
+    }
+
+    public func replaceData(of parts: [any PartData], with sections: [String: Data]) async throws(DataError) -> [String] {
+        throw DataError(.storage, "Nothing can be imported into the parts of \(location.quoted): this store keeps no parts' data.")
+    }
 }
 
 /// A store built on a site store, which it names: its location, ledger, experiments'
@@ -49,39 +76,12 @@ extension SiteStoreBacked {
     public func hasApplied(_ key: ActionKey) async throws -> Bool { try await backingSiteStore.hasApplied(key) }
 
     public func claim(_ key: ActionKey) async throws -> Bool { try await backingSiteStore.claim(key) }
-}
 
-/// An app's tables on one kind of site store: what a part of an app (a feature package,
-/// the app itself) declares so that the store of the app's database makes and migrates
-/// them beside every other part's, in one transaction.
-///
-/// `SiteSchema` (SQLite) and `PostgresSiteSchema` (PostgreSQL) are part schemas; a part
-/// that runs on both declares one of each under the same ``app`` name. A catalog of the
-/// `scenery` tool hands its parts' schemas to the database it opens
-/// (`ModuleCatalog.addingTables(_:)`):
-///
-/// ```swift
-/// static let guestbook = ModuleCatalog(modules: [GuestbookModule.descriptor]) { registry, services in
-///     let site = try services.siteStore()        // the app's database, with the tables below
-///     registry.register(GuestbookModule.self) { parameters, context in
-///         try GuestbookModule(parameters: parameters, context: context, book: Guestbook(site))
-///     }
-/// }
-/// .addingTables(
-///     SiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (…)"]),
-///     PostgresSiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (…)"]))
-/// ```
-public protocol PartSchema: Sendable {
-    /// The name the part's tables are versioned under (as its entities' `RecordedEntity.app`):
-    /// unique among the parts on one database.
-    var app: String { get }
-}
+    public func exportData(of parts: [any PartData], to write: (String) throws -> Void) async throws {
+        try await backingSiteStore.exportData(of: parts, to: write)
+    }
 
-extension Sequence where Element == String {
-    /// The first name that occurs twice, if any: two parts that declare the tables of one
-    /// app would each migrate them.
-    package func firstRepeated() -> String? {
-        var seen = Set<String>()
-        return first { !seen.insert($0).inserted }
+    public func replaceData(of parts: [any PartData], with sections: [String: Data]) async throws(DataError) -> [String] {
+        try await backingSiteStore.replaceData(of: parts, with: sections)
     }
 }

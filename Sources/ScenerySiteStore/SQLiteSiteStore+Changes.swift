@@ -57,6 +57,15 @@ extension SQLiteSiteStore {
         return result
     }
 
+    /// Runs `write` in a transaction of `connection` that tells every app's feeds, here and
+    /// in other processes, `everything` once committed: a write that replaces what several
+    /// apps keep (an import of every part's data).
+    func commitEverything<T>(in connection: SQLiteConnection, _ write: () throws(DataError) -> T) throws(DataError) -> T {
+        let value = try commitRows([Row(app: "", kind: "everything", id: "")], in: connection, write).value
+        publishEverythingToAll()
+        return value
+    }
+
     /// Runs `write` in a transaction of `connection` that announces nothing (and records
     /// the action's key first, as ``commit(_:in:_:)`` does).
     @discardableResult

@@ -112,7 +112,7 @@ extension PostgresSiteStore {
         try await write(action, payload: nil, locking: key, body)
     }
 
-    private func write<T: Sendable>(
+    func write<T: Sendable>(
         _ action: String, payload: String?, locking key: String?, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws(DataError) -> T {
         let actionKey = WriteContext.current.nextWriteKey()

@@ -33,16 +33,24 @@ import Testing
         "SceneryTesting": (23, 153),
         // +1 declaration: a `ToolStore` that is `SiteStoreBacked` listens through the store it
         // wraps (issue 64).
-        "SceneryTool": (12, 68),
+        // +6 declarations: parts (issue 64): `ModuleCatalog.addingTables(_:)` and
+        // `addingData(_:)`, `OpenOptions.partSchemas` and `schemas(of:)`,
+        // `ToolServices.siteStore()`, `ToolStore.appDataSet`.
+        "SceneryTool": (12, 74),
         "SceneryRemote": (14, 68),
         "SceneryURLSession": (1, 3),
         // +1 declaration: `SharedAnswers.answer(to:from:read:)`, a kept answer without a hop to
         // the store's thread (the fan-out's reads, issue 59).
         // +2 declarations: `SQLiteSiteStore` is a `SiteStore` (`location`, `listen()`).
-        "ScenerySiteStore": (9, 66),
-        "ScenerySiteStorePostgres": (6, 47),
+        // +1 type, +7 declarations: a part's data (`SiteDataSet`, its two makers, the store's
+        // export and replace over parts; issue 64).
+        "ScenerySiteStore": (10, 73),
+        // +1 type, +7 declarations: a part's data (`PostgresDataSet`, as on SQLite).
+        "ScenerySiteStorePostgres": (7, 54),
         // +2 types, +8 declarations: `SiteStore` and `SiteStoreBacked` with its defaults (issue 64).
-        "SceneryExperiments": (6, 36),
+        // +2 types, +6 declarations: parts (`PartSchema`, `PartData`, and a site store's export
+        // and replace over parts, with their defaults and forwarders).
+        "SceneryExperiments": (8, 42),
         "SceneryFaults": (7, 30),
         "SceneryServeTool": (0, 1),
         "SceneryProfile": (1, 10),

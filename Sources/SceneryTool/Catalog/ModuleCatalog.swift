@@ -58,6 +58,8 @@ public struct ModuleCatalog: Sendable {
     private var pictureFolderLookups: [Deferred<URL?>] = []
     /// The tables the parts keep in the app's database, for every kind of store.
     package private(set) var partSchemas: [any PartSchema] = []
+    /// The data the parts keep in the app's database, for every kind of store.
+    package private(set) var partData: [any PartData] = []
     private var registrations: [Registration]
 
     /// The scene files of a folder (listed once, when a command first needs them), and the
@@ -157,6 +159,27 @@ public struct ModuleCatalog: Sendable {
         return catalog
     }
 
+    /// The catalog with the data its part keeps in the app's database: one data set for
+    /// each kind of database the part runs on (`SiteDataSet` for SQLite files,
+    /// `PostgresDataSet` for PostgreSQL), under the name of its tables.
+    ///
+    /// ```swift
+    /// static let guestbook = ModuleCatalog(modules: [GuestbookModule.descriptor]) { … }
+    ///     .addingTables(Guestbook.sqliteTables, Guestbook.postgresTables)
+    ///     .addingData(Guestbook.sqliteData, Guestbook.postgresData)
+    /// ```
+    ///
+    /// `data export` then writes one file of every part's data with the app's own
+    /// (`{"format": "scenery.site-data", "parts": {…}}`), `data import` replaces every part's
+    /// data from such a file in one transaction (a problem in any part changes nothing in
+    /// any part), and `data reset` puts back every part's demo data. The app's store takes
+    /// part through ``ToolStore/appDataSet``.
+    public func addingData(_ dataSets: any PartData...) -> ModuleCatalog {
+        var catalog = self
+        catalog.partData += dataSets
+        return catalog
+    }
+
     /// The catalog the running tool was given.
     package static var running: ModuleCatalog { current }
 
@@ -174,6 +197,7 @@ public struct ModuleCatalog: Sendable {
         catalog.dataCommands += rhs.dataCommands
         catalog.pictureFolderLookups += rhs.pictureFolderLookups
         catalog.partSchemas += rhs.partSchemas
+        catalog.partData += rhs.partData
         catalog.sceneFolders += rhs.sceneFolders
         catalog.registrations += rhs.registrations
         return catalog

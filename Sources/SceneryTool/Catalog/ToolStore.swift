@@ -71,6 +71,15 @@ public protocol ToolStore: SiteStore {
     /// Replaces the whole data set with the app's demo data, and returns what it holds in
     /// words. The default throws: the app has no demo data.
     func resetToDemoData() async throws(DataError) -> String
+
+    /// The app's own data set as a part of the database's data (a `SiteDataSet` or a
+    /// `PostgresDataSet` named as the app's tables), when the catalog's parts keep data
+    /// too (`ModuleCatalog.addingData(_:)`): `data export`, `import` and `reset` then
+    /// cover the app's data and every part's in one file and one transaction.
+    ///
+    /// The default is `nil`: the app's data is exported and imported on its own
+    /// (``exportJSON(to:)``), and a tool whose parts keep data says it cannot.
+    var appDataSet: (any PartData)? { get }
 }
 
 /// Someone who may sign in, as `serve`'s sign-in page lists them.
@@ -113,6 +122,8 @@ extension ToolStore {
     public func resetToDemoData() async throws(DataError) -> String {
         throw DataError(.storage, "\(location.quoted) cannot be reset: this app has no demo data.")
     }
+
+    public var appDataSet: (any PartData)? { nil }
 }
 
 extension ToolStore where Self: SiteStoreBacked {

@@ -25,7 +25,8 @@ struct DataCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let contents = try await database.openStore(seedDemoData: false, requiresWriting: true).resetToDemoData()
+                let contents = try await database.openStore(seedDemoData: false, requiresWriting: true).resetWholeData(
+                    with: ModuleCatalog.running.partData)
                 Output.line("Reset \(database.description.quoted) to the demo data: \(contents).")
             }
         }
@@ -45,12 +46,12 @@ struct DataCommand: AsyncParsableCommand {
                 let store = try await database.openStore()
                 if file == "-" {
                     // Streamed: memory stays flat however large the data set.
-                    try await store.exportJSON { Output.write($0) }
+                    try await store.exportWholeData(with: ModuleCatalog.running.partData) { Output.write($0) }
                     Output.write("\n")
                     return
                 }
                 try await Self.write(to: file) { handle in
-                    try await store.exportJSON { chunk in try handle.write(contentsOf: Data(chunk.utf8)) }
+                    try await store.exportWholeData(with: ModuleCatalog.running.partData) { chunk in try handle.write(contentsOf: Data(chunk.utf8)) }
                     try handle.write(contentsOf: Data("\n".utf8))
                 }
                 Output.line("Exported the data of \(database.description.quoted) to \(file).")
@@ -159,7 +160,8 @@ struct DataCommand: AsyncParsableCommand {
             let problems: [DataProblem]
             let imported: Result<String, any Error>
             do {
-                imported = .success(try await database.openStore(seedDemoData: false, requiresWriting: true).importJSON(data))
+                let store = try await database.openStore(seedDemoData: false, requiresWriting: true)
+                imported = .success(try await store.importWholeData(data, with: ModuleCatalog.running.partData))
             } catch {
                 imported = .failure(error)
             }

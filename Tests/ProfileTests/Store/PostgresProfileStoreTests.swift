@@ -3,6 +3,7 @@ import ProfileDomain
 import ProfileStore
 import ProfileStorePostgres
 import Scenery
+import SceneryExperiments
 import ScenerySiteStorePostgres
 import Testing
 
@@ -211,5 +212,66 @@ import Testing
         #expect(try await store.setLiked(true, blog: 26, by: "2") >= 1)
         #expect(await recorder.wait(for: .blog(26)))
         try await server.stop()
+    }
+
+    // MARK: - Parts
+
+    /// A guestbook beside the profile, on the same database.
+    struct GuestbookData: Codable, Sendable, Equatable {
+        var messages: [String]
+    }
+
+    static let guestbookTables = PostgresSiteSchema(app: "guestbook", steps: ["CREATE TABLE guestbook_messages (id BIGSERIAL PRIMARY KEY, text TEXT NOT NULL)"])
+
+    static let guestbookData = PostgresDataSet(
+        app: "guestbook", empty: GuestbookData(messages: []),
+        read: { connection, logger in
+            var messages: [String] = []
+            for try await text in try await connection.query("SELECT text FROM guestbook_messages ORDER BY id", logger: logger).decode(String.self) {
+                messages.append(text)
+            }
+            return GuestbookData(messages: messages)
+        },
+        replace: { data, connection, logger in
+            try await connection.query("DELETE FROM guestbook_messages", logger: logger)
+            for (index, text) in data.messages.enumerated() {
+                guard !text.isEmpty else { throw DataError.invalidData([DataProblem(path: "messages[\(index)]", message: "is empty.")]) }
+                try await connection.query("INSERT INTO guestbook_messages (text) VALUES (\(text))", logger: logger)
+            }
+            return "\(data.messages.count) messages"
+        })
+
+    func export(_ store: PostgresProfileStore) async throws -> String {
+        var text = ""
+        try await store.exportData(of: [store.partData, Self.guestbookData]) { text += $0 }
+        return text
+    }
+
+    @Test func aPartsTablesAndDataLiveBesideTheProfilesAndAnImportIsOneTransactionOverBoth() async throws {
+        let url = try await TestPostgres.sharedServer().newDatabase()
+        let store = try await PostgresProfileStore.connect(to: url, parts: [Self.guestbookTables])
+        let parts: [any PartData] = [store.partData, Self.guestbookData]
+        let contents = try await store.replaceData(of: parts, with: ["profile": DemoData.dataSet.encoded(), "guestbook": Data(#"{"messages": ["Hi"]}"#.utf8)])
+        #expect(contents == [DemoData.dataSet.contentsInWords, "1 messages"])
+        let before = try await export(store)
+        #expect(before.contains(#""guestbook": {"messages":["Hi"]}"#), "\(before.prefix(300))")
+
+        let broken = ["profile": ProfileDataSet(users: []).encoded(), "guestbook": Data(#"{"messages": ["Hello", ""]}"#.utf8)]
+        let error = await #expect(throws: DataError.self) { try await store.replaceData(of: parts, with: broken) }
+        #expect(error?.problems.map(\.path) == ["parts.guestbook.messages[1]"])
+        #expect(try await export(store) == before, "the profile, emptied first in the transaction, is as it was")
+
+        let other = try await PostgresProfileStore.connect(to: TestPostgres.sharedServer().newDatabase(), parts: [Self.guestbookTables])
+        _ = try await other.replaceData(of: parts, with: try Self.sections(of: before))
+        #expect(try await export(other) == before, "exported and imported whole")
+        await store.close()
+        await other.close()
+    }
+
+    /// Each part's section of a data file.
+    static func sections(of file: String) throws -> [String: Data] {
+        let object = try JSONSerialization.jsonObject(with: Data(file.utf8)) as? [String: Any]
+        let parts = object?["parts"] as? [String: Any] ?? [:]
+        return try parts.mapValues { try JSONSerialization.data(withJSONObject: $0) }
     }
 }

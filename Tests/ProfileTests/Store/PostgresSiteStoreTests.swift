@@ -225,7 +225,8 @@ import Testing
     @Test func twoPartsDeclaringOneAppsTablesAreRefused() async throws {
         let url = try await TestPostgres.sharedServer().newDatabase()
         do {
-            _ = try await PostgresSiteStore.connect(to: url, schemas: Self.schemas + [PostgresSiteSchema(app: "notes", steps: ["CREATE TABLE cards (id BIGINT)"])])
+            _ = try await PostgresSiteStore.connect(
+                to: url, schemas: Self.schemas + [PostgresSiteSchema(app: "notes", steps: ["CREATE TABLE cards (id BIGINT)"])])
             Issue.record("two schemas of one app must be refused")
         } catch {
             #expect(error.message.contains("Two parts declare the tables of the app 'notes'"), "\(error.message)")

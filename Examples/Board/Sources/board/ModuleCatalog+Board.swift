@@ -15,7 +15,8 @@ extension ToolDatabase {
     public static let boardFiles = ToolDatabase.files(named: "board.sqlite") { path, options in
         BoardToolStore(
             board: try SQLiteBoardStore(
-                path: path, seedDemoData: options.seedDemoData, parts: options.schemas(of: SiteSchema.self), createsDirectory: options.createsDirectory, requiresWriting: options.requiresWriting,
+                path: path, seedDemoData: options.seedDemoData, parts: options.schemas(of: SiteSchema.self), createsDirectory: options.createsDirectory,
+                requiresWriting: options.requiresWriting,
                 lockTimeout: options.timeout, whileLocked: options.onLockWait))
     }
 
