@@ -28,8 +28,11 @@ struct SceneryValidationPlugin: BuildToolPlugin {
             let package = packages[dependency.id].map { " (package \($0))" } ?? ""
             bases.append(("\(dependency.name)\(package)", found))
         }
+        // The target's Swift: a module declared there before its manifest is generated.
+        let swift = module.sourceFiles(withSuffix: "swift").map(\.url)
         return try Self.commands(
-            for: files, bases: bases, tool: context.tool(named: "SceneryValidator").url, work: context.pluginWorkDirectoryURL, target: target.name)
+            for: files, bases: bases, swift: swift, tool: context.tool(named: "SceneryValidator").url, work: context.pluginWorkDirectoryURL,
+            target: target.name)
     }
 
     /// The display name of the package of each target, in `package` and its dependencies.
@@ -47,7 +50,9 @@ struct SceneryValidationPlugin: BuildToolPlugin {
 
     /// The validation of `files` (with the scene files and manifests of the packages it
     /// builds on), or nothing when the target has no scene files.
-    static func commands(for files: [URL], bases: [(name: String, files: [URL])] = [], tool: URL, work: URL, target: String) -> [Command] {
+    static func commands(
+        for files: [URL], bases: [(name: String, files: [URL])] = [], swift: [URL] = [], tool: URL, work: URL, target: String
+    ) -> [Command] {
         guard files.contains(where: { !$0.lastPathComponent.hasSuffix(".modules.json") }) else { return [] }
         let output = work.appending(path: "BundledScene.swift")
         let baseArguments = bases.flatMap { base in base.files.flatMap { ["--base", base.name, $0.path] } }
@@ -56,8 +61,8 @@ struct SceneryValidationPlugin: BuildToolPlugin {
             .buildCommand(
                 displayName: "Validating the scene files of \(target)",
                 executable: tool,
-                arguments: ["--output", output.path] + baseArguments + files.map(\.path),
-                inputFiles: SceneFiles.directories(of: files) + files + baseFiles + [tool],
+                arguments: ["--output", output.path] + baseArguments + swift.flatMap { ["--swift", $0.path] } + files.map(\.path),
+                inputFiles: SceneFiles.directories(of: files) + files + baseFiles + swift + [tool],
                 outputFiles: [output])
         ]
     }

@@ -2,9 +2,12 @@
 // every problem as `file:line:column: error: message` (so the build fails and editors jump
 // to the line), and writes a Swift file with a typed list of the scene ids.
 //
-// Usage: SceneryValidator [--output FILE.swift] [--base NAME (FILE.json | DIRECTORY) …] (FILE.json | DIRECTORY) …
+// Usage: SceneryValidator [--output FILE.swift] [--base NAME (FILE.json | DIRECTORY) …] [--swift FILE.swift …] (FILE.json | DIRECTORY) …
 //   Files named *.modules.json declare module types (see ModuleManifest). Module types
-//   are known only from manifests: the validator links no module.
+//   are known from manifests: the validator links no module. `--swift FILE` is a Swift
+//   source of the target: a module type it declares (`ModuleDescriptor(type: "Name", …)`)
+//   and no manifest does may be used by the scenes, unchecked, with a warning that says
+//   how to generate its manifest (so a new module builds before its manifest exists).
 //   `--base NAME FILE` is a scene file or manifest of a package the target depends on
 //   (NAME says which, for messages): its scenes are added first, for the target's scenes
 //   to extend or replace, and are not reported on (their own package validates them).
@@ -12,9 +15,10 @@
 import Foundation
 import Scenery
 
-let usage = "Usage: SceneryValidator [--output FILE.swift] [--base NAME (FILE.json | DIRECTORY) …] (FILE.json | DIRECTORY) …"
+let usage = "Usage: SceneryValidator [--output FILE.swift] [--base NAME (FILE.json | DIRECTORY) …] [--swift FILE.swift …] (FILE.json | DIRECTORY) …"
 var output: String?
 var files: [URL] = []
+var swiftFiles: [URL] = []
 var baseFiles: [URL] = []
 var searched: [String] = []
 
@@ -42,6 +46,12 @@ while let argument = arguments.popFirst() {
         }
         if !searched.contains(name) { searched.append(name) }
         baseFiles += filesNamed(by: file)
+    case "--swift":
+        guard let file = arguments.popFirst() else {
+            FileHandle.standardError.write(Data("error: --swift takes a Swift file.\n\(usage)\n".utf8))
+            exit(2)
+        }
+        swiftFiles.append(URL(filePath: file))
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -62,6 +72,22 @@ for manifest in (baseFiles + files) where SceneRegistry.isManifestFile(manifest.
     } catch {
         fail(error.description)
     }
+}
+// Module types the target declares in Swift and no manifest does yet.
+var swiftOnly: [(type: String, file: URL)] = []
+for file in swiftFiles {
+    guard let source = try? String(contentsOf: file, encoding: .utf8) else { continue }
+    for type in SceneRegistry.moduleTypes(declaredInSwift: source)
+    where !registry.moduleDescriptors.contains(where: { $0.type == type }) && !swiftOnly.contains(where: { $0.type == type }) {
+        swiftOnly.append((type, file))
+    }
+}
+registry.declareInSwiftOnly(swiftOnly.map(\.type))
+for (type, file) in swiftOnly {
+    FileHandle.standardError.write(
+        Data(
+            "\(file.standardizedFileURL.path):1:1: warning: \(type) is declared here and in no module manifest: scenes may use it, but their parameters and event rules for it are checked only when they run. Generate its manifest with the tool whose catalog registers it, into the scenes' folder: TOOL list --manifest --type \(type) > Scenes/NAME.modules.json\n"
+                .utf8))
 }
 let scenes = files.filter { SceneRegistry.isSceneFile($0.lastPathComponent) }.sorted { $0.lastPathComponent < $1.lastPathComponent }
 var diagnostics: [Diagnostic]

@@ -27,7 +27,10 @@ import Testing
                 targets: [
                     .executableTarget(
                         name: "Consumer",
-                        dependencies: [.product(name: "SceneryScenes", package: "\(scenery.lastPathComponent)")],
+                        dependencies: [
+                            .product(name: "Scenery", package: "\(scenery.lastPathComponent)"),
+                            .product(name: "SceneryScenes", package: "\(scenery.lastPathComponent)"),
+                        ],
                         resources: [.copy("Scenes")],
                         plugins: [.plugin(name: "SceneryValidationPlugin", package: "\(scenery.lastPathComponent)")])
                 ]
@@ -102,6 +105,27 @@ import Testing
         #expect(passing.status == 0, "\(passing.output.suffix(3000))")
         let run = try await runProcess(work.appending(path: "build/debug/Consumer").path, [])
         #expect(run.output == "hello,profile-copy,user-profile\n")
+        // 6. A new module, declared in Swift, its manifest not yet generated: a scene may use
+        // it, and the build says how to generate the manifest (nothing written by hand).
+        let module = package.appending(path: "Sources/Consumer/WaveModule.swift")
+        try Data(
+            """
+            import Scenery
+
+            let waveDescriptor = ModuleDescriptor(
+                type: "WaveModule",
+                summary: "A wave.")
+
+            """.utf8
+        ).write(to: module)
+        try Data(#"{ "modules": [ { "id": "wave", "type": "WaveModule", "params": { "to": "everyone" } } ] }"#.utf8)
+            .write(to: package.appending(path: "Sources/Consumer/Scenes/wave.json"))
+        let swiftOnly = try await swiftBuild(scratch, in: package)
+        #expect(swiftOnly.status == 0, "\(swiftOnly.output.suffix(3000))")
+        #expect(
+            swiftOnly.output.contains(
+                "\(module.path):1:1: warning: WaveModule is declared here and in no module manifest: scenes may use it, but their parameters and event rules for it are checked only when they run. Generate its manifest with the tool whose catalog registers it, into the scenes' folder: TOOL list --manifest --type WaveModule > Scenes/NAME.modules.json"
+            ), "\(swiftOnly.output.suffix(3000))")
     }
 
     /// `swift build` in the consumer package. SwiftPM itself crashed here once in CI (a

@@ -63,3 +63,39 @@ import Testing
         }
     }
 }
+
+/// A module declared in Swift before its manifest is generated: the validator finds its type
+/// in the target's source and lets scenes use it, unchecked.
+@Suite struct ModulesDeclaredInSwiftTests {
+    @Test func aDescriptorsLiteralTypeIsFoundInSwiftSourceWhateverItsLayout() {
+        let source = #"""
+            public static let descriptor = ModuleDescriptor(
+                type: "GuestbookModule",
+                summary: "Messages.")
+            static let other = ModuleDescriptor(type:"PollModule", summary: "A poll.")
+            static let computed = ModuleDescriptor(type: Self.name, summary: "Not a literal: not found.")
+            static let escaped = ModuleDescriptor(type: "Odd\"Name", summary: "Not a name a scene can write.")
+            static let again = ModuleDescriptor(type: "GuestbookModule", summary: "Found once.")
+            """#
+        #expect(SceneRegistry.moduleTypes(declaredInSwift: source) == ["GuestbookModule", "PollModule"])
+    }
+
+    @Test func aSceneMayUseATypeDeclaredInSwiftOnlyAndAnUnknownOneIsStillAnError() {
+        var registry = SceneRegistry()
+        registry.declareInSwiftOnly(["GuestbookModule"])
+        let problems = registry.addScene(
+            id: "s",
+            source: #"{ "modules": [ { "id": "g", "type": "GuestbookModule", "params": { "pageSize": 5 } }, { "id": "p", "type": "PollModul" } ] }"#)
+        #expect(problems.map(\.message) == ["Unknown module type 'PollModul'; registered types: ActionModule, TextModule."])
+    }
+
+    @Test func aTypeAManifestDeclaresIsCheckedAsItDeclaresIt() throws {
+        let manifest = try ModuleManifest.load(from: Paths.fixtures.appending(path: "PluginConsumer/Sources/Consumer/Scenes/greeting.modules.json"))
+        var registry = SceneRegistry()
+        registry.declareModules(from: manifest)
+        registry.declareInSwiftOnly(["GreetingModule"])
+        let problems = registry.addScene(
+            id: "s", source: #"{ "modules": [ { "id": "g", "type": "GreetingModule", "params": { "user": "1", "colour": "red" } } ] }"#)
+        #expect(problems.contains { $0.message.hasPrefix("GreetingModule has no parameter 'colour'") }, "\(problems.map(\.message))")
+    }
+}

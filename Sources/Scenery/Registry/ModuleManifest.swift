@@ -180,6 +180,33 @@ extension SceneRegistry {
         for descriptor in manifest.modules { declare(descriptor) }
     }
 
+    /// The module types a Swift source declares with a literal name
+    /// (`ModuleDescriptor(type: "GuestbookModule", …)`), in order: what the build plugin
+    /// finds in a target whose manifest is not yet generated.
+    package static func moduleTypes(declaredInSwift source: String) -> [String] {
+        var types: [String] = []
+        var rest = source[...]
+        while let call = rest.range(of: "ModuleDescriptor(") {
+            rest = rest[call.upperBound...]
+            let arguments = rest.drop { $0.isWhitespace }
+            guard arguments.hasPrefix("type:") else { continue }
+            let value = arguments.dropFirst("type:".count).drop { $0.isWhitespace }
+            guard value.first == "\"", let end = value.dropFirst().firstIndex(where: { $0 == "\"" || $0 == "\\" }), value[end] == "\"" else { continue }
+            let name = String(value[value.index(after: value.startIndex)..<end])
+            if !name.isEmpty, !types.contains(name) { types.append(name) }
+        }
+        return types
+    }
+
+    /// Lets scenes use module types declared in Swift only (found by
+    /// ``moduleTypes(declaredInSwift:)``) and in no manifest: their instances validate
+    /// without their parameters and events being checked. A type a manifest declares stays
+    /// as it declares it.
+    package mutating func declareInSwiftOnly(_ types: some Sequence<String>) {
+        modulesDeclaredInSwiftOnly.formUnion(types.filter { registrations[$0] == nil })
+        revalidate()
+    }
+
     /// Whether a file in a scene directory is a scene file (not a schema, a manifest, a
     /// message catalog or a theme). This, ``isManifestFile(_:)``,
     /// ``MessageCatalog/isCatalogFile(_:)`` and ``Theme/isThemeFile(_:)`` are the one

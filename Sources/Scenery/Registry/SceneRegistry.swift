@@ -30,6 +30,9 @@ public struct SceneRegistry: Sendable {
     }
 
     private(set) var registrations: [String: Registration] = [:]
+    /// Module types a tool found in Swift source only, in no manifest: scenes may use them
+    /// (their parameters and events unchecked) while the manifest is not yet generated.
+    package internal(set) var modulesDeclaredInSwiftOnly: Set<String> = []
     var definitions: [String: SceneDefinition] = [:]
     /// For each scene replaced by a file that extends its own id: the hidden id under which
     /// the scene it builds on is kept (``replacedSceneID(of:)``).

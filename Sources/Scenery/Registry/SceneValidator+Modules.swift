@@ -9,8 +9,11 @@ extension SceneValidator {
             instance.parameterOrigins[name].map { ($0.file, $0.path) } ?? (file, "\(path).params.\(name)")
         }
         guard let descriptor = registry.registrations[instance.type]?.descriptor else {
-            let hint = Suggestion.hint(for: instance.type, in: Array(registry.registrations.keys), listing: "registered types")
-            error("Unknown module type '\(instance.type)'\(hint).", file: file, path: "\(path).type")
+            // Declared in Swift, its manifest not yet generated: its own checks wait for it.
+            if !registry.modulesDeclaredInSwiftOnly.contains(instance.type) {
+                let hint = Suggestion.hint(for: instance.type, in: Array(registry.registrations.keys), listing: "registered types")
+                error("Unknown module type '\(instance.type)'\(hint).", file: file, path: "\(path).type")
+            }
             for (name, value) in instance.parameters {
                 let (valueFile, valuePath) = place(of: name)
                 checkReferences(in: value, parameters: parameters, file: valueFile, path: valuePath, inEventRule: false)
