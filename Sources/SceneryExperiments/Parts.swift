@@ -63,11 +63,24 @@ package enum SiteDataFormat {
         DataProblem(path: problem.path.isEmpty ? "parts.\(app)" : "parts.\(app).\(problem.path)", message: problem.message)
     }
 
-    /// Refuses parts of which two have one name.
-    package static func requireDistinctApps(_ parts: [any PartData], in location: String) throws(DataError) {
-        if let app = parts.map(\.app).firstRepeated() {
-            throw DataError(.storage, "Two parts keep data under the name '\(app)' in \(location.quoted); give each part's data a name of its own.")
+    /// The parts' data of one kind of store, in order: each part declares its data for
+    /// every kind of database it runs on.
+    ///
+    /// - Throws: `DataError` naming a part that keeps no data of this kind (it cannot run on
+    ///   this database), or two parts of one name.
+    package static func parts<Kind: PartData>(_ parts: [any PartData], of kind: Kind.Type, on database: String) throws(DataError) -> [Kind] {
+        let ofKind = parts.compactMap { $0 as? Kind }
+        if let app = ofKind.map(\.app).firstRepeated() {
+            throw DataError(.storage, "Two parts keep data under the name '\(app)' in \(database); give each part's data a name of its own.")
         }
+        let apps = Set(ofKind.map(\.app))
+        if let other = parts.first(where: { !apps.contains($0.app) }) {
+            throw DataError(
+                .storage,
+                "The part '\(other.app)' keeps its data as \(type(of: other)) only, not as a \(Kind.self): its data cannot be exported or imported in \(database). Give the part a \(Kind.self)."
+            )
+        }
+        return ofKind
     }
 }
 

@@ -35,6 +35,15 @@ public struct SiteDataSet: PartData {
 
     public var demoSection: Data? { demo() }
 
+    /// Puts the part's demo data into its new tables: a schema's seed.
+    ///
+    /// ```swift
+    /// static let tables = SiteSchema(app: "guestbook", steps: [...]) { try data.seed(in: $0) }
+    /// ```
+    public func seed(in connection: SQLiteConnection) throws(DataError) {
+        _ = try replace(demo(), connection)
+    }
+
     /// A part whose section is written by `export` (in chunks, for a large data set) and
     /// read by `replace` from the file's text of the section, or `nil` when the file has none.
     ///
@@ -79,22 +88,8 @@ public struct SiteDataSet: PartData {
 }
 
 extension SQLiteSiteStore {
-    /// The parts' data of this store's kind, or an error naming a part that has none.
-    static func dataSets(_ parts: [any PartData], in location: String) throws(DataError) -> [SiteDataSet] {
-        try SiteDataFormat.requireDistinctApps(parts, in: location)
-        return try parts.map { part throws(DataError) in
-            guard let dataSet = part as? SiteDataSet else {
-                throw DataError(
-                    .storage,
-                    "The part '\(part.app)' keeps its data as \(type(of: part)), not as a SiteDataSet: its data cannot be exported or imported on the SQLite database \(location.quoted). Give the part a SiteDataSet."
-                )
-            }
-            return dataSet
-        }
-    }
-
     public func exportData(of parts: [any PartData], to write: (String) throws -> Void) async throws {
-        let dataSets = try Self.dataSets(parts, in: path)
+        let dataSets = try SiteDataFormat.parts(parts, of: SiteDataSet.self, on: "the SQLite database \(path.quoted)")
         var failure: (any Error)?
         try withoutActuallyEscaping(write) { write in
             try withConnection { connection throws(DataError) in
@@ -117,7 +112,7 @@ extension SQLiteSiteStore {
     }
 
     public func replaceData(of parts: [any PartData], with sections: [String: Data]) async throws(DataError) -> [String] {
-        let dataSets = try Self.dataSets(parts, in: path)
+        let dataSets = try SiteDataFormat.parts(parts, of: SiteDataSet.self, on: "the SQLite database \(path.quoted)")
         return try await withConnection { connection throws(DataError) in
             try self.commitEverything(in: connection) { () throws(DataError) -> [String] in
                 var problems: [DataProblem] = []

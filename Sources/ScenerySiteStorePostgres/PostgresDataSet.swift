@@ -34,6 +34,15 @@ public struct PostgresDataSet: PartData {
 
     public var demoSection: Data? { demo() }
 
+    /// Puts the part's demo data into its new tables: a schema's seed.
+    ///
+    /// ```swift
+    /// static let tables = PostgresSiteSchema(app: "guestbook", steps: [...]) { try await data.seed(on: $0, logger: $1) }
+    /// ```
+    public func seed(on connection: PostgresConnection, logger: Logger) async throws {
+        _ = try await replace(demo(), connection, logger)
+    }
+
     /// A part whose section is read by `export` as JSON text and written back by `replace`
     /// from the file's text of the section, or `nil` when the file has none.
     ///
@@ -79,22 +88,8 @@ public struct PostgresDataSet: PartData {
 }
 
 extension PostgresSiteStore {
-    /// The parts' data of this store's kind, or an error naming a part that has none.
-    static func dataSets(_ parts: [any PartData], in location: String) throws(DataError) -> [PostgresDataSet] {
-        try SiteDataFormat.requireDistinctApps(parts, in: location)
-        return try parts.map { part throws(DataError) in
-            guard let dataSet = part as? PostgresDataSet else {
-                throw DataError(
-                    .storage,
-                    "The part '\(part.app)' keeps its data as \(type(of: part)), not as a PostgresDataSet: its data cannot be exported or imported on the PostgreSQL database \(location.quoted). Give the part a PostgresDataSet."
-                )
-            }
-            return dataSet
-        }
-    }
-
     public func exportData(of parts: [any PartData], to write: (String) throws -> Void) async throws {
-        let dataSets = try Self.dataSets(parts, in: location)
+        let dataSets = try SiteDataFormat.parts(parts, of: PostgresDataSet.self, on: "the PostgreSQL database \(location.quoted)")
         let sections = try await reading("export the data") { connection, logger in
             // One snapshot of every part.
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
@@ -117,7 +112,7 @@ extension PostgresSiteStore {
     }
 
     public func replaceData(of parts: [any PartData], with sections: [String: Data]) async throws(DataError) -> [String] {
-        let dataSets = try Self.dataSets(parts, in: location)
+        let dataSets = try SiteDataFormat.parts(parts, of: PostgresDataSet.self, on: "the PostgreSQL database \(location.quoted)")
         // Not a notification of rows: every server's pages of every app fetch again.
         let everything = #"{"o": "\#(origin)", "everything": true}"#
         let contents = try await write("import the data", payload: everything, locking: nil) { connection, logger in
