@@ -43,8 +43,11 @@ let package = Package(
             dependencies: [
                 "Guestbook", "guestbook",
                 .product(name: "Scenery", package: "Scenery"),
-                .product(name: "SceneryLive", package: "Scenery"),
                 .product(name: "SceneryTesting", package: "Scenery"),
+                .product(name: "SceneryServer", package: "Scenery"),
+                .product(name: "SceneryServerTesting", package: "Scenery"),
+                .product(name: "SceneryServeTool", package: "Scenery"),
+                .product(name: "ProfileTool", package: "Scenery"),
             ]),
     ],
     swiftLanguageModes: [.v6]

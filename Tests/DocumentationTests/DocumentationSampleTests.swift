@@ -78,6 +78,8 @@ import Testing
             packageRoot.appending(path: "Examples/RecycleBin/Tests"),
             packageRoot.appending(path: "Examples/Board/Sources"),
             packageRoot.appending(path: "Examples/Board/Tests"),
+            packageRoot.appending(path: "Examples/Guestbook/Sources"),
+            packageRoot.appending(path: "Examples/Guestbook/Tests"),
         ]
         var sources: [(String, [String])] = []
         for folder in folders {

@@ -41,6 +41,33 @@ import Testing
         #expect(modules.first?.defaultActions == ["welcome.wave"])
     }
 
+    /// `--part`: a feature package that adds a module to the bundled profile, its tables and
+    /// data in the profile's database (`.ci/run` builds it, runs it and its tests).
+    @Test func aNewPartAddsItsModuleToTheBundledProfileWithItsTablesAndData() async throws {
+        defer { cli.cleanUp() }
+        let written = try await cli.run(["new", "Thanks", "--part"], in: cli.directory)
+        #expect(written.status == 0, "\(written.error)")
+        let package = cli.directory.appending(path: "Thanks")
+        #expect(written.output.hasPrefix("Wrote the part Thanks to \(package.path):\n"), "\(written.output)")
+        #expect(written.output.contains("Next: cd \(package.path) && swift run ThanksTool run user-profile --viewer 2 --arg user=1; swift test"))
+        let files = FileManager.default.enumerator(atPath: package.path)?.compactMap { $0 as? String }.filter { !$0.hasSuffix("/") } ?? []
+        for file in [
+            "Package.swift", "README.md", ".gitignore", "Sources/Thanks/Thanks.swift", "Sources/Thanks/ThanksModule.swift",
+            "Sources/Thanks/Scenes/user-profile.json", "Sources/Thanks/Scenes/thanks.modules.json", "Sources/ThanksTool/SQLiteThanks.swift",
+            "Sources/ThanksTool/main.swift", "Tests/ThanksTests/ThanksModuleTests.swift",
+        ] {
+            #expect(files.contains(file), "\(file) among \(files.sorted())")
+        }
+        let main = try String(contentsOf: package.appending(path: "Sources/ThanksTool/main.swift"), encoding: .utf8)
+        #expect(main.contains("await SceneryTool.main(catalog: .profile + .thanks, adding: [.serve])"), "\(main)")
+        #expect(main.contains(".addingTables(SQLiteThanks.tables)") && main.contains(".addingData(SQLiteThanks.data)"))
+        // The scene extends the bundled user-profile and validates against the shipped manifest.
+        let validate = try await cli.run(["validate", package.appending(path: "Sources/Thanks/Scenes").path])
+        #expect(validate.status == 0 && validate.output == "1 scene file(s) valid.\n", "\(validate.output)\(validate.error)")
+        let modules = try ModuleManifest.load(from: package.appending(path: "Sources/Thanks/Scenes/thanks.modules.json")).modules
+        #expect(modules == [NewPackage.partDescriptor(named: "Thanks")])
+    }
+
     @Test func aRelativeSceneryFolderIsWrittenRelativeToTheNewPackage() async throws {
         defer { cli.cleanUp() }
         // The checkout, as a path relative to the folder the command runs in.

@@ -23,7 +23,7 @@ extension SceneRegistry {
     /// A file is read as a scene file is (``addScenes(files:displayRoot:)``).
     @discardableResult
     public mutating func addThemes(files: [URL], displayRoot: URL? = nil) -> [Diagnostic] {
-        addFiles(files, displayRoot: displayRoot, kind: "theme file", problems: \.themeReadProblems) { $0.addTheme(bytes: $1, file: $2) }
+        addFiles(files, displayRoot: displayRoot, kind: "theme file", problems: \.readProblems.themes) { $0.addTheme(bytes: $1, file: $2) }
     }
 
     /// Adds (or replaces) a theme from its file's text; returns the problems of reading it.
@@ -44,7 +44,7 @@ extension SceneRegistry {
 
     private mutating func addTheme(bytes: [UInt8], file: String) -> [Diagnostic] {
         let (theme, problems) = Theme.read(bytes: bytes, file: file)
-        themeReadProblems[file] = problems.isEmpty ? nil : problems
+        readProblems.themes[file] = problems.isEmpty ? nil : problems
         // A theme that lacks tokens or does not parse is not used: pages keep the last good one.
         if let theme, !problems.containsErrors { themesByName[theme.name] = theme }
         return problems
@@ -54,7 +54,7 @@ extension SceneRegistry {
     /// alias cycles), and each pair of colours a page can show whose contrast is below WCAG's
     /// minimum (``Theme/ContrastRequirement``), at the foreground token's place.
     public var themeDiagnostics: [Diagnostic] {
-        let read = themeReadProblems.keys.sorted().flatMap { themeReadProblems[$0] ?? [] }
+        let read = readProblems.themes.keys.sorted().flatMap { readProblems.themes[$0] ?? [] }
         return read
             + themes.flatMap { theme in
                 Theme.ContrastRequirement.check(theme).map { failure in

@@ -26,7 +26,7 @@ extension SceneRegistry {
     ///   - displayRoot: As for ``addScenes(files:displayRoot:)``.
     @discardableResult
     public mutating func addMessageCatalogs(files: [URL], displayRoot: URL? = nil) -> [Diagnostic] {
-        addFiles(files, displayRoot: displayRoot, kind: "message catalog", problems: \.catalogReadProblems) {
+        addFiles(files, displayRoot: displayRoot, kind: "message catalog", problems: \.readProblems.catalogs) {
             $0.addMessageCatalog(bytes: $1, file: $2)
         }
     }
@@ -40,7 +40,7 @@ extension SceneRegistry {
 
     private mutating func addMessageCatalog(bytes: [UInt8], file: String) -> [Diagnostic] {
         let (catalog, problems) = MessageCatalog.parse(bytes: bytes, file: file)
-        catalogReadProblems[file] = problems.isEmpty ? nil : problems
+        readProblems.catalogs[file] = problems.isEmpty ? nil : problems
         if let catalog { catalogs[catalog.language] = catalog }
         revalidate()
         return problems
@@ -50,7 +50,7 @@ extension SceneRegistry {
     /// their module, plurals their language lacks, and wording a scene shows that a
     /// catalog's language leaves untranslated.
     public var messageCatalogDiagnostics: [Diagnostic] {
-        let read = catalogReadProblems.keys.sorted().flatMap { catalogReadProblems[$0] ?? [] }
+        let read = readProblems.catalogs.keys.sorted().flatMap { readProblems.catalogs[$0] ?? [] }
         guard !catalogs.isEmpty else { return read }
         var validator = CatalogValidator(registry: self)
         return read + validator.validate()

@@ -90,10 +90,8 @@ public struct SceneRegistry: Sendable {
     public var offersPseudoLocale = false
     /// Themes by name (``Theme``).
     var themesByName: [String: Theme] = [:]
-    /// Problems found reading theme files, by file.
-    var themeReadProblems: [String: [Diagnostic]] = [:]
-    /// Problems found reading catalog files, by file.
-    var catalogReadProblems: [String: [Diagnostic]] = [:]
+    /// What made theme files and message catalogs unreadable, by file.
+    var readProblems = FileReadProblems()
     /// Problems of files that could not be parsed into a definition at all, by scene id.
     var unparsable: [String: [Diagnostic]] = [:]
     /// The bytes of each scene's file.
@@ -181,4 +179,10 @@ public struct SceneRegistry: Sendable {
         registrations.values.map(\.descriptor).sorted { $0.type < $1.type }
     }
 
+}
+
+/// What made a registry's theme files and message catalogs unreadable, by file.
+struct FileReadProblems: Sendable {
+    var themes: [String: [Diagnostic]] = [:]
+    var catalogs: [String: [Diagnostic]] = [:]
 }

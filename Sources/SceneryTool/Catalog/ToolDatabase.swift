@@ -114,6 +114,20 @@ public struct ToolDatabase: Sendable {
         ToolDatabase(defaultFileName: name, open: open)
     }
 
+    /// Opens a database of this kind as the tool with `catalog` would (`--database
+    /// location`): with the tables of the catalog's parts, created and seeded with the demo
+    /// data when new. For tests that serve the catalog (``ModuleCatalog``'s `server(on:)` in
+    /// `SceneryServeTool`).
+    ///
+    /// ```swift
+    /// let store = try await ToolDatabase.profileFiles.open(path, for: .profile + .guestbook)
+    /// ```
+    ///
+    /// - Throws: What opening throws: a `DataError` that says what went wrong and what to do.
+    public func open(_ location: String, for catalog: ModuleCatalog, seedDemoData: Bool = true) async throws -> any ToolStore {
+        try await open(location, OpenOptions(seedDemoData: seedDemoData, partSchemas: catalog.partSchemas))
+    }
+
     /// Whether it opens files rather than URLs.
     var opensFiles: Bool { defaultFileName != nil }
 

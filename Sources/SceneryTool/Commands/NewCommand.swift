@@ -14,7 +14,10 @@ struct NewCommand: AsyncParsableCommand {
             its scene file and its generated manifest; Scenery's build plugin checks the scene on \
             every build), Sources/NAME (the whole scenery tool with the app's modules), \
             Tests/NAMETests, README.md and .gitignore. Then: cd NAME && swift run NAME run welcome \
-            --arg name=Ada, and swift test.
+            --arg name=Ada, and swift test. With --part: Sources/NAME (a module and the scene that \
+            adds it to the bundled user-profile), Sources/NAMETool (its tables and data in the \
+            profile's database, and the tool with both), Tests/NAMETests; then swift run NAMETool \
+            run user-profile --viewer 2 --arg user=1.
             """)
 
     @Argument(help: ArgumentHelp("The app's name: a letter, then letters and digits (as a Swift type name).", valueName: "name"))
@@ -29,6 +32,12 @@ struct NewCommand: AsyncParsableCommand {
             valueName: "path-or-url"))
     var scenery: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Write a part of the bundled profile instead of an app of its own: a module on everyone's profile, the scene that adds it, its tables and data in the profile's database, a test, and the tool with both (NAMETool)."
+        ))
+    var part = false
+
     func validate() throws {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII,
             name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil) }), name.count <= 40
@@ -39,7 +48,7 @@ struct NewCommand: AsyncParsableCommand {
             throw ValidationError(
                 "\(name.quoted) is a Swift keyword, which cannot name a module; choose another, such as \(name.prefix(1).uppercased() + name.dropFirst())App.")
         }
-        for target in [name, "\(name)Modules"] where NewPackage.isReserved(target) {
+        for target in NewPackage(name: name, dependency: .url(""), isPart: part).targets where NewPackage.isReserved(target) {
             throw ValidationError(
                 "\(name.quoted) would make the target \(target.quoted), a module name Scenery, its dependencies or Swift already use (SwiftPM compares them ignoring case); choose another, such as \(name)App."
             )
@@ -51,11 +60,11 @@ struct NewCommand: AsyncParsableCommand {
             let folder = URL(filePath: output ?? name, relativeTo: URL(filePath: FileManager.default.currentDirectoryPath, directoryHint: .isDirectory))
                 .standardizedFileURL
             let dependency = try NewPackage.Dependency(scenery ?? NewPackage.Dependency.builtFrom(), forPackageIn: folder)
-            let package = NewPackage(name: name, dependency: dependency)
+            let package = NewPackage(name: name, dependency: dependency, isPart: part)
             try package.write(to: folder)
-            Output.line("Wrote the app \(name) to \(folder.path):")
+            Output.line("Wrote the \(part ? "part" : "app") \(name) to \(folder.path):")
             for file in package.files.keys.sorted() { Output.line("  \(file)") }
-            Output.line("Next: cd \(folder.path) && swift run \(name) run welcome --arg name=Ada; swift test")
+            Output.line("Next: cd \(folder.path) && \(package.firstRun); swift test")
         }
     }
 }

@@ -70,12 +70,25 @@ struct NewPackage {
 
     let name: String
     let dependency: Dependency
+    /// Whether it is a part of the bundled profile (`--part`) rather than an app of its own.
+    var isPart = false
+
+    /// The targets it makes, whose names must be free.
+    var targets: [String] { isPart ? [name, partTool] : [name, modules] }
+
+    /// The command that runs it first, as its README and `new` say.
+    var firstRun: String {
+        isPart ? "swift run \(partTool) run user-profile --viewer 2 --arg user=1" : "swift run \(name) run welcome --arg name=Ada"
+    }
 
     /// The library target with the app's modules and scenes.
     var modules: String { "\(name)Modules" }
 
     /// The files, by path in the package.
-    var files: [String: String] {
+    var files: [String: String] { isPart ? partFiles : appFiles }
+
+    /// An app's files, by path in the package.
+    private var appFiles: [String: String] {
         [
             "Package.swift": packageManifest,
             ".gitignore": ".build/\n.build-*/\nPackage.resolved\n.swiftpm/\n",

@@ -1,8 +1,13 @@
 import Foundation
 import ProfileDomain
+import ProfileTool
 import Scenery
+import SceneryServeTool
+import SceneryServer
+import SceneryServerTesting
 import ScenerySiteStore
 import SceneryTesting
+import SceneryTool
 import Testing
 
 @testable import Guestbook
@@ -98,5 +103,21 @@ import Testing
         #expect(refused.status != 0)
         #expect(refused.output.contains("error: parts.guestbook.messages[0].text: must have 1 to 280 characters."), "\(refused.output)")
         #expect(try guestbook("data", "export", "-").output == exported, "nothing imported, in either part")
+    }
+}
+
+/// The site `guestbook serve` serves, started from the tool's catalog in a test: a message
+/// Bob signs reaches Alice's open page of her profile, live.
+@Suite struct GuestbookServerTests {
+    @Test func bobsMessageReachesAlicesOpenPage() async throws {
+        let catalog = ModuleCatalog.profile + .guestbook
+        let path = FileManager.default.temporaryDirectory.appending(path: "guestbook-\(UUID().uuidString).sqlite").path
+        let server = try await catalog.server(on: ToolDatabase.profileFiles.open(path, for: catalog))
+        try await server.test(.inProcess) { client in
+            let alice = try await client.open("user-profile", arguments: ["user": "1"], as: "1")
+            let bob = try await client.open("user-profile", arguments: ["user": "1"], as: "2")
+            try await bob.waitForAnswer(to: bob.tap("guestbook/sign", values: ["text": "Hello, Alice"]))
+            try await alice.waitUntil("Bob's message") { $0.text(of: "guestbook/m.2.text") == "2: Hello, Alice" }
+        }
     }
 }
