@@ -69,18 +69,34 @@ package enum SiteDataFormat {
     /// - Throws: `DataError` naming a part that keeps no data of this kind (it cannot run on
     ///   this database), or two parts of one name.
     package static func parts<Kind: PartData>(_ parts: [any PartData], of kind: Kind.Type, on database: String) throws(DataError) -> [Kind] {
-        let ofKind = parts.compactMap { $0 as? Kind }
-        if let app = ofKind.map(\.app).firstRepeated() {
-            throw DataError(.storage, "Two parts keep data under the name '\(app)' in \(database); give each part's data a name of its own.")
+        try PartKinds.pick(
+            Kind.self, from: parts, app: \.app,
+            twice: { "Two parts keep data under the name '\($0)' in \(database); give each part's data a name of its own." },
+            lacking: { app, other in
+                "The part '\(app)' keeps its data as \(other) only, not as a \(Kind.self): its data cannot be exported or imported in \(database). Give the part a \(Kind.self)."
+            })
+    }
+}
+
+/// What a part declares once for each kind of database it runs on (its tables, its data),
+/// picked for one kind.
+package enum PartKinds {
+    /// The declarations of `kind` among `declarations`, in order, each named by `app`.
+    ///
+    /// - Throws: `DataError` of kind `storage` worded by `twice` (with the name) when two
+    ///   declarations of the kind have one name, or by `lacking` (the name and the kind it
+    ///   has) when a part declares only other kinds: it cannot run on this database.
+    package static func pick<Declaration, Kind>(
+        _ kind: Kind.Type, from declarations: [Declaration], app: (Declaration) -> String, twice: (String) -> String,
+        lacking: (String, Any.Type) -> String
+    ) throws(DataError) -> [Kind] {
+        let ofKind = declarations.filter { $0 is Kind }
+        if let repeated = ofKind.map(app).firstRepeated() { throw DataError(.storage, twice(repeated)) }
+        let apps = Set(ofKind.map(app))
+        if let other = declarations.first(where: { !apps.contains(app($0)) }) {
+            throw DataError(.storage, lacking(app(other), type(of: other as Any)))
         }
-        let apps = Set(ofKind.map(\.app))
-        if let other = parts.first(where: { !apps.contains($0.app) }) {
-            throw DataError(
-                .storage,
-                "The part '\(other.app)' keeps its data as \(type(of: other)) only, not as a \(Kind.self): its data cannot be exported or imported in \(database). Give the part a \(Kind.self)."
-            )
-        }
-        return ofKind
+        return ofKind.compactMap { $0 as? Kind }
     }
 }
 

@@ -68,18 +68,12 @@ public struct ToolDatabase: Sendable {
         ///   declares none of this kind (it runs on another kind of database only), or when two
         ///   parts declare the tables of one app.
         public func schemas<Schema: PartSchema>(of kind: Schema.Type) throws(DataError) -> [Schema] {
-            let ofKind = partSchemas.compactMap { $0 as? Schema }
-            if let app = ofKind.map(\.app).firstRepeated() {
-                throw DataError(.storage, "Two parts of this tool declare the tables of the app '\(app)'; give each part's \(Schema.self) a name of its own.")
-            }
-            let apps = Set(ofKind.map(\.app))
-            if let other = partSchemas.first(where: { !apps.contains($0.app) }) {
-                throw DataError(
-                    .storage,
-                    "The part '\(other.app)' keeps its tables in \(Swift.type(of: other)) only, not in a \(Schema.self): it cannot run on this kind of database. Add a \(Schema.self) to its addingTables(_:), or use a database of the kind it supports."
-                )
-            }
-            return ofKind
+            try PartKinds.pick(
+                Schema.self, from: partSchemas, app: \.app,
+                twice: { "Two parts of this tool declare the tables of the app '\($0)'; give each part's \(Schema.self) a name of its own." },
+                lacking: { app, other in
+                    "The part '\(app)' keeps its tables in \(other) only, not in a \(Schema.self): it cannot run on this kind of database. Add a \(Schema.self) to its addingTables(_:), or use a database of the kind it supports."
+                })
         }
     }
 
