@@ -219,4 +219,15 @@ import Testing
         let error = await #expect(throws: DataError.self) { try await store.importWholeData(file, with: [Self.guestbookData]) }
         #expect(error?.problems.map(\.path) == ["version"])
     }
+
+    @Test func twoPartsRegisteringOneModuleTypeAreRefusedWithBothNamed() throws {
+        let another = ModuleDescriptor(type: "UserInfoModule", summary: "Another part's module of that name.")
+        let copy = ModuleCatalog(modules: [another, ModuleDescriptor(type: "PollModule", summary: "A poll.")]) { registry, _ in
+            registry.register(another) { _, _ in throw SceneryError(.moduleCreationFailed, "not made") }
+        }
+        let services = ToolServices(store: ProfileToolStore(try SQLiteProfileStore.inMemory()))
+        let error = #expect(throws: SceneryError.self) { try (.profile + copy).registry(services: services) }
+        #expect(error?.message.hasPrefix("Two parts of this tool register the module type 'UserInfoModule': the part of ") == true, "\(String(describing: error))")
+        #expect(error?.message.contains(", and the part of UserInfoModule, PollModule. The later would replace the other") == true)
+    }
 }

@@ -27,6 +27,8 @@ public struct SceneRegistry: Sendable {
     struct Registration: Sendable {
         var descriptor: ModuleDescriptor
         var factory: ModuleFactory?
+        /// How many times a factory was registered for the type (a later one replaces).
+        var factories = 0
     }
 
     private(set) var registrations: [String: Registration] = [:]
@@ -136,8 +138,15 @@ public struct SceneRegistry: Sendable {
     ///
     /// Registering a name again replaces the earlier registration.
     public mutating func register(_ descriptor: ModuleDescriptor, factory: @escaping ModuleFactory) {
-        registrations[descriptor.type] = Registration(descriptor: descriptor, factory: factory)
+        let earlier = registrations[descriptor.type]?.factories ?? 0
+        registrations[descriptor.type] = Registration(descriptor: descriptor, factory: factory, factories: earlier + 1)
         revalidate()
+    }
+
+    /// How many times a factory was registered for each module type: a tool made of parts
+    /// finds a type two parts register.
+    package var factoryRegistrations: [String: Int] {
+        registrations.compactMapValues { $0.factories > 0 ? $0.factories : nil }
     }
 
     /// Registers a module type, with the factory that creates it.

@@ -223,7 +223,15 @@ public struct ModuleCatalog: Sendable {
     package func registry(services: ToolServices?, including resources: SceneResources) throws -> SceneRegistry {
         var registry = SceneRegistry()
         if let services {
-            for register in registrations { try register(&registry, services) }
+            var owners: [String: Int] = [:]
+            for (index, register) in registrations.enumerated() {
+                let before = registry.factoryRegistrations
+                try register(&registry, services)
+                for (type, count) in registry.factoryRegistrations where count > before[type] ?? 0 {
+                    if let first = owners[type], first != index { throw twoParts(register: type, first, index) }
+                    owners[type] = index
+                }
+            }
         } else {
             for descriptor in modules { registry.declare(descriptor) }
         }
@@ -241,6 +249,18 @@ public struct ModuleCatalog: Sendable {
             try registry.addScenes(files: folder.files, displayRoot: folder.displayRoot)
         }
         return registry
+    }
+}
+
+extension ModuleCatalog {
+    /// The error of a catalog of which two parts register one module type (the later would
+    /// silently replace the other), naming both parts by their module types.
+    private func twoParts(register type: String, _ first: Int, _ second: Int) -> SceneryError {
+        func part(_ index: Int) -> String { "the part of \(moduleLists[index].value.map(\.type).joined(separator: ", "))" }
+        return SceneryError(
+            .invalidArgument,
+            "Two parts of this tool register the module type '\(type)': \(part(first)), and \(part(second)). The later would replace the other; rename the module type of one of them."
+        )
     }
 }
 
