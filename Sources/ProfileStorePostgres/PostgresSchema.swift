@@ -6,10 +6,15 @@ import ProfileStore
 import Scenery
 import ScenerySiteStorePostgres
 
-/// The schema on PostgreSQL, as numbered steps, the same tables as the SQLite store's
-/// (dates as seconds since 1970 in `double precision`, so an export is the same text from
-/// either). `store_info` records how many steps a database has; opening applies the rest,
-/// all in one transaction under an advisory lock, so servers started together migrate once.
+/// The profile's tables on PostgreSQL, as numbered steps of the site store, the same tables
+/// as the SQLite store's (dates as seconds since 1970 in `double precision`, so an export is
+/// the same text from either): `site_schema` keeps how many a database has, as for any app's.
+/// The site store's own tables (the action ledger, experiments' records) are the site
+/// store's.
+///
+/// Databases made before the profile was an app of the site store counted their steps in
+/// `store_info` (three, the first and second with site tables, made since by the site store);
+/// the first open brings one over, once (``bridge(_:location:logger:)``).
 enum PostgresSchema {
     static let steps: [String] = [
         """
@@ -54,65 +59,58 @@ enum PostgresSchema {
             PRIMARY KEY (requester, addressee),
             CHECK (requester <> addressee)
         );
-        CREATE TABLE IF NOT EXISTS impressions (
-            id BIGSERIAL PRIMARY KEY,
-            kind TEXT NOT NULL,
-            time DOUBLE PRECISION NOT NULL,
-            scene TEXT NOT NULL,
-            variant TEXT NOT NULL,
-            unit TEXT,
-            module TEXT,
-            node TEXT,
-            experiment TEXT,
-            arm TEXT
-        );
-        CREATE INDEX IF NOT EXISTS impressions_by_experiment ON impressions (experiment, arm, kind, unit);
         """,
-        // 2: the keys of applied actions and claimed one-time keys (PostgresProfileStore+Actions).
-        """
-        CREATE TABLE applied_actions (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
-        CREATE INDEX applied_actions_by_time ON applied_actions (at);
-        """,
-        // 3: a version per draft, counted up by each save (see the SQLite store's step 6).
+        // 2: a version per draft, counted up by each save (see the SQLite store's step 3).
         """
         ALTER TABLE drafts ADD COLUMN version BIGINT NOT NULL DEFAULT 1
         """,
     ]
 
-    /// The profile tables as an app of the site store, versioned in their own `store_info`
-    /// (they were before the site store), seeded with `seed` when new.
+    /// The `store_info` version a database made before the site store had once all its
+    /// steps were applied, which a database made now records too (a program from before opens it).
+    static let lastLegacyVersion = 3
+
+    /// How many of ``steps`` a database at each `store_info` version from before has.
+    static let stepsAtLegacyVersion = [0, 1, 1, 2]
+
+    /// The profile tables as an app of the site store, seeded with `seed` when new; a
+    /// database from before the site store is brought over first.
     static func schema(seed: ProfileDataSet?) -> PostgresSiteSchema {
-        PostgresSiteSchema(app: ProfileChange.app) { connection, location, logger in
-            try await migrate(connection, seed: seed, location: location, logger: logger)
+        let current = PostgresSiteSchema(app: ProfileChange.app, steps: steps) { connection, logger in
+            if let seed { try await PostgresProfileStore.insertAll(seed, on: connection, logger: logger) }
+            try await connection.query("CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)", logger: logger)
+            try await connection.query(
+                "INSERT INTO store_info (key, value) VALUES ('schema_version', \(String(lastLegacyVersion))) ON CONFLICT (key) DO NOTHING", logger: logger)
+        }
+        return PostgresSiteSchema(app: ProfileChange.app) { connection, location, logger in
+            try await bridge(connection, location: location, logger: logger)
+            try await current.prepare(connection, location, logger)
         }
     }
 
-    /// Creates or upgrades the schema and, for a new database, seeds it, inside the site
-    /// store's transaction.
-    static func migrate(_ connection: PostgresConnection, seed: ProfileDataSet?, location: String, logger: Logger) async throws {
-        try await connection.query("CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)", logger: logger)
-        var version = 0
-        for try await text in try await connection.query("SELECT value FROM store_info WHERE key = 'schema_version'", logger: logger)
-            .decode(String.self)
-        {
-            version = Int(text) ?? -1
+    /// Brings a database from before the site store over, inside the site store's
+    /// transaction: its profile steps are recorded in `site_schema`, and the rest then run as
+    /// for any database.
+    static func bridge(_ connection: PostgresConnection, location: String, logger: Logger) async throws {
+        var recorded = false
+        for try await _ in try await connection.query("SELECT 1 FROM site_schema WHERE app = \(ProfileChange.app)", logger: logger) { recorded = true }
+        guard !recorded else { return }
+        var hasStoreInfo = false
+        for try await exists in try await connection.query("SELECT to_regclass('store_info') IS NOT NULL", logger: logger).decode(Bool.self) {
+            hasStoreInfo = exists
         }
-        guard (0...steps.count).contains(version) else {
+        guard hasStoreInfo else { return }
+        var legacy: Int?
+        for try await text in try await connection.query("SELECT value FROM store_info WHERE key = 'schema_version'", logger: logger).decode(String.self) {
+            legacy = Int(text) ?? -1
+        }
+        guard let legacy else { return }
+        guard stepsAtLegacyVersion.indices.contains(legacy) else {
             throw ProfileError.storage(
-                "The PostgreSQL database \(location.quoted) has schema version \(version), which this program does not know (it knows up to \(steps.count)); use a newer scenery, or another database."
+                "The PostgreSQL database \(location.quoted) has schema version \(legacy), which this program does not know (it knows up to \(lastLegacyVersion)); use a newer scenery, or another database."
             )
         }
-        for step in steps[version...] {
-            for statement in step.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-            }
-        }
-        let current = String(steps.count)
         try await connection.query(
-            "INSERT INTO store_info (key, value) VALUES ('schema_version', \(current)) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-            logger: logger)
-        if let seed, version == 0 {
-            try await PostgresProfileStore.insertAll(seed, on: connection, logger: logger)
-        }
+            "INSERT INTO site_schema (app, version) VALUES (\(ProfileChange.app), \(stepsAtLegacyVersion[legacy]))", logger: logger)
     }
 }

@@ -20,11 +20,11 @@ public struct SiteSchema: PartSchema {
     /// The app's name (as its entities' `RecordedEntity.app`).
     public let app: String
     /// Whether the app's tables are up to date: nothing to write.
-    let isCurrent: @Sendable (SQLiteConnection) throws(DataError) -> Bool
+    package let isCurrent: @Sendable (SQLiteConnection) throws(DataError) -> Bool
     /// Brings them up to date, inside the store's transaction.
-    let prepare: @Sendable (SQLiteConnection) throws(DataError) -> Void
+    package let prepare: @Sendable (SQLiteConnection) throws(DataError) -> Void
     /// For a database opened read-only: fails unless it can be read as it is.
-    let check: @Sendable (SQLiteConnection) throws(DataError) -> Void
+    package let check: @Sendable (SQLiteConnection) throws(DataError) -> Void
 
     /// An app whose tables are `steps`, applied in order, each once; `seed` runs after them
     /// when the app's tables are new, in the same transaction.
@@ -70,7 +70,7 @@ public struct SiteSchema: PartSchema {
     }
 
     /// The version of `app`'s tables recorded in the database (0 when none).
-    static func version(of app: String, in connection: SQLiteConnection) throws(DataError) -> Int {
+    package static func version(of app: String, in connection: SQLiteConnection) throws(DataError) -> Int {
         guard try SiteTables.exists("site_schema", in: connection) else { return 0 }
         return Int(try connection.query("SELECT version FROM site_schema WHERE app = ?", [.text(app)]).first?.first?.integer ?? 0)
     }

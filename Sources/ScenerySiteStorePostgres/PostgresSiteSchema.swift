@@ -20,7 +20,7 @@ public struct PostgresSiteSchema: PartSchema {
     public let app: String
     /// Brings the app's tables up to date inside the store's transaction; `location` names
     /// the database for messages.
-    let prepare: @Sendable (PostgresConnection, _ location: String, Logger) async throws -> Void
+    package let prepare: @Sendable (PostgresConnection, _ location: String, Logger) async throws -> Void
 
     /// An app whose tables are `steps`, applied in order, each once; `seed` runs after them
     /// when the app's tables are new, in the same transaction.

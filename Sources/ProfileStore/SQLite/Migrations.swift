@@ -2,8 +2,13 @@ import ProfileDomain
 import Scenery
 import ScenerySiteStore
 
-/// The schema, as numbered steps. A database records how many it has applied in
-/// `PRAGMA user_version`; opening applies the rest, each in a transaction.
+/// The profile's tables, as numbered steps of the site store: `site_schema` keeps how many a
+/// database has, as for any app's (`SiteSchema`). The site store's own tables (the change
+/// feed, the action ledger, experiments' records) are the site store's, made by it.
+///
+/// Databases made before the profile was an app of the site store counted their steps in
+/// `PRAGMA user_version` (six, three of them the site's tables, made since by the site
+/// store); the first open that writes brings one over, once (``bridge(_:seeding:)``).
 enum Migrations {
     static let steps: [String] = [
         // 1: users, blogs, likes, drafts, follows, friendships.
@@ -56,34 +61,7 @@ enum Migrations {
         """
         CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
         """,
-        // 3: the change feed: what each write changed (an entity and its id), written in the
-        // write's transaction, read by other processes' stores (see SQLiteProfileStore+Changes).
-        changesTable,
-        // 4: what pages recorded for experiments: assignments, impressions, exposures (see
-        // SQLiteProfileStore+Impressions). Not part of the data set: exports leave it out.
-        """
-        CREATE TABLE IF NOT EXISTS impressions (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            kind TEXT NOT NULL,
-            time REAL NOT NULL,
-            scene TEXT NOT NULL,
-            variant TEXT NOT NULL,
-            unit TEXT,
-            module TEXT,
-            node TEXT,
-            experiment TEXT,
-            arm TEXT
-        );
-        CREATE INDEX IF NOT EXISTS impressions_by_experiment ON impressions (experiment, arm, kind, unit);
-        """,
-        // 5: the keys of actions whose writes were applied (see SQLiteProfileStore+Actions):
-        // an action a page sends again after its server went away is not applied twice.
-        // Not part of the data set: exports leave it out.
-        """
-        CREATE TABLE applied_actions (key TEXT PRIMARY KEY NOT NULL, at REAL NOT NULL) WITHOUT ROWID;
-        CREATE INDEX applied_actions_by_time ON applied_actions (at);
-        """,
-        // 6: a version per draft, counted up by each save: an edit names the version it
+        // 3: a version per draft, counted up by each save: an edit names the version it
         // started from, and a save from an older one is refused (two tabs never overwrite
         // each other silently).
         """
@@ -91,40 +69,50 @@ enum Migrations {
         """,
     ]
 
-    /// The change feed's table. Opening a database whose table was deleted makes it again
-    /// (the feed then tells every page to fetch what it shows).
-    static let changesTable = """
-        CREATE TABLE IF NOT EXISTS changes (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            entity TEXT NOT NULL,
-            key TEXT NOT NULL DEFAULT ''
-        );
-        """
+    /// The `PRAGMA user_version` a database made before the site store had once all its
+    /// steps were applied, which a database made now keeps too (a program from before opens it).
+    static let lastLegacyVersion = 6
 
-    /// The profile tables as an app of the site store: versioned by `PRAGMA user_version`
-    /// (they were before the site store), seeded with the demo data when `seeding`.
+    /// How many of ``steps`` a database at each `PRAGMA user_version` from before has
+    /// (its steps 3 to 5 were the site's tables).
+    static let stepsAtLegacyVersion = [0, 1, 2, 2, 2, 2, 3]
+
+    /// The profile tables as an app of the site store, seeded with the demo data when
+    /// `seeding` and new; a database from before the site store is brought over first.
     static func schema(seeding: Bool) -> SiteSchema {
-        SiteSchema(
+        // A new database: the demo data when seeding, and the version a program from before
+        // reads as its last.
+        let current = SiteSchema(app: ProfileChange.app, steps: steps) { connection throws(DataError) in
+            if seeding { try SQLiteProfileStore.insertAll(DemoData.dataSet, in: connection) }
+            try connection.execute("PRAGMA user_version = \(lastLegacyVersion)")
+        }
+        return SiteSchema(
             app: ProfileChange.app,
-            isCurrent: { connection throws(ProfileError) in try isCurrent(connection, seeding: seeding) },
-            prepare: { connection throws(ProfileError) in try migrate(connection, seed: seeding ? DemoData.dataSet : nil) },
-            check: { connection throws(ProfileError) in try check(connection, seeding: seeding) })
+            isCurrent: { connection throws(DataError) in
+                guard try legacyVersion(connection) == nil else { return false }
+                return try current.isCurrent(connection)
+            },
+            prepare: { connection throws(DataError) in
+                try bridge(connection, seeding: seeding)
+                try current.prepare(connection)
+            },
+            check: { connection throws(DataError) in
+                if let legacy = try legacyVersion(connection), legacy == lastLegacyVersion { return }
+                try current.check(connection)
+            })
     }
 
-    /// Brings the schema up to date and, for a new database, seeds it with `seed`, inside
-    /// the site store's write transaction: concurrent first runs wait for each other (the
-    /// version is read under the write lock), and a run cut off midway (a full disk, a kill)
-    /// leaves nothing behind, so the next run starts again. Returns the version the
-    /// database had before.
+    /// The `PRAGMA user_version` of a database made before the site store that has not been
+    /// brought over yet, or `nil`.
     ///
-    /// A database left at version 1 with no users by an earlier, two-step first run is seeded
-    /// too: that is the half-made database this replaces.
-    @discardableResult
-    static func migrate(_ connection: SQLiteConnection, seed: ProfileDataSet?) throws(ProfileError) -> Int {
+    /// - Throws: `ProfileError.storage` for a version no program of this name wrote or a
+    ///   newer program's.
+    static func legacyVersion(_ connection: SQLiteConnection) throws(ProfileError) -> Int? {
+        guard try SiteSchema.version(of: ProfileChange.app, in: connection) == 0 else { return nil }
         let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
-        guard version <= steps.count else {
+        guard version <= lastLegacyVersion else {
             throw .storage(
-                "The database \(connection.path.quoted) has schema version \(version), newer than this program knows (\(steps.count)); use a newer scenery, or another --database."
+                "The database \(connection.path.quoted) has schema version \(version), newer than this program knows (\(lastLegacyVersion)); use a newer scenery, or another --database."
             )
         }
         guard version >= 0 else {
@@ -132,50 +120,26 @@ enum Migrations {
                 "The database \(connection.path.quoted) has schema version \(version), which no version of scenery writes; it was not made by this program: use another --database."
             )
         }
-        for index in version..<steps.count {
-            try connection.execute(steps[index])
-        }
-        try connection.execute(changesTable)
-        // The site store's change table names each row's app: rows from before are ours.
-        if try connection.query("SELECT COUNT(*) FROM pragma_table_info('changes') WHERE name = 'app'").first?.first?.integer == 0 {
+        return version == 0 ? nil : version
+    }
+
+    /// Brings a database from before the site store over, inside the site store's write
+    /// transaction: its profile steps are recorded in `site_schema` (the rest then run as
+    /// for any database), its change rows are the profile's, and a first run of old that was
+    /// cut off between the schema and the seed (version 1, no users) is seeded.
+    static func bridge(_ connection: SQLiteConnection, seeding: Bool) throws(ProfileError) {
+        guard let legacy = try legacyVersion(connection) else { return }
+        let changeColumns = try connection.query("SELECT name FROM pragma_table_info('changes')").compactMap { $0.first?.text }
+        if !changeColumns.isEmpty, !changeColumns.contains("app") {
             try connection.execute("ALTER TABLE changes ADD COLUMN app TEXT NOT NULL DEFAULT '\(ProfileChange.app)'")
         }
-        try connection.execute("PRAGMA user_version = \(steps.count)")
-        var halfMade = false
-        if version == 1 {
-            let users = try connection.query("SELECT COUNT(*) FROM users").first?.first?.integer ?? 0
-            halfMade = users == 0
-        }
-        if let seed, version == 0 || halfMade {
-            try SQLiteProfileStore.insertAll(seed, in: connection)
-        }
-        return version
-    }
-
-    /// Whether the schema is at this program's version (and, when `seeding`, has users):
-    /// nothing to write.
-    static func isCurrent(_ connection: SQLiteConnection, seeding: Bool) throws(ProfileError) -> Bool {
-        let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
-        guard version == steps.count, try hasChangesTable(connection),
-            try connection.query("SELECT COUNT(*) FROM pragma_table_info('changes') WHERE name = 'app'").first?.first?.integer == 1
-        else { return false }
-        guard seeding else { return true }
-        return try connection.query("SELECT EXISTS (SELECT 1 FROM users)").first?.first?.integer == 1
-    }
-
-    /// Whether the change feed's table exists (someone may have deleted it).
-    static func hasChangesTable(_ connection: SQLiteConnection) throws(ProfileError) -> Bool {
-        try connection.query("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'changes')").first?.first?.integer == 1
-    }
-
-    /// For a database opened read-only: fails unless it can be read as it is (migrations
-    /// and seeding would write).
-    static func check(_ connection: SQLiteConnection, seeding: Bool) throws(ProfileError) {
-        let version = Int(try connection.query("PRAGMA user_version").first?.first?.integer ?? 0)
-        guard version == steps.count else {
-            throw .storage(
-                "The database \(connection.path.quoted) is read-only and has schema version \(version), not \(steps.count): it must be upgraded (or created), which writes. Make its file and folder writable once, or use another --database."
-            )
-        }
+        let applied = stepsAtLegacyVersion[legacy]
+        try connection.execute("CREATE TABLE IF NOT EXISTS site_schema (app TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL)")
+        try connection.run("INSERT INTO site_schema (app, version) VALUES (?, ?)", [.text(ProfileChange.app), .integer(Int64(applied))])
+        for step in steps[applied...] { try connection.execute(step) }
+        try connection.run("UPDATE site_schema SET version = ? WHERE app = ?", [.integer(Int64(steps.count)), .text(ProfileChange.app)])
+        try connection.execute("PRAGMA user_version = \(lastLegacyVersion)")
+        let users = try connection.query("SELECT COUNT(*) FROM users").first?.first?.integer ?? 0
+        if seeding, legacy == 1, users == 0 { try SQLiteProfileStore.insertAll(DemoData.dataSet, in: connection) }
     }
 }

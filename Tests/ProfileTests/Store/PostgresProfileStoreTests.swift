@@ -76,12 +76,46 @@ import Testing
         let server = try await TestPostgres.sharedServer()
         let url = try await server.newDatabase()
         _ = try await PostgresProfileStore.connect(to: url)
-        try await server.execute("UPDATE store_info SET value = '99' WHERE key = 'schema_version'", in: url.database)
+        try await server.execute("UPDATE site_schema SET version = 99 WHERE app = 'profile'", in: url.database)
+        await #expect {
+            _ = try await PostgresProfileStore.connect(to: url)
+        } throws: { error in
+            (error as? ProfileError)?.message.contains("has version 99 of the tables of the app 'profile', newer than this program knows") == true
+        }
+        // A database from before the site store, at a version from the future.
+        try await server.execute(
+            "DELETE FROM site_schema WHERE app = 'profile'; UPDATE store_info SET value = '99' WHERE key = 'schema_version'", in: url.database)
         await #expect {
             _ = try await PostgresProfileStore.connect(to: url)
         } throws: { error in
             (error as? ProfileError)?.message.contains("has schema version 99, which this program does not know") == true
         }
+    }
+
+    /// A database as the program made it before the profile was an app of the site store
+    /// (its version in `store_info` only) is brought over once, keeping its data; one made
+    /// before drafts had versions gets them.
+    @Test func aDatabaseFromBeforeTheSiteStoreIsBroughtOverOnceKeepingItsData() async throws {
+        let server = try await TestPostgres.sharedServer()
+        let url = try await server.newDatabase()
+        let first = try await PostgresProfileStore.connect(to: url)
+        try await first.setSummary("Kept", of: "1", by: "1")
+        await first.close()
+        try await server.execute(
+            "DELETE FROM site_schema WHERE app = 'profile'; ALTER TABLE drafts DROP COLUMN version; UPDATE store_info SET value = '2' WHERE key = 'schema_version'",
+            in: url.database)
+        let store = try await PostgresProfileStore.connect(to: url)
+        #expect(try await store.profile(of: "1", viewer: nil).user.summary == "Kept", "its data, not seeded again")
+        #expect(try await store.exportData().drafts.allSatisfy { $0.version == 1 }, "the step it lacked applied")
+        let versions = try await store.site.reading("read the versions") { connection, logger in
+            var versions: [Int] = []
+            for try await version in try await connection.query("SELECT version FROM site_schema WHERE app = 'profile'", logger: logger).decode(Int.self) {
+                versions.append(version)
+            }
+            return versions
+        }
+        #expect(versions == [2], "its steps counted where every app's are")
+        await store.close()
     }
 
     @Test func serversStartingTogetherOnANewDatabaseSeedItOnce() async throws {

@@ -149,6 +149,43 @@ import Testing
         #expect(try SQLiteProfileStore(path: path).exportData().users.count == DemoData.dataSet.users.count)
     }
 
+    /// A database as the program made it before the profile was an app of the site store:
+    /// its tables counted in `PRAGMA user_version`, the site's among them, changes without apps.
+    func legacyDatabase(at path: String, version: Int) throws {
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute(Migrations.steps[0])
+        if version >= 2 { try connection.execute(Migrations.steps[1]) }
+        if version >= 3 {
+            try connection.execute("CREATE TABLE changes (id INTEGER PRIMARY KEY AUTOINCREMENT, entity TEXT NOT NULL, key TEXT NOT NULL DEFAULT '')")
+        }
+        if version >= 5 { try connection.execute("CREATE TABLE applied_actions (key TEXT PRIMARY KEY NOT NULL, at REAL NOT NULL) WITHOUT ROWID") }
+        if version >= 6 { try connection.execute(Migrations.steps[2]) }
+        try connection.execute("INSERT INTO users (id, name) VALUES ('9', 'Old Friend')")
+        if version >= 3 { try connection.execute("INSERT INTO changes (entity, key) VALUES ('profile', '9')") }
+        try connection.execute("PRAGMA user_version = \(version)")
+    }
+
+    @Test(arguments: [2, 5, 6])
+    func aDatabaseFromBeforeTheSiteStoreIsBroughtOverOnceKeepingItsData(version: Int) async throws {
+        let path = try temporaryPath()
+        try legacyDatabase(at: path, version: version)
+        let store = try SQLiteProfileStore(path: path)
+        #expect(try store.exportData().users.map(\.name) == ["Old Friend"], "its data, not the demo's")
+        let (site, columns, changeApps) = try await store.site.withConnection { connection throws(DataError) in
+            (
+                try connection.query("SELECT version FROM site_schema WHERE app = 'profile'").first?.first?.integer,
+                try connection.query("SELECT name FROM pragma_table_info('drafts')").compactMap { $0.first?.text },
+                try connection.query("SELECT DISTINCT app FROM changes").compactMap { $0.first?.text }
+            )
+        }
+        #expect(site == Int64(Migrations.steps.count), "its steps counted where every app's are")
+        #expect(columns.contains("version"), "the steps it lacked applied")
+        #expect(changeApps == (version >= 3 ? ["profile"] : []), "its change rows are the profile's")
+        _ = try await store.setSummary("Still here", of: "9", by: "9")
+        _ = try SQLiteProfileStore(path: path)  // a second open finds nothing to do
+        #expect(try SQLiteProfileStore(path: path).exportData().users.first?.summary == "Still here")
+    }
+
     @Test func aSchemaVersionThisProgramDoesNotKnowIsAnErrorNamingTheFile() throws {
         let path = try temporaryPath()
         do {
