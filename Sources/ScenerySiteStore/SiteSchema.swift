@@ -55,9 +55,9 @@ public struct SiteSchema: PartSchema {
         }
     }
 
-    /// An app that keeps its schema its own way (the demo's profile tables, versioned by
-    /// `PRAGMA user_version` since before the site store): `prepare` runs inside the store's
-    /// transaction and must open none of its own.
+    /// An app that keeps its schema its own way, or brings an older database over before its
+    /// steps run (the demo's profile tables, versioned by `PRAGMA user_version` before the
+    /// site store): `prepare` runs inside the store's transaction and must open none of its own.
     public init(
         app: String, isCurrent: @escaping @Sendable (SQLiteConnection) throws(DataError) -> Bool,
         prepare: @escaping @Sendable (SQLiteConnection) throws(DataError) -> Void,

@@ -49,9 +49,9 @@ public struct PostgresSiteSchema: PartSchema {
         }
     }
 
-    /// An app that keeps its schema its own way (the demo's profile tables, versioned in
-    /// their own `store_info` since before the site store): `prepare` runs inside the store's
-    /// transaction and must open none of its own.
+    /// An app that keeps its schema its own way, or brings an older database over before its
+    /// steps run (the demo's profile tables, versioned in their own `store_info` before the
+    /// site store): `prepare` runs inside the store's transaction and must open none of its own.
     public init(app: String, prepare: @escaping @Sendable (PostgresConnection, _ location: String, Logger) async throws -> Void) {
         self.app = app
         self.prepare = prepare

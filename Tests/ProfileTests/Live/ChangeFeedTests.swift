@@ -52,7 +52,7 @@ import Testing
         // A change recorded and removed before the server looked (a burst past the bound, or
         // someone cleaning the table).
         try other.writeUnseen { connection throws(ProfileError) in
-            _ = try connection.run("INSERT INTO changes (entity, key) VALUES ('blog', '27')")
+            _ = try connection.run("INSERT INTO changes (entity, key, app) VALUES ('blog', '27', 'profile')")
             _ = try connection.run("DELETE FROM changes")
         }
         _ = try await other.setLiked(true, blog: 26, by: "3")
@@ -65,7 +65,7 @@ import Testing
         let other = try SQLiteProfileStore(path: path)
         let recorder = ChangeRecorder(server, following: [.blog(26)])
         try await other.withConnection { connection throws(ProfileError) in
-            _ = try connection.run("INSERT INTO changes (entity, key) VALUES ('blog', 'twenty-six')")
+            _ = try connection.run("INSERT INTO changes (entity, key, app) VALUES ('blog', 'twenty-six', 'profile')")
         }
         #expect(await recorder.wait(for: .everything))
     }
@@ -77,7 +77,7 @@ import Testing
         let recorder = ChangeRecorder(server, following: [.blog(26)])
         // A row no write of this program makes: the table's numbering is used up.
         try other.writeUnseen { connection throws(ProfileError) in
-            _ = try connection.run("INSERT INTO changes (id, entity, key) VALUES (9223372036854775807, 'blog', '27')")
+            _ = try connection.run("INSERT INTO changes (id, entity, key, app) VALUES (9223372036854775807, 'blog', '27', 'profile')")
         }
         let likes = try await server.blog(26, viewer: nil).likes
         for viewer in ["2", "3"] {
@@ -97,9 +97,11 @@ import Testing
     @Test func aDatabaseFromBeforeTheSiteStoreOpensAndItsChangesStillReachPages() async throws {
         let path = try temporaryPath()
         let server = try SQLiteProfileStore(path: path)
-        // As the previous version left it: a change table without apps, and a row in it.
+        // As a version from before the site store left it: a change table without apps, its
+        // tables' version in `PRAGMA user_version` alone.
         try server.writeUnseen { connection throws(ProfileError) in
             _ = try connection.run("ALTER TABLE changes DROP COLUMN app")
+            _ = try connection.run("DELETE FROM site_schema WHERE app = 'profile'")
         }
         let other = try SQLiteProfileStore(path: path)  // the new version opens it: the column is added
         let recorder = ChangeRecorder(other, following: [.blog(26)])
