@@ -227,7 +227,8 @@ import Testing
         }
         let services = ToolServices(store: ProfileToolStore(try SQLiteProfileStore.inMemory()))
         let error = #expect(throws: SceneryError.self) { try (.profile + copy).registry(services: services) }
-        #expect(error?.message.hasPrefix("Two parts of this tool register the module type 'UserInfoModule': the part of ") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.hasPrefix("Two parts of this tool register the module type 'UserInfoModule': the part of ") == true, "\(String(describing: error))")
         #expect(error?.message.contains(", and the part of UserInfoModule, PollModule. The later would replace the other") == true)
     }
 }
