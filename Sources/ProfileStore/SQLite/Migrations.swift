@@ -8,7 +8,7 @@ import ScenerySiteStore
 ///
 /// Databases made before the profile was an app of the site store counted their steps in
 /// `PRAGMA user_version` (six, three of them the site's tables, made since by the site
-/// store); the first open that writes brings one over, once (``bridge(_:seeding:)``).
+/// store); the first open that writes brings one over, once (``bridge(_:)``).
 enum Migrations {
     static let steps: [String] = [
         // 1: users, blogs, likes, drafts, follows, friendships.
@@ -88,13 +88,12 @@ enum Migrations {
         }
         return SiteSchema(
             app: ProfileChange.app,
-            isCurrent: { connection throws(DataError) in
-                guard try legacyVersion(connection) == nil else { return false }
-                return try current.isCurrent(connection)
-            },
+            // A database from before has no version in `site_schema`: never current.
+            isCurrent: current.isCurrent,
             prepare: { connection throws(DataError) in
-                try bridge(connection, seeding: seeding)
+                let halfMade = try bridge(connection)
                 try current.prepare(connection)
+                if seeding, halfMade { try SQLiteProfileStore.insertAll(DemoData.dataSet, in: connection) }
             },
             check: { connection throws(DataError) in
                 if let legacy = try legacyVersion(connection), legacy == lastLegacyVersion { return }
@@ -124,22 +123,20 @@ enum Migrations {
     }
 
     /// Brings a database from before the site store over, inside the site store's write
-    /// transaction: its profile steps are recorded in `site_schema` (the rest then run as
-    /// for any database), its change rows are the profile's, and a first run of old that was
-    /// cut off between the schema and the seed (version 1, no users) is seeded.
-    static func bridge(_ connection: SQLiteConnection, seeding: Bool) throws(ProfileError) {
-        guard let legacy = try legacyVersion(connection) else { return }
+    /// transaction: the profile steps it has are recorded in `site_schema` (the profile's
+    /// schema then runs the rest, as for any database) and its change rows are the profile's.
+    /// Returns whether it is a first run of old that was cut off between the schema and the
+    /// seed (version 1, no users): the caller seeds it once its steps have run.
+    static func bridge(_ connection: SQLiteConnection) throws(ProfileError) -> Bool {
+        guard let legacy = try legacyVersion(connection) else { return false }
         let changeColumns = try connection.query("SELECT name FROM pragma_table_info('changes')").compactMap { $0.first?.text }
         if !changeColumns.isEmpty, !changeColumns.contains("app") {
             try connection.execute("ALTER TABLE changes ADD COLUMN app TEXT NOT NULL DEFAULT '\(ProfileChange.app)'")
         }
-        let applied = stepsAtLegacyVersion[legacy]
-        try connection.execute("CREATE TABLE IF NOT EXISTS site_schema (app TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL)")
-        try connection.run("INSERT INTO site_schema (app, version) VALUES (?, ?)", [.text(ProfileChange.app), .integer(Int64(applied))])
-        for step in steps[applied...] { try connection.execute(step) }
-        try connection.run("UPDATE site_schema SET version = ? WHERE app = ?", [.integer(Int64(steps.count)), .text(ProfileChange.app)])
+        // `site_schema` is the site store's, made before any app's schema runs.
+        try connection.run("INSERT INTO site_schema (app, version) VALUES (?, ?)", [.text(ProfileChange.app), .integer(Int64(stepsAtLegacyVersion[legacy]))])
         try connection.execute("PRAGMA user_version = \(lastLegacyVersion)")
-        let users = try connection.query("SELECT COUNT(*) FROM users").first?.first?.integer ?? 0
-        if seeding, legacy == 1, users == 0 { try SQLiteProfileStore.insertAll(DemoData.dataSet, in: connection) }
+        guard legacy == 1 else { return false }
+        return try connection.query("SELECT COUNT(*) FROM users").first?.first?.integer == 0
     }
 }
