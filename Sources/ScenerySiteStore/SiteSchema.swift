@@ -84,10 +84,9 @@ extension SiteSchema {
             do {
                 try schema.prepare(connection)
             } catch {
-                let reason = error.message.replacingOccurrences(of: "The database failed: ", with: "")
                 throw DataError(
                     .storage,
-                    "The tables of the part '\(schema.app)' could not be brought up to date in the database \(connection.path.quoted): \(reason). Nothing was changed, in any part's tables. Correct the part's schema steps, or use another database."
+                    "The tables of the part '\(schema.app)' could not be brought up to date in the database \(connection.path.quoted): \(error.messageAfterStoragePrefix). Nothing was changed, in any part's tables. Correct the part's schema steps, or use another database."
                 )
             }
         }

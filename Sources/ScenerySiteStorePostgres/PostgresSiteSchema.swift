@@ -75,7 +75,7 @@ public struct PostgresSiteSchema: PartSchema {
     /// What went wrong in a part's step, in a sentence: the server's message for a
     /// statement it refused.
     private static func reason(_ error: any Error) -> String {
-        if let error = error as? DataError { return error.message.replacingOccurrences(of: "The database failed: ", with: "") }
+        if let error = error as? DataError { return error.messageAfterStoragePrefix }
         if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
             return "the server refused a step (\(message), SQLSTATE \(error.serverInfo?[.sqlState] ?? "unknown"))."
         }

@@ -84,7 +84,16 @@ public struct DataError: Error, Sendable, Hashable, LocalizedError, ViewerFacing
 
     /// The store failed; the message says how.
     public static func storage(_ message: String) -> DataError {
-        DataError(.storage, "The database failed: \(message)")
+        DataError(.storage, storagePrefix + message)
+    }
+
+    /// What ``storage(_:)`` puts before a message.
+    private static let storagePrefix = "The database failed: "
+
+    /// The message without what ``storage(_:)`` put before it: for a message that quotes it
+    /// after words of its own.
+    package var messageAfterStoragePrefix: String {
+        message.hasPrefix(Self.storagePrefix) ? String(message.dropFirst(Self.storagePrefix.count)) : message
     }
 
     /// The write of `key` was applied already: this one was rolled back whole.
