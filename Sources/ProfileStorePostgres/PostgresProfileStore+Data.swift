@@ -78,11 +78,17 @@ extension PostgresProfileStore {
     ///   text with a NUL character, which PostgreSQL cannot store (SQLite can); nothing is
     ///   changed then.
     public func importData(_ dataSet: ProfileDataSet) async throws(ProfileError) {
-        let problems = dataSet.problems + Self.unstorableText(in: dataSet)
-        guard problems.isEmpty else { throw .invalidData(problems) }
+        try Self.requireStorable(dataSet)
         try await writing("import the data", announcing: [.everything]) { connection, logger in
             try await Self.replaceAll(with: dataSet, on: connection, logger: logger)
         }
+    }
+
+    /// Refuses a data set with problems, or with text PostgreSQL cannot store (a NUL
+    /// character): `invalidData` listing every one.
+    static func requireStorable(_ dataSet: ProfileDataSet) throws(ProfileError) {
+        let problems = dataSet.problems + unstorableText(in: dataSet)
+        guard problems.isEmpty else { throw .invalidData(problems) }
     }
 
     /// Replaces every row with the data set's, inside the caller's transaction.
@@ -103,8 +109,7 @@ extension PostgresProfileStore {
             export: { connection, logger in try await Self.readDataSet(on: connection, logger: logger).encoded() },
             replace: { section, connection, logger in
                 let dataSet = try section.map(ProfileDataSet.decode) ?? ProfileDataSet(users: [])
-                let problems = dataSet.problems + Self.unstorableText(in: dataSet)
-                guard problems.isEmpty else { throw DataError.invalidData(problems) }
+                try Self.requireStorable(dataSet)
                 try await Self.replaceAll(with: dataSet, on: connection, logger: logger)
                 return dataSet.contentsInWords
             },
