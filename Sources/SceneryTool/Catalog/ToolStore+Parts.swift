@@ -53,7 +53,13 @@ extension ToolStore {
                 })
         }
         let contents = try await replaceData(of: every, with: file.sections)
-        return zip(every, contents).map { $0.app == every[0].app ? $1 : "\($0.app): \($1)" }.joined(separator: "; ")
+        return Self.words(for: every, holding: contents)
+    }
+
+    /// What every part holds, in words: the app's first as it says it, then each part's
+    /// under its name ("3 users, 2 blogs, 1 drafts; guestbook: 2 messages").
+    private static func words(for parts: [any PartData], holding contents: [String]) -> String {
+        zip(parts, contents).enumerated().map { $0.offset == 0 ? $0.element.1 : "\($0.element.0.app): \($0.element.1)" }.joined(separator: "; ")
     }
 
     /// Replaces the whole data set with the demo data: the app's and every part's.
@@ -63,7 +69,7 @@ extension ToolStore {
         var sections: [String: Data] = [:]
         for part in every { sections[part.app] = part.demoSection }
         let contents = try await replaceData(of: every, with: sections)
-        return zip(every, contents).map { $0.app == every[0].app ? $1 : "\($0.app): \($1)" }.joined(separator: "; ")
+        return Self.words(for: every, holding: contents)
     }
 }
 
