@@ -58,9 +58,15 @@ package enum SiteDataFormat {
     /// The newest `version` this program reads and writes.
     package static let version = 1
 
-    /// A problem of one part's section, its path put under the part's (`parts.NAME.…`).
-    package static func problem(_ problem: DataProblem, inPart app: String) -> DataProblem {
-        DataProblem(path: problem.path.isEmpty ? "parts.\(app)" : "parts.\(app).\(problem.path)", message: problem.message)
+    /// Writes a data file of `parts`: the file's own members, and each part's section under
+    /// its name, written by `section` (given the part's index, writing with `write` too) in order.
+    package static func write<Part: PartData>(_ parts: [Part], to write: (String) throws -> Void, section: (Int) throws -> Void) throws {
+        try write("{\"format\": \"\(name)\", \"version\": \(version), \"parts\": {")
+        for (index, part) in parts.enumerated() {
+            try write("\(index == 0 ? "" : ",")\n\(PartSection.jsonString(part.app)): ")
+            try section(index)
+        }
+        try write("\n}}")
     }
 
     /// The parts' data of one kind of store, in order: each part declares its data for
@@ -75,6 +81,35 @@ package enum SiteDataFormat {
             lacking: { app, other in
                 "The part '\(app)' keeps its data as \(other) only, not as a \(Kind.self): its data cannot be exported or imported in \(database). Give the part a \(Kind.self)."
             })
+    }
+}
+
+/// What replacing every part's data came to, part by part: what each holds, or every
+/// problem of every section (their paths under `parts.NAME`).
+package struct PartReplacements {
+    private var problems: [DataProblem] = []
+    private var contents: [String] = []
+
+    package init() {}
+
+    /// Takes what replacing the data of the part `app` came to: a problem of its section is
+    /// kept (the others' are still checked); any other failure ends the import, naming the part.
+    package mutating func record(_ outcome: Result<String, DataError>, of app: String) throws(DataError) {
+        switch outcome {
+        case .success(let words):
+            contents.append(words)
+        case .failure(let error) where error.kind == .invalidData:
+            problems += error.problems.map { DataProblem(path: $0.path.isEmpty ? "parts.\(app)" : "parts.\(app).\($0.path)", message: $0.message) }
+        case .failure(let error):
+            throw DataError(error.kind, "The data of the part '\(app)' could not be written: \(error.message)")
+        }
+    }
+
+    /// What every part holds, in words, in order; or `invalidData` with every problem
+    /// (nothing is changed in any part then: the caller's transaction rolls back).
+    package func finished() throws(DataError) -> [String] {
+        guard problems.isEmpty else { throw .invalidData(problems) }
+        return contents
     }
 }
 

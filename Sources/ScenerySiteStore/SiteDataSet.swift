@@ -97,12 +97,7 @@ extension SQLiteSiteStore {
                 try connection.execute("BEGIN DEFERRED")
                 defer { try? connection.execute("COMMIT") }
                 do {
-                    try write("{\"format\": \"\(SiteDataFormat.name)\", \"version\": \(SiteDataFormat.version), \"parts\": {")
-                    for (index, dataSet) in dataSets.enumerated() {
-                        try write("\(index == 0 ? "" : ",")\n\(PartSection.jsonString(dataSet.app)): ")
-                        try dataSet.export(connection, write)
-                    }
-                    try write("\n}}")
+                    try SiteDataFormat.write(dataSets, to: write) { index in try dataSets[index].export(connection, write) }
                 } catch {
                     failure = error
                 }
@@ -115,20 +110,11 @@ extension SQLiteSiteStore {
         let dataSets = try SiteDataFormat.parts(parts, of: SiteDataSet.self, on: "the SQLite database \(path.quoted)")
         return try await withConnection { connection throws(DataError) in
             try self.commitEverything(in: connection) { () throws(DataError) -> [String] in
-                var problems: [DataProblem] = []
-                var contents: [String] = []
+                var replacements = PartReplacements()
                 for dataSet in dataSets {
-                    do throws(DataError) {
-                        contents.append(try dataSet.replace(sections[dataSet.app], connection))
-                    } catch {
-                        guard error.kind == .invalidData else {
-                            throw DataError(error.kind, "The data of the part '\(dataSet.app)' could not be written: \(error.message)")
-                        }
-                        problems += error.problems.map { SiteDataFormat.problem($0, inPart: dataSet.app) }
-                    }
+                    try replacements.record(Result { () throws(DataError) in try dataSet.replace(sections[dataSet.app], connection) }, of: dataSet.app)
                 }
-                guard problems.isEmpty else { throw .invalidData(problems) }
-                return contents
+                return try replacements.finished()
             }
         }
     }

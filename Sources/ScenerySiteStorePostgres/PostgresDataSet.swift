@@ -103,12 +103,7 @@ extension PostgresSiteStore {
                 throw error
             }
         }
-        try write(#"{"format": "\#(SiteDataFormat.name)", "version": \#(SiteDataFormat.version), "parts": {"#)
-        for (index, (dataSet, section)) in zip(dataSets, sections).enumerated() {
-            try write("\(index == 0 ? "" : ",")\n\(PartSection.jsonString(dataSet.app)): ")
-            try write(String(decoding: section, as: UTF8.self))
-        }
-        try write("\n}}")
+        try SiteDataFormat.write(dataSets, to: write) { index in try write(String(decoding: sections[index], as: UTF8.self)) }
     }
 
     public func replaceData(of parts: [any PartData], with sections: [String: Data]) async throws(DataError) -> [String] {
@@ -116,19 +111,17 @@ extension PostgresSiteStore {
         // Not a notification of rows: every server's pages of every app fetch again.
         let everything = #"{"o": "\#(origin)", "everything": true}"#
         let contents = try await write("import the data", payload: everything, locking: nil) { connection, logger in
-            var problems: [DataProblem] = []
-            var contents: [String] = []
+            var replacements = PartReplacements()
             for dataSet in dataSets {
+                let outcome: Result<String, DataError>
                 do {
-                    contents.append(try await dataSet.replace(sections[dataSet.app], connection, logger))
-                } catch let error as DataError where error.kind == .invalidData {
-                    problems += error.problems.map { SiteDataFormat.problem($0, inPart: dataSet.app) }
+                    outcome = .success(try await dataSet.replace(sections[dataSet.app], connection, logger))
                 } catch let error as DataError {
-                    throw DataError(error.kind, "The data of the part '\(dataSet.app)' could not be written: \(error.message)")
+                    outcome = .failure(error)
                 }
+                try replacements.record(outcome, of: dataSet.app)
             }
-            guard problems.isEmpty else { throw DataError.invalidData(problems) }
-            return contents
+            return try replacements.finished()
         }
         publishEverything()
         return contents
