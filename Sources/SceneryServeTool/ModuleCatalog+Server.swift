@@ -31,8 +31,21 @@ extension ModuleCatalog {
         var configuration = configuration
         configuration.actionLedger = store
         configuration.pictureFolders = pictureFolders
-        configuration.personScene = configuration.personScene ?? (registry.sceneIDs.contains("user-profile") ? "user-profile" : nil)
-        let users = try await store.signInAccounts().map { SignInUser(id: $0.id, name: $0.name) }
+        configuration.personScene = configuration.personScene ?? registry.defaultPersonScene
+        let users = try await store.signInAccounts().map(SignInUser.init)
         return SceneryServer(registry: registry, users: users, configuration: configuration)
     }
+}
+
+extension SignInUser {
+    /// Someone of the tool's store, as the sign-in page lists them.
+    init(_ account: ToolAccount) {
+        self.init(id: account.id, name: account.name)
+    }
+}
+
+extension SceneRegistry {
+    /// The scene a person's name links to when no other is chosen: the profile's, when the
+    /// site has it.
+    var defaultPersonScene: String? { sceneIDs.contains("user-profile") ? "user-profile" : nil }
 }

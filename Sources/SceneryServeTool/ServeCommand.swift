@@ -171,7 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
                 ) { [store = session.store] records throws(DataError) in try await store.record(records) }
             let users: [SignInUser]
             do {
-                users = try await session.store.signInAccounts().map { SignInUser(id: $0.id, name: $0.name) }
+                users = try await session.store.signInAccounts().map(SignInUser.init)
             } catch {
                 throw CommandFailure(SceneryError.message(for: error), code: .sceneryError)
             }
@@ -196,7 +196,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Actions and resume tokens are recorded in the database every server shares.
             configuration.actionLedger = session.store
             configuration.pictureFolders = ModuleCatalog.running.pictureFolders
-            configuration.personScene = personScene ?? (registry.sceneIDs.contains("user-profile") ? "user-profile" : nil)
+            configuration.personScene = personScene ?? registry.defaultPersonScene
             if metrics { configuration.telemetry = PrometheusTelemetry.make() }
             let server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
             // What each change costs to hand over to open pages, with the server's other series.
@@ -205,7 +205,7 @@ struct ServeCommand: AsyncParsableCommand {
             let accounts = Task { [store = session.store, logger] in
                 await store.followAccounts {
                     do {
-                        server.replaceUsers(with: try await store.signInAccounts().map { SignInUser(id: $0.id, name: $0.name) })
+                        server.replaceUsers(with: try await store.signInAccounts().map(SignInUser.init))
                     } catch {
                         logger.warning("The people who may sign in were not read again (the last list stays): \(SceneryError.message(for: error))")
                     }
