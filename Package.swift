@@ -5,27 +5,38 @@ let package = Package(
     name: "Scenery",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .library(name: "Scenery", targets: ["Scenery"]),
-        .library(name: "SceneryTesting", targets: ["SceneryTesting"]),
-        .library(name: "SceneryFaults", targets: ["SceneryFaults"]),
-        .library(name: "SceneryScenes", targets: ["SceneryScenes"]),
-        .library(name: "SceneryLive", targets: ["SceneryLive"]),
-        .library(name: "SceneryExperiments", targets: ["SceneryExperiments"]),
-        .library(name: "ProfileDomain", targets: ["ProfileDomain"]),
+        // The framework, in nine products (a product may carry a few modules; import the ones
+        // you use). Optional parts are products of their own: PostgreSQL, serving, testing.
+        // The runtime: modules, view tree, scene files, registry, event router, renderers; and
+        // fault injection for any service (SceneryFaults), imported by what uses it.
+        .library(name: "Scenery", targets: ["Scenery", "SceneryFaults"]),
+        // Live data (entities, the change hub and feed) and experiments' records kept and read.
+        .library(name: "SceneryLive", targets: ["SceneryLive", "SceneryExperiments"]),
+        // An app's own tables and its changes on SQLite; the same on PostgreSQL (optional).
         .library(name: "ScenerySiteStore", targets: ["ScenerySiteStore"]),
-        .library(name: "ProfileStore", targets: ["ProfileStore"]),
         .library(name: "ScenerySiteStorePostgres", targets: ["ScenerySiteStorePostgres"]),
-        .library(name: "ProfileStorePostgres", targets: ["ProfileStorePostgres"]),
-        .library(name: "SceneryProfile", targets: ["SceneryProfile"]),
-        .library(name: "SceneryPageProtocol", targets: ["SceneryPageProtocol"]),
-        .library(name: "SceneryServer", targets: ["SceneryServer"]),
+        // Scenes as live pages in a browser, and the page protocol typed for both ends.
+        .library(name: "SceneryServer", targets: ["SceneryServer", "SceneryPageProtocol"]),
+        // Scenes delivered without a release, and a native host's end of the page protocol.
+        .library(name: "SceneryRemote", targets: ["SceneryRemote", "SceneryURLSession", "SceneryPageProtocol"]),
+        // Module tests: the harness, recorded scripts, a store's conformance.
+        .library(name: "SceneryTesting", targets: ["SceneryTesting"]),
+        // The server's test kit: pages that speak the page protocol, in process or live.
         .library(name: "SceneryServerTesting", targets: ["SceneryServerTesting"]),
-        .library(name: "SceneryRemote", targets: ["SceneryRemote"]),
-        .library(name: "SceneryURLSession", targets: ["SceneryURLSession"]),
-        .library(name: "SceneryTool", targets: ["SceneryTool"]),
-        .library(name: "SceneryServeTool", targets: ["SceneryServeTool"]),
-        .library(name: "ProfileTool", targets: ["ProfileTool"]),
-        .library(name: "ProfileToolPostgres", targets: ["ProfileToolPostgres"]),
+        // The scenery command-line tool as a library, `serve` included, for an app's own modules.
+        .library(name: "SceneryTool", targets: ["SceneryTool", "SceneryServeTool"]),
+
+        // The profile demo (Sources/ProfileDemo, the scenes of Scenes/): what `scenery run`
+        // shows, and what a package extends to add a part to it (Examples/Guestbook).
+        .library(
+            name: "ProfileDemo",
+            targets: [
+                "ProfileDemo", "ProfileDemoDomain", "ProfileDemoUserInfo", "ProfileDemoBlogs", "ProfileDemoDrafts",
+                "ProfileDemoUserList", "ProfileDemoStore", "ProfileDemoTool", "ProfileDemoScenes",
+            ]),
+        // …on PostgreSQL.
+        .library(name: "ProfileDemoPostgres", targets: ["ProfileDemoStorePostgres", "ProfileDemoToolPostgres"]),
+
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "scenery-serve", targets: ["SceneryServeCommand"]),
         .executable(name: "SceneryValidator", targets: ["SceneryValidator"]),
@@ -46,7 +57,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         // The page socket's HTTP/1 upgrade, served by NIO handlers (already in the graph through Hummingbird).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
-        // Only ProfileStorePostgres (several servers on one PostgreSQL database) and what
+        // Only ProfileDemoStorePostgres (several servers on one PostgreSQL database) and what
         // links it (scenery-serve, its tests) use these: the Swift server standard client.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
@@ -69,12 +80,12 @@ let package = Package(
         // per-arm counts and the sample-ratio check. The core assigns arms and counts
         // impressions; where they go and the statistics on them are an app's choice.
         .target(name: "SceneryExperiments", dependencies: ["Scenery", "SceneryLive"]),
-        // The bundled scene files (top-level Scenes/) as package resources, so that a
+        // The profile demo's scene files (top-level Scenes/) as package resources, so that a
         // dependency's scenes can extend them without a checkout on disk.
         // Listed one by one (SwiftPM copies no folder it is itself in); a test checks that
         // every file of Scenes/ is here. The build plugin validates them.
         .target(
-            name: "SceneryScenes", dependencies: ["Scenery"], path: "Scenes",
+            name: "ProfileDemoScenes", dependencies: ["Scenery"], path: "Scenes",
             resources: [
                 .copy("ar.messages.json"),
                 .copy("blog-detail.json"),
@@ -97,8 +108,6 @@ let package = Package(
         // subscription while visible, the notice and write bookkeeping modules share.
         .target(name: "SceneryLive", dependencies: ["Scenery"]),
 
-        // The example profile domain: values and one service protocol per need.
-        .target(name: "ProfileDomain", dependencies: ["Scenery", "SceneryLive"]),
         // The embedded default backend: the system's SQLite.
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
@@ -106,12 +115,6 @@ let package = Package(
         // The site store on SQLite: connections, transactions and migrations an app uses for
         // its own tables (the profile store is one user of it).
         .target(name: "ScenerySiteStore", dependencies: ["Scenery", "SceneryLive", "SceneryExperiments", "CSQLite"]),
-        .target(
-            name: "ProfileStore", dependencies: ["Scenery", "SceneryLive", "SceneryExperiments", "ScenerySiteStore", "ProfileDomain"],
-            resources: [.copy("Pictures")]),
-        // The same contract on PostgreSQL, for several servers on one database (LISTEN/NOTIFY
-        // carries changes between them). Its own target: nothing that embeds modules, and
-        // not `scenery`'s quick start, builds a PostgreSQL client.
         // The site store on PostgreSQL: any app's tables, changes across servers (LISTEN/NOTIFY),
         // the action ledger. Its own target: nothing that embeds modules builds a PostgreSQL client.
         .target(
@@ -122,23 +125,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
-        .target(
-            name: "ProfileStorePostgres",
-            dependencies: [
-                "Scenery", "SceneryLive", "SceneryExperiments", "ScenerySiteStorePostgres", "ProfileDomain", "ProfileStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ]),
-
-        // The profile modules, each alone so the compiler keeps them apart.
-        .target(name: "SceneryUserInfo", dependencies: ["Scenery", "SceneryLive", "ProfileDomain"]),
-        .target(name: "SceneryBlogs", dependencies: ["Scenery", "SceneryLive", "ProfileDomain"]),
-        .target(name: "SceneryDrafts", dependencies: ["Scenery", "SceneryLive", "ProfileDomain"]),
-        .target(name: "SceneryUserList", dependencies: ["Scenery", "SceneryLive", "ProfileDomain"]),
-        .target(
-            name: "SceneryProfile",
-            dependencies: ["Scenery", "SceneryFaults", "ProfileDomain", "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList"]),
 
         // The page protocol, typed for both ends (the server, `scenery connect`, the test kit, a
         // native host): Scenery alone, so a client builds no server.
@@ -204,28 +190,65 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
-        // The profile demo's catalog for the tool: its modules, the bundled scenes, its SQLite
-        // files (ToolDatabase.profileFiles) and `data generate`. The tool itself knows no app.
+        // The profile demo (Sources/ProfileDemo): what `scenery run` shows, and what
+        // Examples/Guestbook extends. None of it is framework; its names say so, and an app's
+        // own targets (ProfileDomain, ProfileStore) never collide with them.
+        // Its domain: values and one service protocol per need.
+        .target(name: "ProfileDemoDomain", dependencies: ["Scenery", "SceneryLive"], path: "Sources/ProfileDemo/ProfileDemoDomain"),
+        // Its modules, each alone so the compiler keeps them apart, and their registration.
+        .target(name: "ProfileDemoUserInfo", dependencies: ["Scenery", "SceneryLive", "ProfileDemoDomain"], path: "Sources/ProfileDemo/ProfileDemoUserInfo"),
+        .target(name: "ProfileDemoBlogs", dependencies: ["Scenery", "SceneryLive", "ProfileDemoDomain"], path: "Sources/ProfileDemo/ProfileDemoBlogs"),
+        .target(name: "ProfileDemoDrafts", dependencies: ["Scenery", "SceneryLive", "ProfileDemoDomain"], path: "Sources/ProfileDemo/ProfileDemoDrafts"),
+        .target(name: "ProfileDemoUserList", dependencies: ["Scenery", "SceneryLive", "ProfileDemoDomain"], path: "Sources/ProfileDemo/ProfileDemoUserList"),
         .target(
-            name: "ProfileTool",
+            name: "ProfileDemo",
             dependencies: [
-                "SceneryTool", "Scenery", "SceneryExperiments", "SceneryFaults", "SceneryLive", "SceneryScenes", "SceneryProfile", "ProfileStore",
-                "ScenerySiteStore", "ProfileDomain", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
-        // The profile demo on PostgreSQL as a kind the tool opens (ToolDatabase.profilePostgres):
-        // the only part of the demo's tool that builds the PostgreSQL client.
+                "Scenery", "SceneryFaults", "ProfileDemoDomain", "ProfileDemoUserInfo", "ProfileDemoBlogs", "ProfileDemoDrafts", "ProfileDemoUserList",
+            ],
+            path: "Sources/ProfileDemo/ProfileDemo"),
+        // Its store on the SQLite site store, with the demo's pictures.
         .target(
-            name: "ProfileToolPostgres", dependencies: ["SceneryTool", "ProfileTool", "ScenerySiteStorePostgres", "ProfileStorePostgres", "ProfileDomain"]),
+            name: "ProfileDemoStore",
+            dependencies: ["Scenery", "SceneryLive", "SceneryExperiments", "ScenerySiteStore", "ProfileDemoDomain"],
+            path: "Sources/ProfileDemo/ProfileDemoStore",
+            resources: [.copy("Pictures")]),
+        // …and on PostgreSQL, for several servers on one database: nothing that embeds the
+        // modules, and not `scenery`'s quick start, builds a PostgreSQL client.
+        .target(
+            name: "ProfileDemoStorePostgres",
+            dependencies: [
+                "Scenery", "SceneryLive", "SceneryExperiments", "ScenerySiteStorePostgres", "ProfileDemoDomain", "ProfileDemoStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/ProfileDemo/ProfileDemoStorePostgres"),
+        // Its catalog for the tool: its modules, the bundled scenes, its SQLite files
+        // (ToolDatabase.profileFiles) and `data generate`. The tool itself knows no app.
+        .target(
+            name: "ProfileDemoTool",
+            dependencies: [
+                "SceneryTool", "Scenery", "SceneryExperiments", "SceneryFaults", "SceneryLive", "ProfileDemoScenes", "ProfileDemo",
+                "ProfileDemoStore", "ScenerySiteStore", "ProfileDemoDomain", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/ProfileDemo/ProfileDemoTool"),
+        // The demo on PostgreSQL as a kind the tool opens (ToolDatabase.profilePostgres): the
+        // only part of the demo's tool that builds the PostgreSQL client.
+        .target(
+            name: "ProfileDemoToolPostgres",
+            dependencies: ["SceneryTool", "ProfileDemoTool", "ScenerySiteStorePostgres", "ProfileDemoStorePostgres", "ProfileDemoDomain"],
+            path: "Sources/ProfileDemo/ProfileDemoToolPostgres"),
+
         // `scenery` itself: SceneryTool with Scenery's own catalog, and no web server, so the
         // quick start compiles only what it runs; `scenery serve` runs `scenery-serve`.
-        .executableTarget(name: "SceneryCommand", dependencies: ["SceneryTool", "ProfileTool"]),
-        .executableTarget(name: "SceneryServeCommand", dependencies: ["SceneryTool", "SceneryServeTool", "ProfileTool", "ProfileToolPostgres"]),
+        .executableTarget(name: "SceneryCommand", dependencies: ["SceneryTool", "ProfileDemoTool"]),
+        .executableTarget(name: "SceneryServeCommand", dependencies: ["SceneryTool", "SceneryServeTool", "ProfileDemoTool", "ProfileDemoToolPostgres"]),
 
         // Benchmarks: swift build -c release && .build/release/scenery-bench (never run by the tests).
         .executableTarget(
             name: "SceneryBench",
             dependencies: [
-                "Scenery", "SceneryExperiments", "ProfileStore", "SceneryProfile", "SceneryScenes",
+                "Scenery", "SceneryExperiments", "ProfileDemoStore", "ProfileDemo", "ProfileDemoScenes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // What the scenery command's cold start is compared with: Foundation and a small JSON.
@@ -246,19 +269,20 @@ let package = Package(
         .testTarget(
             name: "SceneryCommandTests",
             dependencies: [
-                "SceneryCommand", "SceneryServeCommand", "SceneryTool", "ProfileTool", "Scenery", "SceneryExperiments", "SceneryPageProtocol", "SceneryServer",
+                "SceneryCommand", "SceneryServeCommand", "SceneryTool", "ProfileDemoTool", "Scenery", "SceneryExperiments", "SceneryPageProtocol",
+                "SceneryServer",
                 "ScenerySiteStore",
-                "ProfileStore", "ProfileDomain",
+                "ProfileDemoStore", "ProfileDemoDomain",
             ]),
         .testTarget(
             name: "SceneFileToolingTests",
-            dependencies: ["Scenery", "SceneryProfile", "SceneryScenes", "SceneryValidator"],
+            dependencies: ["Scenery", "ProfileDemo", "ProfileDemoScenes", "SceneryValidator"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "SceneryServerTests",
             dependencies: [
-                "SceneryServer", "SceneryServerTesting", "SceneryPageProtocol", "Scenery", "SceneryTesting", "SceneryProfile", "ProfileStore",
-                "ProfileDomain", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "SceneryServer", "SceneryServerTesting", "SceneryPageProtocol", "Scenery", "SceneryTesting", "ProfileDemo", "ProfileDemoStore",
+                "ProfileDemoDomain", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -267,7 +291,7 @@ let package = Package(
         .testTarget(
             name: "SceneryRemoteTests",
             dependencies: [
-                "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryTool", "ProfileTool", "Scenery", "SceneryTesting",
+                "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryTool", "ProfileDemoTool", "Scenery", "SceneryTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         // The guides' Swift samples as code that compiles and runs, and the check that every
@@ -275,18 +299,18 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "Scenery", "SceneryTesting", "SceneryScenes", "SceneryLive", "ScenerySiteStore", "ProfileDomain", "ProfileStore", "SceneryProfile",
-                "SceneryBlogs", "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryServerTesting", "SceneryExperiments",
+                "Scenery", "SceneryTesting", "ProfileDemoScenes", "SceneryLive", "ScenerySiteStore", "ProfileDemoDomain", "ProfileDemoStore", "ProfileDemo",
+                "ProfileDemoBlogs", "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryServerTesting", "SceneryExperiments",
                 "ScenerySiteStorePostgres", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "ProfileTests",
             dependencies: [
                 "Scenery", "SceneryTesting", "SceneryExperiments", "SceneryFaults", "SceneryLive", "ScenerySiteStore", "ScenerySiteStorePostgres",
-                "ProfileDomain",
-                "ProfileStore",
-                "SceneryProfile",
-                "SceneryUserInfo", "SceneryBlogs", "SceneryDrafts", "SceneryUserList", "ProfileStorePostgres",
+                "ProfileDemoDomain",
+                "ProfileDemoStore",
+                "ProfileDemo",
+                "ProfileDemoUserInfo", "ProfileDemoBlogs", "ProfileDemoDrafts", "ProfileDemoUserList", "ProfileDemoStorePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

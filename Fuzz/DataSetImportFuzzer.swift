@@ -1,12 +1,12 @@
 // libFuzzer target for `scenery data import`: decoding a data set, checking it, importing
 // it into SQLite, exporting it again, and locating problems in the file for messages.
-// Built by Fuzz/run.sh against the ProfileDomain, ProfileStore and Scenery sources.
+// Built by Fuzz/run.sh against the ProfileDemoDomain, ProfileDemoStore and Scenery sources.
 // Every input must be handled without a crash, a hang or an unbounded allocation; an
 // input that imports must export to a data set that decodes to the same records.
 
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -40,21 +40,27 @@ run() {  # name binary seeds...
 # fuzzers share Scenery's), in dependency order; the SQLite ones see CSQLite's module map.
 modules="$out/modules"
 built=" "
+# A target's folder: Sources/NAME, or Sources/ProfileDemo/NAME for the profile demo's.
+source_folder() {  # module
+    if [[ -d "Sources/$1" ]]; then echo "Sources/$1"; else echo "Sources/ProfileDemo/$1"; fi
+}
+
 build_modules() {  # module...
     mkdir -p "$modules"
-    local module
+    local module folder
     for module in "$@"; do
         [[ "$built" == *" $module "* ]] && continue
+        folder=$(source_folder "$module")
         # A target with resources reads them through `Bundle.module`, which SwiftPM writes and
         # these builds (no SwiftPM) do not: the fuzzers read no resource, so it is the main bundle.
         local accessor=()
-        if grep -rqs "Bundle.module" "Sources/$module"; then
+        if grep -rqs "Bundle.module" "$folder"; then
             printf 'import Foundation\nextension Foundation.Bundle { static var module: Bundle { Bundle.main } }\n' > "$modules/$module-resources.swift"
             accessor=("$modules/$module-resources.swift")
         fi
         swiftc "${flags[@]}" -parse-as-library -module-name "$module" -I "$modules" -I Sources/CSQLite -emit-module \
             -emit-module-path "$modules/$module.swiftmodule" -emit-library -static -o "$modules/lib$module.a" \
-            $(find "Sources/$module" -name '*.swift' | sort) "${accessor[@]}"
+            $(find "$folder" -name '*.swift' | sort) "${accessor[@]}"
         built+="$module "
     done
 }
@@ -107,7 +113,7 @@ fi
 if [[ "$which" == import || "$which" == all ]]; then
     mkdir -p "$out/import/seeds"
     echo "== building the data-set import fuzzer"
-    build_modules Scenery SceneryLive SceneryExperiments ProfileDomain ScenerySiteStore ProfileStore
+    build_modules Scenery SceneryLive SceneryExperiments ProfileDemoDomain ScenerySiteStore ProfileDemoStore
     swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
         -lProfileStore -lScenerySiteStore -lProfileDomain -lSceneryExperiments -lSceneryLive -lScenery -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
     # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.

@@ -3,8 +3,8 @@ import Scenery
 
 /// The scene files that ship with Scenery (this folder, `Scenes/`), as package resources.
 ///
-/// An app or a tool that depends on the `SceneryScenes` product gets them without a checkout
-/// on disk, so its own scene files can extend them (`"extends": "user-profile"`):
+/// An app or a tool that depends on the `ProfileDemo` product (module `ProfileDemoScenes`)
+/// gets them without a checkout on disk, so its own scene files can extend them (`"extends": "user-profile"`):
 ///
 /// ```swift
 /// var registry = SceneRegistry()
@@ -20,7 +20,7 @@ public enum BundledScenes {
             // making a Foundation Bundle (about 0.7 ms of the tool's 20 ms start).
             if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
                 let beside = URL(filePath: executable).deletingLastPathComponent()
-                    .appending(path: "Scenery_SceneryScenes.resources", directoryHint: .isDirectory)
+                    .appending(path: "Scenery_ProfileDemoScenes.resources", directoryHint: .isDirectory)
                 if FileManager.default.fileExists(atPath: beside.appending(path: "user-profile.json").path) { return beside }
             }
         #endif

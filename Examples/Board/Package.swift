@@ -39,7 +39,6 @@ let package = Package(
                 "Board",
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryLive", package: "Scenery"),
-                .product(name: "SceneryExperiments", package: "Scenery"),
                 .product(name: "ScenerySiteStore", package: "Scenery"),
             ]),
         // The same tables on Scenery's PostgreSQL site store, for several servers on one
@@ -50,7 +49,6 @@ let package = Package(
                 "Board", "BoardStore",
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryLive", package: "Scenery"),
-                .product(name: "SceneryExperiments", package: "Scenery"),
                 .product(name: "ScenerySiteStorePostgres", package: "Scenery"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
@@ -63,11 +61,8 @@ let package = Package(
                 .product(name: "ScenerySiteStore", package: "Scenery"),
                 .product(name: "ScenerySiteStorePostgres", package: "Scenery"),
                 .product(name: "Scenery", package: "Scenery"),
-                .product(name: "SceneryExperiments", package: "Scenery"),
-                .product(name: "SceneryFaults", package: "Scenery"),
                 .product(name: "SceneryLive", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
-                .product(name: "SceneryServeTool", package: "Scenery"),
             ]),
         .testTarget(
             name: "BoardTests",

@@ -18,8 +18,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryLive", package: "Scenery"),
-                .product(name: "SceneryScenes", package: "Scenery"),
-                .product(name: "ProfileDomain", package: "Scenery"),
+                .product(name: "ProfileDemo", package: "Scenery"),
             ],
             resources: [.copy("Scenes")],
             plugins: [.plugin(name: "SceneryValidationPlugin", package: "Scenery")]),
@@ -29,14 +28,12 @@ let package = Package(
             dependencies: [
                 "Guestbook",
                 .product(name: "Scenery", package: "Scenery"),
-                .product(name: "SceneryExperiments", package: "Scenery"),
                 .product(name: "SceneryLive", package: "Scenery"),
                 .product(name: "ScenerySiteStore", package: "Scenery"),
                 .product(name: "ScenerySiteStorePostgres", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
-                .product(name: "SceneryServeTool", package: "Scenery"),
-                .product(name: "ProfileTool", package: "Scenery"),
-                .product(name: "ProfileToolPostgres", package: "Scenery"),
+                .product(name: "ProfileDemo", package: "Scenery"),
+                .product(name: "ProfileDemoPostgres", package: "Scenery"),
             ]),
         .testTarget(
             name: "GuestbookTests",
@@ -46,8 +43,8 @@ let package = Package(
                 .product(name: "SceneryTesting", package: "Scenery"),
                 .product(name: "SceneryServer", package: "Scenery"),
                 .product(name: "SceneryServerTesting", package: "Scenery"),
-                .product(name: "SceneryServeTool", package: "Scenery"),
-                .product(name: "ProfileTool", package: "Scenery"),
+                .product(name: "SceneryTool", package: "Scenery"),
+                .product(name: "ProfileDemo", package: "Scenery"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -23,9 +23,7 @@ let package = Package(
             name: "RecycleBin",
             dependencies: [
                 .product(name: "Scenery", package: "Scenery"),
-                .product(name: "SceneryFaults", package: "Scenery"),
-                .product(name: "SceneryScenes", package: "Scenery"),
-                .product(name: "ProfileDomain", package: "Scenery"),
+                .product(name: "ProfileDemo", package: "Scenery"),
             ],
             resources: [.copy("Scenes")],
             plugins: [.plugin(name: "SceneryValidationPlugin", package: "Scenery")]),
@@ -36,20 +34,16 @@ let package = Package(
                 "RecycleBin",
                 .product(name: "Scenery", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
-                .product(name: "ProfileTool", package: "Scenery"),
-                .product(name: "SceneryServeTool", package: "Scenery"),
+                .product(name: "ProfileDemo", package: "Scenery"),
             ]),
         .testTarget(
             name: "RecycleBinTests",
             dependencies: [
                 "RecycleBin", "recycle-bin",
                 .product(name: "Scenery", package: "Scenery"),
-                .product(name: "SceneryFaults", package: "Scenery"),
                 .product(name: "SceneryTesting", package: "Scenery"),
                 .product(name: "SceneryTool", package: "Scenery"),
-                .product(name: "ProfileTool", package: "Scenery"),
-                .product(name: "ProfileStore", package: "Scenery"),
-                .product(name: "SceneryProfile", package: "Scenery"),
+                .product(name: "ProfileDemo", package: "Scenery"),
             ],
             // Recorded scene scripts, read from (and recorded into) the checkout.
             exclude: ["Scripts"]),

@@ -11,7 +11,7 @@ import PackagePlugin
 /// it again. In an Xcode project it validates the target's input files the same way.
 ///
 /// The scene files and module manifests in a `Scenes` folder of every target the target
-/// depends on, in any package (Scenery's `SceneryScenes` among them), are read too: a
+/// depends on, in any package (Scenery's `ProfileDemoScenes` among them), are read too: a
 /// scene may extend or replace theirs, and is checked against their module types.
 @main
 struct SceneryValidationPlugin: BuildToolPlugin {

@@ -1,9 +1,9 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
 import SceneryExperiments
-import SceneryProfile
 
 /// Experiments: what assignment adds to assembling a scene, what one visibility report
 /// costs, the memory an experiment and its impression bookkeeping add to an idle page, and

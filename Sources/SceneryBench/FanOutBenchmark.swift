@@ -1,9 +1,9 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoScenes
+import ProfileDemoStore
 import Scenery
-import SceneryProfile
-import SceneryScenes
 import Synchronization
 
 /// Live data: one like reaching N open profile scenes that show its row (the time until

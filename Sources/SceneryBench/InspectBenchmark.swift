@@ -1,8 +1,8 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
-import SceneryProfile
 
 /// The inspector's cost: resolving a part of a page to the module and scene file line that
 /// placed it (`SceneInstance.inspect(_:)`), on Bob's view of Alice's profile, and on a page

@@ -1,9 +1,9 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoScenes
+import ProfileDemoStore
 import Scenery
-import SceneryProfile
-import SceneryScenes
 
 /// What languages and themes cost: loading 1,000 scene files with three message catalogs
 /// (each translating every scene) and three themes, against the same scenes alone; and

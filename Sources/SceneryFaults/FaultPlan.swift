@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let injector = FaultInjector(FaultPlan([.fail("blogs", operations: [.write]), .delay("bin", by: .seconds(2))]))
-/// let services = ProfileServices(store).injectingFaults(from: injector)   // SceneryProfile
+/// let services = ProfileServices(store).injectingFaults(from: injector)   // ProfileDemo
 /// ```
 public struct FaultPlan: Sendable, Hashable {
     /// What happens to a matching call.

@@ -2,8 +2,8 @@
 // databases, a separate executable so that `swift run scenery run …` compiles neither a web
 // server nor a PostgreSQL client. `scenery serve ARGS` runs `scenery-serve ARGS`; `scenery
 // COMMAND --database postgres://…` runs `scenery-serve --tool COMMAND --database postgres://…`.
-import ProfileTool
-import ProfileToolPostgres
+import ProfileDemoTool
+import ProfileDemoToolPostgres
 import SceneryServeTool
 import SceneryTool
 

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// // Sources/recycle-bin/main.swift
-/// import ProfileTool
+/// import ProfileDemoTool
 /// import RecycleBin
 /// import SceneryTool
 ///
@@ -30,7 +30,7 @@ public enum SceneryTool {
     ///   - commands: Commands beyond the ones every tool has, such as `.serve` from
     ///     `SceneryServeTool`.
     ///   - databases: Databases beyond the catalog's, opened from a URL given to
-    ///     `--database`, such as `.profilePostgres` from `ProfileToolPostgres`.
+    ///     `--database`, such as `.profilePostgres` from `ProfileDemoToolPostgres`.
     public static func main(catalog: ModuleCatalog, adding commands: [ToolCommand] = [], databases: [ToolDatabase] = []) async {
         await ToolName.$current.withValue(ToolName.of(executable: CommandLine.arguments.first)) {
             await main(catalog: catalog, arguments: Array(CommandLine.arguments.dropFirst()), adding: commands, databases: databases)
@@ -55,8 +55,8 @@ public enum SceneryTool {
     ///
     /// ```swift
     /// // Sources/scenery-serve/main.swift
-    /// import ProfileTool
-    /// import ProfileToolPostgres
+    /// import ProfileDemoTool
+    /// import ProfileDemoToolPostgres
     /// import SceneryServeTool
     /// import SceneryTool
     ///

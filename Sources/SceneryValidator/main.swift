@@ -112,7 +112,7 @@ diagnostics = diagnostics.map { diagnostic in
     var named = diagnostic
     let places = ["this target"] + searched
     named.message +=
-        " Searched \(places.joined(separator: ", ")); if the scene is in another package, add the target that ships it (SceneryScenes for Scenery's) to this target's dependencies."
+        " Searched \(places.joined(separator: ", ")); if the scene is in another package, add the target that ships it (ProfileDemoScenes for Scenery's) to this target's dependencies."
     return named
 }
 // Absolute paths, so build logs and editors can open the file.

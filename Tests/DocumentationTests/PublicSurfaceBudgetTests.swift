@@ -56,16 +56,16 @@ import Testing
         "SceneryFaults": (7, 30),
         // +1 declaration: `ModuleCatalog.server(on:configuration:)`, a catalog's site for tests.
         "SceneryServeTool": (0, 2),
-        "SceneryProfile": (1, 10),
-        "SceneryBlogs": (9, 70),
-        "SceneryDrafts": (2, 25),
-        "SceneryUserInfo": (3, 45),
-        "SceneryUserList": (7, 48),
-        "ProfileDomain": (28, 149),
-        "ProfileStore": (10, 81),
-        "ProfileStorePostgres": (1, 35),
-        "ProfileTool": (1, 19),
-        "ProfileToolPostgres": (0, 1),
+        "ProfileDemo": (1, 10),
+        "ProfileDemoBlogs": (9, 70),
+        "ProfileDemoDrafts": (2, 25),
+        "ProfileDemoUserInfo": (3, 45),
+        "ProfileDemoUserList": (7, 48),
+        "ProfileDemoDomain": (28, 149),
+        "ProfileDemoStore": (10, 81),
+        "ProfileDemoStorePostgres": (1, 35),
+        "ProfileDemoTool": (1, 19),
+        "ProfileDemoToolPostgres": (0, 1),
     ]
 
     /// A public type's declaration: `public struct Name`, `public final class Name`, …
@@ -80,13 +80,16 @@ import Testing
         var declarations = 0
     }
 
-    /// Each target's public surface, by the folder under `Sources/` it is in.
+    /// Each target's public surface, by the folder under `Sources/` (or `Sources/ProfileDemo/`) it is in.
     static func surfaces() throws -> [String: Surface] {
         let sources = DocumentationSampleTests.packageRoot.appending(path: "Sources")
         var surfaces: [String: Surface] = [:]
         let (typeDeclaration, declaration) = (Self.typeDeclaration, Self.declaration)
         for file in SourceSizeBudgetTests.swiftFiles(under: ["Sources"]) {
-            let target = file.path.dropFirst(sources.path.count + 1).prefix { $0 != "/" }
+            // A target is a folder of Sources/, or of Sources/ProfileDemo/ for the demo's.
+            var folders = file.path.dropFirst(sources.path.count + 1).split(separator: "/")
+            if folders.first == "ProfileDemo", folders.count > 2 { folders.removeFirst() }
+            let target = folders.first ?? ""
             var surface = surfaces[String(target)] ?? Surface()
             for line in Self.codeLines(of: try String(contentsOf: file, encoding: .utf8)) {
                 if let match = line.firstMatch(of: typeDeclaration) { surface.typeNames.append(String(match.1)) }

@@ -4,7 +4,7 @@ import Testing
 /// A package that depends on Scenery by path and applies the build plugin to a target with
 /// a `Scenes` folder resource: a broken scene fails its build with the right diagnostic, a
 /// correct one builds and the generated `BundledScene` lists the scenes. Its target depends
-/// on `SceneryScenes`, and one of its scenes extends Scenery's bundled `user-profile` with
+/// on `ProfileDemoScenes`, and one of its scenes extends Scenery's bundled `user-profile` with
 /// a module type of its own (declared in its manifest), as the guides recommend. A message
 /// catalog and a theme beside its scenes are checked by the same build.
 @Suite(.serialized) struct BuildPluginTests {
@@ -29,7 +29,7 @@ import Testing
                         name: "Consumer",
                         dependencies: [
                             .product(name: "Scenery", package: "\(scenery.lastPathComponent)"),
-                            .product(name: "SceneryScenes", package: "\(scenery.lastPathComponent)"),
+                            .product(name: "ProfileDemo", package: "\(scenery.lastPathComponent)"),
                         ],
                         resources: [.copy("Scenes")],
                         plugins: [.plugin(name: "SceneryValidationPlugin", package: "\(scenery.lastPathComponent)")])
@@ -66,7 +66,7 @@ import Testing
         #expect(
             unknown.output.contains("\(lost.path):1:14: error: The scene 'lost' extends 'user-profil', which is not a scene (did you mean 'user-profile'?)"),
             "\(unknown.output.suffix(3000))")
-        #expect(unknown.output.contains("Searched this target, SceneryScenes (package "), "\(unknown.output.suffix(3000))")
+        #expect(unknown.output.contains("Searched this target, ProfileDemoScenes (package "), "\(unknown.output.suffix(3000))")
         // 3. A message catalog whose Polish plural lacks the cases Polish needs: the build
         // fails at the message, in the catalog file.
         try FileManager.default.removeItem(at: lost)

@@ -1,9 +1,9 @@
 import Foundation
+import ProfileDemo
 import Scenery
-import SceneryProfile
 import Testing
 
-@testable import SceneryScenes
+@testable import ProfileDemoScenes
 
 /// The bundled scenes as package resources: all of `Scenes/`, as they are in the checkout.
 @Suite struct BundledScenesTests {
@@ -12,7 +12,7 @@ import Testing
     @Test func everySceneFileIsAResourceWithTheSameText() throws {
         let inCheckout = try FileManager.default.contentsOfDirectory(atPath: Self.sceneFolder.path).filter { $0.hasSuffix(".json") }.sorted()
         let inResources = try FileManager.default.contentsOfDirectory(atPath: BundledScenes.directory.path).filter { $0.hasSuffix(".json") }.sorted()
-        // A file added to Scenes/ must be listed in Package.swift's SceneryScenes resources.
+        // A file added to Scenes/ must be listed in Package.swift's ProfileDemoScenes resources.
         #expect(inResources == inCheckout)
         for name in inCheckout {
             #expect(try Data(contentsOf: BundledScenes.directory.appending(path: name)) == Data(contentsOf: Self.sceneFolder.appending(path: name)), "\(name)")

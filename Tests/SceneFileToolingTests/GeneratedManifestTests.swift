@@ -1,6 +1,6 @@
 import Foundation
+import ProfileDemo
 import Scenery
-import SceneryProfile
 import Testing
 
 /// Manifests are generated from the Swift descriptors, not typed by hand: what a tool reads

@@ -1,6 +1,6 @@
 import Foundation
-import SceneryProfile
-import SceneryScenes
+import ProfileDemo
+import ProfileDemoScenes
 import Testing
 
 @testable import Scenery

@@ -1,6 +1,6 @@
 import Foundation
+import ProfileDemo
 import Scenery
-import SceneryProfile
 import Testing
 
 /// The JSON Schema and the loader must agree: bundled scenes pass both, invalid fixtures

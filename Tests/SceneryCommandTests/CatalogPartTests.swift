@@ -1,6 +1,6 @@
 import Foundation
-import ProfileStore
-import ProfileTool
+import ProfileDemoStore
+import ProfileDemoTool
 import Scenery
 import SceneryExperiments
 import ScenerySiteStore

@@ -1,5 +1,5 @@
 import Foundation
-import ProfileStore
+import ProfileDemoStore
 import Testing
 
 /// Runs the built `scenery` executable in a process of its own, with a private database.

@@ -1,6 +1,6 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
 import ScenerySiteStore
 import Testing

@@ -29,8 +29,10 @@ import Testing
         let manifest = try String(contentsOf: package.appending(path: "Package.swift"), encoding: .utf8)
         #expect(manifest.contains(#".package(name: "Scenery", path: "\#(CommandRunner.packageRoot.standardizedFileURL.path)")"#), "\(manifest)")
         #expect(manifest.contains(#"plugins: [.plugin(name: "SceneryValidationPlugin", package: "Scenery")]"#))
-        // The tool serves out of the box (`.ci/run` serves the welcome scene and reads it back).
-        #expect(manifest.contains(#".product(name: "SceneryServeTool", package: "Scenery")"#), "\(manifest)")
+        // The tool serves out of the box (`.ci/run` serves the welcome scene and reads it back):
+        // the SceneryTool product carries `serve`. A new app depends on none of the profile demo.
+        #expect(manifest.contains(#".product(name: "SceneryTool", package: "Scenery")"#), "\(manifest)")
+        #expect(!manifest.contains("ProfileDemo"), "\(manifest)")
         let main = try String(contentsOf: package.appending(path: "Sources/Garden/main.swift"), encoding: .utf8)
         #expect(main.contains("await SceneryTool.main(catalog: .garden, adding: [.serve])"), "\(main)")
         // The scene validates against the manifest the package ships, as the build plugin checks it.
@@ -121,7 +123,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "9lives", "my-app", "Café", "", "Scenery", "ProfileTool",
+        "9lives", "my-app", "Café", "", "Scenery", "ProfileDemoTool",
         // Swift keywords: a module of that name cannot be imported.
         "class", "struct", "func", "Self", "Protocol", "init",
         // Modules of Scenery's dependencies and of the toolchain, in any case (SwiftPM
@@ -182,7 +184,7 @@ import Testing
         let manifest = try String(contentsOf: CommandRunner.packageRoot.appending(path: "Package.swift"), encoding: .utf8)
         let declared = manifest.matches(of: /\.(?:target|executableTarget|systemLibrary|plugin)\(\s*name: "([^"]+)"/).map { String($0.output.1) }
         #expect(declared.count > 20)
-        #expect(SceneryPackage.targetNames == Set(declared))
+        #expect(Set(NewPackage.sceneryTargets) == Set(declared))
     }
 
     @Test func aFolderThatIsNotEmptyIsLeftAlone() async throws {

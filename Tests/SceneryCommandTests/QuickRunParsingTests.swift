@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ProfileTool
+import ProfileDemoTool
 import Scenery
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import ProfileStore
+import ProfileDemoStore
 import Scenery
 import SceneryLive
 import SceneryServerTesting

@@ -1,7 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Logging
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 import SceneryPageProtocol
 import SceneryServerTesting

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import ProfileStore
+import ProfileDemoStore
 import Testing
 
 @testable import SceneryServer

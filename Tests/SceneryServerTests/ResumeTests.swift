@@ -3,12 +3,12 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
 import SceneryLive
 import SceneryPageProtocol
-import SceneryProfile
 import Testing
 
 @testable import SceneryServer

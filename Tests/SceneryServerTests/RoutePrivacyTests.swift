@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import ProfileStore
+import ProfileDemoStore
 import Prometheus
 import Scenery
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import HummingbirdWSTesting
-import ProfileStore
+import ProfileDemoStore
 import Scenery
 import SceneryLive
 import SceneryPageProtocol

@@ -27,7 +27,7 @@ import SceneryFaults
 /// await SceneryTool.main(catalog: .board)
 /// ```
 ///
-/// Parts combine with `+`: Scenery's demo is `.profile` (in the `ProfileTool` library), and
+/// Parts combine with `+`: Scenery's demo is `.profile` (in the `ProfileDemoTool` library), and
 /// an outside package that adds modules to it runs `catalog: .profile + .recycleBin`. Scenes
 /// are added in the order of the parts, so a later part's scene replaces an earlier one with
 /// its id and may extend any of them; `--scenes DIR` goes over all of them. The database

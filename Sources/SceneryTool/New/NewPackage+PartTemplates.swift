@@ -60,7 +60,7 @@ extension NewPackage {
                     dependencies: [
                         .product(name: "Scenery", package: "Scenery"),
                         .product(name: "SceneryLive", package: "Scenery"),
-                        .product(name: "SceneryScenes", package: "Scenery"),
+                        .product(name: "ProfileDemo", package: "Scenery"),
                     ],
                     resources: [.copy("Scenes")],
                     plugins: [.plugin(name: "SceneryValidationPlugin", package: "Scenery")]),
@@ -74,8 +74,7 @@ extension NewPackage {
                         .product(name: "SceneryLive", package: "Scenery"),
                         .product(name: "ScenerySiteStore", package: "Scenery"),
                         .product(name: "SceneryTool", package: "Scenery"),
-                        .product(name: "SceneryServeTool", package: "Scenery"),
-                        .product(name: "ProfileTool", package: "Scenery"),
+                        .product(name: "ProfileDemo", package: "Scenery"),
                     ]),
                 .testTarget(
                     name: "\#(name)Tests",
@@ -321,7 +320,7 @@ extension NewPackage {
         #"""
         // The whole scenery tool with Scenery's profile and \#(name), whose tables and data live in
         // the profile's database, and `serve` for live pages in a browser.
-        import ProfileTool
+        import ProfileDemoTool
         import Scenery
         import SceneryServeTool
         import ScenerySiteStore

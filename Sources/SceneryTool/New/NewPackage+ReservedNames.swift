@@ -1,5 +1,3 @@
-import Scenery
-
 extension NewPackage {
     /// Names an app's targets must not take, compared as SwiftPM compares them (ignoring
     /// case): Scenery's own targets, the modules of the packages Scenery depends on (SwiftPM
@@ -9,7 +7,18 @@ extension NewPackage {
     }
 
     /// The reserved names, lower-cased.
-    static let reservedNames: Set<String> = Set((SceneryPackage.targetNames.sorted() + dependencyModules + toolchainModules).map { $0.lowercased() })
+    static let reservedNames: Set<String> = Set((sceneryTargets + dependencyModules + toolchainModules).map { $0.lowercased() })
+
+    /// Scenery's own targets (not its tests): a test keeps the list equal to `Package.swift`.
+    static let sceneryTargets = [
+        "ColdStartBaseline", "CSQLite", "ProfileDemo", "ProfileDemoBlogs", "ProfileDemoDomain", "ProfileDemoDrafts",
+        "ProfileDemoScenes", "ProfileDemoStore", "ProfileDemoStorePostgres", "ProfileDemoTool", "ProfileDemoToolPostgres",
+        "ProfileDemoUserInfo", "ProfileDemoUserList", "Scenery", "SceneryBench", "SceneryCommand", "SceneryExperiments",
+        "SceneryFaults", "SceneryLive", "SceneryPageProtocol", "SceneryRemote", "SceneryRenderCommand", "SceneryServeCommand",
+        "SceneryServer", "SceneryServerTesting", "SceneryServeTool", "ScenerySiteStore", "ScenerySiteStorePostgres",
+        "SceneryTesting", "SceneryTool", "SceneryURLSession", "SceneryValidateCommand", "SceneryValidationPlugin",
+        "SceneryValidator",
+    ]
 
     /// The modules of Scenery's dependencies (a test keeps the list up to date with every
     /// target their manifests declare).

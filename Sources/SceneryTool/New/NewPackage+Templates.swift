@@ -23,7 +23,6 @@ extension NewPackage {
                     name: "\#(modules)",
                     dependencies: [
                         .product(name: "Scenery", package: "Scenery"),
-                        .product(name: "SceneryScenes", package: "Scenery"),
                     ],
                     resources: [.copy("Scenes")],
                     plugins: [.plugin(name: "SceneryValidationPlugin", package: "Scenery")]),
@@ -32,7 +31,6 @@ extension NewPackage {
                     name: "\#(name)",
                     dependencies: [
                         "\#(modules)", .product(name: "SceneryTool", package: "Scenery"),
-                        .product(name: "SceneryServeTool", package: "Scenery"),
                     ]),
                 .testTarget(
                     name: "\#(name)Tests",

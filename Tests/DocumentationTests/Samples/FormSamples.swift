@@ -1,6 +1,6 @@
 // The samples of "Forms: text people type" that are not the board's module.
 import Foundation
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 import Testing
 

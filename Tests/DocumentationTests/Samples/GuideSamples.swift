@@ -2,13 +2,13 @@
 // and runs where it needs no network: DocumentationSampleTests checks that the articles'
 // blocks stand here line for line.
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoBlogs
+import ProfileDemoDomain
+import ProfileDemoScenes
+import ProfileDemoStore
 import Scenery
-import SceneryBlogs
-import SceneryProfile
 import SceneryRemote
-import SceneryScenes
 import SceneryTesting
 import SceneryURLSession
 import Testing

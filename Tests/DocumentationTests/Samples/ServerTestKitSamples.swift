@@ -1,11 +1,11 @@
+import ProfileDemo
 // The sample of "Testing" (Sources/SceneryTesting/SceneryTesting.docc/Testing.md) for the server's test
 // kit, as a test that runs over both transports against the demo on in-memory SQLite.
 // DocumentationSampleTests checks that the article's block stands here line for line.
-import ProfileDomain
-import ProfileStore
+import ProfileDemoDomain
+import ProfileDemoScenes
+import ProfileDemoStore
 import Scenery
-import SceneryProfile
-import SceneryScenes
 import SceneryServer
 import SceneryServerTesting
 import Testing

@@ -1,10 +1,10 @@
+import ProfileDemoBlogs
 // The samples of "Writing a module" (Sources/Scenery/Scenery.docc/WritingAModule.md), as
 // code that compiles and runs: DocumentationSampleTests checks that the article's blocks
 // stand here line for line.
-import ProfileDomain
-import ProfileStore
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
-import SceneryBlogs
 import SceneryTesting
 import Testing
 

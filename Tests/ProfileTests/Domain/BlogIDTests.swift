@@ -1,7 +1,7 @@
 import Foundation
-import ProfileDomain
+import ProfileDemoBlogs
+import ProfileDemoDomain
 import Scenery
-import SceneryBlogs
 import Testing
 
 /// A blog's id is a type of its own, and still a plain number wherever it is written.

@@ -1,10 +1,10 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoBlogs
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
-import SceneryBlogs
 import SceneryFaults
-import SceneryProfile
 import SceneryTesting
 import Synchronization
 import Testing

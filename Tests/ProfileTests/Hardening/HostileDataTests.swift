@@ -1,6 +1,6 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
 import SceneryTesting
 import Testing

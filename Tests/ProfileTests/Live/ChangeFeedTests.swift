@@ -1,11 +1,11 @@
 import Foundation
-import ProfileDomain
+import ProfileDemoDomain
 import SceneryLive
 import ScenerySiteStore
 import Synchronization
 import Testing
 
-@testable import ProfileStore
+@testable import ProfileDemoStore
 
 /// The SQLite store's change feed: what it announces, to whom, across connections and
 /// processes, and what happens when its table is damaged.

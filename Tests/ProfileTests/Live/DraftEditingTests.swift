@@ -1,9 +1,9 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoDrafts
+import ProfileDemoStore
 import Scenery
-import SceneryDrafts
-import SceneryProfile
 import SceneryTesting
 import Testing
 

@@ -1,9 +1,9 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
-import ProfileStorePostgres
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoStore
+import ProfileDemoStorePostgres
 import Scenery
-import SceneryProfile
 import SceneryTesting
 import Testing
 

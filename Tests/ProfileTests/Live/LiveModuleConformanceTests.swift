@@ -1,11 +1,11 @@
-import ProfileDomain
-import ProfileStore
+import ProfileDemoBlogs
+import ProfileDemoDomain
+import ProfileDemoDrafts
+import ProfileDemoStore
+import ProfileDemoUserInfo
+import ProfileDemoUserList
 import Scenery
-import SceneryBlogs
-import SceneryDrafts
 import SceneryTesting
-import SceneryUserInfo
-import SceneryUserList
 import Synchronization
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
-import SceneryProfile
 import SceneryTesting
 import Testing
 

@@ -1,8 +1,8 @@
-import ProfileDomain
+import ProfileDemo
+import ProfileDemoBlogs
+import ProfileDemoDomain
 import Scenery
-import SceneryBlogs
 import SceneryFaults
-import SceneryProfile
 import SceneryTesting
 import Testing
 

@@ -1,6 +1,6 @@
-import ProfileDomain
+import ProfileDemoDomain
+import ProfileDemoDrafts
 import Scenery
-import SceneryDrafts
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 
 /// Parameters for a module: its descriptor's defaults, overridden by `values`.

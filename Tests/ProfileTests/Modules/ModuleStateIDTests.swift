@@ -1,12 +1,12 @@
-import ProfileDomain
+import ProfileDemo
+import ProfileDemoBlogs
+import ProfileDemoDomain
+import ProfileDemoDrafts
+import ProfileDemoUserInfo
+import ProfileDemoUserList
 import Scenery
-import SceneryBlogs
-import SceneryDrafts
 import SceneryFaults
-import SceneryProfile
 import SceneryTesting
-import SceneryUserInfo
-import SceneryUserList
 import Testing
 
 /// Every bundled module, driven through every state it has, renders each id once.

@@ -1,10 +1,10 @@
 import Foundation
-import ProfileDomain
+import ProfileDemoBlogs
+import ProfileDemoDomain
+import ProfileDemoDrafts
+import ProfileDemoUserInfo
+import ProfileDemoUserList
 import Scenery
-import SceneryBlogs
-import SceneryDrafts
-import SceneryUserInfo
-import SceneryUserList
 import Testing
 
 @Suite struct PresenterTests {

@@ -1,8 +1,8 @@
-import ProfileDomain
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoUserInfo
 import Scenery
 import SceneryFaults
-import SceneryProfile
-import SceneryUserInfo
 import Testing
 
 @Suite(.drivesModulesAsAHost) struct UserInfoModuleTests {

@@ -1,9 +1,9 @@
-import ProfileDomain
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoUserList
 import Scenery
 import SceneryFaults
-import SceneryProfile
 import SceneryTesting
-import SceneryUserList
 import Testing
 
 @Suite(.drivesModulesAsAHost) struct UserListModuleTests {

@@ -1,8 +1,8 @@
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
 import SceneryFaults
-import SceneryProfile
 import SceneryTesting
 import Testing
 

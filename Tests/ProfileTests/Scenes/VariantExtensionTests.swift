@@ -1,4 +1,4 @@
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 import SceneryTesting
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
-import ProfileDomain
+import ProfileDemo
+import ProfileDemoDomain
 import Scenery
-import SceneryProfile
 import SceneryTesting
 import Testing
 

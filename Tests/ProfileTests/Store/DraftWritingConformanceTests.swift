@@ -1,11 +1,11 @@
 import Foundation
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 import ScenerySiteStore
 import SceneryTesting
 import Testing
 
-@testable import ProfileStore
+@testable import ProfileDemoStore
 
 /// Writing drafts, on both stores from the same source: saved with a version that counts
 /// saves, refused from an older version, deleted, published as a blog in one transaction,

@@ -1,7 +1,7 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
-import ProfileStorePostgres
+import ProfileDemoDomain
+import ProfileDemoStore
+import ProfileDemoStorePostgres
 import Scenery
 import SceneryExperiments
 import ScenerySiteStorePostgres

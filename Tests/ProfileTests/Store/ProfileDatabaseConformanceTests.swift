@@ -1,13 +1,13 @@
 import Foundation
 import PostgresNIO
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 import ScenerySiteStore
 import SceneryTesting
 import Testing
 
-@testable import ProfileStore
-@testable import ProfileStorePostgres
+@testable import ProfileDemoStore
+@testable import ProfileDemoStorePostgres
 
 /// The store contract (`ProfileDatabase`), checked on both stores from the same source:
 /// SQLite (a file) and PostgreSQL (a real server, on loopback). Each test runs once per

@@ -1,10 +1,10 @@
 import Foundation
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 import ScenerySiteStore
 import Testing
 
-@testable import ProfileStore
+@testable import ProfileDemoStore
 
 @Suite struct SQLiteProfileStoreTests {
     let store: SQLiteProfileStore

@@ -3,7 +3,7 @@ import ScenerySiteStorePostgres
 import Synchronization
 import Testing
 
-@testable import ProfileStorePostgres
+@testable import ProfileDemoStorePostgres
 
 /// Reads the PostgreSQL store shares between callers asking the same thing at once.
 @Suite struct SharedReadsTests {

@@ -1,4 +1,4 @@
-import ProfileDomain
+import ProfileDemoDomain
 import SceneryTesting
 
 extension ProfileServices {

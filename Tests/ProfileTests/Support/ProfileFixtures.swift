@@ -1,9 +1,9 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
 import SceneryFaults
-import SceneryProfile
 import SceneryTesting
 import Synchronization
 

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import PostgresNIO
-import ProfileDomain
-import ProfileStorePostgres
+import ProfileDemoDomain
+import ProfileDemoStorePostgres
 import Scenery
 import ScenerySiteStorePostgres
 import Synchronization

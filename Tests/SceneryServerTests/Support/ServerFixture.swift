@@ -4,10 +4,10 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
-import ProfileDomain
-import ProfileStore
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoStore
 import Scenery
-import SceneryProfile
 
 @testable import SceneryServer
 

@@ -1,6 +1,6 @@
 import Foundation
 import Guestbook
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 import SceneryLive
 import ScenerySiteStore

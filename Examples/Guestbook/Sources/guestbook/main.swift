@@ -1,6 +1,6 @@
 import Guestbook
-import ProfileTool
-import ProfileToolPostgres
+import ProfileDemoTool
+import ProfileDemoToolPostgres
 import Scenery
 import SceneryServeTool
 import ScenerySiteStore

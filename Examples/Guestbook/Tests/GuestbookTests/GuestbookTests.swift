@@ -1,6 +1,6 @@
 import Foundation
-import ProfileDomain
-import ProfileTool
+import ProfileDemoDomain
+import ProfileDemoTool
 import Scenery
 import SceneryServeTool
 import SceneryServer

@@ -1,5 +1,5 @@
 // The whole scenery tool with the recycle bin (the catalog beside this file), serve included.
-import ProfileTool
+import ProfileDemoTool
 import SceneryServeTool
 import SceneryTool
 

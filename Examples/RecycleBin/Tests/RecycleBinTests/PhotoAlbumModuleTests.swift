@@ -1,4 +1,4 @@
-import ProfileDomain
+import ProfileDemoDomain
 import RecycleBin
 import Scenery
 import SceneryTesting

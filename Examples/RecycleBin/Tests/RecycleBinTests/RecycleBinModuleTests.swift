@@ -1,5 +1,5 @@
 import Foundation
-import ProfileDomain
+import ProfileDemoDomain
 import RecycleBin
 import Scenery
 import SceneryFaults

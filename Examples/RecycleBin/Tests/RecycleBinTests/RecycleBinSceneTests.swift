@@ -1,10 +1,10 @@
 import Foundation
-import ProfileDomain
-import ProfileStore
-import ProfileTool
+import ProfileDemo
+import ProfileDemoDomain
+import ProfileDemoStore
+import ProfileDemoTool
 import RecycleBin
 import Scenery
-import SceneryProfile
 import SceneryTesting
 import SceneryTool
 import Testing

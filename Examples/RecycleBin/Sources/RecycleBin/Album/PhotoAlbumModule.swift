@@ -1,4 +1,4 @@
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 
 /// A user's photos, shown to everyone; only the owner may remove one.

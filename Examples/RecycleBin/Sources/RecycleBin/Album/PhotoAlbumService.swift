@@ -1,4 +1,4 @@
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 
 /// A photo on a user's profile: public, like the profile itself.

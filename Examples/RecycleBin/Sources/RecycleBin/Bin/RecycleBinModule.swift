@@ -1,4 +1,4 @@
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 
 /// The owner's deleted blogs, each with a Restore button.

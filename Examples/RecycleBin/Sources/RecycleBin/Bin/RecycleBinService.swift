@@ -1,5 +1,5 @@
 import Foundation
-import ProfileDomain
+import ProfileDemoDomain
 import Scenery
 import SceneryFaults
 
