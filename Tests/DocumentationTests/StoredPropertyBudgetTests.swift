@@ -101,4 +101,96 @@ import Testing
             """
         #expect(Self.storedProperties(in: source) == ["Kept": 4, "Inner": 1])
     }
+
+    /// State owned by one file: a class's or an actor's stored `var` is `private` (or
+    /// `private(set)`) unless listed here at its count when listed, so no other file writes
+    /// a reference type's state behind its back. The listed types keep state their extension
+    /// files (`SceneInstance+Updates`, `PageSession+Messages`, a module's `+Rendering`) read
+    /// and write; a listed type that closes one lowers its entry, and a type that closes them
+    /// all leaves the list. Value types are not counted: a copy is its owner's alone.
+    static let openMutableState: [String: Int] = [
+        "PageSession": 17,
+        "SceneInstance": 15,
+        "DraftModule": 4,
+        "UserInfoModule": 3,
+        "FileFacts": 3,
+        "Log": 3,
+        "Element": 3,
+        "EncodingSlot": 1,
+        "LongListModule": 1,
+    ]
+
+    static var referenceTypeOpening: Regex<(Substring, Substring, Substring)> {
+        /^( *)(?:@[\w.]+(?:\([^)]*\))? +)*(?:(?:public|package|internal|private|fileprivate|final|nonisolated|open) +)*(?:class|actor) +(\w+)[^{]*\{ *$/
+    }
+    static var mutableProperty: Regex<(Substring, Substring, Substring, Substring)> {
+        /^(?:@[\w.]+(?:\([^)]*\))? +)*((?:(?:public|package|internal|private|fileprivate|nonisolated|weak|unowned|lazy|final)(?:\(set\))? +)*)var +(\w+)(.*)$/
+    }
+
+    /// Each class's and actor's stored `var`s another file of its module can write: neither
+    /// `private`/`fileprivate` nor `private(set)`/`fileprivate(set)`.
+    static func openMutableState(in source: String) -> [String: [String]] {
+        let (opening, property) = (referenceTypeOpening, mutableProperty)
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        var open: [String: [String]] = [:]
+        for (index, line) in lines.enumerated() {
+            guard let match = line.firstMatch(of: opening) else { continue }
+            let indent = match.1.count
+            var names: [String] = []
+            for inner in lines[(index + 1)...] {
+                let text = inner.drop { $0 == " " }
+                if text.isEmpty { continue }
+                let depth = inner.count - text.count
+                if depth <= indent, text.hasPrefix("}") { break }
+                guard depth == indent + 4, !text.contains("static "), let stored = text.firstMatch(of: property) else { continue }
+                let rest = stored.output.3
+                if let body = rest.firstIndex(of: "{"), rest.firstIndex(of: "=").map({ body < $0 }) ?? true { continue }
+                let modifiers = stored.output.1.split(separator: " ")
+                if modifiers.contains(where: { ["private", "fileprivate", "private(set)", "fileprivate(set)"].contains($0) }) { continue }
+                names.append(String(stored.output.2))
+            }
+            if !names.isEmpty { open[String(match.2)] = names }
+        }
+        return open
+    }
+
+    @Test func noClassOrActorLeavesMoreMutableStateOpenToOtherFilesThanListed() throws {
+        var open: [String: [String]] = [:]
+        let roots = ["Sources", "Examples/Board/Sources", "Examples/RecycleBin/Sources", "Examples/Guestbook/Sources"]
+        for file in SourceSizeBudgetTests.swiftFiles(under: roots) {
+            open.merge(Self.openMutableState(in: try String(contentsOf: file, encoding: .utf8))) { $0.count >= $1.count ? $0 : $1 }
+        }
+        #expect(open["SceneInstance"] != nil, "found the types: \(open.keys.sorted())")
+        for (name, names) in open.sorted(by: { $0.key < $1.key }) {
+            let budget = Self.openMutableState[name] ?? 0
+            #expect(
+                names.count <= budget,
+                "\(name) leaves \(names.count) stored vars open to other files (\(names.joined(separator: ", "))), over its budget of \(budget): make them private, or private(set) with a method that keeps the type's rules."
+            )
+        }
+        for (name, budget) in Self.openMutableState.sorted(by: { $0.key < $1.key }) {
+            let count = open[name]?.count ?? 0
+            #expect(count >= budget, "\(name) leaves \(count) stored vars open now: lower its entry in StoredPropertyBudgetTests.openMutableState to \(count).")
+        }
+    }
+
+    @Test func theOpenStateCountSeesWritableVarsOfReferenceTypesOnly() {
+        let source = """
+            final class Owner {
+                var open = 0
+                private var closed = 0
+                private(set) var readOnly = 0
+                let constant = 0
+                var computed: Int { open }
+                nonisolated var also: Int = 1
+            }
+            struct Value {
+                var field = 0
+            }
+            actor Worker {
+                package var shared: [Int] = []
+            }
+            """
+        #expect(Self.openMutableState(in: source) == ["Owner": ["open", "also"], "Worker": ["shared"]])
+    }
 }
