@@ -53,7 +53,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
-        // Already under Hummingbird; named for SceneryServer's HTTP client (NIOSceneTransport).
+        // Already under Hummingbird; named for SceneryServer's sockets and the tests' HTTP client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         // The page socket's HTTP/1 upgrade, served by NIO handlers (already in the graph through Hummingbird).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
@@ -137,7 +137,6 @@ let package = Package(
                 "Scenery", "SceneryLive", "SceneryPageProtocol", "SceneryRemote",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                // NIOSceneTransport: the scenery command fetches scenes over the NIO it carries for serve.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -293,6 +292,10 @@ let package = Package(
             dependencies: [
                 "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryTool", "ProfileDemoTool", "Scenery", "SceneryTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // NIOSceneTransport, the tests' transport over SwiftNIO.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         // The guides' Swift samples as code that compiles and runs, and the check that every
         // ```swift block of the README and the articles stands in it.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the plain-HTTP transports share (the tool's socket and `NIOSceneTransport`): one
+/// What the plain-HTTP transports share (the tool's socket and the tests' transport over SwiftNIO): one
 /// GET at a time, following redirects only to the same scheme, host and port.
 package enum PlainHTTP {
     /// `get(url)`, following up to five redirects to the same origin; a redirect elsewhere

@@ -2,8 +2,8 @@ import Foundation
 
 /// How ``RemoteScenes`` talks HTTP: one bounded GET at a time.
 ///
-/// Apps use `URLSessionSceneTransport` (the SceneryURLSession library); a server on SwiftNIO
-/// can use `NIOSceneTransport` (SceneryServer). The `scenery` command fetches over a plain
+/// Apps use `URLSessionSceneTransport` (the SceneryURLSession library); a server implements
+/// this protocol over the HTTP client it has (the tests' one is over SwiftNIO). The `scenery` command fetches over a plain
 /// socket of its own: linking URLSession on Linux would load libcurl and its libraries at
 /// every start, and NIO would make its first build compile a network stack.
 ///

@@ -98,8 +98,9 @@ public final class TestPage: Sendable {
 
     private struct Inner {
         var state: State
-        var mirror = SceneMirror()
-        var questionNumber: Int?
+        /// The page in the protocol: its tree, the question waiting, the actions answered.
+        /// A test may send any number of actions before their answers.
+        var client: PageClient
         var waiters: [Int: (condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<State?, Never>)] = [:]
         var nextWaiter = 0
         var transport: (any PageTransport)?
@@ -114,15 +115,13 @@ public final class TestPage: Sendable {
     init(session: String, tree: ViewNode, sequence: Int) {
         self.session = session
         format = .viewTree
-        var inner = Inner(state: State(tree: tree, sequence: sequence))
-        inner.mirror.attach(tree: tree, sequence: sequence)
-        self.inner = Locked(inner)
+        inner = Locked(Inner(state: State(tree: tree, sequence: sequence), client: PageClient(tree: tree, sequence: sequence, largestPending: .max)))
     }
 
     init(session: String, html: String, sequence: Int) {
         self.session = session
         format = .html
-        inner = Locked(Inner(state: State(tree: .stack("", []), html: html, sequence: sequence)))
+        inner = Locked(Inner(state: State(tree: .stack("", []), html: html, sequence: sequence), client: PageClient(largestPending: .max)))
     }
 
     func connect(_ transport: any PageTransport) {
@@ -142,7 +141,7 @@ public final class TestPage: Sendable {
     /// - Throws: ``PageTestError`` when the page has no control with that id.
     @discardableResult
     public func tap(_ control: NodeID, values: [String: String]? = nil) async throws -> ActionKey {
-        let (found, transport) = inner.withLock { ($0.state.hasControl(control, in: $0.mirror), $0.transport) }
+        let (found, transport) = inner.withLock { ($0.state.hasControl(control, in: $0.client.mirror), $0.transport) }
         guard found else {
             guard format == .viewTree else {
                 throw PageTestError("The page has no control \(control.rawValue) (no control, form or field of that id in its HTML).")
@@ -150,8 +149,9 @@ public final class TestPage: Sendable {
             let ids = tree.actions.map(\.id.rawValue).prefix(20).joined(separator: ", ")
             throw PageTestError("The page has no control \(control.rawValue); it has \(ids).")
         }
-        let key = ActionKey.random()
-        await transport?.send(PageProtocol.ClientMessage.event(node: control, action: key, values: values).text)
+        let event = inner.withLock { $0.client.send(.event(node: control, values: values)) }
+        guard let event, case .event(_, let key?, _) = event else { throw PageTestError("The page could not key an action for \(control.rawValue).") }
+        await transport?.send(event.text)
         return key
     }
 
@@ -159,15 +159,12 @@ public final class TestPage: Sendable {
     ///
     /// - Throws: ``PageTestError`` when no question waits; wait for one first.
     public func answer(_ accept: Bool) async throws {
-        let (number, transport) = inner.withLock { inner -> (Int?, (any PageTransport)?) in
-            defer {
-                inner.questionNumber = nil
-                inner.state.question = nil
-            }
-            return (inner.questionNumber, inner.transport)
+        let (message, transport) = inner.withLock { inner -> (PageProtocol.ClientMessage?, (any PageTransport)?) in
+            defer { inner.state.question = nil }
+            return (inner.client.answer(accept), inner.transport)
         }
-        guard let number else { throw PageTestError("No question waits for an answer; wait until the state's question is set.") }
-        await transport?.send(PageProtocol.ClientMessage.answer(question: number, accept: accept).text)
+        guard let message else { throw PageTestError("No question waits for an answer; wait until the state's question is set.") }
+        await transport?.send(message.text)
     }
 
     /// Sends any message of the protocol as it is (a window scroll, a resync, a
@@ -259,37 +256,30 @@ public final class TestPage: Sendable {
 
     private func take(_ message: PageProtocol.ServerMessage, into inner: inout Inner) {
         inner.state.messages.append(message)
+        let reception = inner.client.receive(message)
+        if let reply = reception.reply {
+            let transport = inner.transport
+            Task { await transport?.send(reply.text) }
+        }
+        inner.state.question = inner.client.question?.confirmation
+        inner.state.answeredActions.formUnion(reception.finished)
         switch message {
-        case .patches(let sequence, _, _, let patches):
-            if case .needsBaseline = inner.mirror.receive(sequence: sequence, patches: patches) {
-                let transport = inner.transport
-                Task { await transport?.send(PageProtocol.ClientMessage.resync.text) }
-            }
-        case .tree(let sequence, let document):
-            inner.mirror = SceneMirror()
-            inner.mirror.attach(tree: document.root, sequence: sequence)
         case .reset(_, let html):
             inner.state.html = html
-        case .confirm(let number, let confirmation, _):
-            inner.questionNumber = number
-            inner.state.question = confirmation
         case .announce(let texts):
             inner.state.announcements += texts
-        case .refused(let reason, let action):
+        case .refused(let reason, _):
             inner.state.refusals.append(reason)
-            if let action { inner.state.answeredActions.insert(action) }
         case .navigate(let url):
             inner.state.navigations.append(url)
-        case .resume(_, let applied):
-            inner.state.answeredActions.formUnion(applied)
         default:
             break
         }
         if inner.state.html != nil {
             inner.state.sequence = message.sequence ?? inner.state.sequence
         } else {
-            if let tree = inner.mirror.tree { inner.state.tree = tree }
-            inner.state.sequence = inner.mirror.sequence
+            if let tree = inner.client.mirror.tree { inner.state.tree = tree }
+            inner.state.sequence = inner.client.mirror.sequence
         }
     }
 }

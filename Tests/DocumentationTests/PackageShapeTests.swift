@@ -8,14 +8,15 @@ import Testing
 @Suite struct PackageShapeTests {
     /// The framework's library products and the most public type names and declarations each
     /// may carry (the sum over its targets, counted as `PublicSurfaceBudgetTests` counts them).
-    /// A product's budget is its targets' budgets added up; raise it only with theirs.
+    /// A product's budget is its targets' budgets added up; raise it only with theirs (and
+    /// say why there).
     static let frameworkProducts: [String: (types: Int, declarations: Int)] = [
         "Scenery": (142, 918),
         "SceneryLive": (22, 114),
         "ScenerySiteStore": (10, 74),
         "ScenerySiteStorePostgres": (7, 55),
-        "SceneryServer": (19, 132),
-        "SceneryRemote": (27, 129),
+        "SceneryServer": (22, 153),
+        "SceneryRemote": (31, 153),
         "SceneryTesting": (23, 153),
         "SceneryServerTesting": (7, 36),
         "SceneryTool": (10, 65),

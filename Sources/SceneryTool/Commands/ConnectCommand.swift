@@ -193,7 +193,6 @@ struct ConnectCommand: AsyncParsableCommand {
         reportShownModules(of: opened.document.root, on: &page)
         var reading = loop.listen(to: page.socket)
         defer { reading.cancel() }
-        var question: OpenQuestion?
         var reconnectsInARow = 0
         // Message types of a newer server this client cannot read, said once each.
         var unreadTypes: Set<String> = []
@@ -210,11 +209,10 @@ struct ConnectCommand: AsyncParsableCommand {
             case .line(nil):
                 guard page.isWaitingForAnswers else { return nil }
                 quitting = true
-                if let asked = question {
+                if page.client.question != nil {
                     // Nobody is left to answer: no, as an unanswered question means.
-                    question = nil
                     Output.line("· leaving: answered no")
-                    page.answer(asked.number, accept: false, for: asked.action)
+                    page.answer(false)
                 }
             case .line(_) where quitting:
                 continue
@@ -222,9 +220,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 let command = text.trimmingCharacters(in: .whitespaces)
                 typed = typed || !command.isEmpty
                 defer { prompt() }
-                if let asked = question {
-                    question = nil
-                    page.answer(asked.number, accept: ["y", "yes"].contains(command.lowercased()), for: asked.action)
+                if page.client.question != nil {
+                    page.answer(["y", "yes"].contains(command.lowercased()))
                     continue
                 }
                 let tree = page.mirror.tree ?? opened.document.root
@@ -239,7 +236,7 @@ struct ConnectCommand: AsyncParsableCommand {
                     if leaving == "back" { return .back }
                     guard page.isWaitingForAnswers else { return nil }
                     quitting = true
-                    Output.line("· waiting for the server's answer to \(page.pending.count) action(s) before leaving…")
+                    Output.line("· waiting for the server's answer to \(page.client.waitingCount) action(s) before leaving…")
                 case "help", "h", "?": Output.line(Self.help)
                 case "show", "s":
                     numbering = printWhole(tree, scene: sceneName, variant: opened.document.variant)
@@ -297,7 +294,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 }
                 reading.cancel()
                 reading = loop.listen(to: page.socket)
-                Output.line("· connected again\(page.isWaitingForAnswers ? "; \(page.pending.count) action(s) sent again" : "")")
+                Output.line("· connected again\(page.isWaitingForAnswers ? "; \(page.client.waitingCount) action(s) sent again" : "")")
             case .message(.text(let text), _):
                 let message: PageProtocol.ServerMessage
                 do {
@@ -335,8 +332,8 @@ struct ConnectCommand: AsyncParsableCommand {
                     for text in texts.prefix(8) { Output.line("» \(TerminalText.sanitized(String(text.prefix(300))))") }
                 case .trace(let events):
                     InteractCommand.printTrace(events, json: false)
-                case .confirm(let asked, let confirmation, let action):
-                    question = Self.ask(asked, confirmation, holdingUp: action, on: &page, leaving: quitting)
+                case .confirm(_, let confirmation, let action):
+                    Self.ask(confirmation, holdingUp: action, on: &page, leaving: quitting)
                 case .navigate(let url):
                     guard url.hasPrefix("/scenes/") else { continue }
                     Output.line("→ \(TerminalText.sanitized(url))")

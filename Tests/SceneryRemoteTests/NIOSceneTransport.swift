@@ -5,23 +5,21 @@ import NIOPosix
 import Scenery
 import SceneryRemote
 
-/// `SceneTransport` over SwiftNIO, for plain `http://` scene servers: for a Swift server
-/// that runs on NIO already and fetches scenes from another.
-///
-/// Apps use `URLSessionSceneTransport`, which also speaks HTTPS; the `scenery` command
-/// fetches over a plain socket, so that it builds without NIO.
+/// `SceneTransport` over SwiftNIO, for plain `http://` scene servers: the tests' second
+/// transport beside `URLSessionSceneTransport`, showing what a Swift server on NIO writes
+/// to fetch scenes (the `RemoteScenes` checks are the transport's, not the library's).
 ///
 /// Enforces the `RemoteScenes/Limits`: the body is read up to the limit and no further,
 /// the whole exchange (connection included) has a deadline, and redirects are followed
 /// (up to five) only to the same host and port.
-public struct NIOSceneTransport: SceneTransport {
+struct NIOSceneTransport: SceneTransport {
     let group: any EventLoopGroup
 
-    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.group = group
     }
 
-    public func get(_ url: URL, headers: [String: String], limits: RemoteScenes.Limits) async throws(SceneTransportFailure) -> SceneTransportResponse {
+    func get(_ url: URL, headers: [String: String], limits: RemoteScenes.Limits) async throws(SceneTransportFailure) -> SceneTransportResponse {
         try await PlainHTTP.followingRedirects(from: url) { (url) async throws(SceneTransportFailure) in
             try await getOnce(url, headers: headers, limits: limits)
         }
