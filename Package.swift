@@ -7,9 +7,10 @@ let package = Package(
     products: [
         // The framework, in nine products (a product may carry a few modules; import the ones
         // you use). Optional parts are products of their own: PostgreSQL, serving, testing.
-        // The runtime: modules, view tree, scene files, registry, event router, renderers; and
-        // fault injection for any service (SceneryFaults), imported by what uses it.
-        .library(name: "Scenery", targets: ["Scenery", "SceneryFaults"]),
+        // The runtime: modules, view tree, scene files, registry, event router, renderers, over
+        // its text layer (SceneryText, re-exported); and fault injection for any service
+        // (SceneryFaults), imported by what uses it.
+        .library(name: "Scenery", targets: ["Scenery", "SceneryText", "SceneryFaults"]),
         // Live data (entities, the change hub and feed) and experiments' records kept and read.
         .library(name: "SceneryLive", targets: ["SceneryLive", "SceneryExperiments"]),
         // An app's own tables and its changes on SQLite; the same on PostgreSQL (optional).
@@ -71,7 +72,11 @@ let package = Package(
     ],
     targets: [
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
-        .target(name: "Scenery", exclude: ["Localization/generate-plural-rules.py"]),
+        .target(name: "Scenery", dependencies: ["SceneryText"]),
+        // The core's first layer, below the runtime: messages (ICU MessageFormat), plural
+        // rules from CLDR, locales and language tags, the pseudo-locale. Nothing of scenes,
+        // modules or views: the compiler keeps the direction (it cannot import Scenery).
+        .target(name: "SceneryText", exclude: ["generate-plural-rules.py"]),
         .target(name: "SceneryTesting", dependencies: ["Scenery", "SceneryLive"]),
         // Fault injection for any service (failures and latency by service and operation):
         // what a tool's --fail and a module's tests use; no app needs it to show a scene.
@@ -263,7 +268,8 @@ let package = Package(
             name: "SceneryRenderCommand",
             capability: .command(intent: .custom(verb: "scenery-render", description: "Render one of the package's scenes."))),
         .testTarget(
-            name: "SceneryTests", dependencies: ["Scenery", "SceneryExperiments", "SceneryLive", "SceneryTesting", "SceneryFaults"], exclude: ["Golden"]),
+            name: "SceneryTests", dependencies: ["Scenery", "SceneryText", "SceneryExperiments", "SceneryLive", "SceneryTesting", "SceneryFaults"],
+            exclude: ["Golden"]),
         .testTarget(name: "SceneryLiveTests", dependencies: ["SceneryLive", "Scenery", "SceneryTesting"]),
         .testTarget(
             name: "SceneryCommandTests",
@@ -302,7 +308,8 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "Scenery", "SceneryTesting", "ProfileDemoScenes", "SceneryLive", "ScenerySiteStore", "ProfileDemoDomain", "ProfileDemoStore", "ProfileDemo",
+                "Scenery", "SceneryText", "SceneryTesting", "ProfileDemoScenes", "SceneryLive", "ScenerySiteStore", "ProfileDemoDomain", "ProfileDemoStore",
+                "ProfileDemo",
                 "ProfileDemoBlogs", "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryServerTesting", "SceneryExperiments",
                 "ScenerySiteStorePostgres", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]),

@@ -80,4 +80,24 @@ import Testing
         let frameworkTargets = products.filter { !Self.demoProducts.contains($0.key) }.values.joined()
         #expect(frameworkTargets.allSatisfy { $0.hasPrefix("Scenery") }, "\(Set(frameworkTargets).sorted())")
     }
+
+    /// The core's layers point down: the text layer depends on nothing (so it cannot reach
+    /// the runtime), the runtime on the text layer, and `import Scenery` re-exports it.
+    @Test func theCoresTextLayerDependsOnNothingAndTheRuntimeReexportsIt() throws {
+        let root = DocumentationSampleTests.packageRoot
+        let manifest = try String(contentsOf: root.appending(path: "Package.swift"), encoding: .utf8)
+        let text = try #require(manifest.firstMatch(of: /\.target\(name: "SceneryText"[^)]*\)/), "SceneryText is a target")
+        #expect(!text.output.contains("dependencies"), "the text layer depends on nothing: \(text.output)")
+        let scenery = try #require(manifest.firstMatch(of: /\.target\(name: "Scenery", dependencies: \[([^\]]*)\]/))
+        #expect(scenery.output.1 == #""SceneryText""#, "the runtime stands on the text layer alone")
+        let exports = try String(contentsOf: root.appending(path: "Sources/Scenery/Exports.swift"), encoding: .utf8)
+        #expect(exports.contains("@_exported import SceneryText"))
+        let textSources = SourceSizeBudgetTests.swiftFiles(under: ["Sources/SceneryText"])
+        #expect(textSources.count > 10)
+        for file in textSources {
+            let source = try String(contentsOf: file, encoding: .utf8)
+            #expect(!source.contains("import Scenery\n"), "\(file.lastPathComponent) imports the runtime")
+        }
+    }
+
 }

@@ -42,26 +42,44 @@ import Testing
     /// Each type's stored properties, by name (a name declared twice, in two files, counts its
     /// larger body).
     static func storedProperties(in source: String) -> [String: Int] {
-        let (opening, property) = (typeOpening, storedProperty)
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let property = storedProperty
         var counts: [String: Int] = [:]
+        for (name, members) in memberLines(in: source, openedBy: typeOpening) {
+            let count = members.count(where: { member in
+                guard let stored = member.firstMatch(of: property) else { return false }
+                return !isComputed(stored.1)
+            })
+            counts[name] = max(counts[name] ?? 0, count)
+        }
+        return counts
+    }
+
+    /// Each type a line of `source` opens (its name the regex's second capture, its indent the
+    /// first) with the lines of its body one level in that are not `static`.
+    static func memberLines(in source: String, openedBy opening: Regex<(Substring, Substring, Substring)>) -> [(String, [Substring])] {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        var types: [(String, [Substring])] = []
         for (index, line) in lines.enumerated() {
             guard let match = line.firstMatch(of: opening) else { continue }
             let indent = match.1.count
-            var count = 0
+            var members: [Substring] = []
             for inner in lines[(index + 1)...] {
                 let text = inner.drop { $0 == " " }
                 if text.isEmpty { continue }
                 let depth = inner.count - text.count
                 if depth <= indent, text.hasPrefix("}") { break }
-                guard depth == indent + 4, !text.contains("static "), let stored = text.firstMatch(of: property) else { continue }
-                // Computed: a body (`{`) before any initial value (`=`).
-                if let body = stored.1.firstIndex(of: "{"), stored.1.firstIndex(of: "=").map({ body < $0 }) ?? true { continue }
-                count += 1
+                if depth == indent + 4, !text.contains("static ") { members.append(text) }
             }
-            counts[String(match.2)] = max(counts[String(match.2)] ?? 0, count)
+            types.append((String(match.2), members))
         }
-        return counts
+        return types
+    }
+
+    /// Whether what follows a property's name makes it computed: a body (`{`) before any
+    /// initial value (`=`).
+    static func isComputed(_ rest: Substring) -> Bool {
+        guard let body = rest.firstIndex(of: "{") else { return false }
+        return rest.firstIndex(of: "=").map { body < $0 } ?? true
     }
 
     @Test func noTypeKeepsMoreStoredPropertiesThanItsBudget() throws {
@@ -130,26 +148,15 @@ import Testing
     /// Each class's and actor's stored `var`s another file of its module can write: neither
     /// `private`/`fileprivate` nor `private(set)`/`fileprivate(set)`.
     static func openMutableState(in source: String) -> [String: [String]] {
-        let (opening, property) = (referenceTypeOpening, mutableProperty)
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let property = mutableProperty
+        let closing: Set<Substring> = ["private", "fileprivate", "private(set)", "fileprivate(set)"]
         var open: [String: [String]] = [:]
-        for (index, line) in lines.enumerated() {
-            guard let match = line.firstMatch(of: opening) else { continue }
-            let indent = match.1.count
-            var names: [String] = []
-            for inner in lines[(index + 1)...] {
-                let text = inner.drop { $0 == " " }
-                if text.isEmpty { continue }
-                let depth = inner.count - text.count
-                if depth <= indent, text.hasPrefix("}") { break }
-                guard depth == indent + 4, !text.contains("static "), let stored = text.firstMatch(of: property) else { continue }
-                let rest = stored.output.3
-                if let body = rest.firstIndex(of: "{"), rest.firstIndex(of: "=").map({ body < $0 }) ?? true { continue }
-                let modifiers = stored.output.1.split(separator: " ")
-                if modifiers.contains(where: { ["private", "fileprivate", "private(set)", "fileprivate(set)"].contains($0) }) { continue }
-                names.append(String(stored.output.2))
+        for (name, members) in memberLines(in: source, openedBy: referenceTypeOpening) {
+            let names = members.compactMap { member -> String? in
+                guard let stored = member.firstMatch(of: property), !isComputed(stored.output.3) else { return nil }
+                return stored.output.1.split(separator: " ").contains(where: closing.contains) ? nil : String(stored.output.2)
             }
-            if !names.isEmpty { open[String(match.2)] = names }
+            if !names.isEmpty { open[name] = names }
         }
         return open
     }

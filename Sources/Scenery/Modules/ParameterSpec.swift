@@ -12,7 +12,7 @@ public struct ParameterSpec: Sendable, Hashable {
     public var allowedValues: [String]?
     /// The allowed range, for an integer parameter.
     public var range: ClosedRange<Int>?
-    /// For a string parameter that is a ``Message``: the arguments the module gives it.
+    /// For a string parameter that is a `Message`: the arguments the module gives it.
     /// Scene files and translations are checked against them.
     public var messageArguments: [MessageArgumentSpec]?
 
@@ -29,7 +29,7 @@ public struct ParameterSpec: Sendable, Hashable {
         self.summary = summary
     }
 
-    /// Declares a parameter that is wording: a ``Message`` in ICU MessageFormat, with the
+    /// Declares a parameter that is wording: a `Message` in ICU MessageFormat, with the
     /// arguments the module gives it.
     ///
     /// ```swift

@@ -1,6 +1,6 @@
 /// Fills printf-style placeholders in wording that comes from scene files — safely.
 ///
-/// Module parameters that are wording are ``Message``s now, which name their arguments
+/// Module parameters that are wording are `Message`s now, which name their arguments
 /// and know plurals (``ParameterSpec/message(_:default:arguments:summary:)``); this stays
 /// for wording of your own that is still written the printf way.
 ///

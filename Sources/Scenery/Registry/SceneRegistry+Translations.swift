@@ -138,7 +138,7 @@ struct SceneTranslation {
     let catalog: MessageCatalog
     let sections: [MessageCatalog.SceneSection]
     /// Whether the words are shown in the pseudo-locale: the modules' messages are accented
-    /// as they are formatted (``MessageLocale/isPseudo``); tabs and confirmations here.
+    /// as they are formatted (`MessageLocale/isPseudo`); tabs and confirmations here.
     var isPseudo = false
 
     /// The translation into the pseudo-locale, `en-XA`.

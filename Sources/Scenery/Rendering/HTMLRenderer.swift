@@ -40,7 +40,7 @@ public struct HTMLRenderer: Sendable {
     ///   - node: The tree (a scene's, or any subtree).
     ///   - title: The page title and heading.
     ///   - language: The `lang` of the page (BCP 47), such as the scene file's `language`; a
-    ///     right-to-left language (``MessageLocale/isRightToLeft``) lays the page out right to
+    ///     right-to-left language (`MessageLocale/isRightToLeft`) lays the page out right to
     ///     left (`dir="rtl"`; the CSS uses logical properties, so it mirrors).
     ///   - theme: The colours and sizes the page is drawn with (``Theme``).
     public func render(_ node: ViewNode, title: String = "Scenery", language: String = "en", theme: Theme = .standard) -> String {

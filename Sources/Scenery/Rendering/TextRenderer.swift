@@ -10,7 +10,7 @@
 /// print(text)
 /// ```
 ///
-/// For a right-to-left language (``MessageLocale/isRightToLeft``) the layout is mirrored:
+/// For a right-to-left language (`MessageLocale/isRightToLeft`) the layout is mirrored:
 /// lines are aligned to the right edge and start with a right-to-left mark (so a terminal
 /// that applies the bidirectional algorithm lays each line out right to left), frames open
 /// on the right and bullets stand at the line's end. A terminal shows the letters of each

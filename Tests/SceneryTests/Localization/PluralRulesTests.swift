@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Scenery
+@testable import SceneryText
 
 @Suite struct PluralRulesTests {
     @Test func everyGeneratedRuleParses() throws {

@@ -6,7 +6,7 @@ The rules come from the CLDR data that Babel ships (pip install babel); the Swif
 files it writes are committed, so building Scenery needs neither Python nor Babel.
 Run it again when CLDR changes:
 
-    python3 Sources/Scenery/Localization/generate-plural-rules.py
+    python3 Sources/SceneryText/generate-plural-rules.py
 
 It prints nothing on success and exits non-zero if Babel is missing.
 """

@@ -1,6 +1,6 @@
 /// A message in ICU MessageFormat: wording with named arguments, plurals and choices.
 ///
-/// Modules declare their words as messages (``ParameterSpec/message(_:default:arguments:summary:)``)
+/// Modules declare their words as messages (`ParameterSpec.message(_:default:arguments:summary:)` (in `Scenery`))
 /// and scene files or translations give the text; a message is parsed once, checked
 /// against the arguments its module provides, and formatted per locale.
 ///
@@ -34,7 +34,7 @@ public struct Message: Sendable, Hashable, CustomStringConvertible {
     ///
     /// A literal that does not parse is shown as written (and the validator, which checks
     /// every module's defaults, reports it), never a crash.
-    init(literal source: String) {
+    package init(literal source: String) {
         self.source = source
         do {
             var parser = MessageParser(source)
@@ -93,7 +93,7 @@ extension Message {
     private static let parsedMessages = Locked<[String: Message]>([:])
 
     /// The message of a source, parsed once and kept (up to 4,096 distinct sources).
-    static func parsed(_ source: String) throws(Message.SyntaxError) -> Message {
+    package static func parsed(_ source: String) throws(Message.SyntaxError) -> Message {
         if let known = parsedMessages.withLock({ $0[source] }) { return known }
         let message = try Message(source)
         parsedMessages.withLock { kept in

@@ -7,7 +7,7 @@
 /// was cut off. Arguments (names, titles, numbers) are left as they are, so the page still
 /// reads as the data it shows.
 ///
-/// A registry shows scenes in it when ``SceneRegistry/offersPseudoLocale`` is on (the
+/// A registry shows scenes in it when `SceneRegistry.offersPseudoLocale` (in `Scenery`) is on (the
 /// `scenery` tool's `run --locale en-XA`, and `serve --pseudo-locale`):
 ///
 /// ```swift

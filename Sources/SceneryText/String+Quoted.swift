@@ -31,7 +31,7 @@ extension String {
     }
 
     /// U+2028 and U+2029 (which some log readers break lines at), and the bidirectional
-    /// controls (which reorder the text around them), as ``TerminalText`` removes them.
+    /// controls (which reorder the text around them), as the terminal text of `Scenery` removes them.
     private static func isLineOrDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true

@@ -1,8 +1,8 @@
 /// Helpers for BCP 47 language tags such as `zh-Hans-CN`.
-enum LanguageTag {
+package enum LanguageTag {
     /// The tag and its shorter forms, most specific first: `zh-Hans-CN`, `zh-Hans`, `zh`.
     /// Underscores are read as hyphens (`pt_PT`); an empty tag gives none.
-    static func fallbacks(of tag: String) -> [String] {
+    package static func fallbacks(of tag: String) -> [String] {
         var parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         guard !parts.isEmpty else { return [] }
         parts[0] = parts[0].lowercased()
@@ -15,12 +15,12 @@ enum LanguageTag {
     }
 
     /// The language subtag, lowercased: `zh` of `zh-Hans-CN`; empty for an empty tag.
-    static func primary(of tag: String) -> String {
+    package static func primary(of tag: String) -> String {
         fallbacks(of: tag).last ?? ""
     }
 
     /// Languages written right to left (by their primary subtag), and the scripts that are.
-    static func isRightToLeft(_ tag: String) -> Bool {
+    package static func isRightToLeft(_ tag: String) -> Bool {
         let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
         guard let language = parts.first else { return false }
         if parts.contains(where: { ["arab", "hebr", "thaa", "syrc", "nkoo", "adlm", "rohg"].contains($0) }) { return true }
