@@ -10,7 +10,7 @@ let package = Package(
         // The runtime: modules, view tree, scene files, registry, event router, renderers, over
         // its text layer (SceneryText, re-exported); and fault injection for any service
         // (SceneryFaults), imported by what uses it.
-        .library(name: "Scenery", targets: ["Scenery", "SceneryText", "SceneryFaults"]),
+        .library(name: "Scenery", targets: ["Scenery", "SceneryText", "SceneryViewTree", "SceneryFaults"]),
         // Live data (entities, the change hub and feed) and experiments' records kept and read.
         .library(name: "SceneryLive", targets: ["SceneryLive", "SceneryExperiments"]),
         // An app's own tables and its changes on SQLite; the same on PostgreSQL (optional).
@@ -72,7 +72,11 @@ let package = Package(
     ],
     targets: [
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
-        .target(name: "Scenery", dependencies: ["SceneryText"]),
+        .target(name: "Scenery", dependencies: ["SceneryText", "SceneryViewTree"]),
+        // The core's view-tree layer: the platform-neutral tree a scene renders to, its ids,
+        // forms, events and JSON values, and the diff and patches between two trees. What a
+        // renderer, the page protocol or a client needs without the runtime.
+        .target(name: "SceneryViewTree", dependencies: ["SceneryText"]),
         // The core's first layer, below the runtime: messages (ICU MessageFormat), plural
         // rules from CLDR, locales and language tags, the pseudo-locale. Nothing of scenes,
         // modules or views: the compiler keeps the direction (it cannot import Scenery).
@@ -308,7 +312,8 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "Scenery", "SceneryText", "SceneryTesting", "ProfileDemoScenes", "SceneryLive", "ScenerySiteStore", "ProfileDemoDomain", "ProfileDemoStore",
+                "Scenery", "SceneryText", "SceneryViewTree", "SceneryTesting", "ProfileDemoScenes", "SceneryLive", "ScenerySiteStore", "ProfileDemoDomain",
+                "ProfileDemoStore",
                 "ProfileDemo",
                 "ProfileDemoBlogs", "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryServerTesting", "SceneryExperiments",
                 "ScenerySiteStorePostgres", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),

@@ -81,20 +81,24 @@ import Testing
         #expect(frameworkTargets.allSatisfy { $0.hasPrefix("Scenery") }, "\(Set(frameworkTargets).sorted())")
     }
 
-    /// The core's layers point down: the text layer depends on nothing (so it cannot reach
-    /// the runtime), the runtime on the text layer, and `import Scenery` re-exports it.
-    @Test func theCoresTextLayerDependsOnNothingAndTheRuntimeReexportsIt() throws {
+    /// The core's layers point down: the text layer depends on nothing, the view-tree layer
+    /// on text alone, the runtime on both (so neither lower layer can reach it), and
+    /// `import Scenery` re-exports them.
+    @Test func theCoresLayersPointDownAndTheRuntimeReexportsThem() throws {
         let root = DocumentationSampleTests.packageRoot
         let manifest = try String(contentsOf: root.appending(path: "Package.swift"), encoding: .utf8)
-        let text = try #require(manifest.firstMatch(of: /\.target\(name: "SceneryText"[^)]*\)/), "SceneryText is a target")
-        #expect(!text.output.contains("dependencies"), "the text layer depends on nothing: \(text.output)")
-        let scenery = try #require(manifest.firstMatch(of: /\.target\(name: "Scenery", dependencies: \[([^\]]*)\]/))
-        #expect(scenery.output.1 == #""SceneryText""#, "the runtime stands on the text layer alone")
+        func dependencies(of target: String) throws -> String? {
+            let opening = try #require(manifest.firstMatch(of: try Regex(#"\.target\(name: ""# + target + #""[^)]*\)"#)), "\(target) is a target")
+            return opening.output[0].substring.flatMap { $0.firstMatch(of: /dependencies: \[([^\]]*)\]/).map { String($0.output.1) } }
+        }
+        #expect(try dependencies(of: "SceneryText") == nil, "the text layer depends on nothing")
+        #expect(try dependencies(of: "SceneryViewTree") == #""SceneryText""#, "the view tree stands on text alone")
+        #expect(try dependencies(of: "Scenery") == #""SceneryText", "SceneryViewTree""#, "the runtime stands on the two layers")
         let exports = try String(contentsOf: root.appending(path: "Sources/Scenery/Exports.swift"), encoding: .utf8)
-        #expect(exports.contains("@_exported import SceneryText"))
-        let textSources = SourceSizeBudgetTests.swiftFiles(under: ["Sources/SceneryText"])
-        #expect(textSources.count > 10)
-        for file in textSources {
+        #expect(exports.contains("@_exported import SceneryText") && exports.contains("@_exported import SceneryViewTree"))
+        let layers = SourceSizeBudgetTests.swiftFiles(under: ["Sources/SceneryText", "Sources/SceneryViewTree"])
+        #expect(layers.count > 40)
+        for file in layers {
             let source = try String(contentsOf: file, encoding: .utf8)
             #expect(!source.contains("import Scenery\n"), "\(file.lastPathComponent) imports the runtime")
         }

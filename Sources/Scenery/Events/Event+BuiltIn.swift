@@ -1,5 +1,5 @@
 extension Event {
-    /// What one of the runtime's own events (``SceneEvents``) asks the scene to do, read
+    /// What one of the runtime's own events (`SceneEvents`) asks the scene to do, read
     /// from the event's name and payload in one place, so that no host or renderer spells
     /// the payload's keys.
     ///
@@ -8,13 +8,13 @@ extension Event {
     /// if case .selectTab(let tab, let tabSwitch)? = event.builtIn { selectedTabs[tabSwitch] = tab }
     /// ```
     public enum BuiltIn: Sendable, Hashable {
-        /// Load a module that failed again (``SceneEvents/retry``).
+        /// Load a module that failed again (`SceneEvents/retry`).
         case retry(ModuleID)
-        /// Load a module again from its start (``SceneEvents/refresh``).
+        /// Load a module again from its start (`SceneEvents/refresh`).
         case refresh(ModuleID)
-        /// Load a module's next page (``SceneEvents/loadMore``).
+        /// Load a module's next page (`SceneEvents/loadMore`).
         case loadMore(ModuleID)
-        /// Select the tab with this id in the tab switch with this id (``SceneEvents/selectTab``).
+        /// Select the tab with this id in the tab switch with this id (`SceneEvents/selectTab`).
         case selectTab(String, inSwitch: String)
 
         /// The event's name.

@@ -34,7 +34,7 @@ public struct EventKind<Payload: Codable & Sendable>: AnyEventKind, Hashable {
 
     /// What a control sends for this event with `payload`.
     ///
-    /// The payload is encoded with ``JSONValueEncoder`` (no text in between, so a control per
+    /// The payload is encoded with `JSONValueEncoder` (no text in between, so a control per
     /// row costs little); a value that does not encode to a JSON object (a bare number, say)
     /// is sent under the key `value`.
     public func descriptor(_ payload: Payload) -> EventDescriptor {

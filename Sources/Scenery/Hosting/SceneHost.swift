@@ -37,7 +37,7 @@ extension SceneHost {
 /// A change of a scene's tree: one subtree, rendered again, to put in place of the
 /// node with the same id.
 ///
-/// A module's state change updates its frame (a ``ViewNode/Kind/module(_:)`` node);
+/// A module's state change updates its frame (a `ViewNode/Kind/module(_:)` node);
 /// selecting a tab updates the tab switch.
 ///
 /// ``patches`` take the tree the host last got (from ``SceneInstance/takeBaseline()`` or earlier

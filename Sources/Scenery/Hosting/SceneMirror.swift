@@ -94,7 +94,7 @@ public struct SceneMirror {
     public var needsBaseline: Bool { missing != nil }
 
     /// The control with an action id in the host's copy, or `nil` (see
-    /// ``PatchableTree/action(withID:)``).
+    /// `PatchableTree/action(withID:)`).
     public func action(withID id: NodeID) -> ViewAction? {
         patchable?.action(withID: id)
     }

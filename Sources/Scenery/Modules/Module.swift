@@ -76,7 +76,7 @@ public protocol Module: Actor {
 
     /// Decides what happens to an event from one of the module's nodes.
     ///
-    /// The event's ``Event/source`` is local to the module (`row.7/like`, not
+    /// The event's `Event/source` is local to the module (`row.7/like`, not
     /// `blogs/row.7/like`). The default implementation passes every event on.
     func handle(_ event: Event) async -> EventDisposition
 

@@ -19,7 +19,7 @@ public struct ModuleDescriptor: Sendable, Hashable {
     /// The parameters a scene file may or must give.
     public var parameters: [ParameterSpec]
     /// The names of the events the module lets bubble to its scene. Scene-file event
-    /// rules may only name these (or the runtime's own ``SceneEvents``).
+    /// rules may only name these (or the runtime's own `SceneEvents`).
     public var events: Set<String>
     /// The events among ``events`` that the module acts on itself once the scene lets them
     /// through (in ``Module/perform(_:)``): a follow, an accepted friend request. The others

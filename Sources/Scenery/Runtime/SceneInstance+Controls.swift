@@ -32,7 +32,7 @@ extension SceneInstance {
     /// ```
     ///
     /// - Parameters:
-    ///   - id: The control's id, as ``ViewNode/actions`` names it.
+    ///   - id: The control's id, as `ViewNode/actions` names it.
     ///   - values: For a form, the text of its fields by name; for a field that sends its
     ///     text as people type, its text under its name; `nil` for any other control.
     /// - Returns: The route the event took.
@@ -63,7 +63,7 @@ extension SceneInstance {
 
     /// The control with an action id in the tree as the host was given it (its baseline and
     /// the updates since), or `nil`: what a host checks a person's tap against without
-    /// keeping a copy of the tree. Ids as ``ViewNode/actions`` names them: a button's or
+    /// keeping a copy of the tree. Ids as `ViewNode/actions` names them: a button's or
     /// selectable node's id (`blogs/blog.27.like`), a placeholder's for its retry,
     /// `switch#tab` for a tab.
     public func action(withID id: NodeID) -> ViewAction? {
@@ -78,14 +78,14 @@ extension SceneInstance {
 
     /// The form with this id in the tree as the host was given it, or `nil`: what a host
     /// checks a submitted form's text against (its fields, their rules and sizes) with
-    /// ``Form/submission(of:from:)``.
+    /// `Form/submission(of:from:)`.
     public func form(withID id: NodeID) -> Form? {
         guard case .form(let form)? = shownControl(withID: id)?.kind else { return nil }
         return form
     }
 
     /// The field with this id in the tree as the host was given it, or `nil`: what a host
-    /// checks the text of a change event against (``TextField/change(to:from:)``).
+    /// checks the text of a change event against (`TextField/change(to:from:)`).
     public func field(withID id: NodeID) -> TextField? {
         guard case .textField(let field)? = shownControl(withID: id)?.kind else { return nil }
         return field

@@ -10,7 +10,7 @@ extension SceneInstance {
     }
 
     /// The whole tree as a document: like ``render()``, but every tab switch also carries
-    /// the content of its unselected tabs (``ViewNode/TabSwitch/unselectedPanels``), so a
+    /// the content of its unselected tabs (`ViewNode/TabSwitch/unselectedPanels`), so a
     /// JSON or HTML file holds everything the viewer may see. The host's copy is left as it
     /// is: a document is not a live tree, and no update applies to it.
     ///

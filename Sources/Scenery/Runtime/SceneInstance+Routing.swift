@@ -9,7 +9,7 @@ extension SceneInstance {
     /// - Letting the event through runs the module's default action (``Module/perform(_:)``)
     ///   and hands the event to ``SceneHost/receive(_:)``.
     ///
-    /// The runtime's own events (``SceneEvents``: retry, refresh, load more, select tab)
+    /// The runtime's own events (`SceneEvents`: retry, refresh, load more, select tab)
     /// are handled by the scene before any module sees them.
     @discardableResult
     public func send(_ event: Event) async -> EventOutcome {

@@ -16,7 +16,7 @@ extension NewPackage {
         "ProfileDemoUserInfo", "ProfileDemoUserList", "Scenery", "SceneryBench", "SceneryCommand", "SceneryExperiments",
         "SceneryFaults", "SceneryLive", "SceneryPageProtocol", "SceneryRemote", "SceneryRenderCommand", "SceneryServeCommand",
         "SceneryServer", "SceneryServerTesting", "SceneryServeTool", "ScenerySiteStore", "ScenerySiteStorePostgres",
-        "SceneryTesting", "SceneryText", "SceneryTool", "SceneryURLSession", "SceneryValidateCommand", "SceneryValidationPlugin",
+        "SceneryTesting", "SceneryText", "SceneryTool", "SceneryViewTree", "SceneryURLSession", "SceneryValidateCommand", "SceneryValidationPlugin",
         "SceneryValidator",
     ]
 

@@ -32,14 +32,14 @@ public struct ViewTreeDiff: Sendable {
 
     /// The most elements the same-shape walk visits before it leaves the tree to matching
     /// by id: a long list whose rows moved costs it at most this many visits in vain.
-    static let sameShapeBudget = 512
+    package static let sameShapeBudget = 512
 
     /// The patches when only properties changed — every element keeps its id, kind and
     /// place, and no id repeats, as when a row is rendered again after a like — found by
     /// one walk of both trees in step, without flattening them; `nil` otherwise (or past
     /// ``sameShapeBudget`` elements). They are the patches matching by id finds: the
     /// updates, in pre-order.
-    static func updatesOfSameShape(_ old: ViewElement, _ new: ViewElement) -> [ViewPatch]? {
+    package static func updatesOfSameShape(_ old: ViewElement, _ new: ViewElement) -> [ViewPatch]? {
         var updates: [ViewPatch] = []
         // The ids met so far, to leave a tree with a repeated id to matching by id: in an
         // array while there are few (a row's eight elements), compared rather than hashed.
@@ -71,7 +71,7 @@ public struct ViewTreeDiff: Sendable {
 
     /// Computes the patches from `old` to `new` by matching elements by id anywhere in the
     /// trees (what ``init(from:to:)`` does when more than properties changed).
-    init(matchingByIDFrom old: ViewNode, to new: ViewNode) {
+    package init(matchingByIDFrom old: ViewNode, to new: ViewNode) {
         let oldTree = FlatTree(.node(old))
         let newTree = FlatTree(.node(new))
         let duplicates = oldTree.duplicates.union(newTree.duplicates)
@@ -173,7 +173,7 @@ public struct ViewTreeDiff: Sendable {
 
 extension ViewPatch {
     /// The parent and index of an insert or a move.
-    var attachment: (parent: NodeID, index: Int)? {
+    package var attachment: (parent: NodeID, index: Int)? {
         switch self {
         case .insert(_, let parent?, let index): (parent, index)
         case .move(_, let parent, let index): (parent, index)
@@ -183,17 +183,17 @@ extension ViewPatch {
 }
 
 /// A tree flattened into arrays, in pre-order, for diffing.
-struct FlatTree {
-    var ids: [NodeID] = []
-    var elements: [ViewElement] = []
-    var properties: [ElementProperties] = []
-    var parents: [Int] = []
-    var children: [[Int]] = []
-    var index: [NodeID: Int] = [:]
-    var duplicates: Set<NodeID> = []
-    var count: Int { ids.count }
+package struct FlatTree {
+    package var ids: [NodeID] = []
+    package var elements: [ViewElement] = []
+    package var properties: [ElementProperties] = []
+    package var parents: [Int] = []
+    package var children: [[Int]] = []
+    package var index: [NodeID: Int] = [:]
+    package var duplicates: Set<NodeID> = []
+    package var count: Int { ids.count }
 
-    init(_ root: ViewElement) {
+    package init(_ root: ViewElement) {
         var stack: [(ViewElement, Int)] = [(root, -1)]
         while let (element, parent) = stack.popLast() {
             let position = ids.count

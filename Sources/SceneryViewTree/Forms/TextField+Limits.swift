@@ -31,7 +31,7 @@ extension TextField {
 
     /// What is wrong with `text` when it has more bytes than a limit of `maximum` characters
     /// allows, or `nil`.
-    static func byteProblem(of text: String, atMost maximum: Int, label: String) -> String? {
+    package static func byteProblem(of text: String, atMost maximum: Int, label: String) -> String? {
         let bytes = text.utf8.count
         guard bytes > maximum * bytesPerCharacter else { return nil }
         return

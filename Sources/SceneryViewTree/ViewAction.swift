@@ -25,7 +25,7 @@ extension ViewNode {
 
     /// The actions this node carries itself (not its children's): a selectable node's,
     /// then its controls'.
-    var ownActions: [ViewAction] {
+    package var ownActions: [ViewAction] {
         // A button's own event is its action; a selectable node adds one.
         if let action, !isButton {
             let title = visibleTexts.first ?? id.rawValue
@@ -35,14 +35,14 @@ extension ViewNode {
     }
 
     /// Whether this node itself carries the control with this id; builds no event.
-    func carriesControl(_ control: NodeID) -> Bool {
+    package func carriesControl(_ control: NodeID) -> Bool {
         if control == id { return hasControlOfItsOwnID }
         guard case .tabs(let tabs) = kind, let named = control.tabControl, named.tabSwitch == id else { return false }
         return tabs.tabs.contains { $0.id == named.tab }
     }
 
     /// The ids of the controls this node itself carries, as ``actions`` names them.
-    var ownControlIDs: [NodeID] {
+    package var ownControlIDs: [NodeID] {
         var ids: [NodeID] = hasControlOfItsOwnID ? [id] : []
         if case .tabs(let tabs) = kind { ids += tabs.tabs.map { NodeID.tabControl($0.id, of: id) } }
         return ids
@@ -89,7 +89,7 @@ extension ViewNode {
 
     /// The action with the given id, if the tree has it: found by a walk of the tree that
     /// builds the event of that control alone. (A scene finds a control of the tree it
-    /// gave its host by an index instead: ``SceneInstance/action(withID:)``.)
+    /// gave its host by an index instead: `SceneInstance/action(withID:)`.)
     public func action(withID id: NodeID) -> ViewAction? {
         for node in allNodes where node.carriesControl(id) {
             if let action = node.ownActions.first(where: { $0.id == id }) { return action }

@@ -1,23 +1,23 @@
 /// Where each row of a tree's lists is, so that one row of a long list is found and
 /// replaced in place at the cost of one row, not of the tree.
 ///
-/// Only list rows are indexed: they are what a module renders alone (``Module/render(_:)``),
+/// Only list rows are indexed: they are what a module renders alone (`Module/render(_:)`),
 /// and a list is where a walk would cost. Any other node is found by a walk of the tree
 /// (``ViewNode/path(to:)``). Each row costs an entry of fixed size, with no storage of its
 /// own, so a page that has been updated holds little more than one that has not.
-struct RowIndex: Sendable {
+package struct RowIndex: Sendable {
     /// The path of each list in the tree.
     private var lists: [[Int]] = []
     private var rows: [NodeID: Position] = [:]
 
     private struct Position: Sendable {
-        var list: Int32
-        var section: Int32
-        var row: Int32
+        package var list: Int32
+        package var section: Int32
+        package var row: Int32
     }
 
     /// Indexes the rows of every list in `root`, nested lists included.
-    init(_ root: ViewNode) {
+    package init(_ root: ViewNode) {
         var stack: [(ViewNode, [Int])] = [(root, [])]
         while let (node, path) = stack.popLast() {
             if case .list(_, let sections) = node.kind {
@@ -35,7 +35,7 @@ struct RowIndex: Sendable {
 
     /// The path of a row of one of the lists, as ``ViewNode/node(at:)`` takes it; `nil` for
     /// any other node.
-    func path(of id: NodeID) -> [Int]? {
+    package func path(of id: NodeID) -> [Int]? {
         guard let position = rows[id] else { return nil }
         return lists[Int(position.list)] + [Int(position.section), Int(position.row)]
     }
@@ -44,7 +44,7 @@ struct RowIndex: Sendable {
 extension ViewNode {
     /// The path of the node with this id below this one (child indices; a list step takes
     /// two: section, then row), found by a walk of the tree; `nil` when there is none.
-    func path(to id: NodeID) -> [Int]? {
+    package func path(to id: NodeID) -> [Int]? {
         var stack: [(ViewNode, [Int])] = [(self, [])]
         while let (node, path) = stack.popLast() {
             if node.id == id { return path }
@@ -55,7 +55,7 @@ extension ViewNode {
 
     /// Calls `body` with each child of this node and the steps from this node to it: one
     /// index, or section and row in a list.
-    func forEachChild(_ body: (ViewNode, [Int]) -> Void) {
+    package func forEachChild(_ body: (ViewNode, [Int]) -> Void) {
         switch kind {
         case .text, .image, .button, .placeholder, .textField: return
         case .stack, .form:
@@ -69,8 +69,8 @@ extension ViewNode {
         }
     }
 
-    /// The node at a path from ``RowIndex/path(of:)`` or ``path(to:)``.
-    func node(at path: ArraySlice<Int>) -> ViewNode? {
+    /// The node at a path from `RowIndex/path(of:)` or ``path(to:)``.
+    package func node(at path: ArraySlice<Int>) -> ViewNode? {
         guard let first = path.first else { return self }
         switch kind {
         case .stack, .form:
@@ -90,7 +90,7 @@ extension ViewNode {
     /// the tree, when this tree is not shared (no array on the way is copied).
     /// Returns whether the path existed.
     @discardableResult
-    mutating func replace(at path: ArraySlice<Int>, with node: ViewNode) -> Bool {
+    package mutating func replace(at path: ArraySlice<Int>, with node: ViewNode) -> Bool {
         guard let first = path.first else {
             self = node
             return true

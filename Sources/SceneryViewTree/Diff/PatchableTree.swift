@@ -9,13 +9,13 @@
 ///
 /// Not thread-safe: use it from one place, such as the host's main actor.
 public final class PatchableTree {
-    final class Element {
-        let id: NodeID
-        var properties: ElementProperties
-        var children: [Element]
-        weak var parent: Element?
+    package final class Element {
+        package let id: NodeID
+        package var properties: ElementProperties
+        package var children: [Element]
+        package weak var parent: Element?
 
-        init(_ element: ViewElement) {
+        package init(_ element: ViewElement) {
             id = element.id
             properties = element.properties
             children = element.children.map(Element.init)
@@ -53,7 +53,7 @@ public final class PatchableTree {
     }
 
     /// Applies patches in the four phases ``ViewPatch`` describes.
-    /// - Throws: ``PatchError`` naming the id a patch needs but the tree lacks; the tree
+    /// - Throws: `PatchError` naming the id a patch needs but the tree lacks; the tree
     ///   may then be partly patched — render it again from the scene.
     public func apply(_ patches: [ViewPatch]) throws(PatchError) {
         func find(_ id: NodeID) throws(PatchError) -> Element {
@@ -129,7 +129,7 @@ public final class PatchableTree {
     }
 
     /// Rebuilds a value from an element.
-    static func value(of element: Element) -> ViewElement {
+    package static func value(of element: Element) -> ViewElement {
         let children = element.children.map(value(of:))
         func nodes() -> [ViewNode] {
             children.compactMap { if case .node(let node) = $0 { node } else { nil } }

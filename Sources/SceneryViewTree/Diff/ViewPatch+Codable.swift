@@ -97,9 +97,9 @@ extension ElementProperties: Codable {
 
 /// A node without children, for encoding own properties in the view-tree format.
 private struct ShallowNode: Codable {
-    var node: ViewNode
+    package var node: ViewNode
 
-    init(_ properties: ElementProperties) {
+    package init(_ properties: ElementProperties) {
         let empty = ViewNode.stack("", [])
         let kind: ViewNode.Kind
         switch properties.kind {
@@ -118,7 +118,7 @@ private struct ShallowNode: Codable {
         node = ViewNode(id: "", kind: kind, action: properties.action)
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         // Fill in what a shallow node leaves out, so the node decoder accepts it.
         var object = try JSONValue(from: decoder)
         if case .object(var fields) = object {
@@ -134,7 +134,7 @@ private struct ShallowNode: Codable {
         node = try JSONDecoder().decode(ViewNode.self, from: JSONEncoder().encode(object))
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: ShallowKeys.self)
         // Encode the node, then drop the id and the children.
         let full = try JSONValueEncoder().encode(node)
@@ -143,11 +143,11 @@ private struct ShallowNode: Codable {
         for (key, value) in fields { try container.encode(value, forKey: ShallowKeys(key)) }
     }
 
-    struct ShallowKeys: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    package struct ShallowKeys: CodingKey {
+        package var stringValue: String
+        package var intValue: Int? { nil }
+        package init(_ string: String) { stringValue = string }
+        package init?(stringValue: String) { self.stringValue = stringValue }
+        package init?(intValue: Int) { nil }
     }
 }

@@ -5,12 +5,12 @@
 /// A scene makes one per module frame the first time a host looks a control up, and keeps
 /// it while the frame's structure stays (a like that changes a button's title and a count
 /// keeps every path); a change of structure drops it, and the next lookup makes it again.
-struct ControlIndex: Sendable {
+package struct ControlIndex: Sendable {
     private var paths: [NodeID: [Int]] = [:]
 
     /// Indexes the controls of `root`; where two nodes share an id, the first in display
     /// order wins, as it does for ``ViewNode/action(withID:)``.
-    init(_ root: ViewNode) {
+    package init(_ root: ViewNode) {
         var path: [Int] = []
         visit(root, &path)
     }
@@ -25,13 +25,13 @@ struct ControlIndex: Sendable {
     }
 
     /// The node in `root` (the tree this index was made from) that carries the control.
-    func node(carrying id: NodeID, in root: ViewNode) -> ViewNode? {
+    package func node(carrying id: NodeID, in root: ViewNode) -> ViewNode? {
         guard let path = paths[id], let node = root.node(at: path[...]), node.carriesControl(id) else { return nil }
         return node
     }
 
     /// The control with this id in `root`, its event built.
-    func action(withID id: NodeID, in root: ViewNode) -> ViewAction? {
+    package func action(withID id: NodeID, in root: ViewNode) -> ViewAction? {
         node(carrying: id, in: root)?.ownActions.first { $0.id == id }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The JSON form of a view tree: every node is an object with `id` and `type`, and
-/// the fields of its type. See <doc:UpdatesAndOrdering>.
+/// the fields of its type. See the article "Updates and ordering" of `Scenery`.
 extension ViewNode: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, type, text, role, url, symbol, initials, alt, title, event, style, axis, children
@@ -151,7 +151,7 @@ extension ViewNode: Codable {
 
     /// A form's own fields in JSON: `{"submit": {"title", "event"}, "error"}`.
     private struct FormFields: Codable {
-        var submit: Form.Submit
-        var error: String?
+        package var submit: Form.Submit
+        package var error: String?
     }
 }

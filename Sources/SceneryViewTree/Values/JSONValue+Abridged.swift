@@ -3,7 +3,7 @@ extension JSONValue {
     /// its objects and arrays to their first `mostEntries` entries (an object's by key), at
     /// every depth: what a log or a development tool keeps of a payload or a module's state,
     /// bounded whatever the value holds.
-    func abridged(longestText: Int, mostEntries: Int) -> JSONValue {
+    package func abridged(longestText: Int, mostEntries: Int) -> JSONValue {
         switch self {
         case .string(let text) where text.count > longestText: .string(text.prefix(longestText) + "…")
         case .array(let values): .array(values.prefix(mostEntries).map { $0.abridged(longestText: longestText, mostEntries: mostEntries) })

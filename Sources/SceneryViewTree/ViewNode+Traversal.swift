@@ -13,7 +13,7 @@ extension ViewNode {
 
     /// Whether the node holds other nodes (a stack, list, tab switch or module frame), even
     /// when it holds none right now.
-    var isContainer: Bool {
+    package var isContainer: Bool {
         switch kind {
         case .text, .image, .button, .placeholder, .textField: false
         case .stack, .list, .tabs, .module, .form: true
@@ -119,7 +119,7 @@ extension ViewNode {
     /// The node with its outermost lists laid out another way (a scene's `"display"` for a
     /// module), or unchanged for `nil`. Lists inside a list's rows keep their own layout: a
     /// carousel inside a row stays a carousel in a grid.
-    func laidOut(_ layout: ListLayout?) -> ViewNode {
+    package func laidOut(_ layout: ListLayout?) -> ViewNode {
         guard let layout else { return self }
         var node = self
         switch kind {

@@ -1,9 +1,10 @@
+import SceneryText
 /// The idempotency key of one action a person took: a page names each action it sends,
 /// and sends it again under the same key when it cannot tell whether it arrived (its
 /// server went away before answering).
 ///
-/// A host runs an action's event as the action (``run(as:isolation:_:)``); a store that
-/// writes for it records the write's key (``WriteContext/nextWriteKey()``) first, in the same
+/// A host runs an action's event as the action (`run(as:isolation:_:)` in `Scenery`); a store that
+/// writes for it records the write's key (`WriteContext/nextWriteKey()`) first, in the same
 /// transaction as the write, and refuses the write when the key was recorded already; and
 /// a host asks its `ActionLedger` (in SceneryLive) before running an action a page sent again. So an
 /// action is applied once, whichever server receives it, however often, and even when two
@@ -21,7 +22,7 @@ public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
 
     /// A key from a page's text.
     ///
-    /// - Throws: ``Invalid`` when the text is not 8 to 64 letters, digits, `-` or `_`.
+    /// - Throws: `Invalid` when the text is not 8 to 64 letters, digits, `-` or `_`.
     public init(validating text: String) throws(Invalid) {
         guard (8...64).contains(text.utf8.count), text.utf8.allSatisfy(Self.isKeyByte) else { throw Invalid() }
         rawValue = text
@@ -33,7 +34,7 @@ public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A key whose text is known to be one (made here, or derived from a checked key).
-    init(checked text: String) {
+    package init(checked text: String) {
         rawValue = text
     }
 

@@ -91,7 +91,7 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// are then half the size (what a diff of a long list spends most of its time on is
     /// memory).
     @inlinable
-    static func fitsInt32(_ old: [ID], _ new: [ID]) -> Bool {
+    package static func fitsInt32(_ old: [ID], _ new: [ID]) -> Bool {
         old.count < Int(Int32.max) / 2 && new.count < Int(Int32.max) / 2
     }
 
@@ -105,7 +105,7 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// (`nextOccurrence`, allocated only when an id repeats), so the k-th occurrence in
     /// `old` pairs with the k-th in `new`.
     @inlinable
-    init<Index: FixedWidthInteger>(old: [ID], new: [ID], pairs: inout IndexPairs<Index>) {
+    package init<Index: FixedWidthInteger>(old: [ID], new: [ID], pairs: inout IndexPairs<Index>) {
         let exhausted: Index = -1  // every old occurrence of the id is paired
         // Every id of both lists may need a slot: at most two thirds of them are taken.
         var capacity = 16
@@ -178,7 +178,7 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// The slot of `id` in the table: the one that holds it, or the empty one where it goes
     /// (linear probing; the table always has an empty slot).
     @inlinable
-    static func slot<Index: FixedWidthInteger>(
+    package static func slot<Index: FixedWidthInteger>(
         of id: ID, in slots: UnsafeMutableBufferPointer<Index>, mask: Int, old: UnsafeBufferPointer<ID>, new: UnsafeBufferPointer<ID>?
     ) -> Int {
         var slot = id.hashValue & mask
@@ -194,7 +194,7 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// An element larger than every tail, the common case in a list that mostly kept its
     /// order, is appended without a search.
     @inlinable
-    static func longestIncreasingSubsequence<Value: FixedWidthInteger>(_ values: [Value]) -> [Bool] {
+    package static func longestIncreasingSubsequence<Value: FixedWidthInteger>(_ values: [Value]) -> [Bool] {
         // Positions are kept as `Value` too: half the memory for 32-bit values (a caller
         // passes those only for lists whose positions fit).
         let count = values.count
@@ -238,15 +238,15 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
 
 /// The old and new indices of the items a diff matched, in ascending new index.
 @usableFromInline
-struct IndexPairs<Index: FixedWidthInteger> {
-    @usableFromInline var old: [Index] = []
-    @usableFromInline var new: [Index] = []
+package struct IndexPairs<Index: FixedWidthInteger> {
+    @usableFromInline package var old: [Index] = []
+    @usableFromInline package var new: [Index] = []
 
-    @inlinable init() {}
+    @inlinable package init() {}
 
     /// New indices, ascending, of the matched items whose content changed.
     @inlinable
-    func updated<Item: Equatable>(_ oldItems: [Item], _ newItems: [Item]) -> [Int] {
+    package func updated<Item: Equatable>(_ oldItems: [Item], _ newItems: [Item]) -> [Int] {
         var updated: [Int] = []
         for position in old.indices where oldItems[Int(old[position])] != newItems[Int(new[position])] {
             updated.append(Int(new[position]))

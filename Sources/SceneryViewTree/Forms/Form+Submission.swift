@@ -1,3 +1,4 @@
+import SceneryText
 /// What was wrong with a submitted form: a message per field, by field name, and for the
 /// form as a whole (fields it does not have, text no field can hold).
 public struct FormProblems: Error, Sendable, Hashable, CustomStringConvertible {
@@ -80,7 +81,7 @@ extension Form {
     /// What no field takes, whatever it declares: text over ``largestText`` bytes, control
     /// characters (other than tabs and new lines in a text area), and a character with more
     /// than ``TextField/mostMarksPerCharacter`` marks; `nil` when `text` is fine.
-    static func problemSending(_ text: String, in field: TextField) -> String? {
+    package static func problemSending(_ text: String, in field: TextField) -> String? {
         if text.utf8.count > Self.largestText {
             return "\(field.label) is \(text.utf8.count) bytes; at most \(Self.largestText) are taken."
         }

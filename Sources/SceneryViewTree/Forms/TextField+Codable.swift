@@ -1,3 +1,4 @@
+import SceneryText
 /// A field in the view tree's JSON form:
 /// `{"name", "label", "value", "placeholder", "multiline", "lines", "maxLength", "keyboard", "rules", "error", "changes"}`,
 /// with `multiline` and the `lines` it shows for a text area, and each rule

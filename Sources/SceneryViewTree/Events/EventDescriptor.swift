@@ -51,7 +51,7 @@ extension EventDescriptor {
         indirect case two(String, JSONValue, String, JSONValue)
         case many([String: JSONValue])
 
-        init(_ payload: [String: JSONValue]) {
+        package init(_ payload: [String: JSONValue]) {
             switch payload.count {
             case 0: self = .none
             case 1: self = .one(payload.first!.key, payload.first!.value)
@@ -62,7 +62,7 @@ extension EventDescriptor {
             }
         }
 
-        var dictionary: [String: JSONValue] {
+        package var dictionary: [String: JSONValue] {
             switch self {
             case .none: [:]
             case .one(let key, let value): [key: value]

@@ -1,3 +1,4 @@
+import SceneryText
 /// A rule a field's text must keep: required, a length range, a pattern.
 ///
 /// Rules are data, so a host checks them before sending (the browser shows the message at

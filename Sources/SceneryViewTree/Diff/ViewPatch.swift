@@ -9,7 +9,7 @@
 ///    ascending index, so each index is final;
 /// 4. apply `update`s: an element's own properties, never its children.
 ///
-/// JSON (see <doc:UpdatesAndOrdering>):
+/// JSON (see the article "Updates and ordering" of `Scenery`):
 /// ```json
 /// {"op":"delete","id":"blogs/blog.3"}
 /// {"op":"insert","parent":"blogs/all","index":0,"node":{…}}
@@ -69,7 +69,7 @@ public struct ElementProperties: Sendable, Hashable {
     }
 
     /// Whether two elements are of the same kind (so one can be updated into the other).
-    func hasSameShape(as other: ElementProperties) -> Bool {
+    package func hasSameShape(as other: ElementProperties) -> Bool {
         switch (kind, other.kind) {
         case (.text, .text), (.image, .image), (.button, .button), (.placeholder, .placeholder), (.stack, .stack),
             (.list, .list), (.tabs, .tabs), (.module, .module), (.section, .section), (.textField, .textField), (.form, .form):
