@@ -265,7 +265,7 @@ struct ConnectCommand: AsyncParsableCommand {
                         break
                     }
                     if !page.send(.event(node: action.id, values: values)) {
-                        Output.line("· not sent: \(PageConnection.largestPending) actions are still waiting for the server's answer; wait a moment.")
+                        Output.line("· not sent: \(page.client.largestPending) actions are still waiting for the server's answer; wait a moment.")
                     }
                 }
             case .message(.closed(let code, let reason), _) where !Self.isWorthReconnecting(code):

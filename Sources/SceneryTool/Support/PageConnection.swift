@@ -13,14 +13,11 @@ struct PageConnection {
     /// The socket in use.
     private(set) var socket: WebSocketClient
 
-    /// The most actions that may wait for an answer at once (the page script's bound).
-    static let largestPending = 20
-
     /// A page opened as a view-tree document (`/api/scenes/…`) and its socket.
     init(session: String, tree: ViewNode, sequence: Int, socket: WebSocketClient) {
         self.session = session
         self.socket = socket
-        client = PageClient(tree: tree, sequence: sequence, largestPending: Self.largestPending)
+        client = PageClient(tree: tree, sequence: sequence)  // at most 20 waiting, as the page script
     }
 
     /// The scene's tree and the number of the last update it includes.
