@@ -94,7 +94,7 @@ extension PageProtocol {
         }
 
         /// Appends the operation as compact JSON with sorted keys: what ``encode(to:)`` gives
-        /// through ``JSONValueEncoder``, written directly.
+        /// through `JSONValueEncoder`, written directly.
         func writeJSON(into text: inout String) {
             text += "{"
             for (offset, member) in members.enumerated() {

@@ -46,7 +46,7 @@ public final class ModuleHarness<M: Module>: Sendable {
     ///   - parameters: The values a scene file would give.
     ///   - viewer: Who is looking, `nil` when signed out.
     ///   - id: The module's id in its (imagined) scene.
-    ///   - make: The factory, as registered with `SceneRegistry/register(_:factory:)`.
+    ///   - make: The factory, as registered with `SceneRegistry.register(_:factory:)`.
     /// - Throws: `ParameterError` if the parameters do not fit the descriptor, or what `make` throws.
     public init(
         _ type: M.Type, parameters: [String: JSONValue] = [:], viewer: String? = nil, id: ModuleID = "module",

@@ -1,30 +1,30 @@
 extension Message {
     /// How the message uses an argument: the kind of value that use needs.
-    public struct ArgumentUse: Sendable, Hashable {
+    package struct ArgumentUse: Sendable, Hashable {
         /// The argument's name.
-        public var name: String
+        package var name: String
         /// The kind of value the use needs: `nil` for a plain `{name}`, which shows any kind.
-        public var type: Message.ArgumentType?
+        package var type: Message.ArgumentType?
         /// How the message uses it, as written: "plural", "number", "date", "select", "text".
-        public var form: String
+        package var form: String
     }
 
     /// Every use of an argument, in the order written.
-    public var argumentUses: [ArgumentUse] {
+    package var argumentUses: [ArgumentUse] {
         var uses: [ArgumentUse] = []
         Self.collectUses(parts, into: &uses)
         return uses
     }
 
     /// The names of the arguments the message uses, each once, in the order first written.
-    public var argumentNames: [String] {
+    package var argumentNames: [String] {
         var seen: Set<String> = []
         return argumentUses.map(\.name).filter { seen.insert($0).inserted }
     }
 
     /// Plurals that lack a case the locale's rules need: the argument and the missing
     /// categories (an `=N` case does not stand in for a category).
-    public func missingPluralCategories(for rules: PluralRules) -> [(argument: String, missing: [PluralCategory])] {
+    package func missingPluralCategories(for rules: PluralRules) -> [(argument: String, missing: [PluralCategory])] {
         var found: [(argument: String, missing: [PluralCategory])] = []
         Self.collectPlurals(parts) { name, cases in
             let given = Set(
@@ -40,7 +40,7 @@ extension Message {
 
     /// Problems of the message against the arguments a module provides: an unknown
     /// argument, or one used as a kind it is not (a plural of a name). Each says what to do.
-    public func problems(against provided: [MessageArgumentSpec]) -> [String] {
+    package func problems(against provided: [MessageArgumentSpec]) -> [String] {
         var problems: [String] = []
         let names = provided.map(\.name)
         var reported: Set<String> = []
@@ -60,7 +60,7 @@ extension Message {
 
     /// Arguments the module gives that a translation's message leaves out, compared with
     /// the message it translates (a dropped `{name}` is usually a mistake).
-    public func droppedArguments(comparedWith original: Message) -> [String] {
+    package func droppedArguments(comparedWith original: Message) -> [String] {
         let mine = Set(argumentNames)
         return original.argumentNames.filter { !mine.contains($0) }
     }

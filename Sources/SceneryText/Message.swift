@@ -22,8 +22,8 @@ public struct Message: Sendable, Hashable, CustomStringConvertible {
     let parts: [Part]
 
     /// Parses a message.
-    /// - Throws: ``Message/SyntaxError`` with the character offset of the problem.
-    public init(_ source: String) throws(Message.SyntaxError) {
+    /// - Throws: `Message.SyntaxError` with the character offset of the problem.
+    package init(_ source: String) throws(Message.SyntaxError) {
         self.source = source
         var parser = MessageParser(source)
         parts = try parser.parseMessage()
@@ -72,7 +72,7 @@ public struct Message: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How long a date or time is written.
-    public enum DateStyle: String, Sendable, CaseIterable {
+    package enum DateStyle: String, Sendable, CaseIterable {
         case short, medium, long, full
     }
 

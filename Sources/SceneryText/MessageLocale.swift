@@ -12,7 +12,7 @@ public struct MessageLocale: Sendable, Hashable {
     /// The BCP 47 tag, as given.
     public let identifier: String
     /// The plural rules of the language (CLDR's nearest).
-    public let pluralRules: PluralRules
+    package let pluralRules: PluralRules
     /// Whether the language is written right to left (Arabic, Hebrew, Persian, Urdu, …).
     public let isRightToLeft: Bool
     /// Whether this is the pseudo-locale (`en-XA`): English rules, words

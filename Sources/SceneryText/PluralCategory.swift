@@ -2,12 +2,12 @@
 ///
 /// English needs `one` and `other` ("1 blog", "2 blogs"); Polish adds `few` and `many`;
 /// Arabic uses all six; Chinese and Japanese only `other`.
-public enum PluralCategory: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+package enum PluralCategory: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
     case zero, one, two, few, many, other
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
+    package static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

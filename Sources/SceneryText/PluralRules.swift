@@ -1,4 +1,4 @@
-/// A language's plural rules, from CLDR: which ``PluralCategory`` a number falls in.
+/// A language's plural rules, from CLDR: which `PluralCategory` a number falls in.
 ///
 /// The rules of every language CLDR knows are built in (generated from CLDR data by
 /// `generate-plural-rules.py`, beside this file); Scenery needs no ICU for them.
@@ -10,15 +10,15 @@
 /// polish.category(for: 5)   // .many  "5 blogów"
 /// polish.categories         // [.one, .few, .many, .other]
 /// ```
-public struct PluralRules: Sendable, Hashable {
+package struct PluralRules: Sendable, Hashable {
     /// The language tag whose rules these are (the nearest CLDR has; "root" when none).
-    public let languageTag: String
+    package let languageTag: String
     private let rules: [Rule]
 
     /// The rules of a BCP 47 language tag, falling back from the most specific tag CLDR
     /// has ("pt-PT", then "pt"); a language CLDR does not know gets `other` for
     /// everything (and ``isKnown`` is `false`).
-    public init(for languageTag: String) {
+    package init(for languageTag: String) {
         for candidate in LanguageTag.fallbacks(of: languageTag) {
             if let index = Self.cldrRuleSetIndex[candidate] {
                 self.languageTag = candidate
@@ -31,10 +31,10 @@ public struct PluralRules: Sendable, Hashable {
     }
 
     /// Whether CLDR has rules for the language (else every number is `other`).
-    public var isKnown: Bool { languageTag != "root" }
+    package var isKnown: Bool { languageTag != "root" }
 
     /// The categories a message in this language must be ready for, `other` last.
-    public var categories: [PluralCategory] { rules.map(\.category) + [.other] }
+    package var categories: [PluralCategory] { rules.map(\.category) + [.other] }
 
     /// The category of a number shown as the operands say.
     package func category(for operands: PluralOperands) -> PluralCategory {
@@ -42,13 +42,13 @@ public struct PluralRules: Sendable, Hashable {
     }
 
     /// The category of a whole number.
-    public func category(for value: Int) -> PluralCategory { category(for: PluralOperands(value)) }
+    package func category(for value: Int) -> PluralCategory { category(for: PluralOperands(value)) }
 
     /// The category of a number shown with as many fraction digits as it needs.
-    public func category(for value: Double) -> PluralCategory { category(for: PluralOperands(value)) }
+    package func category(for value: Double) -> PluralCategory { category(for: PluralOperands(value)) }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.languageTag == rhs.languageTag }
-    public func hash(into hasher: inout Hasher) { hasher.combine(languageTag) }
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.languageTag == rhs.languageTag }
+    package func hash(into hasher: inout Hasher) { hasher.combine(languageTag) }
 
     struct Rule: Sendable {
         var category: PluralCategory

@@ -89,7 +89,7 @@ extension ViewNode {
 
     /// The action with the given id, if the tree has it: found by a walk of the tree that
     /// builds the event of that control alone. (A scene finds a control of the tree it
-    /// gave its host by an index instead: `SceneInstance/action(withID:)`.)
+    /// gave its host by an index instead: `SceneInstance.action(withID:)`.)
     public func action(withID id: NodeID) -> ViewAction? {
         for node in allNodes where node.carriesControl(id) {
             if let action = node.ownActions.first(where: { $0.id == id }) { return action }

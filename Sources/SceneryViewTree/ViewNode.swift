@@ -165,7 +165,7 @@ public struct ViewNode: Sendable, Hashable, Identifiable {
     /// A tab (segment) switch: its tabs, the selected one, and the selected tab's content.
     ///
     /// A live tree holds the selected tab's content only; selecting another tab is an
-    /// update. A tree rendered as a document (`SceneInstance/renderDocument()`, for JSON
+    /// update. A tree rendered as a document (`SceneInstance.renderDocument()`, for JSON
     /// and HTML files) also carries every other tab's content in ``unselectedPanels``, so
     /// nothing a viewer may see is missing from the file. Patches never touch those panels.
     public struct TabSwitch: Sendable, Hashable {

@@ -13,9 +13,6 @@ import Testing
 /// checks that every public type of `Scenery` is documented).
 @Suite struct PublicSurfaceBudgetTests {
     /// Per library target: the most public type names, and the most public declarations.
-    /// Issue 63's goal for `Scenery` is at most 80 type names reachable from `import Scenery`;
-    /// it is not met yet (the layering that would meet it is not done): the budget holds what
-    /// there is until then.
     static let budgets: [String: (types: Int, declarations: Int)] = [
         // +2 types, +13 declarations over the first count (133, 874), for issue 65's "why":
         // the inspection's variant condition and the variants passed over
@@ -25,11 +22,18 @@ import Testing
         // −11 types, −63 declarations: the text layer left for `SceneryText` (issue 63); −41
         // types, −239 declarations: the view-tree layer left for `SceneryViewTree`. `import
         // Scenery` re-exports both, so the names an app reaches are unchanged (135).
-        "Scenery": (83, 586),
-        // The core's text layer: messages, plural rules, locales.
-        "SceneryText": (11, 63),
-        // The core's view-tree layer: the tree, forms, events, values, diff and patches.
-        "SceneryViewTree": (41, 239),
+        // −27 types, −165 declarations (issue 63): what only the package's own targets use is
+        // `package` — the renderers and terminal text, themes and their contrast checks, message
+        // catalogs, the registry's activity observers, the inspection, experiments' definitions
+        // and assignments, the impression rule, the built-in text and action modules.
+        "Scenery": (56, 421),
+        // The core's text layer: messages, locales. −5 types, −29 declarations: the parser's
+        // errors and checks, the CLDR plural rules and categories, date styles are `package`.
+        "SceneryText": (6, 34),
+        // The core's view-tree layer: the tree, forms, events, values and patches. −8 types,
+        // −43 declarations: the diff, the list diff, the patchable tree, the value encoder, the
+        // runtime's event names and the action key's parse error are `package`.
+        "SceneryViewTree": (33, 196),
         // +4 types, +24 declarations for issue 63's one page client: `PageClient` (its
         // `Question`, `Reception` and `Change`), which `scenery connect`, the test kit and a
         // native host share instead of each keeping a page's state by hand.
@@ -78,6 +82,13 @@ import Testing
         "ProfileDemoTool": (1, 19),
         "ProfileDemoToolPostgres": (0, 1),
     ]
+
+    /// The most type names `import Scenery` reaches: the runtime's and those of the layers it
+    /// re-exports (`Sources/Scenery/Exports.swift`). Issue 63 asks for 80; the 95 left are
+    /// each used by an example, the demo, a scene host or a module's tests (the module and
+    /// view-tree vocabulary, hosting, events and their routes, errors, experiments'
+    /// impressions), so the rest of the way is a change of API, not of access.
+    static let reachableFromImportScenery = 95
 
     /// A public type's declaration: `public struct Name`, `public final class Name`, …
     static var typeDeclaration: Regex<(Substring, Substring)> {
@@ -143,6 +154,20 @@ import Testing
                 "\(target) has \(surface.declarations) public declarations, over its budget of \(budget.declarations): make what only the package uses `package`, or raise the budget saying why."
             )
         }
+    }
+
+    @Test func importSceneryReachesNoMoreTypeNamesThanItsBudget() throws {
+        let exports = try String(
+            contentsOf: DocumentationSampleTests.packageRoot.appending(path: "Sources/Scenery/Exports.swift"), encoding: .utf8)
+        let layers = exports.matches(of: /@_exported import (\w+)/).map { String($0.output.1) }
+        #expect(layers.sorted() == ["SceneryText", "SceneryViewTree"], "the umbrella re-exports: \(layers)")
+        let surfaces = try Self.surfaces()
+        let names = (["Scenery"] + layers).flatMap { surfaces[$0]?.typeNames ?? [] }
+        #expect(names.count > 50, "found the umbrella's names: \(names.count)")
+        #expect(
+            names.count <= Self.reachableFromImportScenery,
+            "import Scenery reaches \(names.count) public type names (Scenery and \(layers.joined(separator: ", "))), over its budget of \(Self.reachableFromImportScenery): make what only the package's targets use `package`, or raise the budget saying why."
+        )
     }
 
     @Test func theCountSeesEveryKindOfPublicDeclaration() {

@@ -9,7 +9,7 @@ import SceneryLive
 /// without a change feed, or while a change could not be fetched) and "Load more" are the
 /// runtime's `scenery.refresh` and `scenery.loadMore`.
 ///
-/// When a host shows a window of the list (`SceneInstance/setWindow(_:for:)`, a browser
+/// When a host shows a window of the list (`SceneInstance.setWindow(_:for:)`, a browser
 /// scrolling), the module fetches the rows the window reaches and renders only those, with
 /// the list's full size; the host scrolls instead of asking for more.
 ///

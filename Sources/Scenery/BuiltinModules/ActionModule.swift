@@ -8,8 +8,8 @@
 /// ```
 ///
 /// Registered in every ``SceneRegistry`` unless it is created with `builtIns: false`.
-public actor ActionModule: Module {
-    public static let descriptor = ModuleDescriptor(
+package actor ActionModule: Module {
+    package static let descriptor = ModuleDescriptor(
         type: "ActionModule",
         summary: "A button that emits action.tap with its action name.",
         parameters: [
@@ -23,19 +23,19 @@ public actor ActionModule: Module {
 
     private let page: PageIsolation
     /// The module runs on its page's executor (see ``PageIsolation``).
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
 
     /// Creates the module from its parameters, on the page of `context` (a page of its own
     /// when `nil`).
-    public init(parameters: ModuleParameters, context: ModuleContext? = nil) throws {
+    package init(parameters: ModuleParameters, context: ModuleContext? = nil) throws {
         page = context?.page ?? PageIsolation()
         title = try parameters.string("title")
         action = try parameters.string("action")
     }
 
-    public func load(_ request: LoadRequest) async throws {}
+    package func load(_ request: LoadRequest) async throws {}
 
-    public func render() -> ViewNode {
+    package func render() -> ViewNode {
         .button("button", title: title, sends: EventDescriptor("action.tap", payload: ["action": .string(action)]), style: .primary)
     }
 }

@@ -7,8 +7,8 @@
 /// ```
 ///
 /// Registered in every ``SceneRegistry`` unless it is created with `builtIns: false`.
-public actor TextModule: Module {
-    public static let descriptor = ModuleDescriptor(
+package actor TextModule: Module {
+    package static let descriptor = ModuleDescriptor(
         type: "TextModule",
         summary: "A title and body text written in the scene file.",
         parameters: [
@@ -21,19 +21,19 @@ public actor TextModule: Module {
 
     private let page: PageIsolation
     /// The module runs on its page's executor (see ``PageIsolation``).
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
+    package nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
 
     /// Creates the module from its parameters, on the page of `context` (a page of its own
     /// when `nil`).
-    public init(parameters: ModuleParameters, context: ModuleContext? = nil) throws {
+    package init(parameters: ModuleParameters, context: ModuleContext? = nil) throws {
         page = context?.page ?? PageIsolation()
         title = try parameters.string("title")
         body = try parameters.string("body")
     }
 
-    public func load(_ request: LoadRequest) async throws {}
+    package func load(_ request: LoadRequest) async throws {}
 
-    public func render() -> ViewNode {
+    package func render() -> ViewNode {
         .stack(
             "text",
             [

@@ -6,7 +6,7 @@ import Synchronization
 /// to it).
 ///
 /// The runtime binds it: a host runs each action a page sent under the action's key
-/// (`ActionKey/run(as:isolation:_:)`), a scene routes its person's events on its page
+/// (`ActionKey.run(as:isolation:_:)`), a scene routes its person's events on its page
 /// (``onPage(_:)``), and a module's `LiveQuery` writes as the module (``writing(as:)``). A
 /// store reads ``current`` when it writes: the key its write records first
 /// (``nextWriteKey()``), the page and the writer its change is published with.
@@ -29,7 +29,7 @@ public struct WriteContext: Sendable {
     /// Counts the writes of one run of ``action``.
     private var writes: WriteCounter?
     /// Whether the task's writes were said to be for something: an action or none
-    /// (``carryingOut(_:)``, `ActionKey/run(as:isolation:_:)`), a page (``onPage(_:)``), or
+    /// (``carryingOut(_:)``, `ActionKey.run(as:isolation:_:)`), a page (``onPage(_:)``), or
     /// nobody's action (``outsideAnyAction(isolation:_:)``). The runtime binds it for every
     /// event, load and live change it runs for a module; a task that lost it (a
     /// `Task.detached` a module started) has the unbound default, and a module's write

@@ -17,15 +17,15 @@
 /// `events`) and applies them on top of the variant the viewer's context chose; an arm with
 /// `"extends": "owner"` starts from that variant instead. `"when"` limits who takes part.
 /// Assignment is a stable hash of the experiment's name and the viewer (or the host's
-/// anonymous id), so a person stays in one arm (see ``ExperimentAssignment``); the validator
+/// anonymous id), so a person stays in one arm (see `ExperimentAssignment`); the validator
 /// checks every arm as it checks a variant, privacy included. See <doc:Experiments>.
-public struct Experiment: Sendable {
+package struct Experiment: Sendable {
     /// The experiment's name, unique in its scene; assignment hashes it.
-    public var name: String
+    package var name: String
     /// Who takes part; `nil` means everyone the host can identify.
     package var condition: Condition?
     /// The arms, in the file's order.
-    public var arms: [Arm]
+    package var arms: [Arm]
     /// The JSON path of this experiment in its file.
     var path: String = ""
     /// The file the experiment was written in (a parent's, when inherited).
@@ -39,11 +39,11 @@ public struct Experiment: Sendable {
     }
 
     /// One arm of an experiment: its share of the people taking part, and what it changes.
-    public struct Arm: Sendable {
+    package struct Arm: Sendable {
         /// The arm's name, unique in its experiment.
-        public var name: String
+        package var name: String
         /// Its share, relative to the other arms' weights (50 and 50 split evenly).
-        public var weight: Double
+        package var weight: Double
         /// What the arm changes, written like a variant; `changes.extends` names the variant
         /// the arm starts from, if any. Its `condition` is unused: the experiment's decides.
         package var changes: Variant
@@ -62,7 +62,7 @@ public struct Experiment: Sendable {
 
     /// The arm a unit (a viewer's id or an anonymous id) falls in: its stable bucket in
     /// [0, 1) against the arms' cumulative shares.
-    public func arm(for unit: String) -> Arm {
+    package func arm(for unit: String) -> Arm {
         let total = arms.reduce(0) { $0 + $1.weight }
         let point = ExperimentAssignment.bucket(experiment: name, unit: unit) * total
         var cumulative = 0.0

@@ -1,6 +1,6 @@
 /// The arm of one experiment a scene was assembled with, and what an exposure to it is.
 ///
-/// A ``SceneInstance`` lists its assignments in ``SceneInstance/assignments``. The arm comes
+/// A ``SceneInstance`` lists its assignments in `SceneInstance.assignments`. The arm comes
 /// from a stable hash of the experiment's name and the unit (the viewer's id, or the
 /// anonymous id the host gave in ``SceneContext/anonymousID``), so the same person gets the
 /// same arm on every page and every server, with no state kept:
@@ -11,26 +11,26 @@
 ///     print(assignment.experiment, assignment.arm)     // friends-layout compact
 /// }
 /// ```
-public struct ExperimentAssignment: Sendable, Hashable, Codable {
+package struct ExperimentAssignment: Sendable, Hashable, Codable {
     /// The experiment's name.
-    public var experiment: String
+    package var experiment: String
     /// The arm the unit falls in.
-    public var arm: String
+    package var arm: String
     /// Who was assigned: the viewer's id, or the host's anonymous id.
-    public var unit: String
+    package var unit: String
     /// Whether the arm was chosen by an override (``SceneContext/armOverrides``) rather than
     /// by the hash; reports leave such assignments out.
-    public var isOverridden: Bool
+    package var isOverridden: Bool
     /// The modules whose first impression is the exposure: those that differ between the
     /// experiment's arms for this context. Empty when the arms differ only in arrangement
     /// or rules: then the first impression of any module is.
-    public var exposingModules: Set<ModuleID>
+    package var exposingModules: Set<ModuleID>
     /// Whether the arms show this context anything different at all (an arm may change a
     /// module this variant does not have); when they do not, nothing exposes it.
-    public var armsDiffer: Bool
+    package var armsDiffer: Bool
 
     /// Creates an assignment.
-    public init(
+    package init(
         experiment: String, arm: String, unit: String, isOverridden: Bool = false, exposingModules: Set<ModuleID> = [], armsDiffer: Bool = true
     ) {
         self.experiment = experiment
@@ -42,7 +42,7 @@ public struct ExperimentAssignment: Sendable, Hashable, Codable {
     }
 
     /// Whether an impression of `module` exposes the unit to the experiment.
-    public func isExposed(by module: ModuleID) -> Bool {
+    package func isExposed(by module: ModuleID) -> Bool {
         armsDiffer && (exposingModules.isEmpty || exposingModules.contains(module))
     }
 

@@ -5,18 +5,18 @@
 /// var registry = SceneRegistry()
 /// registry.impressionRule = ImpressionRule(minimumVisibleFraction: 0.5, minimumDuration: .seconds(1))
 /// ```
-public struct ImpressionRule: Sendable, Hashable {
+package struct ImpressionRule: Sendable, Hashable {
     /// How much of the node must be on screen, from 0 (a pixel) to 1 (all of it).
-    public var minimumVisibleFraction: Double
+    package var minimumVisibleFraction: Double
     /// How long it must stay that visible without a break.
-    public var minimumDuration: Duration
+    package var minimumDuration: Duration
 
     /// Creates a rule; the fraction is clamped to 0...1 and a negative duration taken as zero.
-    public init(minimumVisibleFraction: Double = 0.5, minimumDuration: Duration = .seconds(1)) {
+    package init(minimumVisibleFraction: Double = 0.5, minimumDuration: Duration = .seconds(1)) {
         self.minimumVisibleFraction = minimumVisibleFraction.isFinite ? min(max(minimumVisibleFraction, 0), 1) : 0.5
         self.minimumDuration = max(minimumDuration, .zero)
     }
 
     /// Half visible for one second.
-    public static let standard = ImpressionRule()
+    package static let standard = ImpressionRule()
 }

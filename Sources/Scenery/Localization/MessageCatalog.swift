@@ -20,11 +20,11 @@
 /// and shows a scene in a viewer's language (``SceneContext/locale``) when it has one; the
 /// validator checks every message against the module's arguments and the language's plural
 /// rules, and reports wording a shipped language leaves untranslated.
-public struct MessageCatalog: Sendable {
+package struct MessageCatalog: Sendable {
     /// The language the catalog translates into (BCP 47).
-    public let language: String
+    package let language: String
     /// The file, as diagnostics name it.
-    public let file: String
+    package let file: String
     /// Translations of module types' messages: type → parameter → text.
     var modules: [String: [String: Entry]] = [:]
     /// Translations of scenes' own wording, by scene id.
@@ -59,7 +59,7 @@ public struct MessageCatalog: Sendable {
     static let confirmationFields = ["title", "message", "confirm", "cancel"]
 
     /// Whether a file is a message catalog: `<language>.messages.json`.
-    public static func isCatalogFile(_ name: String) -> Bool {
+    package static func isCatalogFile(_ name: String) -> Bool {
         name.hasSuffix(".messages.json")
     }
 
@@ -78,7 +78,7 @@ public struct MessageCatalog: Sendable {
     }
 }
 
-/// Reads a catalog file's JSON into a ``MessageCatalog``.
+/// Reads a catalog file's JSON into a `MessageCatalog`.
 private struct CatalogReader {
     let file: String
     var diagnostics: [Diagnostic] = []

@@ -123,7 +123,7 @@ public protocol Module: Actor {
     /// module's parameters; the default is none.
     ///
     /// It describes this page's module for this page's viewer, and only that viewer's own
-    /// page shows it. Tools cut long texts and lists (``SceneInstance/Inspection/state``), so
+    /// page shows it. Tools cut long texts and lists (`SceneInstance.Inspection.state`), so
     /// prefer counts and ids to rows.
     ///
     /// ```swift

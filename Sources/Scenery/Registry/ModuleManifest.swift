@@ -209,7 +209,7 @@ extension SceneRegistry {
 
     /// Whether a file in a scene directory is a scene file (not a schema, a manifest, a
     /// message catalog or a theme). This, ``isManifestFile(_:)``,
-    /// ``MessageCatalog/isCatalogFile(_:)`` and ``Theme/isThemeFile(_:)`` are the one
+    /// `MessageCatalog.isCatalogFile(_:)` and `Theme.isThemeFile(_:)` are the one
     /// definition every tool uses.
     public static func isSceneFile(_ name: String) -> Bool {
         name.hasSuffix(".json") && !name.hasSuffix(".schema.json") && !isManifestFile(name) && !MessageCatalog.isCatalogFile(name)

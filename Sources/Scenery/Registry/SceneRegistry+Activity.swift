@@ -11,7 +11,7 @@ extension SceneRegistry {
     /// }
     /// registry.activityObservers.append(SlowLoads())
     /// ```
-    public enum Activity: Sendable, Hashable {
+    package enum Activity: Sendable, Hashable {
         /// A module's load ended (its first, a refresh, a retry, a next page): the module,
         /// its registered type, how long the load took and how it ended.
         case loaded(ModuleID, type: String, duration: Duration, outcome: LoadOutcome)
@@ -21,7 +21,7 @@ extension SceneRegistry {
     }
 
     /// How a module's load ended.
-    public enum LoadOutcome: String, Sendable, Hashable, CaseIterable {
+    package enum LoadOutcome: String, Sendable, Hashable, CaseIterable {
         /// It loaded.
         case finished
         /// It threw: the module shows its error (or keeps what it showed, for a next page).
@@ -33,14 +33,14 @@ extension SceneRegistry {
     /// Receives what every scene of a registry does, as it happens, on the scene's page:
     /// keep it cheap (count, time, hand over), for it runs between a module's work and the
     /// host's update. A left scene's loads that were cancelled are not reported.
-    public protocol ActivityObserver: Sendable {
+    package protocol ActivityObserver: Sendable {
         /// Records `activity` of a scene of id `sceneID`.
         func record(_ activity: Activity, inScene sceneID: String)
     }
 }
 
 /// What a registry gives the scenes it assembles for tools: where scene files place things
-/// (for ``SceneInstance/inspect(_:)``), and who records what they do.
+/// (for `SceneInstance.inspect(_:)`), and who records what they do.
 struct SceneTooling: Sendable {
     /// The registry's scene definitions (shared, not copied), searched only when inspecting.
     var definitions: [String: SceneDefinition] = [:]

@@ -51,7 +51,7 @@ extension SceneRegistry {
     ///     print(experiment.name, experiment.arms.map(\.name))   // friends-layout ["carousel", "compact"]
     /// }
     /// ```
-    public func experiments(of sceneID: String) -> [Experiment] {
+    package func experiments(of sceneID: String) -> [Experiment] {
         ((try? resolve(sceneID))?.experiments ?? []).map(\.experiment)
     }
 

@@ -3,11 +3,11 @@ import Foundation
 extension SceneRegistry {
     // MARK: Themes
 
-    /// The registry's themes (``Theme``), sorted by name.
-    public var themes: [Theme] { themesByName.keys.sorted().compactMap { themesByName[$0] } }
+    /// The registry's themes (`Theme`), sorted by name.
+    package var themes: [Theme] { themesByName.keys.sorted().compactMap { themesByName[$0] } }
 
     /// The theme of a name, if the registry has it.
-    public func theme(named name: String) -> Theme? { themesByName[name] }
+    package func theme(named name: String) -> Theme? { themesByName[name] }
 
     /// The theme files of a directory (`*.tokens.json`), sorted by name.
     /// - Throws: ``SceneryError`` with ``SceneryError/Code/unreadableFile`` if the directory
@@ -38,7 +38,7 @@ extension SceneRegistry {
 
     /// Adds (or replaces) a theme already read, such as the last good version of one whose
     /// file now has errors.
-    public mutating func addTheme(_ theme: Theme) {
+    package mutating func addTheme(_ theme: Theme) {
         themesByName[theme.name] = theme
     }
 
@@ -52,7 +52,7 @@ extension SceneRegistry {
 
     /// Every problem of the themes: reading them (syntax, tokens missing or of the wrong type,
     /// alias cycles), and each pair of colours a page can show whose contrast is below WCAG's
-    /// minimum (``Theme/ContrastRequirement``), at the foreground token's place.
+    /// minimum (`Theme.ContrastRequirement`), at the foreground token's place.
     public var themeDiagnostics: [Diagnostic] {
         let read = readProblems.themes.keys.sorted().flatMap { readProblems.themes[$0] ?? [] }
         return read
@@ -68,7 +68,7 @@ extension SceneRegistry {
             }
     }
 
-    /// The CSS that gives a page its theme: the `light` theme (else ``Theme/standard``) at
+    /// The CSS that gives a page its theme: the `light` theme (else `Theme.standard`) at
     /// the root; `dark` and `high-contrast` when the browser prefers them
     /// (`prefers-color-scheme: dark`, `prefers-contrast: more`) and no theme is chosen; and
     /// every theme when chosen by name (`<html data-theme="dark">`).

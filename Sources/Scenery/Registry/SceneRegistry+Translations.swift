@@ -3,7 +3,7 @@ import Foundation
 extension SceneRegistry {
     // MARK: Catalogs
 
-    /// The languages the registry has message catalogs for, sorted (``MessageCatalog``),
+    /// The languages the registry has message catalogs for, sorted (`MessageCatalog`),
     /// and the pseudo-locale last when ``offersPseudoLocale`` is on.
     public var translatedLanguages: [String] { catalogs.keys.sorted() + (offersPseudoLocale ? [PseudoLocale.identifier] : []) }
 

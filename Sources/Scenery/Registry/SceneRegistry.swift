@@ -22,7 +22,7 @@ import Synchronization
 /// A registry is a value: build it once at start-up, then share it freely.
 public struct SceneRegistry: Sendable {
     /// Creates a module from its validated parameters and its context.
-    public typealias ModuleFactory = @Sendable (ModuleParameters, ModuleContext) throws -> any Module
+    typealias ModuleFactory = @Sendable (ModuleParameters, ModuleContext) throws -> any Module
 
     struct Registration: Sendable {
         var descriptor: ModuleDescriptor
@@ -84,13 +84,13 @@ public struct SceneRegistry: Sendable {
         copy.validation = ValidationCache()
         return copy
     }
-    /// Message catalogs by language (``MessageCatalog``).
+    /// Message catalogs by language (`MessageCatalog`).
     var catalogs: [String: MessageCatalog] = [:]
     /// Whether the registry shows scenes in the pseudo-locale (`en-XA`)
     /// when a viewer asks for it, and lists it in ``translatedLanguages``. Off by default:
     /// it is for developers looking for text a layout cuts off, not for visitors.
     public var offersPseudoLocale = false
-    /// Themes by name (``Theme``).
+    /// Themes by name (`Theme`).
     var themesByName: [String: Theme] = [:]
     /// What made theme files and message catalogs unreadable, by file.
     var readProblems = FileReadProblems()
@@ -106,10 +106,10 @@ public struct SceneRegistry: Sendable {
     /// and exposures; `nil` (the default) records nothing. See <doc:Experiments>.
     public var impressionSink: (any ImpressionSink)?
     /// When a node reported visible counts as seen; half for one second by default.
-    public var impressionRule = ImpressionRule.standard
+    package var impressionRule = ImpressionRule.standard
     /// What records the activity of the scenes this registry assembles (loads and renders, see
-    /// ``Activity``): a host's metrics, a development tool. None by default, and then nothing is timed.
-    public var activityObservers: [any ActivityObserver] = []
+    /// `Activity`): a host's metrics, a development tool. None by default, and then nothing is timed.
+    package var activityObservers: [any ActivityObserver] = []
 
     /// Decides which load errors trying again cannot fix: a module that fails with one
     /// shows its error block without a retry control. The default recognises
@@ -125,7 +125,7 @@ public struct SceneRegistry: Sendable {
     /// Creates a registry.
     ///
     /// - Parameter builtIns: Whether to register the built-in module types
-    ///   (``TextModule`` and ``ActionModule``).
+    ///   (`TextModule` and `ActionModule`).
     public init(builtIns: Bool = true) {
         guard builtIns else { return }
         register(TextModule.self) { parameters, context in try TextModule(parameters: parameters, context: context) }
@@ -137,7 +137,7 @@ public struct SceneRegistry: Sendable {
     /// Registers a module type under its descriptor's name, with the factory that creates it.
     ///
     /// Registering a name again replaces the earlier registration.
-    public mutating func register(_ descriptor: ModuleDescriptor, factory: @escaping ModuleFactory) {
+    public mutating func register(_ descriptor: ModuleDescriptor, factory: @escaping @Sendable (ModuleParameters, ModuleContext) throws -> any Module) {
         let earlier = registrations[descriptor.type]?.factories ?? 0
         registrations[descriptor.type] = Registration(descriptor: descriptor, factory: factory, factories: earlier + 1)
         revalidate()

@@ -12,24 +12,24 @@
 /// (`data-slot`; list rows each sit in an `li`). The page has a `main` landmark and an `h1`,
 /// headings follow the view tree's roles in order (title `h2`, section header `h2`,
 /// headline `h3`), and colours meet WCAG AA contrast. The stylesheet draws with a theme's
-/// semantic tokens only (``Theme``, as `var(--scenery-color-…)`), never raw colours.
+/// semantic tokens only (`Theme`, as `var(--scenery-color-…)`), never raw colours.
 ///
 /// ```swift
 /// let page = HTMLRenderer().render(await scene.renderDocument(), title: "Profile", language: "en")
 /// try page.write(to: URL(filePath: "profile.html"), atomically: true, encoding: .utf8)
 /// ```
-public struct HTMLRenderer: Sendable {
+package struct HTMLRenderer: Sendable {
     /// Whether each module's card is labelled with its id and type (for debugging scenes).
-    public var showsModuleLabels: Bool
+    package var showsModuleLabels: Bool
 
     /// Whether controls carry the event they send (`data-event`/`data-action` and
     /// `data-payload`), for a host page that wires controls up itself. A live page sends only
     /// the control's `data-node` and leaves the event to the server, so its renderer turns
     /// this off: no payload is encoded for every control of every fragment.
-    public var carriesEvents: Bool
+    package var carriesEvents: Bool
 
     /// Creates a renderer.
-    public init(showsModuleLabels: Bool = false, carriesEvents: Bool = true) {
+    package init(showsModuleLabels: Bool = false, carriesEvents: Bool = true) {
         self.showsModuleLabels = showsModuleLabels
         self.carriesEvents = carriesEvents
     }
@@ -42,8 +42,8 @@ public struct HTMLRenderer: Sendable {
     ///   - language: The `lang` of the page (BCP 47), such as the scene file's `language`; a
     ///     right-to-left language (`MessageLocale/isRightToLeft`) lays the page out right to
     ///     left (`dir="rtl"`; the CSS uses logical properties, so it mirrors).
-    ///   - theme: The colours and sizes the page is drawn with (``Theme``).
-    public func render(_ node: ViewNode, title: String = "Scenery", language: String = "en", theme: Theme = .standard) -> String {
+    ///   - theme: The colours and sizes the page is drawn with (`Theme`).
+    package func render(_ node: ViewNode, title: String = "Scenery", language: String = "en", theme: Theme = .standard) -> String {
         """
         <!DOCTYPE html>
         <html lang="\(Self.attribute(language))"\(MessageLocale(language).isRightToLeft ? " dir=\"rtl\"" : "")>
@@ -65,21 +65,21 @@ public struct HTMLRenderer: Sendable {
     }
 
     /// The HTML of one node and its subtree, as it appears in a page.
-    public func fragment(_ node: ViewNode) -> String {
+    package func fragment(_ node: ViewNode) -> String {
         var html = ""
         write(node, into: &html)
         return html
     }
 
     /// The HTML of one list section and its rows, as it appears in a page.
-    public func fragment(_ section: ViewNode.Section, layout: ViewNode.ListLayout = .rows) -> String {
+    package func fragment(_ section: ViewNode.Section, layout: ViewNode.ListLayout = .rows) -> String {
         var html = ""
         write(section, layout: layout, into: &html)
         return html
     }
 
     /// The HTML of a list row as it sits in its section: the row in an `li`.
-    public func rowFragment(_ row: ViewNode) -> String {
+    package func rowFragment(_ row: ViewNode) -> String {
         "<li>" + fragment(row) + "</li>\n"
     }
 
@@ -89,13 +89,13 @@ public struct HTMLRenderer: Sendable {
     /// ```swift
     /// renderer.rowFragment(row, at: 5000, of: 10_027)   // <li aria-posinset="5001" aria-setsize="10027">…
     /// ```
-    public func rowFragment(_ row: ViewNode, at index: Int, of total: Int) -> String {
+    package func rowFragment(_ row: ViewNode, at index: Int, of total: Int) -> String {
         "<li aria-posinset=\"\(index + 1)\" aria-setsize=\"\(total)\">" + fragment(row) + "</li>\n"
     }
 
     /// The page's CSS: a theme's custom properties drawn into cards, lists, buttons, forms,
     /// tabs and placeholders.
-    public static var stylesheet: String { PageStylesheet.css }
+    package static var stylesheet: String { PageStylesheet.css }
 
     private func write(_ node: ViewNode, into html: inout String) {
         let id = Self.attribute(node.id.rawValue)
@@ -240,7 +240,7 @@ public struct HTMLRenderer: Sendable {
     }
 
     /// Text safe between tags: `& < > " '` escaped, control characters removed.
-    public static func escape(_ text: String) -> String { escaped(text, inAttribute: false) }
+    package static func escape(_ text: String) -> String { escaped(text, inAttribute: false) }
 
     /// Text safe in a double- or single-quoted attribute value: as ``escape(_:)``, and line
     /// breaks and tabs as character references, so the value keeps them as they were.
@@ -251,7 +251,7 @@ public struct HTMLRenderer: Sendable {
     /// ```
     ///
     /// Text with nothing to escape is returned as it is, without a copy.
-    public static func escapeAttribute(_ text: String) -> String { escaped(text, inAttribute: true) }
+    package static func escapeAttribute(_ text: String) -> String { escaped(text, inAttribute: true) }
 
     private static func attribute(_ text: String) -> String { escapeAttribute(text) }
 
@@ -297,7 +297,7 @@ public struct HTMLRenderer: Sendable {
     /// Whether an image URL may be loaded: `http:` or `https:`, or a path on the page's own
     /// server (`/pictures/alice.svg`). A path is refused when a browser could read it as
     /// another host's (`//host`, `/\host`, or a space or control character it would drop).
-    public static func isSafeImageURL(_ url: String) -> Bool {
+    package static func isSafeImageURL(_ url: String) -> Bool {
         let trimmed = url.drop { $0.isWhitespace || $0.unicodeScalars.allSatisfy { $0.value < 0x20 } }.lowercased()
         if trimmed.hasPrefix("/") {
             let rest = trimmed.dropFirst()

@@ -8,17 +8,17 @@ import Foundation
 /// ```swift
 /// let json = try JSONRenderer().render(await scene.render(), scene: scene.sceneID, variant: scene.variant)
 /// ```
-public struct JSONRenderer: Sendable {
+package struct JSONRenderer: Sendable {
     /// Whether to indent the output for people.
-    public var prettyPrinted: Bool
+    package var prettyPrinted: Bool
 
     /// Creates a renderer.
-    public init(prettyPrinted: Bool = true) {
+    package init(prettyPrinted: Bool = true) {
         self.prettyPrinted = prettyPrinted
     }
 
     /// The tree as a JSON document.
-    public func render(_ node: ViewNode, scene: String? = nil, variant: String? = nil) -> String {
+    package func render(_ node: ViewNode, scene: String? = nil, variant: String? = nil) -> String {
         let document = ViewTreeDocument(scene: scene, variant: variant, root: node)
         let encoder = JSONEncoder()
         encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]

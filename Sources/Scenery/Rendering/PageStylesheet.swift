@@ -1,6 +1,6 @@
 /// The CSS of a rendered scene: a theme's custom properties (`--scenery-…`) drawn into the
 /// page's cards, lists, buttons, forms, tabs and placeholders. A text a person can select
-/// (a count that opens a list, a name that opens a profile) reads as a link. ``HTMLRenderer/stylesheet``
+/// (a count that opens a list, a name that opens a profile) reads as a link. `HTMLRenderer.stylesheet`
 /// is its public face; a web host serves it with its own page furniture.
 enum PageStylesheet {
     /// The CSS.

@@ -4,10 +4,10 @@
 /// terminal, or bidirectional overrides that reorder what a person reads.
 /// ``sanitized(_:)`` removes them. ``displayWidth(of:)`` counts East Asian wide
 /// characters (CJK, full-width forms, most emoji) as two columns, combining marks as none.
-public enum TerminalText {
+package enum TerminalText {
     /// The text with escape sequences, control characters (other than newline) and
     /// bidirectional controls removed; tabs become spaces.
-    public static func sanitized(_ text: String) -> String {
+    package static func sanitized(_ text: String) -> String {
         var result = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
@@ -37,7 +37,7 @@ public enum TerminalText {
 
     /// The number of terminal columns the text occupies (without line breaks). Colour
     /// sequences (`ESC [ … m`, which renderers add) take none.
-    public static func displayWidth(of text: String) -> Int {
+    package static func displayWidth(of text: String) -> Int {
         var total = 0
         var inSequence = false
         var afterEscape = false
@@ -63,7 +63,7 @@ public enum TerminalText {
     }
 
     /// The columns of one character (grapheme cluster): 0, 1 or 2.
-    public static func width(of character: Character) -> Int {
+    package static func width(of character: Character) -> Int {
         var width = 0
         for scalar in character.unicodeScalars {
             let value = scalar.value
@@ -96,7 +96,7 @@ public enum TerminalText {
 
     /// Wraps text into lines of at most `width` columns, breaking at spaces where possible
     /// and inside words (as CJK text needs) where not. Newlines in the text are kept.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    package static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(width, 2)
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -139,7 +139,7 @@ public enum TerminalText {
     }
 
     /// The text followed by spaces up to `width` columns.
-    public static func padded(_ text: String, to width: Int) -> String {
+    package static func padded(_ text: String, to width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - displayWidth(of: text)))
     }
 }

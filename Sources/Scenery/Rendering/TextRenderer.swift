@@ -2,7 +2,7 @@
 ///
 /// Modules are framed with their id and type, lists show sections and bullet rows,
 /// buttons show as `[ Title ]`, tabs as `◉ Selected  ○ Other`, and placeholders say
-/// what is going on. Text from data is sanitised (``TerminalText/sanitized(_:)``) and
+/// what is going on. Text from data is sanitised (`TerminalText.sanitized(_:)`) and
 /// wrapped by display width, so CJK text lines up.
 ///
 /// ```swift
@@ -15,27 +15,27 @@
 /// that applies the bidirectional algorithm lays each line out right to left), frames open
 /// on the right and bullets stand at the line's end. A terminal shows the letters of each
 /// line in its own order; only the layout is the renderer's.
-public struct TextRenderer: Sendable {
+package struct TextRenderer: Sendable {
     /// The number of columns to fit into.
-    public var width: Int
+    package var width: Int
     /// Whether to colour the text with terminal escape sequences: captions dimmed, titles
     /// bold, controls and the selected tab highlighted, errors red. Use it only when the
     /// output is a terminal and `NO_COLOR` is not set.
-    public var usesColor: Bool
+    package var usesColor: Bool
     /// Whether the layout is mirrored for a right-to-left language.
-    public var isRightToLeft: Bool
+    package var isRightToLeft: Bool
     /// The theme whose semantic colours paint the text when ``usesColor`` is on (24-bit
     /// colour sequences: controls in `color.accent`, errors in `color.danger`, captions in
     /// `color.text-muted`, the selected tab in `color.selected`); `nil` paints with the
     /// terminal's own 16 colours.
-    public var theme: Theme?
+    package var theme: Theme?
 
     /// Creates a renderer for a width (20 to 1,000 columns).
     ///
     /// ```swift
     /// TextRenderer(width: 72, isRightToLeft: MessageLocale("ar").isRightToLeft)
     /// ```
-    public init(width: Int = 80, usesColor: Bool = false, isRightToLeft: Bool = false, theme: Theme? = nil) {
+    package init(width: Int = 80, usesColor: Bool = false, isRightToLeft: Bool = false, theme: Theme? = nil) {
         self.width = min(max(width, 20), 1000)
         self.usesColor = usesColor
         self.isRightToLeft = isRightToLeft
@@ -43,7 +43,7 @@ public struct TextRenderer: Sendable {
     }
 
     /// The tree as lines of text joined by newlines, ending with a newline.
-    public func render(_ node: ViewNode) -> String {
+    package func render(_ node: ViewNode) -> String {
         var rendered = lines(for: node, width: width)
         if isRightToLeft { rendered = rendered.map { Self.rightToLeftMark + aligned($0, to: width) } }
         return rendered.joined(separator: "\n") + "\n"

@@ -3,8 +3,8 @@ extension SceneInstance {
     /// experiment exposures. Returns when the scene next needs ``recordImpressions(dueAt:)``
     /// (a node is being looked at but not yet long enough), or `nil`.
     ///
-    /// A node counts once it has been at least ``ImpressionRule/minimumVisibleFraction``
-    /// visible for ``ImpressionRule/minimumDuration`` without a break, and at most once per
+    /// A node counts once it has been at least `ImpressionRule.minimumVisibleFraction`
+    /// visible for `ImpressionRule.minimumDuration` without a break, and at most once per
     /// scene (a page session), however often it is reported. Report a module by its id (the
     /// module frame's node), or a row of a module whose descriptor
     /// ``ModuleDescriptor/countsRowImpressions`` by the row's node id. The first impression

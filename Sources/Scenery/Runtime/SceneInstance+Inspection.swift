@@ -12,49 +12,49 @@ extension SceneInstance {
     ///     print(inspection)  // blogs (BlogModule), placed at Scenes/user-profile.json:23:9 …
     /// }
     /// ```
-    public struct Inspection: Sendable, Hashable, CustomStringConvertible {
+    package struct Inspection: Sendable, Hashable, CustomStringConvertible {
         /// The scene's id.
-        public var scene: String
+        package var scene: String
         /// The module whose part of the page holds the node, and its registered type.
-        public var module: ModuleID
-        public var moduleType: String
+        package var module: ModuleID
+        package var moduleType: String
         /// The scene file that placed the module (a parent's, when the scene inherits it),
         /// as the registry loaded it, and where in it the module's entry starts.
-        public var file: String
-        public var position: SourcePosition?
+        package var file: String
+        package var position: SourcePosition?
         /// Where the module is in its life: loading, ready, failed.
-        public var status: ModuleStatus
+        package var status: ModuleStatus
         /// The module's parameters as its scene file wrote them (`$references` unresolved).
-        public var parameters: [String: JSONValue]
+        package var parameters: [String: JSONValue]
         /// The rows of its long list the page shows, when the host windows it.
-        public var window: RowWindow?
+        package var window: RowWindow?
         /// What the module says of its state (``Module/inspectableState()``), its texts cut to
         /// ``longestStateText`` characters and its lists and objects to ``mostStateEntries``
         /// entries at every depth: a module of 10,000 rows inspects in a few kilobytes.
-        public var state: [String: JSONValue]
+        package var state: [String: JSONValue]
         /// The variant the page's context chose, and its condition as the scene file wrote it
         /// (`nil`: it applies always).
-        public var variant: String
-        public var variantCondition: String?
+        package var variant: String
+        package var variantCondition: String?
         /// The variants tried before it, whose conditions did not hold for this page, each
         /// with its condition: why what they would show is not on this page (the reason,
         /// never what they hold).
-        public var variantsPassedOver: [PassedVariant]
+        package var variantsPassedOver: [PassedVariant]
         /// The arm of each experiment the page takes part in.
-        public var arms: [String: String]
+        package var arms: [String: String]
         /// The context the page was assembled for: its viewer (the page's own), arguments
         /// and language.
-        public var viewer: String?
-        public var arguments: [String: JSONValue]
-        public var locale: String?
+        package var viewer: String?
+        package var arguments: [String: JSONValue]
+        package var locale: String?
 
         /// A variant whose condition did not hold for the page.
-        public struct PassedVariant: Sendable, Hashable, Encodable {
+        package struct PassedVariant: Sendable, Hashable, Encodable {
             /// The variant's name, and its condition as the scene file wrote it.
-            public var name: String
-            public var condition: String
+            package var name: String
+            package var condition: String
 
-            public init(name: String, condition: String) {
+            package init(name: String, condition: String) {
                 self.name = name
                 self.condition = condition
             }
@@ -62,13 +62,13 @@ extension SceneInstance {
 
         /// The longest text of a module's state an inspection keeps, and how many entries of
         /// each list or object.
-        public static let longestStateText = 120
-        public static let mostStateEntries = 16
+        package static let longestStateText = 120
+        package static let mostStateEntries = 16
 
         /// `file:line:column`, as compilers and editors write it, or the file alone.
-        public var placement: String { position.map { "\(file):\($0)" } ?? file }
+        package var placement: String { position.map { "\(file):\($0)" } ?? file }
 
-        public var description: String {
+        package var description: String {
             var lines = [
                 "\(module) (\(moduleType)), \(status.rawValue)", "placed at \(placement)",
                 "scene \(scene), variant \(variant.quoted)" + (variantCondition.map { " (when \($0))" } ?? ""),
@@ -105,14 +105,14 @@ extension SceneInstance {
     /// or a module's id alone), or `nil` when no module of this page would show it.
     /// Where the module that shows `node` was placed, `file:line:column`, with its id and type
     /// (`Scenes/user-profile.json:13:5, module blogs (BlogModule)`), or `nil`: what a log line
-    /// names, without asking the module anything (``inspect(_:)`` asks it for its state).
+    /// names, without asking the module anything (`inspect(_:)` asks it for its state).
     package func placement(of node: NodeID) -> String? {
         guard let instance = slots[node.moduleComponent]?.instance else { return nil }
         let position = tooling.position(in: instance.file, of: instance.path)
         return (position.map { "\(instance.file):\($0)" } ?? instance.file) + ", module \(instance.id) (\(instance.type))"
     }
 
-    public func inspect(_ node: NodeID) async -> Inspection? {
+    package func inspect(_ node: NodeID) async -> Inspection? {
         guard let slot = slots[node.moduleComponent] else { return nil }
         let instance = slot.instance
         let abridged = JSONValue.object(await slot.module.inspectableState())
@@ -137,7 +137,7 @@ extension SceneInstance.Inspection: Encodable {
     /// Its fields as JSON, the position as `line` and `column` when known, `window` when set,
     /// and `placement`
     /// (`file:line:column`): what `/inspect` answers and `interact --format json` prints.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(scene, forKey: .scene)
         try container.encode(module.rawValue, forKey: .module)

@@ -15,7 +15,7 @@ import Foundation
 /// A scene lays its modules out, starts them concurrently, routes events (module → scene rules → host),
 /// and re-renders a module's subtree when the module says it changed, telling the host through
 /// ``SceneHost/sceneDidUpdate(_:)``. A module that fails or times out shows an error block with a retry
-/// control; the rest render as usual. ``inspect(_:)`` says how a part of it was made.
+/// control; the rest render as usual.
 public actor SceneInstance {
     /// The scene's id (its file name).
     public nonisolated let sceneID: String
@@ -24,7 +24,7 @@ public actor SceneInstance {
     /// The context the scene was assembled for.
     public nonisolated let context: SceneContext
     /// The arm of each experiment that takes part for the context, in the scene file's order; empty when none does (<doc:Experiments>).
-    public nonisolated let assignments: [ExperimentAssignment]
+    package nonisolated let assignments: [ExperimentAssignment]
     /// The isolation the scene runs in, shared with the modules that name it and the host's page (``PageIsolation``).
     public nonisolated let page: PageIsolation
     public nonisolated var unownedExecutor: UnownedSerialExecutor { page.unownedExecutor }
@@ -35,7 +35,7 @@ public actor SceneInstance {
     nonisolated let isPermanentFailure: @Sendable (any Error) -> Bool
     /// Module ids in layout order.
     private nonisolated let moduleOrder: [ModuleID]
-    /// Where scene files place things (for ``inspect(_:)``), and who records the scene's activity.
+    /// Where scene files place things (for `inspect(_:)`), and who records the scene's activity.
     nonisolated let tooling: SceneTooling
 
     var slots: [ModuleID: ModuleSlot]
@@ -68,8 +68,8 @@ public actor SceneInstance {
     /// What was seen, for impressions and exposures (see `SceneInstance+Impressions`).
     var impressions = ImpressionTracker()
     nonisolated let impressionSink: (any ImpressionSink)?
-    /// When a node reported visible counts as seen (the registry's ``SceneRegistry/impressionRule``).
-    public nonisolated let impressionRule: ImpressionRule
+    /// When a node reported visible counts as seen (the registry's `SceneRegistry.impressionRule`).
+    package nonisolated let impressionRule: ImpressionRule
     /// The modules whose rows count impressions of their own
     /// (``ModuleDescriptor/countsRowImpressions``): a host reports their rows' visibility too.
     public nonisolated let modulesCountingRows: Set<ModuleID>

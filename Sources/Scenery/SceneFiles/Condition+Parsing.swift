@@ -1,8 +1,8 @@
 extension Condition {
     /// A syntax error in a condition, with the 0-based offset (in UTF-8 bytes) of the problem.
-    public struct SyntaxError: Error, Sendable, Hashable {
-        public var message: String
-        public var offset: Int
+    package struct SyntaxError: Error, Sendable, Hashable {
+        package var message: String
+        package var offset: Int
     }
 
     /// Parses a condition.
@@ -11,7 +11,7 @@ extension Condition {
     ///   - source: The condition's text, as a scene file writes it (`viewer == user`).
     ///   - allowsEventFields: Whether `event.x` operands are allowed (in event rules).
     /// - Throws: ``SyntaxError`` naming the problem and its offset.
-    public init(parsing source: String, allowsEventFields: Bool = false) throws(SyntaxError) {
+    package init(parsing source: String, allowsEventFields: Bool = false) throws(SyntaxError) {
         var parser = ConditionParser(tokens: try ConditionLexer.tokens(of: source), allowsEventFields: allowsEventFields)
         let expression = try parser.parseOr()
         if let token = parser.peek {

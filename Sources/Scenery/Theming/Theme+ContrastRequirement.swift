@@ -10,9 +10,9 @@ extension Theme {
     /// ```swift
     /// let low = Theme.ContrastRequirement.check(theme)   // the pairs that fail
     /// ```
-    public struct ContrastRequirement: Sendable, Hashable, CustomStringConvertible {
+    package struct ContrastRequirement: Sendable, Hashable, CustomStringConvertible {
         /// What is drawn in the foreground colour.
-        public enum Kind: Sendable, Hashable {
+        package enum Kind: Sendable, Hashable {
             /// Text below 24 px (19 px bold): 4.5:1.
             case text
             /// Text of 24 px and more (19 px bold): 3:1.
@@ -21,11 +21,11 @@ extension Theme {
             case nonText
 
             /// The lowest contrast ratio WCAG 2.x (level AA) allows.
-            public var minimumRatio: Double { self == .text ? 4.5 : 3 }
+            package var minimumRatio: Double { self == .text ? 4.5 : 3 }
         }
 
         /// The state of what is drawn.
-        public enum State: String, Sendable, Hashable, CaseIterable {
+        package enum State: String, Sendable, Hashable, CaseIterable {
             /// At rest.
             case normal
             /// A control being pressed.
@@ -37,18 +37,18 @@ extension Theme {
         }
 
         /// The colour drawn.
-        public var foreground: ThemeColor
+        package var foreground: ThemeColor
         /// The colour behind it.
-        public var background: ThemeColor
+        package var background: ThemeColor
         /// What is drawn.
-        public var kind: Kind
+        package var kind: Kind
         /// The state it is drawn in.
-        public var state: State
+        package var state: State
         /// Where a page shows the pair, for the message.
-        public var use: String
+        package var use: String
 
         /// A requirement.
-        public init(_ foreground: ThemeColor, on background: ThemeColor, kind: Kind = .text, state: State = .normal, use: String) {
+        package init(_ foreground: ThemeColor, on background: ThemeColor, kind: Kind = .text, state: State = .normal, use: String) {
             self.foreground = foreground
             self.background = background
             self.kind = kind
@@ -56,17 +56,17 @@ extension Theme {
             self.use = use
         }
 
-        public var description: String {
+        package var description: String {
             "\(foreground.tokenPath) on \(background.tokenPath) (\(use), \(state.rawValue))"
         }
 
         /// The lowest ratio the pair may have.
-        public var minimumRatio: Double {
+        package var minimumRatio: Double {
             state == .disabled ? Theme.ContrastRequirement.Kind.nonText.minimumRatio : kind.minimumRatio
         }
 
         /// The pair's contrast in a theme; `nil` when the theme lacks one of its colours.
-        public func ratio(in theme: Theme) -> Double? {
+        package func ratio(in theme: Theme) -> Double? {
             guard let top = theme.colors[foreground], let bottom = theme.colors[background] else { return nil }
             // A translucent background lies on the page's surface.
             let backdrop = theme.colors[.surface].map { bottom.composited(over: $0) } ?? bottom
@@ -74,7 +74,7 @@ extension Theme {
         }
 
         /// Every pair the page and scene stylesheets draw.
-        public static let all: [Theme.ContrastRequirement] = [
+        package static let all: [Theme.ContrastRequirement] = [
             .init(.text, on: .surface, use: "page text"),
             .init(.text, on: .surfaceRaised, use: "text in a card"),
             .init(.textMuted, on: .surface, use: "notes on the page"),
@@ -99,7 +99,7 @@ extension Theme {
         ]
 
         /// The requirements a theme fails, with their ratios, in ``all``'s order.
-        public static func check(_ theme: Theme) -> [(requirement: Theme.ContrastRequirement, ratio: Double)] {
+        package static func check(_ theme: Theme) -> [(requirement: Theme.ContrastRequirement, ratio: Double)] {
             all.compactMap { requirement in
                 guard let ratio = requirement.ratio(in: theme), ratio < requirement.minimumRatio else { return nil }
                 return (requirement, ratio)

@@ -12,7 +12,7 @@ extension Theme {
     }
 }
 
-/// Reads a DTCG token file into a ``Theme``: groups, tokens, inherited `$type`, aliases.
+/// Reads a DTCG token file into a `Theme`: groups, tokens, inherited `$type`, aliases.
 private struct ThemeReader {
     let file: String
     var diagnostics: [Diagnostic] = []

@@ -1,7 +1,7 @@
 extension Theme {
     /// The light theme built into the core: what a page is drawn with when the registry has
     /// no theme files (the bundled `Scenes/light.tokens.json` gives the same values).
-    public static let standard = Theme(
+    package static let standard = Theme(
         name: "light",
         colors: [
             .surface: rgb(0xFAFAFA), .surfaceRaised: rgb(0xFFFFFF), .text: rgb(0x1D1D1F), .textMuted: rgb(0x595959),

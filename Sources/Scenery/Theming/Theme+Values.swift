@@ -7,18 +7,18 @@ extension Theme {
     /// let ink = Theme.Color(hex: "#1d1d1f")!
     /// ink.contrastRatio(with: Theme.Color(hex: "#ffffff")!)   // 16.8
     /// ```
-    public struct Color: Sendable, Hashable, CustomStringConvertible {
+    package struct Color: Sendable, Hashable, CustomStringConvertible {
         /// Red, from 0 to 1.
-        public var red: Double
+        package var red: Double
         /// Green, from 0 to 1.
-        public var green: Double
+        package var green: Double
         /// Blue, from 0 to 1.
-        public var blue: Double
+        package var blue: Double
         /// Opacity, from 0 (transparent) to 1.
-        public var alpha: Double
+        package var alpha: Double
 
         /// A colour from its components, each clamped to 0…1.
-        public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        package init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
             func clamped(_ value: Double) -> Double { value.isFinite ? min(max(value, 0), 1) : 0 }
             self.red = clamped(red)
             self.green = clamped(green)
@@ -27,7 +27,7 @@ extension Theme {
         }
 
         /// A colour written `#rgb`, `#rrggbb` or `#rrggbbaa`; `nil` for anything else.
-        public init?(hex: String) {
+        package init?(hex: String) {
             var digits = Array(hex.utf8)
             guard digits.first == UInt8(ascii: "#") else { return nil }
             digits.removeFirst()
@@ -41,19 +41,19 @@ extension Theme {
         }
 
         /// The colour as `#rrggbb` (`#rrggbbaa` when not opaque).
-        public var hex: String {
+        package var hex: String {
             let bytes = [red, green, blue].map { UInt8(($0 * 255).rounded()) }
             let alphaByte = UInt8((alpha * 255).rounded())
             return "#" + Hex.text(alphaByte == 255 ? bytes : bytes + [alphaByte])
         }
 
         /// The colour as CSS writes it.
-        public var css: String { hex }
+        package var css: String { hex }
 
-        public var description: String { hex }
+        package var description: String { hex }
 
         /// WCAG 2.x relative luminance: 0 for black, 1 for white.
-        public var relativeLuminance: Double {
+        package var relativeLuminance: Double {
             func linear(_ channel: Double) -> Double {
                 channel <= 0.04045 ? channel / 12.92 : pow((channel + 0.055) / 1.055, 2.4)
             }
@@ -61,7 +61,7 @@ extension Theme {
         }
 
         /// The colour laid over `background` (for a colour that is not opaque).
-        public func composited(over background: Color) -> Color {
+        package func composited(over background: Color) -> Color {
             guard alpha < 1 else { return self }
             func mix(_ top: Double, _ bottom: Double) -> Double { top * alpha + bottom * (1 - alpha) }
             return Color(red: mix(red, background.red), green: mix(green, background.green), blue: mix(blue, background.blue))
@@ -69,7 +69,7 @@ extension Theme {
 
         /// WCAG 2.x contrast ratio with another colour, from 1 (none) to 21 (black on white).
         /// This colour is laid over `other` first if it is not opaque.
-        public func contrastRatio(with other: Color) -> Double {
+        package func contrastRatio(with other: Color) -> Double {
             let top = composited(over: other).relativeLuminance
             let bottom = other.relativeLuminance
             return (max(top, bottom) + 0.05) / (min(top, bottom) + 0.05)
@@ -77,9 +77,9 @@ extension Theme {
     }
 
     /// A length: a DTCG `dimension` value in `px` or `rem`.
-    public struct Dimension: Sendable, Hashable, CustomStringConvertible {
+    package struct Dimension: Sendable, Hashable, CustomStringConvertible {
         /// The units a dimension may have.
-        public enum Unit: String, Sendable, Hashable, CaseIterable {
+        package enum Unit: String, Sendable, Hashable, CaseIterable {
             /// CSS pixels.
             case px
             /// Multiples of the root font size.
@@ -87,22 +87,22 @@ extension Theme {
         }
 
         /// The number.
-        public var value: Double
+        package var value: Double
         /// Its unit.
-        public var unit: Unit
+        package var unit: Unit
 
         /// A length.
-        public init(_ value: Double, _ unit: Unit = .px) {
+        package init(_ value: Double, _ unit: Unit = .px) {
             self.value = value
             self.unit = unit
         }
 
         /// The length as CSS writes it: `8px`, `1.5rem`.
-        public var css: String {
+        package var css: String {
             let number = value.rounded() == value && value.magnitude < 1e9 ? String(Int(value)) : String(value)
             return number + unit.rawValue
         }
 
-        public var description: String { css }
+        package var description: String { css }
     }
 }

@@ -1,5 +1,5 @@
-/// A theme: the values of the semantic colours and sizes (``ThemeColor``,
-/// ``ThemeDimension``) a page is drawn with, read from a W3C Design Tokens file
+/// A theme: the values of the semantic colours and sizes (`ThemeColor`,
+/// `ThemeDimension`) a page is drawn with, read from a W3C Design Tokens file
 /// (DTCG format 2025.10) named `<name>.tokens.json` beside the scenes.
 ///
 /// ```json
@@ -14,25 +14,25 @@
 /// and reach pages only through the semantic tokens that alias them. The validator
 /// (``SceneRegistry/themeDiagnostics``) reports a file that does not parse, an alias to a
 /// missing token or in a cycle, and every pair of colours a page can show one on the other
-/// whose contrast is below WCAG's minimum (``Theme/ContrastRequirement``).
+/// whose contrast is below WCAG's minimum (`Theme.ContrastRequirement`).
 ///
 /// The themes named `light`, `dark` and `high-contrast` follow the browser's
 /// `prefers-color-scheme` and `prefers-contrast`; any theme can be chosen by name
 /// (``SceneRegistry/themeStylesheet``).
-public struct Theme: Sendable, Hashable {
+package struct Theme: Sendable, Hashable {
     /// The theme's name: its file's name without `.tokens.json`.
-    public let name: String
+    package let name: String
     /// The file it was read from, as diagnostics name it (empty for ``standard``).
-    public let file: String
+    package let file: String
     /// The value of every semantic colour.
-    public internal(set) var colors: [ThemeColor: Color]
+    package internal(set) var colors: [ThemeColor: Color]
     /// The value of every semantic size.
-    public internal(set) var dimensions: [ThemeDimension: Dimension]
+    package internal(set) var dimensions: [ThemeDimension: Dimension]
     /// Where each token's value is written, by token path, for diagnostics.
     var locations: [String: SourcePosition] = [:]
 
-    /// A theme from its values (every ``ThemeColor`` and ``ThemeDimension`` should have one).
-    public init(name: String, colors: [ThemeColor: Color], dimensions: [ThemeDimension: Dimension]) {
+    /// A theme from its values (every `ThemeColor` and `ThemeDimension` should have one).
+    package init(name: String, colors: [ThemeColor: Color], dimensions: [ThemeDimension: Dimension]) {
         self.init(name: name, file: "", colors: colors, dimensions: dimensions)
     }
 
@@ -43,17 +43,17 @@ public struct Theme: Sendable, Hashable {
         self.dimensions = dimensions
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.name == rhs.name && lhs.colors == rhs.colors && lhs.dimensions == rhs.dimensions
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(colors)
     }
 
     /// Whether a file holds a theme: `<name>.tokens.json`.
-    public static func isThemeFile(_ name: String) -> Bool {
+    package static func isThemeFile(_ name: String) -> Bool {
         name.hasSuffix(".tokens.json") && name.count > ".tokens.json".count
     }
 
@@ -65,13 +65,13 @@ public struct Theme: Sendable, Hashable {
 
     /// Whether the theme is dark: its surface is darker than mid-grey. A dark theme tells the
     /// browser so (`color-scheme: dark`), for scroll bars and form controls.
-    public var isDark: Bool {
+    package var isDark: Bool {
         (colors[.surface]?.relativeLuminance ?? 1) < 0.18
     }
 
     /// The token's value as CSS custom properties, `--scenery-color-surface:#fafafa;…`,
     /// sorted by name.
-    public var cssDeclarations: String {
+    package var cssDeclarations: String {
         var declarations = isDark ? "color-scheme:dark;" : "color-scheme:light;"
         for color in ThemeColor.allCases {
             if let value = colors[color] { declarations += "\(color.cssVariable):\(value.css);" }

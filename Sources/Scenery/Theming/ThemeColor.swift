@@ -1,15 +1,15 @@
 /// A semantic colour of a theme: what a colour is for, never the colour itself.
 ///
-/// Every colour a page shows is one of these; a theme file (``Theme``) gives each a value
+/// Every colour a page shows is one of these; a theme file (`Theme`) gives each a value
 /// under `color` (`color.surface`, `color.on-accent`, …), and the stylesheets refer only to
 /// them, as CSS custom properties (`var(--scenery-color-surface)`). The validator checks the
-/// pairs a page can put one on the other (``Theme/ContrastRequirement``).
+/// pairs a page can put one on the other (`Theme.ContrastRequirement`).
 ///
 /// ```swift
 /// ThemeColor.onAccent.tokenPath      // "color.on-accent"
 /// ThemeColor.onAccent.cssVariable    // "--scenery-color-on-accent"
 /// ```
-public enum ThemeColor: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum ThemeColor: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The page behind everything.
     case surface
     /// A module's card, raised on the surface.
@@ -54,10 +54,10 @@ public enum ThemeColor: String, Sendable, Hashable, CaseIterable, Comparable {
     case highlight
 
     /// The token's path in a theme file: `color.` and the raw value.
-    public var tokenPath: String { "color." + rawValue }
+    package var tokenPath: String { "color." + rawValue }
 
     /// The CSS custom property the stylesheets use for it.
-    public var cssVariable: String { "--scenery-color-" + rawValue }
+    package var cssVariable: String { "--scenery-color-" + rawValue }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -1,13 +1,13 @@
 /// A semantic size of a theme: spacing, corner radius and the type scale.
 ///
-/// A theme file (``Theme``) gives each under its path as a DTCG `dimension`
+/// A theme file (`Theme`) gives each under its path as a DTCG `dimension`
 /// (`{ "value": 8, "unit": "px" }`); the stylesheets use them as CSS custom properties.
 ///
 /// ```swift
 /// ThemeDimension.fontSizeBody.tokenPath     // "font.size.body"
 /// ThemeDimension.fontSizeBody.cssVariable   // "--scenery-font-size-body"
 /// ```
-public enum ThemeDimension: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum ThemeDimension: String, Sendable, Hashable, CaseIterable, Comparable {
     /// Space between small things: a caption and its line, a control's padding.
     case spacingSmall = "spacing.small"
     /// Space between controls and rows.
@@ -30,10 +30,10 @@ public enum ThemeDimension: String, Sendable, Hashable, CaseIterable, Comparable
     case fontSizeDisplay = "font.size.display"
 
     /// The token's path in a theme file.
-    public var tokenPath: String { rawValue }
+    package var tokenPath: String { rawValue }
 
     /// The CSS custom property the stylesheets use for it.
-    public var cssVariable: String { "--scenery-" + String(rawValue.map { $0 == "." ? "-" : $0 }) }
+    package var cssVariable: String { "--scenery-" + String(rawValue.map { $0 == "." ? "-" : $0 }) }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

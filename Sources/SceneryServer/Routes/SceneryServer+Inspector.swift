@@ -4,7 +4,7 @@ import Scenery
 
 extension SceneryServer {
     /// `GET /inspect/{session}?node=ID` (with ``Configuration/enablesInspector``): what
-    /// ``SceneInstance/inspect(_:)`` says of the node on that page, the theme the request's
+    /// `SceneInstance.inspect(_:)` says of the node on that page, the theme the request's
     /// cookie chose, and the page's recent events and the problems it reported itself (a script error, a patch it could not
     /// apply), as JSON. Answered to the page's own viewer on this machine only; any other
     /// request gets 403 (another machine) or 404 (no such page of this viewer's, no module

@@ -44,7 +44,7 @@ public struct ModuleCatalog: Sendable {
     public var modules: [ModuleDescriptor] { moduleLists.flatMap(\.value) }
     /// The names `--fail` and `--latency` accept.
     public private(set) var services: [ServiceName]
-    /// Events the catalog's hosts handle (see `SceneRegistry/declareHostEvents(_:)`).
+    /// Events the catalog's hosts handle (see `SceneRegistry.declareHostEvents(_:)`).
     public private(set) var hostEvents: [String]
     /// How the catalog's data opens from `--database`, in order.
     public private(set) var databases: [ToolDatabase]

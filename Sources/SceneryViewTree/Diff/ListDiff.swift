@@ -23,38 +23,38 @@
 /// Ids should be unique. Duplicates never crash and cost about what unique ids cost: the
 /// k-th occurrence of an id in one list is paired with the k-th in the other (moves are
 /// minimal for that pairing), and the ids are listed in ``duplicateIDs``.
-public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
+package struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// An item that kept its identity but changed position relative to the others.
-    public struct Move: Sendable, Hashable {
+    package struct Move: Sendable, Hashable {
         /// Its index in the old list.
-        public var from: Int
+        package var from: Int
         /// Its index in the new list.
-        public var to: Int
+        package var to: Int
 
-        public init(from: Int, to: Int) {
+        package init(from: Int, to: Int) {
             self.from = from
             self.to = to
         }
     }
 
     /// Old indices of removed items, ascending.
-    public var deletions: [Int] = []
+    package var deletions: [Int] = []
     /// New indices of added items, ascending.
-    public var insertions: [Int] = []
+    package var insertions: [Int] = []
     /// Items that moved, by new index ascending.
-    public var moves: [Move] = []
+    package var moves: [Move] = []
     /// New indices of items in both lists whose content changed, ascending (only from
     /// `init(from:to:)`, which compares items).
-    public var updates: [Int] = []
+    package var updates: [Int] = []
     /// Ids that occur more than once in either list, in no particular order.
-    public var duplicateIDs: [ID] = []
+    package var duplicateIDs: [ID] = []
 
     /// Whether the lists are the same.
-    public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && moves.isEmpty && updates.isEmpty }
+    package var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && moves.isEmpty && updates.isEmpty }
 
     /// The changes between two lists of ids: deletions, insertions and moves.
     @inlinable
-    public init(fromIDs old: [ID], toIDs new: [ID]) {
+    package init(fromIDs old: [ID], toIDs new: [ID]) {
         if Self.fitsInt32(old, new) {
             var pairs = IndexPairs<Int32>()
             self.init(old: old, new: new, pairs: &pairs)
@@ -67,7 +67,7 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// The changes between two lists of identified, comparable items: matched by id,
     /// compared with `==` for ``updates``.
     @inlinable
-    public init<Item: Identifiable & Equatable>(from old: [Item], to new: [Item]) where Item.ID == ID {
+    package init<Item: Identifiable & Equatable>(from old: [Item], to new: [Item]) where Item.ID == ID {
         let (oldIDs, newIDs) = (old.map(\.id), new.map(\.id))
         if Self.fitsInt32(oldIDs, newIDs) {
             var pairs = IndexPairs<Int32>()
@@ -83,7 +83,7 @@ public struct ListDiff<ID: Hashable & Sendable>: Sendable, Equatable {
     /// The changes between two lists of identified items: deletions, insertions and moves
     /// (items are not compared, so there are no updates).
     @inlinable
-    public init<Item: Identifiable>(from old: [Item], to new: [Item]) where Item.ID == ID {
+    package init<Item: Identifiable>(from old: [Item], to new: [Item]) where Item.ID == ID {
         self.init(fromIDs: old.map(\.id), toIDs: new.map(\.id))
     }
 
@@ -262,7 +262,7 @@ extension ListDiff {
     /// remove the deleted and moved items, then insert the inserted and moved ones in
     /// ascending new index.
     @inlinable
-    public func applying<Item>(to old: [Item], new: [Item]) -> [Item] {
+    package func applying<Item>(to old: [Item], new: [Item]) -> [Item] {
         var removed = [Bool](repeating: false, count: old.count)
         for index in deletions { removed[index] = true }
         for move in moves { removed[move.from] = true }

@@ -8,7 +8,7 @@
 /// ```
 ///
 /// Not thread-safe: use it from one place, such as the host's main actor.
-public final class PatchableTree {
+package final class PatchableTree {
     package final class Element {
         package let id: NodeID
         package var properties: ElementProperties
@@ -27,7 +27,7 @@ public final class PatchableTree {
     private var index: [NodeID: Element] = [:]
 
     /// Keeps a tree.
-    public init(_ root: ViewNode) {
+    package init(_ root: ViewNode) {
         rootElement = Element(.node(root))
         reindex()
     }
@@ -42,20 +42,20 @@ public final class PatchableTree {
     }
 
     /// The tree as it is now.
-    public var root: ViewNode {
+    package var root: ViewNode {
         guard case .node(let node) = Self.value(of: rootElement) else { return .stack("root", []) }
         return node
     }
 
     /// A patch could not be applied: the tree is not the one the patches were made for.
-    public struct PatchError: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct PatchError: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// Applies patches in the four phases ``ViewPatch`` describes.
     /// - Throws: `PatchError` naming the id a patch needs but the tree lacks; the tree
     ///   may then be partly patched — render it again from the scene.
-    public func apply(_ patches: [ViewPatch]) throws(PatchError) {
+    package func apply(_ patches: [ViewPatch]) throws(PatchError) {
         func find(_ id: NodeID) throws(PatchError) -> Element {
             guard let element = index[id] else { throw PatchError(description: "No element '\(id)' in the tree; render the scene again.") }
             return element
@@ -162,28 +162,28 @@ public final class PatchableTree {
 extension PatchableTree {
     /// The element with an id and its subtree, rebuilt from the tree (costs the subtree,
     /// not the whole tree), or `nil` if there is none.
-    public func element(_ id: NodeID) -> ViewElement? {
+    package func element(_ id: NodeID) -> ViewElement? {
         index[id].map(Self.value(of:))
     }
 
     /// The own properties of the element with an id.
-    public func properties(of id: NodeID) -> ElementProperties? {
+    package func properties(of id: NodeID) -> ElementProperties? {
         index[id]?.properties
     }
 
     /// Whether the tree has an element with the id.
-    public func contains(_ id: NodeID) -> Bool {
+    package func contains(_ id: NodeID) -> Bool {
         index[id] != nil
     }
 
     /// The id of the element's parent, or `nil` for the root or an unknown id.
-    public func parent(of id: NodeID) -> NodeID? {
+    package func parent(of id: NodeID) -> NodeID? {
         index[id]?.parent?.id
     }
 
     /// Whether the element with id `id` lies inside the element `ancestor` (not counting
     /// itself).
-    public func isInside(_ id: NodeID, _ ancestor: NodeID) -> Bool {
+    package func isInside(_ id: NodeID, _ ancestor: NodeID) -> Bool {
         var current = index[id]?.parent
         while let element = current {
             if element.id == ancestor { return true }
@@ -195,7 +195,7 @@ extension PatchableTree {
     /// The control with an action id (as ``ViewNode/actions`` names them: a button's or
     /// selectable node's id, a placeholder's id for its retry, `switch#tab` for a tab), or
     /// `nil` if the tree has none. Costs a lookup, not a walk of the tree.
-    public func action(withID id: NodeID) -> ViewAction? {
+    package func action(withID id: NodeID) -> ViewAction? {
         if let element = index[id] {
             if let action = element.properties.action {
                 let title: String = if case .text(let text, _) = element.properties.kind { text } else { id.rawValue }

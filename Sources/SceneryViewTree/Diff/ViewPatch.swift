@@ -1,8 +1,8 @@
 /// One change to a view tree, addressed by id. A list of patches turns an old tree into a
-/// new one; ``ViewTreeDiff`` computes them and ``PatchableTree`` applies them.
+/// new one; `ViewTreeDiff` computes them and `PatchableTree` applies them.
 ///
 /// Patches address *elements*: nodes and list sections, which share one id space.
-/// Apply a list in four phases (``PatchableTree`` does this):
+/// Apply a list in four phases (`PatchableTree` does this):
 /// 1. detach every element named by a `move` (it keeps its subtree);
 /// 2. remove every element named by a `delete`, with its subtree;
 /// 3. attach `insert`s and `move`s in list order — within one parent they come in

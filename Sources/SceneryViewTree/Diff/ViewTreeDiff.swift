@@ -11,14 +11,14 @@
 /// inserted. Ids must be unique; where an id repeats, the diff cannot address those
 /// elements, so it replaces the nearest container with a unique id whole, deterministically,
 /// and reports the id in ``diagnostics``.
-public struct ViewTreeDiff: Sendable {
+package struct ViewTreeDiff: Sendable {
     /// The patches, in application order (see ``ViewPatch``).
-    public private(set) var patches: [ViewPatch] = []
+    package private(set) var patches: [ViewPatch] = []
     /// Problems found, such as duplicate ids.
-    public private(set) var diagnostics: [String] = []
+    package private(set) var diagnostics: [String] = []
 
     /// Computes the patches from `old` to `new`.
-    public init(from old: ViewNode, to new: ViewNode) {
+    package init(from old: ViewNode, to new: ViewNode) {
         if let updates = Self.updatesOfSameShape(.node(old), .node(new)) {
             self.init(patches: updates)
         } else {

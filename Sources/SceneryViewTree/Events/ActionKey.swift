@@ -23,7 +23,7 @@ public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
     /// A key from a page's text.
     ///
     /// - Throws: `Invalid` when the text is not 8 to 64 letters, digits, `-` or `_`.
-    public init(validating text: String) throws(Invalid) {
+    package init(validating text: String) throws(Invalid) {
         guard (8...64).contains(text.utf8.count), text.utf8.allSatisfy(Self.isKeyByte) else { throw Invalid() }
         rawValue = text
     }
@@ -62,7 +62,7 @@ public struct ActionKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A text that is not an action key.
-    public struct Invalid: Error, CustomStringConvertible {
-        public var description: String { "An action key is 8 to 64 letters, digits, '-' or '_'." }
+    package struct Invalid: Error, CustomStringConvertible {
+        package var description: String { "An action key is 8 to 64 letters, digits, '-' or '_'." }
     }
 }

@@ -37,16 +37,16 @@ public struct Event: Sendable, Hashable, Codable {
 ///
 /// Renderers attach these to the controls they draw (retry on an error block, a tab in
 /// a switch); the scene handles them before any module sees them.
-public enum SceneEvents {
+package enum SceneEvents {
     /// Retry a module that failed to load. Payload: `module`.
-    public static let retry = "scenery.retry"
+    package static let retry = "scenery.retry"
     /// Reload a module from the start. Payload: `module`.
-    public static let refresh = "scenery.refresh"
+    package static let refresh = "scenery.refresh"
     /// Load the next page of a module. Payload: `module`.
-    public static let loadMore = "scenery.loadMore"
+    package static let loadMore = "scenery.loadMore"
     /// Select a tab of a tab switch. Payload: `tabs` (the switch id), `tab`.
-    public static let selectTab = "scenery.selectTab"
+    package static let selectTab = "scenery.selectTab"
 
     /// Whether the name is one of the runtime's own events.
-    public static func isBuiltIn(_ name: String) -> Bool { name.hasPrefix("scenery.") }
+    package static func isBuiltIn(_ name: String) -> Bool { name.hasPrefix("scenery.") }
 }

@@ -11,12 +11,12 @@ import Foundation
 /// struct Like: Codable { var blog: Int64; var liked: Bool }
 /// try JSONValueEncoder().encode(Like(blog: 7, liked: true))   // .object(["blog": 7, "liked": true])
 /// ```
-public struct JSONValueEncoder: Sendable {
-    public init() {}
+package struct JSONValueEncoder: Sendable {
+    package init() {}
 
     /// The value as JSON.
     /// - Throws: What the value's `encode(to:)` throws.
-    public func encode(_ value: some Encodable) throws -> JSONValue {
+    package func encode(_ value: some Encodable) throws -> JSONValue {
         let root = EncodingSlot()
         try root.store(value, codingPath: [])
         return root.value

@@ -2,27 +2,23 @@ import SceneryText
 import SceneryViewTree
 import Testing
 
-/// The samples of the core layers' catalogs. `SceneryText.md`: the text layer alone formats a message.
+/// The samples of the core layers' catalogs. `SceneryText.md`: the text layer alone formats a plural.
 @Suite struct TextLayerSamples {
-    @Test func theTextLayerFormatsAPluralWithoutTheRuntime() throws {
-        let likes = try Message("{count, plural, one {# like} other {# likes}}")
-        let text = likes.format(["count": 3], in: .english)  // "3 likes"
+    @Test func theTextLayerFormatsAPluralWithoutTheRuntime() {
+        let likes: LocalizedMessage = "{count, plural, one {# like} other {# likes}}"
+        let text = likes(["count": 3])  // "3 likes"
         #expect(text == "3 likes")
-        #expect(likes.format(["count": 1], in: .english) == "1 like")
+        #expect(likes(["count": 1]) == "1 like")
     }
 }
 
-/// The sample of `SceneryViewTree.md`: the view-tree layer alone diffs two trees.
+/// The sample of `SceneryViewTree.md`: the view-tree layer alone builds a tree and lists what it can activate.
 @Suite struct ViewTreeLayerSamples {
-    @Test func theViewTreeLayerDiffsTwoTreesWithoutTheRuntime() {
-        let before = ViewNode.stack("likes", [.text("likes.count", "Likes: 0")])
-        let after = ViewNode.stack("likes", [.text("likes.count", "Likes: 1")])
-        let patches = ViewTreeDiff(from: before, to: after).patches  // one update: the count's text
-        #expect(patches.count == 1)
-        guard case .update(let id, _)? = patches.first else {
-            Issue.record("not an update: \(patches)")
-            return
-        }
-        #expect(id == "likes.count")
+    @Test func theViewTreeLayerListsATreesActionsWithoutTheRuntime() {
+        let like = ViewNode.button("post.like", title: "Like", sends: EventDescriptor("post.like"))
+        let post = ViewNode.stack("post", [.text("post.title", "Hello"), like])
+        let ids = post.actions.map(\.id)  // ["post.like"]: what a host or a test can activate
+        #expect(ids == ["post.like"])
+        #expect(post.actions.first?.event.name == "post.like")
     }
 }
