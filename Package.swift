@@ -10,7 +10,7 @@ let package = Package(
         // The runtime: modules, view tree, scene files, registry, event router, renderers, over
         // its text layer (SceneryText, re-exported); and fault injection for any service
         // (SceneryFaults), imported by what uses it.
-        .library(name: "Scenery", targets: ["Scenery", "SceneryText", "SceneryViewTree", "SceneryFaults"]),
+        .library(name: "Scenery", targets: ["Scenery", "SceneryText", "SceneryViewTree", "ScenerySceneFiles", "SceneryRendering", "SceneryFaults"]),
         // Live data (entities, the change hub and feed) and experiments' records kept and read.
         .library(name: "SceneryLive", targets: ["SceneryLive", "SceneryExperiments"]),
         // An app's own tables and its changes on SQLite; the same on PostgreSQL (optional).
@@ -72,11 +72,21 @@ let package = Package(
     ],
     targets: [
         // The runtime: modules, view tree, scene files, registry, event router, renderers.
-        .target(name: "Scenery", dependencies: ["SceneryText", "SceneryViewTree"]),
+        .target(name: "Scenery", dependencies: ["SceneryText", "SceneryViewTree", "ScenerySceneFiles", "SceneryRendering"]),
         // The core's view-tree layer: the platform-neutral tree a scene renders to, its ids,
         // forms, events and JSON values, and the diff and patches between two trees. What a
         // renderer, the page protocol or a client needs without the runtime.
         .target(name: "SceneryViewTree", dependencies: ["SceneryText"]),
+        // The core's scene-file layer, its reading half: the JSON reader that keeps every
+        // value's line and column, diagnostics with did-you-mean, conditions, templates and
+        // transitions. Below the view tree's users: themes, catalogs and scene files read
+        // with it. (The scene-file parser and validator need module declarations and stay in
+        // the runtime.)
+        .target(name: "ScenerySceneFiles", dependencies: ["SceneryText", "SceneryViewTree"]),
+        // The core's rendering layer: the text, HTML and JSON renderers of a view tree, the
+        // terminal's text, the page stylesheet and themes with their contrast checks. It
+        // draws trees and knows nothing of scenes or modules' lives.
+        .target(name: "SceneryRendering", dependencies: ["SceneryText", "SceneryViewTree", "ScenerySceneFiles"]),
         // The core's first layer, below the runtime: messages (ICU MessageFormat), plural
         // rules from CLDR, locales and language tags, the pseudo-locale. Nothing of scenes,
         // modules or views: the compiler keeps the direction (it cannot import Scenery).
@@ -312,7 +322,8 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "Scenery", "SceneryText", "SceneryViewTree", "SceneryTesting", "ProfileDemoScenes", "SceneryLive", "ScenerySiteStore", "ProfileDemoDomain",
+                "Scenery", "SceneryText", "SceneryViewTree", "ScenerySceneFiles", "SceneryRendering", "SceneryTesting", "ProfileDemoScenes", "SceneryLive",
+                "ScenerySiteStore", "ProfileDemoDomain",
                 "ProfileDemoStore",
                 "ProfileDemo",
                 "ProfileDemoBlogs", "SceneryRemote", "SceneryURLSession", "SceneryServer", "SceneryServerTesting", "SceneryExperiments",

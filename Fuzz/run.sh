@@ -50,9 +50,9 @@ build_modules() {  # module...
     local module folder
     for module in "$@"; do
         [[ "$built" == *" $module "* ]] && continue
-        # Scenery stands on its layers (text, then the view tree): build them first.
-        [[ "$module" == Scenery ]] && build_modules SceneryText SceneryViewTree
-        [[ "$module" == SceneryViewTree ]] && build_modules SceneryText
+        # Scenery stands on its layers (text, the view tree, scene files, rendering): build
+        # them first, lowest first.
+        [[ "$module" == Scenery ]] && build_modules SceneryText SceneryViewTree ScenerySceneFiles SceneryRendering
         folder=$(source_folder "$module")
         # A target with resources reads them through `Bundle.module`, which SwiftPM writes and
         # these builds (no SwiftPM) do not: the fuzzers read no resource, so it is the main bundle.
@@ -81,7 +81,7 @@ if [[ "$which" == scene || "$which" == all ]]; then
         > "$out/scene/seeds/large.json"
     echo "== building the scene-loader fuzzer"
     build_modules Scenery
-    swiftc "${flags[@]}" -parse-as-library -module-name SceneLoaderFuzz -I "$modules" -L "$modules" -lScenery -lSceneryViewTree -lSceneryText \
+    swiftc "${flags[@]}" -parse-as-library -module-name SceneLoaderFuzz -I "$modules" -L "$modules" -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText \
         Fuzz/SceneLoaderFuzzer.swift -o "$out/scene-loader-fuzzer"
     run scene "$out/scene-loader-fuzzer" "$out/scene/seeds"
 fi
@@ -108,7 +108,7 @@ for name, doc in [("chain", {"chain": chain}), ("loop", {"loop": loop}), ("missi
 PY
     echo "== building the theme fuzzer"
     build_modules Scenery
-    swiftc "${flags[@]}" -parse-as-library -module-name ThemeFuzz -I "$modules" -L "$modules" -lScenery -lSceneryViewTree -lSceneryText \
+    swiftc "${flags[@]}" -parse-as-library -module-name ThemeFuzz -I "$modules" -L "$modules" -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText \
         Fuzz/ThemeFuzzer.swift -o "$out/theme-fuzzer"
     run theme "$out/theme-fuzzer" "$seeds"
 fi
@@ -118,7 +118,7 @@ if [[ "$which" == import || "$which" == all ]]; then
     echo "== building the data-set import fuzzer"
     build_modules Scenery SceneryLive SceneryExperiments ProfileDemoDomain ScenerySiteStore ProfileDemoStore
     swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
-        -lProfileDemoStore -lScenerySiteStore -lProfileDemoDomain -lSceneryExperiments -lSceneryLive -lScenery -lSceneryViewTree -lSceneryText -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
+        -lProfileDemoStore -lScenerySiteStore -lProfileDemoDomain -lSceneryExperiments -lSceneryLive -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
     # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.
     swift run --quiet scenery data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
     printf '{ "users": [ { "id": "1", "name": "Solo", "summary": "" } ] }' > "$out/import/seeds/solo.json"
@@ -134,7 +134,7 @@ if [[ "$which" == protocol || "$which" == all ]]; then
     mkdir -p "$seeds"
     echo "== building the page-protocol fuzzer"
     build_modules Scenery SceneryPageProtocol
-    swiftc "${flags[@]}" -parse-as-library -module-name PageProtocolFuzz -I "$modules" -L "$modules" -lSceneryPageProtocol -lScenery -lSceneryViewTree -lSceneryText \
+    swiftc "${flags[@]}" -parse-as-library -module-name PageProtocolFuzz -I "$modules" -L "$modules" -lSceneryPageProtocol -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText \
         Fuzz/PageProtocolFuzzer.swift -o "$out/page-protocol-fuzzer"
     # One message of each type of both directions, as the ends write them.
     number=0

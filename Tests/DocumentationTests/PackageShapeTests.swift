@@ -22,6 +22,9 @@ import Testing
         "SceneryTool": (10, 65),
     ]
 
+    /// The core's layers under the runtime, lowest first.
+    static let layers = ["SceneryText", "SceneryViewTree", "ScenerySceneFiles", "SceneryRendering"]
+
     /// The demo's products: its modules, stores, scenes and tool catalog, and the same on PostgreSQL.
     static let demoProducts: Set<String> = ["ProfileDemo", "ProfileDemoPostgres"]
 
@@ -82,8 +85,8 @@ import Testing
     }
 
     /// The core's layers point down: the text layer depends on nothing, the view-tree layer
-    /// on text alone, the runtime on both (so neither lower layer can reach it), and
-    /// `import Scenery` re-exports them.
+    /// on text alone, scene files' reading on both, rendering on those three, the runtime on
+    /// all four (so no lower layer can reach it), and `import Scenery` re-exports them.
     @Test func theCoresLayersPointDownAndTheRuntimeReexportsThem() throws {
         let root = DocumentationSampleTests.packageRoot
         let manifest = try String(contentsOf: root.appending(path: "Package.swift"), encoding: .utf8)
@@ -93,11 +96,19 @@ import Testing
         }
         #expect(try dependencies(of: "SceneryText") == nil, "the text layer depends on nothing")
         #expect(try dependencies(of: "SceneryViewTree") == #""SceneryText""#, "the view tree stands on text alone")
-        #expect(try dependencies(of: "Scenery") == #""SceneryText", "SceneryViewTree""#, "the runtime stands on the two layers")
+        #expect(try dependencies(of: "ScenerySceneFiles") == #""SceneryText", "SceneryViewTree""#, "scene files' reading stands on text and values")
+        #expect(
+            try dependencies(of: "SceneryRendering") == #""SceneryText", "SceneryViewTree", "ScenerySceneFiles""#,
+            "rendering draws trees and reads theme files, nothing of scenes' lives")
+        #expect(
+            try dependencies(of: "Scenery") == #""SceneryText", "SceneryViewTree", "ScenerySceneFiles", "SceneryRendering""#,
+            "the runtime stands on the four layers")
         let exports = try String(contentsOf: root.appending(path: "Sources/Scenery/Exports.swift"), encoding: .utf8)
-        #expect(exports.contains("@_exported import SceneryText") && exports.contains("@_exported import SceneryViewTree"))
-        let layers = SourceSizeBudgetTests.swiftFiles(under: ["Sources/SceneryText", "Sources/SceneryViewTree"])
-        #expect(layers.count > 40)
+        for layer in Self.layers {
+            #expect(exports.contains("@_exported import \(layer)"), "import Scenery re-exports \(layer)")
+        }
+        let layers = SourceSizeBudgetTests.swiftFiles(under: Self.layers.map { "Sources/\($0)" })
+        #expect(layers.count > 60)
         for file in layers {
             let source = try String(contentsOf: file, encoding: .utf8)
             #expect(!source.contains("import Scenery\n"), "\(file.lastPathComponent) imports the runtime")

@@ -87,7 +87,7 @@ extension SceneValidator {
         }
     }
 
-    /// The position of a character of a string value (see ``SourcePosition/movedTo(character:ofStringIn:)``).
+    /// The position of a character of a string value (see `SourcePosition.movedTo(character:ofStringIn:)`).
     func location(_ file: String, _ path: String, character offset: Int?) -> SourcePosition? {
         guard let start = location(file, path) else { return nil }
         guard let offset, let sceneID = definitionsByFile[file]?.id, let source = registry.source(of: sceneID) else { return start }

@@ -16,7 +16,8 @@ extension NewPackage {
         "ProfileDemoUserInfo", "ProfileDemoUserList", "Scenery", "SceneryBench", "SceneryCommand", "SceneryExperiments",
         "SceneryFaults", "SceneryLive", "SceneryPageProtocol", "SceneryRemote", "SceneryRenderCommand", "SceneryServeCommand",
         "SceneryServer", "SceneryServerTesting", "SceneryServeTool", "ScenerySiteStore", "ScenerySiteStorePostgres",
-        "SceneryTesting", "SceneryText", "SceneryTool", "SceneryViewTree", "SceneryURLSession", "SceneryValidateCommand", "SceneryValidationPlugin",
+        "SceneryRendering", "ScenerySceneFiles", "SceneryTesting", "SceneryText", "SceneryTool", "SceneryViewTree", "SceneryURLSession",
+        "SceneryValidateCommand", "SceneryValidationPlugin",
         "SceneryValidator",
     ]
 

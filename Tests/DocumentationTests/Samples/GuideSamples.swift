@@ -54,7 +54,8 @@ func assembleAProfile(store: some BlogService, host: some SceneHost) async throw
     let problems = try registry.loadScenes(in: URL(filePath: "Scenes"))
     let scene = try await registry.assemble(
         "user-profile", for: SceneContext(viewer: "1", arguments: ["user": "1"]), host: host)
-    print(TextRenderer().render(await scene.render()))
+    let tree = await scene.render()  // the scene's view tree, for this viewer
+    print(tree.actions.map(\.title))  // what they can do on it: "Follow", "Like", …
     _ = problems
 }
 

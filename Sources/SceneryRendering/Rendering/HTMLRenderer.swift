@@ -1,3 +1,6 @@
+import SceneryText
+import SceneryViewTree
+
 /// Renders a view tree as HTML: a complete, self-contained page (inline CSS, no scripts,
 /// nothing fetched but images), or fragments for a live host to put into its page.
 ///

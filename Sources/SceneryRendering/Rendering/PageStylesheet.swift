@@ -2,7 +2,7 @@
 /// page's cards, lists, buttons, forms, tabs and placeholders. A text a person can select
 /// (a count that opens a list, a name that opens a profile) reads as a link. `HTMLRenderer.stylesheet`
 /// is its public face; a web host serves it with its own page furniture.
-enum PageStylesheet {
+package enum PageStylesheet {
     /// The CSS.
     ///
     /// Each paragraph, heading, label and list item takes its direction from its own text
@@ -49,15 +49,15 @@ enum PageStylesheet {
         """
 
     /// The minimum cell widths an adaptive grid's CSS has rules for, in `ch`.
-    static let cellWidthClasses = Array(stride(from: 8, through: 48, by: 4))
+    package static let cellWidthClasses = Array(stride(from: 8, through: 48, by: 4))
 
     /// The class of the nearest minimum cell width the CSS has.
-    static func cellWidthClass(_ width: Int) -> Int {
+    package static func cellWidthClass(_ width: Int) -> Int {
         cellWidthClasses.min { abs($0 - width) < abs($1 - width) } ?? 16
     }
 
     /// The CSS that shows the checked tab's panel of a document, for up to 12 tabs.
-    static let documentTabRules = (1...12).map { n in
+    package static let documentTabRules = (1...12).map { n in
         ".tabs.document>input:nth-of-type(\(n)):checked~section.tabpanel:nth-of-type(\(n)){display:block}"
             + ".tabs.document>input:nth-of-type(\(n)):checked~.tablabels label:nth-of-type(\(n)){background:var(--scenery-color-selected);color:var(--scenery-color-on-selected)}"
             + ".tabs.document>input:nth-of-type(\(n)):focus-visible~.tablabels label:nth-of-type(\(n)){outline:2px solid var(--scenery-color-accent)}"

@@ -1,4 +1,5 @@
 import Foundation
+import SceneryViewTree
 
 /// Renders a view tree as JSON: the documented, stable format a native client draws.
 ///

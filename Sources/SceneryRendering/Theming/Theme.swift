@@ -1,3 +1,5 @@
+import ScenerySceneFiles
+
 /// A theme: the values of the semantic colours and sizes (`ThemeColor`,
 /// `ThemeDimension`) a page is drawn with, read from a W3C Design Tokens file
 /// (DTCG format 2025.10) named `<name>.tokens.json` beside the scenes.
@@ -29,14 +31,14 @@ package struct Theme: Sendable, Hashable {
     /// The value of every semantic size.
     package internal(set) var dimensions: [ThemeDimension: Dimension]
     /// Where each token's value is written, by token path, for diagnostics.
-    var locations: [String: SourcePosition] = [:]
+    package var locations: [String: SourcePosition] = [:]
 
     /// A theme from its values (every `ThemeColor` and `ThemeDimension` should have one).
     package init(name: String, colors: [ThemeColor: Color], dimensions: [ThemeDimension: Dimension]) {
         self.init(name: name, file: "", colors: colors, dimensions: dimensions)
     }
 
-    init(name: String, file: String, colors: [ThemeColor: Color], dimensions: [ThemeDimension: Dimension]) {
+    package init(name: String, file: String, colors: [ThemeColor: Color], dimensions: [ThemeDimension: Dimension]) {
         self.name = name
         self.file = file
         self.colors = colors
@@ -58,7 +60,7 @@ package struct Theme: Sendable, Hashable {
     }
 
     /// The theme name of a theme file's name.
-    static func name(ofFileNamed file: String) -> String {
+    package static func name(ofFileNamed file: String) -> String {
         let base = file.split(separator: "/").last.map(String.init) ?? file
         return String(base.dropLast(".tokens.json".count))
     }

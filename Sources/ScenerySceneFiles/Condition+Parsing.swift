@@ -1,3 +1,6 @@
+import SceneryText
+import SceneryViewTree
+
 extension Condition {
     /// A syntax error in a condition, with the 0-based offset (in UTF-8 bytes) of the problem.
     package struct SyntaxError: Error, Sendable, Hashable {
@@ -23,14 +26,14 @@ extension Condition {
 }
 
 private struct ConditionToken {
-    enum Kind: Equatable { case identifier, string, number, equal, notEqual, and, or, not, open, close }
-    var kind: Kind
-    var text: String
-    var offset: Int
+    package enum Kind: Equatable { case identifier, string, number, equal, notEqual, and, or, not, open, close }
+    package var kind: Kind
+    package var text: String
+    package var offset: Int
 }
 
 private enum ConditionLexer {
-    static func tokens(of source: String) throws(Condition.SyntaxError) -> [ConditionToken] {
+    package static func tokens(of source: String) throws(Condition.SyntaxError) -> [ConditionToken] {
         let bytes = Array(source.utf8)
         var tokens: [ConditionToken] = []
         var index = 0
@@ -100,21 +103,21 @@ private enum ConditionLexer {
 }
 
 private struct ConditionParser {
-    let tokens: [ConditionToken]
-    let allowsEventFields: Bool
-    var position = 0
-    var depth = 0
+    package let tokens: [ConditionToken]
+    package let allowsEventFields: Bool
+    package var position = 0
+    package var depth = 0
 
-    init(tokens: [ConditionToken], allowsEventFields: Bool) {
+    package init(tokens: [ConditionToken], allowsEventFields: Bool) {
         self.tokens = tokens
         self.allowsEventFields = allowsEventFields
     }
 
-    var peek: ConditionToken? { position < tokens.count ? tokens[position] : nil }
-    var endOffset: Int { tokens.last.map { $0.offset + $0.text.utf8.count } ?? 0 }
+    package var peek: ConditionToken? { position < tokens.count ? tokens[position] : nil }
+    package var endOffset: Int { tokens.last.map { $0.offset + $0.text.utf8.count } ?? 0 }
 
     /// `a || b || …` as one node (a loop, not a recursion per operand).
-    mutating func parseOr() throws(Condition.SyntaxError) -> Condition.Expression {
+    package mutating func parseOr() throws(Condition.SyntaxError) -> Condition.Expression {
         var operands = [try parseAnd()]
         while peek?.kind == .or {
             position += 1
@@ -124,7 +127,7 @@ private struct ConditionParser {
     }
 
     /// `a && b && …` as one node.
-    mutating func parseAnd() throws(Condition.SyntaxError) -> Condition.Expression {
+    package mutating func parseAnd() throws(Condition.SyntaxError) -> Condition.Expression {
         var operands = [try parseUnary()]
         while peek?.kind == .and {
             position += 1
@@ -133,7 +136,7 @@ private struct ConditionParser {
         return operands.count == 1 ? operands[0] : .all(operands)
     }
 
-    mutating func parseUnary() throws(Condition.SyntaxError) -> Condition.Expression {
+    package mutating func parseUnary() throws(Condition.SyntaxError) -> Condition.Expression {
         depth += 1
         defer { depth -= 1 }
         guard depth <= 32 else {
@@ -162,7 +165,7 @@ private struct ConditionParser {
         }
     }
 
-    mutating func parseOperand() throws(Condition.SyntaxError) -> Condition.Operand {
+    package mutating func parseOperand() throws(Condition.SyntaxError) -> Condition.Operand {
         guard let token = peek else {
             throw Condition.SyntaxError(message: "The condition ends too early; an operand was expected.", offset: endOffset)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SceneryText
 
 extension Theme {
     /// A colour in sRGB, each component from 0 to 1: a DTCG `color` value.

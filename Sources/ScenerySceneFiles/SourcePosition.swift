@@ -24,7 +24,7 @@ public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConver
     /// The position of a character of a JSON string value that starts (at its opening
     /// quote) here: past the quote and the characters before it as the file writes them,
     /// escapes included (`\"` is two bytes, `\u00e9` six, `é` two). `nil` offset: here.
-    func movedTo(character offset: Int?, ofStringIn source: [UInt8]) -> SourcePosition {
+    package func movedTo(character offset: Int?, ofStringIn source: [UInt8]) -> SourcePosition {
         guard let offset else { return self }
         var lineStart = 0
         var currentLine = 1

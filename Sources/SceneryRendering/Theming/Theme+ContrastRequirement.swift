@@ -1,3 +1,6 @@
+import ScenerySceneFiles
+import SceneryViewTree
+
 extension Theme {
     /// A pair of theme colours a page can show one on the other, and the contrast WCAG 2.x asks
     /// of it: 4.5:1 for text, 3:1 for large text and for what is not text (a control's outline,

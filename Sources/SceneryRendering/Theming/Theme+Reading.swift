@@ -1,3 +1,5 @@
+import ScenerySceneFiles
+
 extension Theme {
     /// Reads a theme file (DTCG format), collecting every problem with its position.
     /// Returns `nil` (with the problems) when the file gives no usable theme.
@@ -5,7 +7,7 @@ extension Theme {
     /// - Parameters:
     ///   - bytes: The file's contents.
     ///   - file: The file as diagnostics name it; its name gives the theme's name.
-    static func read(bytes: [UInt8], file: String) -> (Theme?, [Diagnostic]) {
+    package static func read(bytes: [UInt8], file: String) -> (Theme?, [Diagnostic]) {
         var reader = ThemeReader(file: file)
         let theme = reader.read(bytes)
         return (theme, reader.diagnostics)
@@ -14,33 +16,33 @@ extension Theme {
 
 /// Reads a DTCG token file into a `Theme`: groups, tokens, inherited `$type`, aliases.
 private struct ThemeReader {
-    let file: String
-    var diagnostics: [Diagnostic] = []
+    package let file: String
+    package var diagnostics: [Diagnostic] = []
 
     /// A token as written: its type (own or inherited), value node, and where.
-    struct Token {
-        var type: String?
-        var value: SourceJSON.Node
-        var location: SourcePosition
+    package struct Token {
+        package var type: String?
+        package var value: SourceJSON.Node
+        package var location: SourcePosition
     }
 
     /// Every token by path (`color.surface`), in file order of first sight.
-    var tokens: [String: Token] = [:]
+    package var tokens: [String: Token] = [:]
 
-    init(file: String) { self.file = file }
+    package init(file: String) { self.file = file }
 
     /// The types of the DTCG format; values of the ones a theme does not use are only checked
     /// for their shape's kind.
-    static let knownTypes: Set<String> = [
+    package static let knownTypes: Set<String> = [
         "color", "dimension", "fontFamily", "fontWeight", "duration", "cubicBezier", "number",
         "strokeStyle", "border", "transition", "shadow", "gradient", "typography",
     ]
 
     /// The most tokens a theme file may hold; past it the rest are not read, and the file
     /// is refused saying so.
-    static let maximumTokens = 10_000
+    package static let maximumTokens = 10_000
     /// How many problems get a did-you-mean (each compares the name with every token).
-    static let suggestedProblems = 3
+    package static let suggestedProblems = 3
 
     /// The messages reported so far: a problem met twice is reported once.
     private var reported: Set<String> = []
@@ -50,7 +52,7 @@ private struct ThemeReader {
     /// How many did-you-mean hints were computed.
     private var suggestions = 0
 
-    mutating func error(_ message: String, at location: SourcePosition?, path: String) {
+    package mutating func error(_ message: String, at location: SourcePosition?, path: String) {
         guard reported.insert(message).inserted else { return }
         diagnostics.append(Diagnostic(.error, message, file: file, location: location, path: path))
     }
@@ -62,7 +64,7 @@ private struct ThemeReader {
         return Suggestion.didYouMean(name, in: tokens.keys)
     }
 
-    mutating func read(_ bytes: [UInt8]) -> Theme? {
+    package mutating func read(_ bytes: [UInt8]) -> Theme? {
         let name = Theme.name(ofFileNamed: file)
         guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) else {
             error(
@@ -324,7 +326,7 @@ private struct ThemeReader {
 /// file of n tokens costs O(n) however its aliases chain (a 3,000-alias chain once took a
 /// minute when every token walked the chain again).
 private struct AliasResolver {
-    enum Failure: Error {
+    package enum Failure: Error {
         /// `from` names `reference`, which is no token.
         case missing(from: String, reference: String)
         /// The aliases loop through these tokens, in the order they name each other.
@@ -334,7 +336,7 @@ private struct AliasResolver {
 
         /// What tells one failure from another, cheaply: a token names one alias only, so
         /// two cycles that share a token are the same cycle.
-        var key: String {
+        package var key: String {
             switch self {
             case .missing(let from, _): "missing \(from)"
             case .cycle(let members): "cycle \(members.first ?? "")"
@@ -344,16 +346,16 @@ private struct AliasResolver {
     }
 
     /// The most aliases one token's value may pass through before its value.
-    static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     private let tokens: [String: ThemeReader.Token]
     /// What each token resolved to: the token holding its value and how many aliases away.
     private var resolved: [String: Result<(path: String, depth: Int), Failure>] = [:]
 
-    init(tokens: [String: ThemeReader.Token]) { self.tokens = tokens }
+    package init(tokens: [String: ThemeReader.Token]) { self.tokens = tokens }
 
     /// The path of the token whose value `path` ends at.
-    mutating func resolve(_ path: String) -> Result<String, Failure> {
+    package mutating func resolve(_ path: String) -> Result<String, Failure> {
         var chain: [String] = []  // the aliases walked, none resolved before
         var position: [String: Int] = [:]
         var current = path
@@ -391,7 +393,7 @@ private struct AliasResolver {
     }
 
     /// The path an alias value names (`"{color.accent}"` → `color.accent`).
-    static func reference(in node: SourceJSON.Node) -> String? {
+    package static func reference(in node: SourceJSON.Node) -> String? {
         guard case .string(let text) = node.value, text.hasPrefix("{"), text.hasSuffix("}"), text.count > 2 else { return nil }
         return String(text.dropFirst().dropLast())
     }

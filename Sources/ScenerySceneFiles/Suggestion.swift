@@ -23,14 +23,14 @@ package enum Suggestion {
     }
 
     /// " (did you mean 'x'?)" or an empty string, for the middle of a sentence.
-    static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
+    package static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
         closest(to: name, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
     /// A hint to end a message with: "; did you mean 'x'? (parameters: a, b)" when a
     /// candidate is close, "; parameters: a, b" otherwise, "; there are no parameters" when
     /// there are none. `label` names the candidates in the plural.
-    static func hint(for name: String, in candidates: [String], listing label: String) -> String {
+    package static func hint(for name: String, in candidates: [String], listing label: String) -> String {
         let sorted = candidates.sorted()
         guard !sorted.isEmpty else { return "; there are no \(label)" }
         let list = "\(label): \(sorted.joined(separator: ", "))"
@@ -41,7 +41,7 @@ package enum Suggestion {
     /// Edit distance counting an insertion, a deletion, a substitution or a swap of two
     /// neighbouring characters ("titel" for "title") as one edit (optimal string
     /// alignment), giving up (returning `limit + 1`) past `limit`.
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+    package static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         let a = Array(a)
         let b = Array(b)
         if abs(a.count - b.count) > limit { return limit + 1 }

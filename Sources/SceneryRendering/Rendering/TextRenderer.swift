@@ -1,3 +1,5 @@
+import SceneryViewTree
+
 /// Renders a view tree as plain text for a terminal.
 ///
 /// Modules are framed with their id and type, lists show sections and bullet rows,
@@ -51,7 +53,7 @@ package struct TextRenderer: Sendable {
 
     /// U+200F, which makes a line's paragraph direction right to left in a terminal that
     /// applies the bidirectional algorithm, and takes no column.
-    static let rightToLeftMark = "\u{200F}"
+    package static let rightToLeftMark = "\u{200F}"
 
     /// A line moved to the far edge of `width` columns (the right, in a right-to-left
     /// layout); lines are left as they are otherwise.
@@ -62,7 +64,7 @@ package struct TextRenderer: Sendable {
     }
 
     /// A control as `[ Title ]` (plain spaces, so a copied line greps).
-    static func control(_ title: String) -> String {
+    package static func control(_ title: String) -> String {
         "[ \(title) ]"
     }
 
@@ -79,7 +81,7 @@ package struct TextRenderer: Sendable {
         case error = "31"
 
         /// The sequence in a theme's semantic colours (24-bit), else the terminal's own.
-        func sequence(in theme: Theme?) -> String {
+        package func sequence(in theme: Theme?) -> String {
             guard let theme else { return rawValue }
             func foreground(_ color: ThemeColor) -> String? { theme.colors[color].map { "38;2;\(Self.channels(of: $0))" } }
             func background(_ color: ThemeColor) -> String? { theme.colors[color].map { "48;2;\(Self.channels(of: $0))" } }

@@ -1,12 +1,14 @@
+import SceneryViewTree
+
 /// The markup of one text field: its label, the input (a text area for several lines) with
 /// the rules a browser can check itself, and its error, tied to the input for assistive
 /// technology.
-struct FieldMarkup {
-    let field: TextField
+package struct FieldMarkup {
+    package let field: TextField
     /// The field node's id, escaped for an attribute.
-    let id: String
+    package let id: String
 
-    func write(into html: inout String) {
+    package func write(into html: inout String) {
         let input = "\(id)--input"
         let errorID = "\(id)--error"
         var attributes = " id=\"\(input)\" name=\"\(HTMLRenderer.escapeAttribute(field.name))\" data-label=\"\(HTMLRenderer.escapeAttribute(field.label))\""

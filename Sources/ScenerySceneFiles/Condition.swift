@@ -1,3 +1,5 @@
+import SceneryViewTree
+
 /// A condition on the context, as written in a scene file's `"when"`.
 ///
 /// The grammar is small and total:
@@ -17,9 +19,9 @@
 package struct Condition: Sendable, Hashable, CustomStringConvertible {
     /// The condition as written.
     package let source: String
-    let expression: Expression
+    package let expression: Expression
 
-    indirect enum Expression: Sendable, Hashable {
+    package indirect enum Expression: Sendable, Hashable {
         case compare(Operand, isEqual: Bool, Operand)
         case truthy(Operand)
         case not(Expression)
@@ -30,7 +32,7 @@ package struct Condition: Sendable, Hashable, CustomStringConvertible {
         case any([Expression])
     }
 
-    enum Operand: Sendable, Hashable {
+    package enum Operand: Sendable, Hashable {
         case viewer
         case parameter(String)
         case eventField(String)
@@ -39,14 +41,14 @@ package struct Condition: Sendable, Hashable, CustomStringConvertible {
 
     package var description: String { source }
 
-    init(source: String, expression: Expression) {
+    package init(source: String, expression: Expression) {
         self.source = source
         self.expression = expression
     }
 
     /// Both conditions (either alone when the other is `nil`): what holds for a viewer of an
     /// experiment's arm over a variant.
-    static func all(_ first: Condition?, _ second: Condition?) -> Condition? {
+    package static func all(_ first: Condition?, _ second: Condition?) -> Condition? {
         guard let first else { return second }
         guard let second else { return first }
         return Condition(source: "(\(first.source)) && (\(second.source))", expression: .all([first.expression, second.expression]))
@@ -130,18 +132,18 @@ extension Condition {
     }
 
     /// The scene parameters the condition names.
-    var parameterNames: [String] {
+    package var parameterNames: [String] {
         operands.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
     }
 
     /// The event payload fields the condition names (`event.following`).
-    var eventFieldNames: [String] {
+    package var eventFieldNames: [String] {
         operands.compactMap { if case .eventField(let name) = $0 { name } else { nil } }
     }
 
     /// Whether the condition can only hold when the viewer is the user named by `parameter`:
     /// it is `viewer == parameter`, or a conjunction that includes it.
-    func requiresViewer(equalTo parameter: String) -> Bool {
+    package func requiresViewer(equalTo parameter: String) -> Bool {
         func requires(_ expression: Expression) -> Bool {
             switch expression {
             case .compare(.viewer, true, .parameter(let name)), .compare(.parameter(let name), true, .viewer):

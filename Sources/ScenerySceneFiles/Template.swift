@@ -1,43 +1,46 @@
+import SceneryText
+import SceneryViewTree
+
 /// A string from a scene file with `$parameter` references in it.
 ///
 /// `"$user"` alone stands for the parameter's value, keeping its type; inside longer text
 /// (`"Unfollow $event.name?"`, `"${user}'s blogs"`) references are replaced by their text.
 /// `$viewer` is the signed-in user; `$event.field` is a payload field (event rules only);
 /// `$$` is a literal dollar sign.
-struct Template: Sendable, Hashable {
-    enum Reference: Sendable, Hashable {
+package struct Template: Sendable, Hashable {
+    package enum Reference: Sendable, Hashable {
         case viewer
         case parameter(String)
         case eventField(String)
     }
 
-    enum Segment: Sendable, Hashable {
+    package enum Segment: Sendable, Hashable {
         case literal(String)
         case reference(Reference, offset: Int)
     }
 
-    struct SyntaxError: Error, Sendable {
-        var message: String
-        var offset: Int
+    package struct SyntaxError: Error, Sendable {
+        package var message: String
+        package var offset: Int
     }
 
-    var segments: [Segment]
+    package var segments: [Segment]
 
     /// The reference, when the whole string is exactly one reference.
-    var wholeReference: Reference? {
+    package var wholeReference: Reference? {
         if segments.count == 1, case .reference(let reference, _) = segments[0] { return reference }
         return nil
     }
 
     /// The references with their 0-based UTF-8 offsets in the string.
-    var references: [(reference: Reference, offset: Int)] {
+    package var references: [(reference: Reference, offset: Int)] {
         segments.compactMap { segment in
             if case .reference(let reference, let offset) = segment { return (reference, offset) }
             return nil
         }
     }
 
-    init(parsing text: String, allowsEventFields: Bool) throws(SyntaxError) {
+    package init(parsing text: String, allowsEventFields: Bool) throws(SyntaxError) {
         var segments: [Segment] = []
         var literal = ""
         let bytes = Array(text.utf8)
@@ -119,7 +122,7 @@ struct Template: Sendable, Hashable {
     }
 
     /// The value: a whole reference keeps its type; anything else becomes text.
-    func resolve(in environment: Condition.Environment) -> JSONValue {
+    package func resolve(in environment: Condition.Environment) -> JSONValue {
         if let reference = wholeReference { return Self.value(of: reference, in: environment) }
         var text = ""
         for segment in segments {
@@ -145,7 +148,7 @@ extension JSONValue {
     ///
     /// Strings that fail to parse as templates are kept as written; the validator has
     /// already reported them.
-    func resolvingTemplates(in environment: Condition.Environment, allowsEventFields: Bool) -> JSONValue {
+    package func resolvingTemplates(in environment: Condition.Environment, allowsEventFields: Bool) -> JSONValue {
         switch self {
         case .string(let text):
             guard text.utf8.contains(UInt8(ascii: "$")), let template = try? Template(parsing: text, allowsEventFields: allowsEventFields)

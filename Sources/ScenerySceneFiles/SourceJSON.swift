@@ -1,23 +1,26 @@
+import SceneryText
+import SceneryViewTree
+
 /// A JSON document parsed with the source position of every value and key.
 ///
 /// `JSONDecoder` forgets where a value came from; scene-file diagnostics need it.
 /// The parser is bounded: it rejects nesting deeper than ``SourceJSON/maximumDepth``,
 /// numbers that do not fit, and invalid UTF-8, always with an error instead of a crash.
-struct SourceJSON: Sendable {
+package struct SourceJSON: Sendable {
     /// One value of the document and where it starts.
-    struct Node: Sendable {
-        var value: Value
-        var location: SourcePosition
+    package struct Node: Sendable {
+        package var value: Value
+        package var location: SourcePosition
     }
 
     /// One member of an object, in file order, with the location of its key.
-    struct Member: Sendable {
-        var key: String
-        var keyLocation: SourcePosition
-        var value: Node
+    package struct Member: Sendable {
+        package var key: String
+        package var keyLocation: SourcePosition
+        package var value: Node
     }
 
-    indirect enum Value: Sendable {
+    package indirect enum Value: Sendable {
         case null
         case bool(Bool)
         case int(Int)
@@ -27,18 +30,18 @@ struct SourceJSON: Sendable {
         case object([Member])
     }
 
-    typealias SyntaxError = JSONSyntaxError
+    package typealias SyntaxError = JSONSyntaxError
 
     /// Deepest nesting of arrays and objects accepted.
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     /// Parses `text` into positioned nodes.
-    static func parse(_ text: String) throws(SyntaxError) -> Node {
+    package static func parse(_ text: String) throws(SyntaxError) -> Node {
         try parse(bytes: Array(text.utf8))
     }
 
     /// Parses the bytes of a file into positioned nodes; invalid UTF-8 is a syntax error.
-    static func parse(bytes: [UInt8]) throws(SyntaxError) -> Node {
+    package static func parse(bytes: [UInt8]) throws(SyntaxError) -> Node {
         var parser = Parser(bytes: bytes)
         return try parser.parseDocument()
     }
@@ -46,7 +49,7 @@ struct SourceJSON: Sendable {
 
 extension SourceJSON.Node {
     /// The plain value, positions dropped.
-    var plainValue: JSONValue {
+    package var plainValue: JSONValue {
         switch value {
         case .null: .null
         case .bool(let value): .bool(value)
@@ -60,7 +63,7 @@ extension SourceJSON.Node {
     }
 
     /// The kind of the value, as diagnostics say it.
-    var kindDescription: String {
+    package var kindDescription: String {
         switch value {
         case .array: "an array"
         case .object: "an object"
@@ -70,13 +73,13 @@ extension SourceJSON.Node {
 }
 
 private struct Parser {
-    let bytes: [UInt8]
-    var index = 0
-    var line = 1
-    var lineStart = 0
-    var depth = 0
+    package let bytes: [UInt8]
+    package var index = 0
+    package var line = 1
+    package var lineStart = 0
+    package var depth = 0
 
-    init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
         // Skip a UTF-8 byte order mark.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -85,13 +88,13 @@ private struct Parser {
         }
     }
 
-    var location: SourcePosition { SourcePosition(line: line, column: index - lineStart + 1) }
+    package var location: SourcePosition { SourcePosition(line: line, column: index - lineStart + 1) }
 
-    func fail(_ message: String, at location: SourcePosition? = nil) -> SourceJSON.SyntaxError {
+    package func fail(_ message: String, at location: SourcePosition? = nil) -> SourceJSON.SyntaxError {
         SourceJSON.SyntaxError(message: message, location: location ?? self.location)
     }
 
-    mutating func parseDocument() throws(SourceJSON.SyntaxError) -> SourceJSON.Node {
+    package mutating func parseDocument() throws(SourceJSON.SyntaxError) -> SourceJSON.Node {
         skipWhitespace()
         if index >= bytes.count { throw fail("The file is empty; a scene file must contain a JSON object.") }
         let node = try parseValue()
@@ -102,7 +105,7 @@ private struct Parser {
         return node
     }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D: index += 1
@@ -115,14 +118,14 @@ private struct Parser {
         }
     }
 
-    func describeCurrent() -> String {
+    package func describeCurrent() -> String {
         guard index < bytes.count else { return "end of file" }
         let byte = bytes[index]
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 
-    mutating func parseValue() throws(SourceJSON.SyntaxError) -> SourceJSON.Node {
+    package mutating func parseValue() throws(SourceJSON.SyntaxError) -> SourceJSON.Node {
         let start = location
         guard index < bytes.count else { throw fail("Unexpected end of file; a value was expected.") }
         switch bytes[index] {
@@ -149,7 +152,7 @@ private struct Parser {
         }
     }
 
-    mutating func expectWord(_ word: String) throws(SourceJSON.SyntaxError) {
+    package mutating func expectWord(_ word: String) throws(SourceJSON.SyntaxError) {
         let start = location
         for byte in word.utf8 {
             guard index < bytes.count, bytes[index] == byte else {
@@ -159,14 +162,14 @@ private struct Parser {
         }
     }
 
-    mutating func enterContainer() throws(SourceJSON.SyntaxError) {
+    package mutating func enterContainer() throws(SourceJSON.SyntaxError) {
         depth += 1
         if depth > SourceJSON.maximumDepth {
             throw fail("Nesting is deeper than \(SourceJSON.maximumDepth) levels; flatten the structure.")
         }
     }
 
-    mutating func parseObject() throws(SourceJSON.SyntaxError) -> SourceJSON.Value {
+    package mutating func parseObject() throws(SourceJSON.SyntaxError) -> SourceJSON.Value {
         try enterContainer()
         defer { depth -= 1 }
         index += 1  // {
@@ -209,7 +212,7 @@ private struct Parser {
         }
     }
 
-    mutating func parseArray() throws(SourceJSON.SyntaxError) -> SourceJSON.Value {
+    package mutating func parseArray() throws(SourceJSON.SyntaxError) -> SourceJSON.Value {
         try enterContainer()
         defer { depth -= 1 }
         index += 1  // [
@@ -241,7 +244,7 @@ private struct Parser {
 
     /// A string: one validated copy of its bytes when it has no escape (most strings),
     /// else its runs and decoded escapes gathered first, then validated once.
-    mutating func parseString() throws(SourceJSON.SyntaxError) -> String {
+    package mutating func parseString() throws(SourceJSON.SyntaxError) -> String {
         let start = location
         index += 1  // opening quote
         var runStart = index
@@ -284,7 +287,7 @@ private struct Parser {
         }
     }
 
-    mutating func parseEscape() throws(SourceJSON.SyntaxError) -> Unicode.Scalar {
+    package mutating func parseEscape() throws(SourceJSON.SyntaxError) -> Unicode.Scalar {
         guard index < bytes.count else { throw fail("Unterminated escape sequence at the end of the file.") }
         let byte = bytes[index]
         index += 1
@@ -315,7 +318,7 @@ private struct Parser {
         }
     }
 
-    mutating func parseHex4() throws(SourceJSON.SyntaxError) -> UInt32 {
+    package mutating func parseHex4() throws(SourceJSON.SyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard index < bytes.count else { throw fail("Incomplete \\u escape; it needs four hex digits.") }
@@ -333,7 +336,7 @@ private struct Parser {
         return value
     }
 
-    mutating func parseNumber() throws(SourceJSON.SyntaxError) -> SourceJSON.Value {
+    package mutating func parseNumber() throws(SourceJSON.SyntaxError) -> SourceJSON.Value {
         let start = index
         let startLocation = location
         var isInteger = true
