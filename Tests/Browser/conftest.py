@@ -231,12 +231,26 @@ class Guard:
         self.toasts, self.console = [], []
         self.stopped_at = None
         self.ended_at = None
+        # Which test the records belong to: a page keeps the number of the test that opened
+        # it, and what it shows after that test is over (a failed test's page left open,
+        # reconnecting to a server that is gone) is not blamed on the tests after it.
+        self.test = 0
 
     def clear(self):
         self.toasts.clear()
         self.console.clear()
         self.stopped_at = None
         self.ended_at = None
+        self.test += 1
+
+    def record(self, test, kind, text):
+        """Keeps a page's toast or console error if the test that opened the page is running."""
+        if test != self.test:
+            return
+        if kind is None:
+            self.console.append(text)
+        else:
+            self.toasts.append((kind, text))
 
     def test_ended(self):
         """The test's own steps are over: what its pages show while its fixtures close them (a
@@ -281,13 +295,15 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 def watch(context):
-    """Watches every page of a context: its toasts and its console errors go to GUARD."""
-    context.expose_binding("__sceneryToast", lambda source, kind, text: GUARD.toasts.append((kind, text)))
+    """Watches every page of a context: its toasts and its console errors go to GUARD, for
+    the test that opened the context."""
+    test = GUARD.test
+    context.expose_binding("__sceneryToast", lambda source, kind, text: GUARD.record(test, kind, text))
     context.add_init_script(RECORD_TOASTS)
 
     def on_page(page):
-        page.on("console", lambda message: message.type == "error" and GUARD.console.append(message.text))
-        page.on("pageerror", lambda error: GUARD.console.append(f"uncaught: {error}"))
+        page.on("console", lambda message: message.type == "error" and GUARD.record(test, None, message.text))
+        page.on("pageerror", lambda error: GUARD.record(test, None, f"uncaught: {error}"))
 
     context.on("page", on_page)
     return context

@@ -122,6 +122,22 @@ def test_the_guard_hears_a_notice_a_test_did_not_declare(context):
         lost.stop()
 
 
+def test_the_guard_does_not_blame_a_test_for_a_page_an_earlier_test_left_open(context):
+    """A page keeps the test that opened it: when it loses its server after that test (a
+    failed test's page left open), the tests after it are not failed for its notices."""
+    lost = Server()
+    try:
+        page = context.new_page()
+        open_live(page, lost.url + "/scenes/user-profile?user=1")
+        GUARD.clear()  # as when the next test starts, with this page still open
+        lost.process.kill()
+        expect(page.locator("#scenery-status")).to_contain_text("Reconnecting")
+        page.wait_for_function("true")  # let the binding's report arrive
+        assert GUARD.unexpected([], []) == ([], []), (GUARD.toasts, GUARD.console)
+    finally:
+        lost.stop()
+
+
 def test_a_focused_control_in_the_friends_carousel_is_shown_whole(context, server):
     """Tabbing through the friends carousel on a wide page: each control that takes the focus
     is scrolled wholly into the track's visible part (the third card's was cut off by 43 px)."""
