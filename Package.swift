@@ -77,11 +77,11 @@ let package = Package(
         // forms, events and JSON values, and the diff and patches between two trees. What a
         // renderer, the page protocol or a client needs without the runtime.
         .target(name: "SceneryViewTree", dependencies: ["SceneryText"]),
-        // The core's scene-file layer, its reading half: the JSON reader that keeps every
-        // value's line and column, diagnostics with did-you-mean, conditions, templates and
-        // transitions. Below the view tree's users: themes, catalogs and scene files read
-        // with it. (The scene-file parser and validator need module declarations and stay in
-        // the runtime.)
+        // The core's scene-file layer: the JSON reader that keeps every value's line and
+        // column, diagnostics with did-you-mean, and the scene-file parser with what it reads
+        // (definitions, variants, conditions, templates, transitions, rules, parameters,
+        // experiments). Themes, catalogs and data sets are read with it too. The validator
+        // checks definitions against modules' descriptors and is the runtime's.
         .target(name: "ScenerySceneFiles", dependencies: ["SceneryText", "SceneryViewTree"]),
         // The core's rendering layer: the text, HTML and JSON renderers of a view tree, the
         // terminal's text, the page stylesheet and themes with their contrast checks. It

@@ -69,7 +69,7 @@ public struct ModuleParameters: Sendable, Hashable {
         try typed(name, "an integer", \.intValue)
     }
 
-    /// A message parameter (declared with ``ParameterSpec/message(_:default:arguments:summary:)``),
+    /// A message parameter (declared with `ParameterSpec.message(_:default:arguments:summary:)`),
     /// ready to format in the scene's locale.
     ///
     /// ```swift

@@ -167,7 +167,7 @@ struct SceneTranslation {
         return (instance, defaults)
     }
 
-    /// Whether a translation is a valid value of the parameter (``ParameterSpec/messageProblem(in:)``),
+    /// Whether a translation is a valid value of the parameter (`ParameterSpec.messageProblem(in:)`),
     /// remembered by the catalog.
     private func isValid(_ entry: MessageCatalog.Entry, for spec: ParameterSpec) -> Bool {
         let key = entry.path + "\u{1F}" + (spec.messageArguments ?? []).map { "\($0.name):\($0.type)" }.joined(separator: ",")

@@ -1,3 +1,6 @@
+import SceneryText
+import SceneryViewTree
+
 /// A scene as a scene file describes it: parameters, modules, variants, layout, event rules.
 ///
 /// Definitions are data, loaded at run time from `Scenes/<id>.json` by
@@ -38,7 +41,7 @@ package struct SceneDefinition: Sendable {
     package var requirements = SceneRequirements()
 
     /// Where each JSON path of the file starts, for diagnostics.
-    var sourceMap: [String: SourcePosition] = [:]
+    package var sourceMap: [String: SourcePosition] = [:]
 
     /// The location of a JSON path of the file (`modules[1].params.user`, `requires.BlogModule`),
     /// or of the closest enclosing path that has one, for diagnostics about the file.
@@ -65,9 +68,9 @@ package struct ModuleInstance: Sendable, Hashable {
     /// The JSON path of this instance in its file.
     package var path: String = ""
     /// The file the instance was written in (a parent's, when inherited).
-    var file: String = ""
+    package var file: String = ""
     /// Where parameters changed by a child scene or variant (`"params"`) are written, by name.
-    var parameterOrigins: [String: ParameterOrigin] = [:]
+    package var parameterOrigins: [String: ParameterOrigin] = [:]
 
     /// Creates an instance.
     /// How the module's list lays out its items (the `"display"` key), or `nil` for the
@@ -170,15 +173,20 @@ package struct Variant: Sendable {
     /// Tabs added to the layout's tab switches and tab titles changed (`"tabs"`).
     package var tabChanges: [TabChange] = []
     /// The JSON path of this variant in its file.
-    var path: String = ""
+    package var path: String = ""
     /// The file the variant was written in (a parent's, when inherited).
-    var file: String = ""
+    package var file: String = ""
 }
 
 /// Where a parameter value is written: a file and a JSON path in it.
-struct ParameterOrigin: Sendable, Hashable {
-    var file: String
-    var path: String
+package struct ParameterOrigin: Sendable, Hashable {
+    package var file: String
+    package var path: String
+
+    package init(file: String, path: String) {
+        self.file = file
+        self.path = path
+    }
 }
 
 /// Changes to one tab switch of an inherited layout, by the switch's id: tabs added at the
@@ -196,7 +204,7 @@ package struct TabChange: Sendable, Hashable {
     /// New titles, by tab id.
     package var titles: [String: String]
     /// The JSON path of this change in its file.
-    var path: String = ""
+    package var path: String = ""
 }
 
 /// A scene-level rule for an event: confirm, navigate, block, let through.
@@ -215,9 +223,9 @@ package struct EventRule: Sendable {
     /// What to do, in order.
     package var steps: [Step]
     /// The JSON path of this rule in its file.
-    var path: String = ""
+    package var path: String = ""
     /// The file the rule was written in (a parent's, when inherited).
-    var file: String = ""
+    package var file: String = ""
 
     /// One step of a rule.
     package enum Step: Sendable, Hashable {

@@ -1,6 +1,9 @@
+import SceneryText
+import SceneryViewTree
+
 /// The scene's event rules and their steps: confirm, navigate, block, continue.
 extension SceneFileParser {
-    mutating func eventRules(_ node: SourceJSON.Node, path: String) -> [EventRule] {
+    package mutating func eventRules(_ node: SourceJSON.Node, path: String) -> [EventRule] {
         guard let elements = array(node, path: path) else { return [] }
         var rules: [EventRule] = []
         for (index, element) in elements.enumerated() {
@@ -43,7 +46,7 @@ extension SceneFileParser {
         return rules
     }
 
-    mutating func step(_ node: SourceJSON.Node, path: String) -> EventRule.Step? {
+    package mutating func step(_ node: SourceJSON.Node, path: String) -> EventRule.Step? {
         switch node.value {
         case .string("continue"): return .continue
         case .string("block"): return .block
@@ -68,7 +71,7 @@ extension SceneFileParser {
         }
     }
 
-    mutating func stepBody(key: String, value: SourceJSON.Node, path: String) -> EventRule.Step? {
+    package mutating func stepBody(key: String, value: SourceJSON.Node, path: String) -> EventRule.Step? {
         switch key {
         case "block":
             guard case .bool(true) = value.value else {

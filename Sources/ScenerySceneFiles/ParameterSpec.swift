@@ -1,3 +1,6 @@
+import SceneryText
+import SceneryViewTree
+
 /// The declaration of one parameter of a module type or a scene.
 public struct ParameterSpec: Sendable, Hashable {
     /// The parameter's name, as written in scene files.
@@ -37,7 +40,7 @@ public struct ParameterSpec: Sendable, Hashable {
     ///     "likes", default: "{count, plural, one {# like} other {# likes}}",
     ///     arguments: [MessageArgumentSpec("count", .number)], summary: "The like count.")
     /// ```
-    /// The module reads it with ``ModuleParameters/message(_:)``; a scene file's value
+    /// The module reads it with `ModuleParameters.message(_:)`; a scene file's value
     /// that does not parse, uses an argument not given here, or lacks a plural case its
     /// language needs is an error at validation.
     public static func message(
@@ -49,7 +52,7 @@ public struct ParameterSpec: Sendable, Hashable {
     }
 
     /// Why `value` (already of the right type) is not allowed, or `nil` if it is.
-    func restrictionProblem(_ value: JSONValue) -> String? {
+    package func restrictionProblem(_ value: JSONValue) -> String? {
         if let allowed = allowedValues, let text = value.stringValue, !allowed.contains(text) {
             return "\(text.quoted) is not an allowed value of \(name.quoted)\(Suggestion.hint(for: text, in: allowed, listing: "allowed values"))"
         }
@@ -63,7 +66,7 @@ public struct ParameterSpec: Sendable, Hashable {
     /// Why `text` is not a valid value of this message parameter, and for a syntax error the
     /// character it is at; `nil` when it is valid or the parameter is no message. Plural
     /// cases are the validator's to check: they depend on the scene's language.
-    func messageProblem(in text: String) -> (reason: String, offset: Int?)? {
+    package func messageProblem(in text: String) -> (reason: String, offset: Int?)? {
         guard let arguments = messageArguments else { return nil }
         if let placeholder = Wording.printfPlaceholder(in: text) {
             let names = arguments.map { "{\($0.name)}" }
@@ -127,7 +130,7 @@ public enum ParameterType: String, Sendable, Hashable, CaseIterable, CustomStrin
     }
 
     /// The article and name, as diagnostics say it ("an integer").
-    var phrase: String {
+    package var phrase: String {
         switch self {
         case .string: "a string"
         case .int: "an integer"

@@ -1,3 +1,6 @@
+import SceneryText
+import SceneryViewTree
+
 /// What a scene file needs from the app that runs it, and what to do when the app has less:
 /// the `format`, `requires` and `fallback` keys of a scene file.
 ///

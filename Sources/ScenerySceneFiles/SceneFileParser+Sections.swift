@@ -1,7 +1,10 @@
+import SceneryText
+import SceneryViewTree
+
 /// A scene file's sections: parameters, modules and their placement, the layout and its
 /// tabs, parameter changes.
 extension SceneFileParser {
-    mutating func parameters(_ node: SourceJSON.Node, path: String) -> [ParameterSpec] {
+    package mutating func parameters(_ node: SourceJSON.Node, path: String) -> [ParameterSpec] {
         guard let members = objectMembers(node, path: path) else { return [] }
         var specs: [ParameterSpec] = []
         let typeNames = ParameterType.allCases.map(\.rawValue)
@@ -50,7 +53,7 @@ extension SceneFileParser {
         return specs
     }
 
-    mutating func moduleList(_ node: SourceJSON.Node, path: String) -> [ModuleInstance] {
+    package mutating func moduleList(_ node: SourceJSON.Node, path: String) -> [ModuleInstance] {
         guard let elements = array(node, path: path) else { return [] }
         var instances: [ModuleInstance] = []
         var seen: [ModuleID: String] = [:]
@@ -69,7 +72,7 @@ extension SceneFileParser {
         return instances
     }
 
-    mutating func moduleInstance(_ node: SourceJSON.Node, path: String) -> ModuleInstance? {
+    package mutating func moduleInstance(_ node: SourceJSON.Node, path: String) -> ModuleInstance? {
         guard let members = objectMembers(node, path: path) else { return nil }
         let fields = object(members, path: path, allowed: Self.moduleKeys)
         guard let idNode = fields["id"] else {
@@ -106,7 +109,7 @@ extension SceneFileParser {
     }
 
     /// `"after": "id"`, `"before": "id"` or `"at": "top"`: at most one of them.
-    mutating func placement(_ fields: [String: SourceJSON.Node], path: String) -> ModuleInstance.Placement? {
+    package mutating func placement(_ fields: [String: SourceJSON.Node], path: String) -> ModuleInstance.Placement? {
         let given = ["after", "before", "at"].filter { fields[$0] != nil }
         guard let key = given.first, let node = fields[key] else { return nil }
         if given.count > 1 {
@@ -132,7 +135,7 @@ extension SceneFileParser {
 
     /// How a module's list lays out its items: `"rows"`, `"carousel"`, `{ "columns": 3 }`
     /// or `{ "minCellWidth": 24 }`.
-    mutating func display(_ node: SourceJSON.Node, path: String) -> ViewNode.ListLayout? {
+    package mutating func display(_ node: SourceJSON.Node, path: String) -> ViewNode.ListLayout? {
         let expected =
             "\"rows\", \"carousel\", { \"columns\": 1 to 12 } (a grid) or { \"minCellWidth\": 8 to 60 } (a grid of as many columns as fit)"
         switch node.value {
@@ -152,19 +155,19 @@ extension SceneFileParser {
         return nil
     }
 
-    func isValidID(_ id: String) -> Bool {
+    package func isValidID(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= 128
             && id.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" || $0 == "." }
     }
 
-    mutating func idList(_ node: SourceJSON.Node, path: String) -> [ModuleID] {
+    package mutating func idList(_ node: SourceJSON.Node, path: String) -> [ModuleID] {
         guard let elements = array(node, path: path) else { return [] }
         return elements.enumerated().compactMap { index, element in
             string(element, path: "\(path)[\(index)]").map { ModuleID($0) }
         }
     }
 
-    mutating func layout(_ node: SourceJSON.Node, path: String) -> [LayoutItem]? {
+    package mutating func layout(_ node: SourceJSON.Node, path: String) -> [LayoutItem]? {
         guard let elements = array(node, path: path) else { return nil }
         var items: [LayoutItem] = []
         for (index, element) in elements.enumerated() {
@@ -196,7 +199,7 @@ extension SceneFileParser {
     }
 
     /// One tab: `{ "id", "title", "modules" }`.
-    mutating func tab(_ node: SourceJSON.Node, path: String) -> TabSpec? {
+    package mutating func tab(_ node: SourceJSON.Node, path: String) -> TabSpec? {
         guard let members = objectMembers(node, path: path) else { return nil }
         let tab = object(members, path: path, allowed: ["id", "title", "modules"])
         guard let id = tab["id"].flatMap({ string($0, path: join(path, "id")) }), let title = tab["title"].flatMap({ string($0, path: join(path, "title")) }),
@@ -210,7 +213,7 @@ extension SceneFileParser {
 
     /// Module parameter values as written (`$references` checked, not resolved), each
     /// located for diagnostics.
-    mutating func parameterValues(_ members: [SourceJSON.Member], path: String) -> [String: JSONValue] {
+    package mutating func parameterValues(_ members: [SourceJSON.Member], path: String) -> [String: JSONValue] {
         var values: [String: JSONValue] = [:]
         for member in members {
             let memberPath = join(path, member.key)
@@ -222,7 +225,7 @@ extension SceneFileParser {
     }
 
     /// `"params"`: parameters changed on modules, `{ "<module id>": { "<name>": value } }`.
-    mutating func parameterChanges(_ node: SourceJSON.Node, path: String) -> [ModuleID: [String: JSONValue]] {
+    package mutating func parameterChanges(_ node: SourceJSON.Node, path: String) -> [ModuleID: [String: JSONValue]] {
         guard let members = objectMembers(node, path: path) else { return [:] }
         var changes: [ModuleID: [String: JSONValue]] = [:]
         for member in object(members, path: path, allowed: members.map(\.key)).sorted(by: { $0.key < $1.key }) {
@@ -234,7 +237,7 @@ extension SceneFileParser {
     }
 
     /// `"tabs"`: `{ "<switch id>": { "add": [tabs], "titles": { "<tab id>": "title" } } }`.
-    mutating func tabChanges(_ node: SourceJSON.Node, path: String) -> [TabChange] {
+    package mutating func tabChanges(_ node: SourceJSON.Node, path: String) -> [TabChange] {
         guard let members = objectMembers(node, path: path) else { return [] }
         var changes: [TabChange] = []
         for member in object(members, path: path, allowed: members.map(\.key)).sorted(by: { $0.key < $1.key }) {

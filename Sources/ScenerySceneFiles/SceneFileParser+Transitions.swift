@@ -1,7 +1,10 @@
+import SceneryText
+import SceneryViewTree
+
 extension SceneFileParser {
     /// `"transitions": { "appear": "fade", "disappear": "slide", "move": "slide", "change": "highlight" }`:
     /// each change at most once, each with an effect it takes.
-    mutating func transitions(_ node: SourceJSON.Node, path: String) -> Transitions? {
+    package mutating func transitions(_ node: SourceJSON.Node, path: String) -> Transitions? {
         guard let members = objectMembers(node, path: path) else { return nil }
         let fields = object(members, path: path, allowed: Transitions.Change.allCases.map(\.rawValue))
         var effects: [Transitions.Change: Transitions.Effect] = [:]

@@ -1,12 +1,15 @@
+import SceneryText
+import SceneryViewTree
+
 /// The parser's building blocks: typed values read from the located JSON, each mistake
 /// recorded as a diagnostic with its line and path.
 extension SceneFileParser {
-    mutating func error(_ message: String, at location: SourcePosition?, path: String) {
+    package mutating func error(_ message: String, at location: SourcePosition?, path: String) {
         diagnostics.append(Diagnostic(.error, message, file: file, location: location, path: path))
     }
 
     /// The members of an object by key, reporting unknown and duplicate keys.
-    mutating func object(
+    package mutating func object(
         _ members: [SourceJSON.Member], path: String, allowed: [String]
     ) -> [String: SourceJSON.Node] {
         var fields: [String: SourceJSON.Node] = [:]
@@ -28,21 +31,21 @@ extension SceneFileParser {
         return fields
     }
 
-    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    mutating func typeError(_ node: SourceJSON.Node, path: String, expected: String) {
+    package mutating func typeError(_ node: SourceJSON.Node, path: String, expected: String) {
         error("'\(path)' must be \(expected), not \(node.kindDescription).", at: node.location, path: path)
     }
 
     /// Whether text has the shape of a BCP 47 tag: subtags of 1–8 letters or digits joined by
     /// hyphens, the first of 2–8 letters.
-    static func isLanguageTag(_ text: String) -> Bool {
+    package static func isLanguageTag(_ text: String) -> Bool {
         let subtags = text.split(separator: "-", omittingEmptySubsequences: false)
         guard let first = subtags.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
         return subtags.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
-    mutating func string(_ node: SourceJSON.Node, path: String) -> String? {
+    package mutating func string(_ node: SourceJSON.Node, path: String) -> String? {
         guard case .string(let text) = node.value else {
             typeError(node, path: path, expected: "a string")
             return nil
@@ -50,7 +53,7 @@ extension SceneFileParser {
         return text
     }
 
-    mutating func bool(_ node: SourceJSON.Node, path: String) -> Bool? {
+    package mutating func bool(_ node: SourceJSON.Node, path: String) -> Bool? {
         guard case .bool(let value) = node.value else {
             typeError(node, path: path, expected: "true or false")
             return nil
@@ -58,7 +61,7 @@ extension SceneFileParser {
         return value
     }
 
-    mutating func objectMembers(_ node: SourceJSON.Node, path: String) -> [SourceJSON.Member]? {
+    package mutating func objectMembers(_ node: SourceJSON.Node, path: String) -> [SourceJSON.Member]? {
         guard case .object(let members) = node.value else {
             typeError(node, path: path, expected: "an object")
             return nil
@@ -66,7 +69,7 @@ extension SceneFileParser {
         return members
     }
 
-    mutating func array(_ node: SourceJSON.Node, path: String) -> [SourceJSON.Node]? {
+    package mutating func array(_ node: SourceJSON.Node, path: String) -> [SourceJSON.Node]? {
         guard case .array(let elements) = node.value else {
             typeError(node, path: path, expected: "an array")
             return nil
@@ -75,7 +78,7 @@ extension SceneFileParser {
         return elements
     }
 
-    mutating func condition(_ node: SourceJSON.Node, path: String, allowsEventFields: Bool) -> Condition? {
+    package mutating func condition(_ node: SourceJSON.Node, path: String, allowsEventFields: Bool) -> Condition? {
         guard let text = string(node, path: path) else { return nil }
         do {
             return try Condition(parsing: text, allowsEventFields: allowsEventFields)
@@ -87,12 +90,12 @@ extension SceneFileParser {
 
     /// The location of a byte offset inside a string literal that starts at `location`.
     /// Exact when the string has no escapes before the offset.
-    func offset(_ location: SourcePosition, by offset: Int) -> SourcePosition {
+    package func offset(_ location: SourcePosition, by offset: Int) -> SourcePosition {
         SourcePosition(line: location.line, column: location.column + 1 + offset)
     }
 
     /// Reports template syntax errors in every string of a value.
-    mutating func checkTemplates(_ node: SourceJSON.Node, path: String, allowsEventFields: Bool) {
+    package mutating func checkTemplates(_ node: SourceJSON.Node, path: String, allowsEventFields: Bool) {
         switch node.value {
         case .string(let text) where text.utf8.contains(UInt8(ascii: "$")):
             do {

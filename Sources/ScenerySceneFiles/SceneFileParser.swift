@@ -1,12 +1,15 @@
+import SceneryText
+import SceneryViewTree
+
 /// Turns the text of one scene file into a ``SceneDefinition``, collecting every
 /// structural problem (syntax, unknown keys, wrong types, bad conditions) in one pass.
 ///
 /// Problems that need other files or the module registry are the validator's.
 package struct SceneFileParser {
-    let file: String
-    let id: String
+    package let file: String
+    package let id: String
     package internal(set) var diagnostics: [Diagnostic] = []
-    var sourceMap: [String: SourcePosition] = [:]
+    package var sourceMap: [String: SourcePosition] = [:]
 
     package init(file: String, id: String) {
         self.file = file
@@ -61,18 +64,18 @@ package struct SceneFileParser {
         return definition
     }
 
-    static let sceneKeys = [
+    package static let sceneKeys = [
         "$schema", "format", "requires", "fallback", "title", "language", "extends", "parameters", "modules", "remove", "replace",
         "params", "layout", "variants", "experiments", "events",
     ]
-    static let variantKeys = ["name", "extends", "when", "add", "remove", "replace", "params", "display", "layout", "tabs", "events"]
-    static let experimentKeys = ["name", "when", "arms"]
-    static let armKeys = ["name", "weight", "extends", "add", "remove", "replace", "params", "display", "layout", "tabs", "events"]
-    static let moduleKeys = ["id", "type", "params", "timeout", "display", "transitions", "after", "before", "at"]
-    static let ruleKeys = ["on", "when", "steps", "confirm", "navigate", "block"]
+    package static let variantKeys = ["name", "extends", "when", "add", "remove", "replace", "params", "display", "layout", "tabs", "events"]
+    package static let experimentKeys = ["name", "when", "arms"]
+    package static let armKeys = ["name", "weight", "extends", "add", "remove", "replace", "params", "display", "layout", "tabs", "events"]
+    package static let moduleKeys = ["id", "type", "params", "timeout", "display", "transitions", "after", "before", "at"]
+    package static let ruleKeys = ["on", "when", "steps", "confirm", "navigate", "block"]
 
     /// `format`, `requires` and `fallback`.
-    mutating func requirements(_ fields: [String: SourceJSON.Node]) -> SceneRequirements {
+    package mutating func requirements(_ fields: [String: SourceJSON.Node]) -> SceneRequirements {
         var requirements = SceneRequirements()
         if let node = fields["format"] {
             if case .int(let format) = node.value, format >= 1 {

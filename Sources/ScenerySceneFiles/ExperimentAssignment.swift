@@ -1,3 +1,5 @@
+import SceneryViewTree
+
 /// The arm of one experiment a scene was assembled with, and what an exposure to it is.
 ///
 /// A ``SceneInstance`` lists its assignments in `SceneInstance.assignments`. The arm comes
@@ -49,7 +51,7 @@ package struct ExperimentAssignment: Sendable, Hashable, Codable {
     /// A unit's stable place in [0, 1) for an experiment: 64-bit FNV-1a of the experiment's
     /// name, a zero byte and the unit, mixed (so that similar ids spread), scaled to 53 bits.
     /// The same on every machine and in every version of Swift, unlike `Hasher`.
-    static func bucket(experiment: String, unit: String) -> Double {
+    package static func bucket(experiment: String, unit: String) -> Double {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) {
             hash ^= UInt64(byte)

@@ -1,3 +1,6 @@
+import SceneryText
+import SceneryViewTree
+
 /// An experiment a scene file declares: people who take part are split between arms by
 /// weight, and each arm changes the scene the way a variant does.
 ///
@@ -27,9 +30,9 @@ package struct Experiment: Sendable {
     /// The arms, in the file's order.
     package var arms: [Arm]
     /// The JSON path of this experiment in its file.
-    var path: String = ""
+    package var path: String = ""
     /// The file the experiment was written in (a parent's, when inherited).
-    var file: String = ""
+    package var file: String = ""
 
     /// Creates an experiment.
     package init(name: String, condition: Condition? = nil, arms: [Arm]) {
@@ -57,7 +60,7 @@ package struct Experiment: Sendable {
 
         /// Whether the arm replaces the page's arrangement: a layout of its own, or a variant
         /// it starts from.
-        var replacesLayout: Bool { changes.layout != nil || changes.extends != nil }
+        package var replacesLayout: Bool { changes.layout != nil || changes.extends != nil }
     }
 
     /// The arm a unit (a viewer's id or an anonymous id) falls in: its stable bucket in

@@ -1,7 +1,7 @@
 /// A question the host must answer before an event goes on: "Unfollow Alice?".
 ///
 /// Scene-file rules and modules ask for confirmations; the host shows them (a terminal
-/// prompt, an alert, a test script's answer) through ``SceneHost/confirm(_:)``.
+/// prompt, an alert, a test script's answer) through `SceneHost.confirm(_:)`.
 public struct Confirmation: Sendable, Hashable, Codable {
     /// The question.
     public var title: String

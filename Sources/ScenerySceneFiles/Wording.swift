@@ -70,7 +70,7 @@ public enum Wording {
 
     /// The first printf placeholder in text (`%d`, `%ld`, `%@`, `%1$@`), if any: a message
     /// written the old way.
-    static func printfPlaceholder(in text: String) -> String? {
+    package static func printfPlaceholder(in text: String) -> String? {
         var characters = text[...]
         while let percent = characters.firstIndex(of: "%") {
             var rest = characters[characters.index(after: percent)...]

@@ -1,7 +1,10 @@
+import SceneryText
+import SceneryViewTree
+
 /// Variants (chosen by a condition) and experiments (arms by weight): the changes each
 /// makes to the scene.
 extension SceneFileParser {
-    mutating func variants(_ node: SourceJSON.Node, path: String) -> [Variant] {
+    package mutating func variants(_ node: SourceJSON.Node, path: String) -> [Variant] {
         guard let elements = array(node, path: path) else { return [] }
         var variants: [Variant] = []
         for (index, element) in elements.enumerated() {
@@ -27,7 +30,7 @@ extension SceneFileParser {
     }
 
     /// The keys a variant and an experiment's arm share: what they change.
-    mutating func changes(_ fields: [String: SourceJSON.Node], path: String, into variant: inout Variant) {
+    package mutating func changes(_ fields: [String: SourceJSON.Node], path: String, into variant: inout Variant) {
         if let add = fields["add"] { variant.add = moduleList(add, path: join(path, "add")) }
         if let remove = fields["remove"] { variant.remove = idList(remove, path: join(path, "remove")) }
         if let replace = fields["replace"] { variant.replace = moduleList(replace, path: join(path, "replace")) }
@@ -44,7 +47,7 @@ extension SceneFileParser {
 
     /// `"experiments"`: names unique, at least two arms each, arm names unique, weights
     /// positive numbers.
-    mutating func experiments(_ node: SourceJSON.Node, path: String) -> [Experiment] {
+    package mutating func experiments(_ node: SourceJSON.Node, path: String) -> [Experiment] {
         guard let elements = array(node, path: path) else { return [] }
         var experiments: [Experiment] = []
         for (index, element) in elements.enumerated() {
@@ -122,7 +125,7 @@ extension SceneFileParser {
     }
 
     /// An arm's `"weight"`: a positive, finite number.
-    mutating func weight(_ node: SourceJSON.Node?, arm: String, at armLocation: SourcePosition?, path: String) -> Double? {
+    package mutating func weight(_ node: SourceJSON.Node?, arm: String, at armLocation: SourcePosition?, path: String) -> Double? {
         guard let node else {
             error(
                 "The arm '\(arm)' needs a \"weight\": a positive number, its share against the other arms' (50 and 50 split evenly).", at: armLocation,
