@@ -5,21 +5,21 @@ import Scenery
 /// key, so one sent again on a new socket is applied once), the latest resume token, the
 /// question waiting for the person, and their answers by action.
 ///
-/// It reads and writes no socket: a host hands it what the server sent
-/// (``receive(_:)``) and writes what it returns; `scenery connect`, the server test kit and
-/// a native app differ only in their transport and in how they show the page.
+/// It reads no socket: a host hands it what the server sent, and gives it a
+/// ``PageTransport`` to write on (or writes what the methods without one return);
+/// `scenery connect`, the server test kit and a native app differ only in their transport
+/// and in how they show the page.
 ///
 /// ```swift
 /// var page = PageClient(tree: opened.root, sequence: opened.sequence)
-/// if let event = page.send(.event(node: "blogs/blog.26.like")) { socket.send(try event.jsonText()) }
+/// page.send(.event(node: "blogs/blog.26.like"), on: socket)
 ///
-/// let reception = page.receive(try PageProtocol.ServerMessage(jsonText: received))
-/// if let reply = reception.reply { socket.send(try reply.jsonText()) }
+/// let reception = page.receive(try PageProtocol.ServerMessage(jsonText: received), replyingOn: socket)
 /// if case .updated(let node) = reception.change { redraw(node) }
-/// if let question = page.question { show(question.confirmation) }  // then page.answer(true)
+/// if let question = page.question { show(question.confirmation) }  // then page.answer(true, on: socket)
 ///
 /// // On a new socket (from page.mirror.sequence, with page.resumeToken):
-/// for message in page.unanswered { socket.send(try message.jsonText()) }
+/// page.resendUnanswered(on: newSocket)
 /// ```
 public struct PageClient {
     /// The scene's tree and the number of the last update it includes.

@@ -156,22 +156,47 @@ public struct PageTestError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// How a page's messages reach the server.
-protocol PageTransport: Sendable {
-    func send(_ text: String) async
+/// A test page's socket: the protocol's ``PageTransport`` (messages written in order), and
+/// what a test waits for.
+protocol TestPageTransport: PageTransport {
+    /// Returns once the server took every message written before (in process), or once
+    /// they are on their way (over a socket).
+    func flush() async
+    /// Closes the socket.
     func close() async
 }
 
-/// A page socket in process.
-private struct InProcessTransport: PageTransport {
-    let connection: InProcessPageConnection
+/// A page socket in process: each message is handed to the session after the one before.
+private final class InProcessTransport: TestPageTransport {
+    private let connection: InProcessPageConnection
+    /// The hand-over of the last message written (each waits for the one before).
+    private let last = Locked<Task<Void, Never>?>(nil)
 
-    func send(_ text: String) async { await connection.send(text) }
-    func close() async { await connection.close() }
+    init(connection: InProcessPageConnection) {
+        self.connection = connection
+    }
+
+    func write(_ text: String) {
+        let connection = connection
+        last.withLock { last in
+            let previous = last
+            last = Task {
+                await previous?.value
+                await connection.send(text)
+            }
+        }
+    }
+
+    func flush() async { await last.withLock { $0 }?.value }
+
+    func close() async {
+        await flush()
+        await connection.close()
+    }
 }
 
 /// A page socket over a real WebSocket to the live server.
-private final class LiveTransport: PageTransport {
+private final class LiveTransport: TestPageTransport {
     private let outgoing: AsyncStream<String>.Continuation
     private let task: Task<Void, Never>
 
@@ -198,7 +223,9 @@ private final class LiveTransport: PageTransport {
         }
     }
 
-    func send(_ text: String) async { outgoing.yield(text) }
+    func write(_ text: String) { outgoing.yield(text) }
+
+    func flush() async {}
 
     func close() async {
         outgoing.finish()

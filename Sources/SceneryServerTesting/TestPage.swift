@@ -103,7 +103,7 @@ public final class TestPage: Sendable {
         var client: PageClient
         var waiters: [Int: (condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<State?, Never>)] = [:]
         var nextWaiter = 0
-        var transport: (any PageTransport)?
+        var transport: (any TestPageTransport)?
     }
 
     /// The page's session on the server.
@@ -124,7 +124,7 @@ public final class TestPage: Sendable {
         inner = Locked(Inner(state: State(tree: .stack("", []), html: html, sequence: sequence), client: PageClient(largestPending: .max)))
     }
 
-    func connect(_ transport: any PageTransport) {
+    func connect(_ transport: any TestPageTransport) {
         inner.withLock { $0.transport = transport }
     }
 
@@ -141,7 +141,7 @@ public final class TestPage: Sendable {
     /// - Throws: ``PageTestError`` when the page has no control with that id.
     @discardableResult
     public func tap(_ control: NodeID, values: [String: String]? = nil) async throws -> ActionKey {
-        let (found, transport) = inner.withLock { ($0.state.hasControl(control, in: $0.client.mirror), $0.transport) }
+        let found = inner.withLock { $0.state.hasControl(control, in: $0.client.mirror) }
         guard found else {
             guard format == .viewTree else {
                 throw PageTestError("The page has no control \(control.rawValue) (no control, form or field of that id in its HTML).")
@@ -149,9 +149,13 @@ public final class TestPage: Sendable {
             let ids = tree.actions.map(\.id.rawValue).prefix(20).joined(separator: ", ")
             throw PageTestError("The page has no control \(control.rawValue); it has \(ids).")
         }
-        let event = inner.withLock { $0.client.send(.event(node: control, values: values)) }
-        guard let event, case .event(_, let key?, _) = event else { throw PageTestError("The page could not key an action for \(control.rawValue).") }
-        await transport?.send(event.text)
+        let (event, transport) = inner.withLock { inner in
+            (inner.transport.flatMap { inner.client.send(.event(node: control, values: values), on: $0) }, inner.transport)
+        }
+        guard let event, case .event(_, let key?, _) = event else {
+            throw PageTestError("The page could not send an action for \(control.rawValue): its socket is not open.")
+        }
+        await transport?.flush()
         return key
     }
 
@@ -159,18 +163,27 @@ public final class TestPage: Sendable {
     ///
     /// - Throws: ``PageTestError`` when no question waits; wait for one first.
     public func answer(_ accept: Bool) async throws {
-        let (message, transport) = inner.withLock { inner -> (PageProtocol.ClientMessage?, (any PageTransport)?) in
-            defer { inner.state.question = nil }
-            return (inner.client.answer(accept), inner.transport)
+        let transport = try inner.withLock { inner -> (any TestPageTransport)? in
+            guard inner.client.question != nil else {
+                throw PageTestError("No question waits for an answer; wait until the state's question is set.")
+            }
+            inner.state.question = nil
+            if let transport = inner.transport { inner.client.answer(accept, on: transport) }
+            return inner.transport
         }
-        guard let message else { throw PageTestError("No question waits for an answer; wait until the state's question is set.") }
-        await transport?.send(message.text)
+        await transport?.flush()
     }
 
     /// Sends any message of the protocol as it is (a window scroll, a resync, a
     /// visibility report).
     public func send(_ message: PageProtocol.ClientMessage) async {
-        await inner.withLock { $0.transport }?.send(message.text)
+        let transport = inner.withLock { inner in
+            inner.transport.map { transport in
+                transport.write((try? message.jsonText()) ?? #"{"type":"resync"}"#)
+                return transport
+            }
+        }
+        await transport?.flush()
     }
 
     /// Waits until the server is done with the action (it ran, was refused, or was found
@@ -256,11 +269,7 @@ public final class TestPage: Sendable {
 
     private func take(_ message: PageProtocol.ServerMessage, into inner: inout Inner) {
         inner.state.messages.append(message)
-        let reception = inner.client.receive(message)
-        if let reply = reception.reply {
-            let transport = inner.transport
-            Task { await transport?.send(reply.text) }
-        }
+        let reception = inner.transport.map { inner.client.receive(message, replyingOn: $0) } ?? inner.client.receive(message)
         inner.state.question = inner.client.question?.confirmation
         inner.state.answeredActions.formUnion(reception.finished)
         switch message {
@@ -282,9 +291,4 @@ public final class TestPage: Sendable {
             inner.state.sequence = inner.client.mirror.sequence
         }
     }
-}
-
-extension PageProtocol.ClientMessage {
-    /// The message as text, for a transport.
-    fileprivate var text: String { (try? jsonText()) ?? #"{"type":"resync"}"# }
 }

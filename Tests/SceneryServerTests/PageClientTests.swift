@@ -1,3 +1,4 @@
+import Foundation
 import Scenery
 import SceneryPageProtocol
 import Testing
@@ -84,5 +85,44 @@ import Testing
         // Once the server is done with the action, the answer is forgotten.
         _ = page.receive(.resume(token: "t", applied: [key]))
         #expect(page.answer(for: key) == nil)
+    }
+
+    /// A transport that keeps what was written, as the server would read it.
+    final class RecordingTransport: PageTransport {
+        private let texts = Locked<[String]>([])
+        var written: [PageProtocol.ClientMessage] {
+            texts.withLock { $0 }.compactMap { try? JSONDecoder().decode(PageProtocol.ClientMessage.self, from: Data($0.utf8)) }
+        }
+        func write(_ text: String) { texts.withLock { $0.append(text) } }
+    }
+
+    @Test func overATransportTheClientWritesWhatItsStateCallsForInOrder() throws {
+        var page = PageClient(tree: Self.before, sequence: 3, largestPending: 2)
+        let socket = RecordingTransport()
+        let sentFirst = page.send(.event(node: "like"), on: socket)
+        let sentSecond = page.send(.event(node: "like"), on: socket)
+        let first = try #require(sentFirst)
+        let second = try #require(sentSecond)
+        #expect(page.send(.event(node: "like"), on: socket) == nil, "past the largest pending, nothing is written")
+        #expect(socket.written == [first, second])
+
+        // An update that does not apply: a resync goes after the events.
+        _ = page.receive(.patches(sequence: 5, module: nil, node: "root", patches: [.delete("nowhere")]), replyingOn: socket)
+        #expect(socket.written.last == .resync)
+
+        // A question, answered; asked again for the same action, answered as before unasked.
+        guard case .event(_, let key?, _) = first else { return }
+        _ = page.receive(.confirm(question: 1, Confirmation(title: "Unlike?"), action: key), replyingOn: socket)
+        #expect(socket.written.count == 3, "a new question waits for the person")
+        page.answer(true, on: socket)
+        page.answer(true, on: socket)
+        _ = page.receive(.confirm(question: 2, Confirmation(title: "Unlike?"), action: key), replyingOn: socket)
+        #expect(Array(socket.written.suffix(2)) == [.answer(question: 1, accept: true), .answer(question: 2, accept: true)], "no question, no answer written")
+
+        // On a new socket, the events not finished go again under their keys, in order.
+        _ = page.receive(.resume(token: "t", applied: [key]), replyingOn: socket)
+        let newSocket = RecordingTransport()
+        page.resendUnanswered(on: newSocket)
+        #expect(newSocket.written == [second])
     }
 }

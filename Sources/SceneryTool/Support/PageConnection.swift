@@ -2,9 +2,9 @@ import Scenery
 import SceneryPageProtocol
 
 /// The terminal client's side of one live page: the protocol's ``PageClient`` (the tree, the
-/// actions not yet answered, the resume token, the question waiting) over a WebSocket, which
-/// a socket to a server that lost the page (it restarted, or it is another server of the
-/// site) replaces, sending the unanswered actions again.
+/// actions not yet answered, the resume token, the question waiting) over a WebSocket, its
+/// ``PageTransport``. A socket to a server that lost the page (it restarted, or it is another
+/// server of the site) replaces it, and the unanswered actions go again.
 struct PageConnection {
     /// The page's session on the server (for `/live`).
     let session: String
@@ -33,22 +33,18 @@ struct PageConnection {
     /// - Returns: `false` when too many actions wait for their answer (nothing was sent).
     @discardableResult
     mutating func send(_ message: PageProtocol.ClientMessage) -> Bool {
-        guard let message = client.send(message) else { return false }
-        write(message)
-        return true
+        client.send(message, on: socket) != nil
     }
 
     /// Answers the server's waiting question (kept for the action it holds up).
     mutating func answer(_ accept: Bool) {
-        if let message = client.answer(accept) { write(message) }
+        client.answer(accept, on: socket)
     }
 
     /// Takes in a server message, sending at once what it calls for (a resync, an answer
     /// given before): what it changed in the tree.
     mutating func take(_ message: PageProtocol.ServerMessage) -> PageClient.Change {
-        let reception = client.receive(message)
-        if let reply = reception.reply { write(reply) }
-        return reception.change
+        client.receive(message, replyingOn: socket).change
     }
 
     /// Opens a new socket for the page, from the last update applied, with the resume
@@ -57,10 +53,12 @@ struct PageConnection {
     mutating func reconnect(with client: LiveSceneClient) throws(CommandFailure) {
         socket.close()
         socket = try client.connect(session: session, since: self.client.mirror.sequence, resume: self.client.resumeToken)
-        for message in self.client.unanswered { write(message) }
+        self.client.resendUnanswered(on: socket)
     }
+}
 
-    private func write(_ message: PageProtocol.ClientMessage) {
-        if let text = try? message.jsonText() { socket.send(text) }
-    }
+extension WebSocketClient: PageTransport {
+    /// Writes a message as a text frame (dropped when the socket is gone: the page sends
+    /// its unanswered actions again on the next).
+    func write(_ text: String) { send(text) }
 }
