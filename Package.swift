@@ -37,6 +37,9 @@ let package = Package(
             ]),
         // …on PostgreSQL.
         .library(name: "ProfileDemoPostgres", targets: ["ProfileDemoStorePostgres", "ProfileDemoToolPostgres"]),
+        // …its scene files alone (with its modules' manifest): what a package's build plugin
+        // reads to check scenes that extend them, without compiling the demo.
+        .library(name: "ProfileDemoScenes", targets: ["ProfileDemoScenes"]),
 
         .executable(name: "scenery", targets: ["SceneryCommand"]),
         .executable(name: "scenery-serve", targets: ["SceneryServeCommand"]),
@@ -344,3 +347,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// A build of some test suites alone: SCENERY_TEST_TARGETS="SceneryTests,ProfileTests" keeps
+// those test targets, the targets they reach and the plugins, and drops the rest and the
+// products (a test build needs none). CI's thread-sanitizer pass builds the suites that
+// exercise concurrency this way instead of the whole package a second time (.ci/run).
+if let names = Context.environment["SCENERY_TEST_TARGETS"] {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var kept = Set<String>()
+    var waiting = names.split(separator: ",").map(String.init) + package.targets.filter { $0.type == .plugin }.map(\.name)
+    while let name = waiting.popLast() {
+        guard let target = byName[name] else { fatalError("SCENERY_TEST_TARGETS names '\(name)', which is no target of this package.") }
+        guard kept.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): if byName[name] != nil { waiting.append(name) }
+            case .productItem: break
+            @unknown default: break
+            }
+        }
+    }
+    package.targets = package.targets.filter { kept.contains($0.name) }
+    package.products = []
+}

@@ -9,6 +9,8 @@
 #         data and the import fixtures.
 # protocol: the page protocol's decoders, both directions (Fuzz/PageProtocolFuzzer.swift),
 #         seeded with one message of each type; what decodes must read back unchanged.
+# SCENERY_TOOL names a built `scenery` to export the demo data with (CI passes its debug
+# build's); without it, `swift run scenery`.
 # A fuzzer that finds no seed inputs fails (exit 1). Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
 # out-of-memory inputs to .build-fuzz/<name>/findings (add each as a test).
 set -euo pipefail
@@ -120,7 +122,7 @@ if [[ "$which" == import || "$which" == all ]]; then
     swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
         -lProfileDemoStore -lScenerySiteStore -lProfileDemoDomain -lSceneryExperiments -lSceneryLive -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
     # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.
-    swift run --quiet scenery data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
+    ${SCENERY_TOOL:-swift run --quiet scenery} data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
     printf '{ "users": [ { "id": "1", "name": "Solo", "summary": "" } ] }' > "$out/import/seeds/solo.json"
     printf '{ "users": [ { "id": "1", "name": "A" } ], "blogs": [ { "id": 1.5, "author": "1", "title": "", "body": "", "createdAt": "2026-01-01T09:00:00Z" } ] }' \
         > "$out/import/seeds/number.json"

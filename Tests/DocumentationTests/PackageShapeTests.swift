@@ -15,8 +15,8 @@ import Testing
         "SceneryLive": (22, 114),
         "ScenerySiteStore": (10, 74),
         "ScenerySiteStorePostgres": (7, 55),
-        "SceneryServer": (22, 153),
-        "SceneryRemote": (31, 153),
+        "SceneryServer": (23, 158),
+        "SceneryRemote": (32, 158),
         "SceneryTesting": (23, 153),
         "SceneryServerTesting": (7, 36),
         "SceneryTool": (10, 65),
@@ -25,8 +25,9 @@ import Testing
     /// The core's layers under the runtime, lowest first.
     static let layers = ["SceneryText", "SceneryViewTree", "ScenerySceneFiles", "SceneryRendering"]
 
-    /// The demo's products: its modules, stores, scenes and tool catalog, and the same on PostgreSQL.
-    static let demoProducts: Set<String> = ["ProfileDemo", "ProfileDemoPostgres"]
+    /// The demo's products: its modules, stores, scenes and tool catalog, the same on
+    /// PostgreSQL, and its scene files alone (what another package's scenes extend).
+    static let demoProducts: Set<String> = ["ProfileDemo", "ProfileDemoPostgres", "ProfileDemoScenes"]
 
     /// `Package.swift`'s library products and the targets each carries.
     static func libraryProducts() throws -> [String: [String]] {

@@ -46,7 +46,10 @@ import Testing
         // +4 types, +24 declarations for issue 63's one page client: `PageClient` (its
         // `Question`, `Reception` and `Change`), which `scenery connect`, the test kit and a
         // native host share instead of each keeping a page's state by hand.
-        "SceneryPageProtocol": (16, 82),
+        // +1 type, +5 declarations (issue 63): `PageTransport`, the one thing a host supplies
+        // to a `PageClient` (the terminal's WebSocket and the test kit's sockets conform), and
+        // the client's four sends over it.
+        "SceneryPageProtocol": (17, 87),
         // +1 type, +5 declarations for issue 64's stores with nothing to forward:
         // `ForwardingChangeFeed` and its defaults.
         "SceneryLive": (14, 72),

@@ -4,9 +4,10 @@ import Testing
 /// A package that depends on Scenery by path and applies the build plugin to a target with
 /// a `Scenes` folder resource: a broken scene fails its build with the right diagnostic, a
 /// correct one builds and the generated `BundledScene` lists the scenes. Its target depends
-/// on `ProfileDemoScenes`, and one of its scenes extends Scenery's bundled `user-profile` with
-/// a module type of its own (declared in its manifest), as the guides recommend. A message
-/// catalog and a theme beside its scenes are checked by the same build.
+/// on the `ProfileDemoScenes` product (the demo's scene files, not its code), and one of its
+/// scenes extends Scenery's bundled `user-profile` with a module type of its own (declared in
+/// its manifest), as the guides recommend. A message catalog and a theme beside its scenes
+/// are checked by the same build.
 @Suite(.serialized) struct BuildPluginTests {
     @Test func aBrokenSceneFailsTheBuildAndACorrectOnePasses() async throws {
         let work = FileManager.default.temporaryDirectory.appending(path: "scenery-plugin-\(UUID().uuidString)")
@@ -29,7 +30,7 @@ import Testing
                         name: "Consumer",
                         dependencies: [
                             .product(name: "Scenery", package: "\(scenery.lastPathComponent)"),
-                            .product(name: "ProfileDemo", package: "\(scenery.lastPathComponent)"),
+                            .product(name: "ProfileDemoScenes", package: "\(scenery.lastPathComponent)"),
                         ],
                         resources: [.copy("Scenes")],
                         plugins: [.plugin(name: "SceneryValidationPlugin", package: "\(scenery.lastPathComponent)")])
