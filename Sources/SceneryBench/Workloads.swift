@@ -45,7 +45,7 @@ actor LongListModule: Module {
         type: "LongList", summary: "Many rows.", parameters: [ParameterSpec("rows", .int, default: 10_000, range: 1...10_000_000)],
         events: ["row.like"])
     let count: Int
-    var likes: [Int]
+    private var likes: [Int]
     let context: ModuleContext
 
     init(parameters: ModuleParameters, context: ModuleContext) throws {

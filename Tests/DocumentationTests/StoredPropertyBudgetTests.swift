@@ -125,17 +125,14 @@ import Testing
     /// a reference type's state behind its back. The listed types keep state their extension
     /// files (`SceneInstance+Updates`, `PageSession+Messages`, a module's `+Rendering`) read
     /// and write; a listed type that closes one lowers its entry, and a type that closes them
-    /// all leaves the list. Value types are not counted: a copy is its owner's alone.
+    /// all leaves the list (the catalog validator's file facts, the payload-key log, the
+    /// patchable tree's element, the JSON encoder's slot and a benchmark's module left it in
+    /// issue 63). Value types are not counted: a copy is its owner's alone.
     static let openMutableState: [String: Int] = [
         "PageSession": 17,
         "SceneInstance": 15,
         "DraftModule": 4,
         "UserInfoModule": 3,
-        "FileFacts": 3,
-        "Log": 3,
-        "Element": 3,
-        "EncodingSlot": 1,
-        "LongListModule": 1,
     ]
 
     static var referenceTypeOpening: Regex<(Substring, Substring, Substring)> {

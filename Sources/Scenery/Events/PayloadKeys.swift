@@ -14,9 +14,9 @@ enum PayloadKeys {
     }
 
     final class Log {
-        var keys: Set<String> = []
-        var usesKeys = false
-        var isSingleValue = false
+        fileprivate var keys: Set<String> = []
+        fileprivate var usesKeys = false
+        fileprivate var isSingleValue = false
     }
 
     /// A decoder at the top level records keys; nested ones (depth > 0) only answer.

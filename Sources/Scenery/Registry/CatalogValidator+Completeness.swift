@@ -140,9 +140,13 @@ extension CatalogValidator {
 
     /// The folder and language of the files the scenes are written in, memoized.
     final class FileFacts {
-        var registry: SceneRegistry?
-        var folders: [String: String] = [:]
-        var languages: [String: String] = [:]
+        private let registry: SceneRegistry
+        private var folders: [String: String] = [:]
+        private var languages: [String: String] = [:]
+
+        init(registry: SceneRegistry) {
+            self.registry = registry
+        }
 
         func folder(of file: String) -> String {
             if let known = folders[file] { return known }
@@ -153,7 +157,7 @@ extension CatalogValidator {
 
         func language(ofFile file: String) -> String {
             if let known = languages[file] { return known }
-            let language = registry?.language(ofFile: file) ?? "en"
+            let language = registry.language(ofFile: file)
             languages[file] = language
             return language
         }

@@ -7,7 +7,7 @@ struct CatalogValidator {
     var found: [Diagnostic] = []
     /// Each file's folder and language, worked out once: a catalog asks them of every
     /// module, tab and rule of every scene.
-    let files = FileFacts()
+    let files: FileFacts
     /// Each scene's wording, worked out once for every catalog (``wording(of:)``).
     var wordings: [String: SceneWording?] = [:]
     /// Each scene's modules, tabs and confirmations (``contents(of:_:)``).
@@ -22,7 +22,7 @@ struct CatalogValidator {
 
     init(registry: SceneRegistry) {
         self.registry = registry
-        files.registry = registry
+        files = FileFacts(registry: registry)
         sceneIDs = registry.sceneIDs
     }
 

@@ -11,9 +11,9 @@
 package final class PatchableTree {
     package final class Element {
         package let id: NodeID
-        package var properties: ElementProperties
-        package var children: [Element]
-        package weak var parent: Element?
+        package fileprivate(set) var properties: ElementProperties
+        package fileprivate(set) var children: [Element]
+        package fileprivate(set) weak var parent: Element?
 
         package init(_ element: ViewElement) {
             id = element.id

@@ -32,7 +32,7 @@ private final class EncodingSlot {
         case array([EncodingSlot])
     }
 
-    package var content: Content = .empty
+    fileprivate var content: Content = .empty
 
     package var value: JSONValue {
         switch content {
