@@ -124,7 +124,9 @@ if [[ "$which" == import || "$which" == all ]]; then
     swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
         -lProfileDemoStore -lScenerySiteStore -lProfileDemoDomain -lSceneryExperiments -lSceneryLive -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
     # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.
-    ${SCENERY_TOOL:-swift run --quiet scenery} data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
+    tool=(swift run --quiet scenery)
+    [[ -n "${SCENERY_TOOL:-}" ]] && tool=("$SCENERY_TOOL")
+    "${tool[@]}" data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
     printf '{ "users": [ { "id": "1", "name": "Solo", "summary": "" } ] }' > "$out/import/seeds/solo.json"
     printf '{ "users": [ { "id": "1", "name": "A" } ], "blogs": [ { "id": 1.5, "author": "1", "title": "", "body": "", "createdAt": "2026-01-01T09:00:00Z" } ] }' \
         > "$out/import/seeds/number.json"
