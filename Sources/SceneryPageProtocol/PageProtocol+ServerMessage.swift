@@ -107,16 +107,18 @@ extension PageProtocol {
 
         /// The message as its JSON text (keys sorted, no spaces).
         public var text: String {
-            // The message every update of a page sends is written directly: the same text as
-            // the encoder's (a test compares them), without its containers.
-            if case .patch(let sequence, let operations) = self {
-                var text = #"{"operations":["#
-                for (index, operation) in operations.enumerated() {
+            // The messages a change sends every page it reaches are written directly: the
+            // same text as the encoder's (a test compares them), without its containers.
+            switch self {
+            case .patch(let sequence, let operations): return EncodedPatch(operations).text(sequence: sequence)
+            case .announce(let texts):
+                var text = #"{"texts":["#
+                for (index, announcement) in texts.enumerated() {
                     if index > 0 { text += "," }
-                    operation.writeJSON(into: &text)
+                    JSONValue.writeJSONString(announcement, into: &text)
                 }
-                text += #"],"sequence":\#(sequence),"type":"patch"}"#
-                return text
+                return text + #"],"type":"announce"}"#
+            default: break
             }
             return (try? JSONValueEncoder().encode(self))?.compactJSON
                 ?? #"{"type":"refused","message":"The server could not encode a message."}"#

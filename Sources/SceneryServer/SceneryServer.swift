@@ -40,6 +40,8 @@ public final class SceneryServer: Sendable {
     let cookies: SignedCookie
     let visitors: VisitorIssuer
     let renderer: HTMLRenderer
+    /// The HTML patches every page of the server shares when they get the same update.
+    let sharedPatches: SharedPatches
     let logger: Logger
     /// Read by every request at once: `Locked`, which the thread sanitizer sees (see `Locked`).
     private let state: Locked<LibraryState>
@@ -69,7 +71,14 @@ public final class SceneryServer: Sendable {
     }
 
     /// Creates a server for the scenes of a registry (with its modules registered).
-    public init(registry: SceneRegistry, users: [SignInUser], configuration: Configuration = Configuration(), logger: Logger? = nil) {
+    public convenience init(registry: SceneRegistry, users: [SignInUser], configuration: Configuration = Configuration(), logger: Logger? = nil) {
+        self.init(registry: registry, users: users, configuration: configuration, logger: logger, checksSharedPatches: false)
+    }
+
+    /// A server whose pages, with `checksSharedPatches`, plan every patch they reuse from
+    /// another page again alone and note any difference (``SharedPatches``): for tests of
+    /// what pages share.
+    init(registry: SceneRegistry, users: [SignInUser], configuration: Configuration, logger: Logger?, checksSharedPatches: Bool) {
         self.configuration = configuration
         metrics = ServerMetrics(factory: configuration.telemetry.metrics ?? MetricsSystem.factory)
         sessions = SessionStore(metrics: metrics)
@@ -78,6 +87,7 @@ public final class SceneryServer: Sendable {
         visitors = VisitorIssuer(secret: configuration.cookieSecret, newPerAddressPerHour: configuration.newVisitorsPerAddressPerHour)
         // The page sends a control's node id only; the event stays on the server.
         renderer = HTMLRenderer(showsModuleLabels: configuration.showsModuleLabels, carriesEvents: false)
+        sharedPatches = SharedPatches(planner: DOMPlanner(renderer: renderer), checksReuse: checksSharedPatches)
         self.logger = logger ?? Logger(label: "scenery.server")
         state = Locked(LibraryState(registry: registry, users: users, errors: nil))
         inspectorStats = configuration.enablesInspector ? InspectorStats() : nil

@@ -34,6 +34,17 @@ public struct NodeID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
         try container.encode(rawValue)
     }
 
+    // By parts, not by text: the `RawRepresentable` defaults would join the parts into a
+    // new string for every comparison and hash (a diff compares ids at every element).
+    public static func == (a: NodeID, b: NodeID) -> Bool {
+        a.local == b.local && a.prefix == b.prefix
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(prefix)
+        hasher.combine(local)
+    }
+
     /// Separator between a module id and the node's id inside the module.
     public static let separator: Character = "/"
 
@@ -44,6 +55,9 @@ public struct NodeID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
 
     /// The id qualified by a module: `blogs` + `row.7` gives `blogs/row.7`.
     public func qualified(by module: ModuleID) -> NodeID {
+        // The parts are always the text split at its first separator (equality compares
+        // parts): a module id with a separator of its own is split as text would be.
+        guard !module.rawValue.contains(Self.separator) else { return NodeID("\(module.rawValue)\(Self.separator)\(rawValue)") }
         var qualified = self
         qualified.prefix = module.rawValue
         qualified.local = rawValue

@@ -11,7 +11,7 @@ import Testing
     /// A product's budget is its targets' budgets added up; raise it only with theirs (and
     /// say why there).
     static let frameworkProducts: [String: (types: Int, declarations: Int)] = [
-        "Scenery": (102, 681),
+        "Scenery": (102, 683),
         "SceneryLive": (22, 114),
         "ScenerySiteStore": (10, 74),
         "ScenerySiteStorePostgres": (7, 55),

@@ -41,8 +41,10 @@ import Testing
         "SceneryText": (6, 34),
         // The core's view-tree layer: the tree, forms, events, values and patches. −8 types,
         // −43 declarations: the diff, the list diff, the patchable tree, the value encoder, the
-        // runtime's event names and the action key's parse error are `package`.
-        "SceneryViewTree": (33, 196),
+        // runtime's event names and the action key's parse error are `package`. +2
+        // declarations: `NodeID`'s `==` and `hash(into:)` compare its parts (the
+        // `RawRepresentable` defaults joined its text for every comparison; issue 62).
+        "SceneryViewTree": (33, 198),
         // +4 types, +24 declarations for issue 63's one page client: `PageClient` (its
         // `Question`, `Reception` and `Change`), which `scenery connect`, the test kit and a
         // native host share instead of each keeping a page's state by hand.

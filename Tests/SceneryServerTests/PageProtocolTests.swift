@@ -84,8 +84,9 @@ import Testing
         #expect(announce.sequence == nil, "not numbered: news, not state")
     }
 
-    @Test func aPatchIsWrittenAsTheEncoderWritesIt() throws {
-        // `text` writes a patch directly (every update sends one): it must be the encoder's text.
+    @Test func aPatchAndAnAnnouncementAreWrittenAsTheEncoderWritesThem() throws {
+        // `text` writes a patch and an announcement directly (a change sends them to every page it
+        // reaches): each must be the encoder's text.
         let awkward = "quote \" back\\slash \n line \t tab \u{1} \u{1F} é “Tea” 🫖 </script>"
         let operations: [PageProtocol.DOMOperation] = [
             .detach("blogs/blog.1"), .remove(NodeID(rawValue: awkward)), .insert(parent: "blogs/list", index: 3, html: "<p>\(awkward)</p>"),
@@ -94,6 +95,11 @@ import Testing
         ]
         for count in 0...operations.count {
             let message = PageProtocol.ServerMessage.patch(sequence: 41 + count, operations: Array(operations.prefix(count)))
+            #expect(message.text == (try JSONValueEncoder().encode(message)).compactJSON)
+            #expect(try PageProtocol.ServerMessage(jsonText: message.text) == message)
+        }
+        for texts in [[], [awkward], ["New like on “A mad tea party, part 3”", awkward]] {
+            let message = PageProtocol.ServerMessage.announce(texts: texts)
             #expect(message.text == (try JSONValueEncoder().encode(message)).compactJSON)
             #expect(try PageProtocol.ServerMessage(jsonText: message.text) == message)
         }

@@ -140,7 +140,7 @@ extension SceneryServer {
             id: SessionStore.newID(), viewer: viewer, sceneID: sceneID, arguments: arguments, renderer: renderer,
             configuration: configuration, logger: logger, isPreview: framed, address: address, anonymousID: visitor,
             armOverrides: overrides, format: format, locale: locale, metrics: metrics, tracer: tracer, openedIn: span,
-            inspectorStats: inspectorStats)
+            inspectorStats: inspectorStats, sharedPatches: sharedPatches)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(sceneID, for: session.context, host: session.host, on: session.page)

@@ -101,7 +101,7 @@ extension SceneryServer {
             id: id, viewer: viewer, sceneID: token.scene, arguments: token.arguments, renderer: renderer, configuration: configuration,
             logger: logger, address: address, anonymousID: viewer == nil ? token.visitor : nil,
             format: token.readsViewTree == true ? .viewTree(kinds) : .html, locale: token.locale, metrics: metrics, tracer: tracer,
-            inspectorStats: inspectorStats)
+            inspectorStats: inspectorStats, sharedPatches: sharedPatches)
         let scene: SceneInstance
         do {
             scene = try registry.instantiate(token.scene, for: session.context, host: session.host, on: session.page)

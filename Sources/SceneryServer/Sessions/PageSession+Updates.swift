@@ -68,13 +68,15 @@ extension PageSession {
 
     /// What one update becomes for the page's client.
     enum Patch {
-        case operations([DOMPlanner.Operation])
+        /// An HTML page's DOM operations, encoded once for every page that gets the same
+        /// update (``SharedPatches``).
+        case operations(PageProtocol.EncodedPatch)
         case update(SceneUpdate)
     }
 
     func patch(for update: SceneUpdate) throws -> Patch {
         switch opening.format {
-        case .html: .operations(try planner.operations(for: update))
+        case .html: .operations(try patches.patch(for: update))
         case .viewTree: .update(shown(update))
         }
     }
@@ -85,7 +87,7 @@ extension PageSession {
         pageSequence += 1
         let (bytes, operations) =
             switch patch {
-            case .operations(let operations): (send(.patch(sequence: pageSequence, operations: operations)), operations.count)
+            case .operations(let encoded): (send(numbered: encoded.text(sequence: pageSequence), pageSequence), encoded.operationCount)
             case .update(let shown):
                 (send(.patches(sequence: pageSequence, module: shown.module, node: shown.node.id, patches: shown.patches)), shown.patches.count)
             }
@@ -98,8 +100,16 @@ extension PageSession {
     @discardableResult
     func send(_ message: PageProtocol.ServerMessage) -> Int {
         let text = message.text
-        // Kept for replay: the newest, within `replayedUpdates` messages and `replayedBytes`.
-        if let sequence = message.sequence { replay.keep(sequence: sequence, text: text, isWholeScene: message.isWholeScene) }
+        if let sequence = message.sequence { return send(numbered: text, sequence, isWholeScene: message.isWholeScene) }
+        write(text)
+        return text.utf8.count
+    }
+
+    /// Sends the text of the page's `sequence`-th numbered message, keeping it for replay
+    /// (the newest, within `replayedUpdates` messages and `replayedBytes`). Returns its size
+    /// in bytes.
+    private func send(numbered text: String, _ sequence: Int, isWholeScene: Bool = false) -> Int {
+        replay.keep(sequence: sequence, text: text, isWholeScene: isWholeScene)
         write(text)
         return text.utf8.count
     }
@@ -147,7 +157,7 @@ extension PageSession {
         pageSequence += 1
         metrics.wholeScenesSent.increment()
         switch opening.format {
-        case .html: send(.reset(sequence: pageSequence, html: planner.renderer.fragment(tree)))
+        case .html: send(.reset(sequence: pageSequence, html: patches.planner.renderer.fragment(tree)))
         case .viewTree: send(.tree(sequence: pageSequence, document: ViewTreeDocument(scene: sceneID, variant: scene?.variant, root: shown(tree))))
         }
     }

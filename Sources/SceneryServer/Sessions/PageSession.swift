@@ -49,7 +49,9 @@ actor PageSession {
     var scene: SceneInstance?
     /// When the scene next counts impressions a visibility report asked for.
     var impressions = ImpressionTimer()
-    let planner: DOMPlanner
+    /// The server's HTML patches, planned once for every page that gets the same update,
+    /// and its renderer.
+    let patches: SharedPatches
     /// The scene's update stream, kept in order for the page; it holds the updates that
     /// come before the scene is installed or while the page is being reset. It keeps no copy
     /// of the tree: the page borrows the scene's (each update carries the subtree it
@@ -99,7 +101,7 @@ actor PageSession {
         configuration: SceneryServer.Configuration, logger: Logger, isPreview: Bool = false, address: String = "unknown",
         anonymousID: String? = nil, armOverrides: [String: String] = [:], format: Format = .html, locale: String? = nil,
         page: PageIsolation = PageIsolation(), metrics: ServerMetrics = .none, tracer: any Tracer = NoOpTracer(),
-        openedIn: ServiceContext? = nil, inspectorStats: InspectorStats? = nil
+        openedIn: ServiceContext? = nil, inspectorStats: InspectorStats? = nil, sharedPatches: SharedPatches? = nil
     ) {
         self.metrics = metrics
         self.tracer = tracer
@@ -112,7 +114,8 @@ actor PageSession {
         self.configuration = configuration
         self.logger = logger
         host = PageHost()
-        planner = DOMPlanner(renderer: renderer)
+        // The server's table was made with its one renderer; a session made alone plans with `renderer`.
+        patches = sharedPatches ?? SharedPatches(planner: DOMPlanner(renderer: renderer), capacity: 16)
         rates = PageRates(configuration)
         actions = ActionQueue(capacity: Self.queuedActions)
         replay = ReplayBuffer(mostMessages: configuration.replayedUpdates, mostBytes: configuration.replayedBytes)

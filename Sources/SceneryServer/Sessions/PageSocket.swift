@@ -22,32 +22,35 @@ protocol PageSocket: Sendable {
 
 /// A page's WebSocket on `scenery serve`: its channel, served by a ``PageSocketHandler``.
 ///
-/// Writes from the session's actor reach the channel's event loop in the order they were
-/// sent (the loop runs what it is given first in, first out).
+/// Writes from the session's isolation reach the channel in the order they were sent,
+/// gathered with the other writes to channels of the same event loop (``LoopWrites``).
 final class ChannelPageSocket: PageSocket {
     let channel: any Channel
+    private let writes: LoopWrites
     private let pending = Atomic<Int>(0)
     private let pendingBytes = Atomic<Int>(0)
 
     init(channel: any Channel) {
         self.channel = channel
+        writes = LoopWrites.of(channel.eventLoop)
     }
 
     var unwritten: Int { pending.load(ordering: .relaxed) }
     var unwrittenBytes: Int { pendingBytes.load(ordering: .relaxed) }
 
     func send(_ text: String) {
-        let bytes = text.utf8.count
         pending.add(1, ordering: .relaxed)
-        pendingBytes.add(bytes, ordering: .relaxed)
-        let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))
-        channel.writeAndFlush(frame).whenComplete { _ in
-            self.pending.subtract(1, ordering: .relaxed)
-            self.pendingBytes.subtract(bytes, ordering: .relaxed)
-        }
+        pendingBytes.add(text.utf8.count, ordering: .relaxed)
+        writes.enqueue(.write(self, WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))))
+    }
+
+    /// Called by ``LoopWrites`` when a frame sent here has left (or failed to).
+    func didWrite(_ frame: WebSocketFrame) {
+        pending.subtract(1, ordering: .relaxed)
+        pendingBytes.subtract(frame.data.readableBytes, ordering: .relaxed)
     }
 
     func close() {
-        PageSocketHandler.close(channel, code: .normalClosure)
+        writes.enqueue(.close(channel))
     }
 }

@@ -20,10 +20,13 @@ struct ServerFixture {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appending(path: "Scenes")
 
-    /// - Parameter register: Adds modules and scenes of a test's own to the bundled ones.
+    /// - Parameters:
+    ///   - register: Adds modules and scenes of a test's own to the bundled ones.
+    ///   - checksSharedPatches: Whether the server plans every patch a page reuses again
+    ///     alone and notes any difference (`SharedPatches.reuseDifferences`).
     init(
         configure: (inout SceneryServer.Configuration) -> Void = { _ in }, register: (inout SceneRegistry) throws -> Void = { _ in },
-        logger: Logger? = nil
+        logger: Logger? = nil, checksSharedPatches: Bool = false
     ) throws {
         store = try SQLiteProfileStore.inMemory(seedDemoData: true)
         var registry = SceneRegistry()
@@ -48,7 +51,7 @@ struct ServerFixture {
         configuration.allowedOrigins = ["http://localhost"]
         configure(&configuration)
         let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
-        server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger)
+        server = SceneryServer(registry: registry, users: users, configuration: configuration, logger: logger, checksSharedPatches: checksSharedPatches)
     }
 
     /// A cookie header that signs in `user` (as the sign-in route would).
