@@ -18,10 +18,10 @@ import Synchronization
 /// pages of one change ask for its patches together, and a change's patches are not asked
 /// for again).
 final class SharedPatches: Sendable {
-    /// An update as the planner reads it. Hashed by what is cheap to hash (the node's id
-    /// and how many patches), compared whole: pages of one change ask with equal updates,
-    /// and the few other keys with the same hash (the same row as another viewer sees it)
-    /// differ early, in their patches or their row.
+    /// An update as the planner reads it. Hashed by the node's id and the patches (small: the
+    /// changed nodes' own properties), compared whole: the pages of one change ask with
+    /// equal updates, and the few other keys with the same hash (the same change to a row
+    /// that another kind of viewer sees otherwise) differ in their rows.
     private struct Key: Hashable, Sendable {
         var previous: ViewNode?
         var node: ViewNode
@@ -29,7 +29,7 @@ final class SharedPatches: Sendable {
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(node.id)
-            hasher.combine(patches.count)
+            hasher.combine(patches)
         }
 
         static func == (a: Key, b: Key) -> Bool {
@@ -63,6 +63,10 @@ final class SharedPatches: Sendable {
     /// - Throws: ``DOMPlanner/Mismatch`` when the update does not apply to its previous
     ///   subtree (nothing is kept; each page that gets it is sent the whole scene).
     func patch(for update: SceneUpdate) throws(DOMPlanner.Mismatch) -> PageProtocol.EncodedPatch {
+        // Only changes of nodes' own properties (a like's count and button: what a change
+        // sends to many pages at once) are kept; a change of structure carries whole
+        // elements, which would cost more to compare than to plan.
+        guard update.patches.allSatisfy(Self.changesPropertiesOnly) else { return PageProtocol.EncodedPatch(try planner.operations(for: update)) }
         let key = Key(previous: update.previous, node: update.node, patches: update.patches)
         if let patch = table.withLock({ $0[key] }) {
             reused.add(1, ordering: .relaxed)
@@ -78,6 +82,10 @@ final class SharedPatches: Sendable {
             table[key] = patch
         }
         return patch
+    }
+
+    private static func changesPropertiesOnly(_ patch: ViewPatch) -> Bool {
+        if case .update = patch { true } else { false }
     }
 
     /// With `checksReuse`: each reuse whose shared patch was not the one the page planned
