@@ -14,7 +14,10 @@ import Testing
     static func row(likes: Int, liked: Bool) -> ViewNode {
         .stack(
             "blogs/blog.26", axis: .horizontal,
-            [.text("blogs/blog.26.likes", "Likes: \(likes)"), .button("blogs/blog.26.like", title: liked ? "Unlike" : "Like", sends: EventDescriptor("blog.like"))])
+            [
+                .text("blogs/blog.26.likes", "Likes: \(likes)"),
+                .button("blogs/blog.26.like", title: liked ? "Unlike" : "Like", sends: EventDescriptor("blog.like")),
+            ])
     }
 
     static func update(from before: ViewNode, to after: ViewNode) -> SceneUpdate {

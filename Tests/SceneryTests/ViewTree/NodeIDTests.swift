@@ -8,13 +8,19 @@ import Testing
             (NodeID("blogs/blog.26.like"), NodeID("blog.26.like").qualified(by: "blogs")),
             (NodeID("a/b/c"), NodeID("b/c").qualified(by: "a")),
             (NodeID("m/n/row.1"), NodeID("row.1").qualified(by: "m/n")),
-            (NodeID("plain"), { var id = NodeID("x/y"); id.rawValue = "plain"; return id }()),
+            (NodeID("plain"), Self.renamed(NodeID("x/y"), to: "plain")),
         ]
         for (made, other) in pairs {
             #expect(made == other && made.rawValue == other.rawValue, "\(made) and \(other)")
             #expect(made.hashValue == other.hashValue, "\(made)")
             #expect(Set([made]).contains(other))
         }
+    }
+
+    static func renamed(_ id: NodeID, to text: String) -> NodeID {
+        var id = id
+        id.rawValue = text
+        return id
     }
 
     @Test func idsWithDifferentTextsDiffer() {
