@@ -90,10 +90,7 @@ import Testing
         // let the 10-second defaults pass before it read the first request.
         let (text, closed) = try await exchange(
             "GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n\r\nGET /\u{0} HTTP/1.1\r\nHost: localhost\r\n\r\n",
-            configure: {
-                $0.headerTimeout = .seconds(300)
-                $0.bodyTimeout = .seconds(300)
-            })
+            configure: { $0.givesStarvedRequestsTime() })
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served")
         #expect(text.contains("HTTP/1.1 400 Bad Request\r\n"), "\(text.suffix(300))")
         #expect(closed)

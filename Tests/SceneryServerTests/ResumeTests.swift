@@ -41,10 +41,7 @@ import Testing
         configuration.allowedOrigins = ["http://localhost"]
         configuration.actionLedger = ledger
         configuration.firstResponseWait = .seconds(60)  // whole pages, as in ServerFixture
-        // Tests of resuming, not of deadlines: a request starved of CPU by the whole suite on
-        // two cores has waited past the 10-second defaults (as in ServerFixture).
-        configuration.headerTimeout = .seconds(300)
-        configuration.bodyTimeout = .seconds(300)
+        configuration.givesStarvedRequestsTime()  // tests of resuming, not of deadlines
         configure(&configuration)
         let users = try store.allUsers().map { SignInUser(id: $0.id.rawValue, name: $0.name) }
         return SceneryServer(registry: registry, users: users, configuration: configuration)

@@ -66,22 +66,27 @@ final class SharedPatches: Sendable {
         // Only changes of nodes' own properties (a like's count and button: what a change
         // sends to many pages at once) are kept; a change of structure carries whole
         // elements, which would cost more to compare than to plan.
-        guard update.patches.allSatisfy(Self.changesPropertiesOnly) else { return PageProtocol.EncodedPatch(try planner.operations(for: update)) }
+        guard update.patches.allSatisfy(Self.changesPropertiesOnly) else { return try planAlone(update) }
         let key = Key(previous: update.previous, node: update.node, patches: update.patches)
         if let patch = table.withLock({ $0[key] }) {
             reused.add(1, ordering: .relaxed)
             guard let differences else { return patch }
-            let alone = PageProtocol.EncodedPatch(try planner.operations(for: update))
+            let alone = try planAlone(update)
             if alone != patch { differences.withLock { $0.append("\(update.node.id): \(patch.text(sequence: 0)) for \(alone.text(sequence: 0))") } }
             return alone
         }
-        let patch = PageProtocol.EncodedPatch(try planner.operations(for: update))
+        let patch = try planAlone(update)
         planned.add(1, ordering: .relaxed)
         table.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
             table[key] = patch
         }
         return patch
+    }
+
+    /// The patch as a page alone would plan and encode it.
+    private func planAlone(_ update: SceneUpdate) throws(DOMPlanner.Mismatch) -> PageProtocol.EncodedPatch {
+        PageProtocol.EncodedPatch(try planner.operations(for: update))
     }
 
     private static func changesPropertiesOnly(_ patch: ViewPatch) -> Bool {

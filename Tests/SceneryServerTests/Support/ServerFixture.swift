@@ -41,11 +41,7 @@ struct ServerFixture {
         // A test not about streaming reads whole pages: the first response waits for every
         // module (StreamedPageTests delays a module and streams it in).
         configuration.firstResponseWait = .seconds(60)
-        // A test not about slow clients gives its requests all the time a loaded machine
-        // needs (the 10-second default answered 408 to a test starved of CPU); the request
-        // limit tests set short ones.
-        configuration.headerTimeout = .seconds(300)
-        configuration.bodyTimeout = .seconds(300)
+        configuration.givesStarvedRequestsTime()
         // The test client names the server `localhost`, and its WebSocket port besides (its
         // own "ws://localhost" origin does not count: SceneryServer.sameOrigin).
         configuration.allowedOrigins = ["http://localhost"]
@@ -78,5 +74,15 @@ extension String {
     var sessionID: String? {
         guard let range = range(of: #"data-session="([0-9a-f]+)""#, options: .regularExpression) else { return nil }
         return String(self[range].dropFirst(#"data-session=""#.count).dropLast())
+    }
+}
+
+extension SceneryServer.Configuration {
+    /// For a test not about slow clients: its requests get all the time a loaded machine
+    /// needs (the 10-second defaults answered 408 to a test starved of CPU by the whole
+    /// suite on two cores); the request limit tests set short ones.
+    mutating func givesStarvedRequestsTime() {
+        headerTimeout = .seconds(300)
+        bodyTimeout = .seconds(300)
     }
 }
