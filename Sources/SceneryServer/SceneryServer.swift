@@ -197,10 +197,19 @@ public final class SceneryServer: Sendable {
     /// ``Configuration/headerTimeout``); kept-alive connections close after
     /// ``Configuration/idleTimeout``.
     public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+        application(requestTimeout: nil, onListening: onListening)
+    }
+
+    /// The application, with `requestTimeout` in place of the configuration's header and
+    /// body timeouts when it is given: the test kit's, whose requests are late because the
+    /// machine running the tests is busy, not because a client is slow.
+    package func application(
+        requestTimeout: Duration?, onListening: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let host = configuration.host
         return Application(
             router: router(),
-            server: httpServer(),
+            server: httpServer(requestTimeout: requestTimeout),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "Scenery"),
             services: [SessionSweeper(sessions: sessions)],
             onServerRunning: { channel in
@@ -219,11 +228,13 @@ public final class SceneryServer: Sendable {
     /// ```swift
     /// let app = Application(router: scenery.router(), server: scenery.httpServer())
     /// ```
-    public func httpServer() -> HTTPServerBuilder {
+    public func httpServer() -> HTTPServerBuilder { httpServer(requestTimeout: nil) }
+
+    private func httpServer(requestTimeout: Duration?) -> HTTPServerBuilder {
         let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
         let limits = RequestGuard.Limits(
-            headerTimeout: TimeAmount(configuration.headerTimeout), bodyTimeout: TimeAmount(configuration.bodyTimeout),
-            maxHeadBytes: configuration.maxHeadBytes)
+            headerTimeout: TimeAmount(requestTimeout ?? configuration.headerTimeout),
+            bodyTimeout: TimeAmount(requestTimeout ?? configuration.bodyTimeout), maxHeadBytes: configuration.maxHeadBytes)
         let maxMessageSize = configuration.maxMessageSize
         let pingInterval = TimeAmount(configuration.pingInterval)
         return HTTPServerBuilder { responder in

@@ -19,12 +19,17 @@ extension SceneryServer {
     /// }
     /// ```
     ///
-    /// Every page opened in `body` is closed when it returns.
+    /// Every page opened in `body` is closed when it returns. Over `.live`, a request may take
+    /// up to five minutes to arrive, whatever the server's `Configuration.headerTimeout` and
+    /// `bodyTimeout`: in a test, a late request is a busy machine (a whole
+    /// suite at once), not a slow client, and a 408 there fails a test that is about
+    /// something else. Test the timeouts themselves against a server you run
+    /// (`run(onListening:)`).
     public func test<Value: Sendable>(_ transport: PageTestTransport, _ body: @escaping @Sendable (PageTestClient) async throws -> Value) async throws
         -> Value
     {
         let setup: TestingSetup = transport == .live ? .live : .router
-        return try await application().test(setup) { http in
+        return try await application(requestTimeout: Self.testRequestTimeout).test(setup) { http in
             let client = PageTestClient(server: self, http: http, transport: transport)
             do {
                 let value = try await body(client)
@@ -36,4 +41,7 @@ extension SceneryServer {
             }
         }
     }
+
+    /// How long a test's request may take to arrive (see `test(_:_:)`).
+    static let testRequestTimeout: Duration = .seconds(300)
 }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import SceneryServer
+@testable import SceneryServerTesting
 
 /// What a client that does not follow HTTP gets: an answer and a closed connection, never
 /// silence; and how many pages one person may hold.
@@ -222,6 +223,26 @@ import Testing
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the first request is served")
         #expect(!text.contains("408"), "no answer written where a response may be on its way")
         #expect(closed)
+    }
+
+    @Test func theTestKitsServerWaitsForALateRequestPastTheConfiguredDeadline() async throws {
+        // One server, two applications: its own (the configured 300 ms deadline) and the test
+        // kit's. A head left unfinished on each: the server's own is answered 408 and closed;
+        // the kit's, started first, is still open after that and is answered once finished.
+        let fixture = try ServerFixture { $0.headerTimeout = .milliseconds(300) }
+        let (late, timedOut) = try await fixture.server.test(.live) { kit in
+            let waiting = try RawConnection(port: kit.http.port!)
+            waiting.send("GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n")
+            let timedOut = try await fixture.server.application().test(.live) { client in
+                let connection = try RawConnection(port: client.port!)
+                connection.send("GET /assets/scenery.css HTTP/1.1\r\nHost: localhost\r\n")
+                return await connection.readUntilClosed()
+            }
+            waiting.send("\r\n")
+            return (await waiting.read(until: { $0.contains("\r\n\r\n") }), timedOut)
+        }
+        #expect(timedOut.text.hasPrefix("HTTP/1.1 408"), "the configured deadline holds outside the kit: \(timedOut.text)")
+        #expect(late.text.hasPrefix("HTTP/1.1 200 OK\r\n"), "the kit's server waited: \(late.text.prefix(200))")
     }
 
     @Test func limitsThatAreNotPositiveAreAConfigurationError() throws {
