@@ -172,6 +172,10 @@ public struct PagedList<Item: Identifiable & Sendable>: Sendable where Item.ID: 
     }
 
     /// The loaded item with an id.
+    ///
+    /// Inlinable, so a module's list compares its own item type's ids directly (a like asks
+    /// once per open page).
+    @inlinable
     public func item(withID id: Item.ID) -> Item? {
         items.first { $0.id == id }
     }

@@ -15,8 +15,8 @@ import Scenery
 final class LoopWrites: Sendable {
     /// What a page socket asked of its channel.
     enum Job: Sendable {
-        /// Write a frame; the socket is told when it left.
-        case write(ChannelPageSocket, WebSocketFrame)
+        /// Write a framed message of `bytes` bytes of text; the socket is told when it left.
+        case write(ChannelPageSocket, ByteBuffer, bytes: Int)
         /// Close the channel normally, after what was queued before.
         case close(any Channel)
     }
@@ -50,16 +50,33 @@ final class LoopWrites: Sendable {
         if isFirst { loop.execute { self.runQueued() } }
     }
 
-    /// Runs the jobs queued so far, in order, on the loop; then flushes each channel written to.
+    /// Runs the jobs queued so far, in order, on the loop; then flushes each channel written
+    /// to. A channel completes its writes in order, so a socket's last write of the burst
+    /// tells it that all of them left: one promise per socket, not one per message.
     private func runQueued() {
         var jobs: [Job] = []
         queued.withLock { swap(&jobs, &$0) }
+        var lastWrite: [ObjectIdentifier: Int] = [:]
+        for (index, job) in jobs.enumerated() {
+            if case .write(let socket, _, _) = job { lastWrite[ObjectIdentifier(socket)] = index }
+        }
+        var unreported: [ObjectIdentifier: (count: Int, bytes: Int)] = [:]
         var written: [ObjectIdentifier: any Channel] = [:]
-        for job in jobs {
+        for (index, job) in jobs.enumerated() {
             switch job {
-            case .write(let socket, let frame):
+            case .write(let socket, let frame, let bytes):
+                let key = ObjectIdentifier(socket)
                 written[ObjectIdentifier(socket.channel)] = socket.channel
-                socket.channel.write(frame).whenComplete { _ in socket.didWrite(frame) }
+                let (count, total) = unreported[key].map { ($0.count + 1, $0.bytes + bytes) } ?? (1, bytes)
+                guard lastWrite[key] == index else {
+                    unreported[key] = (count, total)
+                    socket.write(framed: frame, promise: nil)
+                    continue
+                }
+                unreported[key] = nil
+                let promise = loop.makePromise(of: Void.self)
+                promise.futureResult.whenComplete { _ in socket.didWrite(count: count, bytes: total) }
+                socket.write(framed: frame, promise: promise)
             case .close(let channel):
                 if written.removeValue(forKey: ObjectIdentifier(channel)) != nil { channel.flush() }
                 PageSocketHandler.close(channel, code: .normalClosure)

@@ -31,6 +31,9 @@ final class PageSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var pinger: RepeatedTask?
     private var awaitingPong = false
     private var hasSentClose = false
+    /// The frame encoder's context: a message framed already (``textFrame(_:allocator:)``)
+    /// is written from it, so it goes on toward the socket without being framed again.
+    private var encoder: ChannelHandlerContext?
 
     init(inbox: PageSocketInbox, pingInterval: TimeAmount, closeTimeout: TimeAmount) {
         self.inbox = inbox
@@ -45,11 +48,44 @@ final class PageSocketHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let (handler, context) = loopBound.value
             handler.ping(context)
         }
+        encoder = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
         inbox.open(channel: context.channel)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stopPinging()
+        encoder = nil
+    }
+
+    /// Writes a text message framed by ``textFrame(_:allocator:)``, past the frame encoder.
+    /// Nothing is written after the close frame (RFC 6455 §5.5.1): `promise` succeeds then,
+    /// as it does when the encoder is gone with the connection.
+    func write(framed frame: ByteBuffer, promise: EventLoopPromise<Void>?) {
+        guard !hasSentClose, let encoder else {
+            promise?.succeed()
+            return
+        }
+        encoder.write(NIOAny(frame), promise: promise)
+    }
+
+    /// A server's text frame for `text` in one buffer: the header (final, text, unmasked,
+    /// the length in 1, 3 or 9 bytes) and the text. The frame encoder would write its header
+    /// as a buffer of its own, one more write and allocation per message.
+    static func textFrame(_ text: String, allocator: ByteBufferAllocator) -> ByteBuffer {
+        let count = text.utf8.count
+        var frame = allocator.buffer(capacity: count + 10)
+        frame.writeInteger(UInt8(0x81))  // FIN, opcode 1 (text)
+        if count < 126 {
+            frame.writeInteger(UInt8(count))
+        } else if count <= Int(UInt16.max) {
+            frame.writeInteger(UInt8(126))
+            frame.writeInteger(UInt16(count))
+        } else {
+            frame.writeInteger(UInt8(127))
+            frame.writeInteger(UInt64(count))
+        }
+        frame.writeString(text)
+        return frame
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -24,30 +24,47 @@ protocol PageSocket: Sendable {
 ///
 /// Writes from the session's isolation reach the channel in the order they were sent,
 /// gathered with the other writes to channels of the same event loop (``LoopWrites``).
+/// Each message is framed here, off the loop, into one buffer (``PageSocketHandler/textFrame(_:allocator:)``).
 final class ChannelPageSocket: PageSocket {
     let channel: any Channel
     private let writes: LoopWrites
     private let pending = Atomic<Int>(0)
     private let pendingBytes = Atomic<Int>(0)
+    /// The channel's handler, found on the loop at the first write.
+    private let handler: NIOLoopBoundBox<PageSocketHandler?>
 
     init(channel: any Channel) {
         self.channel = channel
         writes = LoopWrites.of(channel.eventLoop)
+        handler = .makeEmptyBox(valueType: PageSocketHandler.self, eventLoop: channel.eventLoop)
     }
 
     var unwritten: Int { pending.load(ordering: .relaxed) }
     var unwrittenBytes: Int { pendingBytes.load(ordering: .relaxed) }
 
     func send(_ text: String) {
+        let bytes = text.utf8.count
         pending.add(1, ordering: .relaxed)
-        pendingBytes.add(text.utf8.count, ordering: .relaxed)
-        writes.enqueue(.write(self, WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(string: text))))
+        pendingBytes.add(bytes, ordering: .relaxed)
+        writes.enqueue(.write(self, PageSocketHandler.textFrame(text, allocator: channel.allocator), bytes: bytes))
     }
 
-    /// Called by ``LoopWrites`` when a frame sent here has left (or failed to).
-    func didWrite(_ frame: WebSocketFrame) {
-        pending.subtract(1, ordering: .relaxed)
-        pendingBytes.subtract(frame.data.readableBytes, ordering: .relaxed)
+    /// Writes a framed message to the channel, on its loop (``LoopWrites``); `promise` is
+    /// completed at once if the socket's handler is gone (the connection closed).
+    func write(framed frame: ByteBuffer, promise: EventLoopPromise<Void>?) {
+        if handler.value == nil { handler.value = try? channel.pipeline.syncOperations.handler(type: PageSocketHandler.self) }
+        guard let handler = handler.value else {
+            promise?.succeed()
+            return
+        }
+        handler.write(framed: frame, promise: promise)
+    }
+
+    /// Called by ``LoopWrites`` when `count` messages of `bytes` sent here have left (or
+    /// failed to).
+    func didWrite(count: Int, bytes: Int) {
+        pending.subtract(count, ordering: .relaxed)
+        pendingBytes.subtract(bytes, ordering: .relaxed)
     }
 
     func close() {
