@@ -70,7 +70,7 @@ public actor DraftModule: Module {
     /// The module runs on its page's executor: its calls to and from the scene are not hops.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
 
-    var list: PagedList<Draft>
+    private(set) var list: PagedList<Draft>
     /// The drafts shown.
     public var state: LoadState<[Draft]> { list.state }
     /// Whether another page exists.
@@ -79,11 +79,11 @@ public actor DraftModule: Module {
     /// is tried again).
     public var notice: String? { liveDrafts.staleNotice }
     /// What the owner is typing into the new-draft form (kept when a save fails).
-    var compose = Editor()
+    private(set) var compose = Editor()
     /// The draft open in the editor, with what the owner typed into it.
-    var editing: Editor?
+    private(set) var editing: Editor?
     /// What went wrong with a row's publish or delete, shown under that row.
-    var rowProblem: (draft: Int64, text: String)?
+    private(set) var rowProblem: (draft: Int64, text: String)?
 
     /// The drafts, kept true while the module is visible (to its owner only); their writes.
     let liveDrafts: LiveQuery<DraftModule, ProfileChange>
@@ -191,5 +191,87 @@ public actor DraftModule: Module {
         ]
         if let rowProblem, rowProblem.draft == draft.id { cells.append(.text(NodeID("\(base).problem"), rowProblem.text, role: .caption)) }
         return .stack(NodeID("\(base).row"), cells)
+    }
+}
+
+// MARK: - Events
+
+extension DraftModule {
+    /// Opening and closing the editor stays on the owner's page: nothing is written.
+    public func handle(_ event: Event) async -> EventDisposition {
+        guard viewerIsOwner else { return .pass }
+        if let target = try? DraftEvents.edit.payload(of: event) {
+            if let draft = list.item(withID: target.draft) { editing = Editor(opening: draft) }
+            rowProblem = nil
+        } else if let target = try? DraftEvents.cancel.payload(of: event) {
+            if editing?.draft == target.draft { editing = nil }
+        } else {
+            return .pass
+        }
+        await context.setNeedsRender()
+        return .handled
+    }
+
+    /// Saves, publishes or deletes, once the scene let the event through (a delete is
+    /// confirmed by the bundled scenes) and the router checked that the viewer is the owner.
+    public func perform(_ event: Event) async throws {
+        guard viewerIsOwner, let viewer = context.viewer.map({ UserID($0) }) else { return }
+        if let edit = try? DraftEvents.save.payload(of: event) {
+            await save(edit, by: viewer)
+        } else if let target = try? DraftEvents.publish.payload(of: event) {
+            await change(target) { [drafts] in _ = try await drafts.publishDraft(target.draft, version: target.version, by: viewer) }
+        } else if let target = try? DraftEvents.delete.payload(of: event) {
+            await change(target) { [drafts] in try await drafts.deleteDraft(target.draft, version: target.version, by: viewer) }
+        }
+    }
+
+    /// Saves what a form sent: the form's rules checked again, then written once. The form
+    /// clears (or the editor closes) when it is saved, and keeps the text with what went
+    /// wrong when it is not.
+    private func save(_ edit: DraftEdit, by viewer: UserID) async {
+        var editor = Editor(title: edit.title, body: edit.body)
+        editor.draft = edit.draft
+        editor.version = edit.version
+        let problems = problems(in: edit)
+        if !problems.isEmpty {
+            editor.fieldErrors = problems.fields
+            editor.formError = problems.form.first
+            keep(editor)
+            return await context.setNeedsRender()
+        }
+        do {
+            _ = try await liveDrafts.write(for: self) { try await drafts.save(edit, by: viewer) }
+            if edit.draft == nil { compose = Editor() } else if editing?.draft == edit.draft { editing = nil }
+        } catch let error as ProfileError where error.kind == .outdated || error.kind == .notFound {
+            editor.formError = error.messageForViewers + " Your text is kept here."
+            keep(editor)
+        } catch {
+            editor.formError = "Couldn't save the draft: \(SceneryError.messageForViewers(of: error)) Your text is kept here; save again."
+            keep(editor)
+        }
+        await refresh()
+    }
+
+    /// Puts a form's text back where it was typed.
+    private func keep(_ editor: Editor) {
+        if editor.draft == nil { compose = editor } else { editing = editor }
+    }
+
+    /// Publishes or deletes a row's draft; what went wrong is said under that row.
+    private func change(_ target: DraftEvents.Target, _ write: @Sendable () async throws -> Void) async {
+        rowProblem = nil
+        do {
+            try await liveDrafts.write(for: self, write)
+            if editing?.draft == target.draft { editing = nil }
+        } catch {
+            rowProblem = (target.draft, SceneryError.messageForViewers(of: error))
+        }
+        await refresh()
+    }
+
+    /// Fetches the drafts again after a write of this page's (its own writes do not come
+    /// back through the feed); a failure is said as a live change's is, and tried again.
+    private func refresh() async {
+        await liveDrafts.refresh(.drafts(of: owner), for: self)
     }
 }

@@ -34,15 +34,15 @@ public actor UserInfoModule: Module {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedExecutor }
     var viewer: UserID? { context.viewer.map { UserID($0) } }
     /// The owner's summary editor while open: what they typed, and what was wrong with it.
-    var summaryEditor: SummaryEditor?
+    private(set) var summaryEditor: SummaryEditor?
 
     /// The module's data.
-    public internal(set) var state: LoadState<UserProfile> = .idle
+    public private(set) var state: LoadState<UserProfile> = .idle
     /// Says that what is shown may be out of date (a live change could not be fetched; it
     /// is tried again).
     public var notice: String? { liveProfile.staleNotice }
     /// The viewer's last follow or unfollow that could not be saved, said under the button.
-    var followFailure: String?
+    private var followFailure: String?
     /// The profile, kept true while the module is visible; its writes.
     let liveProfile: LiveQuery<UserInfoModule, ProfileChange>
 
@@ -172,5 +172,49 @@ public actor UserInfoModule: Module {
         }
         profile.viewerFollows = following
         state = .loaded(profile)
+    }
+}
+
+// MARK: - The summary's editor
+
+extension UserInfoModule {
+    /// Opens or closes the owner's editor; `nil` for any other event.
+    func handleSummary(_ event: Event) async -> EventDisposition? {
+        if UserEvents.editSummary.matches(event) {
+            guard viewerIsOwner, let profile = state.value else { return .handled }
+            summaryEditor = SummaryEditor(text: profile.user.summary)
+        } else if UserEvents.cancelSummary.matches(event) {
+            summaryEditor = nil
+        } else {
+            return nil
+        }
+        await context.setNeedsRender()
+        return .handled
+    }
+
+    /// Saves the summary the owner's form sent: checked again here, written once; the
+    /// editor closes when it is saved and keeps the text, with what went wrong, when not.
+    func saveSummary(_ text: String) async {
+        guard viewerIsOwner, let viewer else { return }
+        guard case .form(let form) = summaryForm(SummaryEditor(text: "")).kind else { return }
+        let problems = form.problems(in: ["summary": text])
+        guard problems.isEmpty else {
+            summaryEditor = SummaryEditor(text: text, fieldError: problems.fields["summary"], formError: problems.form.first)
+            return await context.setNeedsRender()
+        }
+        do {
+            try await liveProfile.write(for: self) { try await profiles.setSummary(text, of: user, by: viewer) }
+            summaryEditor = nil
+            if var profile = state.value {
+                profile.user.summary = text
+                state = .loaded(profile)
+            }
+        } catch let error as ProfileError where error.kind == .alreadyApplied {
+            summaryEditor = nil  // its page sent it twice: the first save is there
+        } catch {
+            summaryEditor = SummaryEditor(
+                text: text, formError: "Couldn't save the summary: \(SceneryError.messageForViewers(of: error)) Your text is kept here; save again.")
+        }
+        await context.setNeedsRender()
     }
 }
