@@ -42,7 +42,7 @@ public actor SceneInstance {
     /// The selected tab of each tab switch (what the next rendering shows).
     var tabSelection: [String: String] = [:]
     var phase: Phase = .created
-    var isShown = false
+    private(set) var isShown = false
     /// The module work running under deadlines, which leaving cancels.
     private var work = WorkInFlight()
     /// The host's copy of the scene, which every update is diffed against: the frame of

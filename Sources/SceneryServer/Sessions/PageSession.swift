@@ -40,13 +40,13 @@ actor PageSession {
     /// The server's series, and those of this page's scene once it is installed (a scene id
     /// labels a series only after the registry made the scene: an address cannot add series).
     let metrics: ServerMetrics
-    var sceneMetrics: ServerMetrics.SceneSeries?
+    private(set) var sceneMetrics: ServerMetrics.SceneSeries?
     /// The tracer the page's event spans start in, and the span of the page's first
     /// response, which each event's span links to.
     let tracer: any Tracer
     let openedIn: ServiceContext?
 
-    var scene: SceneInstance?
+    private(set) var scene: SceneInstance?
     /// When the scene next counts impressions a visibility report asked for.
     var impressions = ImpressionTimer()
     /// The server's HTML patches, planned once for every page that gets the same update,
