@@ -15,11 +15,8 @@ public struct BlogNodeID: Sendable, Hashable {
 
     /// The blog a row's id names (`blog.27` → 27), or `nil` for any other id.
     public init?(row id: NodeID) {
-        // The number read as Int64 here, where the standard library's parser is specialized
-        // for a substring (a like reaches this once per open page).
-        let text = id.rawValue
-        guard text.hasPrefix(Self.prefix), let number = Int64(text.dropFirst(Self.prefix.count)) else { return nil }
-        blog = BlogID(number)
+        guard id.rawValue.hasPrefix(Self.prefix), let blog = BlogID(id.rawValue.dropFirst(Self.prefix.count)) else { return nil }
+        self.blog = blog
     }
 
     /// The row: `blog.27`.

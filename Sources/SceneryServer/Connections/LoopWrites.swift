@@ -56,26 +56,24 @@ final class LoopWrites: Sendable {
     private func runQueued() {
         var jobs: [Job] = []
         queued.withLock { swap(&jobs, &$0) }
-        var lastWrite: [ObjectIdentifier: Int] = [:]
+        // Per socket: where its last write of the burst is, and what the burst writes to it.
+        var bursts: [ObjectIdentifier: (last: Int, count: Int, bytes: Int)] = [:]
         for (index, job) in jobs.enumerated() {
-            if case .write(let socket, _, _) = job { lastWrite[ObjectIdentifier(socket)] = index }
+            guard case .write(let socket, _, let bytes) = job else { continue }
+            let burst = bursts[ObjectIdentifier(socket)]
+            bursts[ObjectIdentifier(socket)] = (index, (burst?.count ?? 0) + 1, (burst?.bytes ?? 0) + bytes)
         }
-        var unreported: [ObjectIdentifier: (count: Int, bytes: Int)] = [:]
         var written: [ObjectIdentifier: any Channel] = [:]
         for (index, job) in jobs.enumerated() {
             switch job {
-            case .write(let socket, let frame, let bytes):
-                let key = ObjectIdentifier(socket)
+            case .write(let socket, let frame, _):
                 written[ObjectIdentifier(socket.channel)] = socket.channel
-                let (count, total) = unreported[key].map { ($0.count + 1, $0.bytes + bytes) } ?? (1, bytes)
-                guard lastWrite[key] == index else {
-                    unreported[key] = (count, total)
+                guard let burst = bursts[ObjectIdentifier(socket)], burst.last == index else {
                     socket.write(framed: frame, promise: nil)
                     continue
                 }
-                unreported[key] = nil
                 let promise = loop.makePromise(of: Void.self)
-                promise.futureResult.whenComplete { _ in socket.didWrite(count: count, bytes: total) }
+                promise.futureResult.whenComplete { _ in socket.didWrite(count: burst.count, bytes: burst.bytes) }
                 socket.write(framed: frame, promise: promise)
             case .close(let channel):
                 if written.removeValue(forKey: ObjectIdentifier(channel)) != nil { channel.flush() }

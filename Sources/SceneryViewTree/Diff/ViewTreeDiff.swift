@@ -62,39 +62,12 @@ package struct ViewTreeDiff: Sendable {
             let (was, now) = (before.properties, after.properties)
             guard was.hasSameShape(as: now) else { return nil }
             if was != now { updates.append(.update(after.id, now)) }
-            guard pushChildren(of: before, and: after, onto: &stack) else { return nil }
+            let (oldChildren, newChildren) = (before.children, after.children)
+            guard oldChildren.count == newChildren.count else { return nil }
+            // The first pair last, to be visited first (indices reversed: no array of pairs).
+            for index in oldChildren.indices.reversed() { stack.append((oldChildren[index], newChildren[index])) }
         }
         return updates
-    }
-
-    /// Pushes the children of two elements of the same shape onto `stack` in pairs, the
-    /// first pair last (to be visited first), straight from their arrays (``ViewElement/children``
-    /// makes an array of elements per call); `false` when their counts differ.
-    private static func pushChildren(of old: ViewElement, and new: ViewElement, onto stack: inout [(ViewElement, ViewElement)]) -> Bool {
-        func push(_ old: [ViewNode], _ new: [ViewNode]) -> Bool {
-            guard old.count == new.count else { return false }
-            for index in old.indices.reversed() { stack.append((.node(old[index]), .node(new[index]))) }
-            return true
-        }
-        switch (old, new) {
-        case (.section(let was), .section(let now)): return push(was.rows, now.rows)
-        case (.node(let was), .node(let now)):
-            switch (was.kind, now.kind) {
-            case (.stack(_, let oldChildren), .stack(_, let newChildren)): return push(oldChildren, newChildren)
-            case (.form(let oldForm), .form(let newForm)): return push(oldForm.children, newForm.children)
-            case (.list(_, let oldSections), .list(_, let newSections)):
-                guard oldSections.count == newSections.count else { return false }
-                for index in oldSections.indices.reversed() { stack.append((.section(oldSections[index]), .section(newSections[index]))) }
-                return true
-            case (.tabs(let oldTabs), .tabs(let newTabs)): stack.append((.node(oldTabs.content), .node(newTabs.content)))
-            case (.module(let oldFrame), .module(let newFrame)): stack.append((.node(oldFrame.content), .node(newFrame.content)))
-            default:
-                // Leaves, or elements of different kinds (which the walk has already left).
-                return old.children.isEmpty && new.children.isEmpty
-            }
-            return true
-        default: return false
-        }
     }
 
     /// Computes the patches from `old` to `new` by matching elements by id anywhere in the

@@ -10,6 +10,7 @@ import ProfileDemoStore
 import Scenery
 
 @testable import SceneryServer
+@testable import SceneryServerTesting
 
 /// A server on the demo data (in memory) with the bundled scenes, for one test.
 struct ServerFixture {
@@ -80,9 +81,10 @@ extension String {
 extension SceneryServer.Configuration {
     /// For a test not about slow clients: its requests get all the time a loaded machine
     /// needs (the 10-second defaults answered 408 to a test starved of CPU by the whole
-    /// suite on two cores); the request limit tests set short ones.
+    /// suite on two cores); the request limit tests set short ones. The time is the test
+    /// kit's own: `SceneryServer.test(_:_:)` gives its requests the same.
     mutating func givesStarvedRequestsTime() {
-        headerTimeout = .seconds(300)
-        bodyTimeout = .seconds(300)
+        headerTimeout = SceneryServer.testRequestTimeout
+        bodyTimeout = SceneryServer.testRequestTimeout
     }
 }

@@ -19,6 +19,10 @@ public struct BlogID: RawRepresentable, Sendable, Hashable, Comparable, Codable,
     public init(integerLiteral value: Int64) { self.rawValue = value }
 
     /// The id written as text (`"27"`), or `nil` when the text is not a whole number.
+    ///
+    /// Inlinable, so the standard library's parser is specialized for the caller's text (a
+    /// row id's substring, once per open page a like reaches).
+    @inlinable
     public init?(_ text: some StringProtocol) {
         guard let value = Int64(text) else { return nil }
         rawValue = value
