@@ -11,7 +11,8 @@
 #         seeded with one message of each type; what decodes must read back unchanged.
 # SCENERY_TOOL names a built `scenery` to export the demo data with (CI passes its debug
 # build's); without it, `swift run scenery`.
-# A fuzzer that finds no seed inputs fails (exit 1). Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
+# The fuzzers run once all are built, two at a time, and each one's output is printed when
+# it ends. A fuzzer that finds no seed inputs fails (exit 1). Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
 # out-of-memory inputs to .build-fuzz/<name>/findings (add each as a test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,22 +23,49 @@ out=.build-fuzz
 # compile per file for the same -O libraries.
 flags=(-O -wmo -num-threads 2 -sanitize=fuzzer,address -swift-version 6 -package-name scenery)
 
-run() {  # name binary seeds...
-    local name="$1" binary="$2"
-    shift 2
+# The fuzzers run once all are built, two at a time (libFuzzer keeps one core busy, so each
+# has a core for its whole time); each one's output goes to .build-fuzz/<name>/log and is
+# printed when it ends. `finish` runs them and fails if any failed.
+queued=()
+running=()
+failed=()
+# A build that fails ends the script: the fuzzers it started end with it.
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+run() {  # name binary seeds
+    local name="$1" binary="$2" seeds="$3"
     # A fuzzer with no inputs to start from fuzzes next to nothing: that is a failure.
-    local seeds
-    seeds=$(find "$@" -type f | wc -l)
-    if [[ "$seeds" -eq 0 ]]; then
-        echo "Fuzz/run.sh: no seed inputs for $name in $*; a fixture folder moved? Fix the paths in Fuzz/run.sh." >&2
+    local count
+    count=$(find "$seeds" -type f | wc -l)
+    if [[ "$count" -eq 0 ]]; then
+        echo "Fuzz/run.sh: no seed inputs for $name in $seeds; a fixture folder moved? Fix the paths in Fuzz/run.sh." >&2
         exit 1
     fi
-    echo "== $name: $seeds seed inputs"
+    echo "== $name: $count seed inputs"
     mkdir -p "$out/$name/corpus" "$out/$name/findings"
-    echo "== fuzzing $name for ${seconds}s"
-    ASAN_OPTIONS=detect_leaks=0 "$binary" "$out/$name/corpus" "$@" \
-        -max_total_time="$seconds" -max_len=1048576 -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$out/$name/findings/" -print_final_stats=1
+    queued+=("$name|$binary|$seeds")
+}
+wait_for_oldest() {
+    local name="${running[0]%%:*}" pid="${running[0]##*:}"
+    running=("${running[@]:1}")
+    if wait "$pid"; then echo "== $name ended"; else failed+=("$name"); echo "== $name FAILED"; fi
+    cat "$out/$name/log"
+}
+finish() {
+    local entry name binary seeds
+    for entry in "${queued[@]}"; do
+        IFS='|' read -r name binary seeds <<< "$entry"
+        [[ ${#running[@]} -ge 2 ]] && wait_for_oldest
+        echo "== fuzzing $name for ${seconds}s"
+        ASAN_OPTIONS=detect_leaks=0 "$binary" "$out/$name/corpus" "$seeds" \
+            -max_total_time="$seconds" -max_len=1048576 -timeout=10 -rss_limit_mb=2048 \
+            -artifact_prefix="$out/$name/findings/" -print_final_stats=1 > "$out/$name/log" 2>&1 &
+        running+=("$name:$!")
+    done
+    while [[ ${#running[@]} -gt 0 ]]; do wait_for_oldest; done
+    if [[ ${#failed[@]} -gt 0 ]]; then
+        echo "Fuzz/run.sh: ${failed[*]} found an input that crashes, hangs or runs out of memory: it is in .build-fuzz/<name>/findings; add it as a test." >&2
+        exit 1
+    fi
 }
 
 # The libraries the fuzzers link, each built once per run with the fuzzers' flags (both
@@ -169,3 +197,5 @@ if [[ "$which" == protocol || "$which" == all ]]; then
 MESSAGES
     run protocol "$out/page-protocol-fuzzer" "$seeds"
 fi
+
+finish
