@@ -18,6 +18,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 which="${2:-all}"
+if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
+    echo "Fuzz/run.sh: '$seconds' is not a number of seconds; give a whole number above 0 (Fuzz/run.sh [seconds] [name])." >&2
+    exit 2
+fi
+case "$which" in
+    scene | theme | import | protocol | all) ;;
+    *)
+        echo "Fuzz/run.sh: no fuzzer named '$which'; name scene, theme, import, protocol or all (Fuzz/run.sh [seconds] [name])." >&2
+        exit 2
+        ;;
+esac
 out=.build-fuzz
 # Whole-module optimisation, its code generation on both cores: 40% less time than a
 # compile per file for the same -O libraries.
