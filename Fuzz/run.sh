@@ -18,14 +18,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 which="${2:-all}"
+usage="Fuzz/run.sh [seconds] [scene|theme|import|protocol|all]"
 if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
-    echo "Fuzz/run.sh: '$seconds' is not a number of seconds; give a whole number above 0 (Fuzz/run.sh [seconds] [name])." >&2
+    echo "Fuzz/run.sh: '$seconds' is not a number of seconds; give a whole number above 0: $usage." >&2
     exit 2
 fi
 case "$which" in
     scene | theme | import | protocol | all) ;;
     *)
-        echo "Fuzz/run.sh: no fuzzer named '$which'; name scene, theme, import, protocol or all (Fuzz/run.sh [seconds] [name])." >&2
+        echo "Fuzz/run.sh: no fuzzer named '$which'; name one: $usage." >&2
         exit 2
         ;;
 esac

@@ -15,7 +15,9 @@ public struct BlogNodeID: Sendable, Hashable {
 
     /// The blog a row's id names (`blog.27` → 27), or `nil` for any other id.
     public init?(row id: NodeID) {
-        guard id.rawValue.hasPrefix(Self.prefix), let blog = BlogID(id.rawValue.dropFirst(Self.prefix.count)) else { return nil }
+        // The text read once: a qualified id joins its parts each time it is asked for.
+        let text = id.rawValue
+        guard text.hasPrefix(Self.prefix), let blog = BlogID(text.dropFirst(Self.prefix.count)) else { return nil }
         self.blog = blog
     }
 
