@@ -13,6 +13,7 @@ next build compiled them back (about 45 s a CI run). Two modules at a time.
 import concurrent.futures
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -22,12 +23,13 @@ KEPT = {"-I", "-F", "-target", "-module-cache-path", "-swift-version", "-Xcc"}
 
 
 def search_options(plan, module):
-    """The options of `module`'s compile command in the plan that locate its dependencies."""
-    key = f'"C.{module}-'
-    start = plan.find(key)
-    if start < 0:
+    """The options of `module`'s compile command in the plan that locate its dependencies:
+    the command that builds it for the package (`C.NAME-TRIPLE-debug.module`), not the copy
+    built for a plugin's tool (`…-debug-tool.module`), whose search paths name other modules."""
+    command = re.search(rf'^  "C\.{re.escape(module)}-[^"\s]*-debug\.module":$', plan, re.MULTILINE)
+    if command is None:
         sys.exit(f"{sys.argv[1]}: no compile command for {module}; build the package first (swift build --build-tests).")
-    line = plan.index("args:", start)
+    line = plan.index("args:", command.end())
     args = json.loads(plan[line + len("args:"):plan.index("\n", line)])
     kept = []
     for option, value in zip(args, args[1:]):
