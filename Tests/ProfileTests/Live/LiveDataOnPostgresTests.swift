@@ -38,8 +38,11 @@ import Testing
 
         host.reset()
         try await server.start()
+        // Back: the listener reconnects (backing off up to 2 s between attempts) and the
+        // module's failed fetch is tried again every 2 s; under the thread sanitizer on two
+        // busy cores that took more than the default 10 s once in CI, so this waits longer.
         #expect(
-            await host.waitForUpdates { updates in
+            await host.waitForUpdates(timeout: .seconds(60)) { updates in
                 updates.contains { $0.module == "blogs" && !$0.node.visibleTexts.contains { $0.contains(stale) } }
             }, "back: the notice goes")
         #expect(await !scene.render().texts(of: "blogs").contains { $0.contains(stale) })
@@ -47,7 +50,7 @@ import Testing
         host.reset()
         let other = try await PostgresProfileStore.connect(to: url)
         _ = try await other.setLiked(true, blog: 26, by: "2")
-        #expect(await host.waitForUpdates { $0.contains { $0.touches("blogs/blog.26") } }, "changes reach the page again")
+        #expect(await host.waitForUpdates(timeout: .seconds(60)) { $0.contains { $0.touches("blogs/blog.26") } }, "changes reach the page again")
         try await server.stop()
     }
 }
