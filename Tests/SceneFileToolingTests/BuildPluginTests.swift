@@ -39,7 +39,8 @@ import Testing
 
             """.utf8
         ).write(to: package.appending(path: "Package.swift"))
-        let scratch = ["--scratch-path", work.appending(path: "build").path]
+        let buildFolder = Self.sharedBuildFolder ?? work.appending(path: "build")
+        let scratch = ["--scratch-path", buildFolder.path]
         // 1. A broken scene: the build fails with file:line:column.
         // The target's own scene files (its Scenes folder resource), not the package root's.
         let broken = package.appending(path: "Sources/Consumer/Scenes/broken.json")
@@ -104,7 +105,7 @@ import Testing
         try FileManager.default.removeItem(at: theme)
         let passing = try await swiftBuild(scratch, in: package)
         #expect(passing.status == 0, "\(passing.output.suffix(3000))")
-        let run = try await runProcess(work.appending(path: "build/debug/Consumer").path, [])
+        let run = try await runProcess(buildFolder.appending(path: "debug/Consumer").path, [])
         #expect(run.output == "hello,profile-copy,user-profile\n")
         // 6. A new module, declared in Swift, its manifest not yet generated: a scene may use
         // it, and the build says how to generate the manifest (nothing written by hand).
@@ -127,6 +128,15 @@ import Testing
             swiftOnly.output.contains(
                 "\(module.path):1:1: warning: WaveModule is declared here and in no module manifest: scenes may use it, but their parameters and event rules for it are checked only when they run. Generate its manifest with the tool whose catalog registers it, into the scenes' folder: TOOL list --manifest --type WaveModule > Scenes/NAME.modules.json"
             ), "\(swiftOnly.output.suffix(3000))")
+    }
+
+    /// The build folder `SCENERY_PLUGIN_TEST_BUILD_FOLDER` names, if any, for the consumer
+    /// package's builds instead of one of its own: CI passes the package's `.build`, which the
+    /// suite's build filled, so Scenery and the plugin's tool are not compiled again (built
+    /// with the same flags, they are reused). `swift test` locks the folder it runs from, so
+    /// with that folder CI runs the test bundle itself, not `swift test` (`.ci/run`).
+    static var sharedBuildFolder: URL? {
+        ProcessInfo.processInfo.environment["SCENERY_PLUGIN_TEST_BUILD_FOLDER"].map { URL(filePath: $0, directoryHint: .isDirectory) }
     }
 
     /// `swift build` in the consumer package. SwiftPM itself crashed here once in CI (a

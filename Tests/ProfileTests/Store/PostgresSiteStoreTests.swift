@@ -79,10 +79,14 @@ import Testing
     @Test func aCallWhoseConnectionClosesUnderAnUnansweredQueryFailsAndTheStoreGoesOn() async throws {
         let (server, other) = try await twoServers()
         await other.close()
+        // The driver's lost answer: a wait nothing resumes while the store decides (resumed at
+        // the end, so the abandoned call ends instead of leaking its continuation).
+        let lostAnswer = Locked<CheckedContinuation<Void, Never>?>(nil)
+        defer { lostAnswer.withLock { $0.take() }?.resume() }
         do {
             try await server.reading("wait for an answer that never comes") { connection, _ in
                 try await connection.close()
-                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // the driver's lost answer
+                await withCheckedContinuation { continuation in lostAnswer.withLock { $0 = continuation } }
             }
             Issue.record("a call whose connection closed must fail")
         } catch {
