@@ -349,13 +349,16 @@ let package = Package(
 )
 
 // A build of some test suites alone: SCENERY_TEST_TARGETS="SceneryTests,ProfileTests" keeps
-// those test targets, the targets they reach and the plugins, and drops the rest and the
-// products (a test build needs none). CI's thread-sanitizer pass builds the suites that
-// exercise concurrency this way instead of the whole package a second time (.ci/run).
+// those test targets and the targets they reach, and drops the rest, the products (a test
+// build needs none) and the build plugin: it validates scene files and writes the typed
+// `BundledScene` list, which only the file tooling's tests use, and its tool is built for the
+// host with a copy of the core of its own (the scene files are validated by the whole
+// package's build). CI's thread-sanitizer pass builds the suites that exercise concurrency
+// this way instead of the whole package a second time (.ci/run).
 if let names = Context.environment["SCENERY_TEST_TARGETS"] {
     let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
     var kept = Set<String>()
-    var waiting = names.split(separator: ",").map(String.init) + package.targets.filter { $0.type == .plugin }.map(\.name)
+    var waiting = names.split(separator: ",").map(String.init)
     while let name = waiting.popLast() {
         guard let target = byName[name] else { fatalError("SCENERY_TEST_TARGETS names '\(name)', which is no target of this package.") }
         guard kept.insert(name).inserted else { continue }
@@ -368,6 +371,7 @@ if let names = Context.environment["SCENERY_TEST_TARGETS"] {
         }
     }
     package.targets = package.targets.filter { kept.contains($0.name) }
+    for target in package.targets { target.plugins = nil }
     package.products = []
 }
 
