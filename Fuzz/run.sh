@@ -14,7 +14,11 @@
 # FUZZ_OPTIMIZATION=none builds the fuzzers unoptimised (-Onone): about 4x less building
 # (55 s against 204 s for all four on two cores) for about 8x fewer inputs a second, which
 # suits a short run that replays the seeds and explores a little (CI's). The default, speed
-# (-O), is for runs long enough to find something.
+# (-O), is for runs long enough to find something. An input that runs longer than 10 s
+# (60 s unoptimised) is reported as a hang.
+# FUZZ_STEP=build builds the fuzzers and writes their seeds, and fuzzes nothing; FUZZ_STEP=run
+# then fuzzes with what that built (CI builds them while the browser tests leave a core
+# idle); the default, all, does both.
 # The fuzzers run once all are built, two at a time, and each one's output is printed when
 # it ends. A fuzzer that finds no seed inputs fails (exit 1). Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
 # out-of-memory inputs to .build-fuzz/<name>/findings (add each as a test).
@@ -34,11 +38,22 @@ case "$which" in
         exit 2
         ;;
 esac
+# An input that runs longer than the unit timeout is a finding (a hang). Unoptimised, an
+# input runs about 7 times slower (30 s: 258-299 inputs of the scene loader against 1,966),
+# and the largest seed (772 KB of scene) took over 10 s on two busy cores in a CI run: its
+# limit is 60 s.
 case "${FUZZ_OPTIMIZATION:-speed}" in
-    speed) optimization=-O ;;
-    none) optimization=-Onone ;;
+    speed) optimization=-O unit_timeout=10 ;;
+    none) optimization=-Onone unit_timeout=60 ;;
     *)
         echo "Fuzz/run.sh: FUZZ_OPTIMIZATION is '$FUZZ_OPTIMIZATION'; give speed (-O, the default) or none (-Onone)." >&2
+        exit 2
+        ;;
+esac
+case "${FUZZ_STEP:-all}" in
+    build | run | all) step="${FUZZ_STEP:-all}" ;;
+    *)
+        echo "Fuzz/run.sh: FUZZ_STEP is '$FUZZ_STEP'; give build (build and seed only), run (fuzz with what a build step made) or all (both, the default)." >&2
         exit 2
         ;;
 esac
@@ -57,6 +72,10 @@ failed=()
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 run() {  # name binary seeds
     local name="$1" binary="$2" seeds="$3"
+    if [[ ! -x "$binary" ]]; then
+        echo "Fuzz/run.sh: the $name fuzzer is not built ($binary); build it first: FUZZ_STEP=build Fuzz/run.sh $seconds $which." >&2
+        exit 1
+    fi
     # A fuzzer with no inputs to start from fuzzes next to nothing: that is a failure.
     local count
     count=$(find "$seeds" -type f | wc -l)
@@ -81,7 +100,7 @@ finish() {
         [[ ${#running[@]} -ge 2 ]] && wait_for_oldest
         echo "== fuzzing $name for ${seconds}s"
         ASAN_OPTIONS=detect_leaks=0 "$binary" "$out/$name/corpus" "$seeds" \
-            -max_total_time="$seconds" -max_len=1048576 -timeout=10 -rss_limit_mb=2048 \
+            -max_total_time="$seconds" -max_len=1048576 -timeout="$unit_timeout" -rss_limit_mb=2048 \
             -artifact_prefix="$out/$name/findings/" -print_final_stats=1 > "$out/$name/log" 2>&1 &
         running+=("$name:$!")
     done
@@ -125,28 +144,31 @@ build_modules() {  # module...
 }
 
 if [[ "$which" == scene || "$which" == all ]]; then
-    mkdir -p "$out/scene/seeds"
-    # Every scene file of the repository (bundled, fixtures, examples, benchmarks), each
-    # under a name of its own. A missing folder fails here rather than fuzzing with less.
-    cp Scenes/*.json Tests/SceneFileToolingTests/Fixtures/InvalidScenes/*.json "$out/scene/seeds/"
-    while IFS= read -r file; do
-        cp "$file" "$out/scene/seeds/$(echo "$file" | tr '/' '_')"
-    done < <(find Tests Examples Benchmarks -path '*/Scenes/*' -name '*.json' -not -path '*/.build*' | sort)
-    # One large seed, so inputs near the 1 MB limit are tried from the start.
-    python3 -c 'import json; print(json.dumps({"parameters": {"user": "userID"}, "modules": [{"id": "m%d" % i, "type": "BlogModule", "params": {"author": "$user", "pageSize": i % 100 + 1}} for i in range(9000)]}))' \
-        > "$out/scene/seeds/large.json"
-    echo "== building the scene-loader fuzzer"
-    build_modules Scenery
-    swiftc "${flags[@]}" -parse-as-library -module-name SceneLoaderFuzz -I "$modules" -L "$modules" -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText \
-        Fuzz/SceneLoaderFuzzer.swift -o "$out/scene-loader-fuzzer"
+    if [[ "$step" != run ]]; then
+        mkdir -p "$out/scene/seeds"
+        # Every scene file of the repository (bundled, fixtures, examples, benchmarks), each
+        # under a name of its own. A missing folder fails here rather than fuzzing with less.
+        cp Scenes/*.json Tests/SceneFileToolingTests/Fixtures/InvalidScenes/*.json "$out/scene/seeds/"
+        while IFS= read -r file; do
+            cp "$file" "$out/scene/seeds/$(echo "$file" | tr '/' '_')"
+        done < <(find Tests Examples Benchmarks -path '*/Scenes/*' -name '*.json' -not -path '*/.build*' | sort)
+        # One large seed, so inputs near the 1 MB limit are tried from the start.
+        python3 -c 'import json; print(json.dumps({"parameters": {"user": "userID"}, "modules": [{"id": "m%d" % i, "type": "BlogModule", "params": {"author": "$user", "pageSize": i % 100 + 1}} for i in range(9000)]}))' \
+            > "$out/scene/seeds/large.json"
+        echo "== building the scene-loader fuzzer"
+        build_modules Scenery
+        swiftc "${flags[@]}" -parse-as-library -module-name SceneLoaderFuzz -I "$modules" -L "$modules" -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText \
+            Fuzz/SceneLoaderFuzzer.swift -o "$out/scene-loader-fuzzer"
+    fi
     run scene "$out/scene-loader-fuzzer" "$out/scene/seeds"
 fi
 
 if [[ "$which" == theme || "$which" == all ]]; then
     seeds="$out/theme/seeds"
-    mkdir -p "$seeds"
-    cp Scenes/*.tokens.json "$seeds/"
-    python3 - "$seeds" <<'PY'
+    if [[ "$step" != run ]]; then
+        mkdir -p "$seeds"
+        cp Scenes/*.tokens.json "$seeds/"
+        python3 - "$seeds" <<'PY'
 import json, sys
 folder = sys.argv[1]
 chain = {"$type": "color", "t0": {"$value": "#ffffff"}}
@@ -162,44 +184,48 @@ for name, doc in [("chain", {"chain": chain}), ("loop", {"loop": loop}), ("missi
     with open("%s/%s.json" % (folder, name), "w") as f:
         json.dump(doc, f)
 PY
-    echo "== building the theme fuzzer"
-    build_modules Scenery
-    swiftc "${flags[@]}" -parse-as-library -module-name ThemeFuzz -I "$modules" -L "$modules" -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText \
-        Fuzz/ThemeFuzzer.swift -o "$out/theme-fuzzer"
+        echo "== building the theme fuzzer"
+        build_modules Scenery
+        swiftc "${flags[@]}" -parse-as-library -module-name ThemeFuzz -I "$modules" -L "$modules" -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText \
+            Fuzz/ThemeFuzzer.swift -o "$out/theme-fuzzer"
+    fi
     run theme "$out/theme-fuzzer" "$seeds"
 fi
 
 if [[ "$which" == import || "$which" == all ]]; then
-    mkdir -p "$out/import/seeds"
-    echo "== building the data-set import fuzzer"
-    build_modules Scenery SceneryLive SceneryExperiments ProfileDemoDomain ScenerySiteStore ProfileDemoStore
-    swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
-        -lProfileDemoStore -lScenerySiteStore -lProfileDemoDomain -lSceneryExperiments -lSceneryLive -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
-    # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.
-    tool=(swift run --quiet scenery)
-    [[ -n "${SCENERY_TOOL:-}" ]] && tool=("$SCENERY_TOOL")
-    "${tool[@]}" data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
-    printf '{ "users": [ { "id": "1", "name": "Solo", "summary": "" } ] }' > "$out/import/seeds/solo.json"
-    printf '{ "users": [ { "id": "1", "name": "A" } ], "blogs": [ { "id": 1.5, "author": "1", "title": "", "body": "", "createdAt": "2026-01-01T09:00:00Z" } ] }' \
-        > "$out/import/seeds/number.json"
-    python3 -c 'import json; print(json.dumps({"users": [{"id": str(i), "name": "User %d" % i} for i in range(1, 300)], "blogs": [{"id": i, "author": str(i % 299 + 1), "title": "Post %d" % i, "body": "words " * 20, "createdAt": "2026-01-01T09:00:00Z"} for i in range(1, 3800)], "likes": [{"blog": i, "user": str(i % 7 + 1)} for i in range(1, 2000)]}))' \
-        > "$out/import/seeds/large.json"
+    if [[ "$step" != run ]]; then
+        mkdir -p "$out/import/seeds"
+        echo "== building the data-set import fuzzer"
+        build_modules Scenery SceneryLive SceneryExperiments ProfileDemoDomain ScenerySiteStore ProfileDemoStore
+        swiftc "${flags[@]}" -parse-as-library -module-name ImportFuzz -I "$modules" -I Sources/CSQLite -L "$modules" \
+            -lProfileDemoStore -lScenerySiteStore -lProfileDemoDomain -lSceneryExperiments -lSceneryLive -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText -lsqlite3 Fuzz/DataSetImportFuzzer.swift -o "$out/import-fuzzer"
+        # Seeds: the demo data (exported by a fresh in-memory store) and small hand-made sets.
+        tool=(swift run --quiet scenery)
+        [[ -n "${SCENERY_TOOL:-}" ]] && tool=("$SCENERY_TOOL")
+        "${tool[@]}" data export --database "$out/import/demo.sqlite" "$out/import/seeds/demo.json" >/dev/null
+        printf '{ "users": [ { "id": "1", "name": "Solo", "summary": "" } ] }' > "$out/import/seeds/solo.json"
+        printf '{ "users": [ { "id": "1", "name": "A" } ], "blogs": [ { "id": 1.5, "author": "1", "title": "", "body": "", "createdAt": "2026-01-01T09:00:00Z" } ] }' \
+            > "$out/import/seeds/number.json"
+        python3 -c 'import json; print(json.dumps({"users": [{"id": str(i), "name": "User %d" % i} for i in range(1, 300)], "blogs": [{"id": i, "author": str(i % 299 + 1), "title": "Post %d" % i, "body": "words " * 20, "createdAt": "2026-01-01T09:00:00Z"} for i in range(1, 3800)], "likes": [{"blog": i, "user": str(i % 7 + 1)} for i in range(1, 2000)]}))' \
+            > "$out/import/seeds/large.json"
+    fi
     run import "$out/import-fuzzer" "$out/import/seeds"
 fi
 
 if [[ "$which" == protocol || "$which" == all ]]; then
     seeds="$out/protocol/seeds"
-    mkdir -p "$seeds"
-    echo "== building the page-protocol fuzzer"
-    build_modules Scenery SceneryPageProtocol
-    swiftc "${flags[@]}" -parse-as-library -module-name PageProtocolFuzz -I "$modules" -L "$modules" -lSceneryPageProtocol -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText \
-        Fuzz/PageProtocolFuzzer.swift -o "$out/page-protocol-fuzzer"
-    # One message of each type of both directions, as the ends write them.
-    number=0
-    while IFS= read -r message; do
-        number=$((number + 1))
-        printf '%s' "$message" > "$seeds/$number.json"
-    done <<'MESSAGES'
+    if [[ "$step" != run ]]; then
+        mkdir -p "$seeds"
+        echo "== building the page-protocol fuzzer"
+        build_modules Scenery SceneryPageProtocol
+        swiftc "${flags[@]}" -parse-as-library -module-name PageProtocolFuzz -I "$modules" -L "$modules" -lSceneryPageProtocol -lScenery -lSceneryRendering -lScenerySceneFiles -lSceneryViewTree -lSceneryText \
+            Fuzz/PageProtocolFuzzer.swift -o "$out/page-protocol-fuzzer"
+        # One message of each type of both directions, as the ends write them.
+        number=0
+        while IFS= read -r message; do
+            number=$((number + 1))
+            printf '%s' "$message" > "$seeds/$number.json"
+        done <<'MESSAGES'
 {"type":"event","node":"blogs/blog.26.like","action":"0f1e2d3c4b5a6978","values":{"title":"Tea"}}
 {"type":"window","module":"blogs","start":60}
 {"type":"answer","question":2,"accept":false}
@@ -219,7 +245,12 @@ if [[ "$which" == protocol || "$which" == all ]]; then
 {"href":"/assets/theme.css?v=2","type":"theme"}
 {"module":"info","node":"scene","patches":[],"sequence":9,"type":"patches"}
 MESSAGES
+    fi
     run protocol "$out/page-protocol-fuzzer" "$seeds"
 fi
 
+if [[ "$step" == build ]]; then
+    echo "== built: ${#queued[@]} fuzzers; fuzz with FUZZ_STEP=run Fuzz/run.sh $seconds $which"
+    exit 0
+fi
 finish
