@@ -58,6 +58,12 @@ enum ClientScript {
           const status = element("div", { id: "scenery-status", role: "status", "aria-live": "polite" });
           document.body.appendChild(status);
           let statusTimer = null;
+          // How long a notice that goes by itself stays on the status line.
+          const NOTICE_MS = 4000;
+          // Until when a refusal of the person's own action stays on the status line (as long as
+          // any notice that goes by itself): a failed attempt to reconnect meanwhile does not
+          // say "Reconnecting…" over it, which took it away before it could be read.
+          let refusalShownUntil = 0;
 
           function element(tag, attributes, text) {
             const node = document.createElement(tag);
@@ -72,7 +78,7 @@ enum ClientScript {
             status.dataset.kind = kind || "notice";
             status.textContent = text;
             clearTimeout(statusTimer);
-            if (!sticky && text) statusTimer = setTimeout(() => { status.textContent = ""; }, 4000);
+            if (!sticky && text) statusTimer = setTimeout(() => { status.textContent = ""; }, NOTICE_MS);
           }
 
           // A notice that stays, with a button that loads the page again (asking first when
@@ -149,7 +155,9 @@ enum ClientScript {
               document.body.classList.add("offline");
               attempts += 1;
               const delay = Math.min(250 * 2 ** (attempts - 1), 5000);
-              say(pending.size ? "Reconnecting… your action will be sent when the connection is back." : "Reconnecting…", true);
+              if (Date.now() >= refusalShownUntil) {
+                say(pending.size ? "Reconnecting… your action will be sent when the connection is back." : "Reconnecting…", true);
+              }
               setTimeout(connect, delay);
             });
           }
@@ -186,6 +194,7 @@ enum ClientScript {
               if (pending.size >= MOST_PENDING || waiting + bytesOf(text) > MOST_PENDING_BYTES) {
                 say(open ? "Too many actions are waiting; wait a moment."
                   : "Too much is waiting to be sent while the connection is away: that action was not taken. Try it again once it is back.");
+                refusalShownUntil = Date.now() + NOTICE_MS;
                 return null;
               }
               pending.set(message.action, text);
