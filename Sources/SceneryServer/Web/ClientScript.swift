@@ -249,20 +249,29 @@ enum ClientScript {
                 }
                 announceStatus();
                 break;
-              case "reset":
+              case "reset": {
+                // What the person looks at stays where it stood on the screen: the focused
+                // control, focused again in the new scene, is scrolled to where it was (what is
+                // above it may have grown; a whole new scene gives the browser no node to keep
+                // in place).
+                const root = document.getElementById("scene-root");
+                const stood = root.contains(document.activeElement) ? document.activeElement.getBoundingClientRect().top : null;
                 keepingFocus(() => {
-                  const root = document.getElementById("scene-root");
                   const kept = typedIn(root);
                   root.innerHTML = message.html;
                   restoreTyped(kept);
                   keepUnplaced(kept);
                 });
+                if (stood !== null && root.contains(document.activeElement)) {
+                  window.scrollBy(0, document.activeElement.getBoundingClientRect().top - stood);
+                }
                 spaceWindows();
                 // The whole scene holds the server's windows: look whether they cover the screen.
                 setTimeout(followScroll, 0);
                 // New elements (perhaps of a new version of the scene): report them afresh.
                 visible.clear();
                 break;
+              }
               case "announce": announceLater(message.texts); break;
               case "title": {
                 // What the page is about, named by a module that loaded after the page came
