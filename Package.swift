@@ -54,8 +54,14 @@ let package = Package(
         // Only the command-line tool (SceneryTool) uses this; the libraries depend on Foundation alone.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Only SceneryServer (the live browser host) and its tests use these.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        // Without its default trait ConfigurationSupport (reading an application's settings
+        // through swift-configuration, which the server does not use): that trait builds
+        // swift-configuration and swift-system, about 33,000 lines, in every build.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: ["FullFoundation"]),
+        // The test kit's WebSocket client (SceneryServerTesting), and the services it runs an
+        // application under test with (both already under Hummingbird).
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
         // Already under Hummingbird; named for SceneryServer's sockets and the tests' HTTP client.
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
@@ -170,16 +176,23 @@ let package = Package(
             ]),
 
         // The server's test kit: one test body over an in-process or a live transport, pages
-        // that speak the typed page protocol (HummingbirdTesting, as Hummingbird's own kit).
+        // that speak the typed page protocol, and a client of any Hummingbird application
+        // (`test(.router)`, `test(.live)`) for the package's own tests.
         .target(
             name: "SceneryServerTesting",
             dependencies: [
                 "Scenery", "SceneryPageProtocol", "SceneryServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "WSClient", package: "swift-websocket"),
             ]),
 
         // Scenes delivered without a release: fetched over HTTP(S), checked, cached, layered
@@ -304,8 +317,7 @@ let package = Package(
             name: "SceneryServerTests",
             dependencies: [
                 "SceneryServer", "SceneryServerTesting", "SceneryPageProtocol", "Scenery", "SceneryTesting", "ProfileDemo", "ProfileDemoStore",
-                "ProfileDemoDomain", .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                "ProfileDemoDomain", .product(name: "WSClient", package: "swift-websocket"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

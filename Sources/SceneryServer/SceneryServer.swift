@@ -191,7 +191,7 @@ public final class SceneryServer: Sendable {
         try await app.runService()
     }
 
-    /// The application, for tests (HummingbirdTesting) and for running it yourself.
+    /// The application, for tests and for running it yourself.
     ///
     /// Every request is checked and timed before it is parsed (see
     /// ``Configuration/headerTimeout``); kept-alive connections close after

@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
-import HummingbirdWSTesting
 import NIOCore
 import NIOWebSocket
 import Scenery
@@ -20,19 +18,19 @@ import WSClient
 /// ```
 public final class PageTestClient: Sendable {
     let server: SceneryServer
-    let http: any TestClientProtocol
+    let http: any HTTPTestClient
     /// How this client reaches the server.
     public let transport: PageTestTransport
     private let pages = Locked<[TestPage]>([])
 
-    init(server: SceneryServer, http: any TestClientProtocol, transport: PageTestTransport) {
+    init(server: SceneryServer, http: any HTTPTestClient, transport: PageTestTransport) {
         self.server = server
         self.http = http
         self.transport = transport
     }
 
     /// The origin the server takes a request from: its own as the test client names it
-    /// (HummingbirdTesting sends requests to `localhost`, and a WebSocket to
+    /// (the test client sends requests to `localhost`, and a WebSocket to
     /// `localhost:PORT`), or the first it allows when it names them
     /// (`Configuration.allowedOrigins`).
     private func origin(forSocket: Bool) -> String {
@@ -200,7 +198,7 @@ private final class LiveTransport: TestPageTransport {
     private let outgoing: AsyncStream<String>.Continuation
     private let task: Task<Void, Never>
 
-    init(http: any TestClientProtocol, uri: String, headers: HTTPFields, page: TestPage) throws {
+    init(http: any HTTPTestClient, uri: String, headers: HTTPFields, page: TestPage) throws {
         let (stream, outgoing) = AsyncStream.makeStream(of: String.self)
         self.outgoing = outgoing
         task = Task {

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Scenery
 import SceneryPageProtocol
 import SceneryServer
@@ -28,7 +27,7 @@ extension SceneryServer {
     public func test<Value: Sendable>(_ transport: PageTestTransport, _ body: @escaping @Sendable (PageTestClient) async throws -> Value) async throws
         -> Value
     {
-        let setup: TestingSetup = transport == .live ? .live : .router
+        let setup: HTTPTestMode = transport == .live ? .live : .router
         return try await application(requestTimeout: Self.testRequestTimeout).test(setup) { http in
             let client = PageTestClient(server: self, http: http, transport: transport)
             do {

@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Scenery
 import Testing
 
 @testable import SceneryServer
+import SceneryServerTesting
 
 /// The page inspector: on only when asked for, on this machine only, for the page's own
 /// viewer only.

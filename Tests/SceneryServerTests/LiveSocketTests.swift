@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
-import HummingbirdWSTesting
 import NIOCore
 import Scenery
 import SceneryPageProtocol
@@ -108,7 +106,7 @@ enum Step: Sendable {
     init(fixture: ServerFixture) { self.fixture = fixture }
 
     /// Opens a scene page and returns its session id.
-    func openPage(_ client: some TestClientProtocol, _ uri: String, cookie: String? = nil) async throws -> String {
+    func openPage(_ client: some HTTPTestClient, _ uri: String, cookie: String? = nil) async throws -> String {
         let response = try await client.execute(uri: uri, method: .get, headers: cookie.map { [.cookie: $0] } ?? [:])
         return try #require(String(buffer: response.body).sessionID)
     }
@@ -121,7 +119,7 @@ enum Step: Sendable {
     /// to another server. Everything a page does as a person would goes through the
     /// server's test kit (`server.test(_:_:)`), as an outside team's tests would.
     func converse(
-        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
+        _ client: some HTTPTestClient, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
         kinds: String? = nil, _ steps: [Step]
     ) async throws -> (received: Received, close: WebSocketCloseFrame?) {
         let received = Received()
@@ -168,7 +166,7 @@ enum Step: Sendable {
 
     /// Sends `messages`, then waits until `until` holds (or the socket closes).
     func talk(
-        _ client: some TestClientProtocol, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
+        _ client: some HTTPTestClient, session: String, since: Int = 0, cookie: String? = nil, origin: String? = nil, resume: String? = nil,
         kinds: String? = nil, send messages: [PageProtocol.ClientMessage] = [], until: @escaping @Sendable (Received) -> Bool
     ) async throws -> Received {
         try await converse(

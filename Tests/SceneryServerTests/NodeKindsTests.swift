@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import Logging
 import ProfileDemoDomain
 import Scenery

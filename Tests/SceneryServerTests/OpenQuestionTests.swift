@@ -1,6 +1,4 @@
 import Foundation
-import HummingbirdTesting
-import HummingbirdWSTesting
 import ProfileDemoStore
 import Scenery
 import SceneryLive
@@ -8,6 +6,7 @@ import SceneryPageProtocol
 import Testing
 
 @testable import SceneryServer
+import SceneryServerTesting
 
 /// A question the server asks ("Unfollow Alice Liddell?") holds up its action; it outlives
 /// the page's socket, and a server that went away with it is asked for by the next one, for

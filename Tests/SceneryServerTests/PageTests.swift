@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import Testing
 
 @testable import SceneryServer
+import SceneryServerTesting
 
 @Suite struct PageTests {
     let fixture: ServerFixture

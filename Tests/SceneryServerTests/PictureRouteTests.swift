@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import ProfileDemoStore
 import Testing
 
 @testable import SceneryServer
+import SceneryServerTesting
 
 /// `GET /pictures/NAME`: the pictures an app ships, served from its folders and from nowhere
 /// else.

@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
-import HummingbirdWSTesting
 import ProfileDemo
 import ProfileDemoDomain
 import ProfileDemoStore
@@ -12,6 +10,7 @@ import SceneryPageProtocol
 import Testing
 
 @testable import SceneryServer
+import SceneryServerTesting
 
 /// Two servers of one site (one store, one signing key): a page made by the first resumes
 /// on the second from its token, where it was, and an action sent again is applied once.

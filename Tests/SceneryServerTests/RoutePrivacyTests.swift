@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import ProfileDemoStore
 import Prometheus
@@ -9,6 +8,7 @@ import Scenery
 import Testing
 
 @testable import SceneryServer
+import SceneryServerTesting
 
 /// Every route the server has, asked by everyone but the owner for the owner's private
 /// data: none answers with it. The routes come from the server's router, so a route added

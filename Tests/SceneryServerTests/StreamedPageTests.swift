@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import Scenery
 import SceneryPageProtocol
 import SceneryServerTesting

@@ -1,6 +1,4 @@
 import Foundation
-import HummingbirdTesting
-import HummingbirdWSTesting
 import ProfileDemoStore
 import Scenery
 import SceneryLive
@@ -8,6 +6,7 @@ import SceneryPageProtocol
 import Testing
 
 @testable import SceneryServer
+import SceneryServerTesting
 
 /// `trace` over the page socket: what the inspector lists (the page's recent events and
 /// their routes), for a terminal or native client, from a development server only.

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Scenery
 import SceneryPageProtocol
 import SceneryServerTesting
@@ -20,7 +19,7 @@ import Testing
         fixture = try ServerFixture()
     }
 
-    func open(_ client: some TestClientProtocol, _ uri: String, cookie: String?) async throws -> [String: JSONValue] {
+    func open(_ client: some HTTPTestClient, _ uri: String, cookie: String?) async throws -> [String: JSONValue] {
         let response = try await client.execute(uri: uri, method: .get, headers: cookie.map { [.cookie: $0] } ?? [:])
         #expect(response.headers[.contentType] == "application/json")
         guard case .object(let fields) = try JSONDecoder().decode(JSONValue.self, from: Data(String(buffer: response.body).utf8)) else {

@@ -1,15 +1,15 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @testable import SceneryServer
+import SceneryServerTesting
 
 /// Signed-out visitors' ids, the unit an experiment counts, are the server's: a client
 /// cannot choose one, nor mint many.
 @Suite(.timeLimit(.minutes(5))) struct VisitorIdTests {
-    static func visitorCookie(in response: TestResponse) -> String? {
+    static func visitorCookie(in response: HTTPTestResponse) -> String? {
         response.headers[values: .setCookie].first { $0.hasPrefix("\(SceneryServer.visitorCookieName)=") }
             .map { String($0.dropFirst(SceneryServer.visitorCookieName.count + 1).prefix { $0 != ";" }) }
     }

@@ -53,7 +53,7 @@ extension SceneryServer {
     ///
     /// A browser names exactly one origin, its page's, always `http` or `https`; so a
     /// `ws:`/`wss:` origin, which only a non-browser WebSocket client names (such as
-    /// HummingbirdTesting's, beside the page's origin it is given), is left out of the
+    /// swift-websocket's `WSClient`, beside the page's origin it is given), is left out of the
     /// check. It never counts for a request: one with no web origin is refused.
     func sameOrigin(_ request: Request) -> Bool {
         let origins = request.headers[values: .origin].filter { !$0.hasPrefix("ws://") && !$0.hasPrefix("wss://") }

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import ProfileDemo
@@ -66,7 +65,7 @@ struct ServerFixture {
     }
 }
 
-extension TestResponse {
+extension HTTPTestResponse {
     var text: String { String(buffer: body) }
 }
 
