@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Scenery
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// The page inspector: on only when asked for, on this machine only, for the page's own
 /// viewer only.

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// A page is shown in the viewer's language: the language switch (`?lang=`, kept in a
 /// cookie), else the cookie, else `Accept-Language`; the page says its language (`lang`,

@@ -3,10 +3,10 @@ import ProfileDemoStore
 import Scenery
 import SceneryLive
 import SceneryPageProtocol
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// A question the server asks ("Unfollow Alice Liddell?") holds up its action; it outlives
 /// the page's socket, and a server that went away with it is asked for by the next one, for

@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 @Suite struct PageTests {
     let fixture: ServerFixture

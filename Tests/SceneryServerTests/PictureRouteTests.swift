@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ProfileDemoStore
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// `GET /pictures/NAME`: the pictures an app ships, served from its folders and from nowhere
 /// else.

@@ -1,11 +1,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SceneryServerTesting
 import Testing
 import WSClient
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// The preview is an authoring tool: off unless asked for, on this machine only, and a
 /// frame shows a scene as its author or signed out, never as someone else.

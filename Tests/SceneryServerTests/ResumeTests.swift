@@ -7,10 +7,10 @@ import ProfileDemoStore
 import Scenery
 import SceneryLive
 import SceneryPageProtocol
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// Two servers of one site (one store, one signing key): a page made by the first resumes
 /// on the second from its token, where it was, and an action sent again is applied once.

@@ -5,10 +5,10 @@ import NIOCore
 import ProfileDemoStore
 import Prometheus
 import Scenery
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// Every route the server has, asked by everyone but the owner for the owner's private
 /// data: none answers with it. The routes come from the server's router, so a route added

@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Scenery
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// `GET /scenes/<id>.json` and `/scenes/index.json` publish only the scenes the server
 /// runs: never a file a link planted in the folder points at, a FIFO, or JSON that is not a

@@ -2,10 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Scenery
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// A page is drawn with the site's themes (`Scenes/*.tokens.json`): the browser's
 /// preferences choose unless the visitor chose in the theme switch (`?theme=`, kept in a

@@ -3,10 +3,10 @@ import ProfileDemoStore
 import Scenery
 import SceneryLive
 import SceneryPageProtocol
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// `trace` over the page socket: what the inspector lists (the page's recent events and
 /// their routes), for a terminal or native client, from a development server only.

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SceneryServerTesting
 import Testing
 
 @testable import SceneryServer
-import SceneryServerTesting
 
 /// Signed-out visitors' ids, the unit an experiment counts, are the server's: a client
 /// cannot choose one, nor mint many.

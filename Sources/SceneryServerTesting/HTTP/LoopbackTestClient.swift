@@ -56,7 +56,7 @@ struct LoopbackTestClient: HTTPTestClient {
                 }
                 throw LoopbackTestError.closedBeforeTheEnd(uri)
             }
-        } catch where timedOut.withLock({ $0 }) {
+        } catch  where timedOut.withLock({ $0 }) {
             throw LoopbackTestError.noAnswer(uri, within: timeout)
         }
     }
