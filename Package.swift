@@ -388,16 +388,19 @@ if let names = Context.environment["SCENERY_TEST_TARGETS"] {
 }
 
 // The thread sanitizer on this package's own code only: SCENERY_SANITIZE=thread instruments
-// every Swift target of this package (and links the sanitizer's runtime into its tests and
-// tools), while the dependencies stay as the debug build compiled them. CI's
+// the library targets of this package, where the framework's concurrent code is (and links
+// the sanitizer's runtime into its tests and tools, which are not instrumented: a test's
+// own code is not what the pass checks, and uninstrumented they are mostly not compiled
+// again), while the dependencies stay as the debug build compiled them. CI's
 // thread-sanitizer pass builds this way in the debug build's folder, so SwiftNIO, Hummingbird
 // and PostgresNIO are not compiled a second time (.ci/run); their locks, threads and
 // Swift concurrency's jobs are still seen by the sanitizer's runtime, which intercepts them.
 if let sanitizer = Context.environment["SCENERY_SANITIZE"] {
     guard sanitizer == "thread" else { fatalError("SCENERY_SANITIZE is '\(sanitizer)'; the one sanitizer it takes is 'thread'.") }
     for target in package.targets where [.regular, .executable, .test].contains(target.type) {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=thread"])]
-        if target.type != .regular {
+        if target.type == .regular {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=thread"])]
+        } else {
             target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=thread"])]
         }
     }
