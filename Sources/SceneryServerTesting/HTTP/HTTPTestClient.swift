@@ -19,18 +19,22 @@ package enum HTTPTestMode: Sendable {
 /// }
 /// ```
 package protocol HTTPTestClient: Sendable {
-    /// Sends one request and returns the whole response.
+    /// Sends one request, its headers as given (``execute(uri:method:headers:body:)`` adds
+    /// the body's length), and returns the whole response.
     func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> HTTPTestResponse
     /// The server's port on loopback (`.live`), or `nil` when no server listens (`.router`).
     var port: Int? { get }
 }
 
 extension HTTPTestClient {
-    /// Sends one request and returns the whole response.
+    /// Sends one request, with its body's length when it has one, and returns the whole
+    /// response.
     package func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws
         -> HTTPTestResponse
     {
-        try await executeRequest(uri: uri, method: method, headers: headers, body: body)
+        var headers = headers
+        if let body { headers[.contentLength] = String(body.readableBytes) }
+        return try await executeRequest(uri: uri, method: method, headers: headers, body: body)
     }
 
     /// Sends one request and returns what `check` makes of the whole response.
@@ -45,7 +49,7 @@ extension HTTPTestClient {
         uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil,
         testCallback check: (HTTPTestResponse) async throws -> Result
     ) async throws -> Result {
-        try await check(executeRequest(uri: uri, method: method, headers: headers, body: body))
+        try await check(execute(uri: uri, method: method, headers: headers, body: body))
     }
 }
 

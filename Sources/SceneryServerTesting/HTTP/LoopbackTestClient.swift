@@ -13,16 +13,15 @@ import ServiceLifecycle
 /// `.live`: the application serves on a free port of `localhost`, and each request goes
 /// over an HTTP/1.1 connection of its own, closed once the response has ended.
 struct LoopbackTestClient: HTTPTestClient {
-    let port: Int?
+    let listeningPort: Int
     /// How long a response may take to end before the request fails.
     let timeout: Duration
 
+    var port: Int? { listeningPort }
+
     func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> HTTPTestResponse {
-        guard let port else { throw LoopbackTestError.notListening }
-        var headers = headers
-        if let body { headers[.contentLength] = String(body.readableBytes) }
         let request = HTTPRequest(method: method, scheme: nil, authority: "localhost", path: uri, headerFields: headers)
-        let connection = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "localhost", port: port) {
+        let connection = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "localhost", port: listeningPort) {
             channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHTTPClientHandlers()
@@ -76,7 +75,7 @@ struct LoopbackTestClient: HTTPTestClient {
                     try await group.next()
                     throw LoopbackTestError.notListening
                 }
-                let value = try await body(LoopbackTestClient(port: port, timeout: testRequestTimeout))
+                let value = try await body(LoopbackTestClient(listeningPort: port, timeout: testRequestTimeout))
                 await services.triggerGracefulShutdown()
                 return value
             } catch {

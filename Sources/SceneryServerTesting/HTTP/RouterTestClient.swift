@@ -16,8 +16,6 @@ where Responder.Context: InitializableFromSource<ApplicationRequestContextSource
     var port: Int? { nil }
 
     func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> HTTPTestResponse {
-        var headers = headers
-        if let body { headers[.contentLength] = String(body.readableBytes) }
         let request = Request(
             head: HTTPRequest(method: method, scheme: "http", authority: "localhost", path: uri, headerFields: headers),
             body: RequestBody(buffer: body ?? ByteBuffer()))
