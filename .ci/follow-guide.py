@@ -8,7 +8,7 @@ SCENERY is the scenery tool, SCRATCH the build folder to build in (a shared one 
 second build of Scenery), FOLDER where to make the package. Its steps are the guide's:
 
 1. `scenery new Waves`: the package as written builds with no warning, its scene
-   runs, its tests pass and it serves its welcome scene out of the box.
+   runs, its tests pass (the bundle `swift test` runs) and it serves its welcome scene out of the box.
 2. Every ```swift block of the guide, each under a line naming its file (`PATH`:), is
    written to that file, whole (Package.swift keeps the path to Scenery that `new` wrote).
 3. The app's files pass Scenery's `swift format lint --strict`, it builds with no warning
@@ -67,7 +67,9 @@ def main(scenery, scratch, folder):
     # Warnings fail the step, read from the build's output (.ci/build-without-warnings): no
     # -Xswiftc flag, so Scenery is reused as the package's own build compiled it.
     build = [ROOT / ".ci/build-without-warnings", "--build-tests", "--scratch-path", scratch]
-    test = ["swift", "test", "--skip-build", "--scratch-path", scratch]
+    # The tests `swift test` would run, from the bundle the build made (no second planning of
+    # the package: about 6 s of one core).
+    test = [str(pathlib.Path(scratch) / "debug" / f"{NAME}PackageTests.xctest"), "--testing-library", "swift-testing"]
     data = tempfile.mkdtemp(prefix="waves-data-")
     env = dict(os.environ, XDG_DATA_HOME=data)
 
