@@ -19,8 +19,8 @@
 # FUZZ_STEP=build builds the fuzzers and writes their seeds, and fuzzes nothing; FUZZ_STEP=run
 # then fuzzes with what that built (CI builds them while the browser tests leave a core
 # idle); the default, all, does both.
-# The fuzzers run once all are built, two at a time, and each one's output is printed when
-# it ends. A fuzzer that finds no seed inputs fails (exit 1). Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
+# The fuzzers run once all are built, two at a time (FUZZ_AT_ONCE=N runs N at a time: CI runs
+# all four at once, each with half a core), and each one's output is printed when it ends. A fuzzer that finds no seed inputs fails (exit 1). Inputs up to 1 MB. New inputs go to .build-fuzz/<name>/corpus; crashes, timeouts and
 # out-of-memory inputs to .build-fuzz/<name>/findings (add each as a test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +50,11 @@ case "${FUZZ_OPTIMIZATION:-speed}" in
         exit 2
         ;;
 esac
+at_once="${FUZZ_AT_ONCE:-2}"
+if ! [[ "$at_once" =~ ^[1-9][0-9]*$ ]]; then
+    echo "Fuzz/run.sh: FUZZ_AT_ONCE is '$at_once'; give how many fuzzers run at a time, a whole number above 0 (2 by default)." >&2
+    exit 2
+fi
 case "${FUZZ_STEP:-all}" in
     build | run | all) step="${FUZZ_STEP:-all}" ;;
     *)
@@ -62,8 +67,8 @@ out=.build-fuzz
 # for the same -O libraries.
 flags=("$optimization" -wmo -num-threads 2 -sanitize=fuzzer,address -swift-version 6 -package-name scenery)
 
-# The fuzzers run once all are built, two at a time (libFuzzer keeps one core busy, so each
-# has a core for its whole time); each one's output goes to .build-fuzz/<name>/log and is
+# The fuzzers run once all are built, two at a time by default (libFuzzer keeps one core busy,
+# so on two cores each has a core for its whole time); each one's output goes to .build-fuzz/<name>/log and is
 # printed when it ends. `finish` runs them and fails if any failed.
 queued=()
 running=()
@@ -97,7 +102,7 @@ finish() {
     local entry name binary seeds
     for entry in "${queued[@]}"; do
         IFS='|' read -r name binary seeds <<< "$entry"
-        [[ ${#running[@]} -ge 2 ]] && wait_for_oldest
+        [[ ${#running[@]} -ge $at_once ]] && wait_for_oldest
         echo "== fuzzing $name for ${seconds}s"
         ASAN_OPTIONS=detect_leaks=0 "$binary" "$out/$name/corpus" "$seeds" \
             -max_total_time="$seconds" -max_len=1048576 -timeout="$unit_timeout" -rss_limit_mb=2048 \
