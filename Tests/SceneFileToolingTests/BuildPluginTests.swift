@@ -41,9 +41,12 @@ import Testing
         ).write(to: package.appending(path: "Package.swift"))
         let buildFolder = Self.sharedBuildFolder ?? work.appending(path: "build")
         let scratch = ["--scratch-path", buildFolder.path]
-        // 1. A broken scene: the build fails with file:line:column.
+        // 1. Four broken files at once, one build: the validator reports every problem of
+        // every file, each at its file:line:column (a build each took four builds' time).
         // The target's own scene files (its Scenes folder resource), not the package root's.
-        let broken = package.appending(path: "Sources/Consumer/Scenes/broken.json")
+        // A scene with a module type nowhere declared:
+        let scenes = package.appending(path: "Sources/Consumer/Scenes")
+        let broken = scenes.appending(path: "broken.json")
         try Data(
             """
             {
@@ -53,61 +56,44 @@ import Testing
             }
             """.utf8
         ).write(to: broken)
-        let failing = try await swiftBuild(scratch, in: package)
-        #expect(failing.status != 0, "the build must fail:\n\(failing.output.suffix(2000))")
-        #expect(
-            failing.output.contains(
-                "\(broken.path):3:33: error: Unknown module type 'GreetingModul'; did you mean 'GreetingModule'?"),
-            "\(failing.output.suffix(3000))")
-        // 2. A scene that extends one nowhere to be found: named, with where it was looked for.
-        try FileManager.default.removeItem(at: broken)
-        let lost = package.appending(path: "Sources/Consumer/Scenes/lost.json")
+        // A scene that extends one nowhere to be found: named, with where it was looked for.
+        let lost = scenes.appending(path: "lost.json")
         try Data(#"{ "extends": "user-profil" }"#.utf8).write(to: lost)
-        let unknown = try await swiftBuild(scratch, in: package)
-        #expect(unknown.status != 0, "the build must fail:\n\(unknown.output.suffix(2000))")
-        #expect(
-            unknown.output.contains("\(lost.path):1:14: error: The scene 'lost' extends 'user-profil', which is not a scene (did you mean 'user-profile'?)"),
-            "\(unknown.output.suffix(3000))")
-        #expect(unknown.output.contains("Searched this target, ProfileDemoScenes (package "), "\(unknown.output.suffix(3000))")
-        // 3. A message catalog whose Polish plural lacks the cases Polish needs: the build
-        // fails at the message, in the catalog file.
-        try FileManager.default.removeItem(at: lost)
-        let catalog = package.appending(path: "Sources/Consumer/Scenes/pl.messages.json")
+        // A message catalog whose Polish plural lacks the cases Polish needs: at the message.
+        let catalog = scenes.appending(path: "pl.messages.json")
         try Data(
             """
             { "language": "pl",
               "modules": { "BlogModule": { "likesFormat": "{count, plural, one {# polubienie} other {# polubień}}" } } }
             """.utf8
         ).write(to: catalog)
-        let untranslated = try await swiftBuild(scratch, in: package)
-        #expect(untranslated.status != 0, "the build must fail:\n\(untranslated.output.suffix(2000))")
-        #expect(
-            untranslated.output.contains(
-                "\(catalog.path):2:47: error: BlogModule's 'likesFormat' has a plural of {count} without few, many, which pl needs (CLDR plural rules); add few {…} many {…}."
-            ), "\(untranslated.output.suffix(3000))")
-        // 4. A theme whose muted text is too pale for the page: the build fails at the token,
-        // naming the pair and the ratio WCAG asks.
-        try FileManager.default.removeItem(at: catalog)
-        let theme = package.appending(path: "Sources/Consumer/Scenes/pale.tokens.json")
+        // A theme whose muted text is too pale for the page: at the token, naming the pair
+        // and the ratio WCAG asks.
+        let theme = scenes.appending(path: "pale.tokens.json")
         let light = try String(contentsOf: scenery.appending(path: "Scenes/light.tokens.json"), encoding: .utf8)
         let paleLines = light.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.contains("\"text-muted\": { \"$value\": \"{palette.") ? ##"    "text-muted": { "$value": "#aaaaaa" },"## : String(line)
         }
         try Data(paleLines.joined(separator: "\n").utf8).write(to: theme)
         let mutedLine = try #require(paleLines.firstIndex { $0.contains("#aaaaaa") }) + 1
-        let pale = try await swiftBuild(scratch, in: package)
-        #expect(pale.status != 0, "the build must fail:\n\(pale.output.suffix(2000))")
-        #expect(
-            pale.output.contains(
-                "\(theme.path):\(mutedLine):31: error: In the theme 'pale', 'color.text-muted' on 'color.surface' (notes on the page, normal) has a contrast of 2.2"
-            ), "\(pale.output.suffix(3000))")
-        // 5. Fixed: it builds, and the generated enum lists every scene.
-        try FileManager.default.removeItem(at: theme)
+        let failing = try await swiftBuild(scratch, in: package)
+        #expect(failing.status != 0, "the build must fail:\n\(failing.output.suffix(2000))")
+        for expected in [
+            "\(broken.path):3:33: error: Unknown module type 'GreetingModul'; did you mean 'GreetingModule'?",
+            "\(lost.path):1:14: error: The scene 'lost' extends 'user-profil', which is not a scene (did you mean 'user-profile'?)",
+            "Searched this target, ProfileDemoScenes (package ",
+            "\(catalog.path):2:47: error: BlogModule's 'likesFormat' has a plural of {count} without few, many, which pl needs (CLDR plural rules); add few {…} many {…}.",
+            "\(theme.path):\(mutedLine):31: error: In the theme 'pale', 'color.text-muted' on 'color.surface' (notes on the page, normal) has a contrast of 2.2",
+        ] {
+            #expect(failing.output.contains(expected), "missing: \(expected)\n\(failing.output.suffix(4000))")
+        }
+        for file in [broken, lost, catalog, theme] { try FileManager.default.removeItem(at: file) }
+        // 2. Fixed: it builds, and the generated enum lists every scene.
         let passing = try await swiftBuild(scratch, in: package)
         #expect(passing.status == 0, "\(passing.output.suffix(3000))")
         let run = try await runProcess(buildFolder.appending(path: "debug/Consumer").path, [])
         #expect(run.output == "hello,profile-copy,user-profile\n")
-        // 6. A new module, declared in Swift, its manifest not yet generated: a scene may use
+        // 3. A new module, declared in Swift, its manifest not yet generated: a scene may use
         // it, and the build says how to generate the manifest (nothing written by hand).
         let module = package.appending(path: "Sources/Consumer/WaveModule.swift")
         try Data(
