@@ -8,7 +8,8 @@ SCENERY is the scenery tool, SCRATCH the build folder to build in (a shared one 
 second build of Scenery), FOLDER where to make the package. Its steps are the guide's:
 
 1. `scenery new Waves`: the package as written builds with no warning, its scene
-   runs, its tests pass (the bundle `swift test` runs) and it serves its welcome scene out of the box.
+   runs, its tests pass (the bundle `swift test` runs) and it serves its welcome scene out
+   of the box.
 2. Every ```swift block of the guide, each under a line naming its file (`PATH`:), is
    written to that file, whole (Package.swift keeps the path to Scenery that `new` wrote).
 3. The app's files pass Scenery's `swift format lint --strict`, it builds with no warning
