@@ -109,6 +109,31 @@ def test_scrolling_row_by_row_moves_the_window_by_patches(long_list, context):
     assert same_page(page)
 
 
+def test_window_moves_leave_the_rows_on_screen_where_they_were(long_list, context):
+    # The browser's scroll anchoring made up for the rows a window move took away above the
+    # screen but not for the padding put in their place: a move jumped the screen by the rows
+    # moved, and a page that landed where the jump called for the window it had left asked for
+    # both in turn without end.
+    page = context.new_page()
+    open_live(page, long_list.url + "/scenes/user-profile?user=1")
+    page.evaluate("window.scrollTo(0, 1_500)")
+    page.wait_for_function("() => " + SECTION + ".querySelector(':scope > ul').children.length === " + str(WINDOW), timeout=10_000)
+    page.wait_for_function(WINDOW_COVERS_VIEW, timeout=10_000)
+    # Each time a row near the window's end at the top of the screen: the window is short
+    # below it and moves, and the row stays where it was.
+    for _ in range(8):
+        first = window_state(page)["first"]
+        position = first + WINDOW - 8
+        row = SECTION + ".querySelector(':scope > ul > [aria-posinset=\"" + str(position) + "\"]')"
+        before = page.evaluate("(() => { const row = " + row + "; row.scrollIntoView(); return row.getBoundingClientRect().top; })()")
+        page.wait_for_function("() => " + SECTION + ".dataset.firstRow !== '" + str(first) + "'", timeout=10_000)
+        page.wait_for_function(WINDOW_COVERS_VIEW, timeout=10_000)
+        after = page.evaluate("(() => { const row = " + row + "; return row && row.getBoundingClientRect().top; })()")
+        state = window_state(page)
+        assert after is not None and abs(after - before) < 1, (position, before, after, state)
+    assert same_page(page)
+
+
 def test_a_like_far_down_the_list_updates_its_row_in_place(long_list, context):
     page = context.new_page()
     sign_in(page, long_list, "Bob Chen")

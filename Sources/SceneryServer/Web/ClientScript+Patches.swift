@@ -59,6 +59,7 @@ extension ClientScript {
           function apply(ops) {
             const detached = new Map();
             let movedWindow = false;
+            const anchor = ops.some((op) => op.op === "window") ? rowOnScreen() : null;
             for (const op of ops) {
               const node = op.id ? byID(op.id) : null;
               switch (op.op) {
@@ -100,9 +101,31 @@ extension ClientScript {
               }
             }
             spaceWindows();
+            keepInPlace(anchor);
             // A window that arrived changes the rows' measured height, and so which rows the
             // screen shows: look again once it is laid out, as scrolling would.
             if (movedWindow) setTimeout(followScroll, 0);
+          }
+          // A window move takes rows away on one side of the screen and pads their place: what
+          // the person sees must not move. The browser's scroll anchoring made up for the rows
+          // but not for the padding (a change of padding suspends it), so the screen jumped by
+          // the rows moved, and a page that landed where the jump called for the window it had
+          // left asked for both in turn without end. The first row on screen is put back.
+          function rowOnScreen() {
+            for (const section of windowedSections()) {
+              const list = rowsOf(section);
+              if (!list) continue;
+              for (const row of list.children) {
+                const box = row.getBoundingClientRect();
+                if (box.bottom > 0 && box.top < window.innerHeight) return { row, top: box.top };
+              }
+            }
+            return null;
+          }
+          function keepInPlace(anchor) {
+            if (!anchor || !anchor.row.isConnected) return;
+            const drift = anchor.row.getBoundingClientRect().top - anchor.top;
+            if (Math.abs(drift) >= 1) window.scrollBy(0, drift);
           }
           // The focused element keeps the focus when a patch replaces it: found again by its
           // id, or by the control it is (a tab has no id of its own).
