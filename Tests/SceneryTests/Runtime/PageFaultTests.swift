@@ -64,8 +64,8 @@ import Testing
             case Self.fail.name:
                 throw WorkFailure()
             case Self.hang.name:
-                // Never resumed, and deaf to cancellation: a badly behaved backend.
-                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                // Never answered, and deaf to cancellation: a badly behaved backend.
+                await Gate.neverOpened.wait()
             case Self.spin.name:
                 while !release.isReleased {}  // CPU on the page's own thread
             case Self.crunch.name:

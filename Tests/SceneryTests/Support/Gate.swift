@@ -4,6 +4,11 @@ import Testing
 
 /// A one-shot signal tests use instead of sleeps: waiters suspend until `open()`.
 final class Gate: Sendable {
+    /// A gate nobody opens: waiting on it is a backend that never answers, deaf to
+    /// cancellation. It lives for the whole run, so the waits it holds are never reported as
+    /// leaked continuations (a continuation dropped unresumed is, at once).
+    static let neverOpened = Gate()
+
     private struct State {
         var isOpen = false
         var waiters: [CheckedContinuation<Void, Never>] = []

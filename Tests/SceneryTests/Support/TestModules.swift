@@ -53,7 +53,7 @@ final class TestService: Sendable {
             await gate.wait()
             throw TestServiceError(message: message)
         case .hang:
-            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            await Gate.neverOpened.wait()
         case .meet(let rendezvous):
             await rendezvous.arriveAndWait()
         }
